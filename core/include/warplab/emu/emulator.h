@@ -1,0 +1,131 @@
+// Host side of the CPU SIMT emulator: device memory, launch options, launch.
+//
+//   wl::emu::Emulator emu;
+//   int* d = emu.alloc<int>(n);
+//   emu.launch("reduce_v1", reduce_v1<256, int>, dim3(blocks), dim3(256), d, d_out, n);
+//
+// One fiber per CUDA thread; a block's fibers run on one host thread, blocks
+// on several. A faulty kernel throws KernelFault with a one-paragraph message.
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#ifndef WARPLAB_EMULATOR
+#define WARPLAB_EMULATOR 1
+#endif
+#include "warplab/kernel.h"
+#include "warplab/trace/record.h"
+
+namespace wl::emu {
+
+enum class Schedule {
+    Independent,  // each lane runs to its next synchronisation, lanes in a shuffled order (Volta and later)
+    Lockstep,     // the lanes of a warp interleave at every traced access (pre-Volta)
+};
+const char* to_string(Schedule s);
+
+struct LaunchOptions {
+    Schedule schedule = Schedule::Independent;
+    std::vector<std::uint32_t> watched_blocks{0};  // blocks whose accesses are recorded
+    bool record = true;                            // record the watched blocks at all
+    unsigned workers = 0;                          // host threads; 0 = one per core
+    std::uint64_t seed = 0x5eed;                   // lane order under Independent
+};
+
+struct Fault {
+    std::string kernel;
+    uint3 block, thread;
+    unsigned warp = 0, lane = 0;
+    std::string file;
+    unsigned line = 0;
+    std::string what;  // what happened, one sentence
+    std::string message() const;
+};
+
+class KernelFault : public std::runtime_error {
+public:
+    explicit KernelFault(Fault f) : std::runtime_error(f.message()), fault(std::move(f)) {}
+    Fault fault;
+};
+
+// A launch that cannot start (bad configuration, non-device pointer).
+class LaunchError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+namespace detail {
+struct KernelBody {
+    void* ctx;
+    void (*call)(void*);
+};
+// Runs body once per thread of the grid. Appends the watched blocks' records.
+void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,
+              std::vector<trace::LaneRecord>& records);
+// Elements of device memory from p to the end of its allocation; throws LaunchError if p is not device memory.
+std::uint64_t elements_from(const void* p, std::size_t elem_size);
+
+template <class P> void bind_argument(P& param, std::uint8_t position)
+{
+    if constexpr (requires { param.raw(); param.bind(position, 0, ""); }) {
+        using Elem = std::remove_pointer_t<decltype(param.raw())>;
+        param.bind(position, elements_from(param.raw(), sizeof(Elem)), "argument");
+    }
+}
+}  // namespace detail
+
+class Emulator {
+public:
+    Emulator();
+    ~Emulator();
+    Emulator(const Emulator&) = delete;
+    Emulator& operator=(const Emulator&) = delete;
+
+    // Device memory: 256-byte aligned (as cudaMalloc), filled with a poison byte.
+    void* alloc_bytes(std::size_t bytes);
+    template <class T> T* alloc(std::size_t count) { return static_cast<T*>(alloc_bytes(count * sizeof(T))); }
+    void free(void* p);
+    template <class T> void copy_to_device(T* dst, const T* src, std::size_t count) { std::memcpy(dst, src, count * sizeof(T)); }
+    template <class T> void copy_to_host(T* dst, const T* src, std::size_t count) { std::memcpy(dst, src, count * sizeof(T)); }
+
+    LaunchOptions options;
+
+    template <class... P, class... A>
+    void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, A&&... args)
+    {
+        static_assert(sizeof...(P) == sizeof...(A), "launch: wrong number of kernel arguments");
+        std::tuple<P...> params(static_cast<P>(std::forward<A>(args))...);
+        bind_all(params, std::index_sequence_for<P...>{});
+        struct Ctx {
+            void (*kernel)(P...);
+            std::tuple<P...>* params;
+        } ctx{kernel, &params};
+        auto call = [](void* c) {
+            auto* k = static_cast<Ctx*>(c);
+            std::apply(k->kernel, *k->params);
+        };
+        detail::run_grid(name, grid, block, options, detail::KernelBody{&ctx, call}, records_);
+        ++launches_;
+    }
+
+    // Records of the watched blocks from every launch since the last take.
+    std::vector<trace::LaneRecord> take_records() { return std::exchange(records_, {}); }
+    unsigned launches() const { return launches_; }
+
+private:
+    template <class Tuple, std::size_t... I> static void bind_all(Tuple& t, std::index_sequence<I...>)
+    {
+        (detail::bind_argument(std::get<I>(t), static_cast<std::uint8_t>(I)), ...);
+    }
+    std::vector<trace::LaneRecord> records_;
+    std::vector<void*> owned_;
+    unsigned launches_ = 0;
+};
+
+}  // namespace wl::emu

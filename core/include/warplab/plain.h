@@ -1,0 +1,19 @@
+// Timing build: the wrappers are the raw CUDA types themselves, so the kernel
+// compiles to exactly the machine code of a kernel written with raw arrays.
+// (tests/sass checks this on the SASS; the static_asserts below check the types.)
+#pragma once
+#include <type_traits>
+
+namespace wl {
+template <class T> using in = const T*;
+template <class T> using out = T*;
+
+// Harris's unrolled warp reads shared memory through a volatile pointer.
+template <class T> __device__ __forceinline__ volatile T* as_volatile(T* p) { return p; }
+}  // namespace wl
+
+static_assert(std::is_same_v<wl::in<int>, const int*>, "plain build must pass raw pointers");
+static_assert(std::is_same_v<wl::out<float>, float*>, "plain build must pass raw pointers");
+
+#define WL_SHARED(T, name, N) __shared__ T name[N]
+#define WL_SHARED_2D(T, name, R, C) __shared__ T name[R][C]

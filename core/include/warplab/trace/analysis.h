@@ -1,0 +1,75 @@
+// Per-step metrics from warp events (DESIGN.md §5–6). Pure functions: no
+// backend, no I/O. Each consumer (bank model, coalescing, divergence) is a
+// separate small function over the same events.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <vector>
+
+#include "warplab/trace/events.h"
+
+namespace wl::trace {
+
+// ---- hardware model: shared memory banks (32 banks x 4 bytes) ----
+struct BankCost {
+    std::uint32_t wavefronts = 0;  // actual
+    std::uint32_t ideal = 0;       // minimum for this access size and lane count
+    // n-way = wavefronts / ideal (>= 1); 0 when no lane is active
+    double ways() const { return ideal ? double(wavefronts) / ideal : 0.0; }
+};
+// offsets are byte offsets of each active lane (mask) from a 4-byte aligned base;
+// size is 1, 2, 4, 8 or 16 bytes.
+BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size);
+
+// ---- hardware model: global memory sectors (32 bytes) ----
+struct SectorCost {
+    std::uint32_t sectors = 0;  // distinct 32-byte sectors touched by the active lanes
+    std::uint32_t ideal = 0;    // ceil(bytes requested / 32), bytes of distinct addresses
+};
+SectorCost global_sector_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size);
+
+struct SharedStats {
+    std::uint32_t requests = 0;    // warp instructions
+    std::uint32_t wavefronts = 0;
+    std::uint32_t ideal = 0;
+    double worst_ways = 0;         // worst n-way of any instruction (0 if none)
+};
+
+struct GlobalStats {
+    std::uint32_t requests = 0;
+    std::uint32_t sectors = 0;
+    std::uint32_t ideal = 0;
+    double sectors_per_request() const { return requests ? double(sectors) / requests : 0.0; }
+};
+
+struct StepMetrics {
+    std::uint32_t step = 0;
+    StepKey key;
+    std::vector<std::uint32_t> lines;   // distinct source lines of the step's work, ascending
+    std::uint32_t active_threads = 0;   // threads that did work (memory, shuffle, vote)
+    std::uint32_t active_warps = 0;
+    std::uint32_t partial_warps = 0;    // warps with an event whose mask < existing lanes
+    SharedStats shared_load, shared_store;  // atomics count as stores
+    GlobalStats global_load, global_store;
+    std::vector<double> shared_load_ways;   // n-way of each shared load instruction, event order
+    bool has_barrier_end = false;          // step ended at __syncthreads()
+    std::uint32_t collectives = 0;          // warp collective events (shuffle, vote, syncwarp)
+};
+
+struct Totals {
+    std::uint32_t steps = 0;
+    SharedStats shared_load, shared_store;
+    GlobalStats global_load, global_store;
+    std::uint32_t partial_warp_steps = 0;  // sum over steps of partial_warps
+};
+
+std::vector<StepMetrics> analyze_steps(const BlockTrace& block);
+Totals totals(const std::vector<StepMetrics>& steps);
+
+// Shared-memory contents after each step, replayed from the stores and atomics
+// (value bytes of the last write to each element; nullopt = never written).
+using SharedSnapshot = std::map<std::uint8_t, std::vector<std::optional<std::uint64_t>>>;
+std::vector<SharedSnapshot> shared_contents(const BlockTrace& block);
+
+}  // namespace wl::trace

@@ -1,0 +1,35 @@
+// JSON form of one traced block: events, per-step metrics and shared contents.
+// The format is documented in docs/trace-format.md; the parse functions read
+// back exactly what block_to_json writes, so the viewer can load a file.
+#pragma once
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "warplab/trace/analysis.h"
+#include "warplab/trace/events.h"
+
+namespace wl::trace {
+
+constexpr const char* kTraceFormat = "warplab-trace";
+constexpr int kTraceFormatVersion = 1;
+
+// steps[i] and shared_after[i] describe block.steps[i]; either vector may be
+// shorter (or empty), and then those fields are left out of the step object.
+nlohmann::json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& steps,
+                             const std::vector<SharedSnapshot>& shared_after);
+
+nlohmann::json totals_to_json(const Totals& totals);
+
+// Inverses of block_to_json. They throw nlohmann::json::exception (or
+// std::invalid_argument for an unknown kind or space name) on malformed input.
+BlockTrace block_from_json(const nlohmann::json& block);
+std::vector<StepMetrics> steps_from_json(const nlohmann::json& block);
+std::vector<SharedSnapshot> shared_after_from_json(const nlohmann::json& block);
+
+const char* kind_name(Kind kind);
+const char* space_name(Space space);
+Kind kind_from_name(const std::string& name);
+Space space_from_name(const std::string& name);
+
+}  // namespace wl::trace

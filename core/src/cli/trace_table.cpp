@@ -1,0 +1,75 @@
+#include "trace_table.h"
+
+#include <cstdio>
+#include <sstream>
+
+namespace warplab::cli {
+
+namespace {
+
+std::string lines_text(const std::vector<std::uint32_t>& lines)
+{
+    if (lines.empty()) return "-";
+    std::string s;
+    for (std::size_t i = 0; i < lines.size() && i < 3; ++i) s += (i ? "," : "") + std::to_string(lines[i]);
+    if (lines.size() > 3) s += ",..";
+    return s;
+}
+
+// "wavefronts/ideal", or "-" when there was no such access.
+std::string shared_text(const wl::trace::SharedStats& a, const wl::trace::SharedStats& b)
+{
+    const unsigned requests = a.requests + b.requests;
+    if (!requests) return "-";
+    return std::to_string(a.wavefronts + b.wavefronts) + "/" + std::to_string(a.ideal + b.ideal);
+}
+
+std::string ways_text(double ways)
+{
+    if (ways == 0) return "-";
+    char buf[16];
+    std::snprintf(buf, sizeof buf, ways == static_cast<int>(ways) ? "%.0f-way" : "%.1f-way", ways);
+    return buf;
+}
+
+std::string sectors_text(const wl::trace::GlobalStats& a, const wl::trace::GlobalStats& b)
+{
+    const unsigned requests = a.requests + b.requests;
+    if (!requests) return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f (ideal %.1f)", double(a.sectors + b.sectors) / requests,
+                  double(a.ideal + b.ideal) / requests);
+    return buf;
+}
+
+void row(std::ostringstream& out, const std::string& step, const std::string& lines, const std::string& threads,
+         const std::string& warps, const std::string& partial, const std::string& shared, const std::string& worst,
+         const std::string& global)
+{
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-6s %-10s %8s %6s %8s %12s %8s  %s\n", step.c_str(), lines.c_str(),
+                  threads.c_str(), warps.c_str(), partial.c_str(), shared.c_str(), worst.c_str(), global.c_str());
+    out << buf;
+}
+
+}  // namespace
+
+std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals)
+{
+    std::ostringstream out;
+    row(out, "step", "line", "threads", "warps", "partial", "shared wf", "worst", "global sectors/request");
+    for (const auto& s : steps) {
+        const double worst = std::max(s.shared_load.worst_ways, s.shared_store.worst_ways);
+        row(out, std::to_string(s.step), lines_text(s.lines), std::to_string(s.active_threads),
+            std::to_string(s.active_warps), std::to_string(s.partial_warps), shared_text(s.shared_load, s.shared_store),
+            ways_text(worst), sectors_text(s.global_load, s.global_store));
+    }
+    const double worst = std::max(totals.shared_load.worst_ways, totals.shared_store.worst_ways);
+    row(out, "total", "", "", "", std::to_string(totals.partial_warp_steps), shared_text(totals.shared_load, totals.shared_store),
+        ways_text(worst), sectors_text(totals.global_load, totals.global_store));
+    out << "\nshared wf: shared-memory wavefronts, actual/ideal (loads and stores); worst: the worst n-way bank conflict\n"
+           "of one warp instruction; partial: warps with only some lanes active at an access (divergence).\n";
+    return out.str();
+}
+
+}  // namespace warplab::cli

@@ -1,0 +1,783 @@
+// CPU SIMT emulator: one fiber per CUDA thread (Boost.Context), a block's
+// fibers on one host thread, blocks spread over host threads.
+//
+// A lane runs until it must wait: at __syncthreads(), at a warp collective,
+// and (Lockstep only) before every traced access. The block scheduler below
+// decides who runs next; the checks (bounds, uninitialised shared reads, races,
+// barrier divergence) run inside the access and synchronisation hooks.
+#include "warplab/emu/emulator.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <boost/context/detail/fcontext.hpp>
+#include <cstdlib>
+#include <list>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+namespace ctx = boost::context::detail;
+
+namespace wl::emu {
+
+const char* to_string(Schedule s) { return s == Schedule::Lockstep ? "lockstep" : "independent"; }
+
+std::string Fault::message() const
+{
+    std::ostringstream m;
+    m << "kernel " << kernel << ", block (" << block.x << "," << block.y << "," << block.z << "), thread ("
+      << thread.x << "," << thread.y << "," << thread.z << ") [warp " << warp << ", lane " << lane << "]: " << what;
+    if (!file.empty()) m << " (at " << file << ":" << line << ")";
+    return m.str();
+}
+
+// ---------------------------------------------------------------- memory --
+
+namespace {
+struct Allocation {
+    std::size_t bytes;
+};
+std::mutex g_alloc_mutex;
+std::map<std::uintptr_t, Allocation> g_allocations;  // base -> size
+constexpr unsigned char kPoisonByte = 0xCD;
+}  // namespace
+
+namespace detail {
+std::uint64_t elements_from(const void* p, std::size_t elem_size)
+{
+    const auto addr = reinterpret_cast<std::uintptr_t>(p);
+    std::lock_guard lock(g_alloc_mutex);
+    auto it = g_allocations.upper_bound(addr);
+    if (it == g_allocations.begin()) throw LaunchError("a kernel argument is not emulator device memory");
+    --it;
+    const std::uintptr_t end = it->first + it->second.bytes;
+    if (addr > end) throw LaunchError("a kernel argument is not emulator device memory");
+    return (end - addr) / elem_size;
+}
+}  // namespace detail
+
+Emulator::Emulator() = default;
+Emulator::~Emulator()
+{
+    for (void* p : owned_) free(p);
+}
+
+void* Emulator::alloc_bytes(std::size_t bytes)
+{
+    void* p = std::aligned_alloc(256, std::max<std::size_t>(256, (bytes + 255) / 256 * 256));
+    if (!p) throw LaunchError("emulator: out of host memory for a " + std::to_string(bytes) + "-byte allocation");
+    std::memset(p, kPoisonByte, bytes);
+    std::lock_guard lock(g_alloc_mutex);
+    g_allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes};
+    owned_.push_back(p);
+    return p;
+}
+
+void Emulator::free(void* p)
+{
+    {
+        std::lock_guard lock(g_alloc_mutex);
+        g_allocations.erase(reinterpret_cast<std::uintptr_t>(p));
+    }
+    owned_.erase(std::remove(owned_.begin(), owned_.end(), p), owned_.end());
+    std::free(p);
+}
+
+// ------------------------------------------------------------- run state --
+
+namespace detail {
+thread_local const ThreadView* tls_view = nullptr;
+}
+
+namespace {
+
+using detail::CollectiveOp;
+using trace::Kind;
+using trace::LaneRecord;
+using trace::Space;
+
+enum class LaneState { Runnable, AtCollective, AtBarrier, Done, Faulted };
+
+struct Collective {
+    CollectiveOp op;
+    unsigned mask = 0;
+    unsigned arrived = 0;
+    int width = 32;
+    std::uint64_t in[32][2] = {};
+    int arg[32] = {};
+    std::uint64_t out[32][2] = {};
+};
+
+struct Block;
+
+struct Lane {
+    detail::ThreadView view;
+    ctx::fcontext_t fiber = nullptr;  // where to resume this lane
+    ctx::fcontext_t sched = nullptr;  // where this lane returns to the scheduler
+    LaneState state = LaneState::Runnable;
+    Block* block = nullptr;
+    unsigned flat = 0, warp = 0, lane = 0;
+    std::uint32_t seq = 0, epoch = 0, sub = 0, declared = 0;
+    std::uint32_t vc[32] = {};  // vector clock over the lanes of this warp (Independent)
+    const char* wait_file = "";
+    unsigned wait_line = 0;
+    Collective* collective = nullptr;
+};
+
+struct Warp {
+    std::list<Collective> pending;
+    std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
+    unsigned lanes = 0;
+};
+
+// The last write and the last read of one 4-byte shared word.
+struct AccessStamp {
+    std::uint32_t thread = 0, epoch = 0, clock = 0;
+    const char* file = nullptr;
+    unsigned line = 0;
+    bool valid = false, atomic = false;
+};
+struct WordShadow {
+    bool initialised = false;
+    AccessStamp write, read;
+};
+
+struct SharedDecl {
+    ArrayMeta meta;
+    std::size_t offset;
+    std::size_t bytes;
+};
+
+constexpr std::size_t kSharedCapacity = 228 * 1024;  // H100's per-block maximum
+constexpr std::size_t kStackBytes = 64 * 1024;
+
+struct Block {
+    const char* kernel = "";
+    const LaunchOptions* opt = nullptr;
+    detail::KernelBody body{};
+    uint3 idx;
+    dim3 dim, grid;
+    unsigned flat = 0, threads = 0;
+    bool watched = false;
+    struct LaneSpan {
+        Lane* first;
+        unsigned count;
+        Lane* begin() const { return first; }
+        Lane* end() const { return first + count; }
+        Lane& operator[](std::size_t i) const { return first[i]; }
+    } lanes{nullptr, 0};
+    std::vector<Warp> warps;
+    std::vector<SharedDecl> decls;
+    std::size_t shared_used = 0;
+    unsigned char* arena = nullptr;
+    WordShadow* shadow = nullptr;
+    std::vector<LaneRecord>* records = nullptr;
+    std::optional<Fault> fault;
+};
+
+thread_local Lane* tls_lane = nullptr;
+
+// Per host thread: fiber stacks with a guard page each, the shared arena and its shadow.
+class WorkerMemory {
+public:
+    explicit WorkerMemory(unsigned stacks)
+        : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))), slot_(kStackBytes + page_), stacks_(stacks)
+    {
+        base_ = static_cast<unsigned char*>(
+            mmap(nullptr, slot_ * stacks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+        if (base_ == MAP_FAILED) throw LaunchError("emulator: cannot map fiber stacks");
+        for (unsigned i = 0; i < stacks; ++i) mprotect(base_ + i * slot_, page_, PROT_NONE);  // guard below each stack
+        arena.resize(kSharedCapacity);
+        shadow.resize(kSharedCapacity / 4);
+    }
+    ~WorkerMemory() { munmap(base_, slot_ * stacks_); }
+    void* stack_top(unsigned i) const { return base_ + (i + 1) * slot_; }
+
+    std::vector<unsigned char> arena;
+    std::vector<WordShadow> shadow;
+    std::vector<Lane> lanes;  // reused from block to block
+
+private:
+    std::size_t page_, slot_;
+    unsigned stacks_;
+    unsigned char* base_;
+};
+
+// ------------------------------------------------------------ fibers --
+
+[[noreturn]] void lane_entry(ctx::transfer_t t)
+{
+    Lane* lane = static_cast<Lane*>(t.data);
+    lane->sched = t.fctx;
+    lane->block->body.call(lane->block->body.ctx);
+    lane->state = LaneState::Done;
+    ctx::jump_fcontext(lane->sched, nullptr);
+    std::abort();  // a finished lane is never resumed
+}
+
+// Back to the scheduler; returns when the scheduler resumes this lane.
+void yield_to_scheduler(Lane& lane)
+{
+    ctx::transfer_t t = ctx::jump_fcontext(lane.sched, nullptr);
+    lane.sched = t.fctx;
+}
+
+void resume(Lane& lane)
+{
+    tls_lane = &lane;
+    detail::tls_view = &lane.view;
+    ctx::transfer_t t = ctx::jump_fcontext(lane.fiber, &lane);
+    lane.fiber = t.fctx;
+    tls_lane = nullptr;
+}
+
+// Stops the launch: the lane never runs again, the scheduler sees the fault.
+[[noreturn]] void fault(Lane& lane, const char* file, unsigned line, std::string what)
+{
+    Block& b = *lane.block;
+    if (!b.fault) {
+        b.fault = Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, file ? file : "", line,
+                         std::move(what)};
+    }
+    lane.state = LaneState::Faulted;
+    ctx::jump_fcontext(lane.sched, nullptr);
+    std::abort();
+}
+
+std::string thread_name(const Block& b, unsigned flat)
+{
+    const dim3& d = b.dim;
+    std::ostringstream s;
+    s << "thread (" << flat % d.x << "," << (flat / d.x) % d.y << "," << flat / (d.x * d.y) << ")";
+    return s.str();
+}
+
+std::string site(const char* file, unsigned line)
+{
+    return std::string(file ? file : "?") + ":" + std::to_string(line);
+}
+
+// ------------------------------------------------------------- records --
+
+void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                    const void* value, unsigned value_bytes, const char* file, unsigned line)
+{
+    Block& b = *lane.block;
+    LaneRecord r{};
+    r.block = b.flat;
+    r.thread = lane.flat;
+    r.seq = lane.seq++;
+    r.epoch = lane.epoch;
+    r.sub = lane.sub;
+    r.line = line;
+    r.file_hash = trace::file_hash(file ? file : "");
+    r.kind = kind;
+    r.space = space;
+    r.size = static_cast<std::uint8_t>(size);
+    r.array = array;
+    r.offset = offset;
+    if (value) std::memcpy(r.value, value, std::min<unsigned>(value_bytes, sizeof r.value));
+    b.records->push_back(r);
+}
+
+// Only the watched blocks record; the others pay one branch.
+inline void record(Lane& lane, Kind kind, Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                   const void* value, unsigned value_bytes, const char* file, unsigned line)
+{
+    if (lane.block->watched) record_watched(lane, kind, space, size, array, offset, value, value_bytes, file, line);
+}
+
+// ------------------------------------------------------ race detection --
+
+// Two accesses by different threads in one barrier interval are ordered only
+// by a warp synchronisation between them: a lockstep round (Lockstep) or a
+// collective both lanes joined (Independent, vector clocks).
+std::uint32_t lane_clock(const Lane& lane)
+{
+    const Block& b = *lane.block;
+    return b.opt->schedule == Schedule::Lockstep ? b.warps[lane.warp].round : lane.vc[lane.lane];
+}
+
+bool ordered(const Lane& now, const AccessStamp& before)
+{
+    if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
+    if (before.thread / 32 != now.warp) return false;
+    if (now.block->opt->schedule == Schedule::Lockstep) return before.clock != now.block->warps[now.warp].round;
+    return now.vc[before.thread % 32] >= before.clock;
+}
+
+void check_race(Lane& lane, const Access& a, std::uint64_t word, const AccessStamp& other, bool other_writes,
+                bool both_atomic)
+{
+    if (both_atomic || ordered(lane, other)) return;
+    const char* this_kind = a.kind == Kind::Load ? "read" : "written";
+    std::ostringstream what;
+    what << "data race on shared memory: " << a.array->name << "[" << a.index << "] (word " << word << ") is "
+         << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
+         << thread_name(*lane.block, other.thread) << " at " << site(other.file, other.line)
+         << ", with no __syncthreads() or __syncwarp() between the two";
+    fault(lane, a.file, a.line, what.str());
+}
+
+void check_shared(Lane& lane, const Access& a)
+{
+    Block& b = *lane.block;
+    const auto byte = static_cast<std::size_t>(static_cast<unsigned char*>(a.ptr) - b.arena);
+    const bool reads = a.kind != Kind::Store;
+    const bool writes = a.kind != Kind::Load;
+    const bool atomic = a.kind == Kind::Atomic;
+    const AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), a.file, a.line, true, atomic};
+    for (std::size_t w = byte / 4; w < (byte + a.size + 3) / 4; ++w) {
+        WordShadow& s = b.shadow[w];
+        if (reads && !s.initialised) {
+            std::ostringstream what;
+            what << "read of uninitialised shared memory: " << a.array->name << "[" << a.index
+                 << "] was never written in this block";
+            fault(lane, a.file, a.line, what.str());
+        }
+        check_race(lane, a, w, s.write, true, atomic && s.write.atomic);
+        if (writes) check_race(lane, a, w, s.read, false, atomic && s.read.atomic);
+        if (writes) {
+            s.write = stamp;
+            s.initialised = true;
+        } else {
+            s.read = stamp;
+        }
+    }
+}
+
+}  // namespace
+}  // namespace wl::emu
+
+// ------------------------------------------------ hooks called by kernels --
+
+namespace wl::detail {
+
+void before_access(const Access& a)
+{
+    using namespace wl::emu;
+    Lane& lane = *tls_lane;
+    if (lane.block->opt->schedule == Schedule::Lockstep) yield_to_scheduler(lane);  // one round per access
+    if (a.index < 0 || static_cast<std::uint64_t>(a.index) >= a.array->count) {
+        std::ostringstream what;
+        const char* verb = a.kind == trace::Kind::Load ? "load" : a.kind == trace::Kind::Store ? "store" : "atomic";
+        what << "out-of-bounds " << verb << ": " << a.array->name << "[" << a.index << "] is outside its "
+             << a.array->count << " elements";
+        fault(lane, a.file, a.line, what.str());
+    }
+    if (a.array->space == trace::Space::Shared) check_shared(lane, a);
+}
+
+void after_access(const Access& a, const void* value, unsigned bytes)
+{
+    using namespace wl::emu;
+    Lane& lane = *tls_lane;
+    record(lane, a.kind, a.array->space, a.size, a.array->id, a.byte_offset(), value, bytes, a.file, a.line);
+}
+
+}  // namespace wl::detail
+
+namespace wl::emu::detail {
+
+void* declare_shared(unsigned elem_size, unsigned long long count, const char* name, const char* file,
+                     unsigned line, ArrayMeta& meta_out)
+{
+    Lane& lane = *tls_lane;
+    Block& b = *lane.block;
+    const unsigned k = lane.declared++;
+    const std::size_t bytes = elem_size * count;
+    if (k == b.decls.size()) {
+        const std::size_t offset = (b.shared_used + 15) / 16 * 16;
+        if (offset + bytes > kSharedCapacity) {
+            fault(lane, file, line,
+                  "shared memory exhausted: " + std::string(name) + " needs " + std::to_string(bytes) +
+                      " bytes, the block already uses " + std::to_string(offset) + " of " +
+                      std::to_string(kSharedCapacity));
+        }
+        ArrayMeta m;
+        m.space = trace::Space::Shared;
+        m.id = static_cast<std::uint8_t>(k);
+        m.elem_size = elem_size;
+        m.count = count;
+        m.name = name;
+        b.decls.push_back(SharedDecl{m, offset, bytes});
+        b.shared_used = offset + bytes;
+        std::memset(b.arena + offset, 0xCD, bytes);
+        std::fill(b.shadow + offset / 4, b.shadow + (offset + bytes + 3) / 4, WordShadow{});
+    } else if (b.decls[k].bytes != bytes) {
+        fault(lane, file, line, "threads of one block declared different shared arrays");
+    }
+    if (lane.flat == 0) {
+        char label[16] = {};
+        std::memcpy(label, name, std::min(sizeof label, std::strlen(name)));
+        record(lane, trace::Kind::Declare, trace::Space::Shared, elem_size, static_cast<std::uint8_t>(k), count,
+               label, sizeof label, file, line);
+    }
+    meta_out = b.decls[k].meta;
+    return b.arena + b.decls[k].offset;
+}
+
+void syncthreads(const char* file, unsigned line)
+{
+    Lane& lane = *tls_lane;
+    record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
+    lane.state = LaneState::AtBarrier;
+    lane.wait_file = file;
+    lane.wait_line = line;
+    yield_to_scheduler(lane);
+}
+
+namespace {
+
+const char* op_name(CollectiveOp op)
+{
+    switch (op) {
+    case CollectiveOp::SyncWarp: return "__syncwarp";
+    case CollectiveOp::ShflIdx: return "__shfl_sync";
+    case CollectiveOp::ShflUp: return "__shfl_up_sync";
+    case CollectiveOp::ShflDown: return "__shfl_down_sync";
+    case CollectiveOp::ShflXor: return "__shfl_xor_sync";
+    case CollectiveOp::Ballot: return "__ballot_sync";
+    case CollectiveOp::Any: return "__any_sync";
+    case CollectiveOp::All: return "__all_sync";
+    case CollectiveOp::ReduceAdd: return "__reduce_add_sync";
+    }
+    return "?";
+}
+
+trace::Kind op_kind(CollectiveOp op)
+{
+    if (op == CollectiveOp::SyncWarp) return trace::Kind::SyncWarp;
+    if (op >= CollectiveOp::Ballot) return trace::Kind::Vote;
+    return trace::Kind::Shuffle;
+}
+
+// The lane a shuffle reads from; returns the caller's own lane when the
+// source falls outside its width-segment (CUDA's rule).
+unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width)
+{
+    const unsigned seg = lane & ~static_cast<unsigned>(width - 1);
+    const int pos = static_cast<int>(lane - seg);
+    int src = pos;
+    switch (op) {
+    case CollectiveOp::ShflIdx: src = ((arg % width) + width) % width; break;
+    case CollectiveOp::ShflUp: src = pos - arg >= 0 ? pos - arg : pos; break;
+    case CollectiveOp::ShflDown: src = pos + arg < width ? pos + arg : pos; break;
+    case CollectiveOp::ShflXor: src = (pos ^ arg) < width ? (pos ^ arg) : pos; break;
+    default: break;
+    }
+    return seg + static_cast<unsigned>(src);
+}
+
+void complete(Block& b, Warp& w, Collective& c)
+{
+    unsigned ballot = 0, sum = 0;
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!(c.mask >> l & 1)) continue;
+        if (c.in[l][0]) ballot |= 1u << l;
+        sum += static_cast<unsigned>(c.in[l][0]);
+    }
+    std::uint32_t joined[32] = {};
+    const unsigned base = static_cast<unsigned>(&w - b.warps.data()) * 32;
+    for (unsigned l = 0; l < 32; ++l)
+        if (c.mask >> l & 1)
+            for (unsigned k = 0; k < 32; ++k) joined[k] = std::max(joined[k], b.lanes[base + l].vc[k]);
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!(c.mask >> l & 1)) continue;
+        Lane& lane = b.lanes[base + l];
+        switch (c.op) {
+        case CollectiveOp::Ballot: c.out[l][0] = ballot; break;
+        case CollectiveOp::Any: c.out[l][0] = ballot != 0; break;
+        case CollectiveOp::All: c.out[l][0] = ballot == c.mask; break;
+        case CollectiveOp::ReduceAdd: c.out[l][0] = sum; break;
+        case CollectiveOp::SyncWarp: break;
+        default: {
+            const unsigned src = shuffle_source(c.op, l, c.arg[l], c.width);
+            if (!(c.mask >> src & 1) && !b.fault) {
+                // Reported by the lane that completed the collective (the running fiber).
+                b.fault = Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, lane.wait_file,
+                                lane.wait_line,
+                                std::string(op_name(c.op)) + " reads lane " + std::to_string(src) +
+                                    ", which is not in the mask"};
+            }
+            c.out[l][0] = c.in[src][0];
+            c.out[l][1] = c.in[src][1];
+        }
+        }
+        std::copy(joined, joined + 32, lane.vc);
+        lane.vc[l] += 1;
+        lane.sub += 1;
+        lane.state = LaneState::Runnable;
+    }
+}
+
+}  // namespace
+
+void collective(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width, void* out,
+                const char* file, unsigned line)
+{
+    Lane& lane = *tls_lane;
+    Block& b = *lane.block;
+    Warp& w = b.warps[lane.warp];
+    std::uint64_t value[2] = {};
+    if (in) std::memcpy(value, in, bytes);
+    record(lane, op_kind(op), trace::Space::None, bytes, 0, 0, value, sizeof value, file, line);
+    if (!(mask >> lane.lane & 1)) {
+        std::ostringstream what;
+        what << op_name(op) << " with mask 0x" << std::hex << mask << " that does not include the calling lane";
+        fault(lane, file, line, what.str());
+    }
+    if (width <= 0 || width > 32 || (width & (width - 1))) fault(lane, file, line, "shuffle width must be a power of two up to 32");
+    auto it = std::find_if(w.pending.begin(), w.pending.end(), [&](const Collective& c) {
+        return c.op == op && c.mask == mask && !(c.arrived >> lane.lane & 1);
+    });
+    if (it == w.pending.end()) {
+        w.pending.push_back(Collective{op, mask});
+        it = std::prev(w.pending.end());
+    }
+    Collective& c = *it;
+    c.arrived |= 1u << lane.lane;
+    c.width = width;
+    std::memcpy(c.in[lane.lane], value, sizeof value);
+    c.arg[lane.lane] = arg;
+    lane.state = LaneState::AtCollective;
+    lane.collective = &c;
+    lane.wait_file = file;
+    lane.wait_line = line;
+    if (c.arrived == c.mask) {
+        complete(b, w, c);
+        if (b.fault) fault(lane, file, line, "");
+    }
+    yield_to_scheduler(lane);
+    if (out) std::memcpy(out, c.out[lane.lane], bytes);
+    lane.collective = nullptr;
+    if (c.arrived == c.mask && std::none_of(b.lanes.begin() + lane.warp * 32, b.lanes.begin() + lane.warp * 32 + w.lanes,
+                                             [&](const Lane& l) { return l.collective == &c; })) {
+        w.pending.erase(it);  // every participant has taken its result
+    }
+}
+
+}  // namespace wl::emu::detail
+
+// ------------------------------------------------------------ scheduler --
+
+namespace wl::emu {
+namespace {
+
+std::uint64_t mix(std::uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+// Lockstep: every runnable lane executes one step (up to its next access or
+// synchronisation) per round, in lane order, so a warp instruction's loads
+// all happen before its stores, as on pre-Volta hardware.
+bool run_warp_lockstep(Block& b, unsigned w)
+{
+    bool ran = false;
+    const unsigned first = w * 32, last = first + b.warps[w].lanes;
+    for (;;) {
+        bool any = false;
+        for (unsigned t = first; t < last; ++t) any |= b.lanes[t].state == LaneState::Runnable;
+        if (!any) return ran;
+        ++b.warps[w].round;
+        for (unsigned t = first; t < last; ++t) {
+            if (b.lanes[t].state != LaneState::Runnable) continue;
+            resume(b.lanes[t]);
+            if (b.fault) return true;
+        }
+        ran = true;
+    }
+}
+
+// Independent: each lane runs to its next synchronisation, lanes in a
+// shuffled order that changes every pass.
+bool run_warp_independent(Block& b, unsigned w)
+{
+    Warp& warp = b.warps[w];
+    Lane* lanes = &b.lanes[w * 32];
+    bool any = false;
+    for (unsigned i = 0; i < warp.lanes; ++i) any |= lanes[i].state == LaneState::Runnable;
+    if (!any) return false;
+    unsigned order[32];
+    for (unsigned i = 0; i < warp.lanes; ++i) order[i] = i;
+    std::uint64_t r = mix(b.opt->seed ^ mix(b.flat * 1315423911ULL + w * 2654435761ULL + ++warp.round));
+    for (unsigned i = warp.lanes; i > 1; --i) {  // Fisher-Yates, 32 random bits per draw
+        if ((i & 1) == 0) r = mix(r + i);
+        const auto draw = static_cast<std::uint32_t>(r >> ((i & 1) * 32));
+        std::swap(order[i - 1], order[(std::uint64_t(draw) * i) >> 32]);
+    }
+    bool ran = false;
+    for (unsigned i = 0; i < warp.lanes; ++i) {
+        Lane& lane = lanes[order[i]];
+        while (lane.state == LaneState::Runnable) {
+            resume(lane);
+            ran = true;
+            if (b.fault) return true;
+        }
+    }
+    return ran;
+}
+
+// Nobody can run: release the barrier, or explain why the block is stuck.
+void settle_barrier(Block& b)
+{
+    const Lane* waiting = nullptr;
+    const Lane* exited = nullptr;
+    const Lane* stuck = nullptr;
+    for (const Lane& l : b.lanes) {
+        if (l.state == LaneState::AtBarrier && !waiting) waiting = &l;
+        if (l.state == LaneState::Done && !exited) exited = &l;
+        if (l.state == LaneState::AtCollective && !stuck) stuck = &l;
+    }
+    if (!waiting && !stuck) return;
+    auto stop = [&](const Lane& at, std::string what) {
+        b.fault = Fault{b.kernel, b.idx, at.view.thread_idx, at.warp, at.lane, at.wait_file, at.wait_line, std::move(what)};
+    };
+    if (stuck) {
+        std::ostringstream what;
+        const Collective& c = *stuck->collective;
+        what << "warp deadlock: " << detail::op_name(c.op) << " waits for lanes 0x" << std::hex << (c.mask & ~c.arrived)
+             << std::dec << " of warp " << stuck->warp << ", which have exited or wait elsewhere";
+        stop(*stuck, what.str());
+        return;
+    }
+    if (exited) {
+        stop(*waiting, "barrier divergence: this thread waits at __syncthreads(), but " +
+                           thread_name(b, exited->flat) + " of the block has already exited");
+        return;
+    }
+    for (const Lane& l : b.lanes) {
+        const bool same_site = l.wait_line == waiting->wait_line &&
+                               (l.wait_file == waiting->wait_file || std::strcmp(l.wait_file, waiting->wait_file) == 0);
+        if (!same_site) {
+            stop(*waiting, "barrier divergence: this thread waits at __syncthreads() here, but " +
+                               thread_name(b, l.flat) + " waits at another __syncthreads() at " +
+                               site(l.wait_file, l.wait_line));
+            return;
+        }
+    }
+    for (Lane& l : b.lanes) {
+        l.state = LaneState::Runnable;
+        l.epoch += 1;
+        l.sub = 0;
+    }
+}
+
+void run_block(Block& b, WorkerMemory& mem)
+{
+    b.arena = mem.arena.data();
+    b.shadow = mem.shadow.data();
+    if (mem.lanes.size() < b.threads) mem.lanes.resize(b.threads);
+    b.lanes = Block::LaneSpan{mem.lanes.data(), b.threads};
+    b.warps.assign((b.threads + 31) / 32, Warp{});
+    for (unsigned w = 0; w < b.warps.size(); ++w) b.warps[w].lanes = std::min(32u, b.threads - w * 32);
+    for (unsigned t = 0; t < b.threads; ++t) {
+        Lane& l = b.lanes[t];
+        l.state = LaneState::Runnable;
+        l.seq = l.epoch = l.sub = l.declared = 0;
+        std::fill(std::begin(l.vc), std::end(l.vc), 0u);
+        l.collective = nullptr;
+        l.view = detail::ThreadView{uint3{t % b.dim.x, (t / b.dim.x) % b.dim.y, t / (b.dim.x * b.dim.y)}, b.idx, b.dim, b.grid};
+        l.block = &b;
+        l.flat = t;
+        l.warp = t / 32;
+        l.lane = t % 32;
+        l.vc[l.lane] = 1;
+        l.fiber = ctx::make_fcontext(mem.stack_top(t), kStackBytes, lane_entry);
+    }
+    const bool lockstep = b.opt->schedule == Schedule::Lockstep;
+    for (;;) {
+        bool ran = false;
+        for (unsigned w = 0; w < b.warps.size() && !b.fault; ++w)
+            ran |= lockstep ? run_warp_lockstep(b, w) : run_warp_independent(b, w);
+        if (b.fault) return;
+        if (ran) continue;
+        if (std::all_of(b.lanes.begin(), b.lanes.end(), [](const Lane& l) { return l.state == LaneState::Done; })) return;
+        settle_barrier(b);
+        if (b.fault) return;
+    }
+}
+
+}  // namespace
+
+namespace detail {
+
+void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,
+              std::vector<trace::LaneRecord>& records)
+{
+    const std::uint64_t threads = std::uint64_t(block.x) * block.y * block.z;
+    const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
+    if (threads == 0 || threads > 1024)
+        throw LaunchError("invalid block size " + std::to_string(threads) + ": a block holds 1 to 1024 threads");
+    if (block.z > 64) throw LaunchError("invalid block: blockDim.z is at most 64");
+    if (blocks == 0) throw LaunchError("invalid grid: it has no blocks");
+    if (grid.y > 65535 || grid.z > 65535) throw LaunchError("invalid grid: gridDim.y and gridDim.z are at most 65535");
+
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(opt.workers ? opt.workers : cores, blocks));
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex out_mutex;
+    std::optional<Fault> first_fault;
+    std::uint64_t first_fault_block = ~0ULL;
+    std::exception_ptr error;
+
+    auto work = [&] {
+        try {
+            WorkerMemory mem(static_cast<unsigned>(threads));
+            std::vector<LaneRecord> local;
+            for (std::uint64_t i; !stop && (i = next++) < blocks;) {
+                Block b;
+                b.kernel = kernel;
+                b.opt = &opt;
+                b.body = body;
+                b.idx = uint3{static_cast<unsigned>(i % grid.x), static_cast<unsigned>((i / grid.x) % grid.y),
+                              static_cast<unsigned>(i / (std::uint64_t(grid.x) * grid.y))};
+                b.dim = block;
+                b.grid = grid;
+                b.flat = static_cast<unsigned>(i);
+                b.threads = static_cast<unsigned>(threads);
+                b.watched = opt.record && std::find(opt.watched_blocks.begin(), opt.watched_blocks.end(), i) !=
+                                              opt.watched_blocks.end();
+                b.records = &local;
+                run_block(b, mem);
+                if (b.fault) {
+                    stop = true;
+                    std::lock_guard lock(out_mutex);
+                    if (i < first_fault_block) {
+                        first_fault = b.fault;
+                        first_fault_block = i;
+                    }
+                }
+            }
+            std::lock_guard lock(out_mutex);
+            records.insert(records.end(), local.begin(), local.end());
+        } catch (...) {
+            stop = true;
+            std::lock_guard lock(out_mutex);
+            if (!error) error = std::current_exception();
+        }
+    };
+    if (workers == 1) {
+        work();
+    } else {
+        std::vector<std::thread> pool;
+        for (unsigned i = 0; i < workers; ++i) pool.emplace_back(work);
+        for (auto& t : pool) t.join();
+    }
+    if (error) std::rethrow_exception(error);
+    if (first_fault) throw KernelFault(*first_fault);
+}
+
+}  // namespace detail
+}  // namespace wl::emu

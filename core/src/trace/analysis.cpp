@@ -1,0 +1,246 @@
+// Hardware models and per-step metrics (DESIGN.md §5–6).
+#include "warplab/trace/analysis.h"
+
+#include <algorithm>
+#include <set>
+
+namespace wl::trace {
+namespace {
+
+constexpr unsigned kBanks = 32;
+constexpr unsigned kBankWidth = 4;
+constexpr unsigned kSectorBytes = 32;
+
+bool lane_active(std::uint32_t mask, unsigned lane) { return (mask >> lane) & 1u; }
+
+// Lanes served together: the whole warp up to 4 bytes, a half-warp for 8
+// bytes, a quarter-warp for 16 (each group moves at most 128 bytes).
+unsigned lanes_per_wavefront_group(unsigned size)
+{
+    if (size >= 16) return kWarpSize / 4;
+    if (size >= 8) return kWarpSize / 2;
+    return kWarpSize;
+}
+
+// Wavefronts for one group of lanes: the bank that must deliver the most
+// distinct words. Lanes asking for the same word share it (broadcast).
+std::uint32_t group_wavefronts(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
+                               unsigned first_lane, unsigned lane_count)
+{
+    std::array<std::set<std::uint64_t>, kBanks> words;
+    for (unsigned lane = first_lane; lane < first_lane + lane_count; ++lane) {
+        if (!lane_active(mask, lane)) continue;
+        const std::uint64_t first = offset[lane] / kBankWidth;
+        const std::uint64_t last = (offset[lane] + std::max(size, 1u) - 1) / kBankWidth;
+        for (std::uint64_t w = first; w <= last; ++w) words[w % kBanks].insert(w);
+    }
+    std::size_t worst = 0;
+    for (const auto& bank : words) worst = std::max(worst, bank.size());
+    return static_cast<std::uint32_t>(worst);
+}
+
+bool is_work(Kind k)
+{
+    return k == Kind::Load || k == Kind::Store || k == Kind::Atomic || k == Kind::Shuffle || k == Kind::Vote;
+}
+
+bool is_collective(Kind k) { return k == Kind::Shuffle || k == Kind::Vote || k == Kind::SyncWarp; }
+
+bool writes(Kind k) { return k == Kind::Store || k == Kind::Atomic; }
+
+void add_shared(SharedStats& s, const BankCost& c)
+{
+    s.requests += 1;
+    s.wavefronts += c.wavefronts;
+    s.ideal += c.ideal;
+    s.worst_ways = std::max(s.worst_ways, c.ways());
+}
+
+void add_global(GlobalStats& s, const SectorCost& c)
+{
+    s.requests += 1;
+    s.sectors += c.sectors;
+    s.ideal += c.ideal;
+}
+
+void add_memory_event(StepMetrics& m, const WarpEvent& e)
+{
+    if (e.kind != Kind::Load && !writes(e.kind)) return;
+    if (e.space == Space::Shared) {
+        const BankCost c = shared_bank_cost(e.mask, e.offset, e.size);
+        add_shared(writes(e.kind) ? m.shared_store : m.shared_load, c);
+        if (e.kind == Kind::Load) m.shared_load_ways.push_back(c.ways());
+    } else if (e.space == Space::Global) {
+        add_global(writes(e.kind) ? m.global_store : m.global_load, global_sector_cost(e.mask, e.offset, e.size));
+    }
+}
+
+// Thread, warp and line counts over the work events of one step.
+struct StepCensus {
+    std::set<std::uint32_t> threads, warps, partial, lines;
+
+    void add(const WarpEvent& e)
+    {
+        if (!is_work(e.kind)) return;
+        for (unsigned lane = 0; lane < kWarpSize; ++lane)
+            if (lane_active(e.mask, lane)) threads.insert(e.warp * kWarpSize + lane);
+        warps.insert(e.warp);
+        if (e.mask != e.existing) partial.insert(e.warp);
+        lines.insert(e.site.line);
+    }
+
+    void store_into(StepMetrics& m) const
+    {
+        m.active_threads = static_cast<std::uint32_t>(threads.size());
+        m.active_warps = static_cast<std::uint32_t>(warps.size());
+        m.partial_warps = static_cast<std::uint32_t>(partial.size());
+        m.lines.assign(lines.begin(), lines.end());
+    }
+};
+
+void merge_shared(SharedStats& into, const SharedStats& s)
+{
+    into.requests += s.requests;
+    into.wavefronts += s.wavefronts;
+    into.ideal += s.ideal;
+    into.worst_ways = std::max(into.worst_ways, s.worst_ways);
+}
+
+void merge_global(GlobalStats& into, const GlobalStats& s)
+{
+    into.requests += s.requests;
+    into.sectors += s.sectors;
+    into.ideal += s.ideal;
+}
+
+// ---- shared contents replay ----
+
+struct ArrayShape {
+    std::uint32_t elem_size = 0;
+    bool known = false;  // declared: fixed count; otherwise grows with writes
+};
+
+std::uint8_t value_byte(const std::array<std::uint64_t, 2>& value, unsigned i)
+{
+    return static_cast<std::uint8_t>((value[i / 8] >> (8 * (i % 8))) & 0xFFu);
+}
+
+// Writes byte `byte` of an element, leaving its other bytes as they were
+// (0 for an element never written), so partial writes merge.
+void write_byte(std::optional<std::uint64_t>& elem, unsigned pos, std::uint8_t byte)
+{
+    if (pos >= 8) return;  // elements wider than 8 bytes keep only their first 8
+    const std::uint64_t old = elem.value_or(0);
+    const std::uint64_t clear = ~(std::uint64_t(0xFF) << (8 * pos));
+    elem = (old & clear) | (std::uint64_t(byte) << (8 * pos));
+}
+
+void replay_lane(std::vector<std::optional<std::uint64_t>>& elems, const ArrayShape& shape, std::uint64_t offset,
+                 const std::array<std::uint64_t, 2>& value, unsigned size)
+{
+    const unsigned elem = shape.elem_size ? shape.elem_size : std::max(size, 1u);
+    for (unsigned b = 0; b < size && b < 16; ++b) {
+        const std::uint64_t addr = offset + b;
+        const std::uint64_t index = addr / elem;
+        if (index >= elems.size()) {
+            if (shape.known) continue;  // out of bounds: the emulator reports it, we ignore it
+            elems.resize(index + 1);
+        }
+        write_byte(elems[index], static_cast<unsigned>(addr % elem), value_byte(value, b));
+    }
+}
+
+void replay_event(SharedSnapshot& state, std::map<std::uint8_t, ArrayShape>& shapes, const WarpEvent& e)
+{
+    if (e.space != Space::Shared || !writes(e.kind)) return;
+    ArrayShape& shape = shapes[e.array];
+    if (!shape.known && shape.elem_size == 0) shape.elem_size = e.size;
+    auto& elems = state[e.array];
+    // Ascending lanes: when lanes of one instruction write the same element,
+    // the highest lane wins (hardware picks one; we pick deterministically).
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if (lane_active(e.mask, lane)) replay_lane(elems, shape, e.offset[lane], e.value[lane], e.size);
+}
+
+}  // namespace
+
+BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
+{
+    BankCost cost;
+    const unsigned group = lanes_per_wavefront_group(size);
+    for (unsigned first = 0; first < kWarpSize; first += group) {
+        const std::uint32_t group_mask = (group == kWarpSize) ? mask : (mask & (((1u << group) - 1u) << first));
+        if (group_mask == 0) continue;
+        cost.ideal += 1;
+        cost.wavefronts += group_wavefronts(mask, offset, size, first, group);
+    }
+    return cost;
+}
+
+SectorCost global_sector_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
+{
+    std::set<std::uint64_t> bytes;
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if (lane_active(mask, lane))
+            for (unsigned b = 0; b < std::max(size, 1u); ++b) bytes.insert(offset[lane] + b);
+    std::set<std::uint64_t> sectors;
+    for (std::uint64_t byte : bytes) sectors.insert(byte / kSectorBytes);
+    SectorCost cost;
+    cost.sectors = static_cast<std::uint32_t>(sectors.size());
+    cost.ideal = static_cast<std::uint32_t>((bytes.size() + kSectorBytes - 1) / kSectorBytes);
+    return cost;
+}
+
+std::vector<StepMetrics> analyze_steps(const BlockTrace& block)
+{
+    std::vector<StepMetrics> metrics(block.steps.size());
+    std::vector<StepCensus> census(block.steps.size());
+    for (std::uint32_t i = 0; i < metrics.size(); ++i) {
+        metrics[i].step = i;
+        metrics[i].key = block.steps[i];
+    }
+    for (const WarpEvent& e : block.events) {
+        if (e.step >= metrics.size()) continue;  // not produced by group_block
+        StepMetrics& m = metrics[e.step];
+        census[e.step].add(e);
+        add_memory_event(m, e);
+        if (e.kind == Kind::SyncThreads) m.has_barrier_end = true;
+        if (is_collective(e.kind)) m.collectives += 1;
+    }
+    for (std::size_t i = 0; i < metrics.size(); ++i) census[i].store_into(metrics[i]);
+    return metrics;
+}
+
+Totals totals(const std::vector<StepMetrics>& steps)
+{
+    Totals t;
+    t.steps = static_cast<std::uint32_t>(steps.size());
+    for (const StepMetrics& m : steps) {
+        merge_shared(t.shared_load, m.shared_load);
+        merge_shared(t.shared_store, m.shared_store);
+        merge_global(t.global_load, m.global_load);
+        merge_global(t.global_store, m.global_store);
+        t.partial_warp_steps += m.partial_warps;
+    }
+    return t;
+}
+
+std::vector<SharedSnapshot> shared_contents(const BlockTrace& block)
+{
+    SharedSnapshot state;
+    std::map<std::uint8_t, ArrayShape> shapes;
+    for (const SharedArrayInfo& a : block.shared_arrays) {
+        shapes[a.id] = {a.elem_size, true};
+        state[a.id].assign(a.count, std::nullopt);
+    }
+    std::vector<SharedSnapshot> after(block.steps.size());
+    std::size_t next = 0;  // events are sorted by step
+    for (std::uint32_t step = 0; step < after.size(); ++step) {
+        for (; next < block.events.size() && block.events[next].step <= step; ++next)
+            replay_event(state, shapes, block.events[next]);
+        after[step] = state;
+    }
+    return after;
+}
+
+}  // namespace wl::trace

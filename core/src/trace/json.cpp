@@ -1,0 +1,268 @@
+// JSON writer and reader for one traced block (docs/trace-format.md).
+#include "warplab/trace/json.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace wl::trace {
+namespace {
+
+using nlohmann::json;
+
+constexpr Kind kKinds[] = {Kind::Load, Kind::Store,    Kind::Atomic,      Kind::Shuffle,
+                           Kind::Vote, Kind::SyncWarp, Kind::SyncThreads, Kind::Declare};
+constexpr Space kSpaces[] = {Space::None, Space::Shared, Space::Global};
+
+json event_to_json(const WarpEvent& e)
+{
+    json lanes = json::array();
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if ((e.mask >> lane) & 1u) lanes.push_back({lane, e.offset[lane], e.value[lane][0], e.value[lane][1]});
+    return {{"step", e.step},
+            {"warp", e.warp},
+            {"line", e.site.line},
+            {"file_hash", e.site.file_hash},
+            {"kind", kind_name(e.kind)},
+            {"space", space_name(e.space)},
+            {"size", e.size},
+            {"array", e.array},
+            {"mask", e.mask},
+            {"existing", e.existing},
+            {"lanes", std::move(lanes)}};
+}
+
+WarpEvent event_from_json(const json& j, std::uint32_t block, const std::vector<StepKey>& steps)
+{
+    WarpEvent e;
+    e.block = block;
+    e.step = j.at("step").get<std::uint32_t>();
+    e.key = steps.at(e.step);
+    e.warp = j.at("warp").get<std::uint32_t>();
+    e.site = {j.at("file_hash").get<std::uint32_t>(), j.at("line").get<std::uint32_t>()};
+    e.kind = kind_from_name(j.at("kind").get<std::string>());
+    e.space = space_from_name(j.at("space").get<std::string>());
+    e.size = j.at("size").get<std::uint8_t>();
+    e.array = j.at("array").get<std::uint8_t>();
+    e.mask = j.at("mask").get<std::uint32_t>();
+    e.existing = j.at("existing").get<std::uint32_t>();
+    for (const json& l : j.at("lanes")) {
+        const unsigned lane = l.at(0).get<unsigned>();
+        e.offset.at(lane) = l.at(1).get<std::uint64_t>();
+        e.value.at(lane) = {l.at(2).get<std::uint64_t>(), l.at(3).get<std::uint64_t>()};
+    }
+    return e;
+}
+
+json array_to_json(const SharedArrayInfo& a)
+{
+    return {{"id", a.id}, {"name", a.name}, {"elem_size", a.elem_size}, {"count", a.count}, {"line", a.line}};
+}
+
+SharedArrayInfo array_from_json(const json& j)
+{
+    SharedArrayInfo a;
+    a.id = j.at("id").get<std::uint8_t>();
+    a.name = j.at("name").get<std::string>();
+    a.elem_size = j.at("elem_size").get<std::uint32_t>();
+    a.count = j.at("count").get<std::uint64_t>();
+    a.line = j.at("line").get<std::uint32_t>();
+    return a;
+}
+
+json shared_stats_to_json(const SharedStats& s)
+{
+    return {{"requests", s.requests}, {"wavefronts", s.wavefronts}, {"ideal", s.ideal}, {"worst_ways", s.worst_ways}};
+}
+
+SharedStats shared_stats_from_json(const json& j)
+{
+    SharedStats s;
+    s.requests = j.at("requests").get<std::uint32_t>();
+    s.wavefronts = j.at("wavefronts").get<std::uint32_t>();
+    s.ideal = j.at("ideal").get<std::uint32_t>();
+    s.worst_ways = j.at("worst_ways").get<double>();
+    return s;
+}
+
+json global_stats_to_json(const GlobalStats& s)
+{
+    return {{"requests", s.requests}, {"sectors", s.sectors}, {"ideal", s.ideal}};
+}
+
+GlobalStats global_stats_from_json(const json& j)
+{
+    GlobalStats s;
+    s.requests = j.at("requests").get<std::uint32_t>();
+    s.sectors = j.at("sectors").get<std::uint32_t>();
+    s.ideal = j.at("ideal").get<std::uint32_t>();
+    return s;
+}
+
+void add_metrics(json& j, const StepMetrics& m)
+{
+    j["lines"] = m.lines;
+    j["active_threads"] = m.active_threads;
+    j["active_warps"] = m.active_warps;
+    j["partial_warps"] = m.partial_warps;
+    j["shared_load"] = shared_stats_to_json(m.shared_load);
+    j["shared_store"] = shared_stats_to_json(m.shared_store);
+    j["global_load"] = global_stats_to_json(m.global_load);
+    j["global_store"] = global_stats_to_json(m.global_store);
+    j["shared_load_ways"] = m.shared_load_ways;
+    j["has_barrier_end"] = m.has_barrier_end;
+    j["collectives"] = m.collectives;
+}
+
+StepMetrics metrics_from_json(const json& j)
+{
+    StepMetrics m;
+    m.step = j.at("step").get<std::uint32_t>();
+    m.key = {j.at("epoch").get<std::uint32_t>(), j.at("sub").get<std::uint32_t>()};
+    m.lines = j.at("lines").get<std::vector<std::uint32_t>>();
+    m.active_threads = j.at("active_threads").get<std::uint32_t>();
+    m.active_warps = j.at("active_warps").get<std::uint32_t>();
+    m.partial_warps = j.at("partial_warps").get<std::uint32_t>();
+    m.shared_load = shared_stats_from_json(j.at("shared_load"));
+    m.shared_store = shared_stats_from_json(j.at("shared_store"));
+    m.global_load = global_stats_from_json(j.at("global_load"));
+    m.global_store = global_stats_from_json(j.at("global_store"));
+    m.shared_load_ways = j.at("shared_load_ways").get<std::vector<double>>();
+    m.has_barrier_end = j.at("has_barrier_end").get<bool>();
+    m.collectives = j.at("collectives").get<std::uint32_t>();
+    return m;
+}
+
+// JSON object keys are strings: array ids are written in decimal.
+json snapshot_to_json(const SharedSnapshot& s)
+{
+    json out = json::object();
+    for (const auto& [id, elems] : s) {
+        json values = json::array();
+        for (const auto& v : elems) values.push_back(v ? json(*v) : json(nullptr));
+        out[std::to_string(id)] = std::move(values);
+    }
+    return out;
+}
+
+SharedSnapshot snapshot_from_json(const json& j)
+{
+    SharedSnapshot s;
+    for (const auto& [key, values] : j.items()) {
+        auto& elems = s[static_cast<std::uint8_t>(std::stoul(key))];
+        for (const json& v : values)
+            elems.push_back(v.is_null() ? std::nullopt : std::optional<std::uint64_t>(v.get<std::uint64_t>()));
+    }
+    return s;
+}
+
+json step_to_json(std::uint32_t i, StepKey key, const StepMetrics* metrics, const SharedSnapshot* after)
+{
+    json j = {{"step", i}, {"epoch", key.epoch}, {"sub", key.sub}};
+    if (metrics) add_metrics(j, *metrics);
+    if (after) j["shared_after"] = snapshot_to_json(*after);
+    return j;
+}
+
+}  // namespace
+
+const char* kind_name(Kind kind)
+{
+    switch (kind) {
+    case Kind::Load: return "load";
+    case Kind::Store: return "store";
+    case Kind::Atomic: return "atomic";
+    case Kind::Shuffle: return "shuffle";
+    case Kind::Vote: return "vote";
+    case Kind::SyncWarp: return "syncwarp";
+    case Kind::SyncThreads: return "syncthreads";
+    case Kind::Declare: return "declare";
+    }
+    return "unknown";
+}
+
+const char* space_name(Space space)
+{
+    switch (space) {
+    case Space::None: return "none";
+    case Space::Shared: return "shared";
+    case Space::Global: return "global";
+    }
+    return "unknown";
+}
+
+Kind kind_from_name(const std::string& name)
+{
+    for (Kind k : kKinds)
+        if (name == kind_name(k)) return k;
+    throw std::invalid_argument("unknown event kind: " + name);
+}
+
+Space space_from_name(const std::string& name)
+{
+    for (Space s : kSpaces)
+        if (name == space_name(s)) return s;
+    throw std::invalid_argument("unknown memory space: " + name);
+}
+
+json totals_to_json(const Totals& t)
+{
+    return {{"steps", t.steps},
+            {"shared_load", shared_stats_to_json(t.shared_load)},
+            {"shared_store", shared_stats_to_json(t.shared_store)},
+            {"global_load", global_stats_to_json(t.global_load)},
+            {"global_store", global_stats_to_json(t.global_store)},
+            {"partial_warp_steps", t.partial_warp_steps}};
+}
+
+json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& steps,
+                   const std::vector<SharedSnapshot>& shared_after)
+{
+    json step_list = json::array();
+    for (std::uint32_t i = 0; i < block.steps.size(); ++i)
+        step_list.push_back(step_to_json(i, block.steps[i], i < steps.size() ? &steps[i] : nullptr,
+                                         i < shared_after.size() ? &shared_after[i] : nullptr));
+    json arrays = json::array();
+    for (const SharedArrayInfo& a : block.shared_arrays) arrays.push_back(array_to_json(a));
+    json events = json::array();
+    for (const WarpEvent& e : block.events) events.push_back(event_to_json(e));
+
+    json j = {{"block", block.block}, {"threads", block.threads}, {"shared_arrays", std::move(arrays)},
+              {"steps", std::move(step_list)}};
+    if (!steps.empty()) j["totals"] = totals_to_json(totals(steps));
+    j["events"] = std::move(events);
+    return j;
+}
+
+BlockTrace block_from_json(const json& j)
+{
+    BlockTrace b;
+    b.block = j.at("block").get<std::uint32_t>();
+    b.threads = j.at("threads").get<std::uint32_t>();
+    for (const json& s : j.at("steps"))
+        b.steps.push_back({s.at("epoch").get<std::uint32_t>(), s.at("sub").get<std::uint32_t>()});
+    for (const json& a : j.at("shared_arrays")) b.shared_arrays.push_back(array_from_json(a));
+    for (const json& e : j.at("events")) b.events.push_back(event_from_json(e, b.block, b.steps));
+    return b;
+}
+
+std::vector<StepMetrics> steps_from_json(const json& j)
+{
+    std::vector<StepMetrics> steps;
+    for (const json& s : j.at("steps")) {
+        if (!s.contains("active_threads")) break;  // written without metrics
+        steps.push_back(metrics_from_json(s));
+    }
+    return steps;
+}
+
+std::vector<SharedSnapshot> shared_after_from_json(const json& j)
+{
+    std::vector<SharedSnapshot> after;
+    for (const json& s : j.at("steps")) {
+        if (!s.contains("shared_after")) break;
+        after.push_back(snapshot_from_json(s.at("shared_after")));
+    }
+    return after;
+}
+
+}  // namespace wl::trace

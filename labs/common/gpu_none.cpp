@@ -1,0 +1,15 @@
+// Built when CMake found no CUDA compiler: every GPU entry point says why not.
+#include <stdexcept>
+
+#include "labs/common/lab.h"
+#include "labs/reduction/lab.h"
+
+namespace warplab {
+
+GpuStatus gpu_status() { return GpuStatus{false, "", "warplab was built without CUDA: no nvcc at configure time"}; }
+
+namespace reduction {
+RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
+}  // namespace reduction
+
+}  // namespace warplab

@@ -1,0 +1,59 @@
+// The registry every front end reads: labs, their versions, and one way to run
+// a version on a backend and get its result and trace.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "labs/common/version.h"
+#include "warplab/trace/record.h"
+
+namespace warplab {
+
+enum class BackendChoice { Auto, Cpu, Gpu };
+enum class ScheduleChoice { Independent, Lockstep };
+
+struct RunRequest {
+    std::string version;
+    std::size_t n = 0;
+    unsigned block = 0;
+    std::string type = "int";
+    BackendChoice backend = BackendChoice::Auto;
+    ScheduleChoice schedule = ScheduleChoice::Independent;
+    std::uint32_t watched_block = 0;
+    std::uint64_t seed = 1;
+    bool record = true;  // record the watched block of the first launch
+};
+
+struct RunResult {
+    std::string backend;  // what ran it, for the status line: "cpu emulator (independent)", "gpu NVIDIA H100 ..."
+    double value = 0, expected = 0;
+    bool ok = false;
+    unsigned threads_per_block = 0;
+    std::vector<wl::trace::LaneRecord> records;
+};
+
+struct Lab {
+    std::string id, title;
+    std::vector<VersionMeta> versions;
+    std::size_t default_n;
+    unsigned default_block;
+    std::vector<std::string> types;
+    std::function<RunResult(const RunRequest&)> run;  // throws std::invalid_argument on bad input
+};
+
+const std::vector<Lab>& all_labs();
+const Lab* find_lab(std::string_view id);
+const VersionMeta* find_version(const Lab& lab, std::string_view id);
+
+// GPU availability, as the CUDA runtime reports it (or why there is none).
+struct GpuStatus {
+    bool available = false;
+    std::string name;    // "NVIDIA H100 80GB HBM3"
+    std::string reason;  // why not, when not available
+};
+GpuStatus gpu_status();
+
+}  // namespace warplab

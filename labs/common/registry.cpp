@@ -1,0 +1,27 @@
+#include "labs/common/lab.h"
+
+#include "labs/reduction/lab.h"
+
+namespace warplab {
+
+const std::vector<Lab>& all_labs()
+{
+    static const std::vector<Lab> labs = {reduction::make_lab()};
+    return labs;
+}
+
+const Lab* find_lab(std::string_view id)
+{
+    for (const Lab& lab : all_labs())
+        if (lab.id == id) return &lab;
+    return nullptr;
+}
+
+const VersionMeta* find_version(const Lab& lab, std::string_view id)
+{
+    for (const VersionMeta& v : lab.versions)
+        if (id == v.id || id == v.name) return &v;
+    return nullptr;
+}
+
+}  // namespace warplab

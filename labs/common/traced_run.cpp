@@ -1,0 +1,41 @@
+#include "labs/common/traced_run.h"
+
+#include "warplab/trace/json.h"
+
+namespace warplab {
+
+TracedRun trace_version(const Lab& lab, const RunRequest& req)
+{
+    TracedRun out;
+    out.result = lab.run(req);
+    std::vector<wl::trace::LaneRecord> mine;
+    for (const auto& r : out.result.records)
+        if (r.block == req.watched_block) mine.push_back(r);
+    out.block = wl::trace::group_block(req.watched_block, out.result.threads_per_block, std::move(mine));
+    out.steps = wl::trace::analyze_steps(out.block);
+    out.totals = wl::trace::totals(out.steps);
+    out.shared_after = wl::trace::shared_contents(out.block);
+    return out;
+}
+
+nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run)
+{
+    nlohmann::json doc;
+    doc["format"] = wl::trace::kTraceFormat;
+    doc["format_version"] = wl::trace::kTraceFormatVersion;
+    doc["lab"] = lab.id;
+    doc["version"] = req.version;
+    doc["backend"] = run.result.backend;
+    doc["schedule"] = req.schedule == ScheduleChoice::Lockstep ? "lockstep" : "independent";
+    doc["n"] = req.n;
+    doc["block"] = req.block;
+    doc["type"] = req.type;
+    doc["watched_block"] = req.watched_block;
+    doc["seed"] = req.seed;
+    doc["result"] = {{"value", run.result.value}, {"expected", run.result.expected}, {"ok", run.result.ok}};
+    doc["blocks"] = nlohmann::json::array({wl::trace::block_to_json(run.block, run.steps, run.shared_after)});
+    doc["totals"] = wl::trace::totals_to_json(run.totals);
+    return doc;
+}
+
+}  // namespace warplab

@@ -1,0 +1,26 @@
+// A run's trace, analysed: what every front end (CLI, viewer, tests, grader)
+// shows of one version, and its JSON document (docs/trace-format.md).
+#pragma once
+#include <nlohmann/json.hpp>
+
+#include "labs/common/lab.h"
+#include "warplab/trace/analysis.h"
+#include "warplab/trace/events.h"
+
+namespace warplab {
+
+struct TracedRun {
+    RunResult result;
+    wl::trace::BlockTrace block;
+    std::vector<wl::trace::StepMetrics> steps;
+    wl::trace::Totals totals;
+    std::vector<wl::trace::SharedSnapshot> shared_after;
+};
+
+// Runs the version and analyses its watched block. Throws std::invalid_argument
+// on bad input and wl::emu::KernelFault when the kernel faults.
+TracedRun trace_version(const Lab& lab, const RunRequest& req);
+
+nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run);
+
+}  // namespace warplab

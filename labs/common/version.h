@@ -1,0 +1,26 @@
+// What every lab version declares once (labs/<lab>/versions.h); the CLI,
+// viewer, benchmarks, tests and grader all read it from there.
+#pragma once
+#include <tuple>
+
+namespace warplab {
+
+struct VersionMeta {
+    const char* id;        // "v3"
+    const char* name;      // "sequential_addressing"
+    const char* kernel;    // the __global__ function's name
+    const char* file;      // source, relative to the repository root
+    const char* idea;      // one line
+    const char* changed;   // what changed from the previous version
+    const char* expected;  // the expected effect
+    unsigned min_block;    // smallest block size the kernel supports
+    bool variant;          // a marked variant (e.g. a racy form kept for teaching), not a step of the ladder
+};
+
+// Calls f(V{}) for each version type of a std::tuple list, stopping when f returns true.
+template <class Tuple, class F> constexpr bool for_each_version(F&& f)
+{
+    return []<class... V>(F& g, const std::tuple<V...>*) { return (g(V{}) || ...); }(f, static_cast<const Tuple*>(nullptr));
+}
+
+}  // namespace warplab

@@ -1,0 +1,74 @@
+#include "labs/reduction/lab.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "labs/reduction/versions.h"
+
+namespace warplab::reduction {
+
+namespace {
+std::vector<VersionMeta> version_list()
+{
+    std::vector<VersionMeta> out;
+    for_each_version<Versions>([&](auto v) {
+        out.push_back(decltype(v)::meta);
+        return false;
+    });
+    return out;
+}
+
+std::size_t available_host_bytes()
+{
+    return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::size_t first_pass_blocks(const RunRequest& req)
+{
+    std::size_t blocks = 0;
+    for_each_version<Versions>([&](auto v) {
+        if (req.version != decltype(v)::meta.id) return false;
+        blocks = decltype(v)::blocks(req.n, req.block);
+        return true;
+    });
+    return blocks;
+}
+
+// Bad input is refused before anything runs, with one sentence that names it.
+void validate(const RunRequest& req, const std::vector<VersionMeta>& versions)
+{
+    const auto v = std::find_if(versions.begin(), versions.end(), [&](const VersionMeta& m) { return req.version == m.id; });
+    if (v == versions.end()) throw std::invalid_argument("unknown reduction version '" + req.version + "'");
+    if (req.type != "int" && req.type != "float")
+        throw std::invalid_argument("unknown type '" + req.type + "' (use int or float)");
+    if (req.n == 0) throw std::invalid_argument("n must be at least 1");
+    if (req.n > 0xffffffffULL) throw std::invalid_argument("n = " + std::to_string(req.n) + " is above the kernels' 32-bit limit of 4294967295");
+    if (req.block < 32 || req.block > 1024 || (req.block & (req.block - 1)))
+        throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a power of two from 32 to 1024");
+    if (req.block < v->min_block)
+        throw std::invalid_argument(std::string(v->id) + " needs a block of at least " + std::to_string(v->min_block));
+    const std::size_t bytes = req.n * 4 * 2;  // the input, its copy on the device, and the partial sums
+    if (req.backend != BackendChoice::Gpu && bytes > available_host_bytes())
+        throw std::invalid_argument("n = " + std::to_string(req.n) + " needs " + std::to_string(bytes >> 20) +
+                                    " MiB, more than the " + std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
+    if (req.watched_block >= first_pass_blocks(req))
+        throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist in the first pass");
+}
+
+RunResult run(const RunRequest& req)
+{
+    static const std::vector<VersionMeta> versions = version_list();
+    validate(req, versions);
+    const bool gpu = req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
+    return gpu ? run_on_gpu(req) : run_on_emulator(req);
+}
+}  // namespace
+
+Lab make_lab()
+{
+    return Lab{"reduction", "Parallel reduction (Harris)", version_list(), 1u << 12, 256, {"int", "float"}, run};
+}
+
+}  // namespace warplab::reduction

@@ -1,0 +1,13 @@
+#pragma once
+#include "labs/common/lab.h"
+#include "labs/reduction/problem.h"
+
+namespace warplab::reduction {
+
+Lab make_lab();
+
+// The backends' entry points (emulator.cpp, gpu_trace.cu or gpu_none.cpp).
+RunResult run_on_emulator(const RunRequest& req);
+RunResult run_on_gpu(const RunRequest& req);
+
+}  // namespace warplab::reduction

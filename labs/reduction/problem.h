@@ -1,0 +1,61 @@
+// The reduction problem itself, independent of any kernel: seeded inputs, the
+// CPU reference and the tolerance a result must meet.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace warplab::reduction {
+
+enum class ElemType { Int, Float };
+inline const char* to_string(ElemType t) { return t == ElemType::Int ? "int" : "float"; }
+
+// ints in [0, 9] (small, so a tree of partial sums is readable in the viewer);
+// floats in [0, 1). Seeded: the same seed gives the same data everywhere.
+template <class T> std::vector<T> make_input(std::size_t n, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::vector<T> v(n);
+    if constexpr (std::is_integral_v<T>) {
+        std::uniform_int_distribution<int> d(0, 9);
+        for (auto& x : v) x = d(rng);
+    } else {
+        std::uniform_real_distribution<float> d(0.0f, 1.0f);
+        for (auto& x : v) x = d(rng);
+    }
+    return v;
+}
+
+// int: the exact 32-bit two's-complement sum, which is what the GPU computes
+// in any order (wrap-around addition is associative). float: a double sum.
+template <class T> double reference_sum(const std::vector<T>& v)
+{
+    if constexpr (std::is_integral_v<T>) {
+        std::uint32_t s = 0;
+        for (T x : v) s += static_cast<std::uint32_t>(x);
+        return static_cast<std::int32_t>(s);
+    } else {
+        double s = 0;
+        for (T x : v) s += x;
+        return s;
+    }
+}
+
+// int: exact. float: a tree of depth d in float rounds each of its d levels,
+// so |sum - exact| <= d * 2^-24 * sum|x| (Higham, pairwise summation). The
+// grid-stride versions add up to n / (grid * block) elements in sequence per
+// thread, so d can reach a few thousand at 2^28: 1e-4 * sum|x| covers
+// d <= 1600 levels; inputs are non-negative, so sum|x| = sum. The 1e-6
+// absolute term covers n = 1.
+template <class T> bool sum_matches(double got, double expected)
+{
+    if constexpr (std::is_integral_v<T>) {
+        return got == expected;
+    } else {
+        return std::isfinite(got) && std::fabs(got - expected) <= 1e-4 * std::fabs(expected) + 1e-6;
+    }
+}
+
+}  // namespace warplab::reduction

@@ -1,0 +1,230 @@
+// Shared-memory bank model (DESIGN.md §6): 32 banks of 4 bytes, word w in bank
+// w % 32, wavefronts = most distinct words one bank must deliver; 8-byte
+// accesses per half-warp, 16-byte per quarter-warp.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "warplab/trace/analysis.h"
+
+namespace {
+
+using wl::trace::BankCost;
+using wl::trace::kWarpSize;
+using wl::trace::shared_bank_cost;
+using Offsets = std::array<std::uint64_t, kWarpSize>;
+
+constexpr std::uint32_t kFull = 0xFFFFFFFFu;
+
+// Byte offsets lane * stride_bytes.
+Offsets strided(std::uint64_t stride_bytes)
+{
+    Offsets o{};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = lane * stride_bytes;
+    return o;
+}
+
+// 4-byte words, lane * stride words apart.
+BankCost words_with_stride(std::uint64_t stride_words, std::uint32_t mask = kFull)
+{
+    return shared_bank_cost(mask, strided(4 * stride_words), 4);
+}
+
+TEST(BankModel, Stride1WordsIsOneWavefront)
+{
+    // word = lane -> bank = lane: every bank delivers one word -> 1 wavefront, ideal 1.
+    const BankCost c = words_with_stride(1);
+    EXPECT_EQ(c.wavefronts, 1u);
+    EXPECT_EQ(c.ideal, 1u);
+    EXPECT_DOUBLE_EQ(c.ways(), 1.0);
+}
+
+TEST(BankModel, Stride2WordsIsTwoWay)
+{
+    // word = 2*lane: lanes 0-15 hit even banks 0..30 (words 0..30), lanes 16-31
+    // hit the same banks (words 32..62) -> each even bank 2 distinct words -> 2.
+    const BankCost c = words_with_stride(2);
+    EXPECT_EQ(c.wavefronts, 2u);
+    EXPECT_EQ(c.ideal, 1u);
+    EXPECT_DOUBLE_EQ(c.ways(), 2.0);
+}
+
+TEST(BankModel, Stride8WordsIsEightWay)
+{
+    // word = 8*lane: banks 0, 8, 16, 24 only; 32 lanes / 4 banks = 8 distinct words each.
+    const BankCost c = words_with_stride(8);
+    EXPECT_EQ(c.wavefronts, 8u);
+    EXPECT_DOUBLE_EQ(c.ways(), 8.0);
+}
+
+TEST(BankModel, Stride16WordsIsSixteenWay)
+{
+    // word = 16*lane: banks 0 and 16 only; 32 lanes / 2 banks = 16 distinct words each.
+    const BankCost c = words_with_stride(16);
+    EXPECT_EQ(c.wavefronts, 16u);
+    EXPECT_DOUBLE_EQ(c.ways(), 16.0);
+}
+
+TEST(BankModel, Stride32WordsIsThirtyTwoWay)
+{
+    // word = 32*lane: all in bank 0, 32 distinct words -> 32.
+    EXPECT_EQ(words_with_stride(32).wavefronts, 32u);
+}
+
+TEST(BankModel, OddStridesHaveNoConflict)
+{
+    // gcd(s, 32) = 1 for odd s, so lane*s mod 32 is a permutation of the banks:
+    // every bank gets exactly one word -> 1 wavefront.
+    for (std::uint64_t s : {3u, 5u, 7u, 31u}) {
+        SCOPED_TRACE(s);
+        EXPECT_EQ(words_with_stride(s).wavefronts, 1u);
+        EXPECT_DOUBLE_EQ(words_with_stride(s).ways(), 1.0);
+    }
+}
+
+TEST(BankModel, RandomPermutationOfBanksHasNoConflict)
+{
+    // Lane l reads bank perm[l] in row l (word perm[l] + 32*l): 32 distinct banks,
+    // one word each -> 1 wavefront, whatever the permutation.
+    std::mt19937 rng(20240611);
+    for (int round = 0; round < 10; ++round) {
+        std::array<unsigned, kWarpSize> perm{};
+        std::iota(perm.begin(), perm.end(), 0u);
+        std::shuffle(perm.begin(), perm.end(), rng);
+        Offsets o{};
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = 4 * (perm[lane] + 32 * lane);
+        EXPECT_EQ(shared_bank_cost(kFull, o, 4).wavefronts, 1u);
+    }
+}
+
+TEST(BankModel, OneWordForAllLanesIsBroadcast)
+{
+    // All 32 lanes read word 0: bank 0 delivers one distinct word -> 1.
+    // (Counting lanes instead of distinct words would give 32.)
+    const BankCost c = shared_bank_cost(kFull, Offsets{}, 4);
+    EXPECT_EQ(c.wavefronts, 1u);
+    EXPECT_EQ(c.ideal, 1u);
+}
+
+TEST(BankModel, TwoWordsInOneBankIsTwoWayEvenWithManyReaders)
+{
+    // Lanes 0-15 read word 0, lanes 16-31 read word 32: both in bank 0, 2 distinct
+    // words -> 2 (a lane count would say 32).
+    Offsets o{};
+    for (unsigned lane = 16; lane < kWarpSize; ++lane) o[lane] = 4 * 32;
+    EXPECT_EQ(shared_bank_cost(kFull, o, 4).wavefronts, 2u);
+}
+
+TEST(BankModel, PairsOfLanesOnOneWordShareIt)
+{
+    // Lane l reads word l/2: words 0..15 in banks 0..15, one word each -> 1.
+    Offsets o{};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = 4 * (lane / 2);
+    EXPECT_EQ(shared_bank_cost(kFull, o, 4).wavefronts, 1u);
+}
+
+TEST(BankModel, ColumnOfSquareTileConflictsAndPaddingFixesIt)
+{
+    // float tile[32][32], lane l reads tile[l][0]: word 32*l, bank 0 -> 32-way.
+    EXPECT_EQ(words_with_stride(32).wavefronts, 32u);
+    // float tile[32][33]: word 33*l, bank (33*l) % 32 = l -> 1.
+    EXPECT_EQ(words_with_stride(33).wavefronts, 1u);
+}
+
+TEST(BankModel, SmallElementsUseTheirWord)
+{
+    // char, lane l at byte l: words 0..7 (4 lanes each, same word) -> 1.
+    EXPECT_EQ(shared_bank_cost(kFull, strided(1), 1).wavefronts, 1u);
+    // short, lane l at byte 2l: words 0..15 -> 1.
+    EXPECT_EQ(shared_bank_cost(kFull, strided(2), 2).wavefronts, 1u);
+    // char with stride 128 bytes: word 32*l, all bank 0 -> 32.
+    EXPECT_EQ(shared_bank_cost(kFull, strided(128), 1).wavefronts, 32u);
+}
+
+TEST(BankModel, EightByteStride1IsTwoWavefrontsNoConflict)
+{
+    // double, lane l at 8l. Half-warp 0: bytes 0..127 = words 0..31, one per bank -> 1.
+    // Half-warp 1: words 32..63, one per bank -> 1. Total 2, ideal 2 (two active halves), 1-way.
+    const BankCost c = shared_bank_cost(kFull, strided(8), 8);
+    EXPECT_EQ(c.wavefronts, 2u);
+    EXPECT_EQ(c.ideal, 2u);
+    EXPECT_DOUBLE_EQ(c.ways(), 1.0);
+}
+
+TEST(BankModel, EightByteStride2IsTwoWay)
+{
+    // double, lane l at 16l. Half-warp 0: lanes 0-7 cover words 4l, 4l+1 = 0,1,4,5,..,28,29;
+    // lanes 8-15 cover 32,33,..,60,61 -> banks 0,1,4,5,.. each 2 words -> 2. Same for
+    // half-warp 1 -> total 4, ideal 2, 2-way.
+    const BankCost c = shared_bank_cost(kFull, strided(16), 8);
+    EXPECT_EQ(c.wavefronts, 4u);
+    EXPECT_EQ(c.ideal, 2u);
+    EXPECT_DOUBLE_EQ(c.ways(), 2.0);
+}
+
+TEST(BankModel, EightByteHalfWarpOnly)
+{
+    // Lanes 0-15 only, double stride 1: one half-warp, words 0..31 -> 1, ideal 1.
+    const BankCost c = shared_bank_cost(0x0000FFFFu, strided(8), 8);
+    EXPECT_EQ(c.wavefronts, 1u);
+    EXPECT_EQ(c.ideal, 1u);
+}
+
+TEST(BankModel, SixteenByteStride1IsFourWavefronts)
+{
+    // float4, lane l at 16l. Each quarter-warp (8 lanes x 16 B = 128 B) covers 32
+    // consecutive words, one per bank -> 1; 4 quarters -> 4, ideal 4.
+    const BankCost c = shared_bank_cost(kFull, strided(16), 16);
+    EXPECT_EQ(c.wavefronts, 4u);
+    EXPECT_EQ(c.ideal, 4u);
+    EXPECT_DOUBLE_EQ(c.ways(), 1.0);
+}
+
+TEST(BankModel, SixteenByteColumnConflictsAndPaddingFixesIt)
+{
+    // float4 tile[32][8] (row 128 B), lane l reads tile[l][0] at 128l: words 32l..32l+3,
+    // banks 0..3 for every lane. A quarter-warp puts 8 distinct words in each of banks
+    // 0..3 -> 8; 4 quarters -> 32, ideal 4, 8-way.
+    const BankCost square = shared_bank_cost(kFull, strided(128), 16);
+    EXPECT_EQ(square.wavefronts, 32u);
+    EXPECT_EQ(square.ideal, 4u);
+    EXPECT_DOUBLE_EQ(square.ways(), 8.0);
+    // float4 tile[32][9] (row 144 B = 36 words): lane l covers banks 4l mod 32 .. +3;
+    // 8 consecutive lanes give 8 disjoint groups of 4 banks -> 1 per quarter -> 4.
+    const BankCost padded = shared_bank_cost(kFull, strided(144), 16);
+    EXPECT_EQ(padded.wavefronts, 4u);
+    EXPECT_EQ(padded.ideal, 4u);
+}
+
+TEST(BankModel, SixteenByteSingleLane)
+{
+    // One lane, one quarter-warp with 4 words in 4 banks -> 1, ideal 1.
+    const BankCost c = shared_bank_cost(1u << 9, strided(16), 16);
+    EXPECT_EQ(c.wavefronts, 1u);
+    EXPECT_EQ(c.ideal, 1u);
+}
+
+TEST(BankModel, PartialMasks)
+{
+    // Stride 2, lanes 0-15 only: words 0..30 even, 16 distinct banks -> 1 (no conflict:
+    // the second half of the warp that would share the banks is inactive).
+    EXPECT_EQ(words_with_stride(2, 0x0000FFFFu).wavefronts, 1u);
+    EXPECT_EQ(words_with_stride(2, 0xFFFF0000u).wavefronts, 1u);
+    // Lanes 0 and 16, stride 2: words 0 and 32, both bank 0 -> 2.
+    EXPECT_EQ(words_with_stride(2, 0x00010001u).wavefronts, 2u);
+    // Inactive lanes' offsets are ignored: stride 32 (all bank 0) with one lane -> 1.
+    EXPECT_EQ(words_with_stride(32, 0x80000000u).wavefronts, 1u);
+}
+
+TEST(BankModel, NoActiveLaneCostsNothing)
+{
+    // Mask 0: no wavefront, no ideal, ways reported as 0.
+    const BankCost c = shared_bank_cost(0, strided(4), 4);
+    EXPECT_EQ(c.wavefronts, 0u);
+    EXPECT_EQ(c.ideal, 0u);
+    EXPECT_DOUBLE_EQ(c.ways(), 0.0);
+}
+
+}  // namespace

@@ -18,7 +18,6 @@
 #include "warplab/traced.h"
 #elif defined(__CUDACC__) && defined(WARPLAB_TRACE)
 #include "warplab/gpu_trace.h"
-#include "warplab/traced.h"
 #elif defined(__CUDACC__)
 #include "warplab/plain.h"
 #else

@@ -17,7 +17,10 @@ struct At {
     long long index;
     const char* file;
     unsigned line;
-    template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
+    // A requires-clause, not enable_if: with an enable_if default template
+    // argument, nvcc 13.0's device pass takes __builtin_LINE() from this line.
+    template <class I>
+        requires std::is_integral_v<I>
     WL_HD At(I i, const char* f = __builtin_FILE(), unsigned l = __builtin_LINE())
         : index(static_cast<long long>(i)), file(f), line(l) {}
 };
@@ -46,9 +49,12 @@ struct Access {
     }
 };
 
+// The backend's hooks. WL_HOOK is set by the backend's header: plain
+// declarations for the emulator (defined in emulator.cpp), inline
+// __host__ __device__ for the GPU trace build (defined in gpu_trace.h).
 namespace detail {
-WL_HD void before_access(const Access& a);
-WL_HD void after_access(const Access& a, const void* value, unsigned bytes);
+WL_HOOK void before_access(const Access& a);
+WL_HOOK void after_access(const Access& a, const void* value, unsigned bytes);
 }  // namespace detail
 
 template <class T> class Ptr;
@@ -115,7 +121,7 @@ public:
         meta_.elem_size = sizeof(T);
         meta_.base_align = reinterpret_cast<std::uintptr_t>(p) % 256;
     }
-    WL_HD Ref<T> operator[](const At& at) const { return Ref<T>(p_ + at.index, &meta_, at); }
+    WL_HD Ref<T> operator[](At at) const { return Ref<T>(p_ + at.index, &meta_, at); }
     WL_HD T* raw() const { return p_; }
     // Set by the launcher: argument position and (emulator) element count.
     void bind(std::uint8_t arg_position, std::uint64_t count, const char* name)
@@ -135,7 +141,7 @@ template <class T> class InArray : public GlobalArray<T> {
 public:
     InArray() = default;
     WL_HD InArray(const T* p) : GlobalArray<T>(const_cast<T*>(p)) {}
-    WL_HD T operator[](const At& at) const { return GlobalArray<T>::operator[](at).load(); }
+    WL_HD T operator[](At at) const { return GlobalArray<T>::operator[](at).load(); }
 };
 
 template <class T> using in = InArray<T>;
@@ -145,7 +151,7 @@ template <class T> using out = GlobalArray<T>;
 template <class T, unsigned long long N> class SharedArray {
 public:
     WL_HD SharedArray(T* storage, const ArrayMeta& meta) : p_(storage), meta_(meta) {}
-    WL_HD Ref<T> operator[](const At& at) const { return Ref<T>(p_ + at.index, &meta_, at); }
+    WL_HD Ref<T> operator[](At at) const { return Ref<T>(p_ + at.index, &meta_, at); }
 
 private:
     T* p_;
@@ -159,7 +165,7 @@ public:
     class Row {
     public:
         WL_HD Row(T* p, const ArrayMeta* m, long long r) : p_(p), m_(m), r_(r) {}
-        WL_HD Ref<T> operator[](const At& col) const
+        WL_HD Ref<T> operator[](At col) const
         {
             // A column outside [0, C) would silently hit the next row on a GPU:
             // report it as an out-of-bounds index (-1) instead.

@@ -15,6 +15,7 @@
 #define __forceinline__ inline
 #define __restrict__ __restrict
 #define __launch_bounds__(...)
+#define WL_HOOK
 
 struct uint3 {
     unsigned x = 0, y = 0, z = 0;

@@ -1,0 +1,61 @@
+// The GPU backend for lab drivers (nvcc only): the same alloc / free / copy /
+// launch interface as wl::emu::Emulator, with every CUDA call checked.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <utility>
+
+namespace wl::cuda {
+
+inline void check(cudaError_t e, const std::string& what)
+{
+    if (e != cudaSuccess) throw std::runtime_error("CUDA error in " + what + ": " + cudaGetErrorString(e));
+}
+
+class Device {
+public:
+    template <class T> T* alloc(std::size_t count)
+    {
+        void* p = nullptr;
+        check(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc(" + std::to_string(count * sizeof(T)) + " bytes)");
+        return static_cast<T*>(p);
+    }
+    void free(void* p) { cudaFree(p); }
+    template <class T> void copy_to_device(T* dst, const T* src, std::size_t count)
+    {
+        check(cudaMemcpy(dst, src, count * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy to device");
+    }
+    template <class T> void copy_to_host(T* dst, const T* src, std::size_t count)
+    {
+        check(cudaMemcpy(dst, src, count * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+    }
+
+    // Launches and checks the launch; the traced wrappers learn their argument position.
+    template <class... P, class... A>
+    void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, A&&... args)
+    {
+        static_assert(sizeof...(P) == sizeof...(A), "launch: wrong number of kernel arguments");
+        std::tuple<P...> params(static_cast<P>(std::forward<A>(args))...);
+        bind_all(params, std::index_sequence_for<P...>{});
+        std::apply([&](auto&... p) { kernel<<<grid, block>>>(p...); }, params);
+        check(cudaGetLastError(), std::string("launch of ") + name);
+        if (synchronize_each_launch) check(cudaDeviceSynchronize(), name);
+    }
+
+    bool synchronize_each_launch = true;  // turn off for timing
+
+private:
+    template <class Tuple, std::size_t... I> static void bind_all(Tuple& t, std::index_sequence<I...>)
+    {
+        (bind(std::get<I>(t), static_cast<unsigned char>(I)), ...);
+    }
+    template <class P> static void bind(P& param, unsigned char position)
+    {
+        if constexpr (requires { param.bind(position, 0, ""); }) param.bind(position, 0, "argument");
+    }
+};
+
+}  // namespace wl::cuda

@@ -1,0 +1,95 @@
+// GPU tests: skip, saying why, where no CUDA GPU is present.
+//
+// 1. For every version, the instrumented kernel run on the GPU records the same
+//    warp-level events as on the emulator, event for event: same steps, sites,
+//    masks, offsets and values. Both backends group lane records with the same
+//    code (events.cpp), so a difference means the lanes did different accesses.
+// 2. Every version gives the right sum on the GPU for the core issue's sizes.
+#include <gtest/gtest.h>
+
+#include "labs/common/traced_run.h"
+#include "labs/reduction/lab.h"
+
+namespace {
+
+using namespace warplab;
+
+void require_gpu()
+{
+    const GpuStatus gpu = gpu_status();
+    if (!gpu.available) GTEST_SKIP() << "no GPU: " << gpu.reason;
+}
+
+RunRequest request(const char* version, std::size_t n, const char* type, BackendChoice backend)
+{
+    RunRequest r;
+    r.version = version;
+    r.n = n;
+    r.block = 256;
+    r.type = type;
+    r.backend = backend;
+    r.seed = 7;
+    return r;
+}
+
+// A readable account of the first difference between two event lists.
+std::string first_difference(const std::vector<wl::trace::WarpEvent>& gpu, const std::vector<wl::trace::WarpEvent>& cpu)
+{
+    for (std::size_t i = 0; i < std::min(gpu.size(), cpu.size()); ++i) {
+        const auto& g = gpu[i];
+        const auto& c = cpu[i];
+        if (g == c) continue;
+        return "event " + std::to_string(i) + ": gpu step " + std::to_string(g.step) + " warp " + std::to_string(g.warp) +
+               " line " + std::to_string(g.site.line) + " mask " + std::to_string(g.mask) + " vs cpu step " +
+               std::to_string(c.step) + " warp " + std::to_string(c.warp) + " line " + std::to_string(c.site.line) +
+               " mask " + std::to_string(c.mask);
+    }
+    return "event counts differ: gpu " + std::to_string(gpu.size()) + ", cpu " + std::to_string(cpu.size());
+}
+
+class GpuTraceEqualsEmulator : public ::testing::TestWithParam<std::tuple<std::string, std::string, std::size_t>> {};
+
+TEST_P(GpuTraceEqualsEmulator, EventForEvent)
+{
+    require_gpu();
+    const auto& [version, type, n] = GetParam();
+    const Lab& lab = *find_lab("reduction");
+    const TracedRun gpu = trace_version(lab, request(version.c_str(), n, type.c_str(), BackendChoice::Gpu));
+    const TracedRun cpu = trace_version(lab, request(version.c_str(), n, type.c_str(), BackendChoice::Cpu));
+    ASSERT_TRUE(gpu.result.ok) << "gpu sum " << gpu.result.value << " expected " << gpu.result.expected;
+    ASSERT_TRUE(cpu.result.ok);
+    ASSERT_FALSE(cpu.block.events.empty());
+    EXPECT_EQ(gpu.block.steps, cpu.block.steps);
+    EXPECT_TRUE(gpu.block.events == cpu.block.events) << first_difference(gpu.block.events, cpu.block.events);
+    EXPECT_EQ(gpu.block.shared_arrays.size(), cpu.block.shared_arrays.size());
+}
+
+std::vector<std::tuple<std::string, std::string, std::size_t>> every_version()
+{
+    std::vector<std::tuple<std::string, std::string, std::size_t>> out;
+    for (const VersionMeta& v : find_lab("reduction")->versions)
+        for (const char* type : {"int", "float"})
+            for (std::size_t n : {std::size_t(4096), std::size_t(1000)}) out.emplace_back(v.id, type, n);
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Reduction, GpuTraceEqualsEmulator, ::testing::ValuesIn(every_version()),
+                         [](const auto& info) {
+                             return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" +
+                                    std::to_string(std::get<2>(info.param));
+                         });
+
+TEST(GpuReduction, SumsAreRightForOddSizes)
+{
+    require_gpu();
+    for (const VersionMeta& v : find_lab("reduction")->versions)
+        for (const char* type : {"int", "float"})
+            for (std::size_t n : {1u, 31u, 32u, 33u, 255u, 256u, 257u, 1000u, (1u << 16) + 3, 1u << 20}) {
+                RunRequest r = request(v.id, n, type, BackendChoice::Gpu);
+                r.record = false;
+                const RunResult res = reduction::run_on_gpu(r);
+                EXPECT_TRUE(res.ok) << v.id << " " << type << " n=" << n << ": " << res.value << " expected " << res.expected;
+            }
+}
+
+}  // namespace

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# The timing build costs nothing: for every kernel file, the kernel compiled
+# through warplab's plain build (wl::in<T>, WL_SHARED, ...) must give exactly
+# the SASS of the same kernel with those wrappers rewritten by hand to raw
+# CUDA (const T*, __shared__ T name[N], ...). Exit 77 (skipped) without cuobjdump.
+#   check_sass.sh NVCC SOURCE_DIR WORK_DIR ARCHS
+set -euo pipefail
+nvcc=$1 src=$2 work=$3 archs=$4
+arch=${archs%%;*}
+arch=${arch%%-*}
+cuobjdump=$(dirname "$nvcc")/cuobjdump
+command -v "$cuobjdump" >/dev/null 2>&1 || cuobjdump=$(command -v cuobjdump || true)
+if [[ -z "$cuobjdump" || ! -x "$cuobjdump" ]]; then
+  echo "skipped: cuobjdump is not installed beside $nvcc (the CUDA toolkit's binary utilities)"
+  exit 77
+fi
+mkdir -p "$work"
+
+# The hand translation a student would write: wrappers -> raw CUDA.
+to_raw() {
+  sed -e 's|#include "warplab/kernel.h"||' \
+      -e 's|WL_SHARED_2D(\([^,]*\), *\([A-Za-z_0-9]*\), *\([^,]*\), *\(.*\));|__shared__ \1 \2[\3][\4];|' \
+      -e 's|WL_SHARED(\([^,]*\), *\([A-Za-z_0-9]*\), *\(.*\));|__shared__ \1 \2[\3];|' \
+      -e 's|wl::in<\([^>]*\)>|const \1*|g' \
+      -e 's|wl::out<\([^>]*\)>|\1*|g' \
+      -e 's|wl::as_volatile(\([A-Za-z_0-9]*\))|static_cast<volatile T*>(\1)|g' "$1"
+}
+
+sass_of() {  # file.cu -> normalised SASS on stdout
+  "$nvcc" -std=c++20 -arch="sm_$arch" -I"$src" -I"$src/core/include" -cubin -o "$1.cubin" "$1"
+  "$cuobjdump" -sass "$1.cubin" | grep -v -E '^\s*$|identifier|Fatbin|====='
+}
+
+checked=0 failed=0
+for kernel in "$src"/kernels/*/*.cuh; do
+  lab=$(basename "$(dirname "$kernel")")
+  name=$(basename "$kernel" .cuh)
+  for fn in $(grep -oE '__global__ void [A-Za-z_0-9]+' "$kernel" | awk '{print $3}'); do
+    for type in int float; do
+      tag="${name}_${fn}_${type}"
+      inst="void* wl_instantiate() { return reinterpret_cast<void*>(&warplab::${lab}::${fn}<256, ${type}>); }"
+      printf '#include "%s"\n%s\n' "$kernel" "$inst" > "$work/$tag.wrapped.cu"
+      { printf '#include <cuda_runtime.h>\n'; to_raw "$kernel"; printf '%s\n' "$inst"; } > "$work/$tag.raw.cu"
+      sass_of "$work/$tag.wrapped.cu" > "$work/$tag.wrapped.sass"
+      sass_of "$work/$tag.raw.cu" > "$work/$tag.raw.sass"
+      lines=$(grep -c '/\*[0-9a-f]*\*/' "$work/$tag.raw.sass" || true)
+      if [[ "$lines" -lt 10 ]]; then
+        echo "FAIL $tag: the raw kernel produced no SASS ($lines instructions)"; failed=$((failed + 1)); continue
+      fi
+      if diff -q "$work/$tag.wrapped.sass" "$work/$tag.raw.sass" >/dev/null; then
+        echo "same SASS  $tag ($lines instructions)"
+      else
+        echo "DIFFERENT  $tag:"; diff "$work/$tag.wrapped.sass" "$work/$tag.raw.sass" | head -20
+        failed=$((failed + 1))
+      fi
+      checked=$((checked + 1))
+    done
+  done
+done
+echo "$checked kernels checked, $failed differ"
+[[ $failed -eq 0 && $checked -gt 0 ]]

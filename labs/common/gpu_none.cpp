@@ -10,6 +10,7 @@ GpuStatus gpu_status() { return GpuStatus{false, "", "warplab was built without 
 
 namespace reduction {
 RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
+BenchTable bench_on_gpu(const BenchOptions&) { throw std::invalid_argument("no GPU to time on: " + gpu_status().reason); }
 }  // namespace reduction
 
 }  // namespace warplab

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "labs/common/bench.h"
 #include "labs/common/version.h"
 #include "warplab/trace/record.h"
 
@@ -42,6 +43,8 @@ struct Lab {
     unsigned default_block;
     std::vector<std::string> types;
     std::function<RunResult(const RunRequest&)> run;  // throws std::invalid_argument on bad input
+    std::vector<std::size_t> bench_sizes;               // what `warplab bench <lab>` times by default
+    std::function<BenchTable(const BenchOptions&)> bench;  // on the GPU; throws std::invalid_argument without one
 };
 
 const std::vector<Lab>& all_labs();

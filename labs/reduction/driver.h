@@ -1,6 +1,7 @@
 // Reduces n >= 1 device elements with one version, on any backend that offers
-// alloc / free / copy_to_host / launch (the emulator, the GPU, the GPU trace).
-// Passes repeat until one value is left.
+// alloc / free / zero / copy_to_host / launch / multiprocessors (the emulator,
+// the GPU, the GPU trace). Multi-pass versions repeat until one value is left;
+// the single-pass version launches once.
 #pragma once
 #include <cstddef>
 #include <stdexcept>
@@ -27,36 +28,88 @@ template <class F> void with_block_size(unsigned block, F&& f)
     }
 }
 
-// Partial sums of one pass of version V over m elements of src into dst.
-template <class V, unsigned B, class T, class Backend>
-std::size_t reduce_pass(Backend& be, const T* src, T* dst, std::size_t m)
-{
-    const std::size_t blocks = V::blocks(m, B);
-    V::template launch<B, T>(be, dim3(static_cast<unsigned>(blocks)), src, dst, static_cast<unsigned>(m));
-    return blocks;
-}
+// The device buffers one version needs for n elements, allocated once, so
+// that run() can be timed alone.
+template <class V, unsigned B, class T, class Backend> class Reducer {
+public:
+    Reducer(Backend& be, std::size_t n) : be_(be), n_(n)
+    {
+        const std::size_t first = V::blocks(n, B, be.multiprocessors());
+        bufs_[0] = be.template alloc<T>(first);
+        bufs_[1] = be.template alloc<T>(first);  // every later pass is smaller
+        done_ = be.template alloc<unsigned>(1);
+        be.zero(done_, 1);
+    }
+    ~Reducer()
+    {
+        be_.free(bufs_[0]);
+        be_.free(bufs_[1]);
+        be_.free(done_);
+    }
+    Reducer(const Reducer&) = delete;
+    Reducer& operator=(const Reducer&) = delete;
 
-template <class V, class T, class Backend> T reduce_on(Backend& be, const T* d_in, std::size_t n, unsigned block)
+    // Launches the passes; returns the device address of the sum.
+    const T* run(const T* d_in)
+    {
+        if constexpr (V::single_pass) {
+            launch(Pass<T>{d_in, bufs_[1], bufs_[0], done_, static_cast<unsigned>(n_)});
+            return bufs_[1];
+        } else {
+            const T* src = d_in;
+            std::size_t m = n_;
+            for (int pass = 0; pass == 0 || m > 1; ++pass) {
+                T* dst = bufs_[pass % 2];
+                m = launch(Pass<T>{src, dst, nullptr, nullptr, static_cast<unsigned>(m)});
+                src = dst;
+            }
+            return src;
+        }
+    }
+
+    T sum(const T* d_in)
+    {
+        T result{};
+        be_.copy_to_host(&result, run(d_in), 1);
+        return result;
+    }
+
+private:
+    std::size_t launch(Pass<T> p)
+    {
+        const std::size_t blocks = V::blocks(p.n, B, be_.multiprocessors());
+        V::template launch<B, T>(be_, dim3(static_cast<unsigned>(blocks)), p);
+        return blocks;
+    }
+    Backend& be_;
+    std::size_t n_;
+    T* bufs_[2] = {};
+    unsigned* done_ = nullptr;
+};
+
+// Calls f(reducer) with a Reducer for version V at the given block size.
+template <class V, class T, class Backend, class F> void with_reducer(Backend& be, std::size_t n, unsigned block, F&& f)
 {
     if (n == 0) throw std::invalid_argument("n must be at least 1");
     if (block < V::meta.min_block)
         throw std::invalid_argument(std::string(V::meta.id) + " needs a block of at least " + std::to_string(V::meta.min_block));
-    T result{};
     with_block_size(block, [&]<unsigned B>() {
-        const std::size_t first = V::blocks(n, B);
-        T* bufs[2] = {be.template alloc<T>(first), be.template alloc<T>(first)};  // every later pass is smaller
-        const T* src = d_in;
-        std::size_t m = n;
-        for (int pass = 0; pass == 0 || m > 1; ++pass) {
-            T* dst = bufs[pass % 2];
-            m = reduce_pass<V, B>(be, src, dst, m);
-            src = dst;
+        if constexpr (B >= V::meta.min_block) {
+            Reducer<V, B, T, Backend> reducer(be, n);
+            f(reducer);
         }
-        be.copy_to_host(&result, src, 1);
-        be.free(bufs[0]);
-        be.free(bufs[1]);
     });
+}
+
+template <class V, class T, class Backend> T reduce_on(Backend& be, const T* d_in, std::size_t n, unsigned block)
+{
+    T result{};
+    with_reducer<V, T>(be, n, block, [&](auto& r) { result = r.sum(d_in); });
     return result;
 }
+
+// The H100 the recorded results come from has 132 SMs; the emulator sizes
+// grids as if it were one, so that its traces match the GPU's.
+constexpr unsigned kEmulatedMultiprocessors = 132;
 
 }  // namespace warplab::reduction

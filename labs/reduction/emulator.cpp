@@ -1,4 +1,5 @@
 // Runs a reduction version on the CPU SIMT emulator.
+#include <cstring>
 #include <stdexcept>
 
 #include "labs/reduction/driver.h"
@@ -14,6 +15,8 @@ struct FirstLaunchRecorder {
     wl::emu::Emulator& emu;
     template <class T> T* alloc(std::size_t n) { return emu.alloc<T>(n); }
     void free(void* p) { emu.free(p); }
+    template <class T> void zero(T* p, std::size_t n) { std::memset(p, 0, n * sizeof(T)); }
+    unsigned multiprocessors() const { return kEmulatedMultiprocessors; }
     template <class T> void copy_to_host(T* dst, const T* src, std::size_t n) { emu.copy_to_host(dst, src, n); }
     template <class K, class... A> void launch(const char* name, K kernel, dim3 grid, dim3 block, A... args)
     {

@@ -15,6 +15,8 @@ struct FirstLaunchRecorder {
     wl::gpu_trace::Session& session;
     template <class T> T* alloc(std::size_t n) { return gpu.alloc<T>(n); }
     void free(void* p) { gpu.free(p); }
+    template <class T> void zero(T* p, std::size_t n) { gpu.zero(p, n); }
+    unsigned multiprocessors() const { return gpu.multiprocessors(); }
     template <class T> void copy_to_host(T* dst, const T* src, std::size_t n) { gpu.copy_to_host(dst, src, n); }
     template <class K, class... A> void launch(const char* name, K kernel, dim3 grid, dim3 block, A... args)
     {

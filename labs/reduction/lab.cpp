@@ -5,11 +5,14 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "labs/reduction/versions.h"
+#include "labs/reduction/driver.h"
 
 namespace warplab::reduction {
 
 namespace {
+// Kernels index with unsigned int and add up to 2*BLOCK*gridDim.x to an index.
+constexpr std::size_t kMaxElements = (std::size_t(1) << 31) - 1;
+
 std::vector<VersionMeta> version_list()
 {
     std::vector<VersionMeta> out;
@@ -30,7 +33,7 @@ std::size_t first_pass_blocks(const RunRequest& req)
     std::size_t blocks = 0;
     for_each_version<Versions>([&](auto v) {
         if (req.version != decltype(v)::meta.id) return false;
-        blocks = decltype(v)::blocks(req.n, req.block);
+        blocks = decltype(v)::blocks(req.n, req.block, kEmulatedMultiprocessors);
         return true;
     });
     return blocks;
@@ -44,7 +47,8 @@ void validate(const RunRequest& req, const std::vector<VersionMeta>& versions)
     if (req.type != "int" && req.type != "float")
         throw std::invalid_argument("unknown type '" + req.type + "' (use int or float)");
     if (req.n == 0) throw std::invalid_argument("n must be at least 1");
-    if (req.n > 0xffffffffULL) throw std::invalid_argument("n = " + std::to_string(req.n) + " is above the kernels' 32-bit limit of 4294967295");
+    if (req.n > kMaxElements)
+        throw std::invalid_argument("n = " + std::to_string(req.n) + " is above the kernels' limit of 2^31 - 1 elements (32-bit indices)");
     if (req.block < 32 || req.block > 1024 || (req.block & (req.block - 1)))
         throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a power of two from 32 to 1024");
     if (req.block < v->min_block)
@@ -68,7 +72,9 @@ RunResult run(const RunRequest& req)
 
 Lab make_lab()
 {
-    return Lab{"reduction", "Parallel reduction (Harris)", version_list(), 1u << 12, 256, {"int", "float"}, run};
+    // 2^22 is Harris's 4M elements (it fits in a modern L2); 2^28 is DRAM-bound.
+    return Lab{"reduction",       "Parallel reduction (Harris)", version_list(), 1u << 12, 256, {"int", "float"}, run,
+               {1u << 22, 1u << 28}, bench_on_gpu};
 }
 
 }  // namespace warplab::reduction

@@ -64,19 +64,24 @@ TEST_P(GpuTraceEqualsEmulator, EventForEvent)
     EXPECT_EQ(gpu.block.shared_arrays.size(), cpu.block.shared_arrays.size());
 }
 
+// Marked variants are left out: v5-racy's values depend on how the race falls.
 std::vector<std::tuple<std::string, std::string, std::size_t>> every_version()
 {
     std::vector<std::tuple<std::string, std::string, std::size_t>> out;
     for (const VersionMeta& v : find_lab("reduction")->versions)
-        for (const char* type : {"int", "float"})
+        if (!v.variant)
+            for (const char* type : {"int", "float"})
             for (std::size_t n : {std::size_t(4096), std::size_t(1000)}) out.emplace_back(v.id, type, n);
     return out;
 }
 
 INSTANTIATE_TEST_SUITE_P(Reduction, GpuTraceEqualsEmulator, ::testing::ValuesIn(every_version()),
                          [](const auto& info) {
-                             return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" +
-                                    std::to_string(std::get<2>(info.param));
+                             std::string name = std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" +
+                                                std::to_string(std::get<2>(info.param));
+                             for (char& c : name)
+                                 if (c == '-') c = '_';
+                             return name;
                          });
 
 TEST(GpuReduction, SumsAreRightForOddSizes)
@@ -84,7 +89,9 @@ TEST(GpuReduction, SumsAreRightForOddSizes)
     require_gpu();
     for (const VersionMeta& v : find_lab("reduction")->versions)
         for (const char* type : {"int", "float"})
-            for (std::size_t n : {1u, 31u, 32u, 33u, 255u, 256u, 257u, 1000u, (1u << 16) + 3, 1u << 20}) {
+            for (std::size_t n : {1u, 31u, 32u, 33u, 255u, 256u, 257u, 1000u, (1u << 16) + 3, 1u << 20, (1u << 22) + 1,
+                                  3u * (1u << 20) + 7}) {
+                if (v.variant) continue;  // racy by design
                 RunRequest r = request(v.id, n, type, BackendChoice::Gpu);
                 r.record = false;
                 const RunResult res = reduction::run_on_gpu(r);

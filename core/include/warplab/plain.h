@@ -8,6 +8,9 @@ namespace wl {
 template <class T> using in = const T*;
 template <class T> using out = T*;
 
+// wl::as<int4>(g_in): the same pointer seen as wider elements, for 128-bit loads.
+template <class V, class T> __device__ __forceinline__ const V* as(const T* p) { return reinterpret_cast<const V*>(p); }
+
 // Harris's unrolled warp reads shared memory through a volatile pointer.
 template <class T> __device__ __forceinline__ volatile T* as_volatile(T* p) { return p; }
 }  // namespace wl

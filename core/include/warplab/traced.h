@@ -123,6 +123,16 @@ public:
     }
     WL_HD Ref<T> operator[](At at) const { return Ref<T>(p_ + at.index, &meta_, at); }
     WL_HD T* raw() const { return p_; }
+    // The same memory seen as elements of type V (e.g. int4 for 128-bit loads).
+    template <class V> WL_HD GlobalArray<V> reinterpret() const
+    {
+        GlobalArray<V> v(reinterpret_cast<V*>(p_));
+        v.meta_ = meta_;
+        v.meta_.elem_size = sizeof(V);
+        v.meta_.count = meta_.count * sizeof(T) / sizeof(V);
+        return v;
+    }
+    template <class> friend class GlobalArray;
     // Set by the launcher: argument position and (emulator) element count.
     void bind(std::uint8_t arg_position, std::uint64_t count, const char* name)
     {
@@ -143,6 +153,14 @@ public:
     WL_HD InArray(const T* p) : GlobalArray<T>(const_cast<T*>(p)) {}
     WL_HD T operator[](At at) const { return GlobalArray<T>::operator[](at).load(); }
 };
+
+// wl::as<int4>(g_in): a read-only global parameter seen as wider elements.
+template <class V, class T> WL_HD InArray<V> as(const InArray<T>& a)
+{
+    InArray<V> v;
+    static_cast<GlobalArray<V>&>(v) = a.template reinterpret<V>();
+    return v;
+}
 
 template <class T> using in = InArray<T>;
 template <class T> using out = GlobalArray<T>;

@@ -1,14 +1,18 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab trace <lab> <version> [--n N] [--block B] [--type T] [--backend B] [--schedule S] [--json]
-// Exit codes: 0 ok, 1 a result was wrong, 2 bad input, 3 the kernel faulted.
+//   warplab bench <lab> [--n N] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
+// Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
+#include "bench_table.h"
+#include "labs/common/bench_json.h"
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
 
@@ -86,6 +90,75 @@ int trace(const TraceArgs& a)
     return run.result.ok ? 0 : kWrongResult;
 }
 
+struct BenchArgs {
+    std::string lab, type, record;
+    std::size_t n = 0;
+    bool warm = false, json = false, csv = false, recorded = false;
+    double seconds = 1.0;
+};
+
+void print_tables(const std::vector<BenchTable>& tables, const BenchArgs& a, const std::string& source)
+{
+    if (a.json) {
+        std::printf("%s\n", results_document(tables).dump(1).c_str());
+        return;
+    }
+    for (const BenchTable& t : tables) {
+        std::fputs((a.csv ? bench_csv(t) : bench_text(t, source)).c_str(), stdout);
+        std::fputs("\n", stdout);
+    }
+}
+
+bool wanted(const BenchTable& t, const BenchArgs& a)
+{
+    return t.lab == a.lab && (a.type.empty() || t.type == a.type) && (a.n == 0 || t.n == a.n);
+}
+
+int print_recorded(const BenchArgs& a)
+{
+    std::vector<BenchTable> tables;
+    const std::filesystem::path dir = results_dir();
+    if (std::filesystem::is_directory(dir))
+        for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+            if (entry.path().extension() != ".json") continue;
+            std::ifstream f(entry.path());
+            for (BenchTable& t : tables_from_document(nlohmann::json::parse(f)))
+                if (wanted(t, a)) tables.push_back(std::move(t));
+        }
+    if (tables.empty()) throw std::invalid_argument("no recorded results for " + a.lab + " in " + dir.string());
+    print_tables(tables, a, "recorded on");
+    return 0;
+}
+
+int bench(const BenchArgs& a, const std::string& command)
+{
+    const Lab* lab = find_lab(a.lab);
+    if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
+    if (a.recorded) return print_recorded(a);
+    const GpuStatus gpu = gpu_status();
+    if (!gpu.available)
+        throw std::invalid_argument("no GPU to time on (" + gpu.reason + "); recorded results: warplab bench " + a.lab +
+                                    " --recorded");
+    const std::vector<std::size_t> sizes = a.n ? std::vector<std::size_t>{a.n} : lab->bench_sizes;
+    std::vector<std::string> types = a.type.empty() ? std::vector<std::string>{lab->types.front()} : std::vector<std::string>{a.type};
+    if (!a.record.empty() && a.type.empty()) types = lab->types;
+    std::vector<BenchTable> tables;
+    bool all_ok = true;
+    for (const std::string& type : types)
+        for (std::size_t n : sizes) {
+            BenchOptions o{n, type, a.warm, a.seconds, command};
+            tables.push_back(lab->bench(o));
+            for (const BenchRow& r : tables.back().rows) all_ok &= r.ok || r.variant;
+        }
+    if (!a.record.empty()) {
+        std::ofstream f(a.record);
+        if (!(f << results_document(tables).dump(1) << "\n")) throw std::invalid_argument("cannot write " + a.record);
+        std::fprintf(stderr, "wrote %s\n", a.record.c_str());
+    }
+    print_tables(tables, a, "measured now on");
+    return all_ok ? 0 : kWrongResult;
+}
+
 }  // namespace
 }  // namespace warplab::cli
 
@@ -110,6 +183,21 @@ int main(int argc, char** argv)
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_option("-o,--out", ta.out, "also write the JSON trace to this file");
 
+    BenchArgs ba;
+    CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
+    be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
+    be->add_option("--n", ba.n, "number of elements (default: the lab's sizes, 2^22 and 2^28 for reduction)");
+    be->add_option("--type", ba.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
+    be->add_flag("--warm", ba.warm, "keep L2 warm between runs (default: flush it before each run)");
+    be->add_option("--seconds", ba.seconds, "time budget per version (default 1)");
+    be->add_flag("--json", ba.json, "print the results as JSON");
+    be->add_flag("--csv", ba.csv, "print the results as CSV");
+    be->add_option("--record", ba.record, "write the results (every size and type) to this JSON file, e.g. results/<gpu>.json");
+    be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
+
+    std::string command;
+    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(i ? argv[i] : "warplab");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -120,6 +208,7 @@ int main(int argc, char** argv)
     }
     try {
         if (app.got_subcommand("list")) return list_labs();
+        if (app.got_subcommand("bench")) return bench(ba, command);
         return trace(ta);
     } catch (const wl::emu::KernelFault& e) {
         std::fprintf(stderr, "warplab: kernel fault: %s\n", e.what());

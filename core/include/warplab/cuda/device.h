@@ -24,6 +24,14 @@ public:
         return static_cast<T*>(p);
     }
     void free(void* p) { cudaFree(p); }
+    template <class T> void zero(T* p, std::size_t count) { check(cudaMemset(p, 0, count * sizeof(T)), "cudaMemset"); }
+    unsigned multiprocessors() const
+    {
+        int device = 0, sms = 0;
+        check(cudaGetDevice(&device), "cudaGetDevice");
+        check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device), "cudaDeviceGetAttribute");
+        return static_cast<unsigned>(sms);
+    }
     template <class T> void copy_to_device(T* dst, const T* src, std::size_t count)
     {
         check(cudaMemcpy(dst, src, count * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy to device");

@@ -102,6 +102,10 @@ WL_EMU_VOTE(int, __all_sync, All, int)
 WL_EMU_VOTE(unsigned, __reduce_add_sync, ReduceAdd, unsigned)
 #undef WL_EMU_VOTE
 
+// The emulator's memory is the host's: stores are visible to other blocks once
+// an atomic orders them, as __threadfence() promises on a GPU.
+inline void __threadfence() {}
+
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
 template <class T> inline T min(T a, T b) { return b < a ? b : a; }

@@ -1,0 +1,60 @@
+// Measured times of a lab's versions, with where and how they were measured.
+// Filled by the GPU benchmark (nvcc), printed and stored by the CLI (results/).
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace warplab {
+
+struct BenchOptions {
+    std::size_t n = 0;          // elements (reduction) or M=N=K (matmul)
+    std::string type = "int";
+    bool warm = false;          // keep L2 warm between runs (default: flush it)
+    double seconds_per_version = 1.0;
+    std::string command;        // the command line, for the provenance
+};
+
+struct BenchRow {
+    std::string version;   // "v3", or the reference's name ("CUB DeviceReduce::Sum")
+    bool reference = false;
+    bool variant = false;
+    bool ok = false;       // validated before and after timing
+    double median_ms = 0, min_ms = 0, rse = 0;
+    int samples = 0;
+    double rate = 0;          // GB/s (reduction) or GFLOP/s (matmul)
+    double step_speedup = 0;  // time of the previous version / this time (0: none)
+    double cumulative = 0;    // time of v1 / this time
+    double pct_peak = 0;      // % of the device's theoretical DRAM bandwidth or FP32 rate
+    double pct_copy = 0;      // % of the copy kernel's bandwidth, same run (reduction)
+    double vs_reference = 0;  // reference time / this time (1.0 = as fast as CUB or cuBLAS)
+};
+
+struct Provenance {
+    std::string gpu, driver, cuda_runtime, date, command, commit;
+    int sm_clock_mhz = 0, mem_clock_mhz = 0, bus_width_bits = 0, sms = 0;
+    std::size_t l2_bytes = 0;
+};
+
+struct BenchTable {
+    std::string lab, type, rate_unit;  // rate_unit: "GB/s" or "GFLOP/s"
+    std::size_t n = 0;
+    bool warm = false;
+    double peak = 0;        // theoretical DRAM GB/s or FP32 GFLOP/s
+    double copy_rate = 0;   // copy kernel, GB/s (read + write)
+    std::string note;       // e.g. "fits in L2"
+    Provenance provenance;
+    std::vector<BenchRow> rows;
+};
+
+}  // namespace warplab
+
+namespace warplab {
+// GPU-side helpers shared by the labs' benchmarks (labs/common/gpu.cu).
+Provenance gpu_provenance(const std::string& command);
+// A 128-bit grid-stride copy of `bytes` bytes; GB/s counting bytes read plus written.
+double measure_copy_gbps(std::size_t bytes, bool warm, double seconds);
+// Fills step_speedup, cumulative, pct_peak, pct_copy and vs_reference from the
+// times: the ladder's rows in order, variants compared with the row before them.
+void derive_ratios(BenchTable& table);
+}  // namespace warplab

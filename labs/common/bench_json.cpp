@@ -1,0 +1,110 @@
+#include "labs/common/bench_json.h"
+
+#include <stdexcept>
+
+#ifndef WARPLAB_SOURCE_DIR
+#define WARPLAB_SOURCE_DIR "."
+#endif
+
+namespace warplab {
+
+namespace {
+
+nlohmann::json to_json(const Provenance& p)
+{
+    return {{"gpu", p.gpu}, {"driver", p.driver}, {"cuda_runtime", p.cuda_runtime}, {"sm_clock_mhz", p.sm_clock_mhz},
+            {"mem_clock_mhz", p.mem_clock_mhz}, {"bus_width_bits", p.bus_width_bits}, {"sms", p.sms},
+            {"l2_bytes", p.l2_bytes}, {"date", p.date}, {"command", p.command}, {"commit", p.commit}};
+}
+
+Provenance provenance_from_json(const nlohmann::json& j)
+{
+    Provenance p;
+    p.gpu = j.at("gpu");
+    p.driver = j.at("driver");
+    p.cuda_runtime = j.at("cuda_runtime");
+    p.sm_clock_mhz = j.at("sm_clock_mhz");
+    p.mem_clock_mhz = j.at("mem_clock_mhz");
+    p.bus_width_bits = j.at("bus_width_bits");
+    p.sms = j.at("sms");
+    p.l2_bytes = j.at("l2_bytes");
+    p.date = j.at("date");
+    p.command = j.at("command");
+    p.commit = j.at("commit");
+    return p;
+}
+
+nlohmann::json to_json(const BenchRow& r)
+{
+    return {{"version", r.version}, {"reference", r.reference}, {"variant", r.variant}, {"ok", r.ok},
+            {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"rse", r.rse}, {"samples", r.samples},
+            {"rate", r.rate}, {"step_speedup", r.step_speedup}, {"cumulative", r.cumulative},
+            {"pct_peak", r.pct_peak}, {"pct_copy", r.pct_copy}, {"vs_reference", r.vs_reference}};
+}
+
+BenchRow row_from_json(const nlohmann::json& j)
+{
+    BenchRow r;
+    r.version = j.at("version");
+    r.reference = j.at("reference");
+    r.variant = j.at("variant");
+    r.ok = j.at("ok");
+    r.median_ms = j.at("median_ms");
+    r.min_ms = j.at("min_ms");
+    r.rse = j.at("rse");
+    r.samples = j.at("samples");
+    r.rate = j.at("rate");
+    r.step_speedup = j.at("step_speedup");
+    r.cumulative = j.at("cumulative");
+    r.pct_peak = j.at("pct_peak");
+    r.pct_copy = j.at("pct_copy");
+    r.vs_reference = j.at("vs_reference");
+    return r;
+}
+
+}  // namespace
+
+nlohmann::json to_json(const BenchTable& t)
+{
+    nlohmann::json rows = nlohmann::json::array();
+    for (const BenchRow& r : t.rows) rows.push_back(to_json(r));
+    return {{"lab", t.lab}, {"type", t.type}, {"rate_unit", t.rate_unit}, {"n", t.n}, {"warm", t.warm},
+            {"peak", t.peak}, {"copy_rate", t.copy_rate}, {"note", t.note}, {"provenance", to_json(t.provenance)},
+            {"rows", rows}};
+}
+
+BenchTable bench_table_from_json(const nlohmann::json& j)
+{
+    BenchTable t;
+    t.lab = j.at("lab");
+    t.type = j.at("type");
+    t.rate_unit = j.at("rate_unit");
+    t.n = j.at("n");
+    t.warm = j.at("warm");
+    t.peak = j.at("peak");
+    t.copy_rate = j.at("copy_rate");
+    t.note = j.at("note");
+    t.provenance = provenance_from_json(j.at("provenance"));
+    for (const auto& r : j.at("rows")) t.rows.push_back(row_from_json(r));
+    return t;
+}
+
+nlohmann::json results_document(const std::vector<BenchTable>& tables)
+{
+    nlohmann::json list = nlohmann::json::array();
+    for (const BenchTable& t : tables) list.push_back(to_json(t));
+    return {{"format", kResultsFormat}, {"format_version", kResultsFormatVersion}, {"tables", list}};
+}
+
+std::vector<BenchTable> tables_from_document(const nlohmann::json& doc)
+{
+    if (doc.value("format", "") != kResultsFormat || doc.value("format_version", 0) != kResultsFormatVersion)
+        throw std::invalid_argument("not a warplab-results document of format version 1");
+    std::vector<BenchTable> out;
+    for (const auto& t : doc.at("tables")) out.push_back(bench_table_from_json(t));
+    return out;
+}
+
+std::string results_dir() { return std::string(WARPLAB_SOURCE_DIR) + "/results"; }
+
+}  // namespace warplab

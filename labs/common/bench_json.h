@@ -1,0 +1,24 @@
+// Recorded results (results/*.json): bench tables with their provenance.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "labs/common/bench.h"
+
+namespace warplab {
+
+constexpr const char* kResultsFormat = "warplab-results";
+constexpr int kResultsFormatVersion = 1;
+
+nlohmann::json to_json(const BenchTable& table);
+BenchTable bench_table_from_json(const nlohmann::json& j);
+
+// A results document: {"format", "format_version", "tables": [...]}.
+nlohmann::json results_document(const std::vector<BenchTable>& tables);
+std::vector<BenchTable> tables_from_document(const nlohmann::json& doc);
+
+// The repository's results/ folder (where recorded results are kept).
+std::string results_dir();
+
+}  // namespace warplab

@@ -1,0 +1,24 @@
+#include "labs/common/bench.h"
+
+namespace warplab {
+
+void derive_ratios(BenchTable& table)
+{
+    const BenchRow* first = nullptr;
+    const BenchRow* previous = nullptr;
+    const BenchRow* reference = nullptr;
+    for (const BenchRow& r : table.rows)
+        if (r.reference) reference = &r;
+    for (BenchRow& r : table.rows) {
+        if (table.peak > 0) r.pct_peak = 100.0 * r.rate / table.peak;
+        if (table.copy_rate > 0) r.pct_copy = 100.0 * r.rate / table.copy_rate;
+        if (reference && r.median_ms > 0) r.vs_reference = reference->median_ms / r.median_ms;
+        if (r.reference) continue;
+        if (!first) first = &r;
+        if (previous && r.median_ms > 0) r.step_speedup = previous->median_ms / r.median_ms;
+        if (r.median_ms > 0) r.cumulative = first->median_ms / r.median_ms;
+        if (!r.variant) previous = &r;
+    }
+}
+
+}  // namespace warplab

@@ -1,0 +1,117 @@
+// Times every reduction version on the GPU (the plain build: no tracing),
+// beside cub::DeviceReduce::Sum and a copy kernel measured in the same run.
+#include <cub/device/device_reduce.cuh>
+
+#include "labs/common/bench.h"
+#include "labs/reduction/driver.h"
+#include "labs/reduction/lab.h"
+#include "warplab/cuda/timing.h"
+
+namespace warplab::reduction {
+
+namespace {
+
+constexpr unsigned kBenchBlock = 256;
+
+struct TimingBackend : wl::cuda::Device {
+    TimingBackend() { synchronize_each_launch = false; }
+};
+
+template <class T> BenchRow fill_row(std::string version, const wl::cuda::Timing& t, std::size_t n, bool ok)
+{
+    BenchRow r;
+    r.version = std::move(version);
+    r.ok = ok;
+    r.median_ms = t.median_ms;
+    r.min_ms = t.min_ms;
+    r.rse = t.rse;
+    r.samples = t.samples;
+    r.rate = double(n) * sizeof(T) / 1e9 / (t.median_ms / 1e3);
+    return r;
+}
+
+template <class T, class V>
+BenchRow bench_version(TimingBackend& gpu, const T* d_in, std::size_t n, double expected, const BenchOptions& o)
+{
+    BenchRow row;
+    with_reducer<V, T>(gpu, n, kBenchBlock, [&](auto& reducer) {
+        const bool ok_before = sum_matches<T>(reducer.sum(d_in), expected);
+        const wl::cuda::Timing t = wl::cuda::time_runs([&] { reducer.run(d_in); }, o.warm, o.seconds_per_version);
+        wl::cuda::check(cudaGetLastError(), V::meta.kernel);
+        const bool ok_after = sum_matches<T>(reducer.sum(d_in), expected);
+        row = fill_row<T>(V::meta.id, t, n, ok_before && ok_after);
+        row.variant = V::meta.variant;
+    });
+    return row;
+}
+
+template <class T>
+BenchRow bench_cub(const T* d_in, std::size_t n, double expected, const BenchOptions& o)
+{
+    T* d_out = nullptr;
+    void* temp = nullptr;
+    std::size_t temp_bytes = 0;
+    wl::cuda::check(cudaMalloc(&d_out, sizeof(T)), "cudaMalloc(cub out)");
+    wl::cuda::check(cub::DeviceReduce::Sum(nullptr, temp_bytes, d_in, d_out, static_cast<int>(n)), "cub sizing");
+    wl::cuda::check(cudaMalloc(&temp, temp_bytes), "cudaMalloc(cub temp)");
+    auto run = [&] { cub::DeviceReduce::Sum(temp, temp_bytes, d_in, d_out, static_cast<int>(n)); };
+    auto result = [&] {
+        run();
+        T v{};
+        wl::cuda::check(cudaMemcpy(&v, d_out, sizeof v, cudaMemcpyDeviceToHost), "cub result");
+        return static_cast<double>(v);
+    };
+    const bool ok_before = sum_matches<T>(result(), expected);
+    const wl::cuda::Timing t = wl::cuda::time_runs(run, o.warm, o.seconds_per_version);
+    const bool ok_after = sum_matches<T>(result(), expected);
+    cudaFree(temp);
+    cudaFree(d_out);
+    BenchRow row = fill_row<T>("CUB DeviceReduce::Sum", t, n, ok_before && ok_after);
+    row.reference = true;
+    return row;
+}
+
+template <class T> BenchTable bench_typed(const BenchOptions& o)
+{
+    const GpuStatus status = gpu_status();
+    if (!status.available) throw std::invalid_argument("no GPU to time on: " + status.reason);
+    BenchTable table;
+    table.lab = "reduction";
+    table.type = to_string(std::is_integral_v<T> ? ElemType::Int : ElemType::Float);
+    table.rate_unit = "GB/s";
+    table.n = o.n;
+    table.warm = o.warm;
+    table.provenance = gpu_provenance(o.command);
+    const Provenance& p = table.provenance;
+    table.peak = 2.0 * p.mem_clock_mhz * 1e6 * (p.bus_width_bits / 8) / 1e9;
+    const std::size_t bytes = o.n * sizeof(T);
+    if (bytes <= p.l2_bytes)
+        table.note = "the input (" + std::to_string(bytes >> 20) + " MiB) fits in the " + std::to_string(p.l2_bytes >> 20) +
+                     " MiB L2: " + (o.warm ? "warm runs read it from L2" : "L2 is flushed before each run");
+
+    TimingBackend gpu;
+    const std::vector<T> input = make_input<T>(o.n, 1);
+    const double expected = reference_sum(input);
+    T* d_in = gpu.alloc<T>(o.n);
+    gpu.copy_to_device(d_in, input.data(), o.n);
+    table.copy_rate = measure_copy_gbps(bytes, o.warm, o.seconds_per_version);
+    for_each_version<Versions>([&](auto v) {
+        table.rows.push_back(bench_version<T, decltype(v)>(gpu, d_in, o.n, expected, o));
+        return false;
+    });
+    table.rows.push_back(bench_cub<T>(d_in, o.n, expected, o));
+    gpu.free(d_in);
+    derive_ratios(table);
+    return table;
+}
+
+}  // namespace
+
+BenchTable bench_on_gpu(const BenchOptions& o)
+{
+    if (o.type == "int") return bench_typed<int>(o);
+    if (o.type == "float") return bench_typed<float>(o);
+    throw std::invalid_argument("unknown type '" + o.type + "' (use int or float)");
+}
+
+}  // namespace warplab::reduction

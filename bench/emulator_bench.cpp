@@ -1,0 +1,138 @@
+// Emulator speed against the two demands:
+//   (a) fiber switches: >= 30 million per second on one core;
+//   (b) reducing 2^22 floats with v1 on all cores: under 2 seconds.
+// plus a baseline for (a): bare Boost.Context switches, nothing else.
+// Run: build/warplab_emulator_bench. The figures print; nothing passes or fails
+// here, but the summary at the end says whether each demand is met.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <boost/context/detail/fcontext.hpp>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "labs/reduction/lab.h"
+#include "warplab/emu/emulator.h"
+
+namespace {
+
+constexpr unsigned kBlockThreads = 1024;
+constexpr unsigned kSyncsPerThread = 200;
+constexpr double kSwitchDemand = 30e6;      // switches per second, one core
+constexpr double kReduceDemandSeconds = 2;  // 2^22 floats, v1, all cores
+constexpr std::size_t kReduceN = std::size_t(1) << 22;
+
+// Nothing but warp synchronisation: every __syncwarp() parks the lane and the
+// scheduler resumes it once its warp has all arrived.
+__global__ void syncwarp_loop(unsigned iterations)
+{
+    for (unsigned k = 0; k < iterations; ++k) __syncwarp();
+}
+
+// What the summary reports, filled in by the benchmarks.
+struct Measured {
+    double switches_per_second = 0;
+    double reduce_seconds = 0;
+} g_measured;
+
+void BM_FiberSwitches(benchmark::State& state)
+{
+    wl::emu::Emulator emu;
+    emu.options.workers = 1;      // one host thread: one core
+    emu.options.record = false;   // measure switching, not tracing
+    for (auto _ : state) emu.launch("syncwarp_loop", syncwarp_loop, dim3(1), dim3(kBlockThreads), kSyncsPerThread);
+    // Each __syncwarp() costs a lane two switches: it jumps from its fiber to
+    // the scheduler (yield), and the scheduler later jumps back into it
+    // (resume). The first resume and final exit of each lane add 2 more per
+    // launch, uncounted (under 1 % at 200 iterations).
+    const double switches = 2.0 * kSyncsPerThread * kBlockThreads * static_cast<double>(state.iterations());
+    state.SetItemsProcessed(static_cast<std::int64_t>(switches));  // items_per_second = switches per second
+}
+
+// Baseline for (a): two contexts jumping to each other with nothing else to
+// do, so (a) can be read as Boost.Context's cost plus the emulator's own.
+void BM_BareContextSwitches(benchmark::State& state)
+{
+    namespace ctx = boost::context::detail;
+    static std::vector<char> stack(64 * 1024);
+    auto bounce = [](ctx::transfer_t t) {
+        for (;;) t = ctx::jump_fcontext(t.fctx, nullptr);
+    };
+    ctx::fcontext_t other = ctx::make_fcontext(stack.data() + stack.size(), stack.size(), bounce);
+    constexpr int kRoundTrips = 1 << 16;
+    for (auto _ : state)
+        for (int k = 0; k < kRoundTrips; ++k) other = ctx::jump_fcontext(other, nullptr).fctx;
+    // Each round trip is two switches: there and back.
+    state.SetItemsProcessed(2 * kRoundTrips * state.iterations());
+}
+
+void BM_ReduceV1Floats(benchmark::State& state)
+{
+    warplab::RunRequest req;
+    req.version = "v1";
+    req.n = kReduceN;
+    req.block = 256;
+    req.type = "float";
+    req.backend = warplab::BackendChoice::Cpu;
+    for (auto _ : state) {
+        const warplab::RunResult r = warplab::reduction::run_on_emulator(req);  // default workers: all cores
+        if (!r.ok) state.SkipWithError("v1 gave a wrong sum");
+    }
+    state.counters["elements"] = static_cast<double>(kReduceN);
+    state.counters["workers"] = std::thread::hardware_concurrency();
+}
+
+BENCHMARK(BM_BareContextSwitches)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FiberSwitches)->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+BENCHMARK(BM_ReduceV1Floats)->Unit(benchmark::kMillisecond)->UseRealTime()->Iterations(3);
+
+// The console table, plus what the summary needs from it.
+class SummaryReporter : public benchmark::ConsoleReporter {
+public:
+    // Colours only on a terminal, so that captured output stays plain text.
+    SummaryReporter() : ConsoleReporter(isatty(STDOUT_FILENO) ? OO_ColorTabular : OO_Tabular) {}
+
+    void ReportRuns(const std::vector<Run>& runs) override
+    {
+        for (const Run& run : runs) {
+            const double seconds_per_iteration = run.real_accumulated_time / static_cast<double>(run.iterations);
+            const std::string name = run.benchmark_name();
+            if (name.rfind("BM_FiberSwitches", 0) == 0) {
+                g_measured.switches_per_second = 2.0 * kSyncsPerThread * kBlockThreads / seconds_per_iteration;
+            } else if (name.rfind("BM_ReduceV1Floats", 0) == 0) {
+                g_measured.reduce_seconds = seconds_per_iteration;
+            }
+        }
+        ConsoleReporter::ReportRuns(runs);
+    }
+};
+
+const char* verdict(bool ran, bool met) { return !ran ? "not run" : met ? "MET" : "NOT MET"; }
+
+void print_summary()
+{
+    const Measured& m = g_measured;
+    std::printf("\nSummary (%u hardware threads):\n", std::thread::hardware_concurrency());
+    std::printf("  (a) fiber switches, one core  : %6.1f million/s   demand >= %.0f million/s   %s\n",
+                m.switches_per_second / 1e6, kSwitchDemand / 1e6,
+                verdict(m.switches_per_second > 0, m.switches_per_second >= kSwitchDemand));
+    std::printf("  (b) v1, 2^22 floats, all cores: %6.3f s           demand <  %.0f s             %s\n",
+                m.reduce_seconds, kReduceDemandSeconds,
+                verdict(m.reduce_seconds > 0, m.reduce_seconds < kReduceDemandSeconds));
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    SummaryReporter reporter;
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::Shutdown();
+    print_summary();
+    return 0;
+}

@@ -1,0 +1,395 @@
+// What a kernel sees on the emulator, checked against CUDA's rules with
+// results derived by hand: warp intrinsics (with partial masks and width
+// segments), atomics, 2D indices, partial warps, per-block shared memory, and
+// the two lane schedules (DESIGN.md §4).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "emulator/faulty_kernels.cuh"
+#include "emulator/helpers.h"
+#include "warplab/trace/analysis.h"
+
+namespace warplab::test {
+namespace {
+
+constexpr unsigned kFullMask = 0xffffffffu;
+
+// Launches a kernel on one block of one warp.
+template <class Kernel, class... Outs>
+void launch_one_warp(Emulator& emu, const char* name, Kernel kernel, Outs... outs)
+{
+    emu.launch(name, kernel, dim3(1), dim3(32), outs...);
+}
+
+class PerSchedule : public ::testing::TestWithParam<Schedule> {
+protected:
+    PerSchedule() { emu.options.schedule = GetParam(); }
+    Emulator emu;
+};
+
+// ---- shuffles ----
+
+__global__ void shuffle_down_tree_sum(wl::out<int> out)
+{
+    int v = threadIdx.x;
+    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_down_sync(kFullMask, v, offset);
+    out[threadIdx.x] = v;
+}
+
+TEST_P(PerSchedule, ShuffleDownTreeSumGivesLaneZeroTheWarpSum)
+{
+    int* out = emu.alloc<int>(32);
+    launch_one_warp(emu, "shuffle_down_tree_sum", shuffle_down_tree_sum, out);
+    // Lane l starts with l; lane 0 ends with 0 + 1 + ... + 31 = 31 * 32 / 2 = 496.
+    EXPECT_EQ(to_host(emu, out, 32)[0], 496);
+}
+
+// Results of one warp, one row of 32 lanes per quantity, in one allocation
+// (see the report on Emulator::~Emulator: 3 or more live allocations crash it).
+template <class T> T row_value(const std::vector<T>& rows, unsigned row, unsigned lane) { return rows[row * 32 + lane]; }
+
+// Each lane offers 100 + lane, so a result names the lane it came from.
+enum ShuffleRow : unsigned { kUp3, kXor5, kIdx7, kIdx37, kShuffleRows };
+
+__global__ void shuffle_variants(wl::out<int> rows)
+{
+    int lane = threadIdx.x;
+    rows[kUp3 * 32 + lane] = __shfl_up_sync(kFullMask, 100 + lane, 3);
+    rows[kXor5 * 32 + lane] = __shfl_xor_sync(kFullMask, 100 + lane, 5);
+    rows[kIdx7 * 32 + lane] = __shfl_sync(kFullMask, 100 + lane, 7);
+    rows[kIdx37 * 32 + lane] = __shfl_sync(kFullMask, 100 + lane, 37);
+}
+
+TEST_P(PerSchedule, ShuffleUpXorAndIndex)
+{
+    int* out = emu.alloc<int>(kShuffleRows * 32);
+    launch_one_warp(emu, "shuffle_variants", shuffle_variants, out);
+    const auto rows = to_host(emu, out, kShuffleRows * 32);
+    for (int lane = 0; lane < 32; ++lane) {
+        SCOPED_TRACE("lane " + std::to_string(lane));
+        // up by 3: lanes 0..2 have no source 3 below them and keep their own value.
+        EXPECT_EQ(row_value(rows, kUp3, lane), lane < 3 ? 100 + lane : 100 + lane - 3);
+        // xor 5: lane l reads lane l ^ 5 (e.g. 0 <-> 5, 2 <-> 7, 8 <-> 13).
+        EXPECT_EQ(row_value(rows, kXor5, lane), 100 + (lane ^ 5));
+        // index 7: everybody reads lane 7; index 37 wraps modulo 32 to lane 5.
+        EXPECT_EQ(row_value(rows, kIdx7, lane), 107);
+        EXPECT_EQ(row_value(rows, kIdx37, lane), 105);
+    }
+}
+
+// The same shuffles in segments narrower than the warp.
+enum SegmentRow : unsigned { kDown4Width16, kIdx3Width16, kUp2Width8, kSegmentRows };
+
+__global__ void shuffle_in_segments(wl::out<int> rows)
+{
+    int lane = threadIdx.x;
+    rows[kDown4Width16 * 32 + lane] = __shfl_down_sync(kFullMask, 100 + lane, 4, 16);
+    rows[kIdx3Width16 * 32 + lane] = __shfl_sync(kFullMask, 100 + lane, 3, 16);
+    rows[kUp2Width8 * 32 + lane] = __shfl_up_sync(kFullMask, 100 + lane, 2, 8);
+}
+
+TEST_P(PerSchedule, ShuffleWidthSplitsTheWarpIntoSegments)
+{
+    int* out = emu.alloc<int>(kSegmentRows * 32);
+    launch_one_warp(emu, "shuffle_in_segments", shuffle_in_segments, out);
+    const auto rows = to_host(emu, out, kSegmentRows * 32);
+    for (int lane = 0; lane < 32; ++lane) {
+        SCOPED_TRACE("lane " + std::to_string(lane));
+        // width 16, down 4: position p = lane % 16 reads p + 4 inside its
+        // segment; lanes 12..15 and 28..31 would leave it and keep their own.
+        EXPECT_EQ(row_value(rows, kDown4Width16, lane), lane % 16 < 12 ? 100 + lane + 4 : 100 + lane);
+        // width 16, index 3: lane 3 of the caller's segment, i.e. lane 3 or 19.
+        EXPECT_EQ(row_value(rows, kIdx3Width16, lane), lane < 16 ? 103 : 119);
+        // width 8, up 2: positions 0 and 1 of each segment of 8 keep their own.
+        EXPECT_EQ(row_value(rows, kUp2Width8, lane), lane % 8 < 2 ? 100 + lane : 100 + lane - 2);
+    }
+}
+
+__global__ void shuffle_xor_across_segments(wl::out<int> xor16_w16)
+{
+    int lane = threadIdx.x;
+    xor16_w16[lane] = __shfl_xor_sync(kFullMask, 100 + lane, 16, 16);
+}
+
+TEST_P(PerSchedule, ShuffleXorMayReadAnEarlierSegmentButNotALaterOne)
+{
+    // CUDA Programming Guide, __shfl_xor_sync: "If width is less than
+    // warpSize then each group of width consecutive threads are able to
+    // access elements from earlier groups of threads, however if they attempt
+    // to access elements from later groups of threads their own value of var
+    // will be returned." (PTX shfl.bfly: source j = lane ^ 16 is taken when
+    // j <= maxLane = (lane & segmask) | 15.)
+    GTEST_SKIP() << "blocked by emulator bug: shuffle_source() in core/src/emu/emulator.cpp returns the "
+                    "caller's own lane whenever (lane % width) ^ laneMask >= width, so lanes 16..31 of "
+                    "__shfl_xor_sync(mask, v, 16, 16) get their own value instead of lane - 16's";
+    int* out = emu.alloc<int>(32);
+    launch_one_warp(emu, "shuffle_xor_across_segments", shuffle_xor_across_segments, out);
+    const auto x = to_host(emu, out, 32);
+    for (int lane = 0; lane < 32; ++lane) {
+        SCOPED_TRACE("lane " + std::to_string(lane));
+        // Lanes 0..15: lane ^ 16 is in the later segment: own value.
+        // Lanes 16..31: lane ^ 16 = lane - 16 is in the earlier segment: read it.
+        EXPECT_EQ(x[lane], lane < 16 ? 100 + lane : 100 + lane - 16);
+    }
+}
+
+// ---- votes and warp reductions with partial masks ----
+
+// Each half-warp votes among itself only.
+enum VoteRow : unsigned { kBallot, kAny, kAll, kReduceAdd, kVoteRows };
+
+__global__ void votes_in_halves(wl::out<unsigned> rows)
+{
+    unsigned lane = threadIdx.x;
+    unsigned half = lane < 16 ? 0x0000ffffu : 0xffff0000u;
+    rows[kBallot * 32 + lane] = __ballot_sync(half, lane % 3 == 0);
+    rows[kAny * 32 + lane] = __any_sync(half, lane == 20);
+    rows[kAll * 32 + lane] = __all_sync(half, lane != 7);
+    rows[kReduceAdd * 32 + lane] = __reduce_add_sync(half, lane);
+}
+
+TEST_P(PerSchedule, VotesAndReduceAddHonourPartialMasks)
+{
+    unsigned* out = emu.alloc<unsigned>(kVoteRows * 32);
+    launch_one_warp(emu, "votes_in_halves", votes_in_halves, out);
+    const auto rows = to_host(emu, out, kVoteRows * 32);
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        SCOPED_TRACE("lane " + std::to_string(lane));
+        const bool low = lane < 16;
+        // ballot(lane % 3 == 0): low half lanes 0,3,6,9,12,15 -> 1+8+64+512+4096+32768
+        // = 0x9249; high half lanes 18,21,24,27,30 -> 0x49240000.
+        EXPECT_EQ(row_value(rows, kBallot, lane), low ? 0x00009249u : 0x49240000u);
+        // any(lane == 20): lane 20 is only in the high half.
+        EXPECT_EQ(row_value(rows, kAny, lane), low ? 0u : 1u);
+        // all(lane != 7): lane 7 is only in the low half.
+        EXPECT_EQ(row_value(rows, kAll, lane), low ? 0u : 1u);
+        // reduce_add(lane): 0+...+15 = 120; 16+...+31 = 376.
+        EXPECT_EQ(row_value(rows, kReduceAdd, lane), low ? 120u : 376u);
+    }
+}
+
+// Lanes 0..15 exchange words through shared memory; lanes 16..31 exit at once,
+// which a __syncwarp() naming only lanes 0..15 must not wait for.
+__global__ void exchange_in_low_half(wl::out<int> out)
+{
+    WL_SHARED(int, word, 16);
+    unsigned lane = threadIdx.x;
+    if (lane < 16) {
+        word[lane] = lane * lane;
+        __syncwarp(0x0000ffffu);
+        out[lane] = word[15 - lane];
+    }
+}
+
+TEST_P(PerSchedule, SyncwarpWithPartialMaskOrdersItsLanes)
+{
+    int* out = emu.alloc<int>(16);
+    ASSERT_NO_THROW(launch_one_warp(emu, "exchange_in_low_half", exchange_in_low_half, out));
+    const auto got = to_host(emu, out, 16);
+    // Lane l reads what lane 15 - l wrote: (15 - l)^2.
+    for (int lane = 0; lane < 16; ++lane) EXPECT_EQ(got[lane], (15 - lane) * (15 - lane)) << "lane " << lane;
+}
+
+// ---- atomics ----
+
+__global__ void count_threads_and_blocks(wl::out<unsigned> threads, wl::out<unsigned> block_numbers)
+{
+    atomicAdd(&threads[0], 1u);
+    atomicAdd(&block_numbers[0], blockIdx.x + 1);
+}
+
+TEST_P(PerSchedule, GlobalAtomicAddIsExactAcrossParallelBlocks)
+{
+    // 37 blocks of 96 threads on all host cores (workers = 0).
+    unsigned* threads = zeros<unsigned>(emu, 1);
+    unsigned* numbers = zeros<unsigned>(emu, 1);
+    emu.launch("count_threads_and_blocks", count_threads_and_blocks, dim3(37), dim3(96), threads, numbers);
+    // 37 * 96 = 3552 increments.
+    EXPECT_EQ(to_host(emu, threads, 1)[0], 3552u);
+    // Each of the 96 threads of block b adds b + 1: 96 * (1 + ... + 37) = 96 * 703 = 67488.
+    EXPECT_EQ(to_host(emu, numbers, 1)[0], 67488u);
+}
+
+__global__ void shared_bins_of_thread_ids(wl::out<unsigned> out)
+{
+    WL_SHARED(unsigned, bins, 4);
+    if (threadIdx.x < 4) bins[threadIdx.x] = 0;
+    __syncthreads();
+    atomicAdd(&bins[threadIdx.x % 4], threadIdx.x);
+    __syncthreads();
+    if (threadIdx.x < 4) out[blockIdx.x * 4 + threadIdx.x] = bins[threadIdx.x];
+}
+
+TEST_P(PerSchedule, SharedAtomicAddIsExactAndNotARace)
+{
+    // 3 blocks of 100 threads (4 warps, the last with 4 lanes).
+    unsigned* out = emu.alloc<unsigned>(12);
+    ASSERT_NO_THROW(emu.launch("shared_bins_of_thread_ids", shared_bins_of_thread_ids, dim3(3), dim3(100), out));
+    // Bin r sums the 25 ids r, r+4, ..., r+96: 25r + 4 * (0 + ... + 24) = 25r + 1200.
+    const std::vector<unsigned> bins{1200, 1225, 1250, 1275};
+    const auto got = to_host(emu, out, 12);
+    for (unsigned b = 0; b < 3; ++b)
+        EXPECT_EQ(std::vector<unsigned>(got.begin() + 4 * b, got.begin() + 4 * b + 4), bins) << "block " << b;
+}
+
+// ---- indices and dimensions ----
+
+// Writes its position digits into the element of a 2D image it owns.
+__global__ void position_digits(wl::out<unsigned> image, wl::out<unsigned> dims)
+{
+    unsigned x = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned y = blockIdx.y * blockDim.y + threadIdx.y;
+    unsigned width = gridDim.x * blockDim.x;
+    image[y * width + x] = threadIdx.x + 10 * threadIdx.y + 100 * blockIdx.x + 1000 * blockIdx.y;
+    dims[0] = blockDim.x + 10 * blockDim.y + 100 * blockDim.z + 1000 * gridDim.x + 10000 * gridDim.y + 100000 * gridDim.z;
+}
+
+TEST_P(PerSchedule, TwoDimensionalBlocksAndGrid)
+{
+    // Blocks of 8 x 5 (40 threads: a full warp and one of 8 lanes), grid 3 x 2:
+    // an image 24 wide and 10 high.
+    constexpr unsigned kW = 24, kH = 10;
+    unsigned* image = emu.alloc<unsigned>(kW * kH);
+    unsigned* dims = emu.alloc<unsigned>(1);
+    emu.launch("position_digits", position_digits, dim3(3, 2), dim3(8, 5), image, dims);
+    const auto got = to_host(emu, image, kW * kH);
+    for (unsigned y = 0; y < kH; ++y)
+        for (unsigned x = 0; x < kW; ++x) {
+            // Pixel (x, y) belongs to thread (x % 8, y % 5) of block (x / 8, y / 5).
+            const unsigned expected = x % 8 + 10 * (y % 5) + 100 * (x / 8) + 1000 * (y / 5);
+            ASSERT_EQ(got[y * kW + x], expected) << "pixel (" << x << "," << y << ")";
+        }
+    // blockDim (8,5,1), gridDim (3,2,1): 8 + 50 + 100 + 3000 + 20000 + 100000.
+    EXPECT_EQ(to_host(emu, dims, 1)[0], 123158u);
+}
+
+// Every warp sums its lanes' thread ids with the mask of the lanes it has.
+__global__ void warp_sums_of_partial_block(wl::out<unsigned> out)
+{
+    unsigned tid = threadIdx.x;
+    unsigned lanes_here = min(32u, blockDim.x - tid / 32 * 32);
+    unsigned mask = lanes_here == 32 ? kFullMask : (1u << lanes_here) - 1;
+    __syncthreads();
+    out[tid] = __reduce_add_sync(mask, tid);
+}
+
+TEST_P(PerSchedule, PartialLastWarpOfABlockOf40)
+{
+    unsigned* out = emu.alloc<unsigned>(40);
+    ASSERT_NO_THROW(emu.launch("warp_sums_of_partial_block", warp_sums_of_partial_block, dim3(1), dim3(40), out));
+    const auto got = to_host(emu, out, 40);
+    // Warp 0: 0 + ... + 31 = 496. Warp 1 has lanes for threads 32..39 only:
+    // 32 + ... + 39 = 8 * 35.5 = 284.
+    for (unsigned t = 0; t < 40; ++t) EXPECT_EQ(got[t], t < 32 ? 496u : 284u) << "thread " << t;
+
+    // The trace knows warp 1 has only 8 lanes. Steps: 0 ends at the barrier
+    // (no work), 1 holds the reduction, 2 the stores after it (a warp
+    // collective opens a step). Steps 1 and 2 have all 40 threads in 2 warps,
+    // none partially active.
+    const auto block = wl::trace::group_block(0, 40, emu.take_records());
+    const auto steps = wl::trace::analyze_steps(block);
+    ASSERT_EQ(steps.size(), 3u);
+    for (unsigned s : {1u, 2u}) {
+        EXPECT_EQ(steps[s].active_threads, 40u) << "step " << s;
+        EXPECT_EQ(steps[s].active_warps, 2u) << "step " << s;
+        EXPECT_EQ(steps[s].partial_warps, 0u) << "step " << s;
+    }
+}
+
+// ---- device memory ----
+
+TEST(DeviceMemory, EmulatorReleasesEveryAllocationOnce)
+{
+    GTEST_SKIP() << "blocked by emulator bug: Emulator::~Emulator (core/src/emu/emulator.cpp) loops over "
+                    "owned_ while Emulator::free erases from it: with 3 or more live allocations it skips "
+                    "one and frees another twice (glibc aborts: double free)";
+    // Three buffers alive when the emulator goes out of scope: each must be released exactly once.
+    Emulator emu;
+    for (int k = 0; k < 3; ++k) emu.alloc<int>(32);
+}
+
+// ---- shared memory is per block ----
+
+TEST(SharedMemory, IsFreshForEveryBlock)
+{
+    // One worker runs block 0 then block 1 in the same host memory; block 1
+    // must still find its shared word poisoned, not block 0's 7.
+    Emulator emu;
+    emu.options.workers = 1;
+    int* out = emu.alloc<int>(2);
+    auto f = fault_of([&] {
+        emu.launch("read_previous_blocks_shared", faulty::read_previous_blocks_shared, dim3(2), dim3(1), out);
+    });
+    ASSERT_TRUE(f);
+    expect_report(*f, ExpectedFault{"read_previous_blocks_shared", {1, 0, 0}, uint3{0, 0, 0}, faulty::source_path(),
+                                    "FAULT(read_previous_blocks_shared)", {"uninitialised shared memory", "word[0]"}});
+}
+
+// ---- the two schedules ----
+
+// Every lane takes two tickets from a shared counter and writes its id at
+// both ticket positions: `order` is the sequence in which lanes arrived.
+__global__ void arrival_order(wl::out<unsigned> order)
+{
+    WL_SHARED(unsigned, ticket, 1);
+    if (threadIdx.x == 0) ticket[0] = 0;
+    __syncthreads();
+    unsigned first = atomicAdd(&ticket[0], 1u);
+    unsigned second = atomicAdd(&ticket[0], 1u);
+    order[first] = threadIdx.x;
+    order[second] = threadIdx.x;
+}
+
+std::vector<unsigned> arrivals(Schedule schedule, std::uint64_t seed)
+{
+    Emulator emu;
+    emu.options.schedule = schedule;
+    emu.options.seed = seed;
+    unsigned* order = emu.alloc<unsigned>(64);
+    launch_one_warp(emu, "arrival_order", arrival_order, order);
+    return to_host(emu, order, 64);
+}
+
+TEST(Schedules, LockstepInterleavesLanesAtEveryAccess)
+{
+    // Each lane's first ticket is taken in one round, in lane order (0..31),
+    // and the second tickets in the next round (32..63).
+    const auto order = arrivals(Schedule::Lockstep, 1);
+    for (unsigned k = 0; k < 32; ++k) {
+        EXPECT_EQ(order[k], k);
+        EXPECT_EQ(order[32 + k], k);
+    }
+}
+
+TEST(Schedules, IndependentRunsEachLaneToItsNextSyncInShuffledOrder)
+{
+    // With no synchronisation between its two atomics, a lane takes both
+    // tickets before the next lane runs: tickets 2k and 2k+1 go to one lane.
+    const auto order = arrivals(Schedule::Independent, 1);
+    std::vector<unsigned> lanes;
+    for (unsigned k = 0; k < 32; ++k) {
+        EXPECT_EQ(order[2 * k], order[2 * k + 1]) << "tickets " << 2 * k << " and " << 2 * k + 1;
+        lanes.push_back(order[2 * k]);
+    }
+    // Every lane arrived once, but not in lane order.
+    std::vector<unsigned> sorted = lanes;
+    std::sort(sorted.begin(), sorted.end());
+    std::vector<unsigned> identity(32);
+    std::iota(identity.begin(), identity.end(), 0u);
+    EXPECT_EQ(sorted, identity);
+    EXPECT_NE(lanes, identity);
+}
+
+TEST(Schedules, IndependentOrderIsReproducibleFromItsSeed)
+{
+    // Same seed, same order (a failing run can be replayed); another seed, another order.
+    EXPECT_EQ(arrivals(Schedule::Independent, 7), arrivals(Schedule::Independent, 7));
+    EXPECT_NE(arrivals(Schedule::Independent, 7), arrivals(Schedule::Independent, 8));
+}
+
+INSTANTIATE_TEST_SUITE_P(BothSchedules, PerSchedule, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
+
+}  // namespace
+}  // namespace warplab::test

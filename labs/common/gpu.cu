@@ -24,6 +24,7 @@ GpuStatus gpu_status()
 }  // namespace warplab
 
 // ---- provenance and the copy kernel, for the benchmarks ----
+#include <cctype>
 #include <chrono>
 #include <ctime>
 #include <fstream>
@@ -46,17 +47,15 @@ int attribute(cudaDeviceAttr a)
     return value;
 }
 
+// "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  Release Build ..."
 std::string nvidia_driver_version()
 {
     std::ifstream f("/proc/driver/nvidia/version");
-    std::string word, previous;
+    std::string word;
     while (f >> word) {
-        if (previous == "Kernel" && word == "Module") {
-            // "NVRM version: NVIDIA UNIX x86_64 Kernel Module  580.159.04  ..."
-            f >> word;
-            return word;
-        }
-        previous = word;
+        const bool dotted_number = word.find('.') != std::string::npos &&
+                                   word.find_first_not_of("0123456789.") == std::string::npos && std::isdigit(word[0]);
+        if (dotted_number) return word;
     }
     int v = 0;
     cudaDriverGetVersion(&v);

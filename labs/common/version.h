@@ -15,6 +15,9 @@ struct VersionMeta {
     const char* expected;  // the expected effect
     unsigned min_block;    // smallest block size the kernel supports
     bool variant;          // a marked variant (e.g. a racy form kept for teaching), not a step of the ladder
+    unsigned bench_block = 256;         // block size `warplab bench` times it at (its best on the H100)
+    bool last_block_finishes = false;   // single pass: whichever block ends last finishes the work, so the
+                                        // watched block's trace can change from run to run
 };
 
 // Calls f(V{}) for each version type of a std::tuple list, stopping when f returns true.

@@ -11,8 +11,6 @@ namespace warplab::reduction {
 
 namespace {
 
-constexpr unsigned kBenchBlock = 256;
-
 struct TimingBackend : wl::cuda::Device {
     TimingBackend() { synchronize_each_launch = false; }
 };
@@ -34,7 +32,7 @@ template <class T, class V>
 BenchRow bench_version(TimingBackend& gpu, const T* d_in, std::size_t n, double expected, const BenchOptions& o)
 {
     BenchRow row;
-    with_reducer<V, T>(gpu, n, kBenchBlock, [&](auto& reducer) {
+    with_reducer<V, T>(gpu, n, V::meta.bench_block, [&](auto& reducer) {
         const bool ok_before = sum_matches<T>(reducer.sum(d_in), expected);
         const wl::cuda::Timing t = wl::cuda::time_runs([&] { reducer.run(d_in); }, o.warm, o.seconds_per_version);
         wl::cuda::check(cudaGetLastError(), V::meta.kernel);
@@ -75,6 +73,13 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
 {
     const GpuStatus status = gpu_status();
     if (!status.available) throw std::invalid_argument("no GPU to time on: " + status.reason);
+    if (o.n == 0 || o.n > (std::size_t(1) << 31) - 1)
+        throw std::invalid_argument("n = " + std::to_string(o.n) + " is outside 1 .. 2^31 - 1");
+    std::size_t free_bytes = 0, total_bytes = 0;
+    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    if (2 * o.n * sizeof(T) > free_bytes)
+        throw std::invalid_argument("n = " + std::to_string(o.n) + " needs more than the GPU's " +
+                                    std::to_string(free_bytes >> 20) + " MiB of free memory");
     BenchTable table;
     table.lab = "reduction";
     table.type = to_string(std::is_integral_v<T> ? ElemType::Int : ElemType::Float);

@@ -145,7 +145,9 @@ struct V9 : OneWave {
         "v9", "vector_single_pass", "reduce_vector_single_pass", "kernels/reduction/09_vector_single_pass.cuh",
         "128-bit loads, shuffle block reduction, one pass (last block adds the partials)",
         "vector loads four deep, shuffles instead of the shared tree, one launch",
-        "near DRAM bandwidth at 2^28; one launch at every size", 64, false};
+        "near DRAM bandwidth at 2^28; one launch at every size", 64, false,
+        1024,  // measured on the H100 at 2^28: 1024 threads x 2 blocks per SM beat 256 x 8 and 512 x 4
+        true};
     static std::size_t blocks(std::size_t m, unsigned block, unsigned sms)
     {
         const std::size_t needed = (m / 4 + block - 1) / block;  // one int4 per thread at least

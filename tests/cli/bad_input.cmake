@@ -53,23 +53,10 @@ function(expect_bad_input label pattern)
   endif()
 endfunction()
 
-# A case a known bug breaks: reported, not failed, until the bug is fixed
-# (then it passes like the others; move it back to expect_bad_input).
-function(expect_bad_input_blocked label bug pattern)
-  check_bad_input("${pattern}" ${ARGN})
-  if(problem)
-    message(STATUS "SKIP ${label}: blocked by ${bug} (${problem})")
-  else()
-    message(STATUS "ok   ${label}: ${stderr_line} (the known bug is fixed: use expect_bad_input)")
-  endif()
-endfunction()
-
-set(zero_means_default_bug
-    "CLI bug: core/src/cli/main.cpp make_request() reads 0 as 'use the lab default', so 0 never reaches validation")
-
 expect_bad_input("unknown lab"        "unknown lab 'nosuchlab'"         trace nosuchlab v1)
 expect_bad_input("unknown version"    "unknown version 'v99'"           trace reduction v99)
-expect_bad_input_blocked("--n 0" "${zero_means_default_bug}" "n must be at least 1" trace reduction v1 --n 0)
+expect_bad_input("--n 0"              "n must be at least 1"            trace reduction v1 --n 0)
+expect_bad_input("--block 0"          "block 0 is out of range"         trace reduction v1 --block 0)
 expect_bad_input("--n 99999999999"    "n = 99999999999 .*(limit|large)" trace reduction v1 --n 99999999999)
 expect_bad_input("--block 100"        "block 100 "                      trace reduction v1 --block 100)
 expect_bad_input("--block 2048"       "block 2048 "                     trace reduction v1 --block 2048)

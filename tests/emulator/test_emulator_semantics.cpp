@@ -121,9 +121,6 @@ TEST_P(PerSchedule, ShuffleXorMayReadAnEarlierSegmentButNotALaterOne)
     // to access elements from later groups of threads their own value of var
     // will be returned." (PTX shfl.bfly: source j = lane ^ 16 is taken when
     // j <= maxLane = (lane & segmask) | 15.)
-    GTEST_SKIP() << "blocked by emulator bug: shuffle_source() in core/src/emu/emulator.cpp returns the "
-                    "caller's own lane whenever (lane % width) ^ laneMask >= width, so lanes 16..31 of "
-                    "__shfl_xor_sync(mask, v, 16, 16) get their own value instead of lane - 16's";
     int* out = emu.alloc<int>(32);
     launch_one_warp(emu, "shuffle_xor_across_segments", shuffle_xor_across_segments, out);
     const auto x = to_host(emu, out, 32);
@@ -302,9 +299,6 @@ TEST_P(PerSchedule, PartialLastWarpOfABlockOf40)
 
 TEST(DeviceMemory, EmulatorReleasesEveryAllocationOnce)
 {
-    GTEST_SKIP() << "blocked by emulator bug: Emulator::~Emulator (core/src/emu/emulator.cpp) loops over "
-                    "owned_ while Emulator::free erases from it: with 3 or more live allocations it skips "
-                    "one and frees another twice (glibc aborts: double free)";
     // Three buffers alive when the emulator goes out of scope: each must be released exactly once.
     Emulator emu;
     for (int k = 0; k < 3; ++k) emu.alloc<int>(32);

@@ -65,13 +65,17 @@ TEST_P(GpuTraceEqualsEmulator, EventForEvent)
 }
 
 // Marked variants are left out: v5-racy's values depend on how the race falls.
+// Single-pass versions are compared where the grid has one block (n = 1000):
+// with more, whichever block ends last finishes the sum, and that changes the
+// watched block's trace from run to run on both backends.
 std::vector<std::tuple<std::string, std::string, std::size_t>> every_version()
 {
     std::vector<std::tuple<std::string, std::string, std::size_t>> out;
     for (const VersionMeta& v : find_lab("reduction")->versions)
         if (!v.variant)
             for (const char* type : {"int", "float"})
-            for (std::size_t n : {std::size_t(4096), std::size_t(1000)}) out.emplace_back(v.id, type, n);
+                for (std::size_t n : {std::size_t(4096), std::size_t(1000)})
+                    if (n == 1000 || !v.last_block_finishes) out.emplace_back(v.id, type, n);
     return out;
 }
 

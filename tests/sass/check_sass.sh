@@ -18,10 +18,11 @@ mkdir -p "$work"
 
 # The hand translation a student would write: wrappers -> raw CUDA.
 to_raw() {
-  sed -e 's|#include "warplab/kernel.h"||' \
+  sed -e 's|#include "warplab/kernel.h"|#include "warplab/vec.h"|' \
       -e 's|WL_SHARED_2D(\([^,]*\), *\([A-Za-z_0-9]*\), *\([^,]*\), *\(.*\));|__shared__ \1 \2[\3][\4];|' \
       -e 's|WL_SHARED(\([^,]*\), *\([A-Za-z_0-9]*\), *\(.*\));|__shared__ \1 \2[\3];|' \
-      -e 's|wl::in<\([^>]*\)>|const \1*|g' \
+      -e 's|wl::in<\([^>]*\)>|const \1* __restrict__|g' \
+      -e 's|wl::as<\(.*\)>(\([A-Za-z_0-9]*\))|reinterpret_cast<const \1*>(\2)|g' \
       -e 's|wl::out<\([^>]*\)>|\1*|g' \
       -e 's|wl::as_volatile(\([A-Za-z_0-9]*\))|static_cast<volatile T*>(\1)|g' "$1"
 }

@@ -24,10 +24,4 @@
 #error "warplab kernels compile with nvcc, or with the host compiler and -DWARPLAB_EMULATOR"
 #endif
 
-namespace wl {
-// The 128-bit vector type of an element type: wl::vec4<int> is int4.
-template <class T> struct vec4_of;
-template <> struct vec4_of<int> { using type = int4; };
-template <> struct vec4_of<float> { using type = float4; };
-template <class T> using vec4 = typename vec4_of<T>::type;
-}  // namespace wl
+#include "warplab/vec.h"

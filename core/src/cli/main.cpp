@@ -4,7 +4,9 @@
 //   warplab bench <lab> [--n N] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -23,8 +25,8 @@ constexpr int kWrongResult = 1, kBadInput = 2, kKernelFault = 3;
 
 struct TraceArgs {
     std::string lab, version, backend = "auto", schedule = "independent", type = "int", out;
-    std::size_t n = 0;
-    unsigned block = 0;
+    std::optional<std::size_t> n;
+    std::optional<unsigned> block;
     std::uint32_t watch = 0;
     std::uint64_t seed = 1;
     bool json = false;
@@ -47,8 +49,8 @@ RunRequest make_request(const Lab& lab, const TraceArgs& a)
     RunRequest req;
     req.version = a.version;
     if (const VersionMeta* v = find_version(lab, a.version)) req.version = v->id;
-    req.n = a.n ? a.n : lab.default_n;
-    req.block = a.block ? a.block : lab.default_block;
+    req.n = a.n.value_or(lab.default_n);
+    req.block = a.block.value_or(lab.default_block);
     req.type = a.type;
     req.backend = a.backend == "gpu" ? BackendChoice::Gpu : a.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
     req.schedule = a.schedule == "lockstep" ? ScheduleChoice::Lockstep : ScheduleChoice::Independent;
@@ -92,7 +94,7 @@ int trace(const TraceArgs& a)
 
 struct BenchArgs {
     std::string lab, type, record;
-    std::size_t n = 0;
+    std::vector<std::size_t> n;
     bool warm = false, json = false, csv = false, recorded = false;
     double seconds = 1.0;
 };
@@ -111,7 +113,8 @@ void print_tables(const std::vector<BenchTable>& tables, const BenchArgs& a, con
 
 bool wanted(const BenchTable& t, const BenchArgs& a)
 {
-    return t.lab == a.lab && (a.type.empty() || t.type == a.type) && (a.n == 0 || t.n == a.n);
+    return t.lab == a.lab && (a.type.empty() || t.type == a.type) &&
+           (a.n.empty() || std::find(a.n.begin(), a.n.end(), t.n) != a.n.end());
 }
 
 int print_recorded(const BenchArgs& a)
@@ -135,11 +138,13 @@ int bench(const BenchArgs& a, const std::string& command)
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
     if (a.recorded) return print_recorded(a);
+    const std::vector<std::size_t> sizes = a.n.empty() ? lab->bench_sizes : a.n;
+    for (std::size_t n : sizes)
+        if (n == 0) throw std::invalid_argument("n must be at least 1");
     const GpuStatus gpu = gpu_status();
     if (!gpu.available)
         throw std::invalid_argument("no GPU to time on (" + gpu.reason + "); recorded results: warplab bench " + a.lab +
                                     " --recorded");
-    const std::vector<std::size_t> sizes = a.n ? std::vector<std::size_t>{a.n} : lab->bench_sizes;
     std::vector<std::string> types = a.type.empty() ? std::vector<std::string>{lab->types.front()} : std::vector<std::string>{a.type};
     if (!a.record.empty() && a.type.empty()) types = lab->types;
     std::vector<BenchTable> tables;
@@ -186,7 +191,7 @@ int main(int argc, char** argv)
     BenchArgs ba;
     CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
     be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
-    be->add_option("--n", ba.n, "number of elements (default: the lab's sizes, 2^22 and 2^28 for reduction)");
+    be->add_option("--n", ba.n, "sizes, comma-separated (default: the lab's, 2^22 and 2^28 for reduction)")->delimiter(',');
     be->add_option("--type", ba.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     be->add_flag("--warm", ba.warm, "keep L2 warm between runs (default: flush it before each run)");
     be->add_option("--seconds", ba.seconds, "time budget per version (default 1)");

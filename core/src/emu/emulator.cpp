@@ -14,7 +14,6 @@
 #include <atomic>
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdlib>
-#include <list>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -64,7 +63,7 @@ std::uint64_t elements_from(const void* p, std::size_t elem_size)
 Emulator::Emulator() = default;
 Emulator::~Emulator()
 {
-    for (void* p : owned_) free(p);
+    while (!owned_.empty()) free(owned_.back());
 }
 
 void* Emulator::alloc_bytes(std::size_t bytes)
@@ -107,10 +106,12 @@ struct Collective {
     CollectiveOp op;
     unsigned mask = 0;
     unsigned arrived = 0;
+    unsigned waiting = 0;  // participants that have not yet taken their result
     int width = 32;
-    std::uint64_t in[32][2] = {};
-    int arg[32] = {};
-    std::uint64_t out[32][2] = {};
+    bool in_use = false;
+    std::uint64_t in[32][2];
+    int arg[32];
+    std::uint64_t out[32][2];
 };
 
 struct Block;
@@ -123,28 +124,41 @@ struct Lane {
     Block* block = nullptr;
     unsigned flat = 0, warp = 0, lane = 0;
     std::uint32_t seq = 0, epoch = 0, sub = 0, declared = 0;
-    std::uint32_t vc[32] = {};  // vector clock over the lanes of this warp (Independent)
+    // Independent schedule: this lane's own clock, and what it learnt of the
+    // other lanes' clocks through partial-mask collectives (full-warp ones are
+    // kept once, in Warp::full_vc).
+    std::uint32_t clock = 1;
+    std::uint32_t vc[32] = {};
     const char* wait_file = "";
     unsigned wait_line = 0;
     Collective* collective = nullptr;
 };
 
 struct Warp {
-    std::list<Collective> pending;
+    // Collectives in progress. A warp has at most one per distinct (op, mask)
+    // that its lanes are waiting in, so a few slots suffice; more are added if not.
+    std::vector<Collective> pending = std::vector<Collective>(8);
+    Collective* open = nullptr;  // the collective a lane most recently joined
+    std::uint32_t full_vc[32];   // each lane's clock at the last full-warp collective
     std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
     unsigned lanes = 0;
 };
 
 // The last write and the last read of one 4-byte shared word.
+// Trivial types (no member initialisers): the shadow of the whole shared
+// arena is allocated uninitialised and reset, array by array, as arrays are declared.
 struct AccessStamp {
-    std::uint32_t thread = 0, epoch = 0, clock = 0;
-    const char* file = nullptr;
-    unsigned line = 0;
-    bool valid = false, atomic = false;
+    std::uint32_t thread, epoch, clock;
+    const char* file;
+    unsigned line;
+    bool valid, atomic;
 };
+// A write is checked against the last read and against the last read from
+// another warp than that one, so that one warp's ordered reads do not hide
+// another warp's unordered read.
 struct WordShadow {
-    bool initialised = false;
-    AccessStamp write, read;
+    bool initialised;
+    AccessStamp write, read, read_other_warp;
 };
 
 struct SharedDecl {
@@ -171,7 +185,13 @@ struct Block {
         Lane* end() const { return first + count; }
         Lane& operator[](std::size_t i) const { return first[i]; }
     } lanes{nullptr, 0};
-    std::vector<Warp> warps;
+    struct WarpSpan {
+        Warp* first;
+        std::size_t count;
+        Warp* data() const { return first; }
+        std::size_t size() const { return count; }
+        Warp& operator[](std::size_t i) const { return first[i]; }
+    } warps{nullptr, 0};
     std::vector<SharedDecl> decls;
     std::size_t shared_used = 0;
     unsigned char* arena = nullptr;
@@ -192,20 +212,61 @@ public:
             mmap(nullptr, slot_ * stacks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
         if (base_ == MAP_FAILED) throw LaunchError("emulator: cannot map fiber stacks");
         for (unsigned i = 0; i < stacks; ++i) mprotect(base_ + i * slot_, page_, PROT_NONE);  // guard below each stack
-        arena.resize(kSharedCapacity);
-        shadow.resize(kSharedCapacity / 4);
+        arena = std::make_unique_for_overwrite<unsigned char[]>(kSharedCapacity);
+        shadow = std::make_unique_for_overwrite<WordShadow[]>(kSharedCapacity / 4);
     }
     ~WorkerMemory() { munmap(base_, slot_ * stacks_); }
     void* stack_top(unsigned i) const { return base_ + (i + 1) * slot_; }
+    unsigned stacks() const { return stacks_; }
 
-    std::vector<unsigned char> arena;
-    std::vector<WordShadow> shadow;
+    std::unique_ptr<unsigned char[]> arena;
+    std::unique_ptr<WordShadow[]> shadow;
     std::vector<Lane> lanes;  // reused from block to block
+    std::vector<Warp> warps;  // likewise
 
 private:
     std::size_t page_, slot_;
     unsigned stacks_;
     unsigned char* base_;
+};
+
+// Worker memory is kept between launches: mapping 1024 guarded stacks and a
+// shared arena costs more than a small launch.
+class PooledMemory {
+public:
+    explicit PooledMemory(unsigned stacks)
+    {
+        std::lock_guard lock(mutex());
+        auto& free_list = pool();
+        for (auto it = free_list.begin(); it != free_list.end(); ++it)
+            if ((*it)->stacks() >= stacks) {
+                mem_ = std::move(*it);
+                free_list.erase(it);
+                return;
+            }
+        mem_ = std::make_unique<WorkerMemory>(std::max(stacks, 1024u));
+    }
+    ~PooledMemory()
+    {
+        std::lock_guard lock(mutex());
+        pool().push_back(std::move(mem_));
+    }
+    PooledMemory(const PooledMemory&) = delete;
+    PooledMemory& operator=(const PooledMemory&) = delete;
+    WorkerMemory& get() { return *mem_; }
+
+private:
+    static std::mutex& mutex()
+    {
+        static std::mutex m;
+        return m;
+    }
+    static std::vector<std::unique_ptr<WorkerMemory>>& pool()
+    {
+        static std::vector<std::unique_ptr<WorkerMemory>> p;
+        return p;
+    }
+    std::unique_ptr<WorkerMemory> mem_;
 };
 
 // ------------------------------------------------------------ fibers --
@@ -300,7 +361,7 @@ inline void record(Lane& lane, Kind kind, Space space, unsigned size, std::uint8
 std::uint32_t lane_clock(const Lane& lane)
 {
     const Block& b = *lane.block;
-    return b.opt->schedule == Schedule::Lockstep ? b.warps[lane.warp].round : lane.vc[lane.lane];
+    return b.opt->schedule == Schedule::Lockstep ? b.warps[lane.warp].round : lane.clock;
 }
 
 bool ordered(const Lane& now, const AccessStamp& before)
@@ -308,7 +369,8 @@ bool ordered(const Lane& now, const AccessStamp& before)
     if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
     if (before.thread / 32 != now.warp) return false;
     if (now.block->opt->schedule == Schedule::Lockstep) return before.clock != now.block->warps[now.warp].round;
-    return now.vc[before.thread % 32] >= before.clock;
+    const unsigned k = before.thread % 32;
+    return std::max(now.vc[k], now.block->warps[now.warp].full_vc[k]) >= before.clock;
 }
 
 void check_race(Lane& lane, const Access& a, std::uint64_t word, const AccessStamp& other, bool other_writes,
@@ -341,11 +403,13 @@ void check_shared(Lane& lane, const Access& a)
             fault(lane, a.file, a.line, what.str());
         }
         check_race(lane, a, w, s.write, true, atomic && s.write.atomic);
-        if (writes) check_race(lane, a, w, s.read, false, atomic && s.read.atomic);
         if (writes) {
+            check_race(lane, a, w, s.read, false, atomic && s.read.atomic);
+            check_race(lane, a, w, s.read_other_warp, false, atomic && s.read_other_warp.atomic);
             s.write = stamp;
             s.initialised = true;
         } else {
+            if (s.read.valid && s.read.thread / 32 != lane.warp) s.read_other_warp = s.read;
             s.read = stamp;
         }
     }
@@ -457,38 +521,77 @@ trace::Kind op_kind(CollectiveOp op)
     return trace::Kind::Shuffle;
 }
 
-// The lane a shuffle reads from; returns the caller's own lane when the
-// source falls outside its width-segment (CUDA's rule).
+// The lane a shuffle reads from, as PTX shfl.sync defines it: the segment of
+// `width` lanes bounds up/down/idx; xor may also read an earlier segment but
+// never a later one. Out of range: the caller's own value.
 unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width)
 {
-    const unsigned seg = lane & ~static_cast<unsigned>(width - 1);
-    const int pos = static_cast<int>(lane - seg);
-    int src = pos;
+    const unsigned first = lane & ~static_cast<unsigned>(width - 1);
+    const unsigned last = first + static_cast<unsigned>(width) - 1;
+    const unsigned b = static_cast<unsigned>(arg) & 31u;
     switch (op) {
-    case CollectiveOp::ShflIdx: src = ((arg % width) + width) % width; break;
-    case CollectiveOp::ShflUp: src = pos - arg >= 0 ? pos - arg : pos; break;
-    case CollectiveOp::ShflDown: src = pos + arg < width ? pos + arg : pos; break;
-    case CollectiveOp::ShflXor: src = (pos ^ arg) < width ? (pos ^ arg) : pos; break;
-    default: break;
+    case CollectiveOp::ShflIdx: return first + (b & static_cast<unsigned>(width - 1));
+    case CollectiveOp::ShflUp: return lane >= first + b ? lane - b : lane;
+    case CollectiveOp::ShflDown: return lane + b <= last ? lane + b : lane;
+    case CollectiveOp::ShflXor: return (lane ^ b) <= last ? (lane ^ b) : lane;
+    default: return lane;
     }
-    return seg + static_cast<unsigned>(src);
+}
+
+Collective* free_slot(Warp& w, CollectiveOp op, unsigned mask)
+{
+    for (Collective& slot : w.pending)
+        if (!slot.in_use) {
+            slot.op = op;
+            slot.mask = mask;
+            slot.arrived = 0;
+            slot.waiting = static_cast<unsigned>(__builtin_popcount(mask));
+            slot.in_use = true;
+            return &slot;
+        }
+    return nullptr;  // never reallocate: lanes hold pointers to the slots in use
+}
+
+// Vector clocks only matter under Independent. A full-warp collective leaves
+// every lane knowing every lane's clock: that is stored once, in full_vc. A
+// partial one joins the participants' knowledge: of each other, their own
+// clocks; of the lanes outside the mask, the most any participant knew.
+void join_clocks(Block& b, Warp& w, unsigned base, unsigned mask)
+{
+    const unsigned existing = w.lanes == 32 ? ~0u : (1u << w.lanes) - 1;
+    if (mask == existing) {
+        for (unsigned k = 0; k < w.lanes; ++k) w.full_vc[k] = b.lanes[base + k].clock++;
+        return;
+    }
+    std::uint32_t joined[32];
+    for (unsigned k = 0; k < 32; ++k) joined[k] = w.full_vc[k];
+    for (unsigned m = mask; m; m &= m - 1) {
+        const unsigned p = __builtin_ctz(m);
+        const Lane& lane = b.lanes[base + p];
+        for (unsigned k = 0; k < 32; ++k) joined[k] = std::max(joined[k], lane.vc[k]);
+        joined[p] = lane.clock;
+    }
+    for (unsigned m = mask; m; m &= m - 1) {
+        Lane& lane = b.lanes[base + __builtin_ctz(m)];
+        std::memcpy(lane.vc, joined, sizeof joined);
+        lane.clock += 1;
+    }
 }
 
 void complete(Block& b, Warp& w, Collective& c)
 {
     unsigned ballot = 0, sum = 0;
-    for (unsigned l = 0; l < 32; ++l) {
-        if (!(c.mask >> l & 1)) continue;
-        if (c.in[l][0]) ballot |= 1u << l;
-        sum += static_cast<unsigned>(c.in[l][0]);
+    if (c.op >= CollectiveOp::Ballot) {
+        for (unsigned m = c.mask; m; m &= m - 1) {
+            const unsigned l = __builtin_ctz(m);
+            if (c.in[l][0]) ballot |= 1u << l;
+            sum += static_cast<unsigned>(c.in[l][0]);
+        }
     }
-    std::uint32_t joined[32] = {};
     const unsigned base = static_cast<unsigned>(&w - b.warps.data()) * 32;
-    for (unsigned l = 0; l < 32; ++l)
-        if (c.mask >> l & 1)
-            for (unsigned k = 0; k < 32; ++k) joined[k] = std::max(joined[k], b.lanes[base + l].vc[k]);
-    for (unsigned l = 0; l < 32; ++l) {
-        if (!(c.mask >> l & 1)) continue;
+    if (b.opt->schedule == Schedule::Independent) join_clocks(b, w, base, c.mask);
+    for (unsigned m = c.mask; m; m &= m - 1) {
+        const unsigned l = __builtin_ctz(m);
         Lane& lane = b.lanes[base + l];
         switch (c.op) {
         case CollectiveOp::Ballot: c.out[l][0] = ballot; break;
@@ -509,8 +612,6 @@ void complete(Block& b, Warp& w, Collective& c)
             c.out[l][1] = c.in[src][1];
         }
         }
-        std::copy(joined, joined + 32, lane.vc);
-        lane.vc[l] += 1;
         lane.sub += 1;
         lane.state = LaneState::Runnable;
     }
@@ -532,34 +633,33 @@ void collective(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, 
         what << op_name(op) << " with mask 0x" << std::hex << mask << " that does not include the calling lane";
         fault(lane, file, line, what.str());
     }
-    if (width <= 0 || width > 32 || (width & (width - 1))) fault(lane, file, line, "shuffle width must be a power of two up to 32");
-    auto it = std::find_if(w.pending.begin(), w.pending.end(), [&](const Collective& c) {
-        return c.op == op && c.mask == mask && !(c.arrived >> lane.lane & 1);
-    });
-    if (it == w.pending.end()) {
-        w.pending.push_back(Collective{op, mask});
-        it = std::prev(w.pending.end());
-    }
-    Collective& c = *it;
-    c.arrived |= 1u << lane.lane;
-    c.width = width;
-    std::memcpy(c.in[lane.lane], value, sizeof value);
-    c.arg[lane.lane] = arg;
+    if (op != CollectiveOp::SyncWarp && (width <= 0 || width > 32 || (width & (width - 1))))
+        fault(lane, file, line, "shuffle width must be a power of two up to 32");
+    auto joins = [&](const Collective* slot) {
+        return slot && slot->in_use && slot->op == op && slot->mask == mask && !(slot->arrived >> lane.lane & 1) &&
+               slot->arrived != slot->mask;
+    };
+    Collective* c = joins(w.open) ? w.open : nullptr;  // usually the one the previous lane joined
+    for (std::size_t i = 0; !c && i < w.pending.size(); ++i)
+        if (joins(&w.pending[i])) c = &w.pending[i];
+    if (!c) c = w.open = free_slot(w, op, mask);
+    if (!c) fault(lane, file, line, "more than " + std::to_string(w.pending.size()) + " different warp collectives in progress at once in one warp");
+    c->arrived |= 1u << lane.lane;
+    c->width = width;
+    std::memcpy(c->in[lane.lane], value, sizeof value);
+    c->arg[lane.lane] = arg;
     lane.state = LaneState::AtCollective;
-    lane.collective = &c;
+    lane.collective = c;
     lane.wait_file = file;
     lane.wait_line = line;
-    if (c.arrived == c.mask) {
-        complete(b, w, c);
+    if (c->arrived == c->mask) {
+        complete(b, w, *c);
         if (b.fault) fault(lane, file, line, "");
     }
     yield_to_scheduler(lane);
-    if (out) std::memcpy(out, c.out[lane.lane], bytes);
+    if (out) std::memcpy(out, c->out[lane.lane], bytes);
     lane.collective = nullptr;
-    if (c.arrived == c.mask && std::none_of(b.lanes.begin() + lane.warp * 32, b.lanes.begin() + lane.warp * 32 + w.lanes,
-                                             [&](const Lane& l) { return l.collective == &c; })) {
-        w.pending.erase(it);  // every participant has taken its result
-    }
+    if (--c->waiting == 0) c->in_use = false;  // every participant has taken its result
 }
 
 }  // namespace wl::emu::detail
@@ -675,12 +775,21 @@ void settle_barrier(Block& b)
 
 void run_block(Block& b, WorkerMemory& mem)
 {
-    b.arena = mem.arena.data();
-    b.shadow = mem.shadow.data();
+    b.arena = mem.arena.get();
+    b.shadow = mem.shadow.get();
     if (mem.lanes.size() < b.threads) mem.lanes.resize(b.threads);
     b.lanes = Block::LaneSpan{mem.lanes.data(), b.threads};
-    b.warps.assign((b.threads + 31) / 32, Warp{});
-    for (unsigned w = 0; w < b.warps.size(); ++w) b.warps[w].lanes = std::min(32u, b.threads - w * 32);
+    const unsigned warps = (b.threads + 31) / 32;
+    if (mem.warps.size() < warps) mem.warps.resize(warps);
+    b.warps = Block::WarpSpan{mem.warps.data(), warps};
+    for (unsigned w = 0; w < warps; ++w) {
+        Warp& warp = b.warps[w];
+        warp.lanes = std::min(32u, b.threads - w * 32);
+        warp.round = 0;
+        warp.open = nullptr;
+        std::fill(std::begin(warp.full_vc), std::end(warp.full_vc), 0u);
+        for (Collective& c : warp.pending) c.in_use = false;
+    }
     for (unsigned t = 0; t < b.threads; ++t) {
         Lane& l = b.lanes[t];
         l.state = LaneState::Runnable;
@@ -692,7 +801,7 @@ void run_block(Block& b, WorkerMemory& mem)
         l.flat = t;
         l.warp = t / 32;
         l.lane = t % 32;
-        l.vc[l.lane] = 1;
+        l.clock = 1;
         l.fiber = ctx::make_fcontext(mem.stack_top(t), kStackBytes, lane_entry);
     }
     const bool lockstep = b.opt->schedule == Schedule::Lockstep;
@@ -734,7 +843,8 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
 
     auto work = [&] {
         try {
-            WorkerMemory mem(static_cast<unsigned>(threads));
+            PooledMemory pooled(static_cast<unsigned>(threads));
+            WorkerMemory& mem = pooled.get();
             std::vector<LaneRecord> local;
             for (std::uint64_t i; !stop && (i = next++) < blocks;) {
                 Block b;

@@ -7,8 +7,9 @@
 // Expected effect: no partially-active warp while 32 or more threads are
 //   active, and no modulo. The price is shared-memory bank conflicts: at
 //   stride s, lanes of a warp hit words 2*s apart, which fall into the same
-//   bank 2, 4, 8, ... ways. (On the G80 this ran 2.33x faster than v1; on an
-//   H100 the conflicts make it slower: see labs/reduction/walkthrough.md.)
+//   bank 2, 4, 8, ... ways. (On the G80 this ran 2.33x faster than v1. On an
+//   H100 the conflicts and v1's cheap predicated divergence pull in opposite
+//   directions: see the recorded results in labs/reduction/walkthrough.md.)
 // Preconditions: BLOCK is a power of two; blockDim.x == BLOCK.
 #pragma once
 #include "warplab/kernel.h"

@@ -20,6 +20,7 @@ struct BenchRow {
     bool reference = false;
     bool variant = false;
     bool ok = false;       // validated before and after timing
+    unsigned block = 0;    // threads per block it was timed at (0: chosen by the library)
     double median_ms = 0, min_ms = 0, rse = 0;
     int samples = 0;
     double rate = 0;          // GB/s (reduction) or GFLOP/s (matmul)

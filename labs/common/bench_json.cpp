@@ -36,7 +36,7 @@ Provenance provenance_from_json(const nlohmann::json& j)
 
 nlohmann::json to_json(const BenchRow& r)
 {
-    return {{"version", r.version}, {"reference", r.reference}, {"variant", r.variant}, {"ok", r.ok},
+    return {{"version", r.version}, {"reference", r.reference}, {"variant", r.variant}, {"ok", r.ok}, {"block", r.block},
             {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"rse", r.rse}, {"samples", r.samples},
             {"rate", r.rate}, {"step_speedup", r.step_speedup}, {"cumulative", r.cumulative},
             {"pct_peak", r.pct_peak}, {"pct_copy", r.pct_copy}, {"vs_reference", r.vs_reference}};
@@ -49,6 +49,7 @@ BenchRow row_from_json(const nlohmann::json& j)
     r.reference = j.at("reference");
     r.variant = j.at("variant");
     r.ok = j.at("ok");
+    r.block = j.value("block", 0u);
     r.median_ms = j.at("median_ms");
     r.min_ms = j.at("min_ms");
     r.rse = j.at("rse");

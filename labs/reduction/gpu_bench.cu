@@ -39,6 +39,7 @@ BenchRow bench_version(TimingBackend& gpu, const T* d_in, std::size_t n, double 
         const bool ok_after = sum_matches<T>(reducer.sum(d_in), expected);
         row = fill_row<T>(V::meta.id, t, n, ok_before && ok_after);
         row.variant = V::meta.variant;
+        row.block = V::meta.bench_block;
     });
     return row;
 }

@@ -288,6 +288,9 @@ void yield_to_scheduler(Lane& lane)
     lane.sched = t.fctx;
 }
 
+// Fiber switches made by this host thread: each resume is two (there and back).
+thread_local std::uint64_t tls_switches = 0;
+
 void resume(Lane& lane)
 {
     tls_lane = &lane;
@@ -295,6 +298,7 @@ void resume(Lane& lane)
     ctx::transfer_t t = ctx::jump_fcontext(lane.fiber, &lane);
     lane.fiber = t.fctx;
     tls_lane = nullptr;
+    tls_switches += 2;
 }
 
 // Stops the launch: the lane never runs again, the scheduler sees the fault.
@@ -709,12 +713,18 @@ bool run_warp_independent(Block& b, unsigned w)
     for (unsigned i = 0; i < warp.lanes; ++i) any |= lanes[i].state == LaneState::Runnable;
     if (!any) return false;
     unsigned order[32];
-    for (unsigned i = 0; i < warp.lanes; ++i) order[i] = i;
     std::uint64_t r = mix(b.opt->seed ^ mix(b.flat * 1315423911ULL + w * 2654435761ULL + ++warp.round));
-    for (unsigned i = warp.lanes; i > 1; --i) {  // Fisher-Yates, 32 random bits per draw
-        if ((i & 1) == 0) r = mix(r + i);
-        const auto draw = static_cast<std::uint32_t>(r >> ((i & 1) * 32));
-        std::swap(order[i - 1], order[(std::uint64_t(draw) * i) >> 32]);
+    if (warp.lanes == 32) {
+        // i -> (i * odd + offset) mod 32 is a permutation: a random one of 512, cheaply.
+        const unsigned odd = static_cast<unsigned>(r) | 1u, offset = static_cast<unsigned>(r >> 32);
+        for (unsigned i = 0; i < 32; ++i) order[i] = (i * odd + offset) & 31u;
+    } else {
+        for (unsigned i = 0; i < warp.lanes; ++i) order[i] = i;
+        for (unsigned i = warp.lanes; i > 1; --i) {  // Fisher-Yates, 32 random bits per draw
+            if ((i & 1) == 0) r = mix(r + i);
+            const auto draw = static_cast<std::uint32_t>(r >> ((i & 1) * 32));
+            std::swap(order[i - 1], order[(std::uint64_t(draw) * i) >> 32]);
+        }
     }
     bool ran = false;
     for (unsigned i = 0; i < warp.lanes; ++i) {
@@ -802,7 +812,10 @@ void run_block(Block& b, WorkerMemory& mem)
         l.warp = t / 32;
         l.lane = t % 32;
         l.clock = 1;
-        l.fiber = ctx::make_fcontext(mem.stack_top(t), kStackBytes, lane_entry);
+        // Stagger the stack tops: 64 KiB-aligned tops would all fall into the
+        // same cache sets, and every switch touches one.
+        const std::size_t stagger = (t % 61) * 64;
+        l.fiber = ctx::make_fcontext(static_cast<char*>(mem.stack_top(t)) - stagger, kStackBytes - stagger, lane_entry);
     }
     const bool lockstep = b.opt->schedule == Schedule::Lockstep;
     for (;;) {
@@ -822,7 +835,7 @@ void run_block(Block& b, WorkerMemory& mem)
 namespace detail {
 
 void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,
-              std::vector<trace::LaneRecord>& records)
+              std::vector<trace::LaneRecord>& records, std::uint64_t& switches)
 {
     const std::uint64_t threads = std::uint64_t(block.x) * block.y * block.z;
     const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
@@ -843,6 +856,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
 
     auto work = [&] {
         try {
+            const std::uint64_t switches_before = tls_switches;
             PooledMemory pooled(static_cast<unsigned>(threads));
             WorkerMemory& mem = pooled.get();
             std::vector<LaneRecord> local;
@@ -872,6 +886,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
             }
             std::lock_guard lock(out_mutex);
             records.insert(records.end(), local.begin(), local.end());
+            switches += tls_switches - switches_before;
         } catch (...) {
             stop = true;
             std::lock_guard lock(out_mutex);

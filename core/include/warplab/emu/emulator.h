@@ -66,8 +66,9 @@ struct KernelBody {
     void (*call)(void*);
 };
 // Runs body once per thread of the grid. Appends the watched blocks' records.
+// Adds the fiber switches the launch made to `switches`.
 void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,
-              std::vector<trace::LaneRecord>& records);
+              std::vector<trace::LaneRecord>& records, std::uint64_t& switches);
 // Elements of device memory from p to the end of its allocation; throws LaunchError if p is not device memory.
 std::uint64_t elements_from(const void* p, std::size_t elem_size);
 
@@ -110,13 +111,15 @@ public:
             auto* k = static_cast<Ctx*>(c);
             std::apply(k->kernel, *k->params);
         };
-        detail::run_grid(name, grid, block, options, detail::KernelBody{&ctx, call}, records_);
+        detail::run_grid(name, grid, block, options, detail::KernelBody{&ctx, call}, records_, switches_);
         ++launches_;
     }
 
     // Records of the watched blocks from every launch since the last take.
     std::vector<trace::LaneRecord> take_records() { return std::exchange(records_, {}); }
     unsigned launches() const { return launches_; }
+    // Fiber switches made by all launches so far (a lane's resume and its yield are two).
+    std::uint64_t fiber_switches() const { return switches_; }
 
 private:
     template <class Tuple, std::size_t... I> static void bind_all(Tuple& t, std::index_sequence<I...>)
@@ -126,6 +129,7 @@ private:
     std::vector<trace::LaneRecord> records_;
     std::vector<void*> owned_;
     unsigned launches_ = 0;
+    std::uint64_t switches_ = 0;
 };
 
 }  // namespace wl::emu

@@ -3,8 +3,8 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "labs/common/bench.h"
-#include "labs/reduction/driver.h"
 #include "labs/reduction/lab.h"
+#include "labs/reduction/run.h"
 #include "warplab/cuda/timing.h"
 
 namespace warplab::reduction {
@@ -115,9 +115,7 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
 
 BenchTable bench_on_gpu(const BenchOptions& o)
 {
-    if (o.type == "int") return bench_typed<int>(o);
-    if (o.type == "float") return bench_typed<float>(o);
-    throw std::invalid_argument("unknown type '" + o.type + "' (use int or float)");
+    return with_element_type(o.type, [&]<class T>() { return bench_typed<T>(o); });
 }
 
 }  // namespace warplab::reduction

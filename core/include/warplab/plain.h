@@ -12,6 +12,8 @@ template <class T> using out = T*;
 
 // wl::as<int4>(g_in): the same pointer seen as wider elements, for 128-bit loads.
 template <class V, class T> __device__ __forceinline__ const V* as(const T* p) { return reinterpret_cast<const V*>(p); }
+// ... and of a writable array (a wl::out<T> parameter, a WL_SHARED array): stores through it are 128-bit too.
+template <class V, class T> __device__ __forceinline__ V* as(T* p) { return reinterpret_cast<V*>(p); }
 
 // Harris's unrolled warp reads shared memory through a volatile pointer.
 template <class T> __device__ __forceinline__ volatile T* as_volatile(T* p) { return p; }

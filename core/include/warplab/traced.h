@@ -162,6 +162,9 @@ template <class V, class T> WL_HD InArray<V> as(const InArray<T>& a)
     return v;
 }
 
+// wl::as<float4>(g_out): a writable global parameter seen as wider elements.
+template <class V, class T> WL_HD GlobalArray<V> as(const GlobalArray<T>& a) { return a.template reinterpret<V>(); }
+
 template <class T> using in = InArray<T>;
 template <class T> using out = GlobalArray<T>;
 
@@ -170,11 +173,27 @@ template <class T, unsigned long long N> class SharedArray {
 public:
     WL_HD SharedArray(T* storage, const ArrayMeta& meta) : p_(storage), meta_(meta) {}
     WL_HD Ref<T> operator[](At at) const { return Ref<T>(p_ + at.index, &meta_, at); }
+    // The same array seen as elements of type V (float4 for 128-bit accesses):
+    // same id, so the trace shows the accesses on the declared array.
+    template <class V> WL_HD SharedArray<V, N * sizeof(T) / sizeof(V)> reinterpret() const
+    {
+        static_assert(N * sizeof(T) % sizeof(V) == 0, "the array is not a whole number of V");
+        ArrayMeta m = meta_;
+        m.elem_size = sizeof(V);
+        m.count = N * sizeof(T) / sizeof(V);
+        return SharedArray<V, N * sizeof(T) / sizeof(V)>(reinterpret_cast<V*>(p_), m);
+    }
 
 private:
     T* p_;
     ArrayMeta meta_;
 };
+
+// wl::as<float4>(sdata): a WL_SHARED array seen as wider elements (reads and writes).
+template <class V, class T, unsigned long long N> WL_HD auto as(const SharedArray<T, N>& a)
+{
+    return a.template reinterpret<V>();
+}
 
 // A 2D shared tile [R][C]: t[r][c] is element r*C + c, bounds checked per dimension
 // by checking the flat index against R*C and the column against C.

@@ -47,6 +47,16 @@ constexpr unsigned char kPoisonByte = 0xCD;
 }  // namespace
 
 namespace detail {
+const char* argument_name(std::uint8_t position)
+{
+    static const auto names = [] {
+        std::vector<std::string> v;
+        for (int i = 0; i < 256; ++i) v.push_back("argument " + std::to_string(i));
+        return v;
+    }();
+    return names[position].c_str();
+}
+
 std::uint64_t elements_from(const void* p, std::size_t elem_size)
 {
     const auto addr = reinterpret_cast<std::uintptr_t>(p);
@@ -152,12 +162,13 @@ struct AccessStamp {
     const char* file;
     unsigned line;
     bool valid, atomic;
+    std::uint8_t bytes;  // which of the word's 4 bytes the access touched (bit i = byte i)
 };
 // A write is checked against the last read and against the last read from
 // another warp than that one, so that one warp's ordered reads do not hide
 // another warp's unordered read.
 struct WordShadow {
-    bool initialised;
+    std::uint8_t initialised;  // bytes of the word written so far in this block (bit i = byte i)
     AccessStamp write, read, read_other_warp;
 };
 
@@ -377,10 +388,10 @@ bool ordered(const Lane& now, const AccessStamp& before)
     return std::max(now.vc[k], now.block->warps[now.warp].full_vc[k]) >= before.clock;
 }
 
-void check_race(Lane& lane, const Access& a, std::uint64_t word, const AccessStamp& other, bool other_writes,
-                bool both_atomic)
+void check_race(Lane& lane, const Access& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
+                bool other_writes, bool both_atomic)
 {
-    if (both_atomic || ordered(lane, other)) return;
+    if (both_atomic || !(bytes & other.bytes) || ordered(lane, other)) return;
     const char* this_kind = a.kind == Kind::Load ? "read" : "written";
     std::ostringstream what;
     what << "data race on shared memory: " << a.array->name << "[" << a.index << "] (word " << word << ") is "
@@ -397,21 +408,25 @@ void check_shared(Lane& lane, const Access& a)
     const bool reads = a.kind != Kind::Store;
     const bool writes = a.kind != Kind::Load;
     const bool atomic = a.kind == Kind::Atomic;
-    const AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), a.file, a.line, true, atomic};
-    for (std::size_t w = byte / 4; w < (byte + a.size + 3) / 4; ++w) {
+    AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), a.file, a.line, true, atomic, 0};
+    const std::size_t end = byte + a.size;
+    for (std::size_t w = byte / 4; w < (end + 3) / 4; ++w) {
+        // Bytes of word w this access touches: char and short elements share words.
+        const std::size_t lo = std::max(byte, w * 4), hi = std::min(end, w * 4 + 4);
+        stamp.bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
         WordShadow& s = b.shadow[w];
-        if (reads && !s.initialised) {
+        if (reads && (s.initialised & stamp.bytes) != stamp.bytes) {
             std::ostringstream what;
             what << "read of uninitialised shared memory: " << a.array->name << "[" << a.index
                  << "] was never written in this block";
             fault(lane, a.file, a.line, what.str());
         }
-        check_race(lane, a, w, s.write, true, atomic && s.write.atomic);
+        check_race(lane, a, w, stamp.bytes, s.write, true, atomic && s.write.atomic);
         if (writes) {
-            check_race(lane, a, w, s.read, false, atomic && s.read.atomic);
-            check_race(lane, a, w, s.read_other_warp, false, atomic && s.read_other_warp.atomic);
+            check_race(lane, a, w, stamp.bytes, s.read, false, atomic && s.read.atomic);
+            check_race(lane, a, w, stamp.bytes, s.read_other_warp, false, atomic && s.read_other_warp.atomic);
             s.write = stamp;
-            s.initialised = true;
+            s.initialised |= stamp.bytes;
         } else {
             if (s.read.valid && s.read.thread / 32 != lane.warp) s.read_other_warp = s.read;
             s.read = stamp;

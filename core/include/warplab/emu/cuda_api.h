@@ -108,8 +108,26 @@ inline void __threadfence() {}
 
 inline int __popc(unsigned x) { return __builtin_popcount(x); }
 inline int __ffs(int x) { return __builtin_ffs(x); }
-template <class T> inline T min(T a, T b) { return b < a ? b : a; }
-template <class T> inline T max(T a, T b) { return a < b ? b : a; }
+// CUDA's min/max overloads take values: see through a traced element (wl::Ref<T>),
+// so that max(sdata[i], sdata[i + s]) loads each element once and returns a value.
+namespace wl {
+template <class T> class Ref;
+namespace emu::detail {
+template <class T> struct plain { using type = T; };
+template <class T> struct plain<wl::Ref<T>> { using type = T; };
+template <class A, class B> using common_value = std::common_type_t<typename plain<A>::type, typename plain<B>::type>;
+}  // namespace emu::detail
+}  // namespace wl
+template <class A, class B> inline auto min(const A& a, const B& b)
+{
+    const wl::emu::detail::common_value<A, B> x = a, y = b;
+    return y < x ? y : x;
+}
+template <class A, class B> inline auto max(const A& a, const B& b)
+{
+    const wl::emu::detail::common_value<A, B> x = a, y = b;
+    return x < y ? y : x;
+}
 
 namespace wl::detail {
 // Read-modify-write on the emulator: blocks run on several host threads, so

@@ -72,11 +72,14 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
 // Elements of device memory from p to the end of its allocation; throws LaunchError if p is not device memory.
 std::uint64_t elements_from(const void* p, std::size_t elem_size);
 
+// "argument 0", "argument 1", ...: how a fault names a global parameter.
+const char* argument_name(std::uint8_t position);
+
 template <class P> void bind_argument(P& param, std::uint8_t position)
 {
     if constexpr (requires { param.raw(); param.bind(position, 0, ""); }) {
         using Elem = std::remove_pointer_t<decltype(param.raw())>;
-        param.bind(position, elements_from(param.raw(), sizeof(Elem)), "argument");
+        param.bind(position, elements_from(param.raw(), sizeof(Elem)), argument_name(position));
     }
 }
 }  // namespace detail

@@ -1,0 +1,147 @@
+// The exercises and what is graded in each: one list, read by the grader (to
+// build, run and report) and by the harness that runs inside each build (to
+// name its checks). exercises/<folder>/README.md says the same in prose.
+#pragma once
+#include <span>
+#include <string_view>
+
+namespace wl::grade {
+
+struct CheckSpec {
+    std::string_view id;     // as the harness reports it: "correct", "whole_warps", ...
+    std::string_view title;  // what is graded, one line
+    unsigned points;
+    std::string_view hint;   // given when the check fails and the harness has no better one
+};
+
+struct ExerciseSpec {
+    std::string_view id;         // "E1"
+    std::string_view folder;     // "E1_max_no_divergence", under exercises/ and solutions/
+    std::string_view title;
+    std::string_view mirrors;    // the lab step it applies to a sibling problem
+    std::string_view signature;  // what the harness calls: the student must keep it
+    std::span<const CheckSpec> checks;
+    unsigned time_limit_s;       // the whole run of the harness
+};
+
+// Every exercise opens with this check; the others (properties) are graded
+// only once it passes: a property of a wrong kernel proves nothing.
+inline constexpr std::string_view kCorrect = "correct";
+
+namespace catalog_detail {
+
+inline constexpr CheckSpec kE1[] = {
+    {kCorrect, "right max: pattern, seeded random, odd sizes, many blocks, all-negative input", 5,
+     "pad the missing elements of a partial block with INT_MIN, not 0: all inputs may be negative"},
+    {"whole_warps", "no partially-active warp while 32 or more threads are active", 5,
+     "make the working threads the first ones of the block: thread tid works on index 2*s*tid "
+     "(or tid < s), instead of testing tid % (2*s)"},
+};
+inline constexpr CheckSpec kE2[] = {
+    {kCorrect, "right min: pattern, seeded random, odd sizes, many blocks, all-positive input", 5,
+     "pad the missing elements of a partial block with INT_MAX, and keep a __syncthreads() after every step"},
+    {"no_bank_conflicts", "zero shared-memory bank conflicts in every step", 5,
+     "let lane tid read words tid and tid + s (sequential addressing): consecutive words sit in distinct banks; "
+     "index 2*s*tid puts 2, 4, 8... lanes on one bank"},
+};
+inline constexpr CheckSpec kE3[] = {
+    {kCorrect, "right dot product for any n: pattern, seeded random, odd sizes, many blocks", 5,
+     "each block covers 2*BLOCK elements: thread tid adds the products at i and i + BLOCK (guard both with < n)"},
+    {"half_the_blocks", "half the blocks of the naive launch: at most ceil(n / (2*BLOCK))", 5,
+     "dot_blocks() must return ceil(n / (2*BLOCK)): every block now covers 2*BLOCK elements"},
+};
+inline constexpr CheckSpec kE4[] = {
+    {kCorrect, "right sum under the independent schedule: pattern, seeded random, odd sizes, many blocks", 4,
+     "after the shared-memory tree leaves 64 partial sums, warp 0 adds sdata[tid + 32] to its own and finishes "
+     "with __shfl_down_sync at offsets 16, 8, 4, 2, 1"},
+    {"shuffle_tail", "no shared-memory access in the warp stage (between a warp's first and last shuffle)", 4,
+     "keep the running sum in a register: sum += __shfl_down_sync(0xffffffff, sum, offset) needs no shared memory "
+     "and no __syncwarp()"},
+    {"no_race", "no race report under the independent schedule, 8 lane orders", 2,
+     "a shuffle both moves data and synchronises the lanes in its mask: use the full mask 0xffffffff in warp 0"},
+};
+inline constexpr CheckSpec kE5[] = {
+    {kCorrect, "right sum of squares under the independent schedule: pattern, seeded random, odd sizes, many blocks",
+     4,
+     "since Volta the lanes of a warp need not run in lockstep: read sdata[tid + s] into a register, __syncwarp(), "
+     "write sdata[tid], __syncwarp()"},
+    {"no_race", "no race report under the independent schedule, 8 lane orders", 4,
+     "every read of a word another lane writes in the tail must be separated from that write by a __syncwarp()"},
+    {"warp_level_tail", "the tail stays warp-level: no __syncthreads() while fewer than 64 threads work", 2,
+     "synchronise the last warp with __syncwarp(); a __syncthreads() inside `if (tid < 32)` is barrier divergence"},
+};
+inline constexpr CheckSpec kE6[] = {
+    {kCorrect, "right C = A B: pattern, seeded random, odd sizes (not multiples of TILE), many blocks", 5,
+     "load the tiles with a bounds check (0 outside A or B), and __syncthreads() before and after using them"},
+    {"loads_per_output", "global loads per output element reduced by the tile factor: at most 2K / TILE", 5,
+     "each thread loads one element of the A tile and one of the B tile per phase; the inner product then reads "
+     "only the shared tiles"},
+};
+inline constexpr CheckSpec kE7[] = {
+    {kCorrect, "right transpose: pattern, seeded random, odd shapes, many blocks", 4,
+     "read the tile in row order, __syncthreads(), then write out[(bx*TILE + ty + j) * rows + by*TILE + tx] "
+     "from tile[tx][ty + j], with bounds checks on both sides"},
+    {"coalesced_stores", "coalesced stores: every global store at the ideal sectors per request", 3,
+     "threadIdx.x must run along the output's rows: swap the block indices for the store, and let the shared tile "
+     "do the transposing"},
+    {"no_bank_conflicts", "zero shared-memory bank conflicts (padding)", 3,
+     "pad the tile to TILE + 1 columns: a column of tile[TILE][TILE] lies in one bank, of tile[TILE][TILE + 1] in 32"},
+};
+inline constexpr CheckSpec kE8[] = {
+    {kCorrect, "right y = a x + y for any n and any grid: pattern, seeded random, odd sizes, n = 0, other grids", 5,
+     "loop: for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)"},
+    {"ideal_load_sectors", "loads at the ideal sectors per request (coalesced, every iteration)", 5,
+     "let consecutive lanes take consecutive elements in every iteration (grid-stride), not a contiguous chunk "
+     "per thread"},
+};
+
+}  // namespace catalog_detail
+
+inline constexpr ExerciseSpec kExercises[] = {
+    {"E1", "E1_max_no_divergence", "max-reduction without divergent branching", "reduction v1 -> v2",
+     "template <unsigned BLOCK> __global__ void exercise::block_max(wl::in<int> in, wl::out<int> out, unsigned n)",
+     catalog_detail::kE1, 20},
+    {"E2", "E2_min_sequential_addressing", "min-reduction with sequential addressing", "reduction v2 -> v3",
+     "template <unsigned BLOCK> __global__ void exercise::block_min(wl::in<int> in, wl::out<int> out, unsigned n)",
+     catalog_detail::kE2, 20},
+    {"E3", "E3_dot_first_add_during_load", "dot product with the first add during the load", "reduction v3 -> v4",
+     "template <unsigned BLOCK> __global__ void exercise::dot_partial(wl::in<int> a, wl::in<int> b, "
+     "wl::out<int> partial, unsigned n); template <unsigned BLOCK> unsigned exercise::dot_blocks(unsigned n)",
+     catalog_detail::kE3, 20},
+    {"E4", "E4_sum_warp_shuffle", "sum with a warp-shuffle tail", "reduction v7 -> v8",
+     "template <unsigned BLOCK> __global__ void exercise::block_sum(wl::in<int> in, wl::out<int> out, unsigned n)",
+     catalog_detail::kE4, 20},
+    {"E5", "E5_fix_racy_warp_unroll", "fix a racy warp-synchronous unroll (sum of squares)",
+     "reduction v5-racy -> v5",
+     "template <unsigned BLOCK> __global__ void exercise::block_sum_squares(wl::in<int> in, wl::out<int> out, "
+     "unsigned n)",
+     catalog_detail::kE5, 20},
+    {"E6", "E6_tiled_matmul", "tiled matrix multiply", "matmul naive -> shared-memory tiles",
+     "template <unsigned TILE> __global__ void exercise::matmul_tiled(wl::in<float> A, wl::in<float> B, "
+     "wl::out<float> C, unsigned M, unsigned N, unsigned K)",
+     catalog_detail::kE6, 20},
+    {"E7", "E7_transpose_shared", "matrix transpose through shared memory",
+     "coalescing (reduction v1 load) and bank conflicts (v2 -> v3), on a 2D tile",
+     "template <unsigned TILE, unsigned ROWS> __global__ void exercise::transpose(wl::in<float> in, "
+     "wl::out<float> out, unsigned rows, unsigned cols)",
+     catalog_detail::kE7, 20},
+    {"E8", "E8_grid_stride_saxpy", "grid-stride SAXPY", "reduction v6 -> v7 (a grid-stride loop)",
+     "__global__ void exercise::saxpy(float a, wl::in<float> x, wl::out<float> y, unsigned n)", catalog_detail::kE8,
+     20},
+};
+
+constexpr const ExerciseSpec* find_exercise(std::string_view id)
+{
+    for (const ExerciseSpec& e : kExercises)
+        if (e.id == id) return &e;
+    return nullptr;
+}
+
+constexpr unsigned max_points(const ExerciseSpec& e)
+{
+    unsigned total = 0;
+    for (const CheckSpec& c : e.checks) total += c.points;
+    return total;
+}
+
+}  // namespace wl::grade

@@ -1,0 +1,43 @@
+// E1 checks: max-reduction without divergent branching (exercises/E1_max_no_divergence).
+// Compiled by the grader into a harness, after the student's kernel.cuh.
+#include <climits>
+
+#include "harness/block_reduce.h"
+
+namespace wl::grade::e1 {
+
+const BlockReduction& problem()
+{
+    static const BlockReduction p{
+        "block_max", "max", [](int x) { return x; }, [](int a, int b) { return a > b ? a : b; },
+        -1'000'000'000, 1'000'000'000,
+        // The tent's max is 300 (harness/block_reduce.h).
+        tent_pattern(), 300, "pattern: n = 1000, in[i] = 300 - |i - 701|, max 300",
+        // A block padded with 0 instead of INT_MIN gives 0 here; the max is in[0] = -1000.
+        {{"all negative: n = 33, in[i] = -1000 - i, max -1000", [] {
+              std::vector<int> v(33);
+              for (int i = 0; i < 33; ++i) v[i] = -1000 - i;
+              return v;
+          }()}}};
+    return p;
+}
+
+constexpr auto kernel = []<unsigned B>() { return &exercise::block_max<B>; };
+
+Verdict whole_warps(const Harness& h)
+{
+    const BlockView v = trace_reduction(problem(), kernel);
+    if (Finding f = first_partial_warp(h, v)) return *f;
+    unsigned wide = 0;
+    for (const trace::StepMetrics& m : v.steps) wide += m.active_threads >= 32;
+    return pass("no partially-active warp in the " + std::to_string(wide) +
+                " steps with 32 or more active threads (block 0; n = 4096, block 256)");
+}
+
+void grade(Harness& h)
+{
+    h.check(kCorrect, [] { return check_reduction(problem(), kernel); });
+    h.check("whole_warps", [&] { return whole_warps(h); });
+}
+
+}  // namespace wl::grade::e1

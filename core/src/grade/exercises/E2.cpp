@@ -1,0 +1,45 @@
+// E2 checks: min-reduction with sequential addressing (exercises/E2_min_sequential_addressing).
+// Compiled by the grader into a harness, after the student's kernel.cuh.
+#include "harness/block_reduce.h"
+
+namespace wl::grade::e2 {
+
+const BlockReduction& problem()
+{
+    static const BlockReduction p{
+        "block_min", "min", [](int x) { return x; }, [](int a, int b) { return a < b ? a : b; },
+        -1'000'000'000, 1'000'000'000,
+        // The tent turned upside down: its min is -300, at i = 701 (odd: thread 189 of block 2).
+        [] {
+            std::vector<int> v = tent_pattern();
+            for (int& x : v) x = -x;
+            return v;
+        }(),
+        -300, "pattern: n = 1000, in[i] = |i - 701| - 300, min -300",
+        // A block padded with 0 instead of INT_MAX gives 0 here; the min is in[0] = 1000.
+        {{"all positive: n = 33, in[i] = 1000 + i, min 1000", [] {
+              std::vector<int> v(33);
+              for (int i = 0; i < 33; ++i) v[i] = 1000 + i;
+              return v;
+          }()}}};
+    return p;
+}
+
+constexpr auto kernel = []<unsigned B>() { return &exercise::block_min<B>; };
+
+Verdict no_bank_conflicts(const Harness& h)
+{
+    const BlockView v = trace_reduction(problem(), kernel);
+    if (Finding f = first_bank_conflict(h, v)) return *f;
+    const trace::Totals t = trace::totals(v.steps);
+    return pass("every shared access at its ideal: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
+                " wavefronts in block 0 (n = 4096, block 256)");
+}
+
+void grade(Harness& h)
+{
+    h.check(kCorrect, [] { return check_reduction(problem(), kernel); });
+    h.check("no_bank_conflicts", [&] { return no_bank_conflicts(h); });
+}
+
+}  // namespace wl::grade::e2

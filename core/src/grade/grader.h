@@ -1,0 +1,73 @@
+// The grader: for each exercise, find the student's kernel.cuh, build its
+// harness, run it with a time limit and turn what it reports into checks
+// with points. Front ends: `warplab grade` (core/src/cli/grade_command.cpp)
+// and CTest (tests/grader), which runs that command.
+#pragma once
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "build.h"
+#include "catalog.h"
+
+namespace wl::grade {
+
+struct CheckResult {
+    std::string id, title;
+    unsigned points = 0, max_points = 0;
+    bool passed = false;
+    bool graded = true;  // false: skipped because the result was wrong
+    std::string measured, expected, where, hint;
+};
+
+// Kernel time on a GPU against the reference solution (not graded).
+struct GpuTiming {
+    bool done = false;
+    std::string note;  // why not, or what went wrong
+    std::string gpu;
+    double student_ms = 0, reference_ms = 0;
+};
+
+struct ExerciseResult {
+    const ExerciseSpec* spec = nullptr;
+    std::filesystem::path kernel_file;  // empty when not found
+    std::vector<CheckResult> checks;
+    std::string problem;  // once for all checks: missing file, compile error, crash, time limit
+    double build_seconds = 0, run_seconds = 0;
+    bool build_cached = false;
+    GpuTiming timing;
+    unsigned points() const;
+    unsigned max_points() const;
+};
+
+struct GradeReport {
+    std::filesystem::path dir;
+    std::string backend;  // what ran the checks, for the header line
+    std::vector<ExerciseResult> exercises;
+    unsigned points() const;
+    unsigned max_points() const;
+};
+
+enum class Backend { Auto, Cpu, Gpu };
+
+struct GradeOptions {
+    std::vector<const ExerciseSpec*> exercises;  // empty: all
+    std::filesystem::path dir;                   // holds one folder per exercise
+    Backend backend = Backend::Auto;
+    std::optional<double> time_limit_s;          // overrides each exercise's
+};
+
+// The folder of exercise `spec` under `dir`: its catalog name, or any folder
+// named "<id>" or "<id>_..."; empty when there is none.
+std::filesystem::path find_exercise_folder(const std::filesystem::path& dir, const ExerciseSpec& spec);
+
+// Grades each exercise in turn; calls on_done after each (to print as it goes).
+GradeReport grade(const GradeOptions& opt, const Toolchain& tc,
+                  const std::function<void(const ExerciseResult&)>& on_done = {});
+
+// Turns a harness's result lines and its end into checks (exposed for tests).
+void collect_checks(ExerciseResult& ex, const std::string& result_lines, const std::string& end_problem);
+
+}  // namespace wl::grade

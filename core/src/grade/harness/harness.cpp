@@ -1,0 +1,297 @@
+// The harness side of the grader: verdicts, fault reports, seeded inputs,
+// trace helpers and the result file (one JSON line per check).
+#include "harness/harness.h"
+
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <set>
+
+namespace wl::grade {
+
+Verdict pass(std::string measured) { return Verdict{true, std::move(measured), {}, {}, {}}; }
+
+Verdict fail(std::string measured, std::string expected, std::string where, std::string hint)
+{
+    return Verdict{false, std::move(measured), std::move(expected), std::move(where), std::move(hint)};
+}
+
+// ------------------------------------------------------------- harness --
+
+namespace {
+
+std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
+
+// The student's files by the hash the trace carries (trace::file_hash of the base name).
+std::map<std::uint32_t, std::string> student_files(const std::string& kernel_file)
+{
+    std::map<std::uint32_t, std::string> files;
+    files[trace::file_hash(kernel_file.c_str())] = base_name(kernel_file);
+    std::error_code ec;
+    const auto dir = std::filesystem::path(kernel_file).parent_path();
+    for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        files.emplace(trace::file_hash(name.c_str()), name);
+    }
+    return files;
+}
+
+}  // namespace
+
+Harness::Harness(const ExerciseSpec& spec, std::string kernel_file, std::FILE* out)
+    : spec_(spec), kernel_file_(std::move(kernel_file)), out_(out)
+{
+}
+
+void Harness::check(std::string_view id, const std::function<Verdict()>& measure)
+{
+    const bool is_correct = id == kCorrect;
+    if (!is_correct && !correct_passed_) {
+        report(id, fail("not graded: the result must be right first (see check 'correct')",
+                        "a right result, then this property"),
+               false);
+        return;
+    }
+    Verdict v;
+    try {
+        v = measure();
+    } catch (const std::exception& e) {
+        v = fault_verdict(e, "the " + std::string(id) + " run");
+    }
+    if (is_correct) correct_passed_ = v.passed;
+    report(id, v, true);
+}
+
+std::string Harness::site(const trace::Site& s) const
+{
+    static const std::map<std::uint32_t, std::string> files = student_files(kernel_file_);
+    auto it = files.find(s.file_hash);
+    return it != files.end() ? it->second + ":" + std::to_string(s.line) : "line " + std::to_string(s.line);
+}
+
+void Harness::report(std::string_view id, const Verdict& v, bool graded)
+{
+    nlohmann::json line{{"check", id},       {"passed", v.passed}, {"graded", graded}, {"measured", v.measured},
+                        {"expected", v.expected}, {"where", v.where}, {"hint", v.hint}};
+    std::fprintf(out_, "%s\n", line.dump().c_str());
+    std::fflush(out_);  // a later crash or time-out must not lose the checks already done
+}
+
+// ------------------------------------------------------------- faults --
+
+namespace {
+
+struct FaultHint {
+    const char* phrase;
+    const char* hint;
+};
+constexpr FaultHint kFaultHints[] = {
+    {"out-of-bounds", "check every index against its bound (n, rows, cols) before the access, in every block: the "
+                      "last one is usually partial"},
+    {"data race", "a __syncthreads() (between warps) or a __syncwarp() (within a warp) must separate a write from "
+                  "another thread's access to the same word"},
+    {"barrier divergence", "every thread of the block must reach the same __syncthreads(): none inside a branch "
+                           "that only some threads take, and no early return before one"},
+    {"uninitialised", "every shared element that is read must first be written in this block: write the padding "
+                      "of a partial block too (with the identity of the operation)"},
+    {"warp deadlock", "every lane named in a warp collective's mask must reach that collective"},
+    {"mask", "a warp collective's mask must include the calling lane and every lane it reads"},
+    {"shared memory exhausted", "the shared arrays of one block must fit in 228 KiB"},
+};
+
+std::string fault_hint(const std::string& what)
+{
+    for (const FaultHint& h : kFaultHints)
+        if (what.find(h.phrase) != std::string::npos) return h.hint;
+    return {};
+}
+
+}  // namespace
+
+Verdict fault_verdict(const std::exception& e, const std::string& during)
+{
+    if (const auto* f = dynamic_cast<const emu::KernelFault*>(&e)) {
+        const std::string where = f->fault.file.empty()
+                                      ? std::string()
+                                      : base_name(f->fault.file) + ":" + std::to_string(f->fault.line);
+        return fail(during + ": the kernel faulted: " + f->what(), "no fault", where, fault_hint(f->fault.what));
+    }
+    if (dynamic_cast<const emu::LaunchError*>(&e))
+        return fail(during + ": the launch failed: " + e.what(), "a valid launch");
+    return fail(during + ": " + e.what(), "no error");
+}
+
+Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right)
+{
+    for (const Case& c : cases) {
+        Finding f;
+        try {
+            f = c.run();
+        } catch (const std::exception& e) {
+            return fault_verdict(e, "case " + c.name);
+        }
+        if (f) {
+            f->measured = "case " + c.name + ": " + f->measured;
+            return *f;
+        }
+    }
+    return pass(what_is_right + " on all " + std::to_string(cases.size()) + " cases");
+}
+
+// ------------------------------------------------------------- inputs --
+
+std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int lo, int hi)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> d(lo, hi);
+    std::vector<int> v(n);
+    for (int& x : v) x = d(rng);
+    return v;
+}
+
+std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> d(lo, hi);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(rng);
+    return v;
+}
+
+std::vector<float> random_whole_floats(std::size_t n, std::uint64_t seed, int lo, int hi)
+{
+    std::vector<float> v(n);
+    const std::vector<int> ints = random_ints(n, seed, lo, hi);
+    for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(ints[i]);
+    return v;
+}
+
+// ----------------------------------------------------- emulator, trace --
+
+void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_seed, bool record)
+{
+    emu.options.schedule = schedule;
+    emu.options.seed = lane_seed;
+    emu.options.record = record;
+    emu.options.watched_blocks = {0};
+}
+
+BlockView view_block(const std::vector<trace::LaneRecord>& records, std::uint32_t block, std::uint32_t threads)
+{
+    std::vector<trace::LaneRecord> mine;
+    for (const trace::LaneRecord& r : records)
+        if (r.block == block) mine.push_back(r);
+    BlockView v;
+    v.block = trace::group_block(block, threads, std::move(mine));
+    v.steps = trace::analyze_steps(v.block);
+    return v;
+}
+
+// ------------------------------------------------------------ findings --
+
+namespace {
+
+bool is_memory(trace::Kind k)
+{
+    return k == trace::Kind::Load || k == trace::Kind::Store || k == trace::Kind::Atomic;
+}
+
+bool is_work(trace::Kind k) { return is_memory(k) || k == trace::Kind::Shuffle || k == trace::Kind::Vote; }
+
+const char* kind_name(trace::Kind k)
+{
+    return k == trace::Kind::Load ? "load" : k == trace::Kind::Store ? "store" : "atomic";
+}
+
+std::string step_of(const trace::WarpEvent& e) { return "step " + std::to_string(e.step); }
+
+}  // namespace
+
+Finding first_bank_conflict(const Harness& h, const BlockView& v)
+{
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (e.space != trace::Space::Shared || !is_memory(e.kind)) continue;
+        const trace::BankCost c = trace::shared_bank_cost(e.mask, e.offset, e.size);
+        if (c.wavefronts <= c.ideal) continue;
+        const trace::Totals t = trace::totals(v.steps);
+        return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(__builtin_popcount(e.mask)) +
+                        " lanes of warp " + std::to_string(e.warp) + " is " + str(c.ways()) + "-way bank-conflicted (" +
+                        std::to_string(c.wavefronts) + " wavefronts, ideal " + std::to_string(c.ideal) +
+                        "); block 0 in all: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
+                        " shared wavefronts for an ideal of " + std::to_string(t.shared_load.ideal + t.shared_store.ideal),
+                    "every shared access at its ideal wavefronts (1-way)", step_of(e) + ", " + h.site(e.site));
+    }
+    return std::nullopt;
+}
+
+Finding first_partial_warp(const Harness& h, const BlockView& v)
+{
+    for (const trace::StepMetrics& m : v.steps) {
+        if (m.active_threads < 32 || m.partial_warps == 0) continue;
+        std::string where = "step " + std::to_string(m.step);
+        for (const trace::WarpEvent& e : v.block.events)
+            if (e.step == m.step && is_work(e.kind) && e.mask != e.existing) {
+                where += ", " + h.site(e.site);
+                break;
+            }
+        return fail("step " + std::to_string(m.step) + ": " + std::to_string(m.active_threads) + " threads active in " +
+                        std::to_string(m.active_warps) + " warps, " + std::to_string(m.partial_warps) +
+                        " of them partially active",
+                    "no partially-active warp in a step with 32 or more active threads", where);
+    }
+    return std::nullopt;
+}
+
+Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind)
+{
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (e.space != trace::Space::Global || e.kind != kind) continue;
+        const trace::SectorCost c = trace::global_sector_cost(e.mask, e.offset, e.size);
+        if (c.sectors <= c.ideal) continue;
+        return fail(step_of(e) + ": a global " + kind_name(kind) + " by " + std::to_string(__builtin_popcount(e.mask)) +
+                        " lanes of warp " + std::to_string(e.warp) + " touches " + std::to_string(c.sectors) +
+                        " sectors per request; its bytes fit in " + std::to_string(c.ideal),
+                    "every global " + std::string(kind_name(kind)) + " at the ideal sectors per request (" +
+                        std::to_string(c.ideal) + " here)",
+                    step_of(e) + ", " + h.site(e.site));
+    }
+    return std::nullopt;
+}
+
+// ---------------------------------------------------------------- text --
+
+std::string str(double v)
+{
+    char buf[64];
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
+    return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+std::string step_label(const trace::StepMetrics& m)
+{
+    std::string s = "step " + std::to_string(m.step);
+    for (std::size_t i = 0; i < m.lines.size(); ++i) s += (i ? ", " : " (lines ") + std::to_string(m.lines[i]);
+    return m.lines.empty() ? s : s + ")";
+}
+
+// ---------------------------------------------------------------- main --
+
+int harness_main(int argc, char** argv, std::string_view exercise_id, const char* kernel_file,
+                 void (*grade)(Harness&))
+{
+    const ExerciseSpec* spec = find_exercise(exercise_id);
+    if (!spec) return 2;
+    std::FILE* out = stdout;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--result") == 0) out = std::fopen(argv[i + 1], "w");
+    if (!out) return 2;
+    Harness h(*spec, kernel_file, out);
+    grade(h);
+    if (out != stdout) std::fclose(out);
+    return 0;
+}
+
+}  // namespace wl::grade

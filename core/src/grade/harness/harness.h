@@ -1,0 +1,111 @@
+// What an exercise's check file (core/src/grade/exercises/En.cpp) is written
+// against. The grader generates, per exercise, a harness that includes the
+// student's kernel.cuh, then the check file, then calls harness_main(); it
+// runs as a child process and writes one JSON line per check to a result file.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "catalog.h"
+#include "warplab/emu/emulator.h"
+#include "warplab/trace/analysis.h"
+#include "warplab/trace/events.h"
+
+namespace wl::grade {
+
+// The outcome of one check, as the student will read it.
+struct Verdict {
+    bool passed = true;
+    std::string measured, expected, where, hint;  // hint empty: the catalog's
+};
+Verdict pass(std::string measured);
+Verdict fail(std::string measured, std::string expected, std::string where = {}, std::string hint = {});
+
+// A failure found by one part of a check, or nothing.
+using Finding = std::optional<Verdict>;
+
+class Harness {
+public:
+    Harness(const ExerciseSpec& spec, std::string kernel_file, std::FILE* out);
+
+    // Runs `measure` for check `id` and reports its verdict; a fault or an
+    // exception becomes a failure. A property is graded only once `correct` passed.
+    void check(std::string_view id, const std::function<Verdict()>& measure);
+
+    // "kernel.cuh:34" when the site is in a file of the student's folder, else "line 34".
+    std::string site(const trace::Site& s) const;
+
+private:
+    void report(std::string_view id, const Verdict& v, bool graded);
+    const ExerciseSpec& spec_;
+    std::string kernel_file_;
+    std::FILE* out_;
+    bool correct_passed_ = false;
+};
+
+// The verdict for a launch that threw: a KernelFault quotes its paragraph.
+Verdict fault_verdict(const std::exception& e, const std::string& during);
+
+// ---- cases: every correctness check runs a list of named inputs ----
+
+struct Case {
+    std::string name;                 // "n = 257 (seed 4)"
+    std::function<Finding()> run;     // a failure, or nothing when right
+};
+// Runs the cases in order and stops at the first failure (a fault included).
+Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right);
+
+// ---- inputs: seeded, so a failure can be reproduced ----
+
+std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int lo, int hi);
+std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi);
+// Small whole numbers as floats: every sum of their products is exact in float.
+std::vector<float> random_whole_floats(std::size_t n, std::uint64_t seed, int lo, int hi);
+
+// ---- the emulator and its trace ----
+
+void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_seed, bool record);
+
+template <class T> T* to_device(emu::Emulator& emu, const std::vector<T>& host)
+{
+    T* d = emu.alloc<T>(host.size());
+    emu.copy_to_device(d, host.data(), host.size());
+    return d;
+}
+template <class T> std::vector<T> to_host(emu::Emulator& emu, const T* device, std::size_t count)
+{
+    std::vector<T> host(count);
+    emu.copy_to_host(host.data(), device, count);
+    return host;
+}
+
+// One block's trace, grouped into warp events, with its per-step metrics.
+struct BlockView {
+    trace::BlockTrace block;
+    std::vector<trace::StepMetrics> steps;
+};
+BlockView view_block(const std::vector<trace::LaneRecord>& records, std::uint32_t block, std::uint32_t threads);
+
+// ---- structural findings shared by several exercises ----
+
+// The first shared-memory access with more wavefronts than its ideal.
+Finding first_bank_conflict(const Harness& h, const BlockView& v);
+// The first step with 32 or more active threads and a partially-active warp.
+Finding first_partial_warp(const Harness& h, const BlockView& v);
+// The first global load (or store) that touches more 32-byte sectors than its bytes need.
+Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind);
+
+// ---- text ----
+
+std::string str(double v);  // shortest form that reads back the same: 3, -2.5, 1e+30, nan
+std::string step_label(const trace::StepMetrics& m);  // "step 3 (lines 31, 32)"
+
+int harness_main(int argc, char** argv, std::string_view exercise_id, const char* kernel_file,
+                 void (*grade)(Harness&));
+
+}  // namespace wl::grade

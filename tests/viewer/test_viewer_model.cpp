@@ -1,0 +1,217 @@
+// The derivations under the viewer's panels, on real traces of the reduction
+// lab (emulator) and on small hand-made events.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "labs/common/traced_run.h"
+#include "viewer/app.h"
+#include "viewer/format.h"
+#include "viewer/source_model.h"
+#include "viewer/step_model.h"
+
+namespace warplab::viewer {
+namespace {
+
+TracedRun reduction_trace(const char* version, unsigned block = 256)
+{
+    RunRequest req;
+    req.version = version;
+    req.n = 4096;
+    req.block = block;
+    req.backend = BackendChoice::Cpu;
+    req.schedule = ScheduleChoice::Lockstep;
+    return trace_version(*find_lab("reduction"), req);
+}
+
+std::size_t count(const BlockActivity& a, std::uint32_t warp, LaneState s)
+{
+    return std::size_t(std::count(a.lanes.begin() + warp * 32, a.lanes.begin() + warp * 32 + 32, s));
+}
+
+// v1, step 1 (s = 1): thread tid works when tid % 2 == 0, so every warp has 16
+// of its 32 lanes active and is partially active. v3, step 1 (s = 128): threads
+// 0..127 work: warps 0-3 fully, warps 4-7 not at all; no warp is partial.
+TEST(ViewerModel, ActivityOfV1AndV3AtStep1)
+{
+    const BlockActivity v1 = block_activity(reduction_trace("v1").block, 1);
+    const BlockActivity v3 = block_activity(reduction_trace("v3").block, 1);
+    ASSERT_EQ(v1.warps, 8u);
+    for (std::uint32_t w = 0; w < 8; ++w) {
+        EXPECT_EQ(count(v1, w, LaneState::Active), 16u) << "warp " << w;
+        EXPECT_TRUE(v1.partial[w]);
+        EXPECT_EQ(count(v3, w, LaneState::Active), w < 4 ? 32u : 0u) << "warp " << w;
+        EXPECT_FALSE(v3.partial[w]);
+    }
+}
+
+// v2, step 1: lane l of warp 0 reads word 2l + 1 (load of sdata[index + s])
+// or 2l; lanes l and l + 16 fall in the same bank: 2 ways on the even or odd
+// banks, none on the others. v3's loads are 32 consecutive words: 1 way.
+TEST(ViewerModel, BanksOfTheWorstInstruction)
+{
+    const TracedRun v2 = reduction_trace("v2");
+    const auto worst = worst_shared_event(v2.block, 1);
+    ASSERT_TRUE(worst);
+    const BankView b = bank_view(v2.block.events[*worst]);
+    EXPECT_EQ(b.cost.wavefronts, 2u);
+    EXPECT_EQ(b.cost.ideal, 1u);
+    EXPECT_EQ(*std::max_element(b.ways.begin(), b.ways.end()), 2u);
+    EXPECT_EQ(b.rows.size(), 2u);  // words 0..63
+
+    const TracedRun v3 = reduction_trace("v3");
+    const BankView c = bank_view(v3.block.events[*worst_shared_event(v3.block, 1)]);
+    EXPECT_EQ(*std::max_element(c.ways.begin(), c.ways.end()), 1u);
+}
+
+// v3, step 1: thread t < 128 reads sdata[t + 128] and writes sdata[t]: 128
+// arrows, each from t + 128 to t: the fold of the upper half onto the lower.
+TEST(ViewerModel, FlowsOfTheFold)
+{
+    const TracedRun v3 = reduction_trace("v3");
+    const ArrayStep st = array_step(v3.block, 1, 0, 4, 256);
+    ASSERT_EQ(st.flows.size(), 128u);
+    for (const Flow& f : st.flows) {
+        EXPECT_EQ(f.to, f.thread);
+        EXPECT_EQ(f.from, f.thread + 128u);
+    }
+    EXPECT_EQ(std::count(st.written.begin(), st.written.end(), 1), 128);
+}
+
+// v5's warp tail reads sdata[tid + s] in one step and writes sdata[tid] in the
+// next (the sum waits in a register across a __syncwarp()): the write's step
+// still shows the arrows from tid + s.
+TEST(ViewerModel, FlowsAcrossAWarpSync)
+{
+    const TracedRun v5 = reduction_trace("v5");
+    bool found = false;
+    for (std::uint32_t s = 0; s < v5.steps.size() && !found; ++s) {
+        const ArrayStep st = array_step(v5.block, s, 0, 4, 256);
+        const bool only_writes = !st.flows.empty() && std::count(st.read.begin(), st.read.end(), 1) == 0;
+        if (!only_writes) continue;
+        found = true;
+        for (const Flow& f : st.flows) EXPECT_GT(f.from, f.to);
+    }
+    EXPECT_TRUE(found) << "no step of v5 writes without reading";
+}
+
+// Threads of a 4x4 tile at (row 2, col 8) of a 16-wide matrix, one element
+// each: the tile's pitch is found from the runs, and from the lab's hint.
+TEST(ViewerModel, OutputTileIn2D)
+{
+    BlockTrace block;
+    block.threads = 32;
+    block.steps = {{0, 0}};
+    WarpEvent e;
+    e.kind = wl::trace::Kind::Store;
+    e.space = wl::trace::Space::Global;
+    e.size = 4;
+    e.array = 2;
+    e.mask = 0xFFFF;
+    e.existing = 0xFFFFFFFF;
+    for (unsigned lane = 0; lane < 16; ++lane) e.offset[lane] = 4 * ((2 + lane / 4) * 16 + 8 + lane % 4);
+    block.events.push_back(e);
+    for (std::uint64_t hint : {std::uint64_t(0), std::uint64_t(16)}) {
+        const auto tile = output_tile(block, 4, hint);
+        ASSERT_TRUE(tile);
+        EXPECT_EQ(tile->array, 2);
+        EXPECT_EQ(tile->pitch, 16u);
+        EXPECT_EQ(tile->first_row, 2u);
+        EXPECT_EQ(tile->first_col, 8u);
+        EXPECT_EQ(tile->rows, 4u);
+        EXPECT_EQ(tile->cols, 4u);
+        EXPECT_EQ(owned_elements(*tile, 5), std::vector<std::uint64_t>{3 * 16 + 9});
+    }
+}
+
+// The diff marks the lines of `after` that are not in the longest common
+// subsequence, and tells comment-only lines apart.
+TEST(ViewerModel, ChangedLines)
+{
+    const std::vector<std::string> before = {"// v1", "int a = 1;", "int b = 2;", "return a;"};
+    const std::vector<std::string> after = {"// v2", "int a = 1;", "int c = 3;", "int b = 2;  ", "return b;"};
+    const auto ch = changed_lines(before, after);
+    ASSERT_EQ(ch.size(), 5u);
+    EXPECT_EQ(ch[0], LineChange::CommentChanged);
+    EXPECT_EQ(ch[1], LineChange::Same);
+    EXPECT_EQ(ch[2], LineChange::Changed);
+    EXPECT_EQ(ch[3], LineChange::Same);  // trailing blanks do not count
+    EXPECT_EQ(ch[4], LineChange::Changed);
+}
+
+TEST(ViewerModel, KernelParameterNamesFromTheSource)
+{
+    SourceCache sources(default_source_root());
+    const SourceFile& f = sources.get("kernels/reduction/02_interleaved_strided.cuh");
+    ASSERT_TRUE(f.found) << "source root " << sources.root();
+    EXPECT_EQ(kernel_parameter_names(f, "reduce_interleaved_strided"), (std::vector<std::string>{"g_in", "g_out", "n"}));
+}
+
+TEST(ViewerModel, CompactNumbers)
+{
+    EXPECT_EQ(compact_number(7), "7");
+    EXPECT_EQ(compact_number(9999), "9999");
+    EXPECT_EQ(compact_number(18678), "18.7k");
+    EXPECT_EQ(compact_number(-2.5), "-2.5");
+    EXPECT_EQ(lines_text({41, 57, 72, 73, 74}, 3), "41, 57, 72, ...");
+}
+
+}  // namespace
+}  // namespace warplab::viewer
+
+namespace warplab::viewer {
+namespace {
+
+// The keys a teacher uses: right/left step, down/up version, F presents, Esc
+// leaves presenting and then quits. No window needed: keys act on the state.
+TEST(ViewerModel, KeysActOnTheState)
+{
+    App app;
+    select_by_name(app, "reduction", "v2");
+    Selection s = app.sel;
+    s.backend = BackendChoice::Cpu;
+    select_settings(app, s);
+    set_step(app, 0);
+    on_key(app, Key::Right);
+    on_key(app, Key::Right);
+    EXPECT_EQ(app.sel.step, 2u);
+    on_key(app, Key::Left);
+    EXPECT_EQ(app.sel.step, 1u);
+    on_key(app, Key::Down);
+    EXPECT_STREQ(current_version(app).id, "v3");
+    EXPECT_EQ(app.sel.step, 1u);  // the same step of the next version, to compare
+    on_key(app, Key::Up);
+    on_key(app, Key::Up);
+    on_key(app, Key::Up);  // stops at v1
+    EXPECT_STREQ(current_version(app).id, "v1");
+    for (int i = 0; i < 50; ++i) on_key(app, Key::Right);
+    EXPECT_EQ(app.sel.step, step_count(app) - 1);  // stops at the last step
+    on_key(app, Key::F);
+    EXPECT_TRUE(app.presenter);
+    on_key(app, Key::Escape);
+    EXPECT_FALSE(app.presenter);
+    EXPECT_FALSE(app.quit);
+    on_key(app, Key::Escape);
+    EXPECT_TRUE(app.quit);
+}
+
+// Play advances one step per 1/speed seconds and stops at the last step.
+TEST(ViewerModel, PlayStepsThroughAndStops)
+{
+    App app;
+    select_by_name(app, "reduction", "v3");
+    Selection s = app.sel;
+    s.backend = BackendChoice::Cpu;
+    select_settings(app, s);
+    set_step(app, 0);
+    app.play.steps_per_second = 2;
+    toggle_play(app);
+    tick(app, 0.6);
+    EXPECT_EQ(app.sel.step, 1u);
+    for (int i = 0; i < 100; ++i) tick(app, 0.6);
+    EXPECT_EQ(app.sel.step, step_count(app) - 1);
+    EXPECT_FALSE(app.play.playing);
+}
+
+}  // namespace
+}  // namespace warplab::viewer

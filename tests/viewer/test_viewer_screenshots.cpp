@@ -1,0 +1,208 @@
+// The viewer as a user runs it, headless: each test renders screenshots with
+// the real executable and checks their pixels inside the panel rectangles the
+// viewer reports (--layout-json), against the palette it reports.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "viewer/png_io.h"
+
+namespace warplab::viewer {
+namespace {
+
+struct Shot {
+    int exit_code = -1;
+    std::string output;    // stdout and stderr
+    Image image;
+    nlohmann::json layout;
+};
+
+std::string slurp(const std::string& path)
+{
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+// Files of this test alone: ctest runs the tests in parallel.
+std::string temp_file(const std::string& suffix)
+{
+    return testing::TempDir() + "viewer_" + testing::UnitTest::GetInstance()->current_test_info()->name() + suffix;
+}
+
+int run(const std::string& args, std::string& output)
+{
+    const std::string out = temp_file("_out.txt");
+    const int status = std::system((std::string(WARPLAB_VIEWER_EXE) + " " + args + " > " + out + " 2>&1").c_str());
+    output = slurp(out);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+Shot screenshot(const std::string& args)
+{
+    const std::string png = temp_file(".png"), json = temp_file(".json");
+    std::remove(png.c_str());
+    Shot s;
+    s.exit_code = run(args + " --screenshot " + png + " --layout-json " + json, s.output);
+    if (s.exit_code != 0) return s;
+    s.image = read_png(png);
+    s.layout = nlohmann::json::parse(slurp(json));
+    return s;
+}
+
+struct Box {
+    int x0, y0, x1, y1;
+};
+
+Box region(const Shot& s, const std::string& name)
+{
+    const auto& r = s.layout.at("regions").at(name);
+    return {int(r[0].get<float>()), int(r[1].get<float>()), int(r[0].get<float>() + r[2].get<float>()),
+            int(r[1].get<float>() + r[3].get<float>())};
+}
+
+// Pixels of exactly this colour (within 2 per channel: the software renderer is exact inside shapes).
+std::size_t count_colour(const Image& img, Box b, const nlohmann::json& rgb)
+{
+    std::size_t n = 0;
+    for (int y = std::max(0, b.y0); y < std::min(img.height, b.y1); ++y)
+        for (int x = std::max(0, b.x0); x < std::min(img.width, b.x1); ++x) {
+            const std::uint8_t* p = &img.rgba[(std::size_t(y) * img.width + x) * 4];
+            bool same = true;
+            for (int c = 0; c < 3; ++c) same &= std::abs(int(p[c]) - rgb[c].get<int>()) <= 2;
+            n += same;
+        }
+    return n;
+}
+
+std::size_t conflict_pixels(const Shot& s)
+{
+    std::size_t n = 0;
+    const auto& scale = s.layout.at("palette").at("conflict");
+    for (std::size_t level = 1; level < scale.size(); ++level) n += count_colour(s.image, region(s, "banks.grid"), scale[level]);
+    return n;
+}
+
+// v2 step 1: the worst load is a 2-way conflict: the bank panel shows the
+// conflict colours. v3 step 1 reads consecutive words: only the no-conflict colour.
+TEST(ViewerScreenshots, ConflictColourInV2BanksNotInV3)
+{
+    const Shot v2 = screenshot("--lab reduction --version v2 --step 1 --backend cpu");
+    ASSERT_EQ(v2.exit_code, 0) << v2.output;
+    EXPECT_EQ(v2.image.width, 1920);
+    EXPECT_EQ(v2.image.height, 1080);
+    EXPECT_GT(conflict_pixels(v2), 1000u);
+
+    const Shot v3 = screenshot("--lab reduction --version v3 --step 1 --backend cpu");
+    ASSERT_EQ(v3.exit_code, 0) << v3.output;
+    EXPECT_EQ(conflict_pixels(v3), 0u);
+    EXPECT_GT(count_colour(v3.image, region(v3, "banks.grid"), v3.layout["palette"]["conflict"][0]), 1000u);
+}
+
+// Step 1: v1's active threads are every other lane of every warp, and all 8
+// warps are outlined as partially active; v3's are warps 0-3 whole, none outlined.
+TEST(ViewerScreenshots, ActiveCellsAndPartialWarpsOfV1AndV3)
+{
+    const Shot v1 = screenshot("--lab reduction --version v1 --step 1 --backend cpu");
+    const Shot v3 = screenshot("--lab reduction --version v3 --step 1 --backend cpu");
+    ASSERT_EQ(v1.exit_code, 0) << v1.output;
+    ASSERT_EQ(v3.exit_code, 0) << v3.output;
+    const auto bands = [](const Shot& s) {  // active pixels in each eighth of the grid, top to bottom: one band a warp
+        const Box g = region(s, "threads.grid");
+        std::vector<std::size_t> out;
+        for (int w = 0; w < 8; ++w) {
+            const int h = (g.y1 - g.y0 - 8) / 8;
+            out.push_back(count_colour(s.image, {g.x0, g.y0 + 4 + w * h + 1, g.x1, g.y0 + 4 + (w + 1) * h - 1},
+                                       s.layout["palette"]["active"]));
+        }
+        return out;
+    };
+    const auto a1 = bands(v1), a3 = bands(v3);
+    for (int w = 0; w < 8; ++w) {
+        EXPECT_GT(a1[w], 0u) << "v1 warp " << w;
+        if (w < 4)
+            EXPECT_GT(a3[w], a1[w]) << "v3 warp " << w << " is whole, v1's half";
+        else
+            EXPECT_EQ(a3[w], 0u) << "v3 warp " << w;
+    }
+    EXPECT_GT(count_colour(v1.image, region(v1, "threads.grid"), v1.layout["palette"]["partial_outline"]), 500u);
+    EXPECT_EQ(count_colour(v3.image, region(v3, "threads.grid"), v3.layout["palette"]["partial_outline"]), 0u);
+}
+
+// v5-racy under the independent schedule: the emulator reports the data race;
+// the screenshot still comes out, with the message in a banner and the status.
+// Under lockstep the same kernel runs.
+TEST(ViewerScreenshots, KernelFaultIsShownNotFatal)
+{
+    const Shot racy = screenshot("--lab reduction --version v5-racy --backend cpu --schedule independent");
+    ASSERT_EQ(racy.exit_code, 0) << racy.output;
+    EXPECT_NE(racy.output.find("kernel fault"), std::string::npos) << racy.output;
+    EXPECT_TRUE(racy.layout["status"]["fault"].get<bool>());
+    EXPECT_NE(racy.layout["status"]["error"].get<std::string>().find("data race"), std::string::npos);
+    EXPECT_GT(count_colour(racy.image, region(racy, "fault.banner"), racy.layout["palette"]["fault_banner"]), 20000u);
+
+    const Shot lockstep = screenshot("--lab reduction --version v5-racy --backend cpu --schedule lockstep --step 3");
+    ASSERT_EQ(lockstep.exit_code, 0) << lockstep.output;
+    EXPECT_FALSE(lockstep.layout["status"]["fault"].get<bool>());
+    EXPECT_EQ(lockstep.layout["regions"].count("fault.banner"), 0u);
+}
+
+// Presenter mode: fewer panels, and a big step counter in the header.
+TEST(ViewerScreenshots, PresenterModeHasABigStepCounter)
+{
+    const Shot p = screenshot("--lab reduction --version v2 --step 3 --backend cpu --presenter --size 1280x720");
+    ASSERT_EQ(p.exit_code, 0) << p.output;
+    EXPECT_EQ(p.image.width, 1280);
+    EXPECT_TRUE(p.layout["presenter"].get<bool>());
+    EXPECT_EQ(p.layout["panels"].count("versions"), 0u);
+    EXPECT_EQ(p.layout["panels"].count("banks"), 1u);
+    const Box counter = region(p, "header.step_counter");
+    EXPECT_GT(counter.y1 - counter.y0, p.image.height / 25);  // 4 % of the screen height: the back row reads it
+    EXPECT_GT(count_colour(p.image, counter, p.layout["palette"]["active"]), 300u);
+}
+
+// Bad arguments: exit code 2 and one line naming the problem.
+TEST(ViewerScreenshots, BadArgumentsExitTwoWithOneLine)
+{
+    const std::string png = " --screenshot " + temp_file("_never.png");
+    for (const std::string& args : std::vector<std::string>{"--lab nosuchlab" + png, "--version v99" + png, "--size 12x" + png,
+                                   "--version v2 --step 99" + png, "--schedule sideways" + png, "--layout-json never.json",
+                                   "--tour " + temp_file("_never") + png}) {
+        std::string out;
+        EXPECT_EQ(run(args, out), 2) << args;
+        EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << args << ": " << out;
+        EXPECT_EQ(out.rfind("warplab-viewer: error: ", 0), 0u) << args << ": " << out;
+    }
+}
+
+}  // namespace
+}  // namespace warplab::viewer
+
+namespace warplab::viewer {
+namespace {
+
+// The tour (what scripts/run.sh writes where there is no display): one picture
+// per step of every version, one for a version that cannot run, and an index.
+TEST(ViewerScreenshots, TourWritesEveryVersionAndStep)
+{
+    const std::string dir = temp_file("_tour");
+    std::system(("rm -rf " + dir).c_str());
+    std::string out;
+    ASSERT_EQ(run("--lab reduction --backend cpu --size 800x450 --tour " + dir, out), 0) << out;
+    EXPECT_NE(out.find("index.html"), std::string::npos) << out;
+    EXPECT_FALSE(slurp(dir + "/index.html").empty());
+    const Image first = read_png(dir + "/reduction_v1_step00.png");
+    EXPECT_EQ(first.width, 800);
+    EXPECT_NO_THROW(read_png(dir + "/reduction_v2_step09.png"));      // v2 has steps 0-9 at block 256
+    EXPECT_NO_THROW(read_png(dir + "/reduction_v5-racy_failed.png"));  // the data race, under the independent schedule
+}
+
+}  // namespace
+}  // namespace warplab::viewer

@@ -1,0 +1,205 @@
+#include "viewer/app.h"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "viewer/step_model.h"
+#include "viewer/trace_runner.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+constexpr double kAnimationSeconds = 0.6;
+
+RunRequest request_for(const App& app, std::size_t version)
+{
+    const Lab& lab = current_lab(app);
+    RunRequest req;
+    req.version = lab.versions.at(version).id;
+    req.n = lab.default_n;
+    req.block = app.sel.block ? app.sel.block : lab.default_block;
+    req.type = element_type(app);
+    req.backend = app.sel.backend;
+    req.schedule = app.sel.schedule;
+    return req;
+}
+
+// After the step or version changed: show the step's worst instructions, restart the animation.
+void step_changed(App& app)
+{
+    app.focus.shared_event.reset();
+    app.focus.global_event.reset();
+    app.step_shown_at = app.clock;
+    app.follow_step = {};
+    if (const TracedRun* run = current_run(app)) {
+        app.focus.shared_event = worst_shared_event(run->block, app.sel.step);
+        app.focus.global_event = worst_global_event(run->block, app.sel.step);
+    }
+}
+
+void poll_measurement(App& app)
+{
+    if (!measuring(app) ||
+        app.timing.measuring.wait_for(std::chrono::seconds(0)) != std::future_status::ready)
+        return;
+    try {
+        app.timing.tables.push_back({app.timing.measuring.get(), true, ""});
+        app.timing.selected = int(app.timing.tables.size()) - 1;
+        app.timing.measure_error.clear();
+    } catch (const std::exception& e) {
+        app.timing.measure_error = e.what();
+    }
+}
+
+}  // namespace
+
+const Lab& current_lab(const App& app) { return all_labs().at(app.sel.lab); }
+
+const VersionMeta& current_version(const App& app) { return current_lab(app).versions.at(app.sel.version); }
+
+TraceKey trace_key(const App& app, std::size_t version)
+{
+    const RunRequest req = request_for(app, version);
+    return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend};
+}
+
+const TraceSlot& trace_of(App& app, std::size_t version)
+{
+    const TraceKey key = trace_key(app, version);
+    auto it = app.traces.find(key);
+    if (it == app.traces.end()) it = app.traces.emplace(key, run_trace(current_lab(app), request_for(app, version))).first;
+    return it->second;
+}
+
+const TraceSlot& current_trace(App& app) { return trace_of(app, app.sel.version); }
+
+const TracedRun* current_run(App& app)
+{
+    const TraceSlot& slot = current_trace(app);
+    return slot.run ? &*slot.run : nullptr;
+}
+
+std::uint32_t step_count(App& app)
+{
+    const TracedRun* run = current_run(app);
+    return run ? std::uint32_t(run->steps.size()) : 0;
+}
+
+std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version)
+{
+    for (std::size_t i = version; i-- > 0;)
+        if (!lab.versions[i].variant) return i;
+    return std::nullopt;
+}
+
+const FontSet& fonts(const App& app) { return app.presenter ? app.fonts.presenter : app.fonts.desk; }
+
+std::string element_type(const App& app) { return app.sel.type.empty() ? current_lab(app).types.front() : app.sel.type; }
+
+float animation_progress(const App& app)
+{
+    if (!app.animate) return 1.0f;
+    return float(std::clamp((app.clock - app.step_shown_at) / kAnimationSeconds, 0.0, 1.0));
+}
+
+void select_lab(App& app, std::size_t lab)
+{
+    if (lab >= all_labs().size()) return;
+    app.sel.lab = lab;
+    app.sel.block = 0;
+    app.sel.type.clear();
+    app.timing.selected = -1;
+    select_version(app, 0);
+}
+
+void select_version(App& app, std::size_t version)
+{
+    if (version >= current_lab(app).versions.size()) return;
+    app.sel.version = version;
+    app.sel.step = std::min(app.sel.step, step_count(app) ? step_count(app) - 1 : 0);
+    step_changed(app);
+}
+
+void set_step(App& app, long step)
+{
+    const long last = long(step_count(app)) - 1;
+    app.sel.step = std::uint32_t(std::clamp(step, 0L, std::max(last, 0L)));
+    step_changed(app);
+}
+
+void select_settings(App& app, const Selection& sel)
+{
+    app.sel.block = sel.block;
+    app.sel.type = sel.type;
+    app.sel.schedule = sel.schedule;
+    app.sel.backend = sel.backend;
+    select_version(app, app.sel.version);
+}
+
+void toggle_play(App& app)
+{
+    app.play.playing = !app.play.playing;
+    app.play.since_step = 0;
+    if (app.play.playing && app.sel.step + 1 >= step_count(app)) set_step(app, 0);  // play again from the start
+}
+
+void tick(App& app, double seconds)
+{
+    app.clock += seconds;
+    poll_measurement(app);
+    if (!app.play.playing) return;
+    app.play.since_step += seconds;
+    if (app.play.since_step < 1.0 / app.play.steps_per_second) return;
+    app.play.since_step = 0;
+    if (app.sel.step + 1 >= step_count(app))
+        app.play.playing = false;
+    else
+        set_step(app, long(app.sel.step) + 1);
+}
+
+bool measuring(const App& app) { return app.timing.measuring.valid(); }
+
+void start_measuring(App& app)
+{
+    if (measuring(app) || !app.gpu.available) return;
+    const Lab& lab = current_lab(app);
+    BenchOptions opt;
+    const int shown = default_table(app.timing, lab.id, request_for(app, 0).type);
+    opt.n = shown >= 0 ? app.timing.tables[shown].table.n : lab.bench_sizes.back();
+    opt.type = request_for(app, 0).type;
+    opt.command = "warplab-viewer: Measure now";
+    app.timing.measure_error.clear();
+    app.timing.measuring = std::async(std::launch::async, [bench = lab.bench, opt] { return bench(opt); });
+}
+
+void on_key(App& app, Key key)
+{
+    switch (key) {
+    case Key::Left: set_step(app, long(app.sel.step) - 1); break;
+    case Key::Right: set_step(app, long(app.sel.step) + 1); break;
+    case Key::Up: if (app.sel.version > 0) select_version(app, app.sel.version - 1); break;
+    case Key::Down: select_version(app, app.sel.version + 1); break;
+    case Key::Space: toggle_play(app); break;
+    case Key::F: app.presenter = !app.presenter; break;
+    case Key::Escape:
+        if (app.presenter)
+            app.presenter = false;
+        else
+            app.quit = true;
+        break;
+    }
+}
+
+void select_by_name(App& app, const std::string& lab_id, const std::string& version_id)
+{
+    const Lab* lab = lab_id.empty() ? &all_labs().front() : find_lab(lab_id);
+    if (!lab) throw std::invalid_argument("unknown lab '" + lab_id + "' (see `warplab list`)");
+    app.sel.lab = std::size_t(lab - all_labs().data());
+    const VersionMeta* v = version_id.empty() ? &lab->versions.front() : find_version(*lab, version_id);
+    if (!v) throw std::invalid_argument("unknown version '" + version_id + "' of lab " + lab->id + " (see `warplab list`)");
+    app.sel.version = std::size_t(v - lab->versions.data());
+}
+
+}  // namespace warplab::viewer

@@ -1,0 +1,110 @@
+// The viewer's one state: what is selected, the traces run so far, the
+// timings, and what the screen shows. Panels read and change it; nothing keeps
+// state of its own (no static locals).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+#include "labs/common/lab.h"
+#include "labs/common/traced_run.h"
+#include "viewer/layout.h"
+#include "viewer/source_model.h"
+#include "viewer/theme.h"
+#include "viewer/timing_model.h"
+
+namespace warplab::viewer {
+
+// What one trace is run with; traces are kept per key, so ↑/↓ is instant.
+struct TraceKey {
+    std::size_t lab = 0, version = 0;
+    unsigned block = 0;
+    std::string type;
+    ScheduleChoice schedule = ScheduleChoice::Independent;
+    BackendChoice backend = BackendChoice::Auto;
+    auto operator<=>(const TraceKey&) const = default;
+};
+
+struct TraceSlot {
+    std::optional<TracedRun> run;  // the launch succeeded
+    std::string error;             // otherwise why not: the fault or the bad input, one paragraph
+    bool fault = false;            // the kernel faulted (wl::emu::KernelFault); the lockstep schedule may avoid it
+    std::string fault_file;        // where, when it faulted
+    std::uint32_t fault_line = 0;
+};
+
+struct Selection {
+    std::size_t lab = 0, version = 0;
+    std::uint32_t step = 0;
+    unsigned block = 0;  // threads per block; 0: the lab's default
+    std::string type;    // element type; empty: the lab's first
+    ScheduleChoice schedule = ScheduleChoice::Independent;
+    BackendChoice backend = BackendChoice::Auto;
+};
+
+// The instructions the banks and global panels show (indices into the
+// watched block's events), and the thread under the mouse.
+struct Focus {
+    std::optional<std::size_t> shared_event, global_event;
+    std::optional<std::uint32_t> hovered_thread;
+};
+
+struct Playback {
+    bool playing = false;
+    float steps_per_second = 1.5f;
+    double since_step = 0;  // seconds since the last automatic step
+};
+
+struct App {
+    Selection sel;
+    std::map<TraceKey, TraceSlot> traces;
+    Focus focus;
+    Playback play;
+    double clock = 0;             // seconds since start
+    double step_shown_at = 0;     // when the current step appeared (arrow animation)
+    bool animate = true;          // false: draw every animation finished (screenshots)
+    struct {
+        bool source = true, metrics = true;  // bring the step into view once after it changes
+    } follow_step;
+    bool presenter = false;
+    bool quit = false;
+    Layout layout;
+    Regions regions;  // filled while drawing
+    Fonts fonts;
+    SourceCache sources{default_source_root()};
+    Timing timing;
+    GpuStatus gpu;
+};
+
+// ---- reading ----
+const Lab& current_lab(const App& app);
+const VersionMeta& current_version(const App& app);
+TraceKey trace_key(const App& app, std::size_t version);
+const TraceSlot& trace_of(App& app, std::size_t version);  // runs it the first time
+const TraceSlot& current_trace(App& app);
+const TracedRun* current_run(App& app);                     // nullptr when the launch failed
+std::uint32_t step_count(App& app);
+// The version this one is compared with: the nearest earlier one that is not a variant.
+std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version);
+const FontSet& fonts(const App& app);
+std::string element_type(const App& app);  // the selected element type, or the lab's first
+float animation_progress(const App& app);  // 0..1 since the step appeared
+
+// ---- changing ----
+void select_lab(App& app, std::size_t lab);
+void select_version(App& app, std::size_t version);
+void set_step(App& app, long step);
+void select_settings(App& app, const Selection& sel);  // block, type, schedule, backend
+void toggle_play(App& app);
+void tick(App& app, double seconds);  // playback and a measurement in flight
+void start_measuring(App& app);
+bool measuring(const App& app);
+
+enum class Key { Left, Right, Up, Down, Space, F, Escape };
+void on_key(App& app, Key key);
+
+// Sets up the state for a lab/version by name; throws std::invalid_argument naming what is wrong.
+void select_by_name(App& app, const std::string& lab, const std::string& version);
+
+}  // namespace warplab::viewer

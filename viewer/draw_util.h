@@ -1,0 +1,62 @@
+// Small drawing pieces the panels share: the panel frame, the "(?)" marker,
+// legend swatches, arrows, and the instruction picker of the banks and global panels.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <imgui.h>
+
+#include "viewer/app.h"
+
+namespace warplab::viewer {
+
+// A font's size in pixels on screen (its loaded size times the global scale).
+inline float px(const ImFont* font) { return font->FontSize * ImGui::GetIO().FontGlobalScale; }
+
+// The fonts' scale for a window size: presenting, the text grows and shrinks
+// with the screen (a 720p projector still shows every panel); at the desk it
+// stays at its loaded size between 820 and 1400 pixels of height.
+float font_scale(float width, float height, bool presenter);
+
+// A fixed window at the layout's rectangle for the panel. Always pair with end_panel().
+bool begin_panel(App& app, Panel panel, const char* title, ImGuiWindowFlags extra_flags = 0);
+void end_panel();
+// Fills the current panel with a colour (the header and status bars are grey).
+void fill_panel(ImU32 colour);
+
+// "(?)" after the last item; hovering it shows the text.
+void help_marker(const char* text);
+// The same explanation when the last item is hovered (a table header that ends in "(?)").
+void help_tooltip(const char* text);
+
+// A coloured square and its label, on the current line.
+void legend_swatch(ImU32 fill, const char* label, ImU32 outline = 0);
+
+// Records a named rectangle drawn this frame (tests find pixels by it).
+void add_region(App& app, const std::string& name, ImVec2 min, ImVec2 max);
+
+// Text centred on a point, with a given font and size.
+void text_centered(ImDrawList* dl, ImFont* font, float size, ImVec2 center, ImU32 colour, const std::string& text);
+
+// An arrow from `from` towards `to`; progress 0..1 draws it growing.
+void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 colour, float thickness, float progress = 1.0f);
+// An arrow that bows sideways by `bend` pixels (arcs over neighbours in one row).
+void curved_arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, float bend, ImU32 colour, float thickness, float progress = 1.0f);
+
+// "< instruction 2 of 5 >" over a list of event indices; returns true when the focus changed.
+bool instruction_picker(const char* id, const std::vector<std::size_t>& events, std::optional<std::size_t>& focus);
+
+// Text wrapped to the available width in a colour.
+void wrapped_text(ImU32 colour, const std::string& text);
+
+// The shared label of one warp instruction: "warp 0 · load sdata · line 33".
+std::string instruction_label(App& app, const wl::trace::WarpEvent& e);
+
+// The name of a memory array in the version's source: a shared array's name, or a kernel argument's.
+std::string array_name(App& app, wl::trace::Space space, std::uint8_t array);
+
+// Shown in place of a panel's contents when there is no trace to draw.
+bool no_trace_note(App& app);
+
+}  // namespace warplab::viewer

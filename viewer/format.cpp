@@ -1,0 +1,70 @@
+#include "viewer/format.h"
+
+#include <cmath>
+#include <cstdarg>
+#include <cstdio>
+
+#include "viewer/step_model.h"
+
+namespace warplab::viewer {
+
+std::string printf_string(const char* fmt, ...)
+{
+    char buf[512];
+    va_list args;
+    va_start(args, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, args);
+    va_end(args);
+    return buf;
+}
+
+std::string compact_number(double v)
+{
+    const double a = std::fabs(v);
+    if (v == std::floor(v) && a < 10000) return printf_string("%.0f", v);
+    if (v != std::floor(v) && a < 1000) return printf_string("%.3g", v);
+    if (a < 1e6) return printf_string("%.*fk", a < 1e5 ? 1 : 0, v / 1e3);
+    if (a < 1e9) return printf_string("%.*fM", a < 1e8 ? 1 : 0, v / 1e6);
+    return printf_string("%.2g", v);
+}
+
+unsigned type_size(const std::string& type)
+{
+    if (type == "double" || type == "long") return 8;
+    if (type == "half" || type == "short") return 2;
+    return 4;
+}
+
+std::string access_value_text(const std::array<std::uint64_t, 2>& value, unsigned size, const std::string& type)
+{
+    const unsigned elem = type_size(type);
+    if (size <= elem || size > 16) return compact_number(value_as(value, size, type));
+    std::string out = "(";
+    for (unsigned i = 0; i < size / elem; ++i) {
+        const unsigned byte = i * elem;
+        const std::uint64_t word = value[byte / 8] >> (8 * (byte % 8));
+        out += (i ? ", " : "") + compact_number(value_as(word, elem, type));
+    }
+    return out + ")";
+}
+
+std::string ways_text(double ways)
+{
+    if (ways <= 0) return "-";
+    return ways == std::floor(ways) ? printf_string("%.0f-way", ways) : printf_string("%.1f-way", ways);
+}
+
+std::string ms_text(double ms)
+{
+    return printf_string(ms >= 1 ? "%.3f ms" : "%.4f ms", ms);
+}
+
+std::string lines_text(const std::vector<std::uint32_t>& lines, std::size_t at_most)
+{
+    if (lines.empty()) return "-";
+    std::string s;
+    for (std::size_t i = 0; i < lines.size() && i < at_most; ++i) s += (i ? ", " : "") + std::to_string(lines[i]);
+    return lines.size() > at_most ? s + ", ..." : s;
+}
+
+}  // namespace warplab::viewer

@@ -1,0 +1,24 @@
+// Numbers and values as the panels print them.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace warplab::viewer {
+
+// At most five characters: 7, 1234, 12.3k, 4.5M; fractions with three digits.
+std::string compact_number(double v);
+
+// One access's value bytes as the lab's element type; a vector access
+// (16 bytes of int) prints its elements: (1, 2, 3, 4).
+std::string access_value_text(const std::array<std::uint64_t, 2>& value, unsigned size, const std::string& type);
+
+unsigned type_size(const std::string& type);  // int, float: 4; double: 8; half: 2
+
+std::string ways_text(double ways);     // "2-way", "-" for none
+std::string ms_text(double ms);         // "0.0513 ms", "2.598 ms"
+std::string lines_text(const std::vector<std::uint32_t>& lines, std::size_t at_most = 4);  // "33", "42, 43, 44", "41, 57, 72, 73, ...", "-"
+std::string printf_string(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+
+}  // namespace warplab::viewer

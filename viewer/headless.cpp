@@ -1,0 +1,124 @@
+#include "viewer/headless.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "viewer/format.h"
+#include "viewer/panels.h"
+#include "viewer/png_io.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+nlohmann::json rect_json(const Rect& r) { return nlohmann::json::array({r.x, r.y, r.w, r.h}); }
+
+Image frame_image(Platform& platform, App& app)
+{
+    render_frames(platform, app, 3);
+    Image img = platform.read_pixels();
+    platform.present();
+    return img;
+}
+
+std::string tour_name(const App& app, const char* suffix)
+{
+    std::string id = current_version(app).id;
+    return current_lab(app).id + "_" + id + suffix;
+}
+
+// A page that shows the tour in order, for a browser.
+void write_index(const std::filesystem::path& dir, const std::vector<std::pair<std::string, std::vector<std::string>>>& pages)
+{
+    std::ofstream html(dir / "index.html");
+    html << "<!doctype html><meta charset=utf-8><title>warplab tour</title>\n"
+            "<style>body{font-family:sans-serif}img{width:100%;border:1px solid #999}</style>\n";
+    for (const auto& [version, files] : pages) {
+        html << "<h2>" << version << "</h2>\n";
+        for (const std::string& f : files) html << "<p>" << f << "<br><img src=\"" << f << "\" loading=lazy></p>\n";
+    }
+}
+
+}  // namespace
+
+void render_frames(Platform& platform, App& app, int frames)
+{
+    app.animate = false;
+    for (int i = 0; i < frames; ++i) {
+        if (i) platform.present();
+        platform.begin_frame(app);
+        draw_frame(app);
+        platform.render();
+    }
+}
+
+nlohmann::json layout_document(App& app, const Image& image)
+{
+    nlohmann::json panels = nlohmann::json::object(), regions = nlohmann::json::object();
+    for (int i = 0; i < kPanelCount; ++i)
+        if (app.layout.shown[i]) panels[panel_name(Panel(i))] = rect_json(app.layout.rects[i]);
+    for (const auto& [name, r] : app.regions) regions[name] = rect_json(r);
+    const TraceSlot& slot = current_trace(app);
+    return {{"size", {image.width, image.height}},
+            {"presenter", app.presenter},
+            {"lab", current_lab(app).id},
+            {"version", current_version(app).id},
+            {"step", app.sel.step},
+            {"steps", step_count(app)},
+            {"panels", panels},
+            {"regions", regions},
+            {"palette", palette_json()},
+            {"status", {{"text", status_text(app)}, {"error", slot.error}, {"fault", slot.fault},
+                        {"trace_source", slot.run ? slot.run->result.backend : ""}}}};
+}
+
+int run_screenshot(Platform& platform, App& app, const Options& options)
+{
+    const Image img = frame_image(platform, app);
+    try {
+        write_png(options.screenshot, img);
+        if (!options.layout_json.empty()) {
+            std::ofstream out(options.layout_json);
+            if (!(out << layout_document(app, img).dump(1) << "\n")) throw std::runtime_error("cannot write " + options.layout_json);
+        }
+    } catch (const std::runtime_error& e) {
+        std::fprintf(stderr, "warplab-viewer: error: %s\n", e.what());
+        return 1;
+    }
+    std::printf("warplab-viewer: wrote %s (%dx%d, step %u): %s\n", options.screenshot.c_str(), img.width, img.height,
+                app.sel.step, status_text(app).c_str());
+    return 0;
+}
+
+int run_tour(Platform& platform, App& app, const Options& options)
+{
+    const std::filesystem::path dir = options.tour;
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    std::vector<std::pair<std::string, std::vector<std::string>>> pages;
+    std::size_t written = 0;
+    try {
+        for (std::size_t v = 0; v < current_lab(app).versions.size(); ++v) {
+            select_version(app, v);
+            pages.push_back({current_version(app).id, {}});
+            const std::uint32_t steps = std::max(1u, step_count(app));
+            for (std::uint32_t s = 0; s < steps; ++s) {
+                set_step(app, s);
+                const std::string name = tour_name(app, step_count(app) ? printf_string("_step%02u.png", s).c_str() : "_failed.png");
+                write_png((dir / name).string(), frame_image(platform, app));
+                pages.back().second.push_back(name);
+                ++written;
+            }
+        }
+        write_index(dir, pages);
+    } catch (const std::runtime_error& e) {
+        std::fprintf(stderr, "warplab-viewer: error: %s\n", e.what());
+        return 1;
+    }
+    std::printf("warplab-viewer: wrote %zu pictures of %s (every version, every step) to %s; open %s in a browser\n", written,
+                current_lab(app).title.c_str(), dir.string().c_str(), (dir / "index.html").string().c_str());
+    return 0;
+}
+
+}  // namespace warplab::viewer

@@ -1,0 +1,74 @@
+#include "viewer/layout.h"
+
+#include <cmath>
+
+namespace warplab::viewer {
+
+namespace {
+
+void place(Layout& l, Panel p, float x, float y, float w, float h)
+{
+    l.rects[static_cast<int>(p)] = {std::floor(x), std::floor(y), std::floor(w), std::floor(h)};
+    l.shown[static_cast<int>(p)] = true;
+}
+
+// Stacks panels down a column, each taking its share of the height (the last takes the rest).
+void column(Layout& l, float x, float y, float w, float h, std::initializer_list<std::pair<Panel, float>> shares)
+{
+    float top = y;
+    std::size_t i = 0;
+    for (const auto& [panel, share] : shares) {
+        const bool last = ++i == shares.size();
+        const float ph = last ? y + h - top : std::floor(h * share);
+        place(l, panel, x, top, w, ph);
+        top += ph;
+    }
+}
+
+}  // namespace
+
+const char* panel_name(Panel p)
+{
+    static constexpr std::array<const char*, kPanelCount> names = {
+        "header", "versions", "source", "steps", "threads", "shared_values", "banks", "global", "metrics", "time", "status"};
+    return names[static_cast<int>(p)];
+}
+
+// | versions | steps          | metrics |
+// |          | threads        |         |
+// |----------| shared values  | global  |
+// | source   | banks          | time    |
+Layout desk_layout(float width, float height, float header_h, float status_h)
+{
+    Layout l;
+    const float body_y = header_h, body_h = height - header_h - status_h;
+    const float left_w = std::floor(width * 0.26f), right_w = std::floor(width * 0.31f);
+    const float center_w = width - left_w - right_w;
+    place(l, Panel::Header, 0, 0, width, header_h);
+    column(l, 0, body_y, left_w, body_h, {{Panel::Versions, 0.36f}, {Panel::Source, 0}});
+    const float steps_h = std::floor(header_h * 1.9f);
+    place(l, Panel::Steps, left_w, body_y, center_w, steps_h);
+    column(l, left_w, body_y + steps_h, center_w, body_h - steps_h,
+           {{Panel::Threads, 0.26f}, {Panel::SharedValues, 0.41f}, {Panel::Banks, 0}});
+    column(l, left_w + center_w, body_y, right_w, body_h, {{Panel::Metrics, 0.38f}, {Panel::Global, 0.24f}, {Panel::Time, 0}});
+    place(l, Panel::Status, 0, height - status_h, width, status_h);
+    return l;
+}
+
+// Fewer, bigger panels; no step controls or lists (the keyboard drives it).
+// | threads        | source |
+// | shared values  | global |
+// | banks          | time   |
+Layout presenter_layout(float width, float height, float header_h, float status_h)
+{
+    Layout l;
+    const float body_y = header_h, body_h = height - header_h - status_h;
+    const float left_w = std::floor(width * 0.58f), right_w = width - left_w;
+    place(l, Panel::Header, 0, 0, width, header_h);
+    column(l, 0, body_y, left_w, body_h, {{Panel::Threads, 0.26f}, {Panel::SharedValues, 0.40f}, {Panel::Banks, 0}});
+    column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.35f}, {Panel::Global, 0.24f}, {Panel::Time, 0}});
+    place(l, Panel::Status, 0, height - status_h, width, status_h);
+    return l;
+}
+
+}  // namespace warplab::viewer

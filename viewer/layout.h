@@ -1,0 +1,34 @@
+// Where each panel sits: a fixed layout computed from the window size, one for
+// the desk and one for presenting. Tests read it back (--layout-json) to find
+// a panel's pixels in a screenshot.
+#pragma once
+#include <array>
+#include <map>
+#include <string>
+
+namespace warplab::viewer {
+
+enum class Panel : int { Header, Versions, Source, Steps, Threads, SharedValues, Banks, Global, Metrics, Time, Status, Count };
+constexpr int kPanelCount = static_cast<int>(Panel::Count);
+
+const char* panel_name(Panel p);  // "banks", as the layout JSON names it
+
+struct Rect {
+    float x = 0, y = 0, w = 0, h = 0;
+};
+
+struct Layout {
+    std::array<Rect, kPanelCount> rects{};
+    std::array<bool, kPanelCount> shown{};
+    const Rect& operator[](Panel p) const { return rects[static_cast<int>(p)]; }
+    bool has(Panel p) const { return shown[static_cast<int>(p)]; }
+};
+
+// header_h and status_h: heights of the top bar and the status line in pixels.
+Layout desk_layout(float width, float height, float header_h, float status_h);
+Layout presenter_layout(float width, float height, float header_h, float status_h);
+
+// Named rectangles drawn this frame inside panels ("banks.grid"), for tests.
+using Regions = std::map<std::string, Rect>;
+
+}  // namespace warplab::viewer

@@ -1,0 +1,67 @@
+// warplab-viewer: step through a lab's versions and see what the hardware sees.
+// main() in four parts: set-up, loop, render, clean-up (DESIGN.md §9).
+// Exit codes: 0 ok; 1 no display or a file that cannot be written; 2 bad arguments.
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include "viewer/headless.h"
+#include "viewer/options.h"
+#include "viewer/panels.h"
+#include "viewer/platform.h"
+#include "viewer/timing_model.h"
+#include "labs/common/bench_json.h"
+
+int main(int argc, char** argv)
+{
+    using namespace warplab::viewer;
+
+    // ---- 1. set-up: arguments, the first trace, the window ----
+    Options options;
+    App app;
+    try {
+        const auto parsed = parse_options(argc, argv);
+        if (!parsed) return 0;
+        options = *parsed;
+        apply_options(app, options);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "warplab-viewer: error: %s\n", e.what());
+        return 2;
+    }
+    app.timing = load_recorded_timing(warplab::results_dir());
+    app.gpu = warplab::gpu_status();
+    PlatformOptions po;
+    po.headless = options.headless();
+    po.fullscreen = options.presenter;
+    po.width = options.width ? options.width : po.headless ? 1920 : 1600;
+    po.height = options.height ? options.height : po.headless ? 1080 : 900;
+    std::unique_ptr<Platform> platform;
+    try {
+        platform = std::make_unique<Platform>(po, app);
+    } catch (const std::runtime_error& e) {
+        std::fprintf(stderr, "warplab-viewer: error: %s\n", e.what());
+        if (no_display()) std::fprintf(stderr, "warplab-viewer: no display here; try --tour DIR or --screenshot FILE\n");
+        return 1;
+    }
+    if (!options.screenshot.empty()) return run_screenshot(*platform, app, options);
+    if (!options.tour.empty()) return run_tour(*platform, app, options);
+
+    // ---- 2. loop: events, time ----
+    auto last = std::chrono::steady_clock::now();
+    while (!app.quit) {
+        platform->poll_events(app);
+        const auto now = std::chrono::steady_clock::now();
+        tick(app, std::chrono::duration<double>(now - last).count());
+        last = now;
+
+        // ---- 3. render ----
+        platform->begin_frame(app);
+        draw_frame(app);
+        platform->render();
+        platform->present();
+    }
+
+    // ---- 4. clean-up: the platform closes ImGui, the renderer and the window ----
+    platform.reset();
+    return 0;
+}

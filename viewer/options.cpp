@@ -1,0 +1,86 @@
+#include "viewer/options.h"
+
+#include <CLI/CLI.hpp>
+
+#include "viewer/app.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+void parse_size(const std::string& text, Options& o)
+{
+    const auto x = text.find('x');
+    try {
+        std::size_t used = 0;
+        o.width = std::stoi(text.substr(0, x), &used);
+        if (x == std::string::npos || used != x) throw std::invalid_argument(text);
+        o.height = std::stoi(text.substr(x + 1), &used);
+        if (used != text.size() - x - 1) throw std::invalid_argument(text);
+    } catch (const std::logic_error&) {
+        throw UsageError("--size " + text + ": expected WIDTHxHEIGHT, e.g. 1920x1080");
+    }
+    if (o.width < 640 || o.height < 400 || o.width > 8192 || o.height > 8192)
+        throw UsageError("--size " + text + " is out of range: from 640x400 to 8192x8192");
+}
+
+}  // namespace
+
+std::optional<Options> parse_options(int argc, char** argv)
+{
+    Options o;
+    std::string size;
+    CLI::App cli{"warplab-viewer: step through a lab's versions; see threads, warps, banks, sectors and times"};
+    cli.add_option("--lab", o.lab, "lab, e.g. reduction (default: the first)");
+    cli.add_option("--version", o.version, "version, e.g. v2 (default: the first)");
+    cli.add_option("--step", o.step, "step to show (default 0)");
+    cli.add_option("--block", o.block, "threads per block (default: the lab's)");
+    cli.add_option("--type", o.type, "element type (default: the lab's first)");
+    cli.add_option("--schedule", o.schedule, "emulator lane schedule: independent or lockstep")
+        ->check(CLI::IsMember({"independent", "lockstep"}));
+    cli.add_option("--backend", o.backend, "where to trace: auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+    cli.add_option("--size", size, "window or image size, WIDTHxHEIGHT (default 1600x900, headless 1920x1080)");
+    cli.add_flag("--presenter", o.presenter, "presenter mode: full screen, large fonts, fewer panels (F toggles it)");
+    cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG file and exit (no display needed)");
+    cli.add_option("--layout-json", o.layout_json, "with --screenshot: write each panel's rectangle, the palette and the status here");
+    cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed)");
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::CallForHelp& e) {
+        cli.exit(e);
+        return std::nullopt;
+    } catch (const CLI::ParseError& e) {
+        throw UsageError(e.what());
+    }
+    if (!size.empty()) parse_size(size, o);
+    if (!o.layout_json.empty() && o.screenshot.empty()) throw UsageError("--layout-json needs --screenshot");
+    if (!o.screenshot.empty() && !o.tour.empty()) throw UsageError("use --screenshot or --tour, not both");
+    if (o.step && *o.step < 0) throw UsageError("--step " + std::to_string(*o.step) + ": steps count from 0");
+    return o;
+}
+
+void apply_options(App& app, const Options& o)
+{
+    try {
+        select_by_name(app, o.lab, o.version);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    const Lab& lab = current_lab(app);
+    if (!o.type.empty() && std::find(lab.types.begin(), lab.types.end(), o.type) == lab.types.end())
+        throw UsageError("--type " + o.type + ": lab " + lab.id + " has no such element type");
+    Selection s = app.sel;
+    s.block = o.block.value_or(0);
+    s.type = o.type;
+    s.schedule = o.schedule == "lockstep" ? ScheduleChoice::Lockstep : ScheduleChoice::Independent;
+    s.backend = o.backend == "gpu" ? BackendChoice::Gpu : o.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
+    select_settings(app, s);
+    const std::uint32_t steps = step_count(app);
+    if (o.step && steps && std::uint32_t(*o.step) >= steps)
+        throw UsageError("--step " + std::to_string(*o.step) + " is out of range: " + lab.id + " " + current_version(app).id +
+                         " has steps 0 to " + std::to_string(steps - 1));
+    set_step(app, o.step.value_or(0));
+    app.presenter = o.presenter;
+}
+
+}  // namespace warplab::viewer

@@ -1,0 +1,36 @@
+// The viewer's command line.
+//   warplab-viewer [--lab L] [--version V] [--step S] [--block B] [--type T] [--schedule S] [--backend B]
+//                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
+#pragma once
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+namespace warplab::viewer {
+
+struct App;
+
+struct Options {
+    std::string lab, version, type;
+    std::optional<long> step;
+    std::optional<unsigned> block;
+    std::string schedule = "independent", backend = "auto";
+    int width = 0, height = 0;  // 0: 1600x900 in a window, 1920x1080 headless
+    bool presenter = false;
+    std::string screenshot, layout_json, tour;
+    bool headless() const { return !screenshot.empty() || !tour.empty(); }
+};
+
+// Bad arguments: one line naming the problem.
+class UsageError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Returns nullopt after printing --help.
+std::optional<Options> parse_options(int argc, char** argv);
+
+// Selects the lab, version, settings and step; runs the first trace. Throws
+// UsageError for an unknown lab or version, or a step the trace does not have.
+void apply_options(App& app, const Options& options);
+
+}  // namespace warplab::viewer

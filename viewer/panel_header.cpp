@@ -1,0 +1,138 @@
+// The top bar. At the desk: the lab and the run settings. Presenting: the
+// version and its idea, the step's numbers, and a big step counter.
+#include <imgui.h>
+
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+constexpr const char* kKeyHints = "←/→ step   ↑/↓ version   space play   F present   Esc quit";
+
+template <class T>
+bool combo(const char* label, float width, const std::vector<std::pair<T, std::string>>& choices, T& value)
+{
+    ImGui::SameLine();
+    ImGui::TextUnformatted(label);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(width);
+    std::string shown;
+    for (const auto& [v, text] : choices)
+        if (v == value) shown = text;
+    bool changed = false;
+    if (ImGui::BeginCombo((std::string("##") + label).c_str(), shown.c_str())) {
+        for (const auto& [v, text] : choices)
+            if (ImGui::Selectable(text.c_str(), v == value)) value = v, changed = true;
+        ImGui::EndCombo();
+    }
+    return changed;
+}
+
+void lab_combo(App& app)
+{
+    std::vector<std::pair<std::size_t, std::string>> labs;
+    for (std::size_t i = 0; i < all_labs().size(); ++i) labs.push_back({i, all_labs()[i].title});
+    std::size_t lab = app.sel.lab;
+    if (combo("Lab", ImGui::GetFontSize() * 16, labs, lab)) select_lab(app, lab);
+}
+
+void settings_combos(App& app)
+{
+    const Lab& lab = current_lab(app);
+    Selection s = app.sel;
+    if (!s.block) s.block = lab.default_block;
+    if (s.type.empty()) s.type = lab.types.front();
+    std::vector<std::pair<unsigned, std::string>> blocks;
+    for (unsigned b = 32; b <= 1024; b *= 2) blocks.push_back({b, std::to_string(b)});
+    std::vector<std::pair<std::string, std::string>> types;
+    for (const std::string& t : lab.types) types.push_back({t, t});
+    const float w = ImGui::GetFontSize() * 5.5f;
+    bool changed = false;
+    if (lab.default_block)
+        changed |= combo("Threads per block", w, blocks, s.block);
+    else {
+        ImGui::SameLine();
+        ImGui::TextDisabled("block fixed by each version");
+    }
+    changed |= combo("Type", w, types, s.type);
+    changed |= combo("Schedule", w * 1.6f,
+                     {{ScheduleChoice::Independent, "independent"}, {ScheduleChoice::Lockstep, "lockstep"}}, s.schedule);
+    help_marker("How the emulator orders the lanes of a warp. independent: each lane runs to its next "
+                "synchronisation, in any order, as Volta and later GPUs may. lockstep: the lanes interleave at every "
+                "access, as pre-Volta GPUs did. Warp-synchronous code without __syncwarp() is only correct in lockstep.");
+    std::vector<std::pair<BackendChoice, std::string>> backends = {{BackendChoice::Auto, "auto"}, {BackendChoice::Cpu, "emulator"}};
+    if (app.gpu.available) backends.push_back({BackendChoice::Gpu, "GPU"});
+    changed |= combo("Trace on", w * 1.4f, backends, s.backend);
+    if (changed) select_settings(app, s);
+}
+
+void desk_header(App& app)
+{
+    ImGui::TextUnformatted("warplab");
+    lab_combo(app);
+    settings_combos(app);
+    const float hints_w = ImGui::CalcTextSize(kKeyHints).x;
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 20, ImGui::GetWindowWidth() - hints_w - 16));
+    ImGui::TextDisabled("%s", kKeyHints);
+}
+
+std::string step_summary(App& app)
+{
+    const TracedRun* run = current_run(app);
+    if (!run || run->steps.empty()) return "";
+    const auto& m = run->steps[app.sel.step];
+    std::string s = printf_string("%u thread%s · %u warp%s · %u partial", m.active_threads, m.active_threads == 1 ? "" : "s",
+                                  m.active_warps, m.active_warps == 1 ? "" : "s", m.partial_warps);
+    const unsigned wf = m.shared_load.wavefronts + m.shared_store.wavefronts;
+    const unsigned ideal = m.shared_load.ideal + m.shared_store.ideal;
+    if (wf) s += printf_string(" · shared %u/%u wf, %s", wf, ideal,
+                               ways_text(std::max(m.shared_load.worst_ways, m.shared_store.worst_ways)).c_str());
+    const unsigned requests = m.global_load.requests + m.global_store.requests;
+    if (requests)
+        s += printf_string(" · %.1f sectors/req", double(m.global_load.sectors + m.global_store.sectors) / requests);
+    return s;
+}
+
+void presenter_header(App& app)
+{
+    const FontSet& f = fonts(app);
+    const VersionMeta& v = current_version(app);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float title_size = px(f.big) * 0.72f;
+    const std::string title = std::string(v.id) + "  " + v.name + (v.variant ? "  (variant)" : "");
+    dl->AddText(f.big, title_size, p, palette().text, title.c_str());
+    const std::string counter = step_count(app) ? printf_string("step %u", app.sel.step) : "no steps";
+    const ImVec2 cs = f.big->CalcTextSizeA(px(f.big), 1e9f, 0, counter.c_str());
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - ImGui::GetStyle().WindowPadding.x;
+    dl->AddText(f.big, px(f.big), ImVec2(right - cs.x, p.y - 2), palette().active, counter.c_str());
+    if (step_count(app)) {
+        const std::string range = printf_string("of steps 0-%u", step_count(app) - 1);
+        const ImVec2 rs = ImGui::CalcTextSize(range.c_str());
+        dl->AddText(ImVec2(right - cs.x - rs.x - 12, p.y + cs.y - rs.y - 6), palette().muted, range.c_str());
+    }
+    add_region(app, "header.step_counter", ImVec2(right - cs.x, p.y), ImVec2(right, p.y + cs.y));
+    ImGui::Dummy(ImVec2(1, px(f.big) + 4));
+    ImGui::TextUnformatted(v.idea);
+    ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+    ImGui::TextDisabled("%s", step_summary(app).c_str());
+}
+
+}  // namespace
+
+void header_panel(App& app)
+{
+    if (begin_panel(app, Panel::Header, "##header", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
+        if (!app.presenter) fill_panel(palette().bar_background);
+        if (app.presenter)
+            presenter_header(app);
+        else
+            desk_header(app);
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

@@ -1,0 +1,160 @@
+// The numbers behind the pictures: the per-step table of this version (the
+// same as `warplab trace`), and every version's totals side by side. Each
+// column header has a "(?)" that says what it counts.
+#include <imgui.h>
+
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+using wl::trace::GlobalStats;
+using wl::trace::SharedStats;
+
+struct Column {
+    const char* name;
+    const char* help;
+};
+
+constexpr Column kStepColumns[] = {
+    {"step", "One stage of the algorithm: the code between two __syncthreads() of the block, or one warp-level "
+             "round (__syncwarp() or shuffle) in a warp-level tail. Click a row to go to it."},
+    {"lines", "The kernel-file lines whose accesses fall in the step."},
+    {"threads", "Threads that accessed memory, shuffled or voted in the step."},
+    {"warps", "Warps with at least one active thread."},
+    {"partial", "Warps in which only some of the lanes took part in an access: divergence. The others sit masked off."},
+    {"shared wf", "Shared-memory wavefronts, actual / ideal, over the step's loads and stores. For 4-byte accesses the "
+                  "ideal is one per warp instruction; anything above it is bank conflicts."},
+    {"worst", "The worst n-way bank conflict of one warp instruction in the step: wavefronts / ideal."},
+    {"sectors", "Global memory: 32-byte sectors per request (warp instruction), actual (ideal). 4 is ideal for 32 "
+                    "lanes reading consecutive 4-byte words."},
+};
+
+constexpr Column kVersionColumns[] = {
+    {"version", "Click a row to show that version."},
+    {"steps", "Steps in the watched block."},
+    {"partial", "Partially-active warps summed over the steps: how much divergence the block sees."},
+    {"shared wf", "Shared-memory wavefronts over the whole block, actual / ideal."},
+    {"worst", "The worst n-way bank conflict of any warp instruction."},
+    {"sectors", "Global-memory 32-byte sectors per request over the whole block, actual (ideal)."},
+};
+
+std::string shared_cell(const SharedStats& a, const SharedStats& b)
+{
+    if (!a.requests && !b.requests) return "-";
+    return printf_string("%u/%u", a.wavefronts + b.wavefronts, a.ideal + b.ideal);
+}
+
+std::string sectors_cell(const GlobalStats& a, const GlobalStats& b)
+{
+    const unsigned requests = a.requests + b.requests;
+    if (!requests) return "-";
+    return printf_string("%.1f (%.1f)", double(a.sectors + b.sectors) / requests, double(a.ideal + b.ideal) / requests);
+}
+
+// Column names with a small "?" badge in room kept by trailing spaces; hovering the header explains it.
+template <std::size_t N> void header_row(const Column (&columns)[N])
+{
+    ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
+    for (std::size_t i = 0; i < N; ++i) {
+        ImGui::TableSetColumnIndex(int(i));
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::TableHeader((std::string(columns[i].name) + "    ").c_str());
+        help_tooltip(columns[i].help);
+        const float r = ImGui::GetTextLineHeight() * 0.32f;
+        const ImVec2 c(p.x + ImGui::CalcTextSize(columns[i].name).x + r + 5, p.y + ImGui::GetTextLineHeight() * 0.5f);
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        dl->AddCircle(c, r, palette().muted, 12, 1.2f);
+        text_centered(dl, ImGui::GetFont(), r * 1.7f, c, palette().muted, "?");
+    }
+}
+
+// A row whose first cell spans the row as a selectable; returns true when clicked.
+bool row_start(const std::string& first, bool current)
+{
+    ImGui::TableNextRow();
+    if (current) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, palette().step_line);
+    ImGui::TableSetColumnIndex(0);
+    return ImGui::Selectable(first.c_str(), false, ImGuiSelectableFlags_SpanAllColumns);
+}
+
+void cells(std::initializer_list<std::string> texts)
+{
+    for (const std::string& t : texts) {
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(t.c_str());
+    }
+}
+
+constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
+                                        ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+
+void step_table(App& app, const TracedRun& run, float height)
+{
+    ImGui::PushStyleVar(ImGuiStyleVar_CellPadding, ImVec2(3, 1));
+    const bool open = ImGui::BeginTable("##steps", 8, kTableFlags, ImVec2(0, height));
+    ImGui::PopStyleVar();
+    if (!open) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    header_row(kStepColumns);
+    for (const auto& m : run.steps) {
+        const bool current = m.step == app.sel.step;
+        if (row_start(std::to_string(m.step), current)) set_step(app, m.step);
+        if (current && app.follow_step.metrics) ImGui::SetScrollHereY(0.5f), app.follow_step.metrics = false;
+        cells({lines_text(m.lines, 3), std::to_string(m.active_threads), std::to_string(m.active_warps),
+               std::to_string(m.partial_warps), shared_cell(m.shared_load, m.shared_store),
+               ways_text(std::max(m.shared_load.worst_ways, m.shared_store.worst_ways)),
+               sectors_cell(m.global_load, m.global_store)});
+    }
+    const auto& t = run.totals;
+    row_start("total", false);
+    cells({"", "", "", std::to_string(t.partial_warp_steps), shared_cell(t.shared_load, t.shared_store),
+           ways_text(std::max(t.shared_load.worst_ways, t.shared_store.worst_ways)), sectors_cell(t.global_load, t.global_store)});
+    ImGui::EndTable();
+}
+
+void version_table(App& app)
+{
+    if (!ImGui::BeginTable("##versions", 6, kTableFlags, ImVec2(0, 0))) return;
+    ImGui::TableSetupScrollFreeze(0, 1);
+    header_row(kVersionColumns);
+    const std::size_t count = current_lab(app).versions.size();
+    for (std::size_t i = 0; i < count; ++i) {
+        ImGui::PushID(int(i));
+        const TraceSlot& slot = trace_of(app, i);
+        if (row_start(current_lab(app).versions[i].id, i == app.sel.version)) select_version(app, i);
+        if (slot.run) {
+            const auto& t = slot.run->totals;
+            cells({std::to_string(t.steps), std::to_string(t.partial_warp_steps), shared_cell(t.shared_load, t.shared_store),
+                   ways_text(std::max(t.shared_load.worst_ways, t.shared_store.worst_ways)),
+                   sectors_cell(t.global_load, t.global_store)});
+        } else {
+            ImGui::TableNextColumn();
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().partial_outline), slot.fault ? "faulted" : "cannot run");
+        }
+        ImGui::PopID();
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void metrics_panel(App& app)
+{
+    if (begin_panel(app, Panel::Metrics, "Metrics", ImGuiWindowFlags_NoScrollbar)) {
+        if (const TracedRun* run = current_run(app)) {
+            ImGui::Text("%s, step by step", current_version(app).id);
+            step_table(app, *run, ImGui::GetContentRegionAvail().y * 0.52f);
+        } else {
+            ImGui::TextDisabled("%s: no trace", current_version(app).id);
+        }
+        ImGui::TextUnformatted("Every version, whole block");
+        version_table(app);
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

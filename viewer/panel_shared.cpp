@@ -1,0 +1,322 @@
+// Shared memory, two panels over the same events.
+//  Values: each shared array's cells, 32 to a row (one row = one pass over
+//   the 32 banks), with the values after the step and arrows from each cell a
+//   thread read to the cell it wrote: Harris's tree picture, drawn from the
+//   trace and animated when the step changes.
+//  Banks: one warp instruction at a time: which lanes hit which word of which
+//   bank, each bank coloured by how many distinct words it must deliver.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+#include "viewer/step_model.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+struct ArrayGrid {
+    ImVec2 origin;
+    float cell_w = 0, cell_h = 0;
+    unsigned columns = kBanks;
+    ImVec2 cell_min(std::uint64_t elem) const
+    {
+        return ImVec2(origin.x + float(elem % columns) * cell_w, origin.y + float(elem / columns) * cell_h);
+    }
+    ImVec2 center(std::uint64_t elem) const
+    {
+        const ImVec2 p = cell_min(elem);
+        return ImVec2(p.x + cell_w * 0.5f, p.y + cell_h * 0.5f);
+    }
+};
+
+using Values = std::vector<std::optional<std::uint64_t>>;
+
+const Values* values_of(const TracedRun& run, std::uint32_t step, std::uint8_t array)
+{
+    if (step >= run.shared_after.size()) return nullptr;
+    const auto it = run.shared_after[step].find(array);
+    return it == run.shared_after[step].end() ? nullptr : &it->second;
+}
+
+std::optional<std::uint64_t> value_at(const Values* v, std::uint64_t elem)
+{
+    return v && elem < v->size() ? (*v)[elem] : std::nullopt;
+}
+
+// ---- values ----
+
+// The value shown in a cell: a cell written in this step changes half-way through the arrows' animation.
+std::optional<std::uint64_t> shown_value(const ArrayStep& st, std::uint64_t i, const Values* before, const Values* after, float progress)
+{
+    return st.written[i] && progress < 0.5f ? value_at(before, i) : value_at(after, i);
+}
+
+// Grid lines are the gaps between cells over one background rectangle: only
+// axis-aligned rectangles, which SDL's software renderer fills fastest.
+void draw_cell_backgrounds(const ArrayGrid& g, const wl::trace::SharedArrayInfo& info, const ArrayStep& st, const Values* after)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = palette();
+    const float gap = g.cell_h >= 6 ? 1.0f : 0.0f;
+    const std::uint64_t rows = (info.count + g.columns - 1) / g.columns;
+    if (gap > 0)
+        dl->AddRectFilled(ImVec2(g.origin.x - gap, g.origin.y - gap),
+                          ImVec2(g.origin.x + g.cell_w * float(std::min<std::uint64_t>(info.count, g.columns)), g.origin.y + g.cell_h * float(rows)),
+                          pal.grid_line);
+    for (std::uint64_t i = 0; i < info.count; ++i) {
+        const ImVec2 a = g.cell_min(i), b(a.x + g.cell_w - gap, a.y + g.cell_h - gap);
+        const ImU32 fill = st.written[i] ? pal.written_cell : st.read[i] ? pal.read_cell : value_at(after, i) ? pal.panel : pal.unwritten_cell;
+        dl->AddRectFilled(a, b, fill);
+    }
+}
+
+// Drawn over the arrows, so the numbers stay readable.
+void draw_cell_values(App& app, const ArrayGrid& g, const wl::trace::SharedArrayInfo& info, const ArrayStep& st,
+                      const Values* before, const Values* after, float progress)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImFont* small = fonts(app).small;
+    const float text_size = std::min(px(small), g.cell_h * 0.8f);
+    if (text_size < 9) return;  // too small to read: the tooltip tells the value
+    const std::string type = element_type(app);
+    for (std::uint64_t i = 0; i < info.count; ++i) {
+        const auto value = shown_value(st, i, before, after, progress);
+        if (!value) continue;
+        const std::string text = compact_number(value_as(*value, info.elem_size, type));
+        if (small->CalcTextSizeA(text_size, 1e9f, 0, text.c_str()).x >= g.cell_w - 2) continue;
+        const ImVec2 a = g.cell_min(i);
+        text_centered(dl, small, text_size, ImVec2(a.x + g.cell_w * 0.5f, a.y + g.cell_h * 0.5f), palette().text, text);
+    }
+}
+
+void draw_flows(App& app, const ArrayGrid& g, const ArrayStep& st, std::optional<std::uint32_t> focus_warp, float progress)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = palette();
+    const bool crowded = std::count_if(st.flows.begin(), st.flows.end(), [&](const Flow& f) {
+                             return focus_warp && f.thread / kWarpSize == *focus_warp;
+                         }) > 16;  // a warp's 32 arrows in one bundle: thinner and see-through, so they read as a bundle
+    const float thick = std::clamp(g.cell_w * 0.08f, 1.0f, 3.0f) * (crowded ? 0.6f : 1.0f);
+    const ImU32 strong_colour = crowded ? (pal.read_arrow & 0x00FFFFFFu) | (170u << IM_COL32_A_SHIFT) : pal.read_arrow;
+    for (int pass = 0; pass < 2; ++pass)  // faint ones first, so the focused warp's lie on top
+        for (const Flow& f : st.flows) {
+            const bool hovered = app.focus.hovered_thread == f.thread;
+            const bool strong = hovered || (focus_warp && f.thread / kWarpSize == *focus_warp);
+            if (strong != (pass == 1)) continue;
+            const ImU32 colour = hovered ? pal.step_marker : strong ? strong_colour : pal.read_arrow_faint;
+            const ImVec2 from = g.center(f.from), to = g.center(f.to);
+            const bool same_row = f.from / g.columns == f.to / g.columns;
+            const float bend = same_row ? std::min(g.cell_h * 0.9f, std::fabs(to.x - from.x) * 0.35f) * (to.x < from.x ? 1.0f : -1.0f)
+                                        : g.cell_w * 0.6f;
+            curved_arrow(dl, from, to, bend, colour, hovered ? thick * 1.6f : thick, progress);
+        }
+}
+
+void cell_tooltip(App& app, const ArrayGrid& g, const wl::trace::SharedArrayInfo& info, const ArrayStep& st,
+                  const Values* after)
+{
+    if (!ImGui::IsWindowHovered()) return;
+    const ImVec2 m = ImGui::GetMousePos();
+    if (m.x < g.origin.x || m.y < g.origin.y || m.x >= g.origin.x + g.cell_w * g.columns) return;
+    const auto elem = std::uint64_t((m.y - g.origin.y) / g.cell_h) * g.columns + std::uint64_t((m.x - g.origin.x) / g.cell_w);
+    if (elem >= info.count) return;
+    ImGui::BeginTooltip();
+    const auto v = value_at(after, elem);
+    ImGui::Text("%s[%llu] = %s", info.name.c_str(), static_cast<unsigned long long>(elem),
+                v ? compact_number(value_as(*v, info.elem_size, element_type(app))).c_str() : "never written");
+    ImGui::TextDisabled("bank %llu", static_cast<unsigned long long>((elem * info.elem_size / 4) % kBanks));
+    for (const Flow& f : st.flows)
+        if (f.to == elem) ImGui::Text("thread %u added %s[%llu]", f.thread, info.name.c_str(), static_cast<unsigned long long>(f.from));
+    ImGui::EndTooltip();
+}
+
+// One array in its rectangle: a title line, then its cells 32 to a row.
+void draw_array(App& app, const TracedRun& run, const wl::trace::SharedArrayInfo& info, ImVec2 min, ImVec2 size)
+{
+    const ArrayStep st = array_step(run.block, app.sel.step, info.id, info.elem_size, info.count);
+    const Values* after = values_of(run, app.sel.step, info.id);
+    const Values* before = app.sel.step ? values_of(run, app.sel.step - 1, info.id) : nullptr;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const std::string title = printf_string("%s[%llu]", info.name.c_str(), static_cast<unsigned long long>(info.count));
+    dl->AddText(min, palette().text, title.c_str());
+    const std::string counts = printf_string("%zu written, %zu read", std::size_t(std::count(st.written.begin(), st.written.end(), 1)),
+                                             std::size_t(std::count(st.read.begin(), st.read.end(), 1)));
+    dl->AddText(ImVec2(min.x + ImGui::CalcTextSize(title.c_str()).x + 10, min.y), palette().muted, counts.c_str());
+    ArrayGrid g;
+    g.columns = unsigned(std::min<std::uint64_t>(kBanks, std::max<std::uint64_t>(info.count, 1)));
+    const std::uint64_t rows = (info.count + g.columns - 1) / g.columns;
+    const float title_h = ImGui::GetTextLineHeightWithSpacing();
+    g.cell_w = std::floor(size.x / kBanks);
+    g.cell_h = std::floor(std::clamp((size.y - title_h - 2) / float(rows), 3.0f, g.cell_w * 1.1f));
+    g.origin = ImVec2(min.x + 1, min.y + title_h);
+    const float progress = animation_progress(app);
+    draw_cell_backgrounds(g, info, st, after);
+    std::optional<std::uint32_t> warp;
+    if (app.focus.shared_event) warp = run.block.events[*app.focus.shared_event].warp;
+    draw_flows(app, g, st, warp, progress);
+    draw_cell_values(app, g, info, st, before, after, progress);
+    cell_tooltip(app, g, info, st, after);
+    add_region(app, "shared_values." + info.name, g.origin,
+               ImVec2(g.origin.x + g.cell_w * g.columns, g.origin.y + g.cell_h * float(rows)));
+}
+
+// Rectangles for the arrays: stacked, or in two columns when that gives bigger
+// cells (matmul's two 32x32 tiles side by side).
+std::vector<std::pair<ImVec2, ImVec2>> plan_arrays(const std::vector<wl::trace::SharedArrayInfo>& arrays, ImVec2 min, ImVec2 size,
+                                                   float title_h)
+{
+    const auto rows_of = [](const wl::trace::SharedArrayInfo& a) { return float((a.count + kBanks - 1) / kBanks); };
+    std::vector<std::pair<ImVec2, ImVec2>> best;
+    float best_cell = -1;
+    for (unsigned columns = 1; columns <= std::min<std::size_t>(2, arrays.size()); ++columns) {
+        const float col_w = (size.x - float(columns - 1) * title_h) / float(columns);
+        std::vector<float> col_rows(columns, 0.0f), col_titles(columns, 0.0f);
+        for (std::size_t i = 0; i < arrays.size(); ++i) col_rows[i % columns] += rows_of(arrays[i]), col_titles[i % columns] += title_h + 4;
+        std::vector<std::pair<ImVec2, ImVec2>> plan;
+        std::vector<float> col_y(columns, min.y);
+        float smallest = 1e9f;
+        for (std::size_t i = 0; i < arrays.size(); ++i) {
+            const unsigned c = unsigned(i % columns);
+            const float cells_h = size.y - col_titles[c];
+            const float h = title_h + 4 + cells_h * rows_of(arrays[i]) / std::max(1.0f, col_rows[c]);
+            plan.push_back({ImVec2(min.x + float(c) * (col_w + title_h), col_y[c]), ImVec2(col_w, h)});
+            col_y[c] += h;
+            smallest = std::min(smallest, std::min(col_w / kBanks * 1.1f, cells_h / std::max(1.0f, col_rows[c])));
+        }
+        if (smallest > best_cell) best_cell = smallest, best = std::move(plan);
+    }
+    return best;
+}
+
+// ---- banks ----
+
+std::string lanes_text(const std::vector<unsigned>& lanes)
+{
+    if (lanes.size() == 1) return std::to_string(lanes[0]);
+    return std::to_string(lanes[0]) + "+" + std::to_string(lanes.size() - 1);
+}
+
+void bank_header(App& app, ImVec2 origin, float cell_w, float cell_h, const BankView& v)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImFont* small = fonts(app).small;
+    for (unsigned b = 0; b < kBanks; ++b) {
+        const ImVec2 a(origin.x + b * cell_w, origin.y);
+        const ImU32 fill = v.ways[b] ? palette().conflict[conflict_level(v.ways[b])] : palette().untouched_word;
+        dl->AddRectFilled(a, ImVec2(a.x + cell_w - 1, a.y + cell_h - 1), fill);
+        text_centered(dl, small, std::min(px(small), cell_h * 0.85f), ImVec2(a.x + cell_w * 0.5f, a.y + cell_h * 0.5f),
+                      palette().text, std::to_string(b));
+    }
+}
+
+void bank_rows(App& app, ImVec2 origin, float cell_w, float cell_h, float label_w, const BankView& v)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImFont* small = fonts(app).small;
+    const float text_size = std::min(px(small), cell_h * 0.85f);
+    for (std::size_t r = 0; r < v.rows.size(); ++r) {
+        const float y = origin.y + float(r) * cell_h;
+        dl->AddText(small, text_size, ImVec2(origin.x - label_w, y + (cell_h - text_size) * 0.5f), palette().muted,
+                    std::to_string(v.rows[r] * kBanks).c_str());
+        if (r > 0 && v.rows[r] != v.rows[r - 1] + 1)  // rows left out in between
+            dl->AddLine(ImVec2(origin.x, y - 1), ImVec2(origin.x + cell_w * kBanks, y - 1), palette().muted, 2.0f);
+        for (unsigned b = 0; b < kBanks; ++b) {
+            const ImVec2 a(origin.x + b * cell_w, y);
+            const auto it = v.lanes_by_word.find(v.rows[r] * kBanks + b);
+            const bool hit = it != v.lanes_by_word.end();
+            dl->AddRectFilled(a, ImVec2(a.x + cell_w - 1, a.y + cell_h - 1),
+                              hit ? palette().conflict[conflict_level(v.ways[b])] : palette().untouched_word);
+            if (hit && small->CalcTextSizeA(text_size, 1e9f, 0, lanes_text(it->second).c_str()).x < cell_w - 2)
+                text_centered(dl, small, text_size, ImVec2(a.x + cell_w * 0.5f, a.y + cell_h * 0.5f), palette().text,
+                              lanes_text(it->second));
+        }
+    }
+}
+
+void bank_legend()
+{
+    for (int level = 0; level < int(palette().conflict.size()); ++level)
+        legend_swatch(palette().conflict[level], conflict_label(level));
+    ImGui::NewLine();
+}
+
+void bank_grid(App& app, const TracedRun& run, std::size_t event)
+{
+    const BankView v = bank_view(run.block.events[event]);
+    const auto& c = v.cost;
+    ImGui::Text("%u wavefront%s, ideal %u:", c.wavefronts, c.wavefronts == 1 ? "" : "s", c.ideal);
+    ImGui::SameLine();
+    if (c.ways() > 1)
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().partial_outline), "a %s bank conflict", ways_text(c.ways()).c_str());
+    else
+        ImGui::TextUnformatted("no bank conflict");
+    help_marker("Shared memory has 32 banks, 4 bytes wide: word w is in bank w mod 32. A warp instruction takes as "
+                "many wavefronts as the most distinct words any one bank must deliver; lanes reading the same word "
+                "share it. Each cell is a word (rows of 32 words, labelled with the first word's index); the numbers "
+                "are the lanes that touch it (5+2: lane 5 and two more). The bank numbers on top are coloured by how "
+                "many ways that bank conflicts.");
+    bank_legend();
+    ImFont* small = fonts(app).small;
+    const float label_w = small->CalcTextSizeA(px(small), 1e9f, 0, "00000 ").x;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float cell_w = std::floor((avail.x - label_w) / kBanks);
+    const float cell_h = std::floor(std::clamp((avail.y - 6) / float(v.rows.size() + 1), 6.0f, cell_w * 0.9f));
+    const ImVec2 origin(ImGui::GetCursorScreenPos().x + label_w, ImGui::GetCursorScreenPos().y);
+    bank_header(app, origin, cell_w, cell_h, v);
+    bank_rows(app, ImVec2(origin.x, origin.y + cell_h + 3), cell_w, cell_h, label_w, v);
+    const ImVec2 end(origin.x + cell_w * kBanks, origin.y + cell_h * float(v.rows.size() + 1) + 3);
+    add_region(app, "banks.grid", origin, end);
+    ImGui::Dummy(ImVec2(avail.x, end.y - origin.y));
+}
+
+}  // namespace
+
+void shared_values_panel(App& app)
+{
+    if (begin_panel(app, Panel::SharedValues, "Shared memory: values after the step", ImGuiWindowFlags_NoScrollbar)) {
+        if (!no_trace_note(app)) {
+            const TracedRun* run = current_run(app);
+            legend_swatch(palette().written_cell, "written in this step");
+            legend_swatch(palette().read_cell, "read");
+            legend_swatch(palette().unwritten_cell, "never written");
+            help_marker("Each arrow goes from a value a thread read to the cell the same thread wrote in this step: "
+                        "the reduction tree, one level per step. The focused warp's arrows are dark; hover a thread "
+                        "in the grid above to see its own.");
+            ImGui::NewLine();
+            const auto arrays = shared_arrays(run->block);
+            if (arrays.empty()) ImGui::TextDisabled("This version uses no shared memory.");
+            const ImVec2 min = ImGui::GetCursorScreenPos(), size = ImGui::GetContentRegionAvail();
+            const auto plan = plan_arrays(arrays, min, size, ImGui::GetTextLineHeightWithSpacing());
+            for (std::size_t i = 0; i < arrays.size(); ++i) draw_array(app, *run, arrays[i], plan[i].first, plan[i].second);
+        }
+    }
+    end_panel();
+}
+
+void banks_panel(App& app)
+{
+    if (begin_panel(app, Panel::Banks, "Shared memory banks: one warp instruction", ImGuiWindowFlags_NoScrollbar)) {
+        if (!no_trace_note(app)) {
+            const TracedRun* run = current_run(app);
+            const auto events = memory_events(run->block, app.sel.step, wl::trace::Space::Shared);
+            if (events.empty()) {
+                ImGui::TextDisabled("No shared-memory access in this step.");
+            } else {
+                instruction_picker("banks", events, app.focus.shared_event);
+                if (app.focus.shared_event) {
+                    ImGui::SameLine();
+                    ImGui::TextUnformatted(instruction_label(app, run->block.events[*app.focus.shared_event]).c_str());
+                    bank_grid(app, *run, *app.focus.shared_event);
+                }
+            }
+        }
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

@@ -1,0 +1,47 @@
+// The status line: where the trace came from (GPU or emulator) and its
+// result, or what went wrong.
+#include <imgui.h>
+
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+#include "viewer/run_facts.h"
+
+namespace warplab::viewer {
+
+std::string status_text(App& app)
+{
+    const Lab& lab = current_lab(app);
+    const TraceSlot& slot = current_trace(app);
+    const TraceKey key = trace_key(app, app.sel.version);
+    std::string what = printf_string("%s %s · n = %zu %s, %u threads per block", lab.id.c_str(), current_version(app).id,
+                                     lab.default_n, key.type.c_str(), key.block);
+    if (!slot.run) return what + " · " + slot.error;
+    const RunResult& r = slot.run->result;
+    if (const std::string problem = problem_text(r); !problem.empty())
+        what = lab.id + " " + current_version(app).id + " · " + problem;
+    return printf_string("trace: %s · %s · block 0 watched · result %.9g, expected %.9g: %s", r.backend.c_str(), what.c_str(),
+                         r.value, r.expected, r.ok ? "correct" : "WRONG");
+}
+
+void status_panel(App& app)
+{
+    if (begin_panel(app, Panel::Status, "##status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
+        fill_panel(palette().bar_background);
+        const TraceSlot& slot = current_trace(app);
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const std::string text = status_text(app);
+        if (slot.run && slot.run->result.ok)
+            ImGui::TextUnformatted(text.c_str());
+        else
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().partial_outline), "%s", text.c_str());
+        if (!slot.run) add_region(app, "status.error", p, ImVec2(p.x + ImGui::CalcTextSize(text.c_str()).x, p.y + ImGui::GetTextLineHeight()));
+        if (!app.timing.load_error.empty()) {
+            ImGui::SameLine(0, 30);
+            ImGui::TextDisabled("results: %s", app.timing.load_error.c_str());
+        }
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

@@ -1,0 +1,283 @@
+// Every thread of the watched block as a cell, one row of 32 per warp: active
+// or idle at this step, partially-active warps outlined. Hover a cell for the
+// thread's accesses; click a row to show that warp's instructions in the bank
+// and sector panels. Where the block writes a 2D tile of its output (a matrix
+// multiply's C), a map beside the grid shows which elements each thread owns.
+// When the launch failed, the panel shows why instead.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+#include "viewer/run_facts.h"
+#include "viewer/step_model.h"
+#include "warplab/trace/json.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+struct Grid {
+    ImVec2 origin;  // top-left of lane 0 of warp 0
+    float cell_w = 0, cell_h = 0, gap = 0, label_w = 0;
+    std::uint32_t warps = 0;
+    ImVec2 cell_min(std::uint32_t warp, unsigned lane) const
+    {
+        return ImVec2(origin.x + lane * cell_w, origin.y + warp * cell_h);
+    }
+    ImVec2 cell_max(std::uint32_t warp, unsigned lane) const
+    {
+        const ImVec2 p = cell_min(warp, lane);
+        return ImVec2(p.x + cell_w - gap, p.y + cell_h - gap);
+    }
+};
+
+std::string access_text(App& app, const Access& a)
+{
+    using wl::trace::Kind;
+    const std::string type = element_type(app);
+    const std::string value = access_value_text(a.value, a.size, type);
+    if (a.kind == Kind::Shuffle) return printf_string("shuffle: gives %s (line %u)", value.c_str(), a.line);
+    if (a.kind == Kind::Vote) return printf_string("vote (line %u)", a.line);
+    const unsigned elem = std::max(1u, std::min(unsigned(a.size), type_size(type)));
+    return printf_string("%s %s[%llu] = %s (line %u)", wl::trace::kind_name(a.kind), array_name(app, a.space, a.array).c_str(),
+                         static_cast<unsigned long long>(a.offset / elem), value.c_str(), a.line);
+}
+
+void thread_tooltip(App& app, const TracedRun& run, std::uint32_t thread, const std::optional<OutputTile>& tile)
+{
+    ImGui::BeginTooltip();
+    const std::vector<unsigned> dim = block_shape(run.result);
+    if (dim.size() >= 2 && dim[1] > 1 && dim[0] > 0)
+        ImGui::Text("thread %u = (%u, %u) · warp %u · lane %u", thread, thread % dim[0], thread / dim[0], thread / kWarpSize,
+                    thread % kWarpSize);
+    else
+        ImGui::Text("thread %u · warp %u · lane %u", thread, thread / kWarpSize, thread % kWarpSize);
+    const auto accesses = thread_accesses(run.block, app.sel.step, thread);
+    if (accesses.empty()) ImGui::TextDisabled("idle in this step");
+    for (std::size_t i = 0; i < accesses.size() && i < 8; ++i) ImGui::TextUnformatted(access_text(app, accesses[i]).c_str());
+    if (accesses.size() > 8) ImGui::TextDisabled("... %zu more", accesses.size() - 8);
+    if (tile) {
+        const auto owned = owned_elements(*tile, thread);
+        const std::string name = array_name(app, wl::trace::Space::Global, tile->array);
+        for (std::size_t i = 0; i < owned.size() && i < 4; ++i) {
+            if (tile->pitch)
+                ImGui::Text("owns %s[%llu][%llu]", name.c_str(), static_cast<unsigned long long>(tile->row_of(owned[i])),
+                            static_cast<unsigned long long>(tile->col_of(owned[i])));
+            else
+                ImGui::Text("writes %s[%llu]", name.c_str(), static_cast<unsigned long long>(owned[i]));
+        }
+        if (owned.size() > 4) ImGui::TextDisabled("... %zu elements in all", owned.size());
+    }
+    ImGui::EndTooltip();
+}
+
+std::optional<std::uint32_t> focused_warp(App& app, const TracedRun& run)
+{
+    if (app.focus.shared_event) return run.block.events[*app.focus.shared_event].warp;
+    if (app.focus.global_event) return run.block.events[*app.focus.global_event].warp;
+    return std::nullopt;
+}
+
+// A partially-active warp: its row outlined, or, when rows are too thin to
+// outline without hiding the cells, a bar on each side of the row.
+void partial_mark(const Grid& g, std::uint32_t w)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 a = g.cell_min(w, 0), b = g.cell_max(w, kWarpSize - 1);
+    if (g.cell_h >= 10) {
+        const float t = std::clamp(g.cell_h * 0.18f, 2.0f, 4.0f);
+        dl->AddRect(ImVec2(a.x - t * 0.5f - 1, a.y - t * 0.5f + 1), ImVec2(b.x + t * 0.5f + 1, b.y + t * 0.5f - 1),
+                    palette().partial_outline, 0, 0, t);
+        return;
+    }
+    dl->AddRectFilled(ImVec2(a.x - 5, a.y), ImVec2(a.x - 1, b.y), palette().partial_outline);
+    dl->AddRectFilled(ImVec2(b.x + 1, a.y), ImVec2(b.x + 5, b.y), palette().partial_outline);
+}
+
+void draw_cells(App& app, const Grid& g, const BlockActivity& act, std::optional<std::uint32_t> focus)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = palette();
+    ImFont* small = fonts(app).small;
+    for (std::uint32_t w = 0; w < g.warps; ++w) {
+        const ImVec2 row = g.cell_min(w, 0);
+        if (g.cell_h >= px(small) * 0.8f)
+            dl->AddText(small, std::min(px(small), g.cell_h), ImVec2(row.x - g.label_w, row.y), pal.muted,
+                        printf_string("w%u", w).c_str());
+        if (focus && *focus == w) {
+            const float m = g.cell_h * 0.5f;
+            dl->AddTriangleFilled(ImVec2(row.x - 7, row.y + m - 4), ImVec2(row.x - 7, row.y + m + 4), ImVec2(row.x - 2, row.y + m),
+                                  pal.focus_outline);
+        }
+        for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+            const LaneState s = act.lanes[w * kWarpSize + lane];
+            if (s == LaneState::Absent) {
+                dl->AddRect(g.cell_min(w, lane), g.cell_max(w, lane), pal.absent);
+                continue;
+            }
+            dl->AddRectFilled(g.cell_min(w, lane), g.cell_max(w, lane), s == LaneState::Active ? pal.active : pal.idle);
+        }
+        if (act.partial[w]) partial_mark(g, w);
+    }
+}
+
+void lane_ruler(App& app, const Grid& g)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImFont* small = fonts(app).small;
+    for (unsigned lane : {0u, 8u, 16u, 24u, 31u}) {
+        const ImVec2 p = g.cell_min(0, lane);
+        dl->AddText(small, px(small), ImVec2(p.x, p.y - px(small) - 1), palette().muted,
+                    printf_string("lane %u", lane).c_str());
+    }
+}
+
+void handle_mouse(App& app, const TracedRun& run, const Grid& g, const std::optional<OutputTile>& tile)
+{
+    const ImVec2 m = ImGui::GetMousePos();
+    if (!ImGui::IsWindowHovered() || m.x < g.origin.x || m.y < g.origin.y) return;
+    const auto lane = unsigned((m.x - g.origin.x) / g.cell_w), warp = std::uint32_t((m.y - g.origin.y) / g.cell_h);
+    if (lane >= kWarpSize || warp >= g.warps) return;
+    const std::uint32_t thread = warp * kWarpSize + lane;
+    if (thread >= run.block.threads) return;
+    app.focus.hovered_thread = thread;
+    thread_tooltip(app, run, thread, tile);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) {
+        if (auto e = worst_shared_event(run.block, app.sel.step, warp)) app.focus.shared_event = e;
+        if (auto e = worst_global_event(run.block, app.sel.step, warp)) app.focus.global_event = e;
+    }
+}
+
+// The output elements the block writes, as a tile coloured by the owner's
+// warp; the hovered thread's elements stand out. One-dimensional outputs are
+// drawn 32 to a row.
+void ownership_map(App& app, const OutputTile& tile, ImVec2 min, ImVec2 max)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const std::uint64_t first = tile.owners.front().first;
+    const std::uint64_t cols = tile.pitch ? tile.cols : std::min<std::uint64_t>(tile.cols, 32);
+    const std::uint64_t rows = tile.pitch ? tile.rows : (tile.cols + 31) / 32;
+    const std::string name = array_name(app, wl::trace::Space::Global, tile.array);
+    const auto ull = [](std::uint64_t v) { return static_cast<unsigned long long>(v); };
+    const std::string title = tile.pitch ? printf_string("%s rows %llu-%llu, cols %llu-%llu", name.c_str(), ull(tile.first_row),
+                                                         ull(tile.first_row + rows - 1), ull(tile.first_col), ull(tile.first_col + cols - 1))
+                                         : printf_string("%s[%llu..%llu]", name.c_str(), ull(first), ull(tile.owners.back().first));
+    dl->AddText(min, palette().text, title.c_str());
+    const float title_h = ImGui::GetTextLineHeightWithSpacing();
+    // Cells may be under a pixel: a 128x128 tile in a small panel still shows whole.
+    const float cell = std::max(0.25f, std::min((max.x - min.x) / float(cols), (max.y - min.y - title_h) / float(rows)));
+    const float gap = cell >= 4 ? 1.0f : 0.0f;
+    const auto place = [&](std::uint64_t elem) {
+        const std::uint64_t r = tile.pitch ? tile.row_of(elem) - tile.first_row : (elem - first) / 32;
+        const std::uint64_t c = tile.pitch ? tile.col_of(elem) - tile.first_col : (elem - first) % 32;
+        return ImVec2(min.x + float(c) * cell, min.y + title_h + float(r) * cell);
+    };
+    const auto colour = [&](std::uint32_t owner) {
+        return app.focus.hovered_thread == owner ? palette().focus_outline : palette().sector[(owner / kWarpSize) % palette().sector.size()];
+    };
+    // Neighbours of one colour in a row are drawn as one rectangle: a 128x128 tile is 16384 cells.
+    for (std::size_t i = 0; i < tile.owners.size();) {
+        const ImVec2 a = place(tile.owners[i].first);
+        const ImU32 c = colour(tile.owners[i].second);
+        std::size_t j = i + 1;
+        while (j < tile.owners.size() && tile.owners[j].first == tile.owners[j - 1].first + 1 && place(tile.owners[j].first).y == a.y &&
+               colour(tile.owners[j].second) == c && gap == 0)
+            ++j;
+        const ImVec2 b = place(tile.owners[j - 1].first);
+        dl->AddRectFilled(a, ImVec2(b.x + cell - gap, b.y + cell - gap), c);
+        i = j;
+    }
+    add_region(app, "threads.ownership", min, max);
+}
+
+void fault_banner(App& app)
+{
+    const TraceSlot& slot = current_trace(app);
+    const VersionMeta& v = current_version(app);
+    const std::string title = slot.fault ? std::string(v.id) + " faulted: the launch stopped"
+                                         : std::string(v.id) + " cannot run with these settings";
+    const float pad = ImGui::GetFontSize() * 0.6f;
+    const float wrap = ImGui::GetContentRegionAvail().x - 2 * pad;
+    const bool offer_lockstep = slot.fault && app.sel.schedule == ScheduleChoice::Independent;
+    const float h = ImGui::GetTextLineHeightWithSpacing() + ImGui::CalcTextSize(slot.error.c_str(), nullptr, false, wrap).y +
+                    (offer_lockstep ? ImGui::GetFrameHeightWithSpacing() * 2 : 0) + 3 * pad;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().fault_banner);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
+    ImGui::BeginChild("##fault", ImVec2(0, h), false, ImGuiWindowFlags_AlwaysUseWindowPadding | ImGuiWindowFlags_NoScrollbar);
+    ImGui::PushStyleColor(ImGuiCol_Text, palette().fault_text);
+    ImGui::TextUnformatted(title.c_str());
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(slot.error.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+    if (offer_lockstep) {
+        ImGui::Spacing();
+        if (ImGui::Button("Run it with the lockstep schedule (pre-Volta warps)")) {
+            Selection s = app.sel;
+            s.schedule = ScheduleChoice::Lockstep;
+            select_settings(app, s);
+        }
+    }
+    ImGui::EndChild();
+    ImGui::PopStyleVar();
+    ImGui::PopStyleColor();
+    add_region(app, "fault.banner", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + h));
+}
+
+void thread_grid(App& app, const TracedRun& run)
+{
+    const BlockActivity act = block_activity(run.block, app.sel.step);
+    legend_swatch(palette().active, "active");
+    legend_swatch(palette().idle, "idle");
+    legend_swatch(0, "partially-active warp", palette().partial_outline);
+    help_marker("A thread is active in a step when it accesses memory, shuffles or votes. A warp is partially "
+                "active (divergent) when only some of its lanes take part in an access: the others wait, masked off. "
+                "Click a warp to show its instructions in the bank and sector panels.");
+    ImGui::NewLine();
+    const std::vector<std::size_t> shape = problem_shape(run.result);  // {M, N, K}: rows of C are N long
+    const std::optional<OutputTile> tile = output_tile(run.block, type_size(element_type(app)), shape.size() >= 2 ? shape[1] : 0);
+    const bool show_tile = tile && tile->owners.size() > 1;
+    ImFont* small = fonts(app).small;
+    const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
+    Grid g;
+    g.warps = act.warps;
+    g.label_w = small->CalcTextSizeA(px(small), 1e9f, 0, "w31 ").x + 8;
+    const float grid_w = (show_tile ? avail.x * 0.68f : avail.x) - g.label_w - 4;
+    const float ruler_h = px(small) + 2;
+    g.cell_w = std::floor(grid_w / kWarpSize);
+    g.cell_h = std::max(3.0f, std::min(g.cell_w, std::floor((avail.y - ruler_h - 4) / std::max(1u, g.warps))));
+    g.gap = g.cell_w >= 10 && g.cell_h >= 8 ? 2.0f : 1.0f;
+    g.origin = ImVec2(top.x + g.label_w, top.y + ruler_h);
+    lane_ruler(app, g);
+    draw_cells(app, g, act, focused_warp(app, run));
+    // The partial-warp outlines reach 4 pixels beyond the cells.
+    add_region(app, "threads.grid", ImVec2(g.origin.x - 4, g.origin.y - 4),
+               ImVec2(g.origin.x + g.cell_w * kWarpSize + 4, g.origin.y + g.cell_h * float(g.warps) + 4));
+    handle_mouse(app, run, g, tile);
+    if (show_tile)
+        ownership_map(app, *tile, ImVec2(top.x + avail.x * 0.70f, top.y), ImVec2(top.x + avail.x, top.y + avail.y));
+    ImGui::Dummy(ImVec2(avail.x, ruler_h + g.cell_h * g.warps));
+}
+
+}  // namespace
+
+void threads_panel(App& app)
+{
+    const TracedRun* traced = current_run(app);
+    const std::string title = traced ? printf_string("Threads and warps of block 0 (%u threads)###threads", traced->block.threads)
+                                     : std::string("Threads and warps###threads");
+    if (begin_panel(app, Panel::Threads, title.c_str(), ImGuiWindowFlags_NoScrollbar)) {
+        if (const TracedRun* run = current_run(app))
+            thread_grid(app, *run);
+        else
+            fault_banner(app);
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

@@ -1,0 +1,136 @@
+// What the viewer shows of one step of a traced block, derived from its warp
+// events. Pure functions over the trace (no ImGui, no SDL), so that tests can
+// check them and every panel reads the same derivation.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "warplab/trace/analysis.h"
+#include "warplab/trace/events.h"
+
+namespace warplab::viewer {
+
+using wl::trace::BlockTrace;
+using wl::trace::kWarpSize;
+using wl::trace::WarpEvent;
+
+// ---- threads and warps ----
+
+enum class LaneState : std::uint8_t { Absent, Idle, Active };
+
+struct BlockActivity {
+    std::uint32_t warps = 0;
+    std::vector<LaneState> lanes;        // warps * 32 entries; thread t at index t
+    std::vector<std::uint8_t> partial;   // per warp: an access by some, not all, of its lanes
+};
+// Active = the thread did work (a memory access, shuffle or vote) in the step,
+// the same rule as the metrics' active threads and partial warps.
+BlockActivity block_activity(const BlockTrace& block, std::uint32_t step);
+
+// Indices into block.events of the step's events, in trace order.
+struct EventRange {
+    std::size_t begin = 0, end = 0;
+};
+EventRange step_events(const BlockTrace& block, std::uint32_t step);
+
+bool is_memory_access(const WarpEvent& e);
+bool writes_memory(const WarpEvent& e);
+
+// The step's loads, stores and atomics in one memory space, in trace order.
+std::vector<std::size_t> memory_events(const BlockTrace& block, std::uint32_t step, wl::trace::Space space);
+
+// The shared-memory instruction shown first: the step's worst bank conflict
+// (the first of equals), optionally only among one warp's instructions.
+std::optional<std::size_t> worst_shared_event(const BlockTrace& block, std::uint32_t step,
+                                              std::optional<std::uint32_t> warp = std::nullopt);
+// The global instruction shown first: the step's most sectors per request.
+std::optional<std::size_t> worst_global_event(const BlockTrace& block, std::uint32_t step,
+                                              std::optional<std::uint32_t> warp = std::nullopt);
+
+// ---- shared memory banks of one instruction ----
+
+constexpr unsigned kBanks = 32;
+
+struct BankView {
+    std::uint8_t array = 0;
+    wl::trace::BankCost cost;
+    // Per bank: the distinct words it must deliver for the lane group that
+    // needs most (the whole warp for 4-byte accesses): 1 = no conflict.
+    std::array<std::uint32_t, kBanks> ways{};
+    std::map<std::uint64_t, std::vector<unsigned>> lanes_by_word;  // 4-byte word -> lanes that touch it
+    std::vector<std::uint64_t> rows;                               // word / 32 of each row touched, ascending
+};
+BankView bank_view(const WarpEvent& e);
+
+// ---- global memory sectors of one instruction ----
+
+struct SectorView {
+    wl::trace::SectorCost cost;
+    std::vector<std::uint64_t> sectors;                          // distinct 32-byte sectors, ascending
+    std::array<std::vector<std::uint32_t>, kWarpSize> lane_sectors;  // per lane: indices into sectors
+};
+SectorView sector_view(const WarpEvent& e);
+
+// ---- shared values and the data flow of a step (the tree picture) ----
+
+struct Flow {
+    std::uint32_t thread = 0;
+    std::uint64_t from = 0, to = 0;  // element indices: the thread read `from` and wrote `to`
+};
+
+// A write is fed by the thread's reads since its previous write (a tree level
+// reads two values and writes one). A thread that read more than
+// kMaxFlowSources distinct elements before writing was computing, not
+// folding (a matmul tile), and gets no arrows.
+constexpr std::size_t kMaxFlowSources = 3;
+
+struct ArrayStep {
+    std::vector<Flow> flows;
+    std::vector<std::uint8_t> read, written;  // per element, in this step
+};
+ArrayStep array_step(const BlockTrace& block, std::uint32_t step, std::uint8_t array, std::uint32_t elem_size,
+                     std::size_t count);
+
+// The shared arrays to draw: as declared, or as seen in the events when the
+// backend recorded no declaration.
+std::vector<wl::trace::SharedArrayInfo> shared_arrays(const BlockTrace& block);
+
+// ---- one thread ----
+
+struct Access {
+    wl::trace::Kind kind{};
+    wl::trace::Space space{};
+    std::uint8_t array = 0, size = 0;
+    std::uint64_t offset = 0;
+    std::array<std::uint64_t, 2> value{};
+    std::uint32_t line = 0;
+};
+std::vector<Access> thread_accesses(const BlockTrace& block, std::uint32_t step, std::uint32_t thread);
+
+// ---- what each thread writes to global memory over the whole trace ----
+// For a matrix multiply, the C elements each thread owns. Elements are counted
+// in the lab's element type (a 16-byte store of floats writes four). The tile
+// is two-dimensional when the lab gives the output's row length (pitch), or
+// when the elements fall in equal runs at a constant distance.
+
+struct OutputTile {
+    std::uint8_t array = 0;  // kernel argument position
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> owners;  // element index -> writing thread, ascending
+    std::uint64_t pitch = 0;  // elements from one row to the next; 0 when one-dimensional
+    std::uint64_t first_row = 0, first_col = 0, rows = 1, cols = 0;  // the bounding box, in rows and columns of pitch
+    std::uint64_t row_of(std::uint64_t elem) const { return pitch ? elem / pitch : 0; }
+    std::uint64_t col_of(std::uint64_t elem) const { return pitch ? elem % pitch : elem; }
+};
+// elem_size: bytes of the lab's element type; pitch_hint: the output's row length in elements, 0 if unknown.
+std::optional<OutputTile> output_tile(const BlockTrace& block, unsigned elem_size, std::uint64_t pitch_hint = 0);
+std::vector<std::uint64_t> owned_elements(const OutputTile& tile, std::uint32_t thread);
+
+// Value bytes as a number of the lab's element type ("int", "float", "double"...).
+double value_as(const std::array<std::uint64_t, 2>& value, unsigned size, const std::string& type);
+double value_as(std::uint64_t bits, unsigned size, const std::string& type);
+
+}  // namespace warplab::viewer

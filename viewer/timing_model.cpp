@@ -1,0 +1,88 @@
+#include "viewer/timing_model.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+
+#include "labs/common/bench_json.h"
+
+namespace warplab::viewer {
+
+Timing load_recorded_timing(const std::string& results_dir)
+{
+    Timing timing;
+    std::error_code ec;
+    if (!std::filesystem::is_directory(results_dir, ec)) return timing;
+    std::vector<std::filesystem::path> files;
+    for (const auto& entry : std::filesystem::directory_iterator(results_dir, ec))
+        if (entry.path().extension() == ".json") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const auto& path : files) {
+        try {
+            std::ifstream in(path);
+            for (BenchTable& t : tables_from_document(nlohmann::json::parse(in)))
+                timing.tables.push_back({std::move(t), false, path.filename().string()});
+        } catch (const std::exception& e) {
+            timing.load_error = path.filename().string() + ": " + e.what();
+        }
+    }
+    return timing;
+}
+
+std::vector<int> tables_of_lab(const Timing& timing, const std::string& lab)
+{
+    std::vector<int> out;
+    for (int i = 0; i < int(timing.tables.size()); ++i)
+        if (timing.tables[i].table.lab == lab) out.push_back(i);
+    return out;
+}
+
+int default_table(const Timing& timing, const std::string& lab, const std::string& type)
+{
+    const std::vector<int> mine = tables_of_lab(timing, lab);
+    if (mine.empty()) return -1;
+    if (std::find(mine.begin(), mine.end(), timing.selected) != mine.end()) return timing.selected;
+    for (auto it = mine.rbegin(); it != mine.rend(); ++it)
+        if (timing.tables[*it].measured_now) return *it;
+    int best = -1;
+    for (int i : mine) {
+        const BenchTable& t = timing.tables[i].table;
+        if (t.type != type) continue;
+        if (best < 0 || t.n > timing.tables[best].table.n) best = i;
+    }
+    return best >= 0 ? best : mine.front();
+}
+
+std::string source_label(const TimingTable& t)
+{
+    const Provenance& p = t.table.provenance;
+    if (t.measured_now) return "measured now on " + p.gpu;
+    return "recorded on " + p.gpu + ", " + p.date.substr(0, 10);
+}
+
+std::string size_label(const BenchTable& t)
+{
+    std::string n = std::to_string(t.n);
+    if (t.n && (t.n & (t.n - 1)) == 0) {
+        int k = 0;
+        while ((std::size_t(1) << k) < t.n) ++k;
+        n = "2^" + std::to_string(k);
+    }
+    return t.type + ", n = " + n + (t.warm ? ", L2 warm" : "");
+}
+
+const BenchRow* find_row(const BenchTable& t, const std::string& version)
+{
+    for (const BenchRow& r : t.rows)
+        if (!r.reference && r.version == version) return &r;
+    return nullptr;
+}
+
+const BenchRow* reference_row(const BenchTable& t)
+{
+    for (const BenchRow& r : t.rows)
+        if (r.reference) return &r;
+    return nullptr;
+}
+
+}  // namespace warplab::viewer

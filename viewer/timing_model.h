@@ -1,0 +1,46 @@
+// The time panel's numbers: recorded tables from results/*.json, or a table
+// measured now on this machine's GPU (in the background, so the window stays live).
+#pragma once
+#include <future>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "labs/common/bench.h"
+
+namespace warplab::viewer {
+
+struct TimingTable {
+    BenchTable table;
+    bool measured_now = false;  // false: recorded (results/), true: "Measure now" on this machine
+    std::string file;           // where a recorded table came from
+};
+
+struct Timing {
+    std::vector<TimingTable> tables;  // every lab's; recorded first, then measured
+    std::string load_error;           // a results file that could not be read
+    int selected = -1;                // index into tables; -1: pick the default for the lab
+    std::future<BenchTable> measuring;
+    std::string measure_error;
+};
+
+// Reads every results/*.json; a file that fails leaves its message in load_error.
+Timing load_recorded_timing(const std::string& results_dir);
+
+// Indices of the tables of one lab, in order.
+std::vector<int> tables_of_lab(const Timing& timing, const std::string& lab);
+
+// The table shown for the lab: the selected one if it is the lab's, else the
+// newest measurement, else the recording of the given type at the largest n.
+int default_table(const Timing& timing, const std::string& lab, const std::string& type);
+
+// "measured now on NVIDIA H100 80GB HBM3" or "recorded on NVIDIA H100 80GB HBM3, 2026-11-21".
+std::string source_label(const TimingTable& t);
+
+// "int, n = 2^28" (a power of two is written as one).
+std::string size_label(const BenchTable& t);
+
+const BenchRow* find_row(const BenchTable& t, const std::string& version);
+const BenchRow* reference_row(const BenchTable& t);
+
+}  // namespace warplab::viewer

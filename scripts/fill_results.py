@@ -17,10 +17,13 @@ narrow the rows to one element type and/or one size: `int`, `float`,
 
     <!-- results: LAB VERSION [FILTERS] -->   one row per (type, n) for that version:
                                                median ms, GB/s, step speedup, vs the reference
-    <!-- results: LAB CUB [FILTERS] -->       the same for the vendor-library reference row
+    <!-- results: LAB CUB [FILTERS] -->       the same for the vendor-library reference row (also cuBLAS)
     <!-- results: LAB all [FILTERS] -->       the whole table of each matching (type, n),
                                                with its provenance
     <!-- results: LAB compare A B [FILTERS] --> one line per (type, n): how B's time compares with A's
+
+Tables whose rate is GFLOP/s (matmul) are labelled by M × N × K and show the
+% of the FP32 peak where memory-bound tables show the % of a copy kernel.
 
 A marker counts only when it stands alone on its line and outside fenced code
 blocks, so documentation may quote the marker syntax inline or in a fence.
@@ -92,6 +95,9 @@ def row_name(row: dict) -> str:
 
 
 def table_label(t: dict) -> str:
+    if t.get("rate_unit") == "GFLOP/s":  # matmul: C = A·B, M×N×K
+        m, n, k = t.get("shape") or [t["n"]] * 3
+        return f"{t['type']}, M × N × K = {m} × {n} × {k}"
     size = t["n"] * {"int": 4, "float": 4, "double": 8}.get(t["type"], 4)
     mib = size / 2**20
     return f"{t['type']}, n = {fmt_n(t['n'])} ({mib:,.0f} MiB)"
@@ -133,7 +139,7 @@ class Results:
 
 def find_row(table: dict, version: str) -> dict:
     for r in table["rows"]:
-        if version.lower() in ("cub", "reference"):
+        if version.lower() in ("cub", "cublas", "reference"):
             if r.get("reference"):
                 return r
         elif r["version"] == version and not r.get("reference"):
@@ -144,20 +150,28 @@ def find_row(table: dict, version: str) -> dict:
 # ---------------------------------------------------------------- renderers
 
 
+def size_name(t: dict) -> str:
+    if t.get("rate_unit") == "GFLOP/s":  # matmul: M×N×K
+        return "×".join(str(d) for d in (t.get("shape") or [t["n"]] * 3))
+    return fmt_n(t["n"])
+
+
 def render_rows(res: Results, lab: str, version: str, types, sizes) -> list[str]:
     picked = [(t, find_row(t, version)) for t in res.select(lab, types, sizes)]
     with_block = any("block" in r for _, r in picked)
+    flops = res_unit(res, lab) == "GFLOP/s"
     rows = []
     for t, r in picked:
         ok = "" if r.get("ok", True) else " ⚠ wrong result"
-        rows.append([t["type"], fmt_n(t["n"]) + ok] + ([str(r.get("block", "–"))] if with_block else []) +
-                    [fmt_ms(r["median_ms"]), fmt_rate(r["rate"]),
-                     "–" if r.get("reference") else fmt_ratio(r.get("step_speedup")),
+        rows.append([t["type"], size_name(t) + ok] + ([str(r.get("block", "–"))] if with_block else []) +
+                    [fmt_ms(r["median_ms"]), fmt_rate(r["rate"])] + ([fmt_pct(r.get("pct_peak"))] if flops else []) +
+                    ["–" if r.get("reference") else fmt_ratio(r.get("step_speedup")),
                      fmt_ratio(r.get("vs_reference"))])
     ref = short_ref(reference_name(res, lab))
-    header = ["type", "n"] + (["block"] if with_block else []) + \
-             ["median ms", res_unit(res, lab), "step speedup", f"vs {ref}"]
-    return markdown_table(header, list("ll") + (["r"] if with_block else []) + list("rrrr"), rows)
+    header = ["type", "M×N×K" if flops else "n"] + (["block"] if with_block else []) + \
+             ["median ms", res_unit(res, lab)] + (["% of peak"] if flops else []) + ["step speedup", f"vs {ref}"]
+    return markdown_table(header, list("ll") + (["r"] if with_block else []) + list("rr") + (["r"] if flops else []) +
+                          list("rr"), rows)
 
 
 def render_all(res: Results, lab: str, types, sizes) -> list[str]:
@@ -165,10 +179,13 @@ def render_all(res: Results, lab: str, types, sizes) -> list[str]:
     for t in res.select(lab, types, sizes):
         ref = short_ref(reference_name(res, lab))
         with_block = any("block" in r for r in t["rows"])
+        # Against a copy kernel where the bench measured one (memory-bound labs),
+        # else against the theoretical peak (matmul: FP32).
+        pct_key, pct_name = ("pct_copy", "% of copy") if t.get("copy_rate") else ("pct_peak", "% of peak")
         rows = []
         for r in t["rows"]:
             rows.append([row_name(r)] + ([str(r.get("block", "–"))] if with_block else []) +
-                        [fmt_ms(r["median_ms"]), fmt_rate(r["rate"]), fmt_pct(r.get("pct_copy")),
+                        [fmt_ms(r["median_ms"]), fmt_rate(r["rate"]), fmt_pct(r.get(pct_key)),
                          "–" if r.get("reference") else fmt_ratio(r.get("step_speedup")),
                          "–" if r.get("reference") else fmt_ratio(r.get("cumulative")),
                          fmt_ratio(r.get("vs_reference"))])
@@ -177,7 +194,7 @@ def render_all(res: Results, lab: str, types, sizes) -> list[str]:
         out.append(f"**{table_label(t)}**")
         out.append("")
         header = ["version"] + (["block"] if with_block else []) + \
-                 ["median ms", t.get("rate_unit", "GB/s"), "% of copy", "step speedup", "cumulative", f"vs {ref}"]
+                 ["median ms", t.get("rate_unit", "GB/s"), pct_name, "step speedup", "cumulative", f"vs {ref}"]
         out += markdown_table(header, ["l"] + (["r"] if with_block else []) + list("rrrrrr"), rows)
         out.append("")
         out.append(provenance_line(res, t))
@@ -196,7 +213,7 @@ def render_compare(res: Results, lab: str, a: str, b: str, types, sizes) -> list
             verdict = f"**{b} is slower** than {a}: {1 / speed:.2f}× the time"
         else:
             verdict = f"{b} is as fast as {a}"
-        out.append(f"- {t['type']}, n = {fmt_n(t['n'])}: {verdict} "
+        out.append(f"- {t['type']}, {'' if unit == 'GFLOP/s' else 'n = '}{size_name(t)}: {verdict} "
                    f"({fmt_rate(rb['rate'])} vs {fmt_rate(ra['rate'])} {unit}; "
                    f"{fmt_ms(rb['median_ms'])} vs {fmt_ms(ra['median_ms'])} ms)")
     return out
@@ -238,7 +255,8 @@ def provenance_line(res: Results, t: dict) -> str:
     if t.get("copy_rate"):
         bits.append(f"copy kernel (read + write) {fmt_rate(t['copy_rate'])} {t.get('rate_unit', 'GB/s')}")
     if t.get("peak"):
-        bits.append(f"DRAM peak from clocks {fmt_rate(t['peak'])} {t.get('rate_unit', 'GB/s')}")
+        kind = "FP32" if t.get("rate_unit") == "GFLOP/s" else "DRAM"
+        bits.append(f"{kind} peak from clocks {fmt_rate(t['peak'])} {t.get('rate_unit', 'GB/s')}")
     when = ", ".join(x for x in (f"warplab {p['commit']}" if p.get("commit") else "",
                                   p.get("date", "")[:10]) if x)
     if when:

@@ -13,6 +13,7 @@ struct BenchOptions {
     bool warm = false;          // keep L2 warm between runs (default: flush it)
     double seconds_per_version = 1.0;
     std::string command;        // the command line, for the provenance
+    std::vector<std::size_t> shape;  // matmul: {M, N, K} when not square (empty: M = N = K = n)
 };
 
 struct BenchRow {
@@ -44,6 +45,7 @@ struct BenchTable {
     double peak = 0;        // theoretical DRAM GB/s or FP32 GFLOP/s
     double copy_rate = 0;   // copy kernel, GB/s (read + write)
     std::string note;       // e.g. "fits in L2"
+    std::vector<std::size_t> shape;  // the problem's dimensions where it has several (matmul: {M, N, K})
     Provenance provenance;
     std::vector<BenchRow> rows;
 };

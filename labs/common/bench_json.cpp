@@ -69,9 +69,11 @@ nlohmann::json to_json(const BenchTable& t)
 {
     nlohmann::json rows = nlohmann::json::array();
     for (const BenchRow& r : t.rows) rows.push_back(to_json(r));
-    return {{"lab", t.lab}, {"type", t.type}, {"rate_unit", t.rate_unit}, {"n", t.n}, {"warm", t.warm},
-            {"peak", t.peak}, {"copy_rate", t.copy_rate}, {"note", t.note}, {"provenance", to_json(t.provenance)},
-            {"rows", rows}};
+    nlohmann::json j = {{"lab", t.lab}, {"type", t.type}, {"rate_unit", t.rate_unit}, {"n", t.n}, {"warm", t.warm},
+                        {"peak", t.peak}, {"copy_rate", t.copy_rate}, {"note", t.note},
+                        {"provenance", to_json(t.provenance)}, {"rows", rows}};
+    if (!t.shape.empty()) j["shape"] = t.shape;  // optional: only labs with several dimensions
+    return j;
 }
 
 BenchTable bench_table_from_json(const nlohmann::json& j)
@@ -86,6 +88,7 @@ BenchTable bench_table_from_json(const nlohmann::json& j)
     t.copy_rate = j.at("copy_rate");
     t.note = j.at("note");
     t.provenance = provenance_from_json(j.at("provenance"));
+    if (j.contains("shape")) t.shape = j.at("shape").get<std::vector<std::size_t>>();
     for (const auto& r : j.at("rows")) t.rows.push_back(row_from_json(r));
     return t;
 }

@@ -2,6 +2,7 @@
 #include <stdexcept>
 
 #include "labs/common/lab.h"
+#include "labs/matmul/lab.h"
 #include "labs/reduction/lab.h"
 
 namespace warplab {
@@ -12,5 +13,11 @@ namespace reduction {
 RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
 BenchTable bench_on_gpu(const BenchOptions&) { throw std::invalid_argument("no GPU to time on: " + gpu_status().reason); }
 }  // namespace reduction
+
+namespace matmul {
+RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
+RunResult check_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU: " + gpu_status().reason); }
+BenchTable bench_on_gpu(const BenchOptions&) { throw std::invalid_argument("no GPU to time on: " + gpu_status().reason); }
+}  // namespace matmul
 
 }  // namespace warplab

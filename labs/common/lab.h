@@ -26,6 +26,9 @@ struct RunRequest {
     std::uint32_t watched_block = 0;
     std::uint64_t seed = 1;
     bool record = true;  // record the watched block of the first launch
+    // The problem's dimensions where it has several (matmul: {M, N, K}, or {S}
+    // for S×S×S); empty: n, or the lab's default.
+    std::vector<std::size_t> shape;
 };
 
 struct RunResult {
@@ -34,6 +37,12 @@ struct RunResult {
     bool ok = false;
     unsigned threads_per_block = 0;
     std::vector<wl::trace::LaneRecord> records;
+    // Labs whose problem is more than n elements in a 1D block (matmul) say
+    // what ran and how it compared; empty for the others.
+    std::string problem;                   // "C = A·B, 64×64×64 floats, 4 blocks of 32×32 threads"
+    std::string check;                     // "all 4096 elements within tolerance (worst 0.02 of it)"
+    std::vector<std::size_t> shape;        // the dimensions that ran ({M, N, K})
+    std::vector<unsigned> block_dim, grid_dim;  // {x, y, z} of the launch that was traced
 };
 
 struct Lab {

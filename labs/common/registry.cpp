@@ -1,12 +1,13 @@
 #include "labs/common/lab.h"
 
+#include "labs/matmul/lab.h"
 #include "labs/reduction/lab.h"
 
 namespace warplab {
 
 const std::vector<Lab>& all_labs()
 {
-    static const std::vector<Lab> labs = {reduction::make_lab()};
+    static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab()};
     return labs;
 }
 

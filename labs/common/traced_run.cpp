@@ -33,6 +33,12 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     doc["watched_block"] = req.watched_block;
     doc["seed"] = req.seed;
     doc["result"] = {{"value", run.result.value}, {"expected", run.result.expected}, {"ok", run.result.ok}};
+    // Labs with a multi-dimensional problem (matmul) say what ran: the viewer
+    // maps a global offset of C to (row, col) = (i / N, i % N) with shape[1] = N.
+    if (!run.result.shape.empty()) doc["shape"] = run.result.shape;
+    if (!run.result.block_dim.empty()) doc["block_dim"] = run.result.block_dim;
+    if (!run.result.grid_dim.empty()) doc["grid_dim"] = run.result.grid_dim;
+    if (!run.result.check.empty()) doc["result"]["check"] = run.result.check;
     doc["blocks"] = nlohmann::json::array({wl::trace::block_to_json(run.block, run.steps, run.shared_after)});
     doc["totals"] = wl::trace::totals_to_json(run.totals);
     return doc;

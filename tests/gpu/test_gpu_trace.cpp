@@ -14,11 +14,11 @@ namespace {
 
 using namespace warplab;
 
-void require_gpu()
-{
-    const GpuStatus gpu = gpu_status();
-    if (!gpu.available) GTEST_SKIP() << "no GPU: " << gpu.reason;
-}
+// A macro, not a function: GTEST_SKIP() returns only from the function it is in.
+#define REQUIRE_GPU()                                                              \
+    do {                                                                           \
+        if (!gpu_status().available) GTEST_SKIP() << "no GPU: " << gpu_status().reason; \
+    } while (0)
 
 RunRequest request(const char* version, std::size_t n, const char* type, BackendChoice backend)
 {
@@ -51,7 +51,7 @@ class GpuTraceEqualsEmulator : public ::testing::TestWithParam<std::tuple<std::s
 
 TEST_P(GpuTraceEqualsEmulator, EventForEvent)
 {
-    require_gpu();
+    REQUIRE_GPU();
     const auto& [version, type, n] = GetParam();
     const Lab& lab = *find_lab("reduction");
     const TracedRun gpu = trace_version(lab, request(version.c_str(), n, type.c_str(), BackendChoice::Gpu));
@@ -90,7 +90,7 @@ INSTANTIATE_TEST_SUITE_P(Reduction, GpuTraceEqualsEmulator, ::testing::ValuesIn(
 
 TEST(GpuReduction, SumsAreRightForOddSizes)
 {
-    require_gpu();
+    REQUIRE_GPU();
     for (const VersionMeta& v : find_lab("reduction")->versions)
         for (const char* type : {"int", "float"})
             for (std::size_t n : {1u, 31u, 32u, 33u, 255u, 256u, 257u, 1000u, (1u << 16) + 3, 1u << 20, (1u << 22) + 1,

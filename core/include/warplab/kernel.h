@@ -11,6 +11,8 @@
 // Kernels therefore write ordinary CUDA plus two visible wrappers:
 //   wl::in<T> / wl::out<T>        global-memory parameters (read-only / read-write)
 //   WL_SHARED(T, name, N)         a shared array;  WL_SHARED_2D(T, name, R, C) a 2D tile
+// and one spelling: WL_UNROLL is `#pragma unroll` under nvcc and nothing under
+// g++, which does not know that pragma (and would warn at every loop).
 #pragma once
 
 #if defined(WARPLAB_EMULATOR)
@@ -25,3 +27,9 @@
 #endif
 
 #include "warplab/vec.h"
+
+#if defined(__CUDACC__)
+#define WL_UNROLL _Pragma("unroll")
+#else
+#define WL_UNROLL
+#endif

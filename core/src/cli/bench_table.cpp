@@ -28,7 +28,12 @@ std::string bench_text(const BenchTable& t, const std::string& source)
 {
     std::ostringstream out;
     const Provenance& p = t.provenance;
-    out << t.lab << ", n = " << size_text(t.n) << " " << t.type << (t.warm ? ", warm L2" : ", L2 flushed before each run")
+    std::string size = "n = " + size_text(t.n);
+    if (!t.shape.empty()) {  // several dimensions (matmul: M×N×K)
+        size.clear();
+        for (std::size_t d : t.shape) size += (size.empty() ? "" : "x") + std::to_string(d);
+    }
+    out << t.lab << ", " << size << " " << t.type << (t.warm ? ", warm L2" : ", L2 flushed before each run")
         << "; " << source << " " << p.gpu << " (" << p.date << ")\n";
     if (!t.note.empty()) out << "note: " << t.note << "\n";
     char line[256];

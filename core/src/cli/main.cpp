@@ -1,7 +1,7 @@
 // warplab: the command-line front end.
 //   warplab list
-//   warplab trace <lab> <version> [--n N] [--block B] [--type T] [--backend B] [--schedule S] [--json]
-//   warplab bench <lab> [--n N] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
+//   warplab trace <lab> <version> [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
+//   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -17,6 +17,9 @@
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
+#ifdef WARPLAB_HAVE_GRADER
+#include "grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
+#endif
 
 namespace warplab::cli {
 namespace {
@@ -24,8 +27,9 @@ namespace {
 constexpr int kWrongResult = 1, kBadInput = 2, kKernelFault = 3;
 
 struct TraceArgs {
-    std::string lab, version, backend = "auto", schedule = "independent", type = "int", out;
+    std::string lab, version, backend = "auto", schedule = "independent", type, out;  // type "": the lab's first
     std::optional<std::size_t> n;
+    std::string size;  // matmul: S or M,N,K
     std::optional<unsigned> block;
     std::uint32_t watch = 0;
     std::uint64_t seed = 1;
@@ -44,6 +48,24 @@ int list_labs()
     return 0;
 }
 
+// A problem size with several dimensions: "4096" (S×S×S) or "M,N,K" (also "MxNxK").
+std::vector<std::size_t> parse_size(const std::string& text)
+{
+    std::vector<std::size_t> dims;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = text.find_first_of(",x", start);
+        const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 12)
+            throw std::invalid_argument("size '" + text + "' is not S or M,N,K (positive integers)");
+        dims.push_back(std::stoull(part));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    if (dims.size() != 1 && dims.size() != 3) throw std::invalid_argument("size '" + text + "' is not S or M,N,K");
+    return dims;
+}
+
 RunRequest make_request(const Lab& lab, const TraceArgs& a)
 {
     RunRequest req;
@@ -51,7 +73,8 @@ RunRequest make_request(const Lab& lab, const TraceArgs& a)
     if (const VersionMeta* v = find_version(lab, a.version)) req.version = v->id;
     req.n = a.n.value_or(lab.default_n);
     req.block = a.block.value_or(lab.default_block);
-    req.type = a.type;
+    req.type = a.type.empty() ? lab.types.front() : a.type;
+    if (!a.size.empty()) req.shape = parse_size(a.size);
     req.backend = a.backend == "gpu" ? BackendChoice::Gpu : a.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
     req.schedule = a.schedule == "lockstep" ? ScheduleChoice::Lockstep : ScheduleChoice::Independent;
     req.watched_block = a.watch;
@@ -62,6 +85,11 @@ RunRequest make_request(const Lab& lab, const TraceArgs& a)
 void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, const TracedRun& run)
 {
     std::printf("%s %s (%s): %s\n", lab.id.c_str(), v.id, v.name, v.idea);
+    if (!run.result.problem.empty()) {  // labs that describe their own problem (matmul)
+        std::printf("%s; block %u traced on the %s\n", run.result.problem.c_str(), req.watched_block, run.result.backend.c_str());
+        std::printf("result: %s: %s\n\n", run.result.check.c_str(), run.result.ok ? "correct" : "WRONG");
+        return;
+    }
     std::printf("n = %zu %s, block %u; block %u of the first pass traced on the %s\n", req.n, req.type.c_str(), req.block,
                 req.watched_block, run.result.backend.c_str());
     std::printf("result %.9g, expected %.9g: %s\n\n", run.result.value, run.result.expected, run.result.ok ? "correct" : "WRONG");
@@ -95,6 +123,7 @@ int trace(const TraceArgs& a)
 struct BenchArgs {
     std::string lab, type, record;
     std::vector<std::size_t> n;
+    std::vector<std::string> sizes;  // matmul: S or M,N,K, one per size
     bool warm = false, json = false, csv = false, recorded = false;
     double seconds = 1.0;
 };
@@ -138,9 +167,12 @@ int bench(const BenchArgs& a, const std::string& command)
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
     if (a.recorded) return print_recorded(a);
-    const std::vector<std::size_t> sizes = a.n.empty() ? lab->bench_sizes : a.n;
-    for (std::size_t n : sizes)
-        if (n == 0) throw std::invalid_argument("n must be at least 1");
+    std::vector<std::vector<std::size_t>> sizes;  // {n}, or a shape from --size
+    for (std::size_t n : a.n.empty() && a.sizes.empty() ? lab->bench_sizes : a.n) sizes.push_back({n});
+    for (const std::string& text : a.sizes) sizes.push_back(parse_size(text));
+    for (const auto& size : sizes)
+        for (std::size_t d : size)
+            if (d == 0) throw std::invalid_argument("n must be at least 1");
     const GpuStatus gpu = gpu_status();
     if (!gpu.available)
         throw std::invalid_argument("no GPU to time on (" + gpu.reason + "); recorded results: warplab bench " + a.lab +
@@ -150,8 +182,8 @@ int bench(const BenchArgs& a, const std::string& command)
     std::vector<BenchTable> tables;
     bool all_ok = true;
     for (const std::string& type : types)
-        for (std::size_t n : sizes) {
-            BenchOptions o{n, type, a.warm, a.seconds, command};
+        for (const auto& size : sizes) {
+            BenchOptions o{size.size() == 1 ? size[0] : 0, type, a.warm, a.seconds, command, size};
             tables.push_back(lab->bench(o));
             for (const BenchRow& r : tables.back().rows) all_ok &= r.ok || r.variant;
         }
@@ -178,6 +210,7 @@ int main(int argc, char** argv)
     tr->add_option("lab", ta.lab, "lab, e.g. reduction")->required();
     tr->add_option("version", ta.version, "version, e.g. v2")->required();
     tr->add_option("--n", ta.n, "number of elements (default: the lab's)");
+    tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64)");
     tr->add_option("--block", ta.block, "threads per block (default: the lab's)");
     tr->add_option("--type", ta.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
@@ -192,6 +225,7 @@ int main(int argc, char** argv)
     CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
     be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
     be->add_option("--n", ba.n, "sizes, comma-separated (default: the lab's, 2^22 and 2^28 for reduction)")->delimiter(',');
+    be->add_option("--size", ba.sizes, "matmul sizes: S (S×S×S) or M,N,K, several allowed (default: 1024 2048 4096)");
     be->add_option("--type", ba.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     be->add_flag("--warm", ba.warm, "keep L2 warm between runs (default: flush it before each run)");
     be->add_option("--seconds", ba.seconds, "time budget per version (default 1)");
@@ -199,6 +233,10 @@ int main(int argc, char** argv)
     be->add_flag("--csv", ba.csv, "print the results as CSV");
     be->add_option("--record", ba.record, "write the results (every size and type) to this JSON file, e.g. results/<gpu>.json");
     be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
+
+#ifdef WARPLAB_HAVE_GRADER
+    GradeCommand grade(app);
+#endif
 
     std::string command;
     for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(i ? argv[i] : "warplab");
@@ -214,6 +252,9 @@ int main(int argc, char** argv)
     try {
         if (app.got_subcommand("list")) return list_labs();
         if (app.got_subcommand("bench")) return bench(ba, command);
+#ifdef WARPLAB_HAVE_GRADER
+        if (grade.chosen()) return grade.run();
+#endif
         return trace(ta);
     } catch (const wl::emu::KernelFault& e) {
         std::fprintf(stderr, "warplab: kernel fault: %s\n", e.what());

@@ -1,0 +1,49 @@
+// Runs one matmul version on any backend that offers launch (the emulator,
+// the GPU, the GPU trace): the grid comes from the version's tiling.
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "labs/matmul/problem.h"
+#include "labs/matmul/versions.h"
+
+namespace warplab::matmul {
+
+// Calls f(V{}) for the version whose id is `id`; false if there is none.
+template <class F> bool with_version(const std::string& id, F&& f)
+{
+    return for_each_version<Versions>([&](auto v) {
+        if (id != decltype(v)::meta.id) return false;
+        f(v);
+        return true;
+    });
+}
+
+template <class V, class Backend> void multiply_on(Backend& be, const float* a, const float* b, float* c, const Shape& s)
+{
+    V::launch(be, Operands{a, b, c, static_cast<unsigned>(s.m), static_cast<unsigned>(s.n), static_cast<unsigned>(s.k)});
+}
+
+// How many rows of C a run checks against the CPU reference: all of them up
+// to 2^28 multiply-adds (a fraction of a second), else the first rows that
+// fit in that budget (at least one). The benchmark checks every element
+// against cuBLAS instead.
+inline std::size_t reference_rows(const Shape& s)
+{
+    const std::size_t budget = std::size_t(1) << 28, per_row = s.n * s.k;
+    if (s.m * per_row <= budget) return s.m;
+    return per_row >= budget ? 1 : budget / per_row;
+}
+
+// Records one block of one version can make on either backend, with room to
+// spare: v5 makes the most, about 18 per thread per k (8 scalar tile loads
+// and stores per 8 k, then 16 shared reads per k), plus the stores of C.
+inline std::size_t trace_capacity(unsigned threads, const Shape& s)
+{
+    return std::size_t(threads) * (20 * (s.k + 32) + 128) + 4096;
+}
+
+// At most this many records in one trace (56 bytes each: 1.9 GB).
+constexpr unsigned kMaxTraceRecords = 1u << 25;
+
+}  // namespace warplab::matmul

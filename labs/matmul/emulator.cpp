@@ -1,0 +1,69 @@
+// Runs a matmul version on the CPU SIMT emulator.
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "labs/matmul/driver.h"
+#include "labs/matmul/lab.h"
+#include "warplab/emu/emulator.h"
+
+namespace warplab::matmul {
+
+namespace {
+
+template <class T> T* to_device(wl::emu::Emulator& emu, const std::vector<T>& host)
+{
+    T* d = emu.alloc<T>(host.size());
+    emu.copy_to_device(d, host.data(), host.size());
+    return d;
+}
+
+}  // namespace
+
+RunResult run_on_emulator(const RunRequest& req)
+{
+    const Shape s = shape_of(req);
+    wl::emu::Emulator emu;
+    emu.options.schedule = req.schedule == ScheduleChoice::Lockstep ? wl::emu::Schedule::Lockstep : wl::emu::Schedule::Independent;
+    emu.options.watched_blocks = {req.watched_block};
+    emu.options.record = req.record;
+    emu.options.seed = req.seed;
+
+    const Inputs in = make_inputs(s, req.seed);
+    const float* d_a = to_device(emu, in.a);
+    const float* d_b = to_device(emu, in.b);
+    // C starts as NaN: an element no thread writes fails the comparison.
+    float* d_c = to_device(emu, std::vector<float>(s.m * s.n, std::numeric_limits<float>::quiet_NaN()));
+
+    RunResult out;
+    out.backend = std::string("cpu emulator (") + wl::emu::to_string(emu.options.schedule) + ")";
+    out.problem = describe(req.version, s);
+    out.shape = {s.m, s.n, s.k};
+    const bool found = with_version(req.version, [&](auto v) {
+        using V = decltype(v);
+        out.threads_per_block = V::threads;
+        const dim3 b = V::block(), g = V::grid(s.m, s.n);
+        out.block_dim = {b.x, b.y, b.z};
+        out.grid_dim = {g.x, g.y, g.z};
+        if (req.record && trace_capacity(V::threads, s) > kMaxTraceRecords)
+            throw std::invalid_argument("a trace of " + s.text() + " would hold more than 2^25 records: trace a smaller K");
+        multiply_on<V>(emu, d_a, d_b, d_c, s);
+    });
+    if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
+
+    std::vector<float> c(s.m * s.n);
+    emu.copy_to_host(c.data(), d_c, c.size());
+    const std::size_t rows = reference_rows(s);
+    const Reference ref = reference(s, in.a, in.b, rows);
+    const Comparison cmp = compare(c, ref.c, ref.abs, tolerance(s.k, false));
+    out.ok = cmp.ok;
+    out.check = cmp.text() + (rows < s.m ? " (first " + std::to_string(rows) + " rows checked)" : "");
+    for (std::size_t i = 0; i < ref.c.size(); ++i) {
+        out.value += c[i];
+        out.expected += ref.c[i];
+    }
+    out.records = emu.take_records();
+    return out;
+}
+
+}  // namespace warplab::matmul

@@ -1,0 +1,232 @@
+// Times every matmul version on the GPU (the plain build: no tracing), beside
+// cuBLAS SGEMM in pedantic FP32 measured in the same run, and checks every
+// version's C against cuBLAS's (check_on_gpu, for the gpu tests).
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+#include "labs/common/bench.h"
+#include "labs/matmul/driver.h"
+#include "labs/matmul/lab.h"
+#include "warplab/cuda/timing.h"
+
+namespace warplab::matmul {
+
+namespace {
+
+void check_cublas(cublasStatus_t s, const char* what)
+{
+    if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string("cuBLAS error in ") + what + ": " + cublasGetStatusString(s));
+}
+
+struct TimingBackend : wl::cuda::Device {
+    TimingBackend() { synchronize_each_launch = false; }
+};
+
+// cuBLAS in pedantic FP32: no TF32, no reduced-precision shortcuts. cuBLAS is
+// column-major; a row-major M×N matrix is its N×M transpose, so row-major
+// C = A·B is column-major C^T = B^T·A^T: call Sgemm with B first, m = N, n = M.
+class Cublas {
+public:
+    Cublas()
+    {
+        check_cublas(cublasCreate(&handle_), "cublasCreate");
+        check_cublas(cublasSetMathMode(handle_, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(PEDANTIC)");
+    }
+    ~Cublas() { cublasDestroy(handle_); }
+    Cublas(const Cublas&) = delete;
+    Cublas& operator=(const Cublas&) = delete;
+    void sgemm(const float* a, const float* b, float* c, const Shape& s)
+    {
+        const float one = 1.0f, zero = 0.0f;
+        const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+        check_cublas(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n), "cublasSgemm");
+    }
+
+private:
+    cublasHandle_t handle_ = nullptr;
+};
+
+// The device side of one problem: A, B, and C (poisoned to NaN before each
+// checked run, so an element nobody writes fails), plus the references.
+struct Problem {
+    Shape s;
+    Inputs in;
+    TimingBackend gpu;
+    float *a = nullptr, *b = nullptr, *c = nullptr;
+    std::vector<float> ref, abs;  // cuBLAS's C and cuBLAS's |A|·|B| (the tolerance's S)
+    Comparison cublas_check;      // cuBLAS's C against the CPU reference on sampled rows
+
+    Problem(const Shape& shape, std::uint64_t seed, Cublas& blas) : s(shape), in(make_inputs(shape, seed))
+    {
+        a = gpu.alloc<float>(in.a.size());
+        b = gpu.alloc<float>(in.b.size());
+        c = gpu.alloc<float>(s.m * s.n);
+        // |A| and |B| through cuBLAS give S = sum_k |a_ik||b_kj| for every element.
+        std::vector<float> abs_a(in.a.size()), abs_b(in.b.size());
+        std::transform(in.a.begin(), in.a.end(), abs_a.begin(), [](float x) { return std::fabs(x); });
+        std::transform(in.b.begin(), in.b.end(), abs_b.begin(), [](float x) { return std::fabs(x); });
+        gpu.copy_to_device(a, abs_a.data(), abs_a.size());
+        gpu.copy_to_device(b, abs_b.data(), abs_b.size());
+        blas.sgemm(a, b, c, s);
+        abs = download();
+        gpu.copy_to_device(a, in.a.data(), in.a.size());
+        gpu.copy_to_device(b, in.b.data(), in.b.size());
+        poison();
+        blas.sgemm(a, b, c, s);
+        ref = download();
+        // cuBLAS itself against the exact product on the rows the CPU can afford.
+        const std::size_t rows = reference_rows(s);
+        const Reference exact = reference(s, in.a, in.b, rows);
+        cublas_check = compare(ref, exact.c, exact.abs, tolerance(s.k, false));
+    }
+    ~Problem()
+    {
+        gpu.free(a);
+        gpu.free(b);
+        gpu.free(c);
+    }
+    Problem(const Problem&) = delete;
+    Problem& operator=(const Problem&) = delete;
+
+    void poison() { wl::cuda::check(cudaMemset(c, 0xFF, s.m * s.n * sizeof(float)), "cudaMemset(C to NaN)"); }
+    std::vector<float> download()
+    {
+        std::vector<float> out(s.m * s.n);
+        wl::cuda::check(cudaDeviceSynchronize(), "kernel");
+        gpu.copy_to_host(out.data(), c, out.size());
+        return out;
+    }
+    // Every element of C against cuBLAS's, which also errs: twice the bound.
+    Comparison check_c() { return compare(download(), ref, abs, tolerance(s.k, true)); }
+};
+
+template <class V> Comparison run_checked(Problem& p)
+{
+    p.poison();
+    multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s);
+    wl::cuda::check(cudaGetLastError(), V::meta.kernel);
+    return p.check_c();
+}
+
+BenchRow fill_row(std::string version, const wl::cuda::Timing& t, const Shape& s, bool ok)
+{
+    BenchRow r;
+    r.version = std::move(version);
+    r.ok = ok;
+    r.median_ms = t.median_ms;
+    r.min_ms = t.min_ms;
+    r.rse = t.rse;
+    r.samples = t.samples;
+    r.rate = double(s.flops()) / 1e9 / (t.median_ms / 1e3);
+    return r;
+}
+
+template <class V> BenchRow bench_version(Problem& p, const BenchOptions& o)
+{
+    const bool ok_before = run_checked<V>(p).ok;
+    const wl::cuda::Timing t = wl::cuda::time_runs([&] { multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s); }, o.warm, o.seconds_per_version);
+    wl::cuda::check(cudaGetLastError(), V::meta.kernel);
+    const bool ok_after = run_checked<V>(p).ok;
+    BenchRow row = fill_row(V::meta.id, t, p.s, ok_before && ok_after);
+    row.variant = V::meta.variant;
+    row.block = V::threads;
+    return row;
+}
+
+BenchRow bench_cublas(Problem& p, Cublas& blas, const BenchOptions& o)
+{
+    auto checked = [&] {
+        p.poison();
+        blas.sgemm(p.a, p.b, p.c, p.s);
+        return p.check_c().ok;
+    };
+    const bool ok_before = checked() && p.cublas_check.ok;
+    const wl::cuda::Timing t = wl::cuda::time_runs([&] { blas.sgemm(p.a, p.b, p.c, p.s); }, o.warm, o.seconds_per_version);
+    const bool ok_after = checked();
+    BenchRow row = fill_row("cuBLAS SGEMM (pedantic FP32)", t, p.s, ok_before && ok_after);
+    row.reference = true;
+    return row;
+}
+
+Shape bench_shape(const BenchOptions& o)
+{
+    if (o.shape.size() == 3) return {o.shape[0], o.shape[1], o.shape[2]};
+    if (o.shape.size() == 1) return {o.shape[0], o.shape[0], o.shape[0]};
+    return {o.n, o.n, o.n};
+}
+
+void require_fit(const Shape& s)
+{
+    std::size_t free_bytes = 0, total_bytes = 0;
+    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    if ((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) + (std::size_t(256) << 20) > free_bytes)
+        throw std::invalid_argument("shape " + s.text() + " needs more than the GPU's " + std::to_string(free_bytes >> 20) +
+                                    " MiB of free memory");
+}
+
+}  // namespace
+
+BenchTable bench_on_gpu(const BenchOptions& o)
+{
+    const GpuStatus status = gpu_status();
+    if (!status.available) throw std::invalid_argument("no GPU to time on: " + status.reason);
+    if (o.type != "float") throw std::invalid_argument("matmul multiplies floats: --type " + o.type + " is not offered");
+    RunRequest shape_request;
+    shape_request.shape = {bench_shape(o).m, bench_shape(o).n, bench_shape(o).k};
+    const Shape s = shape_of(shape_request);  // refuses shapes the kernels cannot index
+    require_fit(s);
+
+    BenchTable table;
+    table.lab = "matmul";
+    table.type = "float";
+    table.rate_unit = "GFLOP/s";
+    table.n = (s.m == s.n && s.n == s.k) ? s.m : 0;
+    if (table.n == 0) table.shape = {s.m, s.n, s.k};
+    table.warm = o.warm;
+    table.provenance = gpu_provenance(o.command);
+    const Provenance& p = table.provenance;
+    // FP32 peak: every SM issues 128 FP32 lanes of FMA (2 FLOP) per clock at the boost clock.
+    table.peak = double(p.sms) * 128 * 2 * p.sm_clock_mhz / 1e3;
+    table.note = "C = A·B, M×N×K = " + s.text() + " (" + std::to_string(s.flops()) +
+                 " FLOP); % peak: of " + std::to_string(p.sms) + " SMs × 128 FP32 lanes × 2 × " +
+                 std::to_string(p.sm_clock_mhz) + " MHz; " + (o.warm ? "warm L2" : "L2 flushed before each run");
+
+    Cublas blas;
+    Problem problem(s, 1, blas);
+    for_each_version<Versions>([&](auto v) {
+        table.rows.push_back(bench_version<decltype(v)>(problem, o));
+        return false;
+    });
+    table.rows.push_back(bench_cublas(problem, blas, o));
+    derive_ratios(table);
+    return table;
+}
+
+RunResult check_on_gpu(const RunRequest& req)
+{
+    const GpuStatus status = gpu_status();
+    if (!status.available) throw std::invalid_argument("no GPU: " + status.reason);
+    const Shape s = shape_of(req);
+    require_fit(s);
+    Cublas blas;
+    Problem problem(s, req.seed, blas);
+    RunResult out;
+    out.backend = "gpu " + status.name + " (timing build)";
+    out.problem = describe(req.version, s);
+    out.shape = {s.m, s.n, s.k};
+    Comparison cmp;
+    const bool found = with_version(req.version, [&](auto v) {
+        using V = decltype(v);
+        out.threads_per_block = V::threads;
+        cmp = run_checked<V>(problem);
+    });
+    if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
+    out.ok = cmp.ok && problem.cublas_check.ok;
+    out.check = "against cuBLAS: " + cmp.text() + "; cuBLAS against the CPU: " + problem.cublas_check.text();
+    return out;
+}
+
+}  // namespace warplab::matmul

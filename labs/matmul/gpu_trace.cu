@@ -1,0 +1,84 @@
+// Runs a matmul version on the GPU, recording the watched block (the trace
+// build: nvcc -DWARPLAB_TRACE).
+#include <limits>
+
+#include "warplab/cuda/device.h"
+// gpu_trace.h goes last among the CUDA headers: it wraps the warp intrinsics in macros.
+#include "labs/matmul/driver.h"
+#include "labs/matmul/lab.h"
+
+namespace warplab::matmul {
+
+namespace {
+
+struct Recorder {
+    wl::cuda::Device& gpu;
+    wl::gpu_trace::Session& session;
+    template <class K, class... A> void launch(const char* name, K kernel, dim3 grid, dim3 block, A... args)
+    {
+        gpu.launch(name, kernel, grid, block, args...);
+        records = session.records();
+        session.stop();
+    }
+    std::vector<wl::trace::LaneRecord> records;
+};
+
+}  // namespace
+
+RunResult run_on_gpu(const RunRequest& req)
+{
+    const GpuStatus status = gpu_status();
+    if (!status.available) throw std::invalid_argument("no GPU backend: " + status.reason);
+    const Shape s = shape_of(req);
+    std::size_t free_bytes = 0, total_bytes = 0;
+    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    if ((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) > free_bytes)
+        throw std::invalid_argument("shape " + s.text() + " does not fit in the GPU's " + std::to_string(free_bytes >> 20) +
+                                    " MiB of free memory");
+    wl::cuda::Device gpu;
+    const Inputs in = make_inputs(s, req.seed);
+    float* d_a = gpu.alloc<float>(in.a.size());
+    float* d_b = gpu.alloc<float>(in.b.size());
+    float* d_c = gpu.alloc<float>(s.m * s.n);
+    gpu.copy_to_device(d_a, in.a.data(), in.a.size());
+    gpu.copy_to_device(d_b, in.b.data(), in.b.size());
+    wl::cuda::check(cudaMemset(d_c, 0xFF, s.m * s.n * sizeof(float)), "cudaMemset(C to NaN)");  // unwritten = NaN
+
+    RunResult out;
+    out.backend = "gpu " + status.name;
+    out.problem = describe(req.version, s);
+    out.shape = {s.m, s.n, s.k};
+    with_version(req.version, [&](auto v) {
+        using V = decltype(v);
+        out.threads_per_block = V::threads;
+        const dim3 b = V::block(), g = V::grid(s.m, s.n);
+        out.block_dim = {b.x, b.y, b.z};
+        out.grid_dim = {g.x, g.y, g.z};
+        const std::size_t capacity = trace_capacity(V::threads, s);
+        if (req.record && capacity > kMaxTraceRecords)
+            throw std::invalid_argument("a trace of " + s.text() + " would hold more than 2^25 records: trace a smaller K");
+        wl::gpu_trace::Session session(req.record ? req.watched_block : 0xffffffffu, V::threads,
+                                       static_cast<unsigned>(req.record ? capacity : 1));
+        Recorder rec{gpu, session, {}};
+        multiply_on<V>(rec, d_a, d_b, d_c, s);
+        out.records = std::move(rec.records);
+    });
+
+    std::vector<float> c(s.m * s.n);
+    gpu.copy_to_host(c.data(), d_c, c.size());
+    gpu.free(d_a);
+    gpu.free(d_b);
+    gpu.free(d_c);
+    const std::size_t rows = reference_rows(s);
+    const Reference ref = reference(s, in.a, in.b, rows);
+    const Comparison cmp = compare(c, ref.c, ref.abs, tolerance(s.k, false));
+    out.ok = cmp.ok;
+    out.check = cmp.text() + (rows < s.m ? " (first " + std::to_string(rows) + " rows checked)" : "");
+    for (std::size_t i = 0; i < ref.c.size(); ++i) {
+        out.value += c[i];
+        out.expected += ref.c[i];
+    }
+    return out;
+}
+
+}  // namespace warplab::matmul

@@ -1,0 +1,114 @@
+#include "labs/matmul/lab.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "labs/matmul/driver.h"
+
+namespace warplab::matmul {
+
+namespace {
+
+std::vector<VersionMeta> version_list()
+{
+    std::vector<VersionMeta> out;
+    for_each_version<Versions>([&](auto v) {
+        out.push_back(decltype(v)::meta);
+        return false;
+    });
+    return out;
+}
+
+std::size_t available_host_bytes()
+{
+    return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+std::string dims(const dim3& d) { return std::to_string(d.x) + "×" + std::to_string(d.y); }
+
+// Bad input is refused before anything runs, with one sentence that names it.
+void validate(const RunRequest& req, const Shape& s)
+{
+    bool found = false;
+    with_version(req.version, [&](auto v) {
+        using V = decltype(v);
+        found = true;
+        if (req.block != 0 && req.block != V::threads)
+            throw std::invalid_argument(std::string(V::meta.id) + "'s block is fixed by its tiles: " + dims(V::block()) +
+                                        " = " + std::to_string(V::threads) + " threads");
+        const dim3 grid = V::grid(s.m, s.n);
+        if (grid.y > 65535)
+            throw std::invalid_argument("shape " + s.text() + " needs " + std::to_string(grid.y) +
+                                        " blocks along y, above CUDA's 65535");
+        if (req.watched_block >= std::size_t(grid.x) * grid.y)
+            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: " +
+                                        std::string(V::meta.id) + " runs " + dims(grid) + " blocks for " + s.text());
+    });
+    if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
+    if (req.type != "float") throw std::invalid_argument("matmul multiplies floats: --type " + req.type + " is not offered");
+    const std::size_t bytes = (s.m * s.k + s.k * s.n + 2 * s.m * s.n) * sizeof(float) * 2;  // host and device copies
+    if (req.backend != BackendChoice::Gpu && bytes > available_host_bytes())
+        throw std::invalid_argument("shape " + s.text() + " needs " + std::to_string(bytes >> 20) + " MiB, more than the " +
+                                    std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
+}
+
+RunResult run(const RunRequest& req)
+{
+    const Shape s = shape_of(req);
+    validate(req, s);
+    const bool gpu = req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
+    return gpu ? run_on_gpu(req) : run_on_emulator(req);
+}
+
+}  // namespace
+
+Shape shape_of(const RunRequest& req)
+{
+    Shape s;
+    if (req.shape.size() == 3) {
+        s = {req.shape[0], req.shape[1], req.shape[2]};
+    } else if (req.shape.size() == 1) {
+        s = {req.shape[0], req.shape[0], req.shape[0]};
+    } else if (!req.shape.empty()) {
+        throw std::invalid_argument("a matmul size is S (S×S×S) or M,N,K");
+    } else if (req.n != 0) {
+        s = {req.n, req.n, req.n};
+    } else {
+        with_version(req.version, [&](auto v) {
+            using V = decltype(v);
+            s = {V::trace_m, V::trace_n, V::trace_k};
+        });
+        if (s.m == 0) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
+    }
+    if (s.m == 0 || s.n == 0 || s.k == 0) throw std::invalid_argument("every matrix dimension must be at least 1 (got " + s.text() + ")");
+    if (s.m * s.k > kMaxElements || s.k * s.n > kMaxElements || s.m * s.n > kMaxElements || s.m > kMaxElements ||
+        s.n > kMaxElements || s.k > kMaxElements)
+        throw std::invalid_argument("shape " + s.text() + " has a matrix of 2^32 elements or more (the kernels index with 32 bits)");
+    return s;
+}
+
+std::string describe(const std::string& version, const Shape& s)
+{
+    std::string out;
+    with_version(version, [&](auto v) {
+        using V = decltype(v);
+        const dim3 g = V::grid(s.m, s.n);
+        const std::size_t blocks = std::size_t(g.x) * g.y;
+        out = "C = A·B, M×N×K = " + s.text() + " floats, row-major; " + std::to_string(blocks) +
+              (blocks == 1 ? " block (" : " blocks (") + dims(g) + ") of " + dims(V::block()) + " threads, each a " + std::to_string(V::tile_m) +
+              "×" + std::to_string(V::tile_n) + " tile of C";
+    });
+    return out;
+}
+
+Lab make_lab()
+{
+    // n = 0: each version's trace default (one block's worth of C, K = 64).
+    // 4096^3 is the target size; 1024 and 2048 show the climb.
+    return Lab{"matmul", "Matrix multiply (SGEMM)", version_list(), 0, 0, {"float"}, run,
+               {1024, 2048, 4096}, bench_on_gpu};
+}
+
+}  // namespace warplab::matmul

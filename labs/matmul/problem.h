@@ -1,0 +1,135 @@
+// The matrix-multiply problem itself, independent of any kernel: the shape,
+// seeded inputs, the CPU reference and the tolerance a result must meet.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace warplab::matmul {
+
+// C (M×N) = A (M×K) · B (K×N), all row-major.
+struct Shape {
+    std::size_t m = 0, n = 0, k = 0;
+    std::size_t flops() const { return 2 * m * n * k; }
+    std::string text() const { return std::to_string(m) + "×" + std::to_string(n) + "×" + std::to_string(k); }
+    bool operator==(const Shape&) const = default;
+};
+
+// Kernels index with 32-bit unsigned arithmetic: every matrix has fewer than
+// 2^32 elements (and a grid dimension is at most 65535 blocks for y).
+constexpr std::size_t kMaxElements = (std::size_t(1) << 32) - 1;
+
+// Uniform in [-1, 1): signed, so that sums cancel as in real data and a wrong
+// sign or a missing term shows. Seeded: the same seed gives the same data
+// everywhere. A and B come from different streams of the same seed.
+inline std::vector<float> make_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed, unsigned which)
+{
+    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + which);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    std::vector<float> v(rows * cols);
+    for (float& x : v) x = d(rng);
+    return v;
+}
+
+struct Inputs {
+    std::vector<float> a, b;
+};
+inline Inputs make_inputs(const Shape& s, std::uint64_t seed)
+{
+    return {make_matrix(s.m, s.k, seed, 0), make_matrix(s.k, s.n, seed, 1)};
+}
+
+// The exact product in double (each product of two floats is exact in double;
+// the sum of K of them errs by about K·2^-53 relative, far below float's
+// rounding) and, beside it, S = sum_k |a_ik|·|b_kj|, which scales the
+// tolerance. rows < m computes only the first rows (a sample of C).
+struct Reference {
+    std::vector<double> c, abs;
+};
+inline Reference reference(const Shape& s, const std::vector<float>& a, const std::vector<float>& b, std::size_t rows)
+{
+    Reference r{std::vector<double>(rows * s.n, 0.0), std::vector<double>(rows * s.n, 0.0)};
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t k = 0; k < s.k; ++k) {
+            const double aik = a[i * s.k + k];
+            const float* brow = &b[k * s.n];
+            double* crow = &r.c[i * s.n];
+            double* srow = &r.abs[i * s.n];
+            for (std::size_t j = 0; j < s.n; ++j) {
+                crow[j] += aik * brow[j];
+                srow[j] += std::fabs(aik * brow[j]);
+            }
+        }
+    return r;
+}
+
+// Tolerance for one element of C computed in float, whatever the order of the
+// K multiply-adds (a dot product, tiles, FMA or not):
+//   |c - exact| <= gamma · S + abs_tol,  S = sum_k |a_ik b_kj|.
+// Each of the K roundings (unit roundoff u = 2^-24) errs by at most u times a
+// partial sum, and every partial sum is at most S: the worst case is
+// gamma = K·u/(1 - K·u) (Higham, Accuracy and Stability, §3.1). Rounding
+// errors of independent signs grow like sqrt(K), not K: with probability at
+// least 1 - 2·exp(-lambda^2/2) the error is within lambda·sqrt(K)·u·S
+// (Higham & Mary 2019, probabilistic bound); lambda = 8 makes a false alarm
+// rarer than 1e-13 per element. We take the smaller of the two bounds, and
+// twice it when the reference is itself a float computation (cuBLAS), since
+// both results may err. abs_tol = 1e-6 covers elements whose S is zero or
+// tiny (a missing product of two inputs in [-1, 1) is on average 0.25, far
+// above it). Sizes: K = 4096 gives gamma = 8·64·u = 3.1e-5, about 0.03 for the
+// typical S = K/4 = 1024 (inputs in [-1, 1), E|a| = 1/2); K = 33 gives the
+// worst-case gamma = 33·u = 2e-6.
+struct Tolerance {
+    double gamma = 0, abs_tol = 1e-6;
+};
+inline Tolerance tolerance(std::size_t k, bool float_reference)
+{
+    const double u = std::ldexp(1.0, -24), kk = static_cast<double>(k);
+    const double worst = kk * u / (1 - kk * u), probable = 8.0 * std::sqrt(kk) * u;
+    return {std::min(worst, probable) * (float_reference ? 2.0 : 1.0), 1e-6};
+}
+
+// How a computed C compares with the reference: any NaN or infinity fails.
+struct Comparison {
+    bool ok = true;
+    std::size_t checked = 0, bad = 0, non_finite = 0;
+    double worst_ratio = 0;     // max over elements of |c - ref| / (gamma·S + abs_tol); <= 1 passes
+    std::size_t first_bad = 0;  // flat index of the first failing element (when bad > 0)
+    double got = 0, expected = 0;  // at the worst element
+    std::string text() const
+    {
+        if (ok) return "all " + std::to_string(checked) + " elements within tolerance (worst " + std::to_string(worst_ratio) + " of it)";
+        return std::to_string(bad) + " of " + std::to_string(checked) + " elements wrong (" + std::to_string(non_finite) +
+               " not finite), worst " + std::to_string(worst_ratio) + "x the tolerance: got " + std::to_string(got) +
+               ", expected " + std::to_string(expected);
+    }
+};
+
+// Compares got[i] with ref[i] for i < ref.size() (got may hold more elements).
+template <class Ref>
+Comparison compare(const std::vector<float>& got, const Ref& ref, const Ref& abs, const Tolerance& tol)
+{
+    Comparison c;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+        const double g = got[i], e = ref[i];
+        const double bound = tol.gamma * double(abs[i]) + tol.abs_tol;
+        const double ratio = std::isfinite(g) ? std::fabs(g - e) / bound : INFINITY;
+        ++c.checked;
+        if (!std::isfinite(g)) ++c.non_finite;
+        if (!(ratio <= 1.0)) {
+            if (c.bad++ == 0) c.first_bad = i;
+        }
+        if (!(ratio <= c.worst_ratio)) {
+            c.worst_ratio = ratio;
+            c.got = g;
+            c.expected = e;
+        }
+    }
+    c.ok = c.bad == 0;
+    return c;
+}
+
+}  // namespace warplab::matmul

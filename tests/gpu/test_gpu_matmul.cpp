@@ -1,0 +1,116 @@
+// GPU tests of the matmul lab: skip, saying why, where no CUDA GPU is present.
+//
+// 1. For every version, the instrumented kernel on the GPU records the same
+//    warp-level events as on the emulator, event for event (same steps,
+//    sites, masks, offsets, values), at the trace default (one block's worth
+//    of C, K = 64) and at an awkward shape whose tiles are all partial.
+//    Both backends group lane records with the same code, and the inputs are
+//    the same seeded floats, so even the values loaded and stored must agree:
+//    each lane adds its products in the same order on both.
+// 2. The timing build of every version (what `warplab bench` times) against
+//    cuBLAS SGEMM in pedantic FP32, every element of C within the lab's
+//    tolerance (labs/matmul/problem.h), at the shapes: awkward small
+//    ones, 1000^3 and 4096^3. cuBLAS is itself checked against the CPU's
+//    double-precision product on the rows the CPU can afford.
+#include <gtest/gtest.h>
+
+#include "labs/common/traced_run.h"
+#include "labs/matmul/lab.h"
+
+namespace {
+
+using namespace warplab;
+
+// A macro, not a function: GTEST_SKIP() returns from the function it is written in.
+#define REQUIRE_GPU()                                                                      \
+    do {                                                                                   \
+        if (!gpu_status().available) GTEST_SKIP() << "no GPU: " << gpu_status().reason;    \
+    } while (0)
+
+RunRequest request(const std::string& version, std::vector<std::size_t> shape, BackendChoice backend)
+{
+    RunRequest r;
+    r.version = version;
+    r.type = "float";
+    r.shape = std::move(shape);
+    r.backend = backend;
+    r.seed = 7;
+    return r;
+}
+
+std::string first_difference(const std::vector<wl::trace::WarpEvent>& gpu, const std::vector<wl::trace::WarpEvent>& cpu)
+{
+    for (std::size_t i = 0; i < std::min(gpu.size(), cpu.size()); ++i) {
+        const auto& g = gpu[i];
+        const auto& c = cpu[i];
+        if (g == c) continue;
+        return "event " + std::to_string(i) + ": gpu step " + std::to_string(g.step) + " warp " + std::to_string(g.warp) +
+               " line " + std::to_string(g.site.line) + " mask " + std::to_string(g.mask) + " vs cpu step " +
+               std::to_string(c.step) + " warp " + std::to_string(c.warp) + " line " + std::to_string(c.site.line) +
+               " mask " + std::to_string(c.mask);
+    }
+    return "event counts differ: gpu " + std::to_string(gpu.size()) + ", cpu " + std::to_string(cpu.size());
+}
+
+std::vector<std::string> versions()
+{
+    std::vector<std::string> out;
+    for (const VersionMeta& v : find_lab("matmul")->versions) out.push_back(v.id);
+    return out;
+}
+
+class GpuMatmulTrace : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuMatmulTrace, EqualsTheEmulatorEventForEvent)
+{
+    REQUIRE_GPU();
+    const Lab& lab = *find_lab("matmul");
+    // {}: the version's trace default; 67×45×33: partial tiles everywhere, the
+    // scalar fallback of the float4 versions (K and N are odd).
+    for (const std::vector<std::size_t>& shape : {std::vector<std::size_t>{}, std::vector<std::size_t>{67, 45, 33}}) {
+        SCOPED_TRACE(shape.empty() ? "trace default" : "67x45x33");
+        const TracedRun gpu = trace_version(lab, request(GetParam(), shape, BackendChoice::Gpu));
+        const TracedRun cpu = trace_version(lab, request(GetParam(), shape, BackendChoice::Cpu));
+        ASSERT_TRUE(gpu.result.ok) << gpu.result.check;
+        ASSERT_TRUE(cpu.result.ok) << cpu.result.check;
+        ASSERT_FALSE(cpu.block.events.empty());
+        EXPECT_EQ(gpu.block.steps, cpu.block.steps);
+        EXPECT_TRUE(gpu.block.events == cpu.block.events) << first_difference(gpu.block.events, cpu.block.events);
+        EXPECT_EQ(gpu.block.shared_arrays.size(), cpu.block.shared_arrays.size());
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Matmul, GpuMatmulTrace, ::testing::ValuesIn(versions()),
+                         [](const auto& info) { return info.param; });
+
+class GpuMatmulVsCublas : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(GpuMatmulVsCublas, AwkwardShapes)
+{
+    REQUIRE_GPU();
+    for (const std::vector<std::size_t>& shape :
+         {std::vector<std::size_t>{1, 1, 1}, {17, 33, 9}, {67, 45, 33}, {128, 128, 128}, {100, 60, 20},
+          {300, 129, 257}, {1, 513, 64}, {513, 1, 64}, {64, 64, 1}}) {
+        const RunResult r = matmul::check_on_gpu(request(GetParam(), shape, BackendChoice::Gpu));
+        EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
+    }
+}
+
+TEST_P(GpuMatmulVsCublas, Size1000)
+{
+    REQUIRE_GPU();
+    const RunResult r = matmul::check_on_gpu(request(GetParam(), {1000}, BackendChoice::Gpu));
+    EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
+}
+
+TEST_P(GpuMatmulVsCublas, Size4096)
+{
+    REQUIRE_GPU();
+    const RunResult r = matmul::check_on_gpu(request(GetParam(), {4096}, BackendChoice::Gpu));
+    EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
+}
+
+INSTANTIATE_TEST_SUITE_P(Matmul, GpuMatmulVsCublas, ::testing::ValuesIn(versions()),
+                         [](const auto& info) { return info.param; });
+
+}  // namespace

@@ -14,6 +14,7 @@ namespace wl::grade {
 // How this build of warplab compiles harnesses (fixed at configure time).
 struct Toolchain {
     std::string cxx, cxx_id;                  // compiler path, CMake's compiler id ("GNU", "Clang")
+    std::string nvcc;                         // this build's CUDA compiler, if it has one
     std::filesystem::path source_dir;         // the repository
     std::vector<std::string> libs;            // static libraries a harness links, in link order
     std::filesystem::path cache_dir;          // where harnesses are built
@@ -33,6 +34,11 @@ struct BuildResult {
     double seconds = 0;
 };
 
-BuildResult build_harness(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file);
+// Emulator: the checks, host compiler, -DWARPLAB_EMULATOR. Gpu: the timing
+// harness (exercises/gpu/En.cuh), nvcc, the plain build, for this machine's GPU.
+enum class Flavour { Emulator, Gpu };
+
+BuildResult build_harness(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file,
+                          Flavour flavour = Flavour::Emulator);
 
 }  // namespace wl::grade

@@ -32,14 +32,16 @@ namespace catalog_detail {
 
 inline constexpr CheckSpec kE1[] = {
     {kCorrect, "right max: pattern, seeded random, odd sizes, many blocks, all-negative input", 5,
-     "pad the missing elements of a partial block with INT_MIN, not 0: all inputs may be negative"},
+     "after the last step sdata[0] must hold the max of the block's BLOCK elements: at stride s = 1, 2, 4, ... each "
+     "working thread folds sdata[index + s] into sdata[index], and a __syncthreads() ends every step"},
     {"whole_warps", "no partially-active warp while 32 or more threads are active", 5,
      "make the working threads the first ones of the block: thread tid works on index 2*s*tid "
      "(or tid < s), instead of testing tid % (2*s)"},
 };
 inline constexpr CheckSpec kE2[] = {
     {kCorrect, "right min: pattern, seeded random, odd sizes, many blocks, all-positive input", 5,
-     "pad the missing elements of a partial block with INT_MAX, and keep a __syncthreads() after every step"},
+     "after the last step sdata[0] must hold the min of the block's BLOCK elements: at stride s = BLOCK/2, ..., 2, 1 "
+     "thread tid < s folds sdata[tid + s] into sdata[tid], and a __syncthreads() ends every step"},
     {"no_bank_conflicts", "zero shared-memory bank conflicts in every step", 5,
      "let lane tid read words tid and tid + s (sequential addressing): consecutive words sit in distinct banks; "
      "index 2*s*tid puts 2, 4, 8... lanes on one bank"},
@@ -71,7 +73,7 @@ inline constexpr CheckSpec kE5[] = {
      "synchronise the last warp with __syncwarp(); a __syncthreads() inside `if (tid < 32)` is barrier divergence"},
 };
 inline constexpr CheckSpec kE6[] = {
-    {kCorrect, "right C = A B: pattern, seeded random, odd sizes (not multiples of TILE), many blocks", 5,
+    {kCorrect, "right C = A B^T: pattern, seeded random, odd sizes (not multiples of TILE), many blocks", 5,
      "load the tiles with a bounds check (0 outside A or B), and __syncthreads() before and after using them"},
     {"loads_per_output", "global loads per output element reduced by the tile factor: at most 2K / TILE", 5,
      "each thread loads one element of the A tile and one of the B tile per phase; the inner product then reads "
@@ -100,34 +102,35 @@ inline constexpr CheckSpec kE8[] = {
 inline constexpr ExerciseSpec kExercises[] = {
     {"E1", "E1_max_no_divergence", "max-reduction without divergent branching", "reduction v1 -> v2",
      "template <unsigned BLOCK> __global__ void exercise::block_max(wl::in<int> in, wl::out<int> out, unsigned n)",
-     catalog_detail::kE1, 20},
+     catalog_detail::kE1, 10},
     {"E2", "E2_min_sequential_addressing", "min-reduction with sequential addressing", "reduction v2 -> v3",
      "template <unsigned BLOCK> __global__ void exercise::block_min(wl::in<int> in, wl::out<int> out, unsigned n)",
-     catalog_detail::kE2, 20},
+     catalog_detail::kE2, 10},
     {"E3", "E3_dot_first_add_during_load", "dot product with the first add during the load", "reduction v3 -> v4",
      "template <unsigned BLOCK> __global__ void exercise::dot_partial(wl::in<int> a, wl::in<int> b, "
      "wl::out<int> partial, unsigned n); template <unsigned BLOCK> unsigned exercise::dot_blocks(unsigned n)",
-     catalog_detail::kE3, 20},
+     catalog_detail::kE3, 10},
     {"E4", "E4_sum_warp_shuffle", "sum with a warp-shuffle tail", "reduction v7 -> v8",
      "template <unsigned BLOCK> __global__ void exercise::block_sum(wl::in<int> in, wl::out<int> out, unsigned n)",
-     catalog_detail::kE4, 20},
+     catalog_detail::kE4, 10},
     {"E5", "E5_fix_racy_warp_unroll", "fix a racy warp-synchronous unroll (sum of squares)",
      "reduction v5-racy -> v5",
      "template <unsigned BLOCK> __global__ void exercise::block_sum_squares(wl::in<int> in, wl::out<int> out, "
      "unsigned n)",
-     catalog_detail::kE5, 20},
-    {"E6", "E6_tiled_matmul", "tiled matrix multiply", "matmul naive -> shared-memory tiles",
-     "template <unsigned TILE> __global__ void exercise::matmul_tiled(wl::in<float> A, wl::in<float> B, "
+     catalog_detail::kE5, 10},
+    {"E6", "E6_tiled_matmul_abt", "tiled matrix multiply C = A B^T (attention scores Q K^T)",
+     "matmul v2 -> v3, shared-memory tiles",
+     "template <unsigned TILE> __global__ void exercise::matmul_abt(wl::in<float> A, wl::in<float> B, "
      "wl::out<float> C, unsigned M, unsigned N, unsigned K)",
-     catalog_detail::kE6, 20},
+     catalog_detail::kE6, 10},
     {"E7", "E7_transpose_shared", "matrix transpose through shared memory",
-     "coalescing (reduction v1 load) and bank conflicts (v2 -> v3), on a 2D tile",
+     "matmul v1 -> v2 (coalescing) and v6 -> v7 (padding against bank conflicts)",
      "template <unsigned TILE, unsigned ROWS> __global__ void exercise::transpose(wl::in<float> in, "
      "wl::out<float> out, unsigned rows, unsigned cols)",
-     catalog_detail::kE7, 20},
-    {"E8", "E8_grid_stride_saxpy", "grid-stride SAXPY", "reduction v6 -> v7 (a grid-stride loop)",
+     catalog_detail::kE7, 10},
+    {"E8", "E8_grid_stride_saxpy", "grid-stride SAXPY", "reduction v6 -> v7, a grid-stride loop",
      "__global__ void exercise::saxpy(float a, wl::in<float> x, wl::out<float> y, unsigned n)", catalog_detail::kE8,
-     20},
+     10},
 };
 
 constexpr const ExerciseSpec* find_exercise(std::string_view id)

@@ -63,6 +63,9 @@ struct GradeOptions {
 // named "<id>" or "<id>_..."; empty when there is none.
 std::filesystem::path find_exercise_folder(const std::filesystem::path& dir, const ExerciseSpec& spec);
 
+// What runs the checks, and whether (and where) kernels are also timed on a GPU.
+std::string describe_backend(const GradeOptions& opt, const Toolchain& tc);
+
 // Grades each exercise in turn; calls on_done after each (to print as it goes).
 GradeReport grade(const GradeOptions& opt, const Toolchain& tc,
                   const std::function<void(const ExerciseResult&)>& on_done = {});

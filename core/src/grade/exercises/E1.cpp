@@ -18,7 +18,8 @@ const BlockReduction& problem()
               std::vector<int> v(33);
               for (int i = 0; i < 33; ++i) v[i] = -1000 - i;
               return v;
-          }()}}};
+          }(),
+          "pad the missing elements of a partial block with INT_MIN, not 0: here every input is negative"}}};
     return p;
 }
 

@@ -30,8 +30,8 @@ Finding compare_blocks(const BlockReduction& p, const std::vector<int>& in, unsi
         return fail("the " + p.what + " is " + std::to_string(combined) + "; block " + std::to_string(b) + " of " +
                         std::to_string(got.size()) + " wrote " + std::to_string(got[b]) + " for in[" +
                         std::to_string(first) + " .. " + std::to_string(last - 1) + "]",
-                    std::to_string(reduce_range(p, in, 0, n)) + "; block " + std::to_string(b) + ": " +
-                        std::to_string(expected));
+                    std::to_string(reduce_range(p, in, 0, n)) + " (block " + std::to_string(b) + " should write " +
+                        std::to_string(expected) + ")");
     }
     return std::nullopt;
 }

@@ -23,6 +23,7 @@ struct BlockReduction {
     struct Edge {
         std::string name;
         std::vector<int> input;
+        std::string hint;  // what a wrong result on it usually means
     };
     std::vector<Edge> edges;             // exercise-specific edge cases
 };
@@ -79,6 +80,7 @@ template <class KernelFor> std::vector<Case> reduction_cases(const BlockReductio
         std::string name;
         std::vector<int> data;
         unsigned block;
+        std::string hint = {};
     };
     std::vector<Input> inputs{{p.pattern_name, p.pattern, 256},
                               {"seeded random: n = 4096, seed 1", random_ints(4096, 1, p.lo, p.hi), 256}};
@@ -90,14 +92,15 @@ template <class KernelFor> std::vector<Case> reduction_cases(const BlockReductio
     }
     inputs.push_back({"many blocks: n = 65539 (2^16 + 3), block 128, 513 blocks, seed 6",
                       random_ints(65539, 6, p.lo, p.hi), 128});
-    for (const BlockReduction::Edge& e : p.edges) inputs.push_back({e.name, e.input, 256});
+    for (const BlockReduction::Edge& e : p.edges) inputs.push_back({e.name, e.input, 256, e.hint});
     std::vector<Case> cases;
     std::uint64_t lane_seed = 1;
     for (Input& in : inputs) {
         ReductionRun run{emu::Schedule::Independent, lane_seed++, nullptr};
         cases.push_back({in.name, [&p, kernel_for, data = std::move(in.data), block = in.block, run] {
                              return run_reduction(p, data, block, run, kernel_for);
-                         }});
+                         },
+                         in.hint});
     }
     return cases;
 }

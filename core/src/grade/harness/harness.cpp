@@ -2,7 +2,9 @@
 // trace helpers and the result file (one JSON line per check).
 #include "harness/harness.h"
 
+#include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <map>
@@ -42,12 +44,14 @@ std::map<std::uint32_t, std::string> student_files(const std::string& kernel_fil
 }  // namespace
 
 Harness::Harness(const ExerciseSpec& spec, std::string kernel_file, std::FILE* out)
-    : spec_(spec), kernel_file_(std::move(kernel_file)), out_(out)
+    : spec_(spec), files_(student_files(kernel_file)), out_(out)
 {
 }
 
 void Harness::check(std::string_view id, const std::function<Verdict()>& measure)
 {
+    const bool known = std::any_of(spec_.checks.begin(), spec_.checks.end(), [&](const CheckSpec& c) { return c.id == id; });
+    if (!known) throw std::logic_error("grader bug: check '" + std::string(id) + "' is not in the catalog");
     const bool is_correct = id == kCorrect;
     if (!is_correct && !correct_passed_) {
         report(id, fail("not graded: the result must be right first (see check 'correct')",
@@ -67,9 +71,8 @@ void Harness::check(std::string_view id, const std::function<Verdict()>& measure
 
 std::string Harness::site(const trace::Site& s) const
 {
-    static const std::map<std::uint32_t, std::string> files = student_files(kernel_file_);
-    auto it = files.find(s.file_hash);
-    return it != files.end() ? it->second + ":" + std::to_string(s.line) : "line " + std::to_string(s.line);
+    auto it = files_.find(s.file_hash);
+    return it != files_.end() ? it->second + ":" + std::to_string(s.line) : "line " + std::to_string(s.line);
 }
 
 void Harness::report(std::string_view id, const Verdict& v, bool graded)
@@ -135,10 +138,24 @@ Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_rig
         }
         if (f) {
             f->measured = "case " + c.name + ": " + f->measured;
+            if (f->hint.empty()) f->hint = c.hint;
             return *f;
         }
     }
     return pass(what_is_right + " on all " + std::to_string(cases.size()) + " cases");
+}
+
+Finding compare_floats(const std::vector<float>& got, const std::vector<float>& expected, double rel, double abs,
+                       const std::function<std::string(std::size_t)>& name, const std::vector<float>& before)
+{
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const double g = got.at(i), e = expected[i];
+        if (std::fabs(g - e) <= rel * std::fabs(e) + abs) continue;  // false for NaN
+        const bool untouched = i < before.size() && std::memcmp(&got[i], &before[i], sizeof(float)) == 0;
+        return fail(name(i) + " = " + str(g) + (untouched ? " (not written by the kernel)" : ""),
+                    name(i) + " = " + str(e));
+    }
+    return std::nullopt;
 }
 
 // ------------------------------------------------------------- inputs --

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -43,7 +44,7 @@ public:
 private:
     void report(std::string_view id, const Verdict& v, bool graded);
     const ExerciseSpec& spec_;
-    std::string kernel_file_;
+    std::map<std::uint32_t, std::string> files_;  // the student's files by trace::file_hash of their name
     std::FILE* out_;
     bool correct_passed_ = false;
 };
@@ -56,9 +57,30 @@ Verdict fault_verdict(const std::exception& e, const std::string& during);
 struct Case {
     std::string name;                 // "n = 257 (seed 4)"
     std::function<Finding()> run;     // a failure, or nothing when right
+    std::string hint = {};            // for a wrong result on this case (else the check's)
 };
 // Runs the cases in order and stops at the first failure (a fault included).
 Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right);
+
+// One case per input (named by its `name`, with its `hint` if it has one),
+// each run as run(input, lane_seed) under its own lane order: 1, 2, 3, ...
+template <class Input, class Run> std::vector<Case> cases_of(const std::vector<Input>& inputs, Run run)
+{
+    std::vector<Case> cases;
+    std::uint64_t lane_seed = 1;
+    for (const Input& in : inputs) {
+        std::string hint;
+        if constexpr (requires { in.hint; }) hint = in.hint;
+        cases.push_back({in.name, [&in, run, s = lane_seed++] { return run(in, s); }, hint});
+    }
+    return cases;
+}
+
+// The first element of `got` farther from `expected` than rel * |expected| + abs
+// (NaN is never right), named by name(i), e.g. "C[3][4]". An element whose bits
+// equal `before` (the buffer before the launch) is reported as not written.
+Finding compare_floats(const std::vector<float>& got, const std::vector<float>& expected, double rel, double abs,
+                       const std::function<std::string(std::size_t)>& name, const std::vector<float>& before);
 
 // ---- inputs: seeded, so a failure can be reproduced ----
 

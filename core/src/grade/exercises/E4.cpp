@@ -1,0 +1,68 @@
+// E4 checks: sum with a warp-shuffle tail (exercises/E4_sum_warp_shuffle).
+// Compiled by the grader into a harness, after the student's kernel.cuh.
+#include <algorithm>
+#include <climits>
+#include <map>
+
+#include "harness/block_reduce.h"
+
+namespace wl::grade::e4 {
+
+const BlockReduction& problem()
+{
+    static const BlockReduction p{"block_sum", "sum", [](int x) { return x; }, [](int a, int b) { return a + b; },
+                                  -1000, 1000,
+                                  // The tent's sum is 9398 (harness/block_reduce.h).
+                                  tent_pattern(), 9398, "pattern: n = 1000, in[i] = 300 - |i - 701|, sum 9398", {}};
+    return p;
+}
+
+constexpr auto kernel = []<unsigned B>() { return &exercise::block_sum<B>; };
+
+bool is_collective(trace::Kind k)
+{
+    return k == trace::Kind::Shuffle || k == trace::Kind::Vote || k == trace::Kind::SyncWarp;
+}
+
+// The warp stage of a barrier interval: from its first warp collective to its
+// last (steps are (epoch, collectives completed so far)). A shared access in
+// between is a tail that still goes through shared memory.
+Verdict shuffle_tail(const Harness& h)
+{
+    const BlockView v = trace_reduction(problem(), kernel);
+    struct Stage {
+        std::uint32_t first = UINT_MAX, last = 0;
+    };
+    std::map<std::uint32_t, Stage> stages;
+    unsigned shuffles = 0;
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (!is_collective(e.kind)) continue;
+        Stage& s = stages[e.key.epoch];
+        s.first = std::min(s.first, e.key.sub);
+        s.last = std::max(s.last, e.key.sub);
+        shuffles += e.kind == trace::Kind::Shuffle;
+    }
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (e.space != trace::Space::Shared || is_collective(e.kind)) continue;
+        auto it = stages.find(e.key.epoch);
+        if (it == stages.end() || e.key.sub <= it->second.first || e.key.sub > it->second.last) continue;
+        return fail("step " + std::to_string(e.step) + ": a shared-memory " +
+                        (e.kind == trace::Kind::Load ? "load" : "store") + " by " +
+                        std::to_string(__builtin_popcount(e.mask)) + " lanes of warp " + std::to_string(e.warp) +
+                        " between the warp's first and last collective",
+                    "no shared-memory access in the warp stage: the lanes exchange values by shuffles",
+                    "step " + std::to_string(e.step) + ", " + h.site(e.site));
+    }
+    if (shuffles == 0) return fail("block 0 made no warp shuffle", "a warp stage done with __shfl_down_sync");
+    return pass("no shared-memory access between the first and last of block 0's " + std::to_string(shuffles) +
+                " warp shuffles");
+}
+
+void grade(Harness& h)
+{
+    h.check(kCorrect, [] { return check_reduction(problem(), kernel); });
+    h.check("shuffle_tail", [&] { return shuffle_tail(h); });
+    h.check("no_race", [] { return check_no_race(problem(), kernel); });
+}
+
+}  // namespace wl::grade::e4

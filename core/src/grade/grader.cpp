@@ -1,0 +1,238 @@
+#include "grader.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "gpu_timing.h"
+#include "process.h"
+
+namespace wl::grade {
+namespace fs = std::filesystem;
+
+unsigned ExerciseResult::points() const
+{
+    unsigned p = 0;
+    for (const CheckResult& c : checks) p += c.points;
+    return p;
+}
+
+unsigned ExerciseResult::max_points() const { return spec ? wl::grade::max_points(*spec) : 0; }
+
+unsigned GradeReport::points() const
+{
+    unsigned p = 0;
+    for (const ExerciseResult& e : exercises) p += e.points();
+    return p;
+}
+
+unsigned GradeReport::max_points() const
+{
+    unsigned p = 0;
+    for (const ExerciseResult& e : exercises) p += e.max_points();
+    return p;
+}
+
+fs::path find_exercise_folder(const fs::path& dir, const ExerciseSpec& spec)
+{
+    std::error_code ec;
+    if (fs::is_directory(dir / spec.folder, ec)) return dir / spec.folder;
+    std::vector<fs::path> candidates;
+    const std::string id(spec.id), prefix = id + "_";
+    for (const auto& entry : fs::directory_iterator(dir, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.is_directory() && (name == id || name.rfind(prefix, 0) == 0)) candidates.push_back(entry.path());
+    }
+    std::sort(candidates.begin(), candidates.end());
+    return candidates.empty() ? fs::path() : candidates.front();
+}
+
+namespace {
+
+// Every check of the exercise fails for one reason (nothing could run).
+void fail_all(ExerciseResult& ex, const std::string& reason, const std::string& problem, const std::string& hint)
+{
+    ex.problem = problem;
+    ex.checks.clear();
+    for (const CheckSpec& c : ex.spec->checks) {
+        CheckResult r;
+        r.id = c.id;
+        r.title = c.title;
+        r.max_points = c.points;
+        r.measured = reason;
+        r.expected = "a kernel that builds and runs";
+        r.hint = hint.empty() ? std::string(c.hint) : hint;
+        ex.checks.push_back(r);
+    }
+}
+
+std::string read_and_remove(const fs::path& p)
+{
+    std::ifstream f(p);
+    std::ostringstream s;
+    s << f.rdbuf();
+    f.close();
+    std::error_code ec;
+    fs::remove(p, ec);
+    return s.str();
+}
+
+std::string last_lines(const std::string& text, std::size_t count)
+{
+    std::size_t at = text.size();
+    while (at > 0 && text[at - 1] == '\n') --at;
+    for (std::size_t seen = 0; at > 0; --at)
+        if (text[at - 1] == '\n' && ++seen == count) break;
+    return text.substr(at);
+}
+
+// What a harness that did not end normally left unreported, and a hint for it.
+std::string end_problem(const ProcessResult& p, double limit_s, std::string& hint)
+{
+    if (p.started && !p.timed_out && p.signal == 0 && p.exit_code == 0) return {};
+    std::string what = describe_end(p, limit_s);
+    if (p.timed_out) {
+        hint = "an infinite loop? Check that every loop's index moves towards its bound (i += stride), and that "
+               "every thread reaches each __syncthreads()";
+    } else if (p.signal) {
+        hint = "a crash in the harness process: often a stack overflow (each emulated thread has 64 KiB of stack: "
+               "no large local arrays) or a call that must not be made from a kernel";
+    } else {
+        hint = "the harness ended before it reported: does the kernel file call exit() or abort()?";
+    }
+    const std::string err = last_lines(p.err, 8);
+    return err.empty() ? what : what + "\nits last words:\n" + err;
+}
+
+// GPU timing (not graded) for a kernel whose result is right.
+void time_if_right(ExerciseResult& ex, const Toolchain& tc)
+{
+    const bool right = !ex.checks.empty() && ex.checks.front().passed;
+    if (!right) {
+        ex.timing.note = "the result is not right yet";
+        return;
+    }
+    ex.timing = time_on_gpu(tc, *ex.spec, ex.kernel_file);
+}
+
+// Sets ex.kernel_file, or fails every check saying what is missing.
+bool locate_kernel(ExerciseResult& ex, const fs::path& dir)
+{
+    const ExerciseSpec& spec = *ex.spec;
+    const fs::path folder = find_exercise_folder(dir, spec);
+    if (folder.empty()) {
+        const std::string why =
+            "no folder " + std::string(spec.folder) + " (or " + std::string(spec.id) + "_...) in " + dir.string();
+        fail_all(ex, "not run: " + why, why, "grade the folder that holds the exercises: --dir exercises");
+        return false;
+    }
+    if (!fs::is_regular_file(folder / "kernel.cuh")) {
+        fail_all(ex, "not run: no kernel.cuh in " + folder.string(), "no kernel.cuh in " + folder.string(), {});
+        return false;
+    }
+    ex.kernel_file = folder / "kernel.cuh";
+    return true;
+}
+
+// Runs the harness in its own folder and collects its checks; those it did
+// not report fail with how it ended (time limit, signal, exit code).
+void run_harness(ExerciseResult& ex, const fs::path& binary, double limit_s)
+{
+    const fs::path dir = binary.parent_path();
+    const fs::path result = dir / ("result-" + std::to_string(getpid()) + ".jsonl");
+    const ProcessResult p = run_process({binary.string(), "--result", result.string()}, limit_s, dir.string());
+    ex.run_seconds = p.seconds;
+    std::string hint;
+    const std::string problem = end_problem(p, limit_s, hint);
+    collect_checks(ex, read_and_remove(result), problem);
+    if (problem.empty()) return;
+    ex.problem = problem;
+    for (CheckResult& c : ex.checks)
+        if (!c.passed && c.measured.rfind("not run", 0) == 0) c.hint = hint;
+}
+
+ExerciseResult grade_one(const ExerciseSpec& spec, const GradeOptions& opt, const Toolchain& tc)
+{
+    ExerciseResult ex;
+    ex.spec = &spec;
+    if (!locate_kernel(ex, opt.dir)) return ex;
+    const BuildResult b = build_harness(tc, spec, ex.kernel_file);
+    ex.build_seconds = b.seconds;
+    ex.build_cached = b.cached;
+    if (!b.ok) {
+        fail_all(ex, "not run: the kernel does not compile", "the kernel does not compile\n" + b.errors,
+                 "fix the first error first. The grader calls " + std::string(spec.signature) +
+                     ": keep the skeleton's names and parameters");
+        return ex;
+    }
+    run_harness(ex, b.binary, opt.time_limit_s.value_or(spec.time_limit_s));
+    if (opt.backend != Backend::Cpu && why_no_gpu_timing(tc).empty()) time_if_right(ex, tc);
+    return ex;
+}
+
+}  // namespace
+
+void collect_checks(ExerciseResult& ex, const std::string& result_lines, const std::string& end_problem)
+{
+    std::map<std::string, nlohmann::json> reported;
+    std::istringstream in(result_lines);
+    for (std::string line; std::getline(in, line);) {
+        const nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_object() && j.contains("check")) reported[j.value("check", "")] = j;
+    }
+    ex.checks.clear();
+    for (const CheckSpec& c : ex.spec->checks) {
+        CheckResult r;
+        r.id = c.id;
+        r.title = c.title;
+        r.max_points = c.points;
+        auto it = reported.find(std::string(c.id));
+        if (it == reported.end()) {
+            const std::string first_line = end_problem.substr(0, end_problem.find('\n'));
+            r.measured = "not run: " + (end_problem.empty() ? std::string("the harness did not report it") : first_line);
+            r.expected = "the check to run to its end";
+            r.hint = std::string(c.hint);
+        } else {
+            const nlohmann::json& j = it->second;
+            r.passed = j.value("passed", false);
+            r.graded = j.value("graded", true);
+            r.measured = j.value("measured", "");
+            r.expected = j.value("expected", "");
+            r.where = j.value("where", "");
+            r.hint = j.value("hint", "");
+            if (!r.passed && r.hint.empty()) r.hint = std::string(c.hint);
+            if (r.passed) r.hint.clear();
+        }
+        r.points = r.passed ? c.points : 0;
+        ex.checks.push_back(r);
+    }
+}
+
+std::string describe_backend(const GradeOptions& opt, const Toolchain& tc)
+{
+    const std::string checks = "checks on the cpu emulator, independent schedule";
+    if (opt.backend == Backend::Cpu) return checks;
+    const std::string why_not = why_no_gpu_timing(tc);
+    return checks + (why_not.empty() ? "; kernels also timed on the GPU" : "; no GPU timing: " + why_not);
+}
+
+GradeReport grade(const GradeOptions& opt, const Toolchain& tc, const std::function<void(const ExerciseResult&)>& on_done)
+{
+    GradeReport rep;
+    rep.dir = opt.dir;
+    rep.backend = describe_backend(opt, tc);
+    std::vector<const ExerciseSpec*> specs = opt.exercises;
+    if (specs.empty())
+        for (const ExerciseSpec& e : kExercises) specs.push_back(&e);
+    for (const ExerciseSpec* spec : specs) {
+        rep.exercises.push_back(grade_one(*spec, opt, tc));
+        if (on_done) on_done(rep.exercises.back());
+    }
+    return rep;
+}
+
+}  // namespace wl::grade

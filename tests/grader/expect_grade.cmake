@@ -1,0 +1,57 @@
+# Runs `warplab grade --backend cpu` as a student would and checks what it
+# says (the checks never depend on the backend; cpu keeps GPU timing out of CTest).
+#   cmake -DWARPLAB=<warplab> -DDIR=<dir> [-DIDS=E1@@E2] -DEXIT=<code> [-DEXPECT=phrase@@phrase...]
+#         [-DABSENT=phrase@@...] -P expect_grade.cmake
+# Lists travel joined by "@@" (phrases may hold semicolons and brackets).
+foreach(var WARPLAB DIR EXIT)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "pass -D${var}=...")
+  endif()
+endforeach()
+
+# Splits "a@@b@@c" into the list variable `out` without CMake's list rules.
+function(split_at text out)
+  set(items "")
+  set(rest "${text}")
+  while(NOT rest STREQUAL "")
+    string(FIND "${rest}" "@@" at)
+    if(at EQUAL -1)
+      set(item "${rest}")
+      set(rest "")
+    else()
+      string(SUBSTRING "${rest}" 0 ${at} item)
+      math(EXPR next "${at} + 2")
+      string(SUBSTRING "${rest}" ${next} -1 rest)
+    endif()
+    string(REPLACE ";" "\\;" item "${item}")
+    list(APPEND items "${item}")
+  endwhile()
+  set(${out} "${items}" PARENT_SCOPE)
+endfunction()
+
+split_at("${IDS}" ids)
+execute_process(COMMAND "${WARPLAB}" grade ${ids} --dir "${DIR}" --backend cpu
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+message("${out}${err}")
+
+set(problems "")
+if(NOT rc STREQUAL "${EXIT}")
+  string(APPEND problems "exit code ${rc}, expected ${EXIT}\n")
+endif()
+split_at("${EXPECT}" phrases)
+foreach(phrase IN LISTS phrases)
+  string(FIND "${out}" "${phrase}" at)
+  if(at EQUAL -1)
+    string(APPEND problems "missing from the report: ${phrase}\n")
+  endif()
+endforeach()
+split_at("${ABSENT}" absent)
+foreach(phrase IN LISTS absent)
+  string(FIND "${out}" "${phrase}" at)
+  if(NOT at EQUAL -1)
+    string(APPEND problems "must not be in the report: ${phrase}\n")
+  endif()
+endforeach()
+if(problems)
+  message(FATAL_ERROR "${problems}")
+endif()

@@ -1,0 +1,36 @@
+// Known wrong (E5): "fixes" the race with __syncthreads() inside
+// `if (tid < 32)`: threads 32..255 never reach that barrier, they exit.
+//
+// Expected verdict: `correct` fails on the first case with "barrier
+// divergence": thread (0,0,0) waits at the __syncthreads() in the tail, while
+// thread (32,0,0) of the block "has already exited".
+#pragma once
+#include "warplab/kernel.h"
+
+namespace exercise {
+
+template <unsigned BLOCK>
+__global__ void block_sum_squares(wl::in<int> in, wl::out<int> out, unsigned n)
+{
+    WL_SHARED(int, sdata, BLOCK);
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * BLOCK + tid;
+    int x = (i < n) ? in[i] : 0;
+    sdata[tid] = x * x;
+    __syncthreads();
+    for (unsigned s = BLOCK / 2; s > 32; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid < 32) {
+        for (unsigned s = 32; s > 0; s >>= 1) {
+            int v = sdata[tid] + sdata[tid + s];
+            __syncthreads();  // WRONG: only warp 0 gets here
+            sdata[tid] = v;
+            __syncthreads();
+        }
+    }
+    if (tid == 0) out[blockIdx.x] = sdata[0];
+}
+
+}  // namespace exercise

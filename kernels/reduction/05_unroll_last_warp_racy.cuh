@@ -19,12 +19,12 @@ namespace warplab::reduction {
 template <class Shared>
 __device__ void warp_reduce_volatile(Shared sdata, unsigned tid)
 {
-    sdata[tid] += sdata[tid + 32];
-    sdata[tid] += sdata[tid + 16];
-    sdata[tid] += sdata[tid + 8];
-    sdata[tid] += sdata[tid + 4];
-    sdata[tid] += sdata[tid + 2];
-    sdata[tid] += sdata[tid + 1];
+    sdata[tid] = sdata[tid] + sdata[tid + 32];
+    sdata[tid] = sdata[tid] + sdata[tid + 16];
+    sdata[tid] = sdata[tid] + sdata[tid + 8];
+    sdata[tid] = sdata[tid] + sdata[tid + 4];
+    sdata[tid] = sdata[tid] + sdata[tid + 2];
+    sdata[tid] = sdata[tid] + sdata[tid + 1];
 }
 
 template <unsigned BLOCK, class T>

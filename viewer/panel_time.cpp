@@ -126,7 +126,10 @@ void speedup_sentence(App& app, const BenchTable& t)
         ImGui::TextDisabled("%s is not in this recording", current_version(app).id);
         return;
     }
-    if (prev && r->step_speedup > 0) {
+    if (prev && r->step_speedup > 0 && std::fabs(r->step_speedup - 1) < 0.01) {
+        // Within 1 %: timings repeat to about that, so call it a tie rather than "1.00x slower".
+        ImGui::Text("%s: as fast as %s (%.3fx)", r->version.c_str(), lab.versions[*prev].id, r->step_speedup);
+    } else if (prev && r->step_speedup > 0) {
         const bool faster = r->step_speedup >= 1;
         ImGui::Text("%s: %.2fx %s than %s", r->version.c_str(), faster ? r->step_speedup : 1 / r->step_speedup,
                     faster ? "faster" : "slower", lab.versions[*prev].id);

@@ -7,18 +7,14 @@
 // 2. Every version gives the right sum on the GPU for the core issue's sizes.
 #include <gtest/gtest.h>
 
+#include "gpu_test_helpers.h"
 #include "labs/common/traced_run.h"
 #include "labs/reduction/lab.h"
 
 namespace {
 
 using namespace warplab;
-
-// A macro, not a function: GTEST_SKIP() returns only from the function it is in.
-#define REQUIRE_GPU()                                                              \
-    do {                                                                           \
-        if (!gpu_status().available) GTEST_SKIP() << "no GPU: " << gpu_status().reason; \
-    } while (0)
+using warplab::test::first_difference;
 
 RunRequest request(const char* version, std::size_t n, const char* type, BackendChoice backend)
 {
@@ -32,20 +28,6 @@ RunRequest request(const char* version, std::size_t n, const char* type, Backend
     return r;
 }
 
-// A readable account of the first difference between two event lists.
-std::string first_difference(const std::vector<wl::trace::WarpEvent>& gpu, const std::vector<wl::trace::WarpEvent>& cpu)
-{
-    for (std::size_t i = 0; i < std::min(gpu.size(), cpu.size()); ++i) {
-        const auto& g = gpu[i];
-        const auto& c = cpu[i];
-        if (g == c) continue;
-        return "event " + std::to_string(i) + ": gpu step " + std::to_string(g.step) + " warp " + std::to_string(g.warp) +
-               " line " + std::to_string(g.site.line) + " mask " + std::to_string(g.mask) + " vs cpu step " +
-               std::to_string(c.step) + " warp " + std::to_string(c.warp) + " line " + std::to_string(c.site.line) +
-               " mask " + std::to_string(c.mask);
-    }
-    return "event counts differ: gpu " + std::to_string(gpu.size()) + ", cpu " + std::to_string(cpu.size());
-}
 
 class GpuTraceEqualsEmulator : public ::testing::TestWithParam<std::tuple<std::string, std::string, std::size_t>> {};
 

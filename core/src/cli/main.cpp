@@ -140,10 +140,20 @@ void print_tables(const std::vector<BenchTable>& tables, const BenchArgs& a, con
     }
 }
 
+// Does a recorded table match --size S or M,N,K? (S matches S×S×S.)
+bool has_size(const BenchTable& t, const std::vector<std::size_t>& size)
+{
+    if (size.size() == 1) return t.n == size[0] || t.shape == std::vector<std::size_t>{size[0], size[0], size[0]};
+    return t.shape == size;
+}
+
 bool wanted(const BenchTable& t, const BenchArgs& a)
 {
-    return t.lab == a.lab && (a.type.empty() || t.type == a.type) &&
-           (a.n.empty() || std::find(a.n.begin(), a.n.end(), t.n) != a.n.end());
+    const bool n_ok = a.n.empty() || std::find(a.n.begin(), a.n.end(), t.n) != a.n.end();
+    const bool size_ok = a.sizes.empty() || std::any_of(a.sizes.begin(), a.sizes.end(), [&](const std::string& text) {
+                             return has_size(t, parse_size(text));
+                         });
+    return t.lab == a.lab && (a.type.empty() || t.type == a.type) && n_ok && size_ok;
 }
 
 int print_recorded(const BenchArgs& a)

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "labs/common/lab.h"
 #include "labs/matmul/problem.h"
 #include "labs/matmul/versions.h"
 
@@ -45,5 +46,31 @@ inline std::size_t trace_capacity(unsigned threads, const Shape& s)
 
 // At most this many records in one trace (56 bytes each: 1.9 GB).
 constexpr unsigned kMaxTraceRecords = 1u << 25;
+
+// Fills in how version V launches for this shape; refuses a trace too large to hold.
+template <class V> void describe_launch(RunResult& out, const Shape& s, const RunRequest& req)
+{
+    out.threads_per_block = V::threads;
+    const dim3 b = V::block(), g = V::grid(s.m, s.n);
+    out.block_dim = {b.x, b.y, b.z};
+    out.grid_dim = {g.x, g.y, g.z};
+    if (req.record && trace_capacity(V::threads, s) > kMaxTraceRecords)
+        throw std::invalid_argument("a trace of " + s.text() + " would hold more than 2^25 records: trace a smaller K");
+}
+
+// Checks the product c (copied back from either backend) against the CPU
+// reference and fills in the result's verdict and sums.
+inline void check_product(RunResult& out, const Shape& s, const Inputs& in, const std::vector<float>& c)
+{
+    const std::size_t rows = reference_rows(s);
+    const Reference ref = reference(s, in.a, in.b, rows);
+    const Comparison cmp = compare(c, ref.c, ref.abs, tolerance(s.k, false));
+    out.ok = cmp.ok;
+    out.check = cmp.text() + (rows < s.m ? " (first " + std::to_string(rows) + " rows checked)" : "");
+    for (std::size_t i = 0; i < ref.c.size(); ++i) {
+        out.value += c[i];
+        out.expected += ref.c[i];
+    }
+}
 
 }  // namespace warplab::matmul

@@ -41,27 +41,14 @@ RunResult run_on_emulator(const RunRequest& req)
     out.shape = {s.m, s.n, s.k};
     const bool found = with_version(req.version, [&](auto v) {
         using V = decltype(v);
-        out.threads_per_block = V::threads;
-        const dim3 b = V::block(), g = V::grid(s.m, s.n);
-        out.block_dim = {b.x, b.y, b.z};
-        out.grid_dim = {g.x, g.y, g.z};
-        if (req.record && trace_capacity(V::threads, s) > kMaxTraceRecords)
-            throw std::invalid_argument("a trace of " + s.text() + " would hold more than 2^25 records: trace a smaller K");
+        describe_launch<V>(out, s, req);
         multiply_on<V>(emu, d_a, d_b, d_c, s);
     });
     if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
 
     std::vector<float> c(s.m * s.n);
     emu.copy_to_host(c.data(), d_c, c.size());
-    const std::size_t rows = reference_rows(s);
-    const Reference ref = reference(s, in.a, in.b, rows);
-    const Comparison cmp = compare(c, ref.c, ref.abs, tolerance(s.k, false));
-    out.ok = cmp.ok;
-    out.check = cmp.text() + (rows < s.m ? " (first " + std::to_string(rows) + " rows checked)" : "");
-    for (std::size_t i = 0; i < ref.c.size(); ++i) {
-        out.value += c[i];
-        out.expected += ref.c[i];
-    }
+    check_product(out, s, in, c);
     out.records = emu.take_records();
     return out;
 }

@@ -50,13 +50,8 @@ RunResult run_on_gpu(const RunRequest& req)
     out.shape = {s.m, s.n, s.k};
     with_version(req.version, [&](auto v) {
         using V = decltype(v);
-        out.threads_per_block = V::threads;
-        const dim3 b = V::block(), g = V::grid(s.m, s.n);
-        out.block_dim = {b.x, b.y, b.z};
-        out.grid_dim = {g.x, g.y, g.z};
+        describe_launch<V>(out, s, req);
         const std::size_t capacity = trace_capacity(V::threads, s);
-        if (req.record && capacity > kMaxTraceRecords)
-            throw std::invalid_argument("a trace of " + s.text() + " would hold more than 2^25 records: trace a smaller K");
         wl::gpu_trace::Session session(req.record ? req.watched_block : 0xffffffffu, V::threads,
                                        static_cast<unsigned>(req.record ? capacity : 1));
         Recorder rec{gpu, session, {}};
@@ -69,15 +64,7 @@ RunResult run_on_gpu(const RunRequest& req)
     gpu.free(d_a);
     gpu.free(d_b);
     gpu.free(d_c);
-    const std::size_t rows = reference_rows(s);
-    const Reference ref = reference(s, in.a, in.b, rows);
-    const Comparison cmp = compare(c, ref.c, ref.abs, tolerance(s.k, false));
-    out.ok = cmp.ok;
-    out.check = cmp.text() + (rows < s.m ? " (first " + std::to_string(rows) + " rows checked)" : "");
-    for (std::size_t i = 0; i < ref.c.size(); ++i) {
-        out.value += c[i];
-        out.expected += ref.c[i];
-    }
+    check_product(out, s, in, c);
     return out;
 }
 

@@ -57,6 +57,9 @@ struct Lab {
 };
 
 const std::vector<Lab>& all_labs();
+
+// Host memory free now, in bytes: the emulator refuses inputs larger than this.
+std::size_t available_host_bytes();
 const Lab* find_lab(std::string_view id);
 const VersionMeta* find_version(const Lab& lab, std::string_view id);
 

@@ -1,5 +1,7 @@
 #include "labs/common/lab.h"
 
+#include <unistd.h>
+
 #include "labs/matmul/lab.h"
 #include "labs/reduction/lab.h"
 
@@ -9,6 +11,11 @@ const std::vector<Lab>& all_labs()
 {
     static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab()};
     return labs;
+}
+
+std::size_t available_host_bytes()
+{
+    return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
 const Lab* find_lab(std::string_view id)

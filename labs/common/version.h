@@ -2,6 +2,7 @@
 // viewer, benchmarks, tests and grader all read it from there.
 #pragma once
 #include <tuple>
+#include <vector>
 
 namespace warplab {
 
@@ -24,6 +25,17 @@ struct VersionMeta {
 template <class Tuple, class F> constexpr bool for_each_version(F&& f)
 {
     return []<class... V>(F& g, const std::tuple<V...>*) { return (g(V{}) || ...); }(f, static_cast<const Tuple*>(nullptr));
+}
+
+// The metadata of every version of a std::tuple list, in order.
+template <class Tuple> std::vector<VersionMeta> version_list()
+{
+    std::vector<VersionMeta> out;
+    for_each_version<Tuple>([&](auto v) {
+        out.push_back(decltype(v)::meta);
+        return false;
+    });
+    return out;
 }
 
 }  // namespace warplab

@@ -1,7 +1,5 @@
 #include "labs/matmul/lab.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -10,21 +8,6 @@
 namespace warplab::matmul {
 
 namespace {
-
-std::vector<VersionMeta> version_list()
-{
-    std::vector<VersionMeta> out;
-    for_each_version<Versions>([&](auto v) {
-        out.push_back(decltype(v)::meta);
-        return false;
-    });
-    return out;
-}
-
-std::size_t available_host_bytes()
-{
-    return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-}
 
 std::string dims(const dim3& d) { return std::to_string(d.x) + "×" + std::to_string(d.y); }
 
@@ -107,7 +90,7 @@ Lab make_lab()
 {
     // n = 0: each version's trace default (one block's worth of C, K = 64).
     // 4096^3 is the target size; 1024 and 2048 show the climb.
-    return Lab{"matmul", "Matrix multiply (SGEMM)", version_list(), 0, 0, {"float"}, run,
+    return Lab{"matmul", "Matrix multiply (SGEMM)", version_list<Versions>(), 0, 0, {"float"}, run,
                {1024, 2048, 4096}, bench_on_gpu};
 }
 

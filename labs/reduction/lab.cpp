@@ -1,7 +1,5 @@
 #include "labs/reduction/lab.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <stdexcept>
 
@@ -12,21 +10,6 @@ namespace warplab::reduction {
 namespace {
 // Kernels index with unsigned int and add up to 2*BLOCK*gridDim.x to an index.
 constexpr std::size_t kMaxElements = (std::size_t(1) << 31) - 1;
-
-std::vector<VersionMeta> version_list()
-{
-    std::vector<VersionMeta> out;
-    for_each_version<Versions>([&](auto v) {
-        out.push_back(decltype(v)::meta);
-        return false;
-    });
-    return out;
-}
-
-std::size_t available_host_bytes()
-{
-    return static_cast<std::size_t>(sysconf(_SC_AVPHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-}
 
 std::size_t first_pass_blocks(const RunRequest& req)
 {
@@ -63,7 +46,7 @@ void validate(const RunRequest& req, const std::vector<VersionMeta>& versions)
 
 RunResult run(const RunRequest& req)
 {
-    static const std::vector<VersionMeta> versions = version_list();
+    static const std::vector<VersionMeta> versions = version_list<Versions>();
     validate(req, versions);
     const bool gpu = req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
     return gpu ? run_on_gpu(req) : run_on_emulator(req);
@@ -73,7 +56,7 @@ RunResult run(const RunRequest& req)
 Lab make_lab()
 {
     // 2^22 is Harris's 4M elements (it fits in a modern L2); 2^28 is DRAM-bound.
-    return Lab{"reduction",       "Parallel reduction (Harris)", version_list(), 1u << 12, 256, {"int", "float"}, run,
+    return Lab{"reduction",       "Parallel reduction (Harris)", version_list<Versions>(), 1u << 12, 256, {"int", "float"}, run,
                {1u << 22, 1u << 28}, bench_on_gpu};
 }
 

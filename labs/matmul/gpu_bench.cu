@@ -7,10 +7,9 @@
 #include <cmath>
 #include <random>
 
-#include "labs/common/bench.h"
+#include "labs/common/gpu_bench.h"
 #include "labs/matmul/driver.h"
 #include "labs/matmul/lab.h"
-#include "warplab/cuda/timing.h"
 
 namespace warplab::matmul {
 
@@ -20,10 +19,6 @@ void check_cublas(cublasStatus_t s, const char* what)
 {
     if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string("cuBLAS error in ") + what + ": " + cublasGetStatusString(s));
 }
-
-struct TimingBackend : wl::cuda::Device {
-    TimingBackend() { synchronize_each_launch = false; }
-};
 
 // cuBLAS in pedantic FP32: no TF32, no reduced-precision shortcuts. cuBLAS is
 // column-major; a row-major M×N matrix is its N×M transpose, so row-major
@@ -54,7 +49,7 @@ private:
 struct Problem {
     Shape s;
     Inputs in;
-    TimingBackend gpu;
+    TimingDevice gpu;
     float *a = nullptr, *b = nullptr, *c = nullptr;
     std::vector<float> ref, abs;  // cuBLAS's C and cuBLAS's |A|·|B| (the tolerance's S)
     Comparison cublas_check;      // cuBLAS's C against the CPU reference on sampled rows
@@ -111,18 +106,6 @@ template <class V> Comparison run_checked(Problem& p)
     return p.check_c();
 }
 
-BenchRow fill_row(std::string version, const wl::cuda::Timing& t, const Shape& s, bool ok)
-{
-    BenchRow r;
-    r.version = std::move(version);
-    r.ok = ok;
-    r.median_ms = t.median_ms;
-    r.min_ms = t.min_ms;
-    r.rse = t.rse;
-    r.samples = t.samples;
-    r.rate = double(s.flops()) / 1e9 / (t.median_ms / 1e3);
-    return r;
-}
 
 template <class V> BenchRow bench_version(Problem& p, const BenchOptions& o)
 {
@@ -130,7 +113,7 @@ template <class V> BenchRow bench_version(Problem& p, const BenchOptions& o)
     const wl::cuda::Timing t = wl::cuda::time_runs([&] { multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s); }, o.warm, o.seconds_per_version);
     wl::cuda::check(cudaGetLastError(), V::meta.kernel);
     const bool ok_after = run_checked<V>(p).ok;
-    BenchRow row = fill_row(V::meta.id, t, p.s, ok_before && ok_after);
+    BenchRow row = timed_row(V::meta.id, t, double(p.s.flops()) / 1e9, ok_before && ok_after);
     row.variant = V::meta.variant;
     row.block = V::threads;
     return row;
@@ -146,7 +129,7 @@ BenchRow bench_cublas(Problem& p, Cublas& blas, const BenchOptions& o)
     const bool ok_before = checked() && p.cublas_check.ok;
     const wl::cuda::Timing t = wl::cuda::time_runs([&] { blas.sgemm(p.a, p.b, p.c, p.s); }, o.warm, o.seconds_per_version);
     const bool ok_after = checked();
-    BenchRow row = fill_row("cuBLAS SGEMM (pedantic FP32)", t, p.s, ok_before && ok_after);
+    BenchRow row = timed_row("cuBLAS SGEMM (pedantic FP32)", t, double(p.s.flops()) / 1e9, ok_before && ok_after);
     row.reference = true;
     return row;
 }

@@ -2,34 +2,19 @@
 // beside cub::DeviceReduce::Sum and a copy kernel measured in the same run.
 #include <cub/device/device_reduce.cuh>
 
-#include "labs/common/bench.h"
+#include "labs/common/gpu_bench.h"
 #include "labs/reduction/lab.h"
 #include "labs/reduction/run.h"
-#include "warplab/cuda/timing.h"
 
 namespace warplab::reduction {
 
 namespace {
 
-struct TimingBackend : wl::cuda::Device {
-    TimingBackend() { synchronize_each_launch = false; }
-};
-
-template <class T> BenchRow fill_row(std::string version, const wl::cuda::Timing& t, std::size_t n, bool ok)
-{
-    BenchRow r;
-    r.version = std::move(version);
-    r.ok = ok;
-    r.median_ms = t.median_ms;
-    r.min_ms = t.min_ms;
-    r.rse = t.rse;
-    r.samples = t.samples;
-    r.rate = double(n) * sizeof(T) / 1e9 / (t.median_ms / 1e3);
-    return r;
-}
+// GB the algorithm must move: n elements read once.
+template <class T> double giga_bytes(std::size_t n) { return double(n) * sizeof(T) / 1e9; }
 
 template <class T, class V>
-BenchRow bench_version(TimingBackend& gpu, const T* d_in, std::size_t n, double expected, const BenchOptions& o)
+BenchRow bench_version(TimingDevice& gpu, const T* d_in, std::size_t n, double expected, const BenchOptions& o)
 {
     BenchRow row;
     with_reducer<V, T>(gpu, n, V::meta.bench_block, [&](auto& reducer) {
@@ -37,7 +22,7 @@ BenchRow bench_version(TimingBackend& gpu, const T* d_in, std::size_t n, double 
         const wl::cuda::Timing t = wl::cuda::time_runs([&] { reducer.run(d_in); }, o.warm, o.seconds_per_version);
         wl::cuda::check(cudaGetLastError(), V::meta.kernel);
         const bool ok_after = sum_matches<T>(reducer.sum(d_in), expected);
-        row = fill_row<T>(V::meta.id, t, n, ok_before && ok_after);
+        row = timed_row(V::meta.id, t, giga_bytes<T>(n), ok_before && ok_after);
         row.variant = V::meta.variant;
         row.block = V::meta.bench_block;
     });
@@ -65,7 +50,7 @@ BenchRow bench_cub(const T* d_in, std::size_t n, double expected, const BenchOpt
     const bool ok_after = sum_matches<T>(result(), expected);
     cudaFree(temp);
     cudaFree(d_out);
-    BenchRow row = fill_row<T>("CUB DeviceReduce::Sum", t, n, ok_before && ok_after);
+    BenchRow row = timed_row("CUB DeviceReduce::Sum", t, giga_bytes<T>(n), ok_before && ok_after);
     row.reference = true;
     return row;
 }
@@ -95,7 +80,7 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
         table.note = "the input (" + std::to_string(bytes >> 20) + " MiB) fits in the " + std::to_string(p.l2_bytes >> 20) +
                      " MiB L2: " + (o.warm ? "warm runs read it from L2" : "L2 is flushed before each run");
 
-    TimingBackend gpu;
+    TimingDevice gpu;
     const std::vector<T> input = make_input<T>(o.n, 1);
     const double expected = reference_sum(input);
     T* d_in = gpu.alloc<T>(o.n);

@@ -1,0 +1,31 @@
+// What every lab's GPU benchmark shares (nvcc only): a backend that does not
+// synchronise after each launch, and a table row made from a timing.
+#pragma once
+#include <string>
+#include <utility>
+
+#include "labs/common/bench.h"
+#include "warplab/cuda/device.h"
+#include "warplab/cuda/timing.h"
+
+namespace warplab {
+
+struct TimingDevice : wl::cuda::Device {
+    TimingDevice() { synchronize_each_launch = false; }
+};
+
+// giga_work: what one run does, in billions of the rate's unit (GB moved, or GFLOP).
+inline BenchRow timed_row(std::string version, const wl::cuda::Timing& t, double giga_work, bool ok)
+{
+    BenchRow r;
+    r.version = std::move(version);
+    r.ok = ok;
+    r.median_ms = t.median_ms;
+    r.min_ms = t.min_ms;
+    r.rse = t.rse;
+    r.samples = t.samples;
+    r.rate = giga_work / (t.median_ms / 1e3);
+    return r;
+}
+
+}  // namespace warplab

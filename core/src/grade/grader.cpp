@@ -53,16 +53,23 @@ fs::path find_exercise_folder(const fs::path& dir, const ExerciseSpec& spec)
 
 namespace {
 
+// A check's result before anything is known of it: no points yet.
+CheckResult unrun_check(const CheckSpec& c)
+{
+    CheckResult r;
+    r.id = c.id;
+    r.title = c.title;
+    r.max_points = c.points;
+    return r;
+}
+
 // Every check of the exercise fails for one reason (nothing could run).
 void fail_all(ExerciseResult& ex, const std::string& reason, const std::string& problem, const std::string& hint)
 {
     ex.problem = problem;
     ex.checks.clear();
     for (const CheckSpec& c : ex.spec->checks) {
-        CheckResult r;
-        r.id = c.id;
-        r.title = c.title;
-        r.max_points = c.points;
+        CheckResult r = unrun_check(c);
         r.measured = reason;
         r.expected = "a kernel that builds and runs";
         r.hint = hint.empty() ? std::string(c.hint) : hint;
@@ -186,10 +193,7 @@ void collect_checks(ExerciseResult& ex, const std::string& result_lines, const s
     }
     ex.checks.clear();
     for (const CheckSpec& c : ex.spec->checks) {
-        CheckResult r;
-        r.id = c.id;
-        r.title = c.title;
-        r.max_points = c.points;
+        CheckResult r = unrun_check(c);
         auto it = reported.find(std::string(c.id));
         if (it == reported.end()) {
             const std::string first_line = end_problem.substr(0, end_problem.find('\n'));

@@ -1,0 +1,151 @@
+// CUDA as students write it, run from the PTX that nvcc makes.
+//
+//   auto ptx  = wl::ptx::compile_file("my.cu");              // nvcc -ptx -lineinfo, cached by content hash
+//   auto mod  = wl::ptx::Module::parse(ptx.text, ptx.origin); // parsed and pre-decoded once
+//   wl::emu::Emulator emu;
+//   float* d = emu.alloc<float>(n);
+//   wl::ptx::launch(emu, mod, "my_kernel", dim3(blocks), dim3(256), /*dynamic shared bytes*/ 0, d, n);
+//   auto records = emu.take_records();                        // the same LaneRecords as always
+//
+// A kernel is found by its mangled name, by its demangled name without the
+// parameter list ("warplab::reduction::reduce_v1<256u, float>"), or, when it
+// is the only one of that name, by its bare name ("reduce_v1").
+//
+// Errors: CompileError (nvcc's own messages, the user's paths), ToolkitMissing
+// (no nvcc on this machine), ParseError (PTX that the parser does not read,
+// with the PTX line), LaunchError (wrong arguments, unknown kernel), and
+// wl::emu::KernelFault for everything that goes wrong inside the kernel,
+// an instruction the interpreter does not implement included (it names the
+// PTX instruction and the source file:line).
+#pragma once
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "warplab/emu/emulator.h"
+
+namespace wl::ptx {
+
+// ------------------------------------------------------------ compiling --
+
+class ToolkitMissing : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+class CompileError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+class ParseError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct CompileOptions {
+    std::string arch = "compute_90";             // one virtual architecture
+    std::vector<std::string> include_dirs;       // -I
+    std::vector<std::string> defines;            // -D (NAME or NAME=VALUE)
+    std::vector<std::string> extra_flags;        // passed to nvcc as they are
+    std::string cache_dir;                       // empty: $WARPLAB_PTX_CACHE, else $XDG_CACHE_HOME/warplab/ptx, else ~/.cache/warplab/ptx
+    // Removed from the front of every `.file` path in the PTX (and from nvcc's
+    // messages), so that paths read relative to the project; empty: none.
+    std::string strip_prefix;
+};
+
+struct CompiledPtx {
+    std::string text;    // the PTX
+    std::string origin;  // what it was made from (the .cu path), for messages
+};
+
+// The nvcc that compile_file uses: $WARPLAB_NVCC, else `nvcc` on PATH, else
+// /usr/local/cuda/bin/nvcc; empty when there is none.
+std::string find_nvcc();
+
+// nvcc -ptx -lineinfo -arch=<arch> <file>. Cached by a hash of the source, every
+// file it includes, the options and nvcc's version. Throws ToolkitMissing or CompileError.
+CompiledPtx compile_file(const std::string& cu_path, const CompileOptions& opt = {});
+
+// The same for source text that is not in a file (tests, the grader's wrappers);
+// `name` is the file name nvcc and the messages see.
+CompiledPtx compile_source(const std::string& source, const std::string& name, const CompileOptions& opt = {});
+
+// ---------------------------------------------------------------- module --
+
+struct ParamInfo {
+    std::string name;     // PTX name (_Z..._param_0)
+    unsigned bytes = 0;   // size in the parameter space
+    unsigned align = 0;
+    bool is_pointer = false;  // a .u64/.b64 parameter that the kernel uses as an address
+};
+
+struct SharedInfo {
+    std::string name;          // the source name where the PTX shows it ("sdata" from _ZZ...E5sdata)
+    std::uint64_t bytes = 0;   // 0 for `extern __shared__` (sized by the launch)
+    unsigned align = 0;
+    bool dynamic = false;
+};
+
+struct KernelInfo {
+    std::string mangled;       // the PTX entry name
+    std::string demangled;     // "warplab::reduction::reduce_v1<256u, float>(float const*, float*, unsigned int)"
+    std::vector<ParamInfo> params;
+    std::vector<SharedInfo> shared;  // in declaration order: the trace's shared array ids
+    std::uint64_t static_shared_bytes = 0;
+    std::uint64_t local_bytes = 0;   // .local per thread
+    unsigned registers = 0;          // virtual registers declared (not ptxas's count)
+};
+
+class Module {
+public:
+    // Parses and pre-decodes. Throws ParseError naming `origin` and the PTX line.
+    static Module parse(std::string ptx_text, std::string origin = "<ptx>");
+    Module(Module&&) noexcept;
+    Module& operator=(Module&&) noexcept;
+    ~Module();
+
+    std::vector<KernelInfo> kernels() const;
+    // nullptr when no kernel matches (see the top of this file for what matches).
+    const KernelInfo* find(std::string_view name) const;
+    const std::string& origin() const;
+    const std::string& text() const;
+
+    struct Impl;
+    const Impl& impl() const { return *impl_; }
+
+private:
+    explicit Module(std::unique_ptr<Impl>);
+    std::unique_ptr<Impl> impl_;
+};
+
+// -------------------------------------------------------------- launching --
+
+// One kernel argument as raw bytes, exactly as the parameter space holds it.
+struct Arg {
+    std::vector<unsigned char> bytes;
+    template <class T>
+        requires std::is_trivially_copyable_v<T>
+    Arg(const T& v) : bytes(sizeof(T))  // NOLINT: implicit on purpose, launch(emu, m, k, g, b, 0, ptr, n)
+    {
+        std::memcpy(bytes.data(), &v, sizeof(T));
+    }
+};
+
+// Runs the kernel on the emulator with emu.options (schedule, watched blocks,
+// seed); the watched blocks' records are appended to the emulator's records.
+// Throws wl::emu::LaunchError for an unknown kernel or arguments that do not
+// fit its parameters, wl::emu::KernelFault when the kernel faults.
+void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, dim3 grid, dim3 block,
+                 std::uint32_t dynamic_shared_bytes, std::span<const Arg> args);
+
+template <class... A>
+void launch(emu::Emulator& emu, const Module& m, std::string_view kernel, dim3 grid, dim3 block,
+            std::uint32_t dynamic_shared_bytes, const A&... args)
+{
+    const Arg list[] = {Arg(args)..., Arg(0)};  // the extra element keeps the array non-empty
+    launch_args(emu, m, kernel, grid, block, dynamic_shared_bytes, std::span<const Arg>(list, sizeof...(A)));
+}
+
+}  // namespace wl::ptx

@@ -10,15 +10,14 @@
 //
 // Grade it:  build/warplab grade E5        (README.md says what is checked)
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned BLOCK>
-__global__ void block_sum_squares(wl::in<int> in, wl::out<int> out, unsigned n)
+__global__ void block_sum_squares(const int* __restrict__ in, int* out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0 && BLOCK >= 64, "the warp tail reads sdata[tid + 32]: BLOCK >= 64");
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;
@@ -39,7 +38,7 @@ __global__ void block_sum_squares(wl::in<int> in, wl::out<int> out, unsigned n)
         // another lane writes happen before that write, with __syncwarp(). Keep
         // it warp-level: a __syncthreads() here, inside `if (tid < 32)`, is a
         // barrier that threads 32.. never reach.
-        auto v = wl::as_volatile(sdata);
+        volatile int* v = sdata;
         v[tid] += v[tid + 32];
         v[tid] += v[tid + 16];
         v[tid] += v[tid + 8];

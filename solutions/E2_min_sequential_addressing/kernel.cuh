@@ -5,15 +5,13 @@
 #pragma once
 #include <climits>
 
-#include "warplab/kernel.h"
-
 namespace exercise {
 
 template <unsigned BLOCK>
-__global__ void block_min(wl::in<int> in, wl::out<int> out, unsigned n)
+__global__ void block_min(const int* __restrict__ in, int* out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0, "the tree needs a power-of-two block");
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;

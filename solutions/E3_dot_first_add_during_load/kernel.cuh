@@ -4,21 +4,20 @@
 // before the tree, so a block covers 2*BLOCK elements and the launch needs
 // ceil(n / (2*BLOCK)) blocks, half the naive count.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned BLOCK>
-unsigned dot_blocks(unsigned n)
+__host__ __device__ unsigned dot_blocks(unsigned n)
 {
     return (n + 2 * BLOCK - 1) / (2 * BLOCK);
 }
 
 template <unsigned BLOCK>
-__global__ void dot_partial(wl::in<int> a, wl::in<int> b, wl::out<int> partial, unsigned n)
+__global__ void dot_partial(const int* __restrict__ a, const int* __restrict__ b, int* partial, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0, "the tree needs a power-of-two block");
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * (2 * BLOCK) + tid;

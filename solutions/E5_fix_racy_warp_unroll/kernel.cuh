@@ -5,15 +5,14 @@
 // own word, __syncwarp() (every write is visible before the next read).
 // (A shuffle tail, as in E4, is a fix too.)
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned BLOCK>
-__global__ void block_sum_squares(wl::in<int> in, wl::out<int> out, unsigned n)
+__global__ void block_sum_squares(const int* __restrict__ in, int* out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0 && BLOCK >= 64, "the warp tail reads sdata[tid + 32]: BLOCK >= 64");
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;

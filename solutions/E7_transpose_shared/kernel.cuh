@@ -5,15 +5,14 @@
 // taking them from a column of the tile. With TILE + 1 columns, element
 // [r][c] is word r * 33 + c: a column's 32 words fall in 32 distinct banks.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned TILE, unsigned ROWS>
-__global__ void transpose(wl::in<float> in, wl::out<float> out, unsigned rows, unsigned cols)
+__global__ void transpose(const float* __restrict__ in, float* out, unsigned rows, unsigned cols)
 {
     static_assert(TILE % ROWS == 0, "each thread moves TILE / ROWS elements");
-    WL_SHARED_2D(float, tile, TILE, TILE + 1);
+    __shared__ float tile[TILE][TILE + 1];
 
     unsigned x = blockIdx.x * TILE + threadIdx.x;
     unsigned y = blockIdx.y * TILE + threadIdx.y;

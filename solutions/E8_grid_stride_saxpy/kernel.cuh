@@ -4,11 +4,10 @@
 // thread count): in every iteration a warp's lanes take 32 consecutive
 // elements, so each load request touches the ideal 4 sectors.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
-__global__ void saxpy(float a, wl::in<float> x, wl::out<float> y, unsigned n)
+__global__ void saxpy(float a, const float* __restrict__ x, float* y, unsigned n)
 {
     for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) {
         y[i] = a * x[i] + y[i];

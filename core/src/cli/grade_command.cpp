@@ -8,6 +8,7 @@
 
 #include "gpu_timing.h"
 #include "grader.h"
+#include "harness/harness.h"
 #include "report.h"
 
 namespace warplab::cli {
@@ -25,6 +26,11 @@ GradeCommand::GradeCommand(CLI::App& app)
     sub_->add_option("--junit", junit_, "also write JUnit XML to this file");
     sub_->add_option("--time-limit", time_limit_, "seconds each exercise's run may take (default: 10)")
         ->check(CLI::PositiveNumber);
+    sub_->add_option("--seed", seed_, "seed of the random cases, to repeat a run (default: a new one each run)");
+    // The child process that runs one exercise's checks (not for people: no group, so not listed).
+    sub_->add_option("--run-checks", run_checks_)->group("");
+    sub_->add_option("--kernel-file", kernel_file_)->group("");
+    sub_->add_option("--result", result_)->group("");
 }
 
 namespace {
@@ -41,14 +47,17 @@ std::vector<const grade::ExerciseSpec*> resolve_ids(const std::vector<std::strin
     return specs;
 }
 
-// As given, else (for a relative path such as "solutions") in the repository.
+// As given, else (for a relative path such as "solutions") in the repository
+// beside the binary, where there is one.
 fs::path resolve_dir(const std::string& dir, const grade::Toolchain& tc)
 {
     std::error_code ec;
     if (fs::is_directory(dir, ec)) return fs::canonical(dir);
     const fs::path in_repo = tc.source_dir / dir;
-    if (fs::path(dir).is_relative() && fs::is_directory(in_repo, ec)) return fs::canonical(in_repo);
-    throw std::invalid_argument("no folder '" + dir + "' (neither here nor in " + tc.source_dir.string() + ")");
+    if (!tc.source_dir.empty() && fs::path(dir).is_relative() && fs::is_directory(in_repo, ec))
+        return fs::canonical(in_repo);
+    throw std::invalid_argument("no folder '" + dir + "'" +
+                                (tc.source_dir.empty() ? "" : " (neither here nor in " + tc.source_dir.string() + ")"));
 }
 
 void write_text(const std::string& path, const std::string& text)
@@ -60,19 +69,30 @@ void write_text(const std::string& path, const std::string& text)
 
 }  // namespace
 
+int GradeCommand::run_child() const
+{
+    if (ids_.size() != 1 || kernel_file_.empty() || result_.empty() || !seed_)
+        throw std::invalid_argument("--run-checks needs one exercise, --kernel-file, --seed and --result");
+    return grade::run_checks(resolve_ids(ids_).front()->id, run_checks_, kernel_file_, *seed_, result_);
+}
+
 int GradeCommand::run() const
 {
+    if (!run_checks_.empty()) return run_child();
     const grade::Toolchain tc = grade::default_toolchain();
     grade::GradeOptions opt;
     opt.exercises = resolve_ids(ids_);
     opt.dir = resolve_dir(dir_, tc);
     opt.backend = backend_ == "gpu" ? grade::Backend::Gpu : backend_ == "cpu" ? grade::Backend::Cpu : grade::Backend::Auto;
     opt.time_limit_s = time_limit_;
+    opt.seed = seed_.value_or(grade::pick_seed());
+    if (tc.nvcc.empty()) throw std::runtime_error(grade::kNeedsToolkit);
     if (opt.backend == grade::Backend::Gpu) {
         const std::string why_not = grade::why_no_gpu_timing(tc);
         if (!why_not.empty()) throw std::invalid_argument("no GPU timing: " + why_not);
     }
-    std::fputs(grade::text_header(grade::GradeReport{opt.dir, grade::describe_backend(opt, tc), {}}).c_str(), stdout);
+    std::fputs(grade::text_header(grade::GradeReport{opt.dir, grade::describe_backend(opt, tc), opt.seed, {}}).c_str(),
+               stdout);
     std::fflush(stdout);
     const grade::GradeReport report = grade::grade(opt, tc, [](const grade::ExerciseResult& ex) {
         std::fputs(grade::text_exercise(ex).c_str(), stdout);

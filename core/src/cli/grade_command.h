@@ -1,8 +1,11 @@
 // `warplab grade [ID...] [--dir exercises|solutions|PATH] [--backend auto|cpu|gpu]
-//                [--gradescope results.json] [--junit FILE] [--time-limit S]`
+//                [--gradescope results.json] [--junit FILE] [--time-limit S] [--seed S]`
+// The grader runs each exercise's checks as `warplab grade ID --run-checks PTX ...`
+// (hidden options), a child process with a time limit.
 // Registered by main.cpp where the grader is built (WARPLAB_HAVE_GRADER).
 #pragma once
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +27,9 @@ private:
     std::vector<std::string> ids_;
     std::string dir_ = "exercises", backend_ = "auto", gradescope_, junit_;
     std::optional<double> time_limit_;
+    std::optional<std::uint64_t> seed_;
+    std::string run_checks_, kernel_file_, result_;  // the child process's side
+    int run_child() const;
 };
 
 }  // namespace warplab::cli

@@ -1,7 +1,8 @@
-// Builds an exercise's harness from a student's kernel.cuh: a generated source
-// that includes the kernel and the exercise's checks, compiled with the host
-// compiler of this build into the grader's own cache folder (never the
-// student's). Builds are keyed by the content of everything they read.
+// Compiles a student's kernel.cuh to PTX: a generated .cu includes it and
+// instantiates the kernels the checks launch (the exercise's `calls`), and
+// wl::ptx::compile_source runs nvcc -ptx -lineinfo on it, in the grader's own
+// cache folder (never the student's). The PTX lands in a file that the
+// grader's child process (the checks) reads.
 #pragma once
 #include <filesystem>
 #include <string>
@@ -11,34 +12,42 @@
 
 namespace wl::grade {
 
-// How this build of warplab compiles harnesses (fixed at configure time).
+// What grading needs on this machine, found when it runs (nothing is fixed at
+// configure time, so the grader runs from wherever it is installed).
 struct Toolchain {
-    std::string cxx, cxx_id;                  // compiler path, CMake's compiler id ("GNU", "Clang")
-    std::string nvcc;                         // this build's CUDA compiler, if it has one
-    std::filesystem::path source_dir;         // the repository
-    std::vector<std::string> libs;            // static libraries a harness links, in link order
-    std::filesystem::path cache_dir;          // where harnesses are built
+    std::string nvcc;                   // wl::ptx::find_nvcc(); empty: none
+    std::filesystem::path self;         // this warplab binary: it runs the checks as a child process
+    std::filesystem::path source_dir;   // the repository beside the binary (its parent's parent), if there is one
+    std::filesystem::path cache_dir;    // where PTX and GPU timing builds go
     double compile_limit_s = 300;
 };
 Toolchain default_toolchain();
 
-// The cache folder: $WARPLAB_GRADE_CACHE, else this build's grade-cache/, else
-// $XDG_CACHE_HOME/warplab/grade (or ~/.cache/...), else the temp folder. Created.
-std::filesystem::path usable_cache_dir(const Toolchain& tc);
+// The one line said when there is no nvcc.
+inline constexpr const char* kNeedsToolkit =
+    "grading needs the CUDA toolkit (nvcc) to compile your kernel; none found";
+
+// The cache folder: $WARPLAB_GRADE_CACHE, else $XDG_CACHE_HOME/warplab/grade
+// (or ~/.cache/warplab/grade), else the temp folder. Created.
+std::filesystem::path usable_cache_dir();
 
 struct BuildResult {
     bool ok = false;
-    std::filesystem::path binary;  // when ok
+    std::filesystem::path binary;  // when ok: the PTX file (or, for GPU timing, the program)
     std::string errors;            // when not: the compiler's first error lines
     bool cached = false;
     double seconds = 0;
 };
 
-// Emulator: the checks, host compiler, -DWARPLAB_EMULATOR. Gpu: the timing
-// harness (exercises/gpu/En.cuh), nvcc, the plain build, for this machine's GPU.
-enum class Flavour { Emulator, Gpu };
+// The generated .cu for an exercise (exposed for tests).
+std::string grader_source(const ExerciseSpec& spec, const std::filesystem::path& kernel_file);
 
-BuildResult build_harness(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file,
-                          Flavour flavour = Flavour::Emulator);
+// nvcc -ptx of the student's kernel with the exercise's calls. Throws
+// std::runtime_error(kNeedsToolkit) when there is no nvcc.
+BuildResult compile_to_ptx(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file);
+
+// The GPU timing program (exercises/gpu/En.cuh, nvcc's plain build for this
+// machine's GPU); needs the repository beside the binary.
+BuildResult build_gpu_timing(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file);
 
 }  // namespace wl::grade

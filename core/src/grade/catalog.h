@@ -1,6 +1,6 @@
 // The exercises and what is graded in each: one list, read by the grader (to
-// build, run and report) and by the harness that runs inside each build (to
-// name its checks). exercises/<folder>/README.md says the same in prose.
+// compile, run and report) and by the checks that run in its child process
+// (to name them). exercises/<folder>/README.md says the same in prose.
 #pragma once
 #include <span>
 #include <string_view>
@@ -19,9 +19,13 @@ struct ExerciseSpec {
     std::string_view folder;     // "E1_max_no_divergence", under exercises/ and solutions/
     std::string_view title;
     std::string_view mirrors;    // the lab step it applies to a sibling problem
-    std::string_view signature;  // what the harness calls: the student must keep it
+    std::string_view signature;  // what the grader calls: the student must keep it
+    // Appended to the generated .cu that includes the student's kernel.cuh: it
+    // instantiates the kernels at the sizes the checks launch, through pointers
+    // of the exact type the grader calls (an edited signature does not compile).
+    std::string_view calls;
     std::span<const CheckSpec> checks;
-    unsigned time_limit_s;       // the whole run of the harness
+    unsigned time_limit_s;       // the whole run of the checks
 };
 
 // Every exercise opens with this check; the others (properties) are graded
@@ -34,32 +38,34 @@ inline constexpr CheckSpec kE1[] = {
     {kCorrect, "right max: pattern, seeded random, odd sizes, many blocks, all-negative input", 5,
      "after the last step sdata[0] must hold the max of the block's BLOCK elements: at stride s = 1, 2, 4, ... each "
      "working thread folds sdata[index + s] into sdata[index], and a __syncthreads() ends every step"},
-    {"whole_warps", "no partially-active warp while 32 or more threads are active", 5,
+    {"whole_warps", "a tree of log2(BLOCK) halving steps with no partially-active warp while 32 or more threads work",
+     5,
      "make the working threads the first ones of the block: thread tid works on index 2*s*tid "
-     "(or tid < s), instead of testing tid % (2*s)"},
+     "(or tid < s), instead of testing tid % (2*s); every step halves the working threads"},
 };
 inline constexpr CheckSpec kE2[] = {
     {kCorrect, "right min: pattern, seeded random, odd sizes, many blocks, all-positive input", 5,
      "after the last step sdata[0] must hold the min of the block's BLOCK elements: at stride s = BLOCK/2, ..., 2, 1 "
      "thread tid < s folds sdata[tid + s] into sdata[tid], and a __syncthreads() ends every step"},
-    {"no_bank_conflicts", "zero shared-memory bank conflicts in every step", 5,
+    {"no_bank_conflicts", "a tree of log2(BLOCK) halving steps with zero shared-memory bank conflicts", 5,
      "let lane tid read words tid and tid + s (sequential addressing): consecutive words sit in distinct banks; "
      "index 2*s*tid puts 2, 4, 8... lanes on one bank"},
 };
 inline constexpr CheckSpec kE3[] = {
     {kCorrect, "right dot product for any n: pattern, seeded random, odd sizes, many blocks", 5,
      "each block covers 2*BLOCK elements: thread tid adds the products at i and i + BLOCK (guard both with < n)"},
-    {"half_the_blocks", "half the blocks of the naive launch: at most ceil(n / (2*BLOCK))", 5,
-     "dot_blocks() must return ceil(n / (2*BLOCK)): every block now covers 2*BLOCK elements"},
+    {"half_the_blocks", "half the blocks of the naive launch; each block covers 2*BLOCK elements, two per thread", 5,
+     "dot_blocks() must return ceil(n / (2*BLOCK)), and thread tid loads the products at i and i + BLOCK: every "
+     "block covers 2*BLOCK elements"},
 };
 inline constexpr CheckSpec kE4[] = {
     {kCorrect, "right sum under the independent schedule: pattern, seeded random, odd sizes, many blocks", 4,
      "after the shared-memory tree leaves 64 partial sums, warp 0 adds sdata[tid + 32] to its own and finishes "
      "with __shfl_down_sync at offsets 16, 8, 4, 2, 1"},
-    {"shuffle_tail", "no shared-memory access in the warp stage (between a warp's first and last shuffle)", 4,
+    {"shuffle_tail", "a halving tree down to 64 sums, then 5 shuffle rounds in warp 0 without shared memory", 4,
      "keep the running sum in a register: sum += __shfl_down_sync(0xffffffff, sum, offset) needs no shared memory "
      "and no __syncwarp()"},
-    {"no_race", "no race report under the independent schedule, 8 lane orders", 2,
+    {"no_race", "no race report under the independent schedule, 8 lane orders, with the tree's parallel shape", 2,
      "a shuffle both moves data and synchronises the lanes in its mask: use the full mask 0xffffffff in warp 0"},
 };
 inline constexpr CheckSpec kE5[] = {
@@ -67,7 +73,7 @@ inline constexpr CheckSpec kE5[] = {
      4,
      "since Volta the lanes of a warp need not run in lockstep: read sdata[tid + s] into a register, __syncwarp(), "
      "write sdata[tid], __syncwarp()"},
-    {"no_race", "no race report under the independent schedule, 8 lane orders", 4,
+    {"no_race", "no race report under the independent schedule, 8 lane orders, with the tree's parallel shape", 4,
      "every read of a word another lane writes in the tail must be separated from that write by a __syncwarp()"},
     {"warp_level_tail", "the tail stays warp-level: no __syncthreads() while fewer than 64 threads work", 2,
      "synchronise the last warp with __syncwarp(); a __syncthreads() inside `if (tid < 32)` is barrier divergence"},
@@ -75,7 +81,8 @@ inline constexpr CheckSpec kE5[] = {
 inline constexpr CheckSpec kE6[] = {
     {kCorrect, "right C = A B^T: pattern, seeded random, odd sizes (not multiples of TILE), many blocks", 5,
      "load the tiles with a bounds check (0 outside A or B), and __syncthreads() before and after using them"},
-    {"loads_per_output", "global loads per output element reduced by the tile factor: at most 2K / TILE", 5,
+    {"loads_per_output", "global loads per output reduced by the tile factor: each tile element loaded once a phase",
+     5,
      "each thread loads one element of the A tile and one of the B tile per phase; the inner product then reads "
      "only the shared tiles"},
 };
@@ -83,16 +90,16 @@ inline constexpr CheckSpec kE7[] = {
     {kCorrect, "right transpose: pattern, seeded random, odd shapes, many blocks", 4,
      "read the tile in row order, __syncthreads(), then write out[(bx*TILE + ty + j) * rows + by*TILE + tx] "
      "from tile[tx][ty + j], with bounds checks on both sides"},
-    {"coalesced_stores", "coalesced stores: every global store at the ideal sectors per request", 3,
+    {"coalesced_stores", "coalesced stores, every element moved through the shared tile once", 3,
      "threadIdx.x must run along the output's rows: swap the block indices for the store, and let the shared tile "
      "do the transposing"},
-    {"no_bank_conflicts", "zero shared-memory bank conflicts (padding)", 3,
+    {"no_bank_conflicts", "zero shared-memory bank conflicts (padding) in a tile every element goes through", 3,
      "pad the tile to TILE + 1 columns: a column of tile[TILE][TILE] lies in one bank, of tile[TILE][TILE + 1] in 32"},
 };
 inline constexpr CheckSpec kE8[] = {
     {kCorrect, "right y = a x + y for any n and any grid: pattern, seeded random, odd sizes, n = 0, other grids", 5,
      "loop: for (i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)"},
-    {"ideal_load_sectors", "loads at the ideal sectors per request (coalesced, every iteration)", 5,
+    {"ideal_load_sectors", "loads at the ideal sectors per request; every thread of the grid takes its share", 5,
      "let consecutive lanes take consecutive elements in every iteration (grid-stride), not a contiguous chunk "
      "per thread"},
 };
@@ -101,35 +108,55 @@ inline constexpr CheckSpec kE8[] = {
 
 inline constexpr ExerciseSpec kExercises[] = {
     {"E1", "E1_max_no_divergence", "max-reduction without divergent branching", "reduction v1 -> v2",
-     "template <unsigned BLOCK> __global__ void exercise::block_max(wl::in<int> in, wl::out<int> out, unsigned n)",
+     "template <unsigned BLOCK> __global__ void exercise::block_max(const int* in, int* out, unsigned n)",
+     "void (*grader_calls_block_max_128)(const int*, int*, unsigned) = exercise::block_max<128>;\n"
+     "void (*grader_calls_block_max_256)(const int*, int*, unsigned) = exercise::block_max<256>;\n",
      catalog_detail::kE1, 10},
     {"E2", "E2_min_sequential_addressing", "min-reduction with sequential addressing", "reduction v2 -> v3",
-     "template <unsigned BLOCK> __global__ void exercise::block_min(wl::in<int> in, wl::out<int> out, unsigned n)",
+     "template <unsigned BLOCK> __global__ void exercise::block_min(const int* in, int* out, unsigned n)",
+     "void (*grader_calls_block_min_128)(const int*, int*, unsigned) = exercise::block_min<128>;\n"
+     "void (*grader_calls_block_min_256)(const int*, int*, unsigned) = exercise::block_min<256>;\n",
      catalog_detail::kE2, 10},
     {"E3", "E3_dot_first_add_during_load", "dot product with the first add during the load", "reduction v3 -> v4",
-     "template <unsigned BLOCK> __global__ void exercise::dot_partial(wl::in<int> a, wl::in<int> b, "
-     "wl::out<int> partial, unsigned n); template <unsigned BLOCK> unsigned exercise::dot_blocks(unsigned n)",
+     "template <unsigned BLOCK> __global__ void exercise::dot_partial(const int* a, const int* b, int* partial, "
+     "unsigned n); template <unsigned BLOCK> __host__ __device__ unsigned exercise::dot_blocks(unsigned n)",
+     "void (*grader_calls_dot_partial_128)(const int*, const int*, int*, unsigned) = exercise::dot_partial<128>;\n"
+     "void (*grader_calls_dot_partial_256)(const int*, const int*, int*, unsigned) = exercise::dot_partial<256>;\n"
+     "unsigned (*grader_calls_dot_blocks_128)(unsigned) = exercise::dot_blocks<128>;\n"
+     "unsigned (*grader_calls_dot_blocks_256)(unsigned) = exercise::dot_blocks<256>;\n"
+     "// The grid the grader launches comes from the student's dot_blocks, run on the emulator like the kernel.\n"
+     "extern \"C\" __global__ void grader_dot_blocks_128(unsigned n, unsigned* blocks) "
+     "{ *blocks = exercise::dot_blocks<128>(n); }\n"
+     "extern \"C\" __global__ void grader_dot_blocks_256(unsigned n, unsigned* blocks) "
+     "{ *blocks = exercise::dot_blocks<256>(n); }\n",
      catalog_detail::kE3, 10},
     {"E4", "E4_sum_warp_shuffle", "sum with a warp-shuffle tail", "reduction v7 -> v8",
-     "template <unsigned BLOCK> __global__ void exercise::block_sum(wl::in<int> in, wl::out<int> out, unsigned n)",
+     "template <unsigned BLOCK> __global__ void exercise::block_sum(const int* in, int* out, unsigned n)",
+     "void (*grader_calls_block_sum_128)(const int*, int*, unsigned) = exercise::block_sum<128>;\n"
+     "void (*grader_calls_block_sum_256)(const int*, int*, unsigned) = exercise::block_sum<256>;\n",
      catalog_detail::kE4, 10},
     {"E5", "E5_fix_racy_warp_unroll", "fix a racy warp-synchronous unroll (sum of squares)",
      "reduction v5-racy -> v5",
-     "template <unsigned BLOCK> __global__ void exercise::block_sum_squares(wl::in<int> in, wl::out<int> out, "
-     "unsigned n)",
+     "template <unsigned BLOCK> __global__ void exercise::block_sum_squares(const int* in, int* out, unsigned n)",
+     "void (*grader_calls_block_sum_squares_128)(const int*, int*, unsigned) = exercise::block_sum_squares<128>;\n"
+     "void (*grader_calls_block_sum_squares_256)(const int*, int*, unsigned) = exercise::block_sum_squares<256>;\n",
      catalog_detail::kE5, 10},
     {"E6", "E6_tiled_matmul_abt", "tiled matrix multiply C = A B^T (attention scores Q K^T)",
      "matmul v2 -> v3, shared-memory tiles",
-     "template <unsigned TILE> __global__ void exercise::matmul_abt(wl::in<float> A, wl::in<float> B, "
-     "wl::out<float> C, unsigned M, unsigned N, unsigned K)",
+     "template <unsigned TILE> __global__ void exercise::matmul_abt(const float* A, const float* B, float* C, "
+     "unsigned M, unsigned N, unsigned K)",
+     "void (*grader_calls_matmul_abt_16)(const float*, const float*, float*, unsigned, unsigned, unsigned) = "
+     "exercise::matmul_abt<16>;\n",
      catalog_detail::kE6, 10},
     {"E7", "E7_transpose_shared", "matrix transpose through shared memory",
      "matmul v1 -> v2 (coalescing) and v6 -> v7 (padding against bank conflicts)",
-     "template <unsigned TILE, unsigned ROWS> __global__ void exercise::transpose(wl::in<float> in, "
-     "wl::out<float> out, unsigned rows, unsigned cols)",
+     "template <unsigned TILE, unsigned ROWS> __global__ void exercise::transpose(const float* in, float* out, "
+     "unsigned rows, unsigned cols)",
+     "void (*grader_calls_transpose_32_8)(const float*, float*, unsigned, unsigned) = exercise::transpose<32, 8>;\n",
      catalog_detail::kE7, 10},
     {"E8", "E8_grid_stride_saxpy", "grid-stride SAXPY", "reduction v6 -> v7, a grid-stride loop",
-     "__global__ void exercise::saxpy(float a, wl::in<float> x, wl::out<float> y, unsigned n)", catalog_detail::kE8,
+     "__global__ void exercise::saxpy(float a, const float* x, float* y, unsigned n)",
+     "void (*grader_calls_saxpy)(float, const float*, float*, unsigned) = exercise::saxpy;\n", catalog_detail::kE8,
      10},
 };
 

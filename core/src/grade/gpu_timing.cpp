@@ -51,7 +51,7 @@ struct GpuRun {
 GpuRun run_on_gpu(const Toolchain& tc, const ExerciseSpec& spec, const fs::path& kernel_file)
 {
     GpuRun run;
-    const BuildResult b = build_harness(tc, spec, kernel_file, Flavour::Gpu);
+    const BuildResult b = build_gpu_timing(tc, spec, kernel_file);
     if (!b.ok) {
         run.error = "the nvcc build failed: " + b.errors.substr(0, b.errors.find('\n'));
         return run;
@@ -80,6 +80,7 @@ GpuRun run_on_gpu(const Toolchain& tc, const ExerciseSpec& spec, const fs::path&
 std::string why_no_gpu_timing(const Toolchain& tc)
 {
     if (find_nvcc(tc).empty()) return "no nvcc (CUDA Toolkit) found: set CUDACXX or put nvcc on PATH";
+    if (tc.source_dir.empty()) return "the grader's GPU timing sources are not beside this warplab binary";
     if (gpu_name().empty()) return "no NVIDIA GPU here (`nvidia-smi -L` lists none)";
     return {};
 }

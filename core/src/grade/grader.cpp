@@ -6,6 +6,7 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <sstream>
 
 #include "gpu_timing.h"
@@ -97,7 +98,7 @@ std::string last_lines(const std::string& text, std::size_t count)
     return text.substr(at);
 }
 
-// What a harness that did not end normally left unreported, and a hint for it.
+// What a run of the checks that did not end normally left unreported, and a hint for it.
 std::string end_problem(const ProcessResult& p, double limit_s, std::string& hint)
 {
     if (p.started && !p.timed_out && p.signal == 0 && p.exit_code == 0) return {};
@@ -106,10 +107,10 @@ std::string end_problem(const ProcessResult& p, double limit_s, std::string& hin
         hint = "an infinite loop? Check that every loop's index moves towards its bound (i += stride), and that "
                "every thread reaches each __syncthreads()";
     } else if (p.signal) {
-        hint = "a crash in the harness process: often a stack overflow (each emulated thread has 64 KiB of stack: "
-               "no large local arrays) or a call that must not be made from a kernel";
+        hint = "a crash while the checks ran your kernel: often a very large local array (each emulated thread has "
+               "a small stack)";
     } else {
-        hint = "the harness ended before it reported: does the kernel file call exit() or abort()?";
+        hint = "the checks ended before they reported: see the message above";
     }
     const std::string err = last_lines(p.err, 8);
     return err.empty() ? what : what + "\nits last words:\n" + err;
@@ -145,13 +146,17 @@ bool locate_kernel(ExerciseResult& ex, const fs::path& dir)
     return true;
 }
 
-// Runs the harness in its own folder and collects its checks; those it did
-// not report fail with how it ended (time limit, signal, exit code).
-void run_harness(ExerciseResult& ex, const fs::path& binary, double limit_s)
+// Runs the checks on the PTX in a child process (this binary again) with a
+// time limit and collects them; those it did not report fail with how it
+// ended (time limit, signal, exit code).
+void run_checks_child(ExerciseResult& ex, const Toolchain& tc, const fs::path& ptx, std::uint64_t seed, double limit_s)
 {
-    const fs::path dir = binary.parent_path();
-    const fs::path result = dir / ("result-" + std::to_string(getpid()) + ".jsonl");
-    const ProcessResult p = run_process({binary.string(), "--result", result.string()}, limit_s, dir.string());
+    const fs::path result =
+        tc.cache_dir / ("result-" + std::to_string(getpid()) + "-" + std::string(ex.spec->id) + ".jsonl");
+    const ProcessResult p = run_process({tc.self.string(), "grade", std::string(ex.spec->id), "--run-checks", ptx.string(),
+                                         "--kernel-file", ex.kernel_file.string(), "--seed", std::to_string(seed),
+                                         "--result", result.string()},
+                                        limit_s, tc.cache_dir.string());
     ex.run_seconds = p.seconds;
     std::string hint;
     const std::string problem = end_problem(p, limit_s, hint);
@@ -167,7 +172,7 @@ ExerciseResult grade_one(const ExerciseSpec& spec, const GradeOptions& opt, cons
     ExerciseResult ex;
     ex.spec = &spec;
     if (!locate_kernel(ex, opt.dir)) return ex;
-    const BuildResult b = build_harness(tc, spec, ex.kernel_file);
+    const BuildResult b = compile_to_ptx(tc, spec, ex.kernel_file);
     ex.build_seconds = b.seconds;
     ex.build_cached = b.cached;
     if (!b.ok) {
@@ -176,7 +181,7 @@ ExerciseResult grade_one(const ExerciseSpec& spec, const GradeOptions& opt, cons
                      ": keep the skeleton's names and parameters");
         return ex;
     }
-    run_harness(ex, b.binary, opt.time_limit_s.value_or(spec.time_limit_s));
+    run_checks_child(ex, tc, b.binary, opt.seed, opt.time_limit_s.value_or(spec.time_limit_s));
     if (opt.backend != Backend::Cpu && why_no_gpu_timing(tc).empty()) time_if_right(ex, tc);
     return ex;
 }
@@ -197,7 +202,7 @@ void collect_checks(ExerciseResult& ex, const std::string& result_lines, const s
         auto it = reported.find(std::string(c.id));
         if (it == reported.end()) {
             const std::string first_line = end_problem.substr(0, end_problem.find('\n'));
-            r.measured = "not run: " + (end_problem.empty() ? std::string("the harness did not report it") : first_line);
+            r.measured = "not run: " + (end_problem.empty() ? std::string("the checks did not report it") : first_line);
             r.expected = "the check to run to its end";
             r.hint = std::string(c.hint);
         } else {
@@ -224,10 +229,17 @@ std::string describe_backend(const GradeOptions& opt, const Toolchain& tc)
     return checks + (why_not.empty() ? "; kernels also timed on the GPU" : "; no GPU timing: " + why_not);
 }
 
+std::uint64_t pick_seed()
+{
+    std::random_device device;
+    return 1 + (std::uint64_t(device()) << 20 ^ device()) % 999'999'999;  // short enough to type
+}
+
 GradeReport grade(const GradeOptions& opt, const Toolchain& tc, const std::function<void(const ExerciseResult&)>& on_done)
 {
     GradeReport rep;
     rep.dir = opt.dir;
+    rep.seed = opt.seed;
     rep.backend = describe_backend(opt, tc);
     std::vector<const ExerciseSpec*> specs = opt.exercises;
     if (specs.empty())

@@ -1,9 +1,10 @@
-// The grader: for each exercise, find the student's kernel.cuh, build its
-// harness, run it with a time limit and turn what it reports into checks
-// with points. Front ends: `warplab grade` (core/src/cli/grade_command.cpp)
+// The grader: for each exercise, find the student's kernel.cuh, compile it to
+// PTX, run the exercise's checks on it in a child process with a time limit
+// and turn what they report into checks with points. Front ends: `warplab grade` (core/src/cli/grade_command.cpp)
 // and CTest (tests/grader), which runs that command.
 #pragma once
 #include <filesystem>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -45,6 +46,7 @@ struct ExerciseResult {
 struct GradeReport {
     std::filesystem::path dir;
     std::string backend;  // what ran the checks, for the header line
+    std::uint64_t seed = 0;  // of this run's random cases
     std::vector<ExerciseResult> exercises;
     unsigned points() const;
     unsigned max_points() const;
@@ -57,7 +59,11 @@ struct GradeOptions {
     std::filesystem::path dir;                   // holds one folder per exercise
     Backend backend = Backend::Auto;
     std::optional<double> time_limit_s;          // overrides each exercise's
+    std::uint64_t seed = 0;                      // of the random cases; pick_seed() when none is given
 };
+
+// A seed that differs from run to run (so that no answer can be memorised).
+std::uint64_t pick_seed();
 
 // The folder of exercise `spec` under `dir`: its catalog name, or any folder
 // named "<id>" or "<id>_..."; empty when there is none.

@@ -59,9 +59,15 @@ std::string timing_summary(const GpuTiming& t)
 
 }  // namespace
 
+std::string seed_line(const GradeReport& r)
+{
+    return "random cases from seed " + std::to_string(r.seed) + " (new each run; --seed " + std::to_string(r.seed) +
+           " repeats them)";
+}
+
 std::string text_header(const GradeReport& r)
 {
-    return "warplab grade: " + r.dir.string() + " (" + r.backend + ")\n\n";
+    return "warplab grade: " + r.dir.string() + " (" + r.backend + ")\n" + seed_line(r) + "\n\n";
 }
 
 std::string check_details(const ExerciseResult& ex, const CheckResult& c)
@@ -149,7 +155,7 @@ nlohmann::json gradescope_results(const GradeReport& r)
         }
     }
     std::string output = "warplab grade: " + fraction(r.points(), r.max_points()) + " (" +
-                         percent(r.points(), r.max_points()) + ")\n";
+                         percent(r.points(), r.max_points()) + ")\n" + seed_line(r) + "\n";
     for (const ExerciseResult& ex : r.exercises)
         if (const std::string t = timing_summary(ex.timing); !t.empty())
             output += std::string(ex.spec->id) + " on the GPU: " + t + "\n";

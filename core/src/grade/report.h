@@ -8,6 +8,7 @@
 
 namespace wl::grade {
 
+std::string seed_line(const GradeReport& r);  // the run's seed, and how to repeat it
 std::string text_header(const GradeReport& r);
 std::string text_exercise(const ExerciseResult& ex);  // printed as each exercise finishes
 std::string text_score(const GradeReport& r);          // closes the report

@@ -1,5 +1,5 @@
 // E1 checks: max-reduction without divergent branching (exercises/E1_max_no_divergence).
-// Compiled by the grader into a harness, after the student's kernel.cuh.
+// Run by the grader's child process on the PTX of the student's kernel.cuh.
 #include <climits>
 
 #include "harness/block_reduce.h"
@@ -9,7 +9,7 @@ namespace wl::grade::e1 {
 const BlockReduction& problem()
 {
     static const BlockReduction p{
-        "block_max", "max", [](int x) { return x; }, [](int a, int b) { return a > b ? a : b; },
+        "exercise::block_max", "max", [](int x) { return x; }, [](int a, int b) { return a > b ? a : b; },
         -1'000'000'000, 1'000'000'000,
         // The tent's max is 300 (harness/block_reduce.h).
         tent_pattern(), 300, "pattern: n = 1000, in[i] = 300 - |i - 701|, max 300",
@@ -23,21 +23,22 @@ const BlockReduction& problem()
     return p;
 }
 
-constexpr auto kernel = []<unsigned B>() { return &exercise::block_max<B>; };
-
+// The tree's shape first (a thread looping over the block has no partial warp
+// to show), then its warps.
 Verdict whole_warps(const Harness& h)
 {
-    const BlockView v = trace_reduction(problem(), kernel);
+    const BlockView v = trace_reduction(h, problem());
+    if (Finding f = reduction_shape(h, v, 256, 1)) return *f;
     if (Finding f = first_partial_warp(h, v)) return *f;
     unsigned wide = 0;
     for (const trace::StepMetrics& m : v.steps) wide += m.active_threads >= 32;
-    return pass("no partially-active warp in the " + std::to_string(wide) +
+    return pass("a tree of 8 halving steps, no partially-active warp in the " + std::to_string(wide) +
                 " steps with 32 or more active threads (block 0; n = 4096, block 256)");
 }
 
 void grade(Harness& h)
 {
-    h.check(kCorrect, [] { return check_reduction(problem(), kernel); });
+    h.check(kCorrect, [&] { return check_reduction(h, problem()); });
     h.check("whole_warps", [&] { return whole_warps(h); });
 }
 

@@ -1,5 +1,5 @@
 // E2 checks: min-reduction with sequential addressing (exercises/E2_min_sequential_addressing).
-// Compiled by the grader into a harness, after the student's kernel.cuh.
+// Run by the grader's child process on the PTX of the student's kernel.cuh.
 #include "harness/block_reduce.h"
 
 namespace wl::grade::e2 {
@@ -7,7 +7,7 @@ namespace wl::grade::e2 {
 const BlockReduction& problem()
 {
     static const BlockReduction p{
-        "block_min", "min", [](int x) { return x; }, [](int a, int b) { return a < b ? a : b; },
+        "exercise::block_min", "min", [](int x) { return x; }, [](int a, int b) { return a < b ? a : b; },
         -1'000'000'000, 1'000'000'000,
         // The tent turned upside down: its min is -300, at i = 701 (odd: thread 189 of block 2).
         [] {
@@ -26,20 +26,21 @@ const BlockReduction& problem()
     return p;
 }
 
-constexpr auto kernel = []<unsigned B>() { return &exercise::block_min<B>; };
-
+// The tree's shape first (one thread reading the block's words one by one has
+// no conflict to show), then its banks.
 Verdict no_bank_conflicts(const Harness& h)
 {
-    const BlockView v = trace_reduction(problem(), kernel);
+    const BlockView v = trace_reduction(h, problem());
+    if (Finding f = reduction_shape(h, v, 256, 1)) return *f;
     if (Finding f = first_bank_conflict(h, v)) return *f;
     const trace::Totals t = trace::totals(v.steps);
-    return pass("every shared access at its ideal: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
+    return pass("a tree of 8 halving steps, every shared access at its ideal: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
                 " wavefronts in block 0 (n = 4096, block 256)");
 }
 
 void grade(Harness& h)
 {
-    h.check(kCorrect, [] { return check_reduction(problem(), kernel); });
+    h.check(kCorrect, [&] { return check_reduction(h, problem()); });
     h.check("no_bank_conflicts", [&] { return no_bank_conflicts(h); });
 }
 

@@ -1,5 +1,5 @@
 // E3 checks: dot product with the first add during the load (exercises/E3_dot_first_add_during_load).
-// Compiled by the grader into a harness, after the student's kernel.cuh.
+// Run by the grader's child process on the PTX of the student's kernel.cuh.
 #include "harness/block_reduce.h"
 
 namespace wl::grade::e3 {
@@ -19,29 +19,34 @@ int reference(const std::vector<int>& a, const std::vector<int>& b)
     return static_cast<int>(sum);
 }
 
-unsigned student_blocks(unsigned n, unsigned block)
+// The student's dot_blocks<BLOCK>(n), run on the emulator (the generated
+// grader_dot_blocks_<BLOCK> kernel calls it).
+unsigned student_blocks(const Harness& h, unsigned n, unsigned block)
 {
-    unsigned blocks = 0;
-    with_block(block, [&]<unsigned B>() { blocks = exercise::dot_blocks<B>(n); });
-    return blocks;
+    emu::Emulator emu;
+    configure(emu, emu::Schedule::Independent, 1, false);
+    unsigned* d = emu.alloc<unsigned>(1);
+    launch(emu, h, "grader_dot_blocks_" + std::to_string(block), dim3(1), dim3(1), n, d);
+    return to_host(emu, d, 1)[0];
 }
 
-Finding run_dot(const DotInput& in, std::uint64_t lane_seed)
+Finding run_dot(const Harness& h, const DotInput& in, std::uint64_t lane_seed,
+                std::vector<trace::LaneRecord>* records = nullptr)
 {
     const auto n = static_cast<unsigned>(in.a.size());
-    const unsigned blocks = student_blocks(n, in.block);
+    const unsigned blocks = student_blocks(h, n, in.block);
     if (blocks == 0 || blocks > 65535)
         return fail("dot_blocks<" + std::to_string(in.block) + ">(" + std::to_string(n) + ") returned " +
                         std::to_string(blocks),
                     "a grid of 1 to 65535 blocks");
     emu::Emulator emu;
-    configure(emu, emu::Schedule::Independent, lane_seed, false);
+    configure(emu, emu::Schedule::Independent, lane_seed, records != nullptr);
     const int* da = to_device(emu, in.a);
     const int* db = to_device(emu, in.b);
     int* partial = emu.alloc<int>(blocks);
-    with_block(in.block, [&]<unsigned B>() {
-        emu.launch("dot_partial", &exercise::dot_partial<B>, dim3(blocks), dim3(B), da, db, partial, n);
-    });
+    launch(emu, h, "exercise::dot_partial<" + std::to_string(in.block) + "u>", dim3(blocks), dim3(in.block), da, db,
+           partial, n);
+    if (records) *records = emu.take_records();
     std::uint32_t sum = 0;
     for (int p : to_host(emu, partial, blocks)) sum += static_cast<std::uint32_t>(p);
     const int got = static_cast<int>(sum), expected = reference(in.a, in.b);
@@ -57,54 +62,86 @@ DotInput seeded(std::string name, std::size_t n, std::uint64_t seed, unsigned bl
             std::move(hint)};
 }
 
-const std::vector<DotInput>& inputs()
+// The published pattern, then inputs from this run's seed.
+std::vector<DotInput> inputs(std::uint64_t seed0)
 {
-    static const std::vector<DotInput> all = [] {
+    {
         // a = 1 everywhere, b = the tent: the dot product is the tent's sum, 9398 (harness/block_reduce.h).
         std::vector<DotInput> v{{"pattern: n = 1000, a[i] = 1, b[i] = 300 - |i - 701|, dot 9398",
                                  std::vector<int>(1000, 1), tent_pattern(), 256, {}},
-                                seeded("seeded random: n = 4096, seed 1", 4096, 1, 256)};
-        std::uint64_t seed = 2;
+                                seeded("seeded random: n = 4096, seed " + std::to_string(seed0), 4096, seed0, 256)};
+        std::uint64_t seed = seed0 + 1;
         for (std::size_t n : {1u, 31u, 33u, 257u, 511u}) {
             v.push_back(seeded("odd size: n = " + std::to_string(n) + ", seed " + std::to_string(seed), n, seed, 256));
             ++seed;
         }
-        v.push_back(seeded("many blocks: n = 65539 (2^16 + 3), block 128, seed 7", 65539, 7, 128));
-        v.push_back(seeded("n = 512 = 2 * BLOCK: one full block, seed 8", 512, 8, 256));
-        v.push_back(seeded("n = 513 = 2 * BLOCK + 1: one element in a second block, seed 9", 513, 9, 256,
+        auto named = [&](const std::string& what) { return what + ", seed " + std::to_string(seed); };
+        v.push_back(seeded(named("many blocks: n = 65539 (2^16 + 3), block 128"), 65539, seed, 128));
+        ++seed;
+        v.push_back(seeded(named("n = 512 = 2 * BLOCK: one full block"), 512, seed, 256));
+        ++seed;
+        v.push_back(seeded(named("n = 513 = 2 * BLOCK + 1: one element in a second block"), 513, seed, 256,
                            "dot_blocks must round up (ceil(n / (2*BLOCK))), and both loads need their own < n test"));
         return v;
-    }();
-    return all;
+    }
 }
 
-Verdict correct()
+Verdict correct(const Harness& h)
 {
-    if (reference(inputs()[0].a, inputs()[0].b) != 9398)
+    const std::vector<DotInput> all = inputs(h.seed());
+    if (reference(all[0].a, all[0].b) != 9398)
         throw std::logic_error("grader bug: the pattern's dot product derived by hand disagrees with the reference");
-    return run_cases(cases_of(inputs(), run_dot), "right dot product");
+    return run_cases(cases_of(all, [&](const DotInput& in, std::uint64_t lane_seed) { return run_dot(h, in, lane_seed); }),
+                     "right dot product");
 }
 
-// The launch of every case against ceil(n / (2*BLOCK)), half the naive ceil(n / BLOCK) (rounded up).
-Verdict half_the_blocks()
+// Block 0 of n = 4096 at block 256, traced: every thread loads a[i], a[i + BLOCK],
+// b[i] and b[i + BLOCK] (4 loads), so the block covers 2*BLOCK = 512 elements
+// of each vector: 1024 distinct words. One block looping over everything
+// loads all 4096 of each; one product per thread, 256.
+Finding two_per_thread(const Harness& h)
 {
-    for (const DotInput& in : inputs()) {
+    constexpr unsigned kBlock = 256;
+    std::vector<trace::LaneRecord> records;
+    const DotInput in = seeded("traced", 4096, h.seed() + 100, kBlock);
+    if (Finding f = run_dot(h, in, 1, &records))
+        throw std::runtime_error("the traced run (n = 4096, block 256) gave a wrong result: " + f->measured);
+    const BlockView v = view_block(records, 0, kBlock);
+    const std::vector<unsigned> loads = per_thread(v, is_global_load);
+    const std::size_t covered = distinct_words(v, is_global_load);
+    const auto [fewest, most] = std::minmax_element(loads.begin(), loads.end());
+    if (covered == 4 * kBlock && *fewest == 4 && *most == 4) return std::nullopt;
+    return fail("block 0 loaded " + std::to_string(covered / 2) + " elements of each vector; its threads made " +
+                    std::to_string(*fewest) + " to " + std::to_string(*most) + " global loads each",
+                "2*BLOCK = 512 elements of each vector, every thread loading 2 of a and 2 of b",
+                "block 0 (n = 4096, block 256)",
+                "thread tid of block b loads the products at i = 2*BLOCK*b + tid and i + BLOCK, adds them, then the "
+                "tree runs as before: one block doing everything is not the step this exercise teaches");
+}
+
+// The launch of every case against ceil(n / (2*BLOCK)), half the naive ceil(n / BLOCK)
+// (rounded up); then the shape that earns it: two elements per thread.
+Verdict half_the_blocks(const Harness& h)
+{
+    const std::vector<DotInput> all = inputs(h.seed());
+    for (const DotInput& in : all) {
         const auto n = static_cast<unsigned>(in.a.size());
         const unsigned naive = (n + in.block - 1) / in.block, limit = (n + 2 * in.block - 1) / (2 * in.block);
-        const unsigned blocks = student_blocks(n, in.block);
+        const unsigned blocks = student_blocks(h, n, in.block);
         if (blocks <= limit) continue;
         return fail("n = " + std::to_string(n) + ", block " + std::to_string(in.block) + ": dot_blocks gives " +
                         std::to_string(blocks) + " blocks (the naive launch: " + std::to_string(naive) + ")",
                     "at most ceil(n / (2*BLOCK)) = " + std::to_string(limit));
     }
-    return pass("dot_blocks gives at most ceil(n / (2*BLOCK)) blocks for all " + std::to_string(inputs().size()) +
-                " sizes");
+    if (Finding f = two_per_thread(h)) return *f;
+    return pass("dot_blocks gives at most ceil(n / (2*BLOCK)) blocks for all " + std::to_string(all.size()) +
+                " sizes; block 0 covers 2*BLOCK elements, two per thread");
 }
 
 void grade(Harness& h)
 {
-    h.check(kCorrect, [] { return correct(); });
-    h.check("half_the_blocks", [] { return half_the_blocks(); });
+    h.check(kCorrect, [&] { return correct(h); });
+    h.check("half_the_blocks", [&] { return half_the_blocks(h); });
 }
 
 }  // namespace wl::grade::e3

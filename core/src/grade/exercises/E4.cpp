@@ -1,5 +1,5 @@
 // E4 checks: sum with a warp-shuffle tail (exercises/E4_sum_warp_shuffle).
-// Compiled by the grader into a harness, after the student's kernel.cuh.
+// Run by the grader's child process on the PTX of the student's kernel.cuh.
 #include <algorithm>
 #include <climits>
 #include <map>
@@ -10,18 +10,30 @@ namespace wl::grade::e4 {
 
 const BlockReduction& problem()
 {
-    static const BlockReduction p{"block_sum", "sum", [](int x) { return x; }, [](int a, int b) { return a + b; },
+    static const BlockReduction p{"exercise::block_sum", "sum", [](int x) { return x; }, [](int a, int b) { return a + b; },
                                   -1000, 1000,
                                   // The tent's sum is 9398 (harness/block_reduce.h).
                                   tent_pattern(), 9398, "pattern: n = 1000, in[i] = 300 - |i - 701|, sum 9398", {}};
     return p;
 }
 
-constexpr auto kernel = []<unsigned B>() { return &exercise::block_sum<B>; };
-
 bool is_collective(trace::Kind k)
 {
     return k == trace::Kind::Shuffle || k == trace::Kind::Vote || k == trace::Kind::SyncWarp;
+}
+
+// The parallel shape: a halving tree down to 64 sums, then warp 0 alone, in
+// log2(32) = 5 shuffle rounds of all 32 lanes.
+Finding sum_shape(const Harness& h, const BlockView& v)
+{
+    if (Finding f = reduction_shape(h, v, 256, 64)) return f;
+    unsigned rounds = 0;
+    for (const trace::WarpEvent& e : v.block.events)
+        rounds += e.kind == trace::Kind::Shuffle && e.warp == 0 && e.mask == 0xffffffffu;
+    if (rounds >= 5) return std::nullopt;
+    return fail("warp 0 of block 0 made " + std::to_string(rounds) + " shuffles with all 32 lanes",
+                "5 shuffle rounds (offsets 16, 8, 4, 2, 1), each by all 32 lanes of warp 0",
+                "block 0 (n = 4096, block 256)");
 }
 
 // The warp stage of a barrier interval: from its first warp collective to its
@@ -29,7 +41,7 @@ bool is_collective(trace::Kind k)
 // between is a tail that still goes through shared memory.
 Verdict shuffle_tail(const Harness& h)
 {
-    const BlockView v = trace_reduction(problem(), kernel);
+    const BlockView v = trace_reduction(h, problem());
     struct Stage {
         std::uint32_t first = UINT_MAX, last = 0;
     };
@@ -54,15 +66,20 @@ Verdict shuffle_tail(const Harness& h)
                     "step " + std::to_string(e.step) + ", " + h.site(e.site));
     }
     if (shuffles == 0) return fail("block 0 made no warp shuffle", "a warp stage done with __shfl_down_sync");
+    if (Finding f = sum_shape(h, v)) return *f;
     return pass("no shared-memory access between the first and last of block 0's " + std::to_string(shuffles) +
                 " warp shuffles");
 }
 
 void grade(Harness& h)
 {
-    h.check(kCorrect, [] { return check_reduction(problem(), kernel); });
+    h.check(kCorrect, [&] { return check_reduction(h, problem()); });
     h.check("shuffle_tail", [&] { return shuffle_tail(h); });
-    h.check("no_race", [] { return check_no_race(problem(), kernel); });
+    // A kernel without parallelism has no race to show: the shape first.
+    h.check("no_race", [&] {
+        if (Finding f = sum_shape(h, trace_reduction(h, problem()))) return *f;
+        return check_no_race(h, problem());
+    });
 }
 
 }  // namespace wl::grade::e4

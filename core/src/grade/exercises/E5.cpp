@@ -1,5 +1,5 @@
 // E5 checks: fix a racy warp-synchronous unroll (exercises/E5_fix_racy_warp_unroll).
-// Compiled by the grader into a harness, after the student's kernel.cuh.
+// Run by the grader's child process on the PTX of the student's kernel.cuh.
 #include "harness/block_reduce.h"
 
 namespace wl::grade::e5 {
@@ -7,7 +7,7 @@ namespace wl::grade::e5 {
 const BlockReduction& problem()
 {
     static const BlockReduction p{
-        "block_sum_squares", "sum of squares", [](int x) { return x * x; }, [](int a, int b) { return a + b; },
+        "exercise::block_sum_squares", "sum of squares", [](int x) { return x * x; }, [](int a, int b) { return a + b; },
         -100, 100,
         // i % 7 - 3 runs -3..3: squares 9 4 1 0 1 4 9, 28 a period. 1000 = 142 * 7 + 6,
         // so the sum is 142 * 28 + (9 + 4 + 1 + 0 + 1 + 4) = 3976 + 19 = 3995.
@@ -20,12 +20,11 @@ const BlockReduction& problem()
     return p;
 }
 
-constexpr auto kernel = []<unsigned B>() { return &exercise::block_sum_squares<B>; };
-
 // A __syncthreads() that ends a step in which fewer than 64 threads work.
 Verdict warp_level_tail(const Harness& h)
 {
-    const BlockView v = trace_reduction(problem(), kernel);
+    const BlockView v = trace_reduction(h, problem());
+    if (Finding f = reduction_shape(h, v, 256, 64)) return *f;
     for (const trace::StepMetrics& m : v.steps) {
         if (!m.has_barrier_end || m.active_threads == 0 || m.active_threads >= 64) continue;
         std::string where = "step " + std::to_string(m.step);
@@ -44,8 +43,12 @@ Verdict warp_level_tail(const Harness& h)
 
 void grade(Harness& h)
 {
-    h.check(kCorrect, [] { return check_reduction(problem(), kernel); });
-    h.check("no_race", [] { return check_no_race(problem(), kernel); });
+    h.check(kCorrect, [&] { return check_reduction(h, problem()); });
+    // A kernel without parallelism has no race to show: the shape first.
+    h.check("no_race", [&] {
+        if (Finding f = reduction_shape(h, trace_reduction(h, problem()), 256, 64)) return *f;
+        return check_no_race(h, problem());
+    });
     h.check("warp_level_tail", [&] { return warp_level_tail(h); });
 }
 

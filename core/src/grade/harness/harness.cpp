@@ -1,5 +1,5 @@
-// The harness side of the grader: verdicts, fault reports, seeded inputs,
-// trace helpers and the result file (one JSON line per check).
+// The checks' side of the grader: verdicts, fault reports, seeded inputs,
+// trace helpers, the parallel shapes, and the result file (one JSON line per check).
 #include "harness/harness.h"
 
 #include <algorithm>
@@ -7,10 +7,14 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <set>
+#include <sstream>
+
+#include "exercises/exercises.h"
 
 namespace wl::grade {
 
@@ -43,9 +47,36 @@ std::map<std::uint32_t, std::string> student_files(const std::string& kernel_fil
 
 }  // namespace
 
-Harness::Harness(const ExerciseSpec& spec, std::string kernel_file, std::FILE* out)
-    : spec_(spec), files_(student_files(kernel_file)), out_(out)
+Harness::Harness(const ExerciseSpec& spec, const ptx::Module& module, std::string kernel_file, std::uint64_t seed,
+                 std::FILE* out)
+    : spec_(spec), module_(module), seed_(seed), files_(student_files(kernel_file)), out_(out)
 {
+}
+
+namespace {
+
+std::string without_spaces(std::string_view s)
+{
+    std::string out;
+    for (char c : s)
+        if (c != ' ') out += c;
+    return out;
+}
+
+}  // namespace
+
+std::string Harness::kernel(std::string_view name) const
+{
+    if (module_.find(name)) return std::string(name);
+    const std::string want = without_spaces(name);
+    std::string there;
+    for (const ptx::KernelInfo& k : module_.kernels()) {
+        const std::string bare = without_spaces(k.demangled.substr(0, k.demangled.find('(')));
+        if (bare == want) return k.mangled;
+        there += (there.empty() ? "" : ", ") + k.demangled;
+    }
+    throw emu::LaunchError("the compiled kernel.cuh has no kernel " + std::string(name) + " (it has: " +
+                           (there.empty() ? "none" : there) + ")");
 }
 
 void Harness::check(std::string_view id, const std::function<Verdict()>& measure)
@@ -278,6 +309,131 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
     return std::nullopt;
 }
 
+// -------------------------------------------------------------- shapes --
+
+bool is_shared_write(const trace::WarpEvent& e)
+{
+    return e.space == trace::Space::Shared && (e.kind == trace::Kind::Store || e.kind == trace::Kind::Atomic);
+}
+
+bool is_shared_access(const trace::WarpEvent& e) { return e.space == trace::Space::Shared && is_memory(e.kind); }
+
+bool is_global_load(const trace::WarpEvent& e)
+{
+    return e.space == trace::Space::Global && e.kind == trace::Kind::Load;
+}
+
+std::vector<unsigned> per_thread(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which)
+{
+    std::vector<unsigned> count(v.block.threads, 0);
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (!which(e)) continue;
+        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane) {
+            const std::size_t t = std::size_t(e.warp) * trace::kWarpSize + lane;
+            if ((e.mask >> lane & 1u) && t < count.size()) ++count[t];
+        }
+    }
+    return count;
+}
+
+std::size_t distinct_words(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which)
+{
+    std::set<std::pair<unsigned, std::uint64_t>> words;
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (!which(e)) continue;
+        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane)
+            if (e.mask >> lane & 1u) words.insert({e.array, e.offset[lane]});
+    }
+    return words.size();
+}
+
+namespace {
+
+std::string join(const std::vector<unsigned>& xs)
+{
+    std::string s;
+    for (unsigned x : xs) s += (s.empty() ? "" : ", ") + std::to_string(x);
+    return s.empty() ? "none" : s;
+}
+
+unsigned log2_of(unsigned x)
+{
+    unsigned l = 0;
+    while ((1u << (l + 1)) <= x) ++l;
+    return l;
+}
+
+// The threads that wrote shared memory in each barrier interval that had a
+// writer, in order; `warp0_only` says, for each, whether all were in warp 0.
+struct WriterLevels {
+    std::vector<unsigned> writers;
+    std::vector<bool> warp0_only;
+    std::vector<std::uint32_t> epochs;
+};
+
+WriterLevels writer_levels(const BlockView& v)
+{
+    std::map<std::uint32_t, std::set<unsigned>> by_epoch;
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (!is_shared_write(e)) continue;
+        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane)
+            if (e.mask >> lane & 1u) by_epoch[e.key.epoch].insert(e.warp * trace::kWarpSize + lane);
+    }
+    WriterLevels w;
+    for (const auto& [epoch, threads] : by_epoch) {
+        w.writers.push_back(static_cast<unsigned>(threads.size()));
+        w.warp0_only.push_back(*threads.rbegin() < trace::kWarpSize);
+        w.epochs.push_back(epoch);
+    }
+    return w;
+}
+
+// The shape a reduction must have: BLOCK (the load), then BLOCK/2 ... last_level.
+std::vector<unsigned> expected_levels(unsigned block, unsigned last_level)
+{
+    std::vector<unsigned> levels{block};
+    for (unsigned s = block / 2; s >= last_level && s > 0; s /= 2) levels.push_back(s);
+    return levels;
+}
+
+}  // namespace
+
+Finding reduction_shape(const Harness& h, const BlockView& v, unsigned block, unsigned last_level)
+{
+    const WriterLevels got = writer_levels(v);
+    const std::vector<unsigned> want = expected_levels(block, last_level);
+    std::vector<unsigned> head(got.writers.begin(), got.writers.begin() + std::min(got.writers.size(), want.size()));
+    // Past the halving levels, a warp stage may write: in warp 0 only, in one interval.
+    const std::size_t extra = got.writers.size() - head.size();
+    const bool tail_ok = extra == 0 || (last_level > 1 && extra == 1 && got.warp0_only.back());
+    const unsigned tree_steps = log2_of(block) - log2_of(last_level);
+    if (head != want || !tail_ok) {
+        std::string what = "threads writing shared memory in each barrier interval of block 0: " + join(got.writers);
+        std::string expected = std::to_string(block) + " (each thread stores its element), then " +
+                               join(std::vector<unsigned>(want.begin() + 1, want.end())) + ": " +
+                               std::to_string(tree_steps) + " tree steps, the working threads halving";
+        if (last_level > 1) expected += ", then the warp stage in warp 0";
+        return fail(what, expected, "block 0 (n = 4096, block " + std::to_string(block) + ")",
+                    "a tree, not a loop: every thread loads one element into shared memory, then in each step thread "
+                    "tid < s folds sdata[tid + s] into sdata[tid] and s halves; one thread looping over the block, or "
+                    "atomics into one word, does the block's work one element at a time");
+    }
+    const std::vector<unsigned> touches = per_thread(v, is_shared_access);
+    const auto most = std::max_element(touches.begin(), touches.end());
+    const unsigned limit = 4 * log2_of(block) + 4;
+    if (most != touches.end() && *most > limit) {
+        return fail("thread " + std::to_string(most - touches.begin()) + " of block 0 made " + std::to_string(*most) +
+                        " shared-memory accesses",
+                    "at most 4 a tree level, 4 log2(BLOCK) + 4 = " + std::to_string(limit) + " at BLOCK " +
+                        std::to_string(block),
+                    "block 0 (n = 4096, block " + std::to_string(block) + ")",
+                    "each thread folds one pair per step; a thread that reads many elements of the block is doing "
+                    "the others' work one by one");
+    }
+    (void)h;
+    return std::nullopt;
+}
+
 // ---------------------------------------------------------------- text --
 
 std::string str(double v)
@@ -296,18 +452,37 @@ std::string step_label(const trace::StepMetrics& m)
 
 // ---------------------------------------------------------------- main --
 
-int harness_main(int argc, char** argv, std::string_view exercise_id, const char* kernel_file,
-                 void (*grade)(Harness&))
+int run_checks(std::string_view exercise_id, const std::string& ptx_file, const std::string& kernel_file,
+               std::uint64_t seed, const std::string& result_path)
 {
     const ExerciseSpec* spec = find_exercise(exercise_id);
-    if (!spec) return 2;
-    std::FILE* out = stdout;
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::strcmp(argv[i], "--result") == 0) out = std::fopen(argv[i + 1], "w");
-    if (!out) return 2;
-    Harness h(*spec, kernel_file, out);
-    grade(h);
-    if (out != stdout) std::fclose(out);
+    const ExerciseChecks checks = checks_of(exercise_id);
+    if (!spec || !checks) {
+        std::fprintf(stderr, "no exercise %s\n", std::string(exercise_id).c_str());
+        return 2;
+    }
+    std::ifstream in(ptx_file);
+    std::ostringstream text;
+    text << in.rdbuf();
+    if (!in) {
+        std::fprintf(stderr, "cannot read the PTX file %s\n", ptx_file.c_str());
+        return 2;
+    }
+    std::optional<ptx::Module> module;
+    try {
+        module.emplace(ptx::Module::parse(text.str(), kernel_file));
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "the PTX of your kernel could not be read: %s\n", e.what());
+        return 4;
+    }
+    std::FILE* out = std::fopen(result_path.c_str(), "w");
+    if (!out) {
+        std::fprintf(stderr, "cannot write %s\n", result_path.c_str());
+        return 2;
+    }
+    Harness h(*spec, *module, kernel_file, seed, out);
+    checks(h);
+    std::fclose(out);
     return 0;
 }
 

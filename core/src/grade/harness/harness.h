@@ -1,7 +1,7 @@
-// What an exercise's check file (core/src/grade/exercises/En.cpp) is written
-// against. The grader generates, per exercise, a harness that includes the
-// student's kernel.cuh, then the check file, then calls harness_main(); it
-// runs as a child process and writes one JSON line per check to a result file.
+// What an exercise's checks (core/src/grade/exercises/En.cpp) are written
+// against. The grader compiles the student's kernel.cuh to PTX, then runs the
+// checks in a child process with a time limit (run_checks): they launch the
+// PTX on the emulator and write one JSON line per check to a result file.
 #pragma once
 #include <cstdint>
 #include <cstdio>
@@ -14,6 +14,7 @@
 
 #include "catalog.h"
 #include "warplab/emu/emulator.h"
+#include "warplab/ptx/ptx.h"
 #include "warplab/trace/analysis.h"
 #include "warplab/trace/events.h"
 
@@ -32,7 +33,15 @@ using Finding = std::optional<Verdict>;
 
 class Harness {
 public:
-    Harness(const ExerciseSpec& spec, std::string kernel_file, std::FILE* out);
+    // `seed`: this run's seed for the random cases (printed, so that --seed reproduces them).
+    Harness(const ExerciseSpec& spec, const ptx::Module& module, std::string kernel_file, std::uint64_t seed,
+            std::FILE* out);
+
+    const ptx::Module& module() const { return module_; }
+    std::uint64_t seed() const { return seed_; }
+    // The module's name for a kernel: "exercise::block_max<256u>" as written, or
+    // found among the demangled names; throws emu::LaunchError naming the kernels there are.
+    std::string kernel(std::string_view name) const;
 
     // Runs `measure` for check `id` and reports its verdict; a fault or an
     // exception becomes a failure. A property is graded only once `correct` passed.
@@ -44,6 +53,8 @@ public:
 private:
     void report(std::string_view id, const Verdict& v, bool graded);
     const ExerciseSpec& spec_;
+    const ptx::Module& module_;
+    std::uint64_t seed_;
     std::map<std::uint32_t, std::string> files_;  // the student's files by trace::file_hash of their name
     std::FILE* out_;
     bool correct_passed_ = false;
@@ -91,6 +102,13 @@ std::vector<float> random_whole_floats(std::size_t n, std::uint64_t seed, int lo
 
 // ---- the emulator and its trace ----
 
+// Launches kernel `name` of the student's module (no dynamic shared memory).
+template <class... A>
+void launch(emu::Emulator& emu, const Harness& h, std::string_view name, dim3 grid, dim3 block, const A&... args)
+{
+    ptx::launch(emu, h.module(), h.kernel(name), grid, block, 0, args...);
+}
+
 void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_seed, bool record);
 
 template <class T> T* to_device(emu::Emulator& emu, const std::vector<T>& host)
@@ -115,6 +133,21 @@ BlockView view_block(const std::vector<trace::LaneRecord>& records, std::uint32_
 
 // ---- structural findings shared by several exercises ----
 
+// Per thread of the block, how many lanes' worth of the matching events it made.
+std::vector<unsigned> per_thread(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which);
+// Distinct (array, byte offset) pairs the matching events touched.
+std::size_t distinct_words(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which);
+bool is_shared_write(const trace::WarpEvent& e);  // store or atomic
+bool is_shared_access(const trace::WarpEvent& e);
+bool is_global_load(const trace::WarpEvent& e);
+
+// The parallel shape of a block reduction: every thread stores its element,
+// then each barrier interval halves the threads that write shared memory,
+// BLOCK/2, BLOCK/4, ... down to `last_level` (1 for a whole tree; 64 where a
+// warp stage follows, whose writers, if any, are all in warp 0); and no thread
+// touches more than 4 shared words a level (a thread that loops over the block does).
+Finding reduction_shape(const Harness& h, const BlockView& v, unsigned block, unsigned last_level);
+
 // The first shared-memory access with more wavefronts than its ideal.
 Finding first_bank_conflict(const Harness& h, const BlockView& v);
 // The first step with 32 or more active threads and a partially-active warp.
@@ -127,7 +160,9 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
 std::string str(double v);  // shortest form that reads back the same: 3, -2.5, 1e+30, nan
 std::string step_label(const trace::StepMetrics& m);  // "step 3 (lines 31, 32)"
 
-int harness_main(int argc, char** argv, std::string_view exercise_id, const char* kernel_file,
-                 void (*grade)(Harness&));
+// The child process: parses the PTX, runs the exercise's checks, writes their
+// JSON lines to `result_path`. Returns the exit code.
+int run_checks(std::string_view exercise_id, const std::string& ptx_file, const std::string& kernel_file,
+               std::uint64_t seed, const std::string& result_path);
 
 }  // namespace wl::grade

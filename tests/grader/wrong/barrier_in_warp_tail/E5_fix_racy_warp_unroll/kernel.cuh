@@ -5,14 +5,13 @@
 // divergence": thread (0,0,0) waits at the __syncthreads() in the tail, while
 // thread (32,0,0) of the block "has already exited".
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned BLOCK>
-__global__ void block_sum_squares(wl::in<int> in, wl::out<int> out, unsigned n)
+__global__ void block_sum_squares(const int* __restrict__ in, int* out, unsigned n)
 {
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;
     int x = (i < n) ? in[i] : 0;

@@ -7,11 +7,10 @@
 // lane in its own 32-byte sector. "a global load by 32 lanes of warp 0
 // touches 32 sectors per request; its bytes fit in 4".
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
-__global__ void saxpy(float a, wl::in<float> x, wl::out<float> y, unsigned n)
+__global__ void saxpy(float a, const float* __restrict__ x, float* y, unsigned n)
 {
     unsigned threads = blockDim.x * gridDim.x, t = blockIdx.x * blockDim.x + threadIdx.x;
     unsigned chunk = (n + threads - 1) / threads;

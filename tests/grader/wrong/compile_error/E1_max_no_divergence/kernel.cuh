@@ -7,14 +7,12 @@
 #pragma once
 #include <climits>
 
-#include "warplab/kernel.h"
-
 namespace exercise {
 
 template <unsigned BLOCK>
-__global__ void block_max(wl::in<int> in, wl::out<int> out, unsigned n)
+__global__ void block_max(const int* __restrict__ in, int* out, unsigned n)
 {
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;
     sdata[tid] = (i < n) ? in[i] : INT_MIN;

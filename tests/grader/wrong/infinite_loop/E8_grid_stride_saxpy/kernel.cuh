@@ -5,11 +5,10 @@
 // check fails with "not run: time limit exceeded: stopped after 10 s", and
 // the grader itself carries on and ends normally with score 0/10.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
-__global__ void saxpy(float a, wl::in<float> x, wl::out<float> y, unsigned n)
+__global__ void saxpy(float a, const float* __restrict__ x, float* y, unsigned n)
 {
     for (unsigned i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i + blockDim.x * gridDim.x) {  // WRONG: +=
         y[i] = a * x[i] + y[i];

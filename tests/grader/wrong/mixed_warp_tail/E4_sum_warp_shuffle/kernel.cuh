@@ -11,14 +11,13 @@
 // store between the warp's first collective (step 3) and its last:
 // "step 4: a shared-memory store by 32 lanes of warp 0". Score 6/10.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned BLOCK>
-__global__ void block_sum(wl::in<int> in, wl::out<int> out, unsigned n)
+__global__ void block_sum(const int* __restrict__ in, int* out, unsigned n)
 {
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;
     int sum = (i < n) ? in[i] : 0;

@@ -5,20 +5,19 @@
 // size, n = 1000 at block 256: "dot_blocks gives 4 blocks (the naive launch:
 // 4)", expected "at most ceil(n / (2*BLOCK)) = 2" (ceil(1000 / 512) = 2).
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned BLOCK>
-unsigned dot_blocks(unsigned n)
+__host__ __device__ unsigned dot_blocks(unsigned n)
 {
     return (n + BLOCK - 1) / BLOCK;  // WRONG: the naive count
 }
 
 template <unsigned BLOCK>
-__global__ void dot_partial(wl::in<int> a, wl::in<int> b, wl::out<int> partial, unsigned n)
+__global__ void dot_partial(const int* __restrict__ a, const int* __restrict__ b, int* partial, unsigned n)
 {
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;
     sdata[tid] = (i < n) ? a[i] * b[i] : 0;

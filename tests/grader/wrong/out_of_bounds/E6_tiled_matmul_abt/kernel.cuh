@@ -12,15 +12,14 @@
 // (1,0,0). (Block (0,1) reads past A too, but a launch reports its
 // lowest-numbered faulty block.)
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned TILE>
-__global__ void matmul_abt(wl::in<float> A, wl::in<float> B, wl::out<float> C, unsigned M, unsigned N, unsigned K)
+__global__ void matmul_abt(const float* __restrict__ A, const float* __restrict__ B, float* C, unsigned M, unsigned N, unsigned K)
 {
-    WL_SHARED_2D(float, As, TILE, TILE);
-    WL_SHARED_2D(float, Bs, TILE, TILE);
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
     unsigned tx = threadIdx.x, ty = threadIdx.y;
     unsigned row = blockIdx.y * TILE + ty, col = blockIdx.x * TILE + tx;
     float acc = 0.0f;

@@ -9,14 +9,13 @@
 //   "the sum is 9333; block 3 of 4 wrote 27195 for in[768 .. 999]", expected
 //   "9398 (block 3 should write 27260)".
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned BLOCK>
-__global__ void block_sum(wl::in<int> in, wl::out<int> out, unsigned n)
+__global__ void block_sum(const int* __restrict__ in, int* out, unsigned n)
 {
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;
     int sum = (i < n * 99 / 100) ? in[i] : 0;  // WRONG: i < n

@@ -7,14 +7,13 @@
 // reads sdata[tid + 128]: threads 104..127 read sdata[232..255]:
 // "read of uninitialised shared memory", in block (3,0,0).
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned BLOCK>
-__global__ void block_min(wl::in<int> in, wl::out<int> out, unsigned n)
+__global__ void block_min(const int* __restrict__ in, int* out, unsigned n)
 {
-    WL_SHARED(int, sdata, BLOCK);
+    __shared__ int sdata[BLOCK];
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * BLOCK + tid;
     if (i < n) sdata[tid] = in[i];  // WRONG: no padding past n

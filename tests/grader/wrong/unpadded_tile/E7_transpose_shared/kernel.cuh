@@ -6,14 +6,13 @@
 // reads tile[tx][0], word 32 * tx, all in bank 0: "a shared load by 32 lanes
 // of warp 0 is 32-way bank-conflicted (32 wavefronts, ideal 1)".
 #pragma once
-#include "warplab/kernel.h"
 
 namespace exercise {
 
 template <unsigned TILE, unsigned ROWS>
-__global__ void transpose(wl::in<float> in, wl::out<float> out, unsigned rows, unsigned cols)
+__global__ void transpose(const float* __restrict__ in, float* out, unsigned rows, unsigned cols)
 {
-    WL_SHARED_2D(float, tile, TILE, TILE);  // WRONG: TILE + 1 columns
+    __shared__ float tile[TILE][TILE];  // WRONG: TILE + 1 columns
     unsigned x = blockIdx.x * TILE + threadIdx.x;
     unsigned y = blockIdx.y * TILE + threadIdx.y;
     for (unsigned j = 0; j < TILE; j += ROWS)

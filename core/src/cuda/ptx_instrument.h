@@ -1,0 +1,82 @@
+// The PTX instrumenter behind wl::cuda::instrument and trace_on_gpu: a
+// line-level pass over PTX text, independent of the interpreter's parser.
+//
+// The instrumented kernel keeps raw addresses (shared-window offsets, global
+// addresses) in the records it appends; the host turns them into (array,
+// offset) after the launch, from the launch's arguments and the shared
+// variables' window addresses that the watched blocks' thread 0 writes into
+// the control block at kernel entry.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "warplab/ptx/ptx.h"
+#include "warplab/trace/record.h"
+
+namespace wl::cuda::detail {
+
+// The module-scope variable through which the host steers the instrumented
+// kernel (cuModuleGetGlobal finds it by this name). Offsets below are the ones
+// the generated PTX uses.
+inline constexpr const char* kControlSymbol = "__wl_trace_ctl";
+struct Control {
+    std::uint64_t records;      // LaneRecord[capacity]
+    std::uint32_t capacity;
+    std::uint32_t count;        // records appended (may exceed capacity: then some were dropped)
+    std::uint64_t slot_of_block;  // uint32_t per block of the grid: watched slot, or ~0u
+    std::uint64_t lane_state;     // per watched slot and thread: {seq, epoch, sub, unused}
+    // followed by one uint32_t per shared variable: its shared-window address
+};
+static_assert(offsetof(Control, records) == 0 && offsetof(Control, capacity) == 8 && offsetof(Control, count) == 12 &&
+              offsetof(Control, slot_of_block) == 16 && offsetof(Control, lane_state) == 24 && sizeof(Control) == 32,
+              "the generated PTX addresses the control block by these offsets");
+inline constexpr std::uint32_t kNotWatched = 0xFFFFFFFFu;
+inline constexpr std::uint32_t kLaneStateBytes = 16;
+
+// A shared variable of the kernel, in declaration order (the trace's array ids).
+struct SharedSymbol {
+    std::string ptx_name;  // as the PTX spells it ("_ZZ...E5sdata", "dyn")
+    bool dynamic = false;  // .extern .shared ... []
+};
+
+struct InstrumentedPtx {
+    std::string text;
+    std::string entry;                   // the mangled name of the instrumented kernel
+    std::vector<SharedSymbol> shared;    // the kernel's shared variables, in declaration order
+    std::size_t sites = 0;               // instrumented instructions, for tests and messages
+};
+
+// Instruments `entry` (a mangled .entry name) and every .func of the module;
+// other entries are left out of the result. Throws std::invalid_argument when
+// the module has no such entry, naming the entries it has.
+InstrumentedPtx instrument_ptx(std::string_view ptx, std::string_view entry);
+
+// What the host knows after the launch, to turn raw records into the
+// emulator's form.
+struct PointerArg {
+    std::uint8_t position = 0;     // the kernel parameter
+    std::uint64_t value = 0;       // the device pointer passed
+    std::uint64_t alloc_end = 0;   // one past the end of its allocation
+};
+struct LaunchFacts {
+    const ptx::KernelInfo* kernel = nullptr;
+    std::vector<std::uint32_t> shared_bases;  // window address of each shared variable, as InstrumentedPtx::shared
+    std::vector<PointerArg> pointers;
+    std::vector<std::uint32_t> watched_blocks;
+    std::uint32_t dynamic_shared_bytes = 0;
+};
+
+// Raw records (offset = the raw address, array = 0) as the instrumented
+// kernel wrote them -> the emulator's records: (array, offset) named, thread
+// 0's Declare records added (and its seq shifted past them), sorted by
+// (block, thread, seq).
+std::vector<trace::LaneRecord> finish_records(std::vector<trace::LaneRecord> raw, const LaunchFacts& facts);
+
+// The rule both backends use for a record's source site: the innermost
+// `.loc` location whose file is not a CUDA toolkit header.
+bool is_toolkit_path(std::string_view path);
+
+}  // namespace wl::cuda::detail

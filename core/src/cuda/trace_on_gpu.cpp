@@ -1,0 +1,212 @@
+// wl::cuda::trace_on_gpu: load the instrumented PTX with the driver API,
+// launch it once, read the watched blocks' records back, and give them the
+// (array, offset) form the emulator gives them.
+//
+// The runtime API (cudaMalloc of the arguments) and the driver API share the
+// device's primary context: the trace retains it and makes it current, as the
+// runtime does. Only the driver API is included: the runtime's headers would
+// clash with the emulator's CUDA names, which ptx.h brings in.
+#include <cuda.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ptx_instrument.h"
+#include "warplab/cuda/ptx_trace.h"
+
+namespace wl::cuda {
+namespace {
+
+using trace::LaneRecord;
+
+void check(CUresult r, const char* what)
+{
+    if (r == CUDA_SUCCESS) return;
+    const char* name = nullptr;
+    const char* text = nullptr;
+    cuGetErrorName(r, &name);
+    cuGetErrorString(r, &text);
+    throw std::runtime_error(std::string(what) + ": " + (name ? name : "CUDA error") + " (" + (text ? text : "") + ")");
+}
+
+// The context current on this thread (the runtime's, once it has run), else
+// device 0's primary context, retained once for the process.
+void use_primary_context()
+{
+    check(cuInit(0), "cuInit");
+    CUcontext ctx = nullptr;
+    check(cuCtxGetCurrent(&ctx), "cuCtxGetCurrent");
+    if (ctx) return;
+    static CUcontext primary = [] {
+        CUdevice dev = 0;
+        CUcontext c = nullptr;
+        check(cuDeviceGet(&dev, 0), "cuDeviceGet");
+        check(cuDevicePrimaryCtxRetain(&c, dev), "cuDevicePrimaryCtxRetain");
+        return c;
+    }();
+    check(cuCtxSetCurrent(primary), "cuCtxSetCurrent");
+}
+
+// JIT-compiles the instrumented PTX; modules are kept for the process's
+// lifetime, one per distinct text (the lab's tests trace each version several times).
+CUmodule load_module(const detail::InstrumentedPtx& ptx)
+{
+    static std::mutex mutex;
+    static std::map<std::string, CUmodule, std::less<>> loaded;
+    std::lock_guard lock(mutex);
+    if (auto it = loaded.find(ptx.text); it != loaded.end()) return it->second;
+    std::vector<char> log(16384, '\0');
+    CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(log.size()))};
+    CUmodule module = nullptr;
+    const CUresult r = cuModuleLoadDataEx(&module, ptx.text.c_str(), 2, options, values);
+    if (r != CUDA_SUCCESS) {
+        const char* name = nullptr;
+        cuGetErrorName(r, &name);
+        throw std::runtime_error("the GPU driver rejected the instrumented PTX of " + ptx.entry + " (" +
+                                 (name ? name : "error") + "): " + std::string(log.data()));
+    }
+    loaded.emplace(ptx.text, module);
+    return module;
+}
+
+// Device memory freed when the trace is done, whatever happens.
+class DeviceBuffer {
+public:
+    explicit DeviceBuffer(std::size_t bytes)
+    {
+        check(cuMemAlloc(&ptr_, std::max<std::size_t>(bytes, 16)), "cuMemAlloc (trace buffer)");
+    }
+    ~DeviceBuffer() { cuMemFree(ptr_); }
+    DeviceBuffer(const DeviceBuffer&) = delete;
+    DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+    CUdeviceptr get() const { return ptr_; }
+
+private:
+    CUdeviceptr ptr_ = 0;
+};
+
+// A generous record buffer: a quarter of the free memory, at most 2^26
+// records (3.5 GiB); an overflow is reported with the count it needed.
+std::uint32_t record_capacity()
+{
+    std::size_t free_bytes = 0, total_bytes = 0;
+    check(cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+    return static_cast<std::uint32_t>(std::min<std::size_t>(free_bytes / 4 / sizeof(LaneRecord), std::size_t(1) << 26));
+}
+
+std::vector<detail::PointerArg> pointer_args(const ptx::KernelInfo& k, std::span<const ptx::Arg> args)
+{
+    std::vector<detail::PointerArg> out;
+    for (std::size_t i = 0; i < k.params.size(); ++i) {
+        if (!k.params[i].is_pointer || args[i].bytes.size() != 8) continue;
+        detail::PointerArg p;
+        p.position = static_cast<std::uint8_t>(i);
+        std::memcpy(&p.value, args[i].bytes.data(), 8);
+        CUdeviceptr base = 0;
+        std::size_t size = 0;
+        if (cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value)) != CUDA_SUCCESS) continue;
+        p.alloc_end = base + size;
+        out.push_back(p);
+    }
+    return out;
+}
+
+void check_arguments(const ptx::KernelInfo& k, std::span<const ptx::Arg> args)
+{
+    std::string sizes;
+    bool fits = args.size() == k.params.size();
+    for (std::size_t i = 0; i < k.params.size(); ++i) {
+        sizes += (i ? ", " : "") + std::to_string(k.params[i].bytes);
+        if (fits && args[i].bytes.size() != k.params[i].bytes) fits = false;
+    }
+    if (!fits)
+        throw std::invalid_argument("kernel " + k.demangled + " takes " + std::to_string(k.params.size()) +
+                                    " parameters (" + sizes + " bytes); the arguments given do not match");
+}
+
+}  // namespace
+
+std::string instrument(const ptx::Module& module, std::string_view kernel)
+{
+    const ptx::KernelInfo* k = module.find(kernel);
+    if (!k) throw std::invalid_argument("no kernel " + std::string(kernel) + " in " + module.origin());
+    return detail::instrument_ptx(module.text(), k->mangled).text;
+}
+
+std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
+{
+    if (!launch.module) throw std::invalid_argument("trace_on_gpu: no module");
+    const ptx::KernelInfo* k = launch.module->find(launch.kernel);
+    if (!k) throw std::invalid_argument("no kernel " + launch.kernel + " in " + launch.module->origin());
+    check_arguments(*k, launch.args);
+    const std::uint64_t blocks = std::uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
+    const std::uint32_t threads = launch.block.x * launch.block.y * launch.block.z;
+    for (std::uint32_t b : launch.watched_blocks)
+        if (b >= blocks)
+            throw std::invalid_argument("watched block " + std::to_string(b) + " is outside the grid of " +
+                                        std::to_string(blocks) + " blocks");
+
+    const detail::InstrumentedPtx ptx = detail::instrument_ptx(launch.module->text(), k->mangled);
+    if (ptx.shared.size() != k->shared.size())
+        throw std::logic_error("the instrumenter found " + std::to_string(ptx.shared.size()) + " shared variables in " +
+                               k->demangled + ", the PTX parser " + std::to_string(k->shared.size()));
+    use_primary_context();
+    const CUmodule module = load_module(ptx);
+    CUfunction fn = nullptr;
+    check(cuModuleGetFunction(&fn, module, ptx.entry.c_str()), "cuModuleGetFunction");
+    CUdeviceptr control = 0;
+    std::size_t control_bytes = 0;
+    check(cuModuleGetGlobal(&control, &control_bytes, module, detail::kControlSymbol), "cuModuleGetGlobal");
+
+    // Which blocks are watched, and where each watched lane keeps {seq, epoch, sub}.
+    std::vector<std::uint32_t> slot_of_block(blocks, detail::kNotWatched);
+    for (std::size_t i = 0; i < launch.watched_blocks.size(); ++i)
+        slot_of_block[launch.watched_blocks[i]] = static_cast<std::uint32_t>(i);
+    DeviceBuffer slots(blocks * sizeof(std::uint32_t));
+    check(cuMemcpyHtoD(slots.get(), slot_of_block.data(), blocks * sizeof(std::uint32_t)), "cuMemcpyHtoD");
+    const std::size_t state_bytes = launch.watched_blocks.size() * threads * detail::kLaneStateBytes;
+    DeviceBuffer lane_state(state_bytes);
+    check(cuMemsetD8(lane_state.get(), 0, std::max<std::size_t>(state_bytes, 16)), "cuMemsetD8");
+    const std::uint32_t capacity = record_capacity();
+    DeviceBuffer records(std::size_t(capacity) * sizeof(LaneRecord));
+
+    std::vector<unsigned char> ctl(control_bytes, 0);
+    detail::Control head{records.get(), capacity, 0, slots.get(), lane_state.get()};
+    std::memcpy(ctl.data(), &head, sizeof head);
+    check(cuMemcpyHtoD(control, ctl.data(), ctl.size()), "cuMemcpyHtoD");
+
+    std::vector<void*> params;
+    for (const ptx::Arg& a : launch.args) params.push_back(const_cast<unsigned char*>(a.bytes.data()));
+    if (launch.dynamic_shared_bytes > 48 * 1024)
+        check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(launch.dynamic_shared_bytes)),
+              "cuFuncSetAttribute (dynamic shared memory)");
+    check(cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
+                         launch.block.z, launch.dynamic_shared_bytes, nullptr, params.data(), nullptr),
+          ("cuLaunchKernel " + k->demangled).c_str());
+    check(cuCtxSynchronize(), ("the instrumented kernel " + k->demangled).c_str());
+
+    check(cuMemcpyDtoH(ctl.data(), control, ctl.size()), "cuMemcpyDtoH");
+    std::memcpy(&head, ctl.data(), sizeof head);
+    if (head.count > capacity)
+        throw std::runtime_error("the trace of " + k->demangled + " needs " + std::to_string(head.count) +
+                                 " records; the buffer holds " + std::to_string(capacity));
+    std::vector<LaneRecord> out(head.count);
+    if (head.count) check(cuMemcpyDtoH(out.data(), records.get(), out.size() * sizeof(LaneRecord)), "cuMemcpyDtoH");
+
+    detail::LaunchFacts facts;
+    facts.kernel = k;
+    facts.shared_bases.resize(ptx.shared.size());
+    std::memcpy(facts.shared_bases.data(), ctl.data() + sizeof(detail::Control), facts.shared_bases.size() * 4);
+    facts.pointers = pointer_args(*k, launch.args);
+    facts.watched_blocks = launch.watched_blocks;
+    facts.dynamic_shared_bytes = launch.dynamic_shared_bytes;
+    return detail::finish_records(std::move(out), facts);
+}
+
+}  // namespace wl::cuda

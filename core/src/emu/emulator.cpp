@@ -142,6 +142,8 @@ struct Lane {
     const char* wait_file = "";
     unsigned wait_line = 0;
     Collective* collective = nullptr;
+    detail::BarrierOp bar_op = detail::BarrierOp::None;
+    unsigned bar_value = 0;  // bar.red: this lane's input, then the block's result
 };
 
 struct Warp {
@@ -467,6 +469,27 @@ void after_access(const Access& a, const void* value, unsigned bytes)
 
 namespace wl::emu::detail {
 
+// The lane a shuffle reads from, as PTX shfl.sync defines it: the segment of
+// `width` lanes bounds up/down/idx; xor may also read an earlier segment but
+// never a later one. Out of range: the caller's own value.
+unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width, bool* in_range)
+{
+    const unsigned first = lane & ~static_cast<unsigned>(width - 1);
+    const unsigned last = first + static_cast<unsigned>(width) - 1;
+    const unsigned b = static_cast<unsigned>(arg) & 31u;
+    unsigned src = lane;
+    bool ok = true;
+    switch (op) {
+    case CollectiveOp::ShflIdx: src = first + (b & static_cast<unsigned>(width - 1)); break;
+    case CollectiveOp::ShflUp: ok = lane >= first + b; src = ok ? lane - b : lane; break;
+    case CollectiveOp::ShflDown: ok = lane + b <= last; src = ok ? lane + b : lane; break;
+    case CollectiveOp::ShflXor: ok = (lane ^ b) <= last; src = ok ? (lane ^ b) : lane; break;
+    default: break;
+    }
+    if (in_range) *in_range = ok;
+    return src;
+}
+
 void* declare_shared(unsigned elem_size, unsigned long long count, const char* name, const char* file,
                      unsigned line, ArrayMeta& meta_out)
 {
@@ -505,14 +528,75 @@ void* declare_shared(unsigned elem_size, unsigned long long count, const char* n
     return b.arena + b.decls[k].offset;
 }
 
-void syncthreads(const char* file, unsigned line)
+void syncthreads(const char* file, unsigned line) { barrier(BarrierOp::None, 0, file, line); }
+
+unsigned barrier(BarrierOp op, unsigned value, const char* file, unsigned line)
 {
     Lane& lane = *tls_lane;
     record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
     lane.state = LaneState::AtBarrier;
     lane.wait_file = file;
     lane.wait_line = line;
+    lane.bar_op = op;
+    lane.bar_value = value;
     yield_to_scheduler(lane);
+    return lane.bar_value;
+}
+
+// ------------------------------------------- the PTX interpreter's entries --
+
+LaneInfo current_lane()
+{
+    const Lane& lane = *tls_lane;
+    return LaneInfo{lane.flat, lane.warp, lane.lane, lane.block->watched,
+                    lane.block->opt->schedule == Schedule::Lockstep};
+}
+
+void access_round()
+{
+    Lane& lane = *tls_lane;
+    if (lane.block->opt->schedule == Schedule::Lockstep) yield_to_scheduler(lane);
+}
+
+void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
+                         const char* file, unsigned line)
+{
+    ArrayMeta meta;
+    meta.space = trace::Space::Shared;
+    meta.name = name;
+    const Access a{&meta, file, line, kind, size, index, ptr};
+    check_shared(*tls_lane, a);
+}
+
+void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                   const void* value, unsigned value_bytes, const char* file, unsigned line)
+{
+    record(*tls_lane, kind, space, size, array, offset, value, value_bytes, file, line);
+}
+
+void kernel_fault(const char* file, unsigned line, std::string what) { fault(*tls_lane, file, line, std::move(what)); }
+
+unsigned active_mask()
+{
+    const Lane& lane = *tls_lane;
+    const Block& b = *lane.block;
+    const unsigned base = lane.warp * 32;
+    unsigned mask = 0;
+    for (unsigned k = 0; k < b.warps[lane.warp].lanes; ++k)
+        if (b.lanes[base + k].state != LaneState::Done) mask |= 1u << k;
+    return mask;
+}
+
+bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& bytes)
+{
+    std::lock_guard lock(g_alloc_mutex);
+    auto it = g_allocations.upper_bound(addr);
+    if (it == g_allocations.begin()) return false;
+    --it;
+    if (addr >= it->first + it->second.bytes) return false;
+    base = it->first;
+    bytes = it->second.bytes;
+    return true;
 }
 
 namespace {
@@ -529,6 +613,14 @@ const char* op_name(CollectiveOp op)
     case CollectiveOp::Any: return "__any_sync";
     case CollectiveOp::All: return "__all_sync";
     case CollectiveOp::ReduceAdd: return "__reduce_add_sync";
+    case CollectiveOp::Uni: return "vote.uni";
+    case CollectiveOp::MatchAny: return "__match_any_sync";
+    case CollectiveOp::MatchAll: return "__match_all_sync";
+    case CollectiveOp::ReduceMinU: case CollectiveOp::ReduceMinS: return "__reduce_min_sync";
+    case CollectiveOp::ReduceMaxU: case CollectiveOp::ReduceMaxS: return "__reduce_max_sync";
+    case CollectiveOp::ReduceAnd: return "__reduce_and_sync";
+    case CollectiveOp::ReduceOr: return "__reduce_or_sync";
+    case CollectiveOp::ReduceXor: return "__reduce_xor_sync";
     }
     return "?";
 }
@@ -538,23 +630,6 @@ trace::Kind op_kind(CollectiveOp op)
     if (op == CollectiveOp::SyncWarp) return trace::Kind::SyncWarp;
     if (op >= CollectiveOp::Ballot) return trace::Kind::Vote;
     return trace::Kind::Shuffle;
-}
-
-// The lane a shuffle reads from, as PTX shfl.sync defines it: the segment of
-// `width` lanes bounds up/down/idx; xor may also read an earlier segment but
-// never a later one. Out of range: the caller's own value.
-unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width)
-{
-    const unsigned first = lane & ~static_cast<unsigned>(width - 1);
-    const unsigned last = first + static_cast<unsigned>(width) - 1;
-    const unsigned b = static_cast<unsigned>(arg) & 31u;
-    switch (op) {
-    case CollectiveOp::ShflIdx: return first + (b & static_cast<unsigned>(width - 1));
-    case CollectiveOp::ShflUp: return lane >= first + b ? lane - b : lane;
-    case CollectiveOp::ShflDown: return lane + b <= last ? lane + b : lane;
-    case CollectiveOp::ShflXor: return (lane ^ b) <= last ? (lane ^ b) : lane;
-    default: return lane;
-    }
 }
 
 Collective* free_slot(Warp& w, CollectiveOp op, unsigned mask)
@@ -597,6 +672,27 @@ void join_clocks(Block& b, Warp& w, unsigned base, unsigned mask)
     }
 }
 
+// redux.sync over the 32-bit inputs of the lanes in the mask.
+std::uint32_t reduce_lanes(const Collective& c)
+{
+    const unsigned first = __builtin_ctz(c.mask);
+    auto u = [&](unsigned l) { return static_cast<std::uint32_t>(c.in[l][0]); };
+    std::uint32_t acc = u(first);
+    for (unsigned m = c.mask & (c.mask - 1); m; m &= m - 1) {
+        const std::uint32_t v = u(__builtin_ctz(m));
+        switch (c.op) {
+        case CollectiveOp::ReduceMinU: acc = std::min(acc, v); break;
+        case CollectiveOp::ReduceMaxU: acc = std::max(acc, v); break;
+        case CollectiveOp::ReduceMinS: acc = static_cast<std::uint32_t>(std::min(static_cast<std::int32_t>(acc), static_cast<std::int32_t>(v))); break;
+        case CollectiveOp::ReduceMaxS: acc = static_cast<std::uint32_t>(std::max(static_cast<std::int32_t>(acc), static_cast<std::int32_t>(v))); break;
+        case CollectiveOp::ReduceAnd: acc &= v; break;
+        case CollectiveOp::ReduceOr: acc |= v; break;
+        default: acc ^= v; break;
+        }
+    }
+    return acc;
+}
+
 void complete(Block& b, Warp& w, Collective& c)
 {
     unsigned ballot = 0, sum = 0;
@@ -617,6 +713,21 @@ void complete(Block& b, Warp& w, Collective& c)
         case CollectiveOp::Any: c.out[l][0] = ballot != 0; break;
         case CollectiveOp::All: c.out[l][0] = ballot == c.mask; break;
         case CollectiveOp::ReduceAdd: c.out[l][0] = sum; break;
+        case CollectiveOp::Uni: c.out[l][0] = ballot == 0 || ballot == c.mask; break;
+        case CollectiveOp::MatchAny:
+        case CollectiveOp::MatchAll: {
+            unsigned same = 0;
+            for (unsigned m2 = c.mask; m2; m2 &= m2 - 1) {
+                const unsigned k = __builtin_ctz(m2);
+                if (c.in[k][0] == c.in[l][0]) same |= 1u << k;
+            }
+            c.out[l][0] = c.op == CollectiveOp::MatchAny ? same : (same == c.mask ? c.mask : 0);
+            c.out[l][1] = same == c.mask;  // match.all's predicate
+            break;
+        }
+        case CollectiveOp::ReduceMinU: case CollectiveOp::ReduceMaxU: case CollectiveOp::ReduceMinS:
+        case CollectiveOp::ReduceMaxS: case CollectiveOp::ReduceAnd: case CollectiveOp::ReduceOr:
+        case CollectiveOp::ReduceXor: c.out[l][0] = reduce_lanes(c); break;
         case CollectiveOp::SyncWarp: break;
         default: {
             const unsigned src = shuffle_source(c.op, l, c.arg[l], c.width);
@@ -652,7 +763,7 @@ void collective(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, 
         what << op_name(op) << " with mask 0x" << std::hex << mask << " that does not include the calling lane";
         fault(lane, file, line, what.str());
     }
-    if (op != CollectiveOp::SyncWarp && (width <= 0 || width > 32 || (width & (width - 1))))
+    if (op >= CollectiveOp::ShflIdx && op <= CollectiveOp::ShflXor && (width <= 0 || width > 32 || (width & (width - 1))))
         fault(lane, file, line, "shuffle width must be a power of two up to 32");
     auto joins = [&](const Collective* slot) {
         return slot && slot->in_use && slot->op == op && slot->mask == mask && !(slot->arrived >> lane.lane & 1) &&
@@ -791,10 +902,18 @@ void settle_barrier(Block& b)
             return;
         }
     }
+    unsigned count = 0;
+    for (const Lane& l : b.lanes) count += l.bar_value != 0;
     for (Lane& l : b.lanes) {
         l.state = LaneState::Runnable;
         l.epoch += 1;
         l.sub = 0;
+        switch (l.bar_op) {
+        case detail::BarrierOp::Popc: l.bar_value = count; break;
+        case detail::BarrierOp::And: l.bar_value = count == b.threads; break;
+        case detail::BarrierOp::Or: l.bar_value = count != 0; break;
+        case detail::BarrierOp::None: break;
+        }
     }
 }
 
@@ -821,6 +940,8 @@ void run_block(Block& b, WorkerMemory& mem)
         l.seq = l.epoch = l.sub = l.declared = 0;
         std::fill(std::begin(l.vc), std::end(l.vc), 0u);
         l.collective = nullptr;
+        l.bar_op = detail::BarrierOp::None;
+        l.bar_value = 0;
         l.view = detail::ThreadView{uint3{t % b.dim.x, (t / b.dim.x) % b.dim.y, t / (b.dim.x * b.dim.y)}, b.idx, b.dim, b.grid};
         l.block = &b;
         l.flat = t;

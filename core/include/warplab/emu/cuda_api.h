@@ -47,7 +47,11 @@ extern thread_local const ThreadView* tls_view;
 
 void syncthreads(const char* file, unsigned line);
 // A warp collective: every lane in mask must arrive; returns this lane's result bytes.
-enum class CollectiveOp : std::uint8_t { SyncWarp, ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ReduceAdd };
+// Ballot and everything after it is a vote (recorded as Kind::Vote).
+enum class CollectiveOp : std::uint8_t {
+    SyncWarp, ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ReduceAdd,
+    Uni, MatchAny, MatchAll, ReduceMinU, ReduceMaxU, ReduceMinS, ReduceMaxS, ReduceAnd, ReduceOr, ReduceXor,
+};
 void collective(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width, void* out,
                 const char* file, unsigned line);
 // Shared arrays are per block: the first thread to declare the k-th array allocates it.

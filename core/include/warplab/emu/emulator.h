@@ -72,6 +72,31 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
 // Elements of device memory from p to the end of its allocation; throws LaunchError if p is not device memory.
 std::uint64_t elements_from(const void* p, std::size_t elem_size);
 
+// ---- The PTX interpreter's entry points into the runtime (called on a lane's fiber).
+struct LaneInfo {
+    unsigned flat, warp, lane;
+    bool watched;   // the block records
+    bool lockstep;  // Schedule::Lockstep
+};
+LaneInfo current_lane();
+// Lockstep: one round per access (the lane yields); Independent: nothing.
+void access_round();
+// Shared-memory checks of one access (uninitialised reads, races); `name[index]` for messages.
+void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
+                         const char* file, unsigned line);
+void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                   const void* value, unsigned value_bytes, const char* file, unsigned line);
+[[noreturn]] void kernel_fault(const char* file, unsigned line, std::string what);
+// bar.sync (op None) and bar.red.popc/and/or: every thread of the block waits; returns the reduction.
+enum class BarrierOp : std::uint8_t { None, Popc, And, Or };
+unsigned barrier(BarrierOp op, unsigned value, const char* file, unsigned line);
+// Lanes of the calling lane's warp that have not exited.
+unsigned active_mask();
+// The emulator allocation holding addr; false when none does.
+bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& bytes);
+// Which lane a shuffle reads (PTX shfl.sync semantics) and whether it lies inside the segment.
+unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width, bool* in_range = nullptr);
+
 // "argument 0", "argument 1", ...: how a fault names a global parameter.
 const char* argument_name(std::uint8_t position);
 
@@ -115,6 +140,13 @@ public:
             std::apply(k->kernel, *k->params);
         };
         detail::run_grid(name, grid, block, options, detail::KernelBody{&ctx, call}, records_, switches_);
+        ++launches_;
+    }
+
+    // Runs body once per thread of the grid (the PTX interpreter's launches).
+    void launch_body(const char* name, dim3 grid, dim3 block, detail::KernelBody body)
+    {
+        detail::run_grid(name, grid, block, options, body, records_, switches_);
         ++launches_;
     }
 

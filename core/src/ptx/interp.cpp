@@ -1,0 +1,1326 @@
+// The PTX interpreter: every CUDA thread runs the decoded instructions of its
+// kernel on its own fiber of the emulator runtime, so the runtime's checks,
+// schedules and records apply unchanged.
+//
+// A lane's registers and local memory live on its fiber's stack; it yields
+// only inside the runtime (barriers, warp collectives, and before every
+// shared/global access under the Lockstep schedule).
+#include <alloca.h>
+
+#include <algorithm>
+#include <atomic>
+
+#include <bit>
+#include <cfenv>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <mutex>
+#include <sstream>
+
+#include "module_impl.h"
+
+namespace wl::ptx {
+namespace {
+
+using namespace detail;
+using emu::detail::CollectiveOp;
+using trace::Kind;
+
+// Generic addresses of the shared and local windows: far above any host pointer.
+constexpr std::uint64_t kSharedWindow = 0xFFFF'8000'0000'0000ULL;
+constexpr std::uint64_t kLocalWindow = 0xFFFF'4000'0000'0000ULL;
+constexpr std::uint64_t kWindowSize = 0x0000'4000'0000'0000ULL;
+constexpr std::uint64_t kFunctionTag = 0xFFFF'0000'0000'0000ULL;  // `mov %rd, func`: an indirect call target
+constexpr std::uint32_t kLocalCapacity = 24 * 1024;  // per thread, on the fiber stack with the registers
+constexpr std::uint32_t kRegisterCapacity = 24 * 1024;
+
+struct PointerArg {
+    std::uintptr_t ptr, alloc_end;
+    std::uint8_t position;
+};
+
+struct SharedSlot {
+    std::uint32_t offset = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t elem = 1;
+    std::uint8_t id = 0;
+    const char* name = "";
+};
+
+// Everything a launch's lanes share, read-only while they run.
+struct Launch {
+    const Module::Impl* mod = nullptr;
+    const Function* kernel = nullptr;
+    std::string kernel_name;
+    std::vector<unsigned char> params;            // the kernel's parameter space
+    std::vector<std::uint32_t> shared_offset;     // module shared id -> offset in this kernel's arena
+    std::vector<SharedSlot> slots;                // this kernel's shared variables, by offset
+    std::uint64_t shared_total = 0;
+    std::uint32_t dynamic_bytes = 0;
+    std::vector<PointerArg> pointers;             // pointer arguments, by address
+    dim3 grid, block;
+};
+
+struct Thread {
+    const Launch* L;
+    emu::detail::LaneInfo lane;
+    uint3 tid, ctaid;
+    unsigned char* arena;  // the block's shared memory
+    unsigned char* local;
+    std::uint32_t sp = 0;  // local memory in use (call frames' depots)
+    std::uint64_t clock = 0;
+};
+
+struct Frame {
+    const Function* f;
+    std::uint64_t* r;
+    unsigned char* param;
+    std::uint32_t local_base;
+};
+
+enum class Flow { Returned, Exited };
+
+// ---------------------------------------------------------------- values --
+
+inline float f32(std::uint64_t v) { return std::bit_cast<float>(static_cast<std::uint32_t>(v)); }
+inline double f64(std::uint64_t v) { return std::bit_cast<double>(v); }
+inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
+inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
+inline float half_to_float(std::uint16_t h) { return static_cast<float>(std::bit_cast<_Float16>(h)); }
+inline std::uint16_t float_to_half(float f) { return std::bit_cast<std::uint16_t>(static_cast<_Float16>(f)); }
+inline std::uint16_t double_to_half(double d) { return std::bit_cast<std::uint16_t>(static_cast<_Float16>(d)); }
+inline float bf16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
+inline std::uint16_t float_to_bf16(float f)
+{
+    std::uint32_t u = std::bit_cast<std::uint32_t>(f);
+    if (std::isnan(f)) return 0x7FC0;
+    u += 0x7FFF + ((u >> 16) & 1);  // round to nearest even
+    return static_cast<std::uint16_t>(u >> 16);
+}
+
+inline std::uint64_t mask_to(Ty t, std::uint64_t v)
+{
+    switch (ty_bytes(t)) {
+    case 1: return v & 0xFF;
+    case 2: return v & 0xFFFF;
+    case 4: return v & 0xFFFF'FFFF;
+    default: return v;
+    }
+}
+inline std::int64_t sext(Ty t, std::uint64_t v)
+{
+    switch (ty_bytes(t)) {
+    case 1: return static_cast<std::int8_t>(v);
+    case 2: return static_cast<std::int16_t>(v);
+    case 4: return static_cast<std::int32_t>(v);
+    default: return static_cast<std::int64_t>(v);
+    }
+}
+
+float ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
+
+int fenv_mode(Round r)
+{
+    switch (r) {
+    case Round::Rz: case Round::Rzi: return FE_TOWARDZERO;
+    case Round::Rm: case Round::Rmi: return FE_DOWNWARD;
+    case Round::Rp: case Round::Rpi: return FE_UPWARD;
+    default: return FE_TONEAREST;
+    }
+}
+// A non-default rounding mode for the host's float operations while it lives.
+struct RoundingScope {
+    bool set;
+    explicit RoundingScope(Round r) : set(r == Round::Rz || r == Round::Rm || r == Round::Rp)
+    {
+        if (set) std::fesetround(fenv_mode(r));
+    }
+    ~RoundingScope()
+    {
+        if (set) std::fesetround(FE_TONEAREST);
+    }
+};
+
+double round_integer(double x, Round r)
+{
+    switch (r) {
+    case Round::Rzi: return std::trunc(x);
+    case Round::Rmi: return std::floor(x);
+    case Round::Rpi: return std::ceil(x);
+    default: return std::nearbyint(x);  // rni: to nearest even under the default mode
+    }
+}
+
+// ------------------------------------------------------------ the lane --
+
+class Interpreter {
+public:
+    Interpreter(Thread& t) : t_(t), m_(*t.L->mod) {}
+    Flow run(const Frame& fr);
+
+private:
+    Thread& t_;
+    const Module::Impl& m_;
+
+    const char* file(const Instr& in) const { return m_.files[m_.locations[in.loc].file].c_str(); }
+    unsigned line(const Instr& in) const { return m_.locations[in.loc].line; }
+    [[noreturn]] void fail(const Instr& in, const std::string& what) const
+    {
+        emu::detail::kernel_fault(file(in), line(in), what);
+    }
+    [[noreturn]] void unsupported(const Instr& in, const char* why = nullptr) const
+    {
+        std::string what = "unsupported PTX instruction '" + m_.texts[in.text] + "' (PTX line " + std::to_string(in.ptx_line) + ")";
+        if (why) what += std::string(": ") + why;
+        fail(in, what);
+    }
+
+    std::uint64_t special(Special s) const;
+    std::uint64_t get(const Frame& fr, const Operand& o) const
+    {
+        switch (o.kind) {
+        case OpKind::Reg: return o.n ? !(fr.r[o.reg] & 1) : fr.r[o.reg];
+        case OpKind::Imm: return static_cast<std::uint64_t>(o.imm);
+        case OpKind::SharedSym: return t_.L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
+        case OpKind::LocalSym: return fr.local_base + static_cast<std::uint64_t>(o.imm);
+        case OpKind::ParamSym: return static_cast<std::uint64_t>(o.imm);
+        case OpKind::Special: return special(static_cast<Special>(o.imm));
+        case OpKind::Func: return kFunctionTag | o.reg;
+        default: return 0;
+        }
+    }
+    static void put(const Frame& fr, const Operand& o, Ty t, std::uint64_t v)
+    {
+        if (o.kind == OpKind::Reg) fr.r[o.reg] = mask_to(t, v);
+    }
+    static void put_pred(const Frame& fr, const Operand& o, bool v)
+    {
+        if (o.kind == OpKind::Reg) fr.r[o.reg] = v;
+    }
+    std::uint64_t address(const Frame& fr, const Operand& o) const
+    {
+        switch (o.base) {
+        case OpKind::Reg: return fr.r[o.reg] + static_cast<std::uint64_t>(o.imm);
+        case OpKind::SharedSym: return t_.L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
+        case OpKind::LocalSym: return fr.local_base + static_cast<std::uint64_t>(o.imm);
+        default: return static_cast<std::uint64_t>(o.imm);
+        }
+    }
+
+    // ---- memory
+    struct Target {
+        unsigned char* p;
+        trace::Space space;
+        std::uint8_t array;
+        std::uint64_t offset;
+    };
+    Target resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr, unsigned size, Kind kind);
+    Target shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind);
+    Target global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind);
+    void record(const Instr& in, Kind kind, const Target& tg, unsigned size, const void* value) const
+    {
+        if (t_.lane.watched && tg.space != trace::Space::None)
+            emu::detail::record_access(kind, tg.space, size, tg.array, tg.offset, value, size, file(in), line(in));
+    }
+    void load(const Frame& fr, const Instr& in);
+    void store(const Frame& fr, const Instr& in);
+    void atomic(const Frame& fr, const Instr& in);
+
+    // ---- arithmetic
+    void integer_op(const Frame& fr, const Instr& in);
+    void float_op(const Frame& fr, const Instr& in);
+    void convert(const Frame& fr, const Instr& in);
+    bool compare(const Instr& in, std::uint64_t a, std::uint64_t b) const;
+    void setp(const Frame& fr, const Instr& in);
+
+    // ---- control and collectives
+    Flow call(const Frame& fr, const Instr& in);
+    void builtin(const Frame& fr, const Instr& in, const Function& callee);
+    void warp_op(const Frame& fr, const Instr& in);
+    std::string format(std::uint64_t fmt, std::uint64_t args, const Instr& in);
+    const char* host_string(std::uint64_t generic, const Instr& in);
+};
+
+std::uint64_t Interpreter::special(Special s) const
+{
+    const unsigned lane = t_.lane.lane;
+    switch (s) {
+    case Special::TidX: return t_.tid.x;
+    case Special::TidY: return t_.tid.y;
+    case Special::TidZ: return t_.tid.z;
+    case Special::NtidX: return t_.L->block.x;
+    case Special::NtidY: return t_.L->block.y;
+    case Special::NtidZ: return t_.L->block.z;
+    case Special::CtaidX: return t_.ctaid.x;
+    case Special::CtaidY: return t_.ctaid.y;
+    case Special::CtaidZ: return t_.ctaid.z;
+    case Special::NctaidX: return t_.L->grid.x;
+    case Special::NctaidY: return t_.L->grid.y;
+    case Special::NctaidZ: return t_.L->grid.z;
+    case Special::LaneId: return lane;
+    case Special::WarpId: return t_.lane.warp;
+    case Special::NWarpId: return (t_.L->block.x * t_.L->block.y * t_.L->block.z + 31) / 32;
+    case Special::SmId: case Special::GridId: return 0;
+    case Special::NSmId: return 1;
+    case Special::Clock: case Special::Clock64: return t_.clock;
+    case Special::GlobalTimer:
+        return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    case Special::LanemaskLt: return (1u << lane) - 1;
+    case Special::LanemaskLe: return lane == 31 ? ~0u : (2u << lane) - 1;
+    case Special::LanemaskEq: return 1u << lane;
+    case Special::LanemaskGe: return ~((1u << lane) - 1);
+    case Special::LanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
+    case Special::DynSmem: return t_.L->dynamic_bytes;
+    case Special::TotalSmem: return t_.L->shared_total;
+    }
+    return 0;
+}
+
+// ------------------------------------------------------------- memory --
+
+const char* verb(Kind k) { return k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic"; }
+
+Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind)
+{
+    const Launch& L = *t_.L;
+    const SharedSlot* v = nullptr;
+    for (const SharedSlot& s : L.slots)
+        if (s.offset <= off) v = &s;
+    if (!v || off + size > v->offset + v->bytes) {
+        std::ostringstream what;
+        what << "out-of-bounds shared " << verb(kind) << ": ";
+        if (v) {
+            what << v->name << "[" << (off - v->offset) / v->elem << "] is outside its " << v->bytes / v->elem
+                 << " elements";
+        } else {
+            what << "shared offset " << off << " lies outside every shared variable";
+        }
+        if (L.slots.empty()) what << " (the kernel declares no shared memory)";
+        fail(in, what.str());
+    }
+    emu::detail::access_round();
+    const long long index = static_cast<long long>((off - v->offset) / v->elem);
+    emu::detail::check_shared_access(kind, t_.arena + off, size, v->name, index, file(in), line(in));
+    return Target{t_.arena + off, trace::Space::Shared, v->id, off - v->offset};
+}
+
+Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind)
+{
+    const Launch& L = *t_.L;
+    emu::detail::access_round();
+    const PointerArg* below = nullptr;
+    for (const PointerArg& a : L.pointers)
+        if (a.ptr <= addr) below = &a;
+    if (below && addr < below->alloc_end) {
+        if (addr + size <= below->alloc_end)
+            return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, below->position,
+                          addr - below->ptr + below->ptr % 256};
+    } else {
+        for (const auto& [base, bytes] : m_.var_ranges)  // module .global variables
+            if (addr >= base && addr + size <= base + bytes)
+                return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, 0xFF, addr - base};
+        std::uintptr_t base = 0;
+        std::size_t bytes = 0;
+        if (emu::detail::find_allocation(addr, base, bytes) && addr + size <= base + bytes)
+            return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, 0xFF, addr - base + base % 256};
+    }
+    std::ostringstream what;
+    what << "out-of-bounds " << verb(kind) << ": ";
+    if (below) {
+        what << emu::detail::argument_name(below->position) << "[" << (addr - below->ptr) / size
+             << "] is outside its " << (below->alloc_end - below->ptr) / size << " elements (byte " << addr - below->ptr
+             << " of " << below->alloc_end - below->ptr << ")";
+    } else {
+        what << "address 0x" << std::hex << addr << " is in no emulator allocation";
+    }
+    fail(in, what.str());
+}
+
+Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr,
+                                         unsigned size, Kind kind)
+{
+    if (sp == Space::Generic) {
+        if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) { sp = Space::Shared; addr -= kSharedWindow; }
+        else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) { sp = Space::Local; addr -= kLocalWindow; }
+        else sp = Space::Global;
+    }
+    switch (sp) {
+    case Space::Shared: return shared_target(in, addr, size, kind);
+    case Space::Global: return global_target(in, addr, size, kind);
+    case Space::Const:
+        for (const auto& [base, bytes] : m_.var_ranges)
+            if (addr >= base && addr + size <= base + bytes)
+                return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::None, 0, 0};
+        fail(in, "out-of-bounds constant " + std::string(verb(kind)));
+    case Space::Local:
+        if (addr + size > t_.sp + 0ULL || addr + size < addr) fail(in, "out-of-bounds local " + std::string(verb(kind)) + " at local offset " + std::to_string(addr));
+        return Target{t_.local + addr, trace::Space::None, 0, 0};
+    case Space::Param:
+        if (addr + size > fr.f->param_bytes) fail(in, "out-of-bounds parameter " + std::string(verb(kind)));
+        return Target{fr.param + addr, trace::Space::None, 0, 0};
+    default: break;
+    }
+    unsupported(in);
+}
+
+void Interpreter::load(const Frame& fr, const Instr& in)
+{
+    const unsigned elem = ty_bytes(in.ty), size = elem * in.vec;
+    const Target tg = resolve(fr, in, in.space, address(fr, in.o[1]), size, Kind::Load);
+    std::uint64_t value[2] = {0, 0};
+    std::memcpy(value, tg.p, size);
+    record(in, Kind::Load, tg, size, value);
+    const Operand& d = in.o[0];
+    auto element = [&](unsigned k) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, reinterpret_cast<const unsigned char*>(value) + k * elem, elem);
+        if (ty_signed(in.ty) && elem < 4) v = static_cast<std::uint32_t>(sext(in.ty, v));
+        return v;
+    };
+    if (d.kind == OpKind::Vec) {
+        for (unsigned k = 0; k < d.n; ++k) {
+            const std::uint32_t reg = fr.f->lists[d.reg + k];
+            if (reg != kNoReg) fr.r[reg] = element(k);
+        }
+    } else if (d.kind == OpKind::Reg) {
+        fr.r[d.reg] = elem == 16 ? value[0] : element(0);
+    }
+}
+
+void Interpreter::store(const Frame& fr, const Instr& in)
+{
+    const unsigned elem = ty_bytes(in.ty), size = elem * in.vec;
+    std::uint64_t value[2] = {0, 0};
+    const Operand& s = in.o[1];
+    if (s.kind == OpKind::Vec) {
+        for (unsigned k = 0; k < s.n; ++k) {
+            const std::uint32_t reg = fr.f->lists[s.reg + k];
+            const std::uint64_t v = reg == kNoReg ? 0 : fr.r[reg];
+            std::memcpy(reinterpret_cast<unsigned char*>(value) + k * elem, &v, elem);
+        }
+    } else {
+        value[0] = get(fr, s);
+    }
+    const Target tg = resolve(fr, in, in.space, address(fr, in.o[0]), size, Kind::Store);
+    std::memcpy(tg.p, value, size);
+    record(in, Kind::Store, tg, size, value);
+}
+
+template <class T> T atomic_rmw(T* p, Sub sub, T b, T c, bool is_signed)
+{
+    std::atomic_ref<T> ref(*p);
+    T old = ref.load();
+    for (;;) {
+        T next = old;
+        using S = std::make_signed_t<T>;
+        switch (sub) {
+        case Sub::Add: next = old + b; break;
+        case Sub::Min: next = is_signed ? (static_cast<S>(b) < static_cast<S>(old) ? b : old) : std::min(old, b); break;
+        case Sub::Max: next = is_signed ? (static_cast<S>(b) > static_cast<S>(old) ? b : old) : std::max(old, b); break;
+        case Sub::Exch: next = b; break;
+        case Sub::Cas: next = old == b ? c : old; break;
+        case Sub::And: next = old & b; break;
+        case Sub::Or: next = old | b; break;
+        case Sub::Xor: next = old ^ b; break;
+        case Sub::Inc: next = old >= b ? 0 : old + 1; break;
+        case Sub::Dec: next = (old == 0 || old > b) ? b : old - 1; break;
+        default: break;
+        }
+        if (ref.compare_exchange_weak(old, next)) return old;
+    }
+}
+
+template <class F, class U> U atomic_float_add(U* p, F b)
+{
+    std::atomic_ref<U> ref(*p);
+    U old = ref.load();
+    for (;;) {
+        const U next = std::bit_cast<U>(static_cast<F>(std::bit_cast<F>(old) + b));
+        if (ref.compare_exchange_weak(old, next)) return old;
+    }
+}
+
+void Interpreter::atomic(const Frame& fr, const Instr& in)
+{
+    const bool red = in.op == Op::Red;
+    const Operand& addr_op = red ? in.o[0] : in.o[1];
+    const std::uint64_t b = get(fr, red ? in.o[1] : in.o[2]);
+    const std::uint64_t c = red ? 0 : get(fr, in.o[3]);
+    const unsigned size = ty_bytes(in.ty);
+    if ((size != 4 && size != 8) || in.vec != 1) unsupported(in);
+    const Target tg = resolve(fr, in, in.space, address(fr, addr_op), size, Kind::Atomic);
+    if (reinterpret_cast<std::uintptr_t>(tg.p) % size) fail(in, "misaligned atomic");
+    std::uint64_t old = 0;
+    const bool s = ty_signed(in.ty);
+    if (in.ty == Ty::F32 && in.sub == Sub::Add) {
+        old = atomic_float_add<float>(reinterpret_cast<std::uint32_t*>(tg.p), f32(b));
+    } else if (in.ty == Ty::F64 && in.sub == Sub::Add) {
+        old = atomic_float_add<double>(reinterpret_cast<std::uint64_t*>(tg.p), f64(b));
+    } else if (ty_float(in.ty) && in.sub != Sub::Exch && in.sub != Sub::Cas) {
+        unsupported(in);
+    } else if (size == 4) {
+        old = atomic_rmw<std::uint32_t>(reinterpret_cast<std::uint32_t*>(tg.p), in.sub, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c), s);
+    } else {
+        old = atomic_rmw<std::uint64_t>(reinterpret_cast<std::uint64_t*>(tg.p), in.sub, b, c, s);
+    }
+    std::uint64_t stored = 0;
+    std::memcpy(&stored, tg.p, size);  // what the operation left (for the record)
+    record(in, Kind::Atomic, tg, size, &stored);
+    if (!red) put(fr, in.o[0], in.ty, old);
+}
+
+// ---------------------------------------------------------- arithmetic --
+
+bool Interpreter::compare(const Instr& in, std::uint64_t a, std::uint64_t b) const
+{
+    const Ty t = in.op == Op::Slct ? in.ty2 : (in.op == Op::Set ? in.ty2 : in.ty);
+    if (ty_float(t)) {
+        double x, y;
+        if (t == Ty::F32) { x = f32(a); y = f32(b); }
+        else if (t == Ty::F64) { x = f64(a); y = f64(b); }
+        else if (t == Ty::F16) { x = half_to_float(static_cast<std::uint16_t>(a)); y = half_to_float(static_cast<std::uint16_t>(b)); }
+        else if (t == Ty::BF16) { x = bf16_to_float(static_cast<std::uint16_t>(a)); y = bf16_to_float(static_cast<std::uint16_t>(b)); }
+        else unsupported(in);
+        const bool nan = std::isnan(x) || std::isnan(y);
+        switch (in.cmp) {
+        case Cmp::Eq: return !nan && x == y;
+        case Cmp::Ne: return !nan && x != y;
+        case Cmp::Lt: return !nan && x < y;
+        case Cmp::Le: return !nan && x <= y;
+        case Cmp::Gt: return !nan && x > y;
+        case Cmp::Ge: return !nan && x >= y;
+        case Cmp::Equ: return nan || x == y;
+        case Cmp::Neu: return nan || x != y;
+        case Cmp::Ltu: return nan || x < y;
+        case Cmp::Leu: return nan || x <= y;
+        case Cmp::Gtu: return nan || x > y;
+        case Cmp::Geu: return nan || x >= y;
+        case Cmp::Num: return !nan;
+        case Cmp::Nan: return nan;
+        default: unsupported(in);
+        }
+    }
+    if (ty_signed(t)) {
+        const std::int64_t x = sext(t, a), y = sext(t, b);
+        switch (in.cmp) {
+        case Cmp::Eq: return x == y;
+        case Cmp::Ne: return x != y;
+        case Cmp::Lt: return x < y;
+        case Cmp::Le: return x <= y;
+        case Cmp::Gt: return x > y;
+        case Cmp::Ge: return x >= y;
+        default: break;
+        }
+    }
+    const std::uint64_t x = mask_to(t, a), y = mask_to(t, b);
+    switch (in.cmp) {
+    case Cmp::Eq: return x == y;
+    case Cmp::Ne: return x != y;
+    case Cmp::Lt: case Cmp::Lo: return x < y;
+    case Cmp::Le: case Cmp::Ls: return x <= y;
+    case Cmp::Gt: case Cmp::Hi: return x > y;
+    case Cmp::Ge: case Cmp::Hs: return x >= y;
+    default: unsupported(in);
+    }
+}
+
+void Interpreter::setp(const Frame& fr, const Instr& in)
+{
+    const bool pair = in.flags & kPair;
+    const unsigned a = pair ? 2 : 1;
+    bool r = compare(in, get(fr, in.o[a]), get(fr, in.o[a + 1]));
+    bool q = !r;
+    if (in.flags & (kBoolAnd | kBoolOr | kBoolXor)) {
+        const bool c = get(fr, in.o[a + 2]) & 1;
+        if (in.flags & kBoolAnd) { r = r && c; q = q && c; }
+        else if (in.flags & kBoolOr) { r = r || c; q = q || c; }
+        else { r = r != c; q = q != c; }
+    }
+    put_pred(fr, in.o[0], r);
+    if (pair) put_pred(fr, in.o[1], q);
+}
+
+std::uint64_t umulhi(std::uint64_t a, std::uint64_t b) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64); }
+std::int64_t smulhi(std::int64_t a, std::int64_t b) { return static_cast<std::int64_t>((static_cast<__int128>(a) * b) >> 64); }
+
+void Interpreter::integer_op(const Frame& fr, const Instr& in)
+{
+    const Ty t = in.ty;
+    const unsigned w = ty_bytes(t) * 8;
+    const bool s = ty_signed(t);
+    const std::uint64_t a = get(fr, in.o[1]);
+    const std::uint64_t b = in.nops > 2 ? get(fr, in.o[2]) : 0;
+    const std::uint64_t c = in.nops > 3 ? get(fr, in.o[3]) : 0;
+    const std::int64_t sa = sext(t, a), sb = sext(t, b);
+    const std::uint64_t ua = mask_to(t, a), ub = mask_to(t, b);
+    std::uint64_t r = 0;
+    auto saturate = [&](std::int64_t v) -> std::uint64_t {  // .sat: s32 only
+        if (!(in.flags & kSat)) return static_cast<std::uint64_t>(v);
+        return static_cast<std::uint64_t>(std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX));
+    };
+    switch (in.op) {
+    case Op::Add: r = s && (in.flags & kSat) ? saturate(sa + sb) : a + b; break;
+    case Op::Sub: r = s && (in.flags & kSat) ? saturate(sa - sb) : a - b; break;
+    case Op::Mul: r = a * b; break;
+    case Op::Mad: r = s && (in.flags & kSat) ? saturate(sa * sb + sext(t, c)) : a * b + c; break;
+    case Op::MulHi:
+        if (w == 64) r = s ? static_cast<std::uint64_t>(smulhi(sa, sb)) : umulhi(ua, ub);
+        else r = s ? static_cast<std::uint64_t>((sa * sb) >> w) : (ua * ub) >> w;
+        break;
+    case Op::MadHi:
+        if (w == 64) r = (s ? static_cast<std::uint64_t>(smulhi(sa, sb)) : umulhi(ua, ub)) + c;
+        else r = (s ? static_cast<std::uint64_t>((sa * sb) >> w) : (ua * ub) >> w) + c;
+        break;
+    case Op::MulWide: r = s ? static_cast<std::uint64_t>(sa * sb) : ua * ub; put(fr, in.o[0], w == 16 ? Ty::B32 : Ty::B64, r); return;
+    case Op::MadWide: r = (s ? static_cast<std::uint64_t>(sa * sb) : ua * ub) + c; put(fr, in.o[0], w == 16 ? Ty::B32 : Ty::B64, r); return;
+    case Op::Mul24: case Op::Mad24: {
+        const std::int64_t x = s ? (sa << 40) >> 40 : static_cast<std::int64_t>(ua & 0xFFFFFF);
+        const std::int64_t y = s ? (sb << 40) >> 40 : static_cast<std::int64_t>(ub & 0xFFFFFF);
+        const std::int64_t p = x * y;
+        r = static_cast<std::uint64_t>((in.flags & kHi) ? p >> 16 : p);
+        if (in.op == Op::Mad24) r += c;
+        break;
+    }
+    case Op::Sad: r = (s ? static_cast<std::uint64_t>(sa > sb ? sa - sb : sb - sa) : (ua > ub ? ua - ub : ub - ua)) + c; break;
+    case Op::Div:
+        if (ub == 0) r = s ? (sa < 0 ? 1 : ~0ULL) : ~0ULL;  // what the hardware gives: no trap
+        else if (s && sb == -1) r = static_cast<std::uint64_t>(-sa);
+        else r = s ? static_cast<std::uint64_t>(sa / sb) : ua / ub;
+        break;
+    case Op::Rem:
+        if (ub == 0) r = a;
+        else if (s && sb == -1) r = 0;
+        else r = s ? static_cast<std::uint64_t>(sa % sb) : ua % ub;
+        break;
+    case Op::Abs: r = static_cast<std::uint64_t>(sa < 0 ? -sa : sa); break;
+    case Op::Neg: r = static_cast<std::uint64_t>(-sa); break;
+    case Op::Min: r = s ? static_cast<std::uint64_t>(std::min(sa, sb)) : std::min(ua, ub); break;
+    case Op::Max: r = s ? static_cast<std::uint64_t>(std::max(sa, sb)) : std::max(ua, ub); break;
+    case Op::Popc: r = static_cast<std::uint64_t>(std::popcount(ua)); put(fr, in.o[0], Ty::U32, r); return;
+    case Op::Clz: r = static_cast<std::uint64_t>(std::countl_zero(ua) - (64 - w)); put(fr, in.o[0], Ty::U32, r); return;
+    case Op::Bfind: {
+        std::uint64_t x = s && sa < 0 ? ~ua & (w == 64 ? ~0ULL : (1ULL << w) - 1) : ua;
+        if (x == 0) r = 0xFFFFFFFF;
+        else {
+            r = 63 - std::countl_zero(x);
+            if (in.flags & kShiftAmt) r = w - 1 - r;
+        }
+        put(fr, in.o[0], Ty::U32, r);
+        return;
+    }
+    case Op::Brev: {
+        std::uint64_t x = ua, y = 0;
+        for (unsigned k = 0; k < w; ++k, x >>= 1) y = (y << 1) | (x & 1);
+        r = y;
+        break;
+    }
+    case Op::Bfe: {
+        const unsigned pos = static_cast<unsigned>(b & 0xFF), len = static_cast<unsigned>(c & 0xFF);
+        std::uint64_t field = 0;
+        for (unsigned k = 0; k < len; ++k) {
+            const unsigned bit = std::min(pos + k, w - 1);
+            field |= ((ua >> bit) & 1) << k;
+        }
+        bool sign = false;
+        if (s && len > 0) sign = pos + len - 1 >= w ? (ua >> (w - 1)) & 1 : (ua >> (pos + len - 1)) & 1;
+        if (s && len == 0) sign = false;
+        if (sign && len < 64) field |= ~0ULL << len;
+        r = field;
+        break;
+    }
+    case Op::Bfi: {  // bfi d, a (insert), b (base), pos, len
+        const std::uint64_t d4 = in.nops > 4 ? get(fr, in.o[4]) : 0;
+        const unsigned pos = static_cast<unsigned>(c & 0xFF), len = static_cast<unsigned>(d4 & 0xFF);
+        r = ub;
+        for (unsigned k = 0; k < len && pos + k < w; ++k) r = (r & ~(1ULL << (pos + k))) | (((ua >> k) & 1) << (pos + k));
+        break;
+    }
+    case Op::And: r = a & b; if (t == Ty::Pred) { put_pred(fr, in.o[0], r & 1); return; } break;
+    case Op::Or: r = a | b; if (t == Ty::Pred) { put_pred(fr, in.o[0], r & 1); return; } break;
+    case Op::Xor: r = a ^ b; if (t == Ty::Pred) { put_pred(fr, in.o[0], r & 1); return; } break;
+    case Op::Not: if (t == Ty::Pred) { put_pred(fr, in.o[0], !(a & 1)); return; } r = ~a; break;
+    case Op::Cnot: r = ua == 0; break;
+    case Op::Shl: r = (b & 0xFFFFFFFF) >= w ? 0 : ua << b; break;
+    case Op::Shr:
+        if ((b & 0xFFFFFFFF) >= w) r = s && sa < 0 ? ~0ULL : 0;
+        else r = s ? static_cast<std::uint64_t>(sa >> b) : ua >> b;
+        break;
+    case Op::Shf: {  // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel a (low) b (high) by c
+        unsigned n = static_cast<unsigned>(c);
+        n = (in.flags & kShfWrap) ? n & 31 : std::min(n, 32u);
+        const std::uint64_t v = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) << 32) | static_cast<std::uint32_t>(a);
+        r = (in.flags & kShfLeft) ? (v << n) >> 32 : v >> n;
+        break;
+    }
+    case Op::Lop3: {  // lop3.b32 d, a, b, c, immLut
+        const std::uint64_t lut = get(fr, in.o[4]);
+        r = 0;
+        for (unsigned k = 0; k < 32; ++k) {
+            const unsigned idx = (((a >> k) & 1) << 2) | (((b >> k) & 1) << 1) | ((c >> k) & 1);
+            r |= ((lut >> idx) & 1) << k;
+        }
+        break;
+    }
+    case Op::Prmt: {  // default mode: byte selectors in c
+        const std::uint64_t bytes = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(b)) << 32) | static_cast<std::uint32_t>(a);
+        r = 0;
+        for (unsigned k = 0; k < 4; ++k) {
+            const unsigned sel = (c >> (4 * k)) & 0xF;
+            std::uint64_t byte = (bytes >> (8 * (sel & 7))) & 0xFF;
+            if (sel & 8) byte = (byte & 0x80) ? 0xFF : 0;
+            r |= byte << (8 * k);
+        }
+        break;
+    }
+    case Op::Fns: {  // fns.b32 d, mask, base, offset: the n-th set bit
+        const std::uint32_t mask = static_cast<std::uint32_t>(a);
+        const unsigned base = static_cast<unsigned>(b);
+        const int off = static_cast<int>(c);
+        r = 0xFFFFFFFF;
+        int count = 0;
+        if (off > 0) {
+            for (unsigned k = base; k < 32; ++k)
+                if ((mask >> k) & 1 && ++count == off) { r = k; break; }
+        } else if (off < 0) {
+            for (int k = static_cast<int>(base); k >= 0; --k)
+                if ((mask >> k) & 1 && --count == off) { r = static_cast<unsigned>(k); break; }
+        } else if (base < 32 && ((mask >> base) & 1)) {
+            r = base;
+        }
+        break;
+    }
+    default: unsupported(in);
+    }
+    put(fr, in.o[0], t, r);
+}
+
+template <class F> F apply_float(Op op, F a, F b, F c, const Instr& in, bool& ok)
+{
+    ok = true;
+    switch (op) {
+    case Op::Add: return a + b;
+    case Op::Sub: return a - b;
+    case Op::Mul: return a * b;
+    case Op::Fma: case Op::Mad: return std::fma(a, b, c);
+    case Op::Div: return a / b;
+    case Op::Min: return std::fmin(a, b);
+    case Op::Max: return std::fmax(a, b);
+    case Op::Abs: return std::fabs(a);
+    case Op::Neg: return -a;
+    case Op::Rcp: return F(1) / a;
+    case Op::Sqrt: return std::sqrt(a);
+    case Op::Rsqrt: return F(1) / std::sqrt(a);
+    case Op::Sin: return std::sin(a);
+    case Op::Cos: return std::cos(a);
+    case Op::Lg2: return std::log2(a);
+    case Op::Ex2: return std::exp2(a);
+    case Op::Tanh: return std::tanh(a);
+    case Op::Copysign: return std::copysign(b, a);  // copysign d, a, b: b's magnitude, a's sign
+    default: ok = false; (void)in; return F(0);
+    }
+}
+
+void Interpreter::float_op(const Frame& fr, const Instr& in)
+{
+    const std::uint64_t a = get(fr, in.o[1]);
+    const std::uint64_t b = in.nops > 2 ? get(fr, in.o[2]) : 0;
+    const std::uint64_t c = in.nops > 3 ? get(fr, in.o[3]) : 0;
+    bool ok = true;
+    RoundingScope rounding(in.round);
+    switch (in.ty) {
+    case Ty::F32: {
+        float x = f32(a), y = f32(b), z = f32(c);
+        const bool flush = in.flags & kFtz;
+        if (flush) { x = ftz(x); y = ftz(y); z = ftz(z); }
+        float r = apply_float<float>(in.op, x, y, z, in, ok);
+        if (!ok) unsupported(in);
+        if (flush) r = ftz(r);
+        if (in.flags & kSat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
+        put(fr, in.o[0], Ty::B32, bits(r));
+        return;
+    }
+    case Ty::F64: {
+        double r = apply_float<double>(in.op, f64(a), f64(b), f64(c), in, ok);
+        if (!ok) unsupported(in);
+        put(fr, in.o[0], Ty::B64, bits(r));
+        return;
+    }
+    case Ty::F16: case Ty::BF16: case Ty::F16x2: case Ty::BF16x2: {
+        const bool bf = in.ty == Ty::BF16 || in.ty == Ty::BF16x2;
+        const unsigned lanes = (in.ty == Ty::F16x2 || in.ty == Ty::BF16x2) ? 2 : 1;
+        std::uint64_t out = 0;
+        for (unsigned k = 0; k < lanes; ++k) {
+            auto h = [&](std::uint64_t v) {
+                const auto u = static_cast<std::uint16_t>(v >> (16 * k));
+                return static_cast<double>(bf ? bf16_to_float(u) : half_to_float(u));
+            };
+            double r = apply_float<double>(in.op, h(a), h(b), h(c), in, ok);  // exact in double, rounded once below
+            if (!ok) unsupported(in);
+            if (in.flags & kSat) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
+            const std::uint16_t bits16 = bf ? float_to_bf16(static_cast<float>(r)) : double_to_half(r);
+            out |= static_cast<std::uint64_t>(bits16) << (16 * k);
+        }
+        put(fr, in.o[0], lanes == 2 ? Ty::B32 : Ty::B16, out);
+        return;
+    }
+    default: unsupported(in);
+    }
+}
+
+// cvt d.dtype, a.atype
+void Interpreter::convert(const Frame& fr, const Instr& in)
+{
+    const Ty dt = in.ty, st = in.ty2;
+    const std::uint64_t a = get(fr, in.o[1]);
+    const bool sat = in.flags & kSat;
+    RoundingScope rounding(ty_float(st) && ty_float(dt) ? in.round : Round::None);
+    // the source as a double (floats) or an integer
+    double x = 0;
+    if (ty_float(st)) {
+        switch (st) {
+        case Ty::F32: x = (in.flags & kFtz) ? ftz(f32(a)) : f32(a); break;
+        case Ty::F64: x = f64(a); break;
+        case Ty::F16: x = half_to_float(static_cast<std::uint16_t>(a)); break;
+        case Ty::BF16: x = bf16_to_float(static_cast<std::uint16_t>(a)); break;
+        default: unsupported(in);
+        }
+        if (in.round >= Round::Rni) x = round_integer(x, in.round);
+    }
+    if (ty_float(dt)) {
+        if (!ty_float(st)) {  // integer -> float, rounded as the mode says
+            const bool s = ty_signed(st);
+            const std::int64_t si = sext(st, a);
+            const std::uint64_t ui = mask_to(st, a);
+            RoundingScope int_rounding(in.round);
+            if (dt == Ty::F32) { const float f = s ? static_cast<float>(si) : static_cast<float>(ui); put(fr, in.o[0], Ty::B32, bits(f)); return; }
+            x = s ? static_cast<double>(si) : static_cast<double>(ui);
+        }
+        if (sat) x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+        switch (dt) {
+        case Ty::F32: { float f = static_cast<float>(x); if (in.flags & kFtz) f = ftz(f); put(fr, in.o[0], Ty::B32, bits(f)); return; }
+        case Ty::F64: put(fr, in.o[0], Ty::B64, bits(x)); return;
+        case Ty::F16: put(fr, in.o[0], Ty::B16, double_to_half(x)); return;
+        case Ty::BF16: put(fr, in.o[0], Ty::B16, float_to_bf16(static_cast<float>(x))); return;
+        default: unsupported(in);
+        }
+    }
+    // integer destination
+    const unsigned w = ty_bytes(dt) * 8;
+    const bool ds = ty_signed(dt);
+    const double lo = ds ? -std::ldexp(1.0, static_cast<int>(w) - 1) : 0.0;
+    const double hi = ds ? std::ldexp(1.0, static_cast<int>(w) - 1) - 1 : std::ldexp(1.0, static_cast<int>(w)) - 1;
+    std::uint64_t r;
+    if (ty_float(st)) {  // float -> integer saturates; NaN -> 0
+        if (std::isnan(x)) r = 0;
+        else if (x <= lo) r = static_cast<std::uint64_t>(static_cast<std::int64_t>(lo));
+        else if (x >= hi) r = ds ? static_cast<std::uint64_t>(static_cast<std::int64_t>(hi)) : (w == 64 ? ~0ULL : static_cast<std::uint64_t>(hi));
+        else r = ds ? static_cast<std::uint64_t>(static_cast<std::int64_t>(x)) : static_cast<std::uint64_t>(x);
+    } else {
+        const bool ss = ty_signed(st);
+        const std::int64_t si = sext(st, a);
+        const std::uint64_t ui = mask_to(st, a);
+        r = ss ? static_cast<std::uint64_t>(si) : ui;
+        if (sat) {
+            if (ss && ds) r = static_cast<std::uint64_t>(std::clamp<std::int64_t>(si, static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)));
+            else if (ss && !ds) r = si < 0 ? 0 : std::min<std::uint64_t>(static_cast<std::uint64_t>(si), w == 64 ? ~0ULL : static_cast<std::uint64_t>(hi));
+            else if (!ss && ds) r = std::min<std::uint64_t>(ui, static_cast<std::uint64_t>(hi));
+            else r = std::min<std::uint64_t>(ui, w == 64 ? ~0ULL : static_cast<std::uint64_t>(hi));
+        }
+        if (ds && w < 32) r = static_cast<std::uint32_t>(sext(dt, r));  // sign-extended into the register
+    }
+    put(fr, in.o[0], ds && w < 32 ? Ty::B32 : dt, r);
+}
+
+// ------------------------------------------------------------ collectives --
+
+void Interpreter::warp_op(const Frame& fr, const Instr& in)
+{
+    const char* f = file(in);
+    const unsigned l = line(in);
+    switch (in.op) {
+    case Op::Shfl: {  // shfl.sync.mode.b32 d[|p], a, b, c, membermask
+        const unsigned base = (in.flags & kPair) ? 2 : 1;
+        const std::uint32_t value = static_cast<std::uint32_t>(get(fr, in.o[base]));
+        const int arg = static_cast<int>(get(fr, in.o[base + 1]));
+        const std::uint32_t c = static_cast<std::uint32_t>(get(fr, in.o[base + 2]));
+        const unsigned mask = static_cast<unsigned>(get(fr, in.o[base + 3]));
+        const int width = 32 - static_cast<int>((c >> 8) & 0x1F);
+        const CollectiveOp op = in.sub == Sub::Up ? CollectiveOp::ShflUp : in.sub == Sub::Down ? CollectiveOp::ShflDown
+                              : in.sub == Sub::Bfly ? CollectiveOp::ShflXor : CollectiveOp::ShflIdx;
+        std::uint32_t out = 0;
+        emu::detail::collective(op, mask, &value, 4, arg, width, &out, f, l);
+        put(fr, in.o[0], Ty::B32, out);
+        if (in.flags & kPair) {
+            bool inside = true;
+            emu::detail::shuffle_source(op, t_.lane.lane, arg, width, &inside);
+            put_pred(fr, in.o[1], inside);
+        }
+        return;
+    }
+    case Op::Vote: {  // vote.sync.mode.type d, {!}a, membermask
+        const unsigned value = static_cast<unsigned>(get(fr, in.o[1]) & 1);
+        const unsigned mask = static_cast<unsigned>(get(fr, in.o[2]));
+        const CollectiveOp op = in.sub == Sub::All ? CollectiveOp::All : in.sub == Sub::Any ? CollectiveOp::Any
+                              : in.sub == Sub::Uni ? CollectiveOp::Uni : CollectiveOp::Ballot;
+        unsigned out = 0;
+        emu::detail::collective(op, mask, &value, 4, 0, 32, &out, f, l);
+        if (op == CollectiveOp::Ballot) put(fr, in.o[0], Ty::B32, out);
+        else put_pred(fr, in.o[0], out & 1);
+        return;
+    }
+    case Op::Match: {  // match.any.sync.b32 d, a, membermask / match.all.sync.b32 d[|p], a, membermask
+        const unsigned base = (in.flags & kPair) ? 2 : 1;
+        std::uint64_t value[2] = {mask_to(in.ty, get(fr, in.o[base])), 0};
+        const unsigned mask = static_cast<unsigned>(get(fr, in.o[base + 1]));
+        std::uint64_t out[2] = {0, 0};
+        emu::detail::collective(in.sub == Sub::MatchAll ? CollectiveOp::MatchAll : CollectiveOp::MatchAny, mask, value,
+                                16, 0, 32, out, f, l);
+        put(fr, in.o[0], Ty::B32, out[0]);
+        if (in.flags & kPair) put_pred(fr, in.o[1], out[1] & 1);
+        return;
+    }
+    case Op::Redux: {  // redux.sync.op.type d, a, membermask
+        const std::uint32_t value = static_cast<std::uint32_t>(get(fr, in.o[1]));
+        const unsigned mask = static_cast<unsigned>(get(fr, in.o[2]));
+        const bool s = ty_signed(in.ty);
+        CollectiveOp op;
+        switch (in.sub) {
+        case Sub::Add: op = CollectiveOp::ReduceAdd; break;
+        case Sub::Min: op = s ? CollectiveOp::ReduceMinS : CollectiveOp::ReduceMinU; break;
+        case Sub::Max: op = s ? CollectiveOp::ReduceMaxS : CollectiveOp::ReduceMaxU; break;
+        case Sub::And: op = CollectiveOp::ReduceAnd; break;
+        case Sub::Or: op = CollectiveOp::ReduceOr; break;
+        case Sub::Xor: op = CollectiveOp::ReduceXor; break;
+        default: unsupported(in);
+        }
+        std::uint32_t out = 0;
+        emu::detail::collective(op, mask, &value, 4, 0, 32, &out, f, l);
+        put(fr, in.o[0], Ty::B32, out);
+        return;
+    }
+    case Op::BarWarp: {
+        const unsigned mask = static_cast<unsigned>(get(fr, in.o[0]));
+        emu::detail::collective(CollectiveOp::SyncWarp, mask, nullptr, 0, 0, 32, nullptr, f, l);
+        return;
+    }
+    case Op::Bar: case Op::BarRed: {
+        // bar.sync a{, b}; bar.red.op.type d, a{, b}, {!}c
+        const bool red = in.op == Op::BarRed;
+        const unsigned first = red ? 1 : 0;
+        if (get(fr, in.o[first]) != 0) unsupported(in, "only barrier 0 is implemented");
+        const unsigned threads = t_.L->block.x * t_.L->block.y * t_.L->block.z;
+        const unsigned count_op = red ? first + 2 : first + 1;
+        if (in.nops > count_op - (red ? 0 : 0) && !red && in.nops == 2 && get(fr, in.o[1]) != threads)
+            unsupported(in, "a barrier over part of the block");
+        if (red && in.nops == 4 && get(fr, in.o[2]) != threads) unsupported(in, "a barrier over part of the block");
+        emu::detail::BarrierOp op = emu::detail::BarrierOp::None;
+        unsigned value = 0;
+        if (red) {
+            op = in.sub == Sub::Popc ? emu::detail::BarrierOp::Popc : in.sub == Sub::And ? emu::detail::BarrierOp::And
+                                                                                        : emu::detail::BarrierOp::Or;
+            value = get(fr, in.o[in.nops - 1]) & 1;
+        }
+        const unsigned r = emu::detail::barrier(op, value, f, l);
+        if (red) {
+            if (in.ty == Ty::Pred) put_pred(fr, in.o[0], r != 0);
+            else put(fr, in.o[0], Ty::B32, r);
+        }
+        return;
+    }
+    case Op::Activemask: put(fr, in.o[0], Ty::B32, emu::detail::active_mask()); return;
+    default: unsupported(in);
+    }
+}
+
+// ----------------------------------------------------------------- calls --
+
+const char* Interpreter::host_string(std::uint64_t generic, const Instr& in)
+{
+    if (generic >= kLocalWindow && generic < kLocalWindow + kWindowSize) return reinterpret_cast<const char*>(t_.local + (generic - kLocalWindow));
+    if (generic >= kSharedWindow) return reinterpret_cast<const char*>(t_.arena + (generic - kSharedWindow));
+    if (generic == 0) fail(in, "a null string pointer");
+    return reinterpret_cast<const char*>(generic);
+}
+
+// printf's format with the argument buffer vprintf gets (each argument aligned to its size).
+std::string Interpreter::format(std::uint64_t fmt_addr, std::uint64_t args_addr, const Instr& in)
+{
+    const char* fmt = host_string(fmt_addr, in);
+    const unsigned char* args = args_addr ? reinterpret_cast<const unsigned char*>(host_string(args_addr, in)) : nullptr;
+    std::size_t at = 0;
+    auto take = [&](unsigned size) {
+        std::uint64_t v = 0;
+        at = (at + size - 1) / size * size;
+        if (args) std::memcpy(&v, args + at, size);
+        at += size;
+        return v;
+    };
+    std::string out;
+    for (const char* p = fmt; *p; ++p) {
+        if (*p != '%') { out += *p; continue; }
+        if (p[1] == '%') { out += '%'; ++p; continue; }
+        std::string spec = "%";
+        ++p;
+        while (*p && std::strchr("-+ #0123456789.*", *p)) spec += *p++;
+        int longs = 0;
+        while (*p == 'l' || *p == 'h' || *p == 'z' || *p == 'j' || *p == 't') { if (*p == 'l' || *p == 'z' || *p == 'j' || *p == 't') ++longs; ++p; }
+        if (!*p) break;
+        const char conv = *p;
+        char buf[512];
+        switch (conv) {
+        case 'd': case 'i':
+            if (longs) std::snprintf(buf, sizeof buf, (spec + "lld").c_str(), static_cast<long long>(take(8)));
+            else std::snprintf(buf, sizeof buf, (spec + "d").c_str(), static_cast<int>(take(4)));
+            break;
+        case 'u': case 'x': case 'X': case 'o': case 'c':
+            if (longs && conv != 'c') std::snprintf(buf, sizeof buf, (spec + "ll" + conv).c_str(), static_cast<unsigned long long>(take(8)));
+            else std::snprintf(buf, sizeof buf, (spec + conv).c_str(), static_cast<unsigned>(take(4)));
+            break;
+        case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+            std::snprintf(buf, sizeof buf, (spec + conv).c_str(), f64(take(8)));
+            break;
+        case 'p': std::snprintf(buf, sizeof buf, "%p", reinterpret_cast<void*>(take(8))); break;
+        case 's': std::snprintf(buf, sizeof buf, (spec + "s").c_str(), host_string(take(8), in)); break;
+        default: std::snprintf(buf, sizeof buf, "%%%c", conv);
+        }
+        out += buf;
+    }
+    return out;
+}
+
+void Interpreter::builtin(const Frame& fr, const Instr& in, const Function& callee)
+{
+    const Operand& args = in.o[2];
+    auto arg = [&](unsigned k, unsigned bytes) {
+        std::uint64_t v = 0;
+        if (k < args.n) std::memcpy(&v, fr.param + fr.f->lists[args.reg + 2 * k], bytes);
+        return v;
+    };
+    if (callee.name == "vprintf") {
+        const std::string text = format(arg(0, 8), arg(1, 8), in);
+        static std::mutex out_mutex;
+        {
+            std::lock_guard lock(out_mutex);
+            std::fwrite(text.data(), 1, text.size(), stdout);
+            std::fflush(stdout);
+        }
+        if (in.o[0].kind == OpKind::List && in.o[0].n) {
+            const auto n = static_cast<std::int32_t>(text.size());
+            std::memcpy(fr.param + fr.f->lists[in.o[0].reg], &n, 4);
+        }
+        return;
+    }
+    if (callee.name == "__assertfail") {
+        std::string what = std::string("assertion failed: ") + host_string(arg(0, 8), in);
+        fail(in, what);
+    }
+    fail(in, "call of '" + callee.name + "', which this PTX declares but does not define");
+}
+
+Flow run_function(Thread& t, const Function& f, unsigned char* param_in, std::uint32_t param_bytes);
+
+Flow Interpreter::call(const Frame& fr, const Instr& in)
+{
+    const Operand& target = in.o[1];
+    std::uint64_t id = target.kind == OpKind::Func ? target.reg : get(fr, target);
+    if (target.kind != OpKind::Func) {
+        if ((id & kFunctionTag) != kFunctionTag) fail(in, "indirect call through something that is not a function address");
+        id &= 0xFFFF'FFFF;
+    }
+    if (id >= m_.functions.size()) fail(in, "call of an unknown function");
+    const Function& callee = m_.functions[id];
+    if (callee.declared_only) {
+        builtin(fr, in, callee);
+        return Flow::Returned;
+    }
+    const Operand& args = in.o[2];
+    if (args.n > callee.params.size()) fail(in, "call of " + callee.name + " with too many arguments");
+    // the callee's param buffer: arguments copied in at its parameters' offsets
+    auto* buf = static_cast<unsigned char*>(alloca(callee.param_bytes + 16));
+    std::memset(buf, 0, callee.param_bytes);
+    for (unsigned k = 0; k < args.n; ++k) {
+        const std::uint32_t src = fr.f->lists[args.reg + 2 * k];
+        const auto kind = static_cast<OpKind>(fr.f->lists[args.reg + 2 * k + 1]);
+        const ParamSlot& p = callee.params[k];
+        if (kind == OpKind::ParamSym) std::memcpy(buf + p.offset, fr.param + src, p.bytes);
+        else if (kind == OpKind::Reg) std::memcpy(buf + p.offset, &fr.r[src], std::min(8u, p.bytes));
+        else fail(in, "a call argument that is neither a parameter nor a register");
+    }
+    const Flow flow = run_function(t_, callee, buf, callee.param_bytes);
+    const Operand& rets = in.o[0];
+    for (unsigned k = 0; k < rets.n && k < callee.rets.size(); ++k) {
+        const std::uint32_t dst = fr.f->lists[rets.reg + 2 * k];
+        const auto kind = static_cast<OpKind>(fr.f->lists[rets.reg + 2 * k + 1]);
+        const ParamSlot& p = callee.rets[k];
+        if (kind == OpKind::ParamSym) std::memcpy(fr.param + dst, buf + p.offset, p.bytes);
+        else if (kind == OpKind::Reg) { fr.r[dst] = 0; std::memcpy(&fr.r[dst], buf + p.offset, std::min(8u, p.bytes)); }
+    }
+    return flow;
+}
+
+// ---------------------------------------------------------------- the loop --
+
+Flow Interpreter::run(const Frame& fr)
+{
+    const Instr* code = fr.f->code.data();
+    const std::size_t n = fr.f->code.size();
+    std::uint64_t* r = fr.r;
+    std::size_t pc = 0;
+    for (;;) {
+        if (pc >= n) return Flow::Returned;
+        const Instr& in = code[pc++];
+        if (in.pred != kNoReg && ((r[in.pred] & 1) != 0) == ((in.flags & kNegPred) != 0)) continue;
+        switch (in.op) {
+        case Op::Mov: {
+            const Operand& d = in.o[0];
+            const Operand& s = in.o[1];
+            if (d.kind == OpKind::Vec) {  // unpack: mov.b64 {%r1, %r2}, %rd1
+                const std::uint64_t v = get(fr, s);
+                const unsigned w = ty_bytes(in.ty) * 8 / d.n;
+                for (unsigned k = 0; k < d.n; ++k) {
+                    const std::uint32_t reg = fr.f->lists[d.reg + k];
+                    if (reg != kNoReg) r[reg] = (v >> (w * k)) & (w == 64 ? ~0ULL : (1ULL << w) - 1);
+                }
+            } else if (s.kind == OpKind::Vec) {  // pack
+                const unsigned w = ty_bytes(in.ty) * 8 / s.n;
+                std::uint64_t v = 0;
+                for (unsigned k = 0; k < s.n; ++k) {
+                    const std::uint32_t reg = fr.f->lists[s.reg + k];
+                    const std::uint64_t part = reg == kNoReg ? 0 : r[reg];
+                    v |= (part & (w == 64 ? ~0ULL : (1ULL << w) - 1)) << (w * k);
+                }
+                r[d.reg] = v;
+            } else if (in.ty == Ty::Pred) {
+                put_pred(fr, d, get(fr, s) & 1);
+            } else {
+                put(fr, d, in.ty, get(fr, s));
+            }
+            break;
+        }
+        case Op::Ld: load(fr, in); break;
+        case Op::St: store(fr, in); break;
+        case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Min: case Op::Max: case Op::Abs:
+        case Op::Neg: case Op::Div:
+            if (ty_float(in.ty)) float_op(fr, in);
+            else integer_op(fr, in);
+            break;
+        case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Lg2:
+        case Op::Ex2: case Op::Tanh: case Op::Copysign:
+            float_op(fr, in);
+            break;
+        case Op::MulHi: case Op::MulWide: case Op::MadHi: case Op::MadWide: case Op::Mul24: case Op::Mad24:
+        case Op::Sad: case Op::Rem: case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe:
+        case Op::Bfi: case Op::Fns: case Op::Prmt: case Op::And: case Op::Or: case Op::Xor: case Op::Not:
+        case Op::Cnot: case Op::Shl: case Op::Shr: case Op::Shf: case Op::Lop3:
+            integer_op(fr, in);
+            break;
+        case Op::Testp: {
+            const std::uint64_t a = get(fr, in.o[1]);
+            const double x = in.ty == Ty::F64 ? f64(a) : f32(a);
+            const std::string& q = m_.texts[in.text];
+            bool v = false;
+            if (q.find(".finite") != std::string::npos) v = std::isfinite(x);
+            else if (q.find(".infinite") != std::string::npos) v = std::isinf(x);
+            else if (q.find(".number") != std::string::npos) v = !std::isnan(x);
+            else if (q.find(".notanumber") != std::string::npos) v = std::isnan(x);
+            else if (q.find(".normal") != std::string::npos) v = std::isnormal(in.ty == Ty::F64 ? x : f32(a));
+            else if (q.find(".subnormal") != std::string::npos) v = std::fpclassify(in.ty == Ty::F64 ? x : f32(a)) == FP_SUBNORMAL;
+            else unsupported(in);
+            put_pred(fr, in.o[0], v);
+            break;
+        }
+        case Op::Cvt: convert(fr, in); break;
+        case Op::Cvta: {  // to generic
+            std::uint64_t a = get(fr, in.o[1]);
+            if (in.space == Space::Shared) a = kSharedWindow + (a & 0xFFFF'FFFF);
+            else if (in.space == Space::Local) a = kLocalWindow + a;
+            put(fr, in.o[0], in.ty, a);
+            break;
+        }
+        case Op::CvtaTo: {
+            std::uint64_t a = get(fr, in.o[1]);
+            if (in.space == Space::Shared) a -= kSharedWindow;
+            else if (in.space == Space::Local) a -= kLocalWindow;
+            put(fr, in.o[0], in.ty, a);
+            break;
+        }
+        case Op::Isspacep: {
+            const std::uint64_t a = get(fr, in.o[1]);
+            const bool sh = a >= kSharedWindow && a < kSharedWindow + kWindowSize;
+            const bool lo = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
+            bool v = in.space == Space::Shared ? sh : in.space == Space::Local ? lo : in.space == Space::Global ? !sh && !lo : false;
+            put_pred(fr, in.o[0], v);
+            break;
+        }
+        case Op::Setp: setp(fr, in); break;
+        case Op::Selp: put(fr, in.o[0], in.ty, (get(fr, in.o[3]) & 1) ? get(fr, in.o[1]) : get(fr, in.o[2])); break;
+        case Op::Slct: {  // slct.dtype.ctype d, a, b, c: c >= 0 ? a : b
+            const std::uint64_t c = get(fr, in.o[3]);
+            const bool ge = in.ty2 == Ty::F32 ? f32(c) >= 0.0f : sext(in.ty2, c) >= 0;
+            put(fr, in.o[0], in.ty, ge ? get(fr, in.o[1]) : get(fr, in.o[2]));
+            break;
+        }
+        case Op::Set: {  // set.cmp.dtype.stype d, a, b
+            const bool v = compare(in, get(fr, in.o[1]), get(fr, in.o[2]));
+            const std::uint64_t out = in.ty == Ty::F32 ? (v ? bits(1.0f) : 0) : (v ? ~0ULL : 0);
+            put(fr, in.o[0], in.ty, out);
+            break;
+        }
+        case Op::Bra: pc = in.o[0].reg; break;
+        case Op::Call:
+            if (call(fr, in) == Flow::Exited) return Flow::Exited;
+            break;
+        case Op::Ret: return Flow::Returned;
+        case Op::Exit: return Flow::Exited;
+        case Op::Trap: fail(in, "kernel called trap (an assert failed or the kernel aborted)");
+        case Op::Bar: case Op::BarRed: case Op::BarWarp: case Op::Shfl: case Op::Vote: case Op::Match:
+        case Op::Redux: case Op::Activemask:
+            warp_op(fr, in);
+            break;
+        case Op::Nop: break;
+        case Op::Atom: case Op::Red: atomic(fr, in); break;
+        case Op::Unsupported: unsupported(in);
+        }
+        ++t_.clock;
+    }
+}
+
+// A frame on this fiber's stack: registers and the local depot.
+Flow run_function(Thread& t, const Function& f, unsigned char* param, std::uint32_t)
+{
+    const std::uint32_t saved_sp = t.sp;
+    const std::uint32_t base = (t.sp + 15) / 16 * 16;
+    if (base + f.local_bytes > kLocalCapacity) {
+        emu::detail::kernel_fault(nullptr, 0, "local memory of " + f.name + " does not fit the emulator's " +
+                                                  std::to_string(kLocalCapacity) + " bytes per thread (deep recursion?)");
+    }
+    if (f.registers * 8ULL > kRegisterCapacity)
+        emu::detail::kernel_fault(nullptr, 0, f.name + " has more virtual registers than the emulator holds per frame");
+    t.sp = base + f.local_bytes;
+    auto* regs = static_cast<std::uint64_t*>(alloca(f.registers * 8 + 8));
+    std::memset(regs, 0, f.registers * 8);
+    Interpreter interp(t);
+    const Flow flow = interp.run(Frame{&f, regs, param, base});
+    t.sp = saved_sp;
+    return flow;
+}
+
+// ------------------------------------------------------------- launching --
+
+void lane_main(void* ctx)
+{
+    const Launch& L = *static_cast<const Launch*>(ctx);
+    const auto& view = *emu::detail::tls_view;
+    Thread t{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
+    // Every lane declares the kernel's shared variables in order; the runtime
+    // allocates them once per block (16-byte aligned, as the layout assumes).
+    for (const SharedSlot& s : L.slots) {
+        ArrayMeta meta;
+        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, "", 0, meta);
+        if (!t.arena) t.arena = static_cast<unsigned char*>(p) - s.offset;
+    }
+    auto* local = static_cast<unsigned char*>(alloca(kLocalCapacity));
+    t.local = local;
+    auto* param = static_cast<unsigned char*>(alloca(L.params.size() + 16));
+    std::memcpy(param, L.params.data(), L.params.size());
+    run_function(t, *L.kernel, param, static_cast<std::uint32_t>(L.params.size()));
+}
+
+std::string describe(const Function& k)
+{
+    std::string s = "kernel " + k.info.demangled.substr(0, k.info.demangled.find('(')) + " takes " +
+                    std::to_string(k.params.size()) + " parameter" + (k.params.size() == 1 ? "" : "s") + " (";
+    for (std::size_t i = 0; i < k.params.size(); ++i) s += (i ? ", " : "") + std::to_string(k.params[i].bytes);
+    return s + " bytes)";
+}
+
+// Element size of a shared variable for the trace: the narrowest access the kernel makes to shared memory, capped by its alignment.
+std::uint32_t element_size(const Module::Impl& m, const Function& k, const SharedVar& v)
+{
+    unsigned narrowest = 16;
+    for (const Instr& in : k.code)
+        if ((in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red) && in.space == Space::Shared && ty_bytes(in.ty))
+            narrowest = std::min(narrowest, ty_bytes(in.ty));
+    (void)m;
+    unsigned e = std::min<unsigned>(std::max(1u, v.align), narrowest);
+    while (e > 1 && v.bytes % e) e /= 2;
+    return e;
+}
+
+}  // namespace
+
+void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, dim3 grid, dim3 block,
+                 std::uint32_t dynamic_shared_bytes, std::span<const Arg> args)
+{
+    const Module::Impl& mi = m.impl();
+    const Function* k = mi.kernel(kernel);
+    if (!k) {
+        std::string names;
+        for (const Function& f : mi.functions)
+            if (f.entry && !f.declared_only) names += (names.empty() ? "" : ", ") + f.info.demangled.substr(0, f.info.demangled.find('('));
+        throw emu::LaunchError("no kernel '" + std::string(kernel) + "' in " + mi.origin + " (it has: " + (names.empty() ? "none" : names) + ")");
+    }
+    if (args.size() != k->params.size())
+        throw emu::LaunchError(describe(*k) + "; " + std::to_string(args.size()) + " given");
+    Launch L;
+    L.mod = &mi;
+    L.kernel = k;
+    L.kernel_name = k->info.demangled.substr(0, k->info.demangled.find('('));
+    L.grid = grid;
+    L.block = block;
+    L.dynamic_bytes = dynamic_shared_bytes;
+    L.params.assign(k->param_bytes, 0);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const ParamSlot& p = k->params[i];
+        if (args[i].bytes.size() != p.bytes)
+            throw emu::LaunchError(describe(*k) + "; argument " + std::to_string(i) + " has " + std::to_string(args[i].bytes.size()) + " bytes");
+        std::memcpy(L.params.data() + p.offset, args[i].bytes.data(), p.bytes);
+        if (p.bytes == 8 && i < 255) {
+            std::uint64_t v;
+            std::memcpy(&v, args[i].bytes.data(), 8);
+            std::uintptr_t base = 0;
+            std::size_t bytes = 0;
+            if (emu::detail::find_allocation(v, base, bytes) || (v && emu::detail::find_allocation(v - 1, base, bytes) && v == base + bytes))
+                L.pointers.push_back(PointerArg{v, base + bytes, static_cast<std::uint8_t>(i)});
+        }
+    }
+    std::sort(L.pointers.begin(), L.pointers.end(), [](const PointerArg& a, const PointerArg& b) { return a.ptr < b.ptr; });
+    // the kernel's shared layout: statics in declaration order, 16-byte aligned, then the dynamic area
+    L.shared_offset.assign(mi.shared.size(), 0);
+    std::uint64_t off = 0;
+    bool dynamic_declared = false;
+    std::uint32_t dynamic_offset = 0;
+    for (std::uint32_t id : k->shared_used) {
+        const SharedVar& v = mi.shared[id];
+        if (v.dynamic) continue;
+        off = (off + 15) / 16 * 16;
+        const std::uint32_t e = element_size(mi, *k, v);
+        L.slots.push_back(SharedSlot{static_cast<std::uint32_t>(off), v.bytes, e, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
+        L.shared_offset[id] = static_cast<std::uint32_t>(off);
+        off += v.bytes;
+    }
+    off = (off + 15) / 16 * 16;
+    dynamic_offset = static_cast<std::uint32_t>(off);
+    for (std::uint32_t id : k->shared_used) {
+        const SharedVar& v = mi.shared[id];
+        if (!v.dynamic) continue;
+        L.shared_offset[id] = dynamic_offset;
+        if (!dynamic_declared && dynamic_shared_bytes) {
+            SharedVar sized = v;
+            sized.bytes = dynamic_shared_bytes;
+            const std::uint32_t e = element_size(mi, *k, sized);
+            L.slots.push_back(SharedSlot{dynamic_offset, dynamic_shared_bytes, e, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
+            dynamic_declared = true;
+        }
+    }
+    L.shared_total = off + dynamic_shared_bytes;
+    if (L.shared_total > 228 * 1024)
+        throw emu::LaunchError("kernel " + L.kernel_name + " needs " + std::to_string(L.shared_total) +
+                               " bytes of shared memory (" + std::to_string(dynamic_shared_bytes) +
+                               " dynamic); a block has at most 233472");
+    emu.launch_body(L.kernel_name.c_str(), grid, block, emu::detail::KernelBody{&L, lane_main});
+}
+
+}  // namespace wl::ptx

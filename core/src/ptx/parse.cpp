@@ -1,0 +1,1014 @@
+// PTX text -> Module::Impl: a tokenizer, a statement parser, and the decoder
+// that turns each instruction into an Instr once.
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cstring>
+#include <optional>
+#include <set>
+#include <unordered_map>
+
+#include "module_impl.h"
+
+namespace wl::ptx {
+namespace detail {
+
+unsigned ty_bytes(Ty t)
+{
+    switch (t) {
+    case Ty::B8: case Ty::U8: case Ty::S8: return 1;
+    case Ty::B16: case Ty::U16: case Ty::S16: case Ty::F16: case Ty::BF16: return 2;
+    case Ty::B32: case Ty::U32: case Ty::S32: case Ty::F32: case Ty::F16x2: case Ty::BF16x2: return 4;
+    case Ty::B64: case Ty::U64: case Ty::S64: case Ty::F64: return 8;
+    case Ty::B128: return 16;
+    case Ty::Pred: return 1;
+    case Ty::None: return 0;
+    }
+    return 0;
+}
+bool ty_signed(Ty t) { return t == Ty::S8 || t == Ty::S16 || t == Ty::S32 || t == Ty::S64; }
+bool ty_float(Ty t)
+{
+    return t == Ty::F16 || t == Ty::F16x2 || t == Ty::BF16 || t == Ty::BF16x2 || t == Ty::F32 || t == Ty::F64;
+}
+
+namespace {
+
+// ------------------------------------------------------------- tokens --
+
+struct Token {
+    std::string_view s;
+    std::uint32_t line;
+};
+
+bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' || c == '.'; }
+
+std::vector<Token> tokenize(std::string_view t)
+{
+    std::vector<Token> out;
+    std::uint32_t line = 1;
+    std::size_t i = 0;
+    while (i < t.size()) {
+        const char c = t[i];
+        if (c == '\n') { ++line; ++i; continue; }
+        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
+        if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
+            while (i < t.size() && t[i] != '\n') ++i;
+            continue;
+        }
+        if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
+            i += 2;
+            while (i + 1 < t.size() && !(t[i] == '*' && t[i + 1] == '/')) line += t[i++] == '\n';
+            i += 2;
+            continue;
+        }
+        const std::size_t start = i;
+        if (c == '"') {
+            ++i;
+            while (i < t.size() && t[i] != '"') i += t[i] == '\\' ? 2 : 1;
+            ++i;
+        } else if (ident_char(c)) {
+            while (i < t.size() && ident_char(t[i])) ++i;
+        } else {
+            ++i;
+        }
+        out.push_back(Token{t.substr(start, std::min(i, t.size()) - start), line});
+    }
+    return out;
+}
+
+// ------------------------------------------------------------- parser --
+
+struct RawLoc {
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;  // (file, line), innermost first
+};
+
+class Parser {
+public:
+    Parser(Module::Impl& m, std::string_view origin) : m_(m), origin_(origin) {}
+
+    void run()
+    {
+        toks_ = tokenize(m_.text);
+        while (!at_end()) module_statement();
+        finish();
+    }
+
+private:
+    Module::Impl& m_;
+    std::string_view origin_;
+    std::vector<Token> toks_;
+    std::size_t p_ = 0;
+    std::vector<RawLoc> raw_locs_{RawLoc{}};
+    std::map<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::uint32_t> loc_ids_;
+    std::map<std::uint32_t, std::string> file_paths_;
+    std::unordered_map<std::string, std::uint32_t> texts_;
+    std::map<std::string, std::uint32_t, std::less<>> module_shared_;  // ptx name -> shared id
+    std::map<std::string, std::uintptr_t, std::less<>> module_vars_;   // .global/.const -> host address
+
+    // Function under construction.
+    Function* f_ = nullptr;
+    std::vector<std::unordered_map<std::string, Operand>> scopes_;
+    std::unordered_map<std::string, std::uint32_t> labels_;
+    std::vector<std::pair<std::uint32_t, std::string>> fixups_;  // instruction index, label
+    std::uint32_t cur_loc_ = 0;
+    std::set<std::string> prototypes_;
+    std::vector<std::pair<std::uint32_t, std::string>> call_fixups_;  // per module: (function, instruction), callee
+
+    // ---- token helpers
+    bool at_end() const { return p_ >= toks_.size(); }
+    std::string_view peek(std::size_t k = 0) const { return p_ + k < toks_.size() ? toks_[p_ + k].s : std::string_view{}; }
+    std::uint32_t line() const { return p_ < toks_.size() ? toks_[p_].line : (toks_.empty() ? 0 : toks_.back().line); }
+    std::string_view next()
+    {
+        if (at_end()) fail("unexpected end of the PTX");
+        return toks_[p_++].s;
+    }
+    bool accept(std::string_view s)
+    {
+        if (peek() == s) { ++p_; return true; }
+        return false;
+    }
+    void expect(std::string_view s)
+    {
+        if (!accept(s)) fail("expected '" + std::string(s) + "' but found '" + std::string(peek()) + "'");
+    }
+    [[noreturn]] void fail(const std::string& what) const
+    {
+        const std::uint32_t l = line();
+        std::string_view text = m_.text;
+        std::size_t b = 0;
+        for (std::uint32_t k = 1; k < l && b != std::string_view::npos; ++k) b = text.find('\n', b) == std::string_view::npos ? std::string_view::npos : text.find('\n', b) + 1;
+        std::string src;
+        if (b != std::string_view::npos) {
+            const std::size_t e = text.find('\n', b);
+            src = std::string(text.substr(b, e == std::string_view::npos ? std::string_view::npos : e - b));
+            const auto first = src.find_first_not_of(" \t");
+            src = first == std::string::npos ? "" : src.substr(first);
+        }
+        throw ParseError(std::string(origin_) + ": PTX line " + std::to_string(l) + ": " + what + ": " + src);
+    }
+    void skip_statement()
+    {
+        while (!at_end() && peek() != ";") ++p_;
+        accept(";");
+    }
+    void skip_braces()
+    {
+        expect("{");
+        for (int depth = 1; depth > 0;) {
+            const std::string_view t = next();
+            depth += t == "{" ? 1 : t == "}" ? -1 : 0;
+        }
+    }
+    std::int64_t integer(std::string_view s) const
+    {
+        bool neg = false;
+        if (!s.empty() && s[0] == '-') { neg = true; s.remove_prefix(1); }
+        std::uint64_t v = 0;
+        int base = 10;
+        if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; s.remove_prefix(2); }
+        else if (s.size() > 1 && s[0] == '0' && std::isdigit(static_cast<unsigned char>(s[1]))) { base = 8; s.remove_prefix(1); }
+        if (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.remove_suffix(1);
+        auto r = std::from_chars(s.data(), s.data() + s.size(), v, base);
+        if (r.ec != std::errc{} || r.ptr != s.data() + s.size()) fail("bad number '" + std::string(s) + "'");
+        return neg ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+    }
+    // An immediate as raw bits: 0fXXXXXXXX (f32), 0dXXXXXXXXXXXXXXXX (f64), integers.
+    std::int64_t immediate(std::string_view s, bool negative) const
+    {
+        if (s.size() > 2 && s[0] == '0' && (s[1] == 'f' || s[1] == 'F' || s[1] == 'd' || s[1] == 'D')) {
+            std::uint64_t v = 0;
+            auto r = std::from_chars(s.data() + 2, s.data() + s.size(), v, 16);
+            if (r.ec != std::errc{}) fail("bad float immediate '" + std::string(s) + "'");
+            if (negative) v ^= (s[1] == 'f' || s[1] == 'F') ? 0x80000000ULL : 0x8000000000000000ULL;
+            return static_cast<std::int64_t>(v);
+        }
+        if (s.find('.') != std::string_view::npos) {  // a decimal float: kept as double bits
+            double d = std::strtod(std::string(s).c_str(), nullptr);
+            if (negative) d = -d;
+            std::int64_t bits;
+            std::memcpy(&bits, &d, 8);
+            return bits;
+        }
+        const std::int64_t v = integer(s);
+        return negative ? -v : v;
+    }
+
+    // ---- module level
+    void module_statement()
+    {
+        const std::string_view t = peek();
+        if (t == ".version" || t == ".target" || t == ".address_size") {
+            ++p_;
+            while (!at_end() && (peek(1) == "," || peek() == ",")) ++p_;  // ".target sm_90, debug"
+            ++p_;
+            return;
+        }
+        if (t == ".file") { file_directive(); return; }
+        if (t == ".section") {
+            next();
+            next();
+            skip_braces();
+            return;
+        }
+        if (t == ".pragma") { skip_statement(); return; }
+        bool is_extern = false;
+        while (peek() == ".visible" || peek() == ".weak" || peek() == ".extern" || peek() == ".common") {
+            is_extern |= peek() == ".extern";
+            ++p_;
+        }
+        if (peek() == ".entry" || peek() == ".func") { function(); return; }
+        if (peek() == ".global" || peek() == ".shared" || peek() == ".const" || peek() == ".local") {
+            variable(/*module*/ true, is_extern);
+            return;
+        }
+        fail("unexpected '" + std::string(t) + "' at module level");
+    }
+
+    void file_directive()
+    {
+        next();
+        const auto n = static_cast<std::uint32_t>(integer(next()));
+        std::string_view path = next();
+        if (path.size() >= 2 && path.front() == '"') path = path.substr(1, path.size() - 2);
+        file_paths_[n] = std::string(path);
+        while (accept(",")) next();
+    }
+
+    // .reg/.shared/.local/.global/.const/.param declarations. Returns nothing; registers names.
+    void variable(bool module_scope, bool is_extern)
+    {
+        const std::string_view space = next();
+        unsigned align = 0;
+        Ty ty = Ty::None;
+        bool ptr_attr = false;
+        while (peek().starts_with(".")) {
+            const std::string_view q = next();
+            if (q == ".align") align = static_cast<unsigned>(integer(next()));
+            else if (q == ".ptr") ptr_attr = true;
+            else if (Ty t = type_of(q.substr(1)); t != Ty::None) ty = t;
+            else if (q == ".v2" || q == ".v4" || q == ".global" || q == ".shared" || q == ".const" || q == ".local") {
+            } else fail("unknown qualifier '" + std::string(q) + "' in a declaration");
+        }
+        (void)ptr_attr;
+        do {
+            const std::string name(next());
+            std::uint64_t count = 1;
+            bool unsized = false;
+            if (accept("<")) {  // %r<16>: registers %r0 .. %r15
+                const auto n = static_cast<std::uint32_t>(integer(next()));
+                expect(">");
+                for (std::uint32_t k = 0; k < n; ++k) declare_register(name + std::to_string(k), ty);
+                continue;
+            }
+            while (accept("[")) {
+                if (accept("]")) { unsized = true; continue; }
+                count *= static_cast<std::uint64_t>(integer(next()));
+                expect("]");
+            }
+            std::vector<std::int64_t> init;
+            if (accept("=")) initialiser(init);
+            const std::uint64_t bytes = unsized ? 0 : count * std::max(1u, ty_bytes(ty));
+            if (space == ".reg") declare_register(name, ty);
+            else if (space == ".shared") declare_shared(name, bytes, align ? align : ty_bytes(ty), unsized || (is_extern && bytes == 0));
+            else if (space == ".local") declare_local(name, bytes, align ? align : ty_bytes(ty));
+            else if (space == ".param") declare_call_param(name, bytes, align ? align : ty_bytes(ty));
+            else if (space == ".global" || space == ".const") declare_module_var(name, space == ".const" ? Space::Const : Space::Global, bytes, ty, init);
+            else fail("unknown state space '" + std::string(space) + "'");
+        } while (accept(","));
+        (void)module_scope;
+        expect(";");
+    }
+
+    void initialiser(std::vector<std::int64_t>& out)
+    {
+        if (accept("{")) {
+            do {
+                if (peek() == "{") initialiser(out);
+                else out.push_back(scalar_initialiser());
+            } while (accept(","));
+            expect("}");
+        } else {
+            out.push_back(scalar_initialiser());
+        }
+    }
+    std::int64_t scalar_initialiser()
+    {
+        const bool neg = accept("-");
+        const std::string_view t = next();
+        if (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])))) return immediate(t, neg);
+        // generic(sym) / sym: the address of another module variable
+        if (t == "generic") { expect("("); const std::string_view s = next(); expect(")"); return symbol_address(s); }
+        return symbol_address(t);
+    }
+    std::int64_t symbol_address(std::string_view s)
+    {
+        auto it = module_vars_.find(s);
+        if (it == module_vars_.end()) fail("unknown symbol '" + std::string(s) + "' in an initialiser");
+        return static_cast<std::int64_t>(it->second);
+    }
+
+    void declare_register(const std::string& name, Ty ty)
+    {
+        Operand o;
+        o.kind = OpKind::Reg;
+        o.reg = f_->registers++;
+        (void)ty;
+        scopes_.back()[name] = o;
+    }
+
+    void declare_shared(const std::string& name, std::uint64_t bytes, unsigned align, bool dynamic)
+    {
+        SharedVar v;
+        v.ptx_name = name;
+        v.name = source_name(name);
+        v.bytes = bytes;
+        v.align = std::max(1u, align);
+        v.dynamic = dynamic;
+        const auto id = static_cast<std::uint32_t>(m_.shared.size());
+        m_.shared.push_back(v);
+        if (f_) {
+            Operand o;
+            o.kind = OpKind::SharedSym;
+            o.reg = id;
+            scopes_.back()[name] = o;
+            f_->shared_used.push_back(id);
+        } else {
+            module_shared_[name] = id;
+        }
+    }
+
+    void declare_local(const std::string& name, std::uint64_t bytes, unsigned align)
+    {
+        if (!f_) fail(".local variables at module scope are not supported");
+        align = std::max(1u, align);
+        f_->local_bytes = (f_->local_bytes + align - 1) / align * align;
+        Operand o;
+        o.kind = OpKind::LocalSym;
+        o.imm = f_->local_bytes;
+        f_->local_bytes += static_cast<std::uint32_t>(bytes);
+        scopes_.back()[name] = o;
+    }
+
+    std::uint32_t param_space(std::uint64_t bytes, unsigned align)
+    {
+        align = std::max(1u, std::min(align, 16u));
+        f_->param_bytes = (f_->param_bytes + align - 1) / align * align;
+        const std::uint32_t off = f_->param_bytes;
+        f_->param_bytes += static_cast<std::uint32_t>(bytes);
+        return off;
+    }
+    void declare_call_param(const std::string& name, std::uint64_t bytes, unsigned align)
+    {
+        if (!f_) fail(".param at module scope");
+        Operand o;
+        o.kind = OpKind::ParamSym;
+        o.imm = param_space(bytes, align);
+        scopes_.back()[name] = o;
+    }
+
+    void declare_module_var(const std::string& name, Space space, std::uint64_t bytes, Ty ty, const std::vector<std::int64_t>& init)
+    {
+        auto store = std::make_unique<std::vector<unsigned char>>(std::max<std::uint64_t>(bytes, 1) + 16, 0);
+        auto* base = reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(store->data()) + 15) / 16 * 16);
+        const unsigned elem = std::max(1u, ty_bytes(ty));
+        for (std::size_t k = 0; k < init.size() && (k + 1) * elem <= bytes; ++k) {
+            std::int64_t v = init[k];
+            if (ty == Ty::F32) {  // a double-precision decimal initialiser for a float
+                if (v >> 32) { double d; std::memcpy(&d, &v, 8); float f = static_cast<float>(d); std::uint32_t b; std::memcpy(&b, &f, 4); v = b; }
+            }
+            std::memcpy(base + k * elem, &v, elem);
+        }
+        module_vars_[name] = reinterpret_cast<std::uintptr_t>(base);
+        m_.var_ranges.emplace_back(reinterpret_cast<std::uintptr_t>(base), bytes);
+        m_.storage.push_back(std::move(store));
+        (void)space;
+    }
+
+    static Ty type_of(std::string_view q)
+    {
+        static const std::pair<std::string_view, Ty> table[] = {
+            {"b8", Ty::B8}, {"b16", Ty::B16}, {"b32", Ty::B32}, {"b64", Ty::B64}, {"b128", Ty::B128},
+            {"u8", Ty::U8}, {"u16", Ty::U16}, {"u32", Ty::U32}, {"u64", Ty::U64},
+            {"s8", Ty::S8}, {"s16", Ty::S16}, {"s32", Ty::S32}, {"s64", Ty::S64},
+            {"f16", Ty::F16}, {"f16x2", Ty::F16x2}, {"bf16", Ty::BF16}, {"bf16x2", Ty::BF16x2},
+            {"f32", Ty::F32}, {"f64", Ty::F64}, {"pred", Ty::Pred},
+        };
+        for (auto& [n, t] : table)
+            if (q == n) return t;
+        return Ty::None;
+    }
+
+    static std::string demangle(const std::string& name)
+    {
+        int status = 0;
+        char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
+        if (status != 0 || !d) return name;
+        std::string s(d);
+        std::free(d);
+        return s;
+    }
+    // "void f<1u>(int)" -> "f<1u>(int)": template functions' demangled names start with the return type.
+    static std::string without_return_type(const std::string& d)
+    {
+        int depth = 0;
+        for (std::size_t i = 0; i < d.size(); ++i) {
+            const char c = d[i];
+            if (c == '<') ++depth;
+            else if (c == '>') --depth;
+            else if (c == '(' && depth == 0) break;
+            else if (c == ' ' && depth == 0) return without_return_type(d.substr(i + 1));
+        }
+        return d;
+    }
+    // "_ZZ9reduce_v1ILj256EfEvPKT0_PS0_jE5sdata" -> "sdata"
+    static std::string source_name(const std::string& ptx)
+    {
+        const std::string d = demangle(ptx);
+        const std::size_t colons = d.rfind("::");
+        if (d != ptx && colons != std::string::npos) return d.substr(colons + 2);
+        return d;
+    }
+
+    // ---- functions
+    void function()
+    {
+        const bool entry = next() == ".entry";
+        Function fn;
+        fn.entry = entry;
+        std::vector<ParamSlot> rets;
+        Function* saved = f_;
+        // Parameters are parsed into a scratch function first: their names go into its scope.
+        m_.functions.emplace_back();
+        const auto fid = static_cast<std::uint32_t>(m_.functions.size() - 1);
+        f_ = &m_.functions.back();
+        f_->entry = entry;
+        scopes_.assign(1, {});
+        if (!entry && peek() == "(") parameter_list(f_->rets);
+        f_->name = std::string(next());
+        if (peek() == "(") parameter_list(f_->params);
+        while (peek().starts_with(".") ) {  // .maxntid 256, 1, 1 / .noreturn / .reqntid ...
+            next();
+            while (!at_end() && peek() != "{" && peek() != ";" && !peek().starts_with(".")) next();
+        }
+        // a function of the same name declared before (a prototype): replace it
+        if (auto it = m_.function_ids.find(f_->name); it != m_.function_ids.end() && it->second != fid) {
+            if (accept(";")) {  // a second declaration
+                m_.functions.pop_back();
+                f_ = saved;
+                return;
+            }
+            const std::uint32_t old = it->second;
+            m_.functions[old] = std::move(m_.functions.back());
+            m_.functions.pop_back();
+            f_ = &m_.functions[old];
+        } else {
+            m_.function_ids[f_->name] = fid;
+        }
+        if (accept(";")) {  // a declaration (vprintf, a function defined elsewhere)
+            f_ = saved;
+            return;
+        }
+        f_->declared_only = false;
+        body();
+        f_ = saved;
+    }
+
+    void parameter_list(std::vector<ParamSlot>& out)
+    {
+        expect("(");
+        while (!accept(")")) {
+            expect(".param");
+            unsigned align = 0;
+            Ty ty = Ty::None;
+            while (peek().starts_with(".")) {
+                const std::string_view q = next();
+                if (q == ".align") align = static_cast<unsigned>(integer(next()));
+                else if (Ty t = type_of(q.substr(1)); t != Ty::None) ty = t;
+                // .ptr .global etc.: ignored
+            }
+            ParamSlot s;
+            s.name = std::string(next());
+            std::uint64_t count = 1;
+            while (accept("[")) {
+                count *= static_cast<std::uint64_t>(integer(next()));
+                expect("]");
+            }
+            s.bytes = static_cast<std::uint32_t>(count * std::max(1u, ty_bytes(ty)));
+            s.align = align ? align : std::max(1u, ty_bytes(ty));
+            s.offset = param_space(s.bytes, s.align);
+            Operand o;
+            o.kind = OpKind::ParamSym;
+            o.imm = s.offset;
+            scopes_.back()[s.name] = o;
+            out.push_back(s);
+            accept(",");
+        }
+    }
+
+    void body()
+    {
+        expect("{");
+        labels_.clear();
+        fixups_.clear();
+        cur_loc_ = 0;
+        int depth = 1;
+        while (depth > 0) {
+            const std::string_view t = peek();
+            if (t == "{") { ++p_; ++depth; scopes_.emplace_back(); continue; }
+            if (t == "}") { ++p_; --depth; if (depth > 0) scopes_.pop_back(); continue; }
+            if (t == ".reg" || t == ".shared" || t == ".local" || t == ".param" || t == ".global" || t == ".const") {
+                variable(false, false);
+                continue;
+            }
+            if (t == ".loc") { loc_directive(); continue; }
+            if (t == ".pragma") { skip_statement(); continue; }
+            if (peek(1) == ":") {  // a label, or a call prototype
+                const std::string name(next());
+                next();
+                if (peek() == ".callprototype") { prototypes_.insert(name); skip_statement(); continue; }
+                labels_[name] = static_cast<std::uint32_t>(f_->code.size());
+                continue;
+            }
+            instruction();
+        }
+        for (auto& [at, label] : fixups_) {
+            auto it = labels_.find(label);
+            if (it == labels_.end()) throw ParseError(std::string(origin_) + ": unknown label '" + label + "' in " + f_->name);
+            Instr& in = f_->code[at];
+            for (unsigned k = 0; k < in.nops; ++k)
+                if (in.o[k].kind == OpKind::Label && in.o[k].reg == kNoReg) in.o[k].reg = it->second;
+        }
+    }
+
+    void loc_directive()
+    {
+        const std::uint32_t l = line();
+        next();
+        std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;
+        auto file_line = [&] {
+            const auto f = static_cast<std::uint32_t>(integer(next()));
+            const auto ln = static_cast<std::uint32_t>(integer(next()));
+            if (line() == l && !peek().empty() && std::isdigit(static_cast<unsigned char>(peek()[0]))) next();  // column
+            chain.emplace_back(f, ln);
+        };
+        file_line();
+        while (line() == l && accept(",")) {
+            const std::string_view key = next();
+            if (key == "function_name") next();
+            else if (key == "inlined_at") file_line();
+            else fail("unknown .loc attribute '" + std::string(key) + "'");
+        }
+        auto [it, fresh] = loc_ids_.try_emplace(chain, static_cast<std::uint32_t>(raw_locs_.size()));
+        if (fresh) raw_locs_.push_back(RawLoc{chain});
+        cur_loc_ = it->second;
+    }
+
+    // ---- instructions
+    Operand lookup(std::string_view name)
+    {
+        for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+            if (auto it = s->find(std::string(name)); it != s->end()) return it->second;
+        if (auto it = module_shared_.find(name); it != module_shared_.end()) {
+            Operand o;
+            o.kind = OpKind::SharedSym;
+            o.reg = it->second;
+            if (std::find(f_->shared_used.begin(), f_->shared_used.end(), it->second) == f_->shared_used.end())
+                f_->shared_used.push_back(it->second);
+            return o;
+        }
+        if (auto it = module_vars_.find(name); it != module_vars_.end()) {
+            Operand o;
+            o.kind = OpKind::Imm;
+            o.imm = static_cast<std::int64_t>(it->second);
+            return o;
+        }
+        if (auto sp = special(name)) {
+            Operand o;
+            o.kind = OpKind::Special;
+            o.imm = static_cast<std::int64_t>(*sp);
+            return o;
+        }
+        if (m_.function_ids.count(name)) {
+            Operand o;
+            o.kind = OpKind::Func;
+            o.reg = m_.function_ids.find(name)->second;
+            return o;
+        }
+        fail("unknown name '" + std::string(name) + "'");
+    }
+
+    static std::optional<Special> special(std::string_view n)
+    {
+        static const std::pair<std::string_view, Special> table[] = {
+            {"%tid.x", Special::TidX}, {"%tid.y", Special::TidY}, {"%tid.z", Special::TidZ},
+            {"%ntid.x", Special::NtidX}, {"%ntid.y", Special::NtidY}, {"%ntid.z", Special::NtidZ},
+            {"%ctaid.x", Special::CtaidX}, {"%ctaid.y", Special::CtaidY}, {"%ctaid.z", Special::CtaidZ},
+            {"%nctaid.x", Special::NctaidX}, {"%nctaid.y", Special::NctaidY}, {"%nctaid.z", Special::NctaidZ},
+            {"%laneid", Special::LaneId}, {"%warpid", Special::WarpId}, {"%nwarpid", Special::NWarpId},
+            {"%smid", Special::SmId}, {"%nsmid", Special::NSmId}, {"%gridid", Special::GridId},
+            {"%clock", Special::Clock}, {"%clock64", Special::Clock64}, {"%globaltimer", Special::GlobalTimer},
+            {"%lanemask_lt", Special::LanemaskLt}, {"%lanemask_le", Special::LanemaskLe},
+            {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_ge", Special::LanemaskGe},
+            {"%lanemask_gt", Special::LanemaskGt}, {"%dynamic_smem_size", Special::DynSmem},
+            {"%total_smem_size", Special::TotalSmem},
+        };
+        for (auto& [s, v] : table)
+            if (n == s) return v;
+        return std::nullopt;
+    }
+
+    std::uint32_t list_register(std::string_view name)
+    {
+        if (name == "_") return kNoReg;
+        const Operand o = lookup(name);
+        if (o.kind != OpKind::Reg) fail("'" + std::string(name) + "' is not a register");
+        return o.reg;
+    }
+
+    bool known(std::string_view name) const
+    {
+        for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
+            if (s->count(std::string(name))) return true;
+        return module_shared_.count(name) || module_vars_.count(name) || m_.function_ids.count(name);
+    }
+
+    Operand operand(bool label_ok)
+    {
+        if (accept("{")) {  // vector {%f1, %f2, _}
+            Operand o;
+            o.kind = OpKind::Vec;
+            o.reg = static_cast<std::uint32_t>(f_->lists.size());
+            do {
+                f_->lists.push_back(list_register(next()));
+                ++o.n;
+            } while (accept(","));
+            expect("}");
+            return o;
+        }
+        if (accept("(")) {  // call lists (retval0) / (param0, param1)
+            Operand o;
+            o.kind = OpKind::List;
+            o.reg = static_cast<std::uint32_t>(f_->lists.size());
+            while (!accept(")")) {
+                const Operand e = lookup(next());
+                f_->lists.push_back(e.kind == OpKind::ParamSym ? static_cast<std::uint32_t>(e.imm) : e.reg);
+                f_->lists.push_back(static_cast<std::uint32_t>(e.kind));
+                ++o.n;
+                accept(",");
+            }
+            return o;
+        }
+        if (accept("[")) {
+            Operand o;
+            o.kind = OpKind::Addr;
+            std::string_view t = next();
+            if (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t == "-")) {
+                o.base = OpKind::Imm;
+                o.imm = t == "-" ? -integer(next()) : integer(t);
+            } else {
+                const Operand b = lookup(t);
+                o.base = b.kind;
+                o.reg = b.reg;
+                o.imm = b.kind == OpKind::Reg || b.kind == OpKind::SharedSym ? 0 : b.imm;
+                if (b.kind == OpKind::Special || b.kind == OpKind::Func) fail("bad address base '" + std::string(t) + "'");
+            }
+            if (accept("+")) {
+                const bool neg = accept("-");
+                o.imm += neg ? -integer(next()) : integer(next());
+            } else if (accept("-")) {
+                o.imm -= integer(next());
+            }
+            expect("]");
+            return o;
+        }
+        if (accept("_")) return Operand{OpKind::Sink};
+        if (accept("!")) {  // a negated predicate source
+            Operand o = lookup(next());
+            if (o.kind != OpKind::Reg) fail("'!' before something that is not a predicate");
+            o.n = 1;
+            return o;
+        }
+        const bool neg = accept("-");
+        const std::string_view t = next();
+        if (!t.empty() && std::isdigit(static_cast<unsigned char>(t[0]))) {
+            Operand o;
+            o.kind = OpKind::Imm;
+            o.imm = immediate(t, neg);
+            return o;
+        }
+        if (neg) fail("'-' before a name");
+        if (prototypes_.count(std::string(t))) return Operand{OpKind::Sink};
+        if (label_ok && !prototypes_.count(std::string(t)) && !known(t)) {
+            Operand o;
+            o.kind = OpKind::Label;
+            auto it = labels_.find(std::string(t));
+            o.reg = it != labels_.end() ? it->second : kNoReg;
+            if (o.reg == kNoReg) fixups_.emplace_back(static_cast<std::uint32_t>(f_->code.size()), std::string(t));
+            return o;
+        }
+        if (peek() == "+" && peek(1) != "") {  // sym+4 outside brackets (mov %r, sdata+4)
+            Operand o = lookup(t);
+            next();
+            o.imm += integer(next());
+            return o;
+        }
+        return lookup(t);
+    }
+
+    void instruction()
+    {
+        Instr in;
+        in.ptx_line = line();
+        in.loc = cur_loc_;
+        if (accept("@")) {
+            if (accept("!")) in.flags |= kNegPred;
+            const Operand p = lookup(next());
+            if (p.kind != OpKind::Reg) fail("the guard is not a predicate register");
+            in.pred = p.reg;
+        }
+        const std::string_view opcode = next();
+        auto [tit, fresh] = texts_.try_emplace(std::string(opcode), static_cast<std::uint32_t>(m_.texts.size()));
+        if (fresh) m_.texts.emplace_back(opcode);
+        in.text = tit->second;
+        decode_opcode(opcode, in);
+        while (peek() != ";") {
+            if (in.nops == 6) fail("too many operands");
+            const bool label_ok = in.op == Op::Bra || in.op == Op::Call;
+            Operand o = operand(label_ok);
+            if (accept("|")) {  // d|p: a second destination (setp, shfl)
+                in.o[in.nops++] = o;
+                in.flags |= kPair;
+                if (in.nops == 6) fail("too many operands");
+                o = operand(label_ok);
+            }
+            in.o[in.nops++] = o;
+            accept(",");
+        }
+        expect(";");
+        if (in.op == Op::Call) arrange_call(in);
+        f_->code.push_back(in);
+    }
+
+    void decode_opcode(std::string_view opcode, Instr& in)
+    {
+        std::vector<std::string_view> q;
+        for (std::size_t b = 0; b <= opcode.size();) {
+            std::size_t e = opcode.find('.', b);
+            if (e == std::string_view::npos) e = opcode.size();
+            q.push_back(opcode.substr(b, e - b));
+            b = e + 1;
+        }
+        const std::string_view base = q[0];
+        static const std::pair<std::string_view, Op> ops[] = {
+            {"mov", Op::Mov}, {"ld", Op::Ld}, {"ldu", Op::Ld}, {"st", Op::St}, {"cvta", Op::Cvta}, {"cvt", Op::Cvt},
+            {"isspacep", Op::Isspacep}, {"add", Op::Add}, {"sub", Op::Sub}, {"mul", Op::Mul}, {"mad", Op::Mad},
+            {"mul24", Op::Mul24}, {"mad24", Op::Mad24}, {"sad", Op::Sad}, {"div", Op::Div}, {"rem", Op::Rem},
+            {"abs", Op::Abs}, {"neg", Op::Neg}, {"min", Op::Min}, {"max", Op::Max}, {"popc", Op::Popc},
+            {"clz", Op::Clz}, {"bfind", Op::Bfind}, {"brev", Op::Brev}, {"bfe", Op::Bfe}, {"bfi", Op::Bfi},
+            {"fns", Op::Fns}, {"prmt", Op::Prmt}, {"and", Op::And}, {"or", Op::Or}, {"xor", Op::Xor},
+            {"not", Op::Not}, {"cnot", Op::Cnot}, {"shl", Op::Shl}, {"shr", Op::Shr}, {"shf", Op::Shf},
+            {"lop3", Op::Lop3}, {"testp", Op::Testp}, {"copysign", Op::Copysign}, {"fma", Op::Fma},
+            {"rcp", Op::Rcp}, {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"sin", Op::Sin}, {"cos", Op::Cos},
+            {"lg2", Op::Lg2}, {"ex2", Op::Ex2}, {"tanh", Op::Tanh}, {"setp", Op::Setp}, {"selp", Op::Selp},
+            {"slct", Op::Slct}, {"set", Op::Set}, {"bra", Op::Bra}, {"call", Op::Call}, {"ret", Op::Ret},
+            {"exit", Op::Exit}, {"trap", Op::Trap}, {"bar", Op::Bar}, {"barrier", Op::Bar}, {"shfl", Op::Shfl},
+            {"vote", Op::Vote}, {"match", Op::Match}, {"redux", Op::Redux}, {"activemask", Op::Activemask},
+            {"membar", Op::Nop}, {"fence", Op::Nop}, {"nanosleep", Op::Nop}, {"prefetch", Op::Nop},
+            {"prefetchu", Op::Nop}, {"pmevent", Op::Nop}, {"atom", Op::Atom}, {"red", Op::Red},
+        };
+        in.op = Op::Unsupported;
+        for (auto& [n, o] : ops)
+            if (base == n) in.op = o;
+        if (in.op == Op::Unsupported) return;
+        std::vector<Ty> types;
+        for (std::size_t k = 1; k < q.size(); ++k) {
+            const std::string_view s = q[k];
+            if (Ty t = type_of(s); t != Ty::None) { types.push_back(t); continue; }
+            static const std::pair<std::string_view, Space> spaces[] = {
+                {"global", Space::Global}, {"shared", Space::Shared}, {"local", Space::Local},
+                {"param", Space::Param}, {"const", Space::Const}};
+            bool matched = false;
+            for (auto& [n, sp] : spaces)
+                if (s == n) { in.space = sp; matched = true; }
+            if (matched) continue;
+            static const std::pair<std::string_view, Cmp> cmps[] = {
+                {"eq", Cmp::Eq}, {"ne", Cmp::Ne}, {"lt", Cmp::Lt}, {"le", Cmp::Le}, {"gt", Cmp::Gt}, {"ge", Cmp::Ge},
+                {"lo", Cmp::Lo}, {"ls", Cmp::Ls}, {"hi", Cmp::Hi}, {"hs", Cmp::Hs}, {"equ", Cmp::Equ},
+                {"neu", Cmp::Neu}, {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu}, {"geu", Cmp::Geu},
+                {"num", Cmp::Num}, {"nan", Cmp::Nan}};
+            if (in.op == Op::Setp || in.op == Op::Set || in.op == Op::Slct) {
+                for (auto& [n, c] : cmps)
+                    if (s == n) { in.cmp = c; matched = true; }
+                if (matched) continue;
+            }
+            static const std::pair<std::string_view, Round> rounds[] = {
+                {"rn", Round::Rn}, {"rz", Round::Rz}, {"rm", Round::Rm}, {"rp", Round::Rp}, {"rni", Round::Rni},
+                {"rzi", Round::Rzi}, {"rmi", Round::Rmi}, {"rpi", Round::Rpi}};
+            for (auto& [n, r] : rounds)
+                if (s == n) { in.round = r; matched = true; }
+            if (matched) continue;
+            static const std::pair<std::string_view, Sub> subs[] = {
+                {"add", Sub::Add}, {"min", Sub::Min}, {"max", Sub::Max}, {"exch", Sub::Exch}, {"cas", Sub::Cas},
+                {"and", Sub::And}, {"or", Sub::Or}, {"xor", Sub::Xor}, {"inc", Sub::Inc}, {"dec", Sub::Dec},
+                {"popc", Sub::Popc}, {"all", Sub::All}, {"any", Sub::Any}, {"uni", Sub::Uni},
+                {"ballot", Sub::Ballot}, {"up", Sub::Up}, {"down", Sub::Down}, {"bfly", Sub::Bfly}, {"idx", Sub::Idx}};
+            if (in.op == Op::Atom || in.op == Op::Red || in.op == Op::Vote || in.op == Op::Shfl ||
+                in.op == Op::Redux || in.op == Op::Bar) {
+                for (auto& [n, sb] : subs)
+                    if (s == n) { in.sub = sb; matched = true; }
+                if (matched) continue;
+            }
+            if (in.op == Op::Match && (s == "any" || s == "all")) { in.sub = s == "any" ? Sub::MatchAny : Sub::MatchAll; continue; }
+            if (s == "lo") continue;
+            if (s == "hi") {
+                if (in.op == Op::Mul) in.op = Op::MulHi;
+                else if (in.op == Op::Mad) in.op = Op::MadHi;
+                else in.flags |= kHi;  // mul24.hi / mad24.hi
+                continue;
+            }
+            if (s == "wide") { in.op = in.op == Op::Mul ? Op::MulWide : Op::MadWide; continue; }
+            if (s == "v2") { in.vec = 2; continue; }
+            if (s == "v4") { in.vec = 4; continue; }
+            if (s == "v8") { in.vec = 8; continue; }
+            if (s == "ftz") { in.flags |= kFtz; continue; }
+            if (s == "sat") { in.flags |= kSat; continue; }
+            if (s == "approx") { in.flags |= kApprox; continue; }
+            if (s == "full") { in.flags |= kFull; continue; }
+            if (s == "uni") { in.flags |= kUni; continue; }
+            if (s == "to") { if (in.op == Op::Cvta) in.op = Op::CvtaTo; continue; }
+            if (s == "red") { in.op = Op::BarRed; continue; }
+            if (s == "warp") { if (in.op == Op::Bar) in.op = Op::BarWarp; continue; }
+            if (in.op == Op::Setp || in.op == Op::Set) {
+                if (s == "and") { in.flags |= kBoolAnd; continue; }
+                if (s == "or") { in.flags |= kBoolOr; continue; }
+                if (s == "xor") { in.flags |= kBoolXor; continue; }
+            }
+            if (in.op == Op::Shf && (s == "l" || s == "r")) { if (s == "l") in.flags |= kShfLeft; continue; }
+            if (in.op == Op::Shf && (s == "wrap" || s == "clamp")) { if (s == "wrap") in.flags |= kShfWrap; continue; }
+            if (in.op == Op::BarRed && (s == "and" || s == "or" || s == "popc")) { in.sub = s == "and" ? Sub::And : s == "or" ? Sub::Or : Sub::Popc; continue; }
+            // cache, scope, ordering and other hints that change nothing here
+            static const std::string_view ignored[] = {
+                "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed", "acquire", "release",
+                "acq_rel", "sc", "cta", "gpu", "sys", "cluster", "sync", "aligned", "L1::no_allocate",
+                "L1::evict_last", "L1::evict_first", "L1::evict_normal", "L1::evict_unchanged", "L2::64B",
+                "L2::128B", "L2::256B", "L2::cache_hint", "mmio", "weak", "noftz", "L1", "L2", "proxy",
+                "async", "clamp", "mode", "f4e"};
+            bool ignore = std::find(std::begin(ignored), std::end(ignored), s) != std::end(ignored) ||
+                          s.starts_with("L1::") || s.starts_with("L2::") || s == "collector" || s.starts_with("level::") ||
+                          s == "noinc" || s == "shiftamt";
+            if (s == "shiftamt") in.flags |= kShiftAmt;
+            if (ignore) continue;
+            in.op = Op::Unsupported;  // a qualifier that changes the meaning and that we do not implement
+            return;
+        }
+        if (!types.empty()) in.ty = types.back();
+        if (types.size() >= 2) {
+            if (in.op == Op::Cvt || in.op == Op::Set || in.op == Op::Slct) { in.ty = types[0]; in.ty2 = types[1]; }
+        }
+        if (in.op == Op::MulWide || in.op == Op::MadWide) in.ty2 = in.ty;
+    }
+
+    // call [.uni] [(rets),] target [, (args)] [, prototype] -> o[0] rets, o[1] target, o[2] args
+    void arrange_call(Instr& in)
+    {
+        Operand rets, target, args;
+        for (unsigned k = 0; k < in.nops; ++k) {
+            const Operand& o = in.o[k];
+            if (o.kind == OpKind::List) (target.kind == OpKind::None ? rets : args) = o;
+            else if (o.kind == OpKind::Func || o.kind == OpKind::Reg) target = o;
+        }
+        if (target.kind == OpKind::None) fail("call without a target");
+        in.o[0] = rets;
+        in.o[1] = target;
+        in.o[2] = args;
+        in.nops = 3;
+    }
+
+    // ---- after the last token
+    bool toolkit_file(std::uint32_t f) const
+    {
+        auto it = file_paths_.find(f);
+        if (it == file_paths_.end()) return false;
+        const std::string& p = it->second;
+        return p.find("/targets/") != std::string::npos || p.find("/crt/") != std::string::npos ||
+               (p.find("cuda") != std::string::npos && p.find("/include/") != std::string::npos);
+    }
+
+    void finish()
+    {
+        std::uint32_t max_file = 0;
+        for (auto& [n, path] : file_paths_) max_file = std::max(max_file, n);
+        m_.files.assign(max_file + 1, "");
+        for (auto& [n, path] : file_paths_) m_.files[n] = path;
+        m_.locations.assign(raw_locs_.size(), SourceLoc{});
+        for (std::size_t k = 1; k < raw_locs_.size(); ++k) {
+            const auto& chain = raw_locs_[k].chain;
+            std::pair<std::uint32_t, std::uint32_t> pick = chain.back();
+            for (const auto& fl : chain)
+                if (!toolkit_file(fl.first)) { pick = fl; break; }
+            m_.locations[k] = SourceLoc{pick.first <= max_file ? pick.first : 0, pick.second};
+        }
+        for (Function& fn : m_.functions) {
+            if (fn.declared_only) continue;
+            if (fn.entry) kernel_info(fn);
+        }
+        mark_pointer_params();
+    }
+
+    void kernel_info(Function& fn)
+    {
+        KernelInfo& k = fn.info;
+        k.mangled = fn.name;
+        k.demangled = without_return_type(demangle(fn.name));
+        for (const ParamSlot& s : fn.params) k.params.push_back(ParamInfo{s.name, s.bytes, s.align, false});
+        // shared variables: the function's own, and module ones it (or what it calls) names
+        std::vector<std::uint32_t> used;
+        collect_shared(fn, used, 0);
+        std::sort(used.begin(), used.end());
+        used.erase(std::unique(used.begin(), used.end()), used.end());
+        fn.shared_used = used;
+        std::uint64_t off = 0;
+        for (std::uint32_t id : used) {
+            const SharedVar& v = m_.shared[id];
+            k.shared.push_back(SharedInfo{v.name, v.bytes, v.align, v.dynamic});
+            if (!v.dynamic) off = (off + 15) / 16 * 16 + v.bytes;
+        }
+        k.static_shared_bytes = off;
+        k.local_bytes = fn.local_bytes;
+        k.registers = fn.registers;
+    }
+    void collect_shared(const Function& fn, std::vector<std::uint32_t>& used, int depth)
+    {
+        used.insert(used.end(), fn.shared_used.begin(), fn.shared_used.end());
+        if (depth > 16) return;
+        for (const Instr& in : fn.code)
+            if (in.op == Op::Call && in.o[1].kind == OpKind::Func && &m_.functions[in.o[1].reg] != &fn)
+                collect_shared(m_.functions[in.o[1].reg], used, depth + 1);
+    }
+
+    // A parameter is a pointer when the kernel loads it as 64 bits and uses it as an address
+    // (cvta.to.global, or an address base): good enough to name arrays in messages.
+    void mark_pointer_params()
+    {
+        for (Function& fn : m_.functions) {
+            if (!fn.entry) continue;
+            for (std::size_t k = 0; k < fn.params.size(); ++k)
+                fn.info.params[k].is_pointer = fn.params[k].bytes == 8;
+        }
+    }
+};
+
+}  // namespace
+}  // namespace detail
+
+const detail::Function* Module::Impl::kernel(std::string_view name) const
+{
+    const detail::Function* bare = nullptr;
+    int bare_count = 0;
+    for (const detail::Function& f : functions) {
+        if (!f.entry) continue;
+        if (f.name == name) return &f;
+        const std::string& d = f.info.demangled;
+        const std::string no_params = d.substr(0, d.find('('));
+        if (no_params == name) return &f;
+        // bare name: the last component without template arguments
+        std::string bare_name = no_params.substr(0, no_params.find('<'));
+        if (auto c = bare_name.rfind("::"); c != std::string::npos) bare_name = bare_name.substr(c + 2);
+        if (bare_name == name) { bare = &f; ++bare_count; }
+    }
+    return bare_count == 1 ? bare : nullptr;
+}
+
+Module Module::parse(std::string ptx_text, std::string origin)
+{
+    auto impl = std::make_unique<Impl>();
+    impl->text = std::move(ptx_text);
+    impl->origin = std::move(origin);
+    detail::Parser(*impl, impl->origin).run();
+    return Module(std::move(impl));
+}
+
+Module::Module(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Module::Module(Module&&) noexcept = default;
+Module& Module::operator=(Module&&) noexcept = default;
+Module::~Module() = default;
+
+std::vector<KernelInfo> Module::kernels() const
+{
+    std::vector<KernelInfo> out;
+    for (const auto& f : impl_->functions)
+        if (f.entry && !f.declared_only) out.push_back(f.info);
+    return out;
+}
+const KernelInfo* Module::find(std::string_view name) const
+{
+    const detail::Function* f = impl_->kernel(name);
+    return f ? &f->info : nullptr;
+}
+const std::string& Module::origin() const { return impl_->origin; }
+const std::string& Module::text() const { return impl_->text; }
+
+}  // namespace wl::ptx

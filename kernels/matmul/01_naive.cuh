@@ -20,14 +20,13 @@
 #pragma once
 #include <cmath>
 
-#include "warplab/kernel.h"
-
 // sass-check: <32, 32>
 
 namespace warplab::matmul {
 
 template <unsigned BX, unsigned BY>
-__global__ void matmul_naive(wl::in<float> A, wl::in<float> B, wl::out<float> C, unsigned M, unsigned N, unsigned K)
+__global__ void matmul_naive(const float* __restrict__ A, const float* __restrict__ B, float* C,
+                             unsigned M, unsigned N, unsigned K)
 {
     static_assert(BX % 32 == 0 && BX * BY <= 1024, "whole warps along x, at most 1024 threads");
     const unsigned row = blockIdx.x * BX + threadIdx.x;  // lane to lane: the next row

@@ -18,19 +18,17 @@
 #pragma once
 #include <cmath>
 
-#include "warplab/kernel.h"
-
 // sass-check: <32>
 
 namespace warplab::matmul {
 
 template <unsigned TILE>
-__global__ void matmul_shared_tiles(wl::in<float> A, wl::in<float> B, wl::out<float> C, unsigned M, unsigned N,
-                                    unsigned K)
+__global__ void matmul_shared_tiles(const float* __restrict__ A, const float* __restrict__ B, float* C,
+                                    unsigned M, unsigned N, unsigned K)
 {
     static_assert(TILE % 32 == 0 && TILE * TILE <= 1024, "TILE×TILE threads in whole warps, at most 1024");
-    WL_SHARED_2D(float, As, TILE, TILE);
-    WL_SHARED_2D(float, Bs, TILE, TILE);
+    __shared__ float As[TILE][TILE];
+    __shared__ float Bs[TILE][TILE];
 
     const unsigned tx = threadIdx.x, ty = threadIdx.y;
     const unsigned row = blockIdx.y * TILE + ty;

@@ -20,21 +20,19 @@
 #pragma once
 #include <cmath>
 
-#include "warplab/kernel.h"
-
 // sass-check: <64, 64, 8, 8>
 
 namespace warplab::matmul {
 
 template <unsigned BM, unsigned BN, unsigned BK, unsigned TM>
-__global__ void matmul_1d_blocktiling(wl::in<float> A, wl::in<float> B, wl::out<float> C, unsigned M, unsigned N,
-                                      unsigned K)
+__global__ void matmul_1d_blocktiling(const float* __restrict__ A, const float* __restrict__ B, float* C,
+                                      unsigned M, unsigned N, unsigned K)
 {
     constexpr unsigned THREADS = BN * (BM / TM);
     static_assert(BM % TM == 0 && BN % 32 == 0 && THREADS <= 1024, "BN × BM/TM threads in whole warps, at most 1024");
     static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0, "every thread loads the same number of elements");
-    WL_SHARED_2D(float, As, BM, BK);
-    WL_SHARED_2D(float, Bs, BK, BN);
+    __shared__ float As[BM][BK];
+    __shared__ float Bs[BK][BN];
 
     const unsigned tx = threadIdx.x, ty = threadIdx.y;
     const unsigned t = ty * BN + tx;  // this thread's index in the block

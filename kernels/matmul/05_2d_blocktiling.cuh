@@ -19,22 +19,20 @@
 #pragma once
 #include <cmath>
 
-#include "warplab/kernel.h"
-
 // sass-check: <128, 128, 8, 8, 8>
 
 namespace warplab::matmul {
 
 template <unsigned BM, unsigned BN, unsigned BK, unsigned TM, unsigned TN>
-__global__ void matmul_2d_blocktiling(wl::in<float> A, wl::in<float> B, wl::out<float> C, unsigned M, unsigned N,
-                                      unsigned K)
+__global__ void matmul_2d_blocktiling(const float* __restrict__ A, const float* __restrict__ B, float* C,
+                                      unsigned M, unsigned N, unsigned K)
 {
     constexpr unsigned THREADS = (BM / TM) * (BN / TN);
     static_assert(BM % TM == 0 && BN % TN == 0 && THREADS % 32 == 0 && THREADS <= 1024,
                   "(BN/TN) × (BM/TM) threads in whole warps, at most 1024");
     static_assert((BM * BK) % THREADS == 0 && (BK * BN) % THREADS == 0, "every thread loads the same number of elements");
-    WL_SHARED_2D(float, As, BM, BK);
-    WL_SHARED_2D(float, Bs, BK, BN);
+    __shared__ float As[BM][BK];
+    __shared__ float Bs[BK][BN];
 
     const unsigned tx = threadIdx.x, ty = threadIdx.y;
     const unsigned t = ty * (BN / TN) + tx;

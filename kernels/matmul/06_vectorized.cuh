@@ -24,8 +24,6 @@
 #pragma once
 #include <cmath>
 
-#include "warplab/kernel.h"
-
 // sass-check: <128, 128, 8, 8, 8>
 
 namespace warplab::matmul {
@@ -33,12 +31,12 @@ namespace warplab::matmul {
 // A[row][k..k+3], zero outside A. K % 4 == 0: one 128-bit load (k is a
 // multiple of 4, so the float4 is all inside A or all outside); else four
 // scalar loads.
-__device__ inline float4 load_a4(wl::in<float> A, unsigned M, unsigned K, unsigned row, unsigned k)
+__device__ inline float4 load_a4(const float* __restrict__ A, unsigned M, unsigned K, unsigned row, unsigned k)
 {
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (row >= M) return v;
     if (K % 4 == 0) {
-        if (k < K) v = wl::as<float4>(A)[(row * K + k) / 4];
+        if (k < K) v = reinterpret_cast<const float4*>(A)[(row * K + k) / 4];
     } else {
         if (k < K) v.x = A[row * K + k];
         if (k + 1 < K) v.y = A[row * K + k + 1];
@@ -49,12 +47,12 @@ __device__ inline float4 load_a4(wl::in<float> A, unsigned M, unsigned K, unsign
 }
 
 // B[k][col..col+3], zero outside B; one 128-bit load when N % 4 == 0.
-__device__ inline float4 load_b4(wl::in<float> B, unsigned K, unsigned N, unsigned k, unsigned col)
+__device__ inline float4 load_b4(const float* __restrict__ B, unsigned K, unsigned N, unsigned k, unsigned col)
 {
     float4 v = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
     if (k >= K) return v;
     if (N % 4 == 0) {
-        if (col < N) v = wl::as<float4>(B)[(k * N + col) / 4];
+        if (col < N) v = reinterpret_cast<const float4*>(B)[(k * N + col) / 4];
     } else {
         if (col < N) v.x = B[k * N + col];
         if (col + 1 < N) v.y = B[k * N + col + 1];
@@ -65,11 +63,11 @@ __device__ inline float4 load_b4(wl::in<float> B, unsigned K, unsigned N, unsign
 }
 
 // C[row][col..col+3] = v, only the part inside C; one 128-bit store when N % 4 == 0.
-__device__ inline void store_c4(wl::out<float> C, unsigned M, unsigned N, unsigned row, unsigned col, float4 v)
+__device__ inline void store_c4(float* C, unsigned M, unsigned N, unsigned row, unsigned col, float4 v)
 {
     if (row >= M) return;
     if (N % 4 == 0) {
-        if (col < N) wl::as<float4>(C)[(row * N + col) / 4] = v;
+        if (col < N) reinterpret_cast<float4*>(C)[(row * N + col) / 4] = v;
     } else {
         if (col < N) C[row * N + col] = v.x;
         if (col + 1 < N) C[row * N + col + 1] = v.y;
@@ -79,16 +77,16 @@ __device__ inline void store_c4(wl::out<float> C, unsigned M, unsigned N, unsign
 }
 
 template <unsigned BM, unsigned BN, unsigned BK, unsigned TM, unsigned TN>
-__global__ void matmul_vectorized(wl::in<float> A, wl::in<float> B, wl::out<float> C, unsigned M, unsigned N,
-                                  unsigned K)
+__global__ void matmul_vectorized(const float* __restrict__ A, const float* __restrict__ B, float* C,
+                                  unsigned M, unsigned N, unsigned K)
 {
     constexpr unsigned THREADS = (BM / TM) * (BN / TN);
     static_assert(BM % TM == 0 && BN % TN == 0 && THREADS % 32 == 0 && THREADS <= 1024,
                   "(BN/TN) × (BM/TM) threads in whole warps, at most 1024");
     static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0, "float4 accesses: TM, TN and BK are multiples of 4");
     static_assert((BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0, "every thread loads the same number of float4");
-    WL_SHARED(float, As, BK * BM);  // transposed: As[k * BM + m]
-    WL_SHARED(float, Bs, BK * BN);  // Bs[k * BN + n]
+    __shared__ float As[BK * BM];  // transposed: As[k * BM + m]
+    __shared__ float Bs[BK * BN];  // Bs[k * BN + n]
 
     const unsigned tx = threadIdx.x, ty = threadIdx.y;
     const unsigned t = ty * (BN / TN) + tx;
@@ -107,7 +105,7 @@ __global__ void matmul_vectorized(wl::in<float> A, wl::in<float> B, wl::out<floa
         }
         for (unsigned l = 0; l < BK * BN / 4 / THREADS; ++l) {
             const unsigned r = (t + l * THREADS) / (BN / 4), c = (t + l * THREADS) % (BN / 4) * 4;
-            wl::as<float4>(Bs)[(r * BN + c) / 4] = load_b4(B, K, N, k0 + r, bn + c);
+            reinterpret_cast<float4*>(Bs)[(r * BN + c) / 4] = load_b4(B, K, N, k0 + r, bn + c);
         }
         __syncthreads();
 
@@ -115,11 +113,11 @@ __global__ void matmul_vectorized(wl::in<float> A, wl::in<float> B, wl::out<floa
         for (unsigned k = 0; k < BK; ++k) {
             float a[TM], b[TN];
             for (unsigned i = 0; i < TM; i += 4) {
-                const float4 v = wl::as<float4>(As)[(k * BM + ty * TM + i) / 4];
+                const float4 v = reinterpret_cast<float4*>(As)[(k * BM + ty * TM + i) / 4];
                 a[i] = v.x, a[i + 1] = v.y, a[i + 2] = v.z, a[i + 3] = v.w;
             }
             for (unsigned j = 0; j < TN; j += 4) {
-                const float4 v = wl::as<float4>(Bs)[(k * BN + tx * TN + j) / 4];
+                const float4 v = reinterpret_cast<float4*>(Bs)[(k * BN + tx * TN + j) / 4];
                 b[j] = v.x, b[j + 1] = v.y, b[j + 2] = v.z, b[j + 3] = v.w;
             }
             for (unsigned i = 0; i < TM; ++i)

@@ -21,7 +21,6 @@
 #include <cmath>
 
 #include "kernels/matmul/06_vectorized.cuh"
-#include "warplab/kernel.h"
 
 // sass-check: <128, 128, 8, 8, 8>
 
@@ -34,8 +33,8 @@ namespace warplab::matmul {
 __device__ inline unsigned swizzle(unsigned c) { return c ^ ((c >> 3) & 1u); }
 
 template <unsigned BM, unsigned BN, unsigned BK, unsigned TM, unsigned TN>
-__global__ void matmul_conflict_free(wl::in<float> A, wl::in<float> B, wl::out<float> C, unsigned M, unsigned N,
-                                     unsigned K)
+__global__ void matmul_conflict_free(const float* __restrict__ A, const float* __restrict__ B, float* C,
+                                     unsigned M, unsigned N, unsigned K)
 {
     constexpr unsigned THREADS = (BM / TM) * (BN / TN);
     constexpr unsigned LDA = BM + 4;  // padded row of the transposed As
@@ -44,8 +43,8 @@ __global__ void matmul_conflict_free(wl::in<float> A, wl::in<float> B, wl::out<f
     static_assert(TM % 4 == 0 && TN == 8 && BK % 4 == 0 && BN % 64 == 0,
                   "float4 accesses; the swizzle is made for TN = 8 and rows of whole groups of 16 float4");
     static_assert((BM * BK / 4) % THREADS == 0 && (BK * BN / 4) % THREADS == 0, "every thread loads the same number of float4");
-    WL_SHARED(float, As, BK * LDA);  // transposed and padded: As[k * LDA + m]
-    WL_SHARED(float, Bs, BK * BN);   // swizzled: float4 c of row k at float4 k * BN/4 + swizzle(c)
+    __shared__ float As[BK * LDA];  // transposed and padded: As[k * LDA + m]
+    __shared__ float Bs[BK * BN];   // swizzled: float4 c of row k at float4 k * BN/4 + swizzle(c)
 
     const unsigned tx = threadIdx.x, ty = threadIdx.y;
     const unsigned t = ty * (BN / TN) + tx;
@@ -64,7 +63,7 @@ __global__ void matmul_conflict_free(wl::in<float> A, wl::in<float> B, wl::out<f
         }
         for (unsigned l = 0; l < BK * BN / 4 / THREADS; ++l) {
             const unsigned r = (t + l * THREADS) / (BN / 4), c = (t + l * THREADS) % (BN / 4);
-            wl::as<float4>(Bs)[r * (BN / 4) + swizzle(c)] = load_b4(B, K, N, k0 + r, bn + 4 * c);
+            reinterpret_cast<float4*>(Bs)[r * (BN / 4) + swizzle(c)] = load_b4(B, K, N, k0 + r, bn + 4 * c);
         }
         __syncthreads();
 
@@ -72,11 +71,11 @@ __global__ void matmul_conflict_free(wl::in<float> A, wl::in<float> B, wl::out<f
         for (unsigned k = 0; k < BK; ++k) {
             float a[TM], b[TN];
             for (unsigned i = 0; i < TM; i += 4) {
-                const float4 v = wl::as<float4>(As)[(k * LDA + ty * TM + i) / 4];
+                const float4 v = reinterpret_cast<float4*>(As)[(k * LDA + ty * TM + i) / 4];
                 a[i] = v.x, a[i + 1] = v.y, a[i + 2] = v.z, a[i + 3] = v.w;
             }
             for (unsigned j = 0; j < TN; j += 4) {
-                const float4 v = wl::as<float4>(Bs)[k * (BN / 4) + swizzle((tx * TN + j) / 4)];
+                const float4 v = reinterpret_cast<float4*>(Bs)[k * (BN / 4) + swizzle((tx * TN + j) / 4)];
                 b[j] = v.x, b[j + 1] = v.y, b[j + 2] = v.z, b[j + 3] = v.w;
             }
             for (unsigned i = 0; i < TM; ++i)

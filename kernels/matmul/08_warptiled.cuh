@@ -15,7 +15,7 @@
 //   strided; As/Bs have two stages; the loads of the next tile are issued
 //   before the compute of this one; __launch_bounds__ caps registers so that
 //   MIN_BLOCKS blocks fit on an SM; the loop over k inside a tile is unrolled
-//   (WL_UNROLL), so the reads of step k + 1 are issued during step k. As keeps
+//   (#pragma unroll), so the reads of step k + 1 are issued during step k. As keeps
 //   v7's padding; Bs needs no swizzle: with lanes placed by warp tile, a
 //   quarter-warp reads consecutive float4. With BK = 16 the padding no longer
 //   removes every conflict: a warp's transposed store writes k rows c, c + 4,
@@ -41,7 +41,6 @@
 #include <cmath>
 
 #include "kernels/matmul/06_vectorized.cuh"
-#include "warplab/kernel.h"
 
 // sass-check: <128, 128, 16, 64, 64, 8, 16, 2>
 
@@ -49,7 +48,8 @@ namespace warplab::matmul {
 
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN, unsigned MIN_BLOCKS>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
-    matmul_warptiled(wl::in<float> A, wl::in<float> B, wl::out<float> C, unsigned M, unsigned N, unsigned K)
+    matmul_warptiled(const float* __restrict__ A, const float* __restrict__ B, float* C,
+                     unsigned M, unsigned N, unsigned K)
 {
     constexpr unsigned THREADS = (BM / WM) * (BN / WN) * 32;
     constexpr unsigned LM = WM / TM, LN = WN / TN;  // the warp's lanes: LM down, LN across
@@ -59,8 +59,8 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
     static_assert(WM % TM == 0 && WN % TN == 0 && LM * LN == 32, "a warp tile holds 32 thread tiles");
     static_assert(TM % 4 == 0 && TN % 4 == 0 && BK % 4 == 0, "float4 accesses: TM, TN and BK are multiples of 4");
     static_assert(A4 * 4 * THREADS == BM * BK && B4 * 4 * THREADS == BK * BN, "every thread loads the same number of float4");
-    WL_SHARED(float, As, 2 * BK * LDA);  // two stages, transposed and padded: As[s][k][m]
-    WL_SHARED(float, Bs, 2 * BK * BN);   // two stages: Bs[s][k][n]
+    __shared__ float As[2 * BK * LDA];  // two stages, transposed and padded: As[s][k][m]
+    __shared__ float Bs[2 * BK * BN];   // two stages: Bs[s][k][n]
 
     const unsigned lane = threadIdx.x, warp = threadIdx.y;
     const unsigned t = warp * 32 + lane;
@@ -78,11 +78,11 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
         if (inside) {
             for (unsigned l = 0; l < A4; ++l) {
                 const unsigned r = (t + l * THREADS) / (BK / 4), c = (t + l * THREADS) % (BK / 4) * 4;
-                a_next[l] = wl::as<float4>(A)[((bm + r) * K + k0 + c) / 4];
+                a_next[l] = reinterpret_cast<const float4*>(A)[((bm + r) * K + k0 + c) / 4];
             }
             for (unsigned l = 0; l < B4; ++l) {
                 const unsigned r = (t + l * THREADS) / (BN / 4), c = (t + l * THREADS) % (BN / 4) * 4;
-                b_next[l] = wl::as<float4>(B)[((k0 + r) * N + bn + c) / 4];
+                b_next[l] = reinterpret_cast<const float4*>(B)[((k0 + r) * N + bn + c) / 4];
             }
             return;
         }
@@ -106,7 +106,7 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
         }
         for (unsigned l = 0; l < B4; ++l) {
             const unsigned r = (t + l * THREADS) / (BN / 4), c = (t + l * THREADS) % (BN / 4) * 4;
-            wl::as<float4>(Bs)[(s * BK * BN + r * BN + c) / 4] = b_next[l];
+            reinterpret_cast<float4*>(Bs)[(s * BK * BN + r * BN + c) / 4] = b_next[l];
         }
     };
 
@@ -122,15 +122,15 @@ __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
         if (tile + 1 < tiles) fetch((tile + 1) * BK);  // in flight during the compute below
 
         // Compute on tile `tile` from stage s.
-        WL_UNROLL
+        #pragma unroll
         for (unsigned k = 0; k < BK; ++k) {
             float a[TM], b[TN];
             for (unsigned i = 0; i < TM / 4; ++i) {
-                const float4 v = wl::as<float4>(As)[(s * BK * LDA + k * LDA + wm + i * 4 * LM + lr * 4) / 4];
+                const float4 v = reinterpret_cast<float4*>(As)[(s * BK * LDA + k * LDA + wm + i * 4 * LM + lr * 4) / 4];
                 a[4 * i] = v.x, a[4 * i + 1] = v.y, a[4 * i + 2] = v.z, a[4 * i + 3] = v.w;
             }
             for (unsigned j = 0; j < TN / 4; ++j) {
-                const float4 v = wl::as<float4>(Bs)[(s * BK * BN + k * BN + wn + j * 4 * LN + lc * 4) / 4];
+                const float4 v = reinterpret_cast<float4*>(Bs)[(s * BK * BN + k * BN + wn + j * 4 * LN + lc * 4) / 4];
                 b[4 * j] = v.x, b[4 * j + 1] = v.y, b[4 * j + 2] = v.z, b[4 * j + 3] = v.w;
             }
             for (unsigned i = 0; i < TM; ++i)

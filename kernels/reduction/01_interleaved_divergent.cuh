@@ -11,15 +11,14 @@
 //   step of the loop.
 // Preconditions: BLOCK is a power of two; blockDim.x == BLOCK.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace warplab::reduction {
 
 template <unsigned BLOCK, class T>
-__global__ void reduce_interleaved_divergent(wl::in<T> g_in, wl::out<T> g_out, unsigned n)
+__global__ void reduce_interleaved_divergent(const T* __restrict__ g_in, T* g_out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0, "the tree needs a power-of-two block");
-    WL_SHARED(T, sdata, BLOCK);
+    __shared__ T sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -12,15 +12,14 @@
 //   directions: see the recorded results in labs/reduction/walkthrough.md.)
 // Preconditions: BLOCK is a power of two; blockDim.x == BLOCK.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace warplab::reduction {
 
 template <unsigned BLOCK, class T>
-__global__ void reduce_interleaved_strided(wl::in<T> g_in, wl::out<T> g_out, unsigned n)
+__global__ void reduce_interleaved_strided(const T* __restrict__ g_in, T* g_out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0, "the tree needs a power-of-two block");
-    WL_SHARED(T, sdata, BLOCK);
+    __shared__ T sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * blockDim.x + threadIdx.x;

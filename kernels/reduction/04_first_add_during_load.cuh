@@ -10,15 +10,14 @@
 // Preconditions: BLOCK is a power of two; blockDim.x == BLOCK; the grid covers
 //   2*BLOCK elements per block.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace warplab::reduction {
 
 template <unsigned BLOCK, class T>
-__global__ void reduce_first_add_during_load(wl::in<T> g_in, wl::out<T> g_out, unsigned n)
+__global__ void reduce_first_add_during_load(const T* __restrict__ g_in, T* g_out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0, "the tree needs a power-of-two block");
-    WL_SHARED(T, sdata, BLOCK);
+    __shared__ T sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;

@@ -13,14 +13,13 @@
 //   block barrier, and no bank conflict anywhere.
 // Preconditions: BLOCK is a power of two, at least 64; blockDim.x == BLOCK.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace warplab::reduction {
 
 // Warp 0 adds sdata[tid + 32], +16, ..., +1 into sdata[tid]. Each lane keeps its
 // running sum in a register; __syncwarp() orders every read before the next write.
-template <class T, class Shared>
-__device__ void warp_reduce_synced(Shared sdata, unsigned tid)
+template <class T>
+__device__ void warp_reduce_synced(T* sdata, unsigned tid)
 {
     T v = sdata[tid];
     v += sdata[tid + 32]; __syncwarp(); sdata[tid] = v; __syncwarp();
@@ -32,10 +31,10 @@ __device__ void warp_reduce_synced(Shared sdata, unsigned tid)
 }
 
 template <unsigned BLOCK, class T>
-__global__ void reduce_unroll_last_warp(wl::in<T> g_in, wl::out<T> g_out, unsigned n)
+__global__ void reduce_unroll_last_warp(const T* __restrict__ g_in, T* g_out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0 && BLOCK >= 64, "the warp tail reads sdata[tid + 32]: BLOCK >= 64");
-    WL_SHARED(T, sdata, BLOCK);
+    __shared__ T sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;

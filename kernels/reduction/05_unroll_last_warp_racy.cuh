@@ -12,12 +12,11 @@
 //   wrong sum); compute-sanitizer --tool racecheck reports a hazard on a GPU.
 // Preconditions: BLOCK is a power of two, at least 64; blockDim.x == BLOCK.
 #pragma once
-#include "warplab/kernel.h"
 
 namespace warplab::reduction {
 
-template <class Shared>
-__device__ void warp_reduce_volatile(Shared sdata, unsigned tid)
+template <class T>
+__device__ void warp_reduce_volatile(volatile T* sdata, unsigned tid)
 {
     sdata[tid] = sdata[tid] + sdata[tid + 32];
     sdata[tid] = sdata[tid] + sdata[tid + 16];
@@ -28,10 +27,10 @@ __device__ void warp_reduce_volatile(Shared sdata, unsigned tid)
 }
 
 template <unsigned BLOCK, class T>
-__global__ void reduce_unroll_last_warp_racy(wl::in<T> g_in, wl::out<T> g_out, unsigned n)
+__global__ void reduce_unroll_last_warp_racy(const T* __restrict__ g_in, T* g_out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0 && BLOCK >= 64, "the warp tail reads sdata[tid + 32]: BLOCK >= 64");
-    WL_SHARED(T, sdata, BLOCK);
+    __shared__ T sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
@@ -47,7 +46,7 @@ __global__ void reduce_unroll_last_warp_racy(wl::in<T> g_in, wl::out<T> g_out, u
         __syncthreads();
     }
 
-    if (tid < 32) warp_reduce_volatile(wl::as_volatile(sdata), tid);
+    if (tid < 32) warp_reduce_volatile<T>(sdata, tid);
 
     if (tid == 0) g_out[blockIdx.x] = sdata[0];
 }

@@ -10,15 +10,14 @@
 // Preconditions: BLOCK is a power of two from 64 to 1024; blockDim.x == BLOCK.
 #pragma once
 #include "kernels/reduction/05_unroll_last_warp.cuh"
-#include "warplab/kernel.h"
 
 namespace warplab::reduction {
 
 template <unsigned BLOCK, class T>
-__global__ void reduce_complete_unroll(wl::in<T> g_in, wl::out<T> g_out, unsigned n)
+__global__ void reduce_complete_unroll(const T* __restrict__ g_in, T* g_out, unsigned n)
 {
     static_assert((BLOCK & (BLOCK - 1)) == 0 && BLOCK >= 64 && BLOCK <= 1024, "BLOCK is a power of two, 64..1024");
-    WL_SHARED(T, sdata, BLOCK);
+    __shared__ T sdata[BLOCK];
 
     unsigned tid = threadIdx.x;
     unsigned i = blockIdx.x * (BLOCK * 2) + threadIdx.x;

@@ -5,7 +5,7 @@
 //   grid of exactly one wave, a shuffle-only block reduction, and a single
 //   pass: each block writes its partial sum, and the last block to finish
 //   (counted with an atomic) adds the partials and writes the result.
-// Changed from v8: the grid-stride loop reads wl::vec4<T> four at a time; the
+// Changed from v8: the grid-stride loop reads int4/float4 four at a time; the
 //   tree in shared memory becomes shuffles within each warp plus one shared
 //   word per warp; one launch instead of one per pass.
 // Expected effect: near the DRAM bandwidth at 2^28 elements; at sizes that fit
@@ -14,9 +14,13 @@
 // Preconditions: BLOCK is a multiple of 32, 64..1024; g_in is 16-byte aligned;
 //   g_done is zero before the first launch (the last block resets it).
 #pragma once
-#include "warplab/kernel.h"
 
 namespace warplab::reduction {
+
+// The 16-byte vector of four T: int4 for int, float4 for float.
+template <class T> struct Vec4;
+template <> struct Vec4<int> { using type = int4; };
+template <> struct Vec4<float> { using type = float4; };
 
 // Sum of `value` over the 32 lanes, in lane 0.
 template <class T>
@@ -27,39 +31,40 @@ __device__ T warp_sum(T value)
 }
 
 // Sum of `value` over the block, in thread 0. Uses one shared word per warp.
-template <unsigned BLOCK, class T, class Shared>
-__device__ T block_sum(T value, Shared warp_sums)
+template <unsigned BLOCK, class T>
+__device__ T block_sum(T value, T* warp_sums)
 {
     const unsigned lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     value = warp_sum(value);
     if (lane == 0) warp_sums[warp] = value;
     __syncthreads();
     if (warp == 0) {
-        value = (lane < BLOCK / 32) ? T(warp_sums[lane]) : T(0);
+        value = (lane < BLOCK / 32) ? warp_sums[lane] : T(0);
         value = warp_sum(value);
     }
     return value;
 }
 
 template <class T>
-__device__ T add_lanes(const wl::vec4<T>& v) { return (v.x + v.y) + (v.z + v.w); }
+__device__ T add_lanes(const typename Vec4<T>::type& v) { return (v.x + v.y) + (v.z + v.w); }
 
 template <unsigned BLOCK, class T>
-__global__ void reduce_vector_single_pass(wl::in<T> g_in, wl::out<T> g_partial, wl::out<unsigned> g_done,
-                                          wl::out<T> g_out, unsigned n)
+__global__ void reduce_vector_single_pass(const T* __restrict__ g_in, T* g_partial, unsigned* g_done,
+                                          T* g_out, unsigned n)
 {
     static_assert(BLOCK % 32 == 0 && BLOCK >= 64 && BLOCK <= 1024, "BLOCK is a multiple of 32, 64..1024");
-    WL_SHARED(T, warp_sums, BLOCK / 32);
-    WL_SHARED(unsigned, is_last, 1);
+    __shared__ T warp_sums[BLOCK / 32];
+    __shared__ unsigned is_last[1];
 
     // 1. Stream: four independent 16-byte loads per thread per iteration.
-    auto in4 = wl::as<wl::vec4<T>>(g_in);
+    using V4 = typename Vec4<T>::type;
+    const V4* in4 = reinterpret_cast<const V4*>(g_in);
     const unsigned n4 = n / 4;
     const unsigned stride = BLOCK * gridDim.x;
     unsigned i = blockIdx.x * BLOCK + threadIdx.x;
     T sum = T(0);
     for (; i + 3 * stride < n4; i += 4 * stride) {
-        wl::vec4<T> a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride], d = in4[i + 3 * stride];
+        V4 a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride], d = in4[i + 3 * stride];
         sum += (add_lanes<T>(a) + add_lanes<T>(b)) + (add_lanes<T>(c) + add_lanes<T>(d));
     }
     for (; i < n4; i += stride) sum += add_lanes<T>(in4[i]);

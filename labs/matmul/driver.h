@@ -22,7 +22,7 @@ template <class F> bool with_version(const std::string& id, F&& f)
 
 template <class V, class Backend> void multiply_on(Backend& be, const float* a, const float* b, float* c, const Shape& s)
 {
-    V::launch(be, Operands{a, b, c, static_cast<unsigned>(s.m), static_cast<unsigned>(s.n), static_cast<unsigned>(s.k)});
+    matmul::launch<V>(be, Operands{a, b, c, static_cast<unsigned>(s.m), static_cast<unsigned>(s.n), static_cast<unsigned>(s.k)});
 }
 
 // How many rows of C a run checks against the CPU reference: all of them up

@@ -1,11 +1,11 @@
-// Runs a matmul version on the CPU SIMT emulator.
+// Runs a matmul version on the CPU SIMT emulator, from the lab's PTX.
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 
+#include "labs/common/emulator_backend.h"
 #include "labs/matmul/driver.h"
 #include "labs/matmul/lab.h"
-#include "warplab/emu/emulator.h"
 
 namespace warplab::matmul {
 
@@ -19,6 +19,12 @@ template <class T> T* to_device(wl::emu::Emulator& emu, const std::vector<T>& ho
 }
 
 }  // namespace
+
+const wl::ptx::Module& ptx_module()
+{
+    static const wl::ptx::Module module = parse_lab_ptx(kPtx, "matmul");
+    return module;
+}
 
 RunResult run_on_emulator(const RunRequest& req)
 {
@@ -42,7 +48,8 @@ RunResult run_on_emulator(const RunRequest& req)
     const bool found = with_version(req.version, [&](auto v) {
         using V = decltype(v);
         describe_launch<V>(out, s, req);
-        multiply_on<V>(emu, d_a, d_b, d_c, s);
+        EmulatorBackend backend{emu, ptx_module(), kKernelNamespace};
+        multiply_on<V>(backend, d_a, d_b, d_c, s);
     });
     if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
 

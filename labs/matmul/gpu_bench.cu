@@ -9,6 +9,7 @@
 
 #include "labs/common/gpu_bench.h"
 #include "labs/matmul/driver.h"
+#include "labs/matmul/kernels.cuh"
 #include "labs/matmul/lab.h"
 
 namespace warplab::matmul {

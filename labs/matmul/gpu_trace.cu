@@ -1,29 +1,11 @@
-// Runs a matmul version on the GPU, recording the watched block (the trace
-// build: nvcc -DWARPLAB_TRACE).
-#include <limits>
-
-#include "warplab/cuda/device.h"
-// gpu_trace.h goes last among the CUDA headers: it wraps the warp intrinsics in macros.
+// Runs a matmul version on the GPU, recording the watched block from the
+// lab's PTX (labs/common/gpu_trace_backend.h).
+#include "labs/common/gpu_trace_backend.h"
 #include "labs/matmul/driver.h"
+#include "labs/matmul/kernels.cuh"
 #include "labs/matmul/lab.h"
 
 namespace warplab::matmul {
-
-namespace {
-
-struct Recorder {
-    wl::cuda::Device& gpu;
-    wl::gpu_trace::Session& session;
-    template <class K, class... A> void launch(const char* name, K kernel, dim3 grid, dim3 block, A... args)
-    {
-        gpu.launch(name, kernel, grid, block, args...);
-        records = session.records();
-        session.stop();
-    }
-    std::vector<wl::trace::LaneRecord> records;
-};
-
-}  // namespace
 
 RunResult run_on_gpu(const RunRequest& req)
 {
@@ -35,7 +17,7 @@ RunResult run_on_gpu(const RunRequest& req)
     if ((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) > free_bytes)
         throw std::invalid_argument("shape " + s.text() + " does not fit in the GPU's " + std::to_string(free_bytes >> 20) +
                                     " MiB of free memory");
-    wl::cuda::Device gpu;
+    GpuTraceBackend gpu(ptx_module(), kKernelNamespace, req.watched_block, req.record);
     const Inputs in = make_inputs(s, req.seed);
     float* d_a = gpu.alloc<float>(in.a.size());
     float* d_b = gpu.alloc<float>(in.b.size());
@@ -51,12 +33,8 @@ RunResult run_on_gpu(const RunRequest& req)
     with_version(req.version, [&](auto v) {
         using V = decltype(v);
         describe_launch<V>(out, s, req);
-        const std::size_t capacity = trace_capacity(V::threads, s);
-        wl::gpu_trace::Session session(req.record ? req.watched_block : 0xffffffffu, V::threads,
-                                       static_cast<unsigned>(req.record ? capacity : 1));
-        Recorder rec{gpu, session, {}};
-        multiply_on<V>(rec, d_a, d_b, d_c, s);
-        out.records = std::move(rec.records);
+        multiply_on<V>(gpu, d_a, d_b, d_c, s);
+        out.records = std::move(gpu.records);
     });
 
     std::vector<float> c(s.m * s.n);

@@ -3,9 +3,19 @@
 #include "labs/common/lab.h"
 #include "labs/matmul/problem.h"
 
+namespace wl::ptx {
+class Module;
+}
+
 namespace warplab::matmul {
 
 Lab make_lab();
+
+// The lab's kernels as PTX (labs/matmul/kernels.cu, or kernels/ptx/matmul.ptx
+// where the build had no nvcc), embedded in the library; and that PTX parsed,
+// once per process (emulator.cpp).
+extern const char kPtx[];
+const wl::ptx::Module& ptx_module();
 
 // The shape a request asks for: req.shape = {M, N, K} or {S} (S×S×S), else
 // req.n (n×n×n), else the version's trace default (one block's worth).

@@ -1,21 +1,23 @@
 // The matrix-multiply ladder: one entry per version, in order. Each entry
-// names its kernel file, its tile sizes, its block and grid, and how to
-// launch it. The CLI, viewer, benchmarks, tests and grader all read this list.
+// names its kernel (file, function template and template arguments), its tile
+// sizes, its block and grid. The CLI, viewer, benchmarks, tests and grader all
+// read this list. It does not include the kernels: the host compiler reads it
+// without CUDA, and a version's kernel is found in the lab's PTX by name
+// (labs/common/kernel_instance.h).
 #pragma once
 #include <cstddef>
 #include <tuple>
 
-#include "kernels/matmul/01_naive.cuh"
-#include "kernels/matmul/02_coalesced.cuh"
-#include "kernels/matmul/03_shared_tiles.cuh"
-#include "kernels/matmul/04_1d_blocktiling.cuh"
-#include "kernels/matmul/05_2d_blocktiling.cuh"
-#include "kernels/matmul/06_vectorized.cuh"
-#include "kernels/matmul/07_conflict_free.cuh"
-#include "kernels/matmul/08_warptiled.cuh"
+#include "labs/common/kernel_instance.h"
 #include "labs/common/version.h"
+#if !defined(__CUDACC__)
+#include "warplab/emu/emulator.h"  // dim3 without CUDA
+#endif
 
 namespace warplab::matmul {
+
+// Where every matmul kernel lives: entry names read "warplab::matmul::<kernel><tile sizes>".
+inline constexpr const char kKernelNamespace[] = "warplab::matmul";
 
 // The problem of one launch: C (M×N) = A (M×K) · B (K×N), row-major, on the device.
 struct Operands {
@@ -44,19 +46,13 @@ struct Tiling {
     static constexpr std::size_t trace_m = TILE_M > 64 ? TILE_M : 64, trace_n = TILE_N > 64 ? TILE_N : 64, trace_k = 64;
 };
 
-#define WL_MATMUL_LAUNCH(...)                                                                       \
-    template <class Backend> static void launch(Backend& be, const Operands& o)                     \
-    {                                                                                               \
-        be.launch(meta.kernel, __VA_ARGS__, grid(o.m, o.n), block(), o.a, o.b, o.c, o.m, o.n, o.k); \
-    }
-
 struct V1 : Tiling<32, 32, 32, 32, true> {
     static constexpr VersionMeta meta{
         "v1", "naive", "matmul_naive", "kernels/matmul/01_naive.cuh",
         "naive: one thread per element of C; lanes of a warp walk down a column of C",
         "the starting point: seed 004's kernel for any M, N, K and many blocks",
         "correct and slow: a warp's loads of A touch 32 sectors per request", 1024, false, 1024};
-    WL_MATMUL_LAUNCH(matmul_naive<32, 32>)
+    using template_args = Values<32, 32>;
 };
 
 struct V2 : Tiling<32, 32, 32, 32> {
@@ -65,7 +61,7 @@ struct V2 : Tiling<32, 32, 32, 32> {
         "global-memory coalescing: lanes of a warp walk along a row of C",
         "row and col swapped their thread index",
         "B loads 4 sectors per request, A loads 1 (broadcast)", 1024, false, 1024};
-    WL_MATMUL_LAUNCH(matmul_coalesced<32, 32>)
+    using template_args = Values<32, 32>;
 };
 
 struct V3 : Tiling<32, 32, 32, 32> {
@@ -74,7 +70,7 @@ struct V3 : Tiling<32, 32, 32, 32> {
         "shared-memory tiling: 32×32 tiles of A and B, loaded once per block",
         "the dot product reads shared tiles; the block loads them tile by tile",
         "32x fewer global loads; two steps per tile (load, compute)", 1024, false, 1024};
-    WL_MATMUL_LAUNCH(matmul_shared_tiles<32>)
+    using template_args = Values<32>;
 };
 
 struct V4 : Tiling<64, 64, 64, 8> {
@@ -83,7 +79,7 @@ struct V4 : Tiling<64, 64, 64, 8> {
         "1D register blocking: each thread computes a column of 8 results",
         "64×64 block tiles, BK = 8; one B value in a register serves 8 products",
         "1.125 shared loads per product instead of 2", 512, false, 512};
-    WL_MATMUL_LAUNCH(matmul_1d_blocktiling<64, 64, 8, 8>)
+    using template_args = Values<64, 64, 8, 8>;
 };
 
 struct V5 : Tiling<128, 128, 16, 16> {
@@ -92,7 +88,7 @@ struct V5 : Tiling<128, 128, 16, 16> {
         "2D register blocking: each thread computes an 8×8 block of C",
         "128×128 block tiles, 256 threads; an outer product of 8 + 8 registers per step",
         "0.25 shared loads per product; 2- and 4-way bank conflicts on the scalar reads", 256, false, 256};
-    WL_MATMUL_LAUNCH(matmul_2d_blocktiling<128, 128, 8, 8, 8>)
+    using template_args = Values<128, 128, 8, 8, 8>;
 };
 
 struct V6 : Tiling<128, 128, 16, 16> {
@@ -101,7 +97,7 @@ struct V6 : Tiling<128, 128, 16, 16> {
         "128-bit loads and stores; A's tile stored transposed in shared memory",
         "float4 global loads, float4 shared reads of As and Bs, float4 stores of C",
         "a quarter of the load instructions; 2-way conflicts on As stores and Bs reads", 256, false, 256};
-    WL_MATMUL_LAUNCH(matmul_vectorized<128, 128, 8, 8, 8>)
+    using template_args = Values<128, 128, 8, 8, 8>;
 };
 
 struct V7 : Tiling<128, 128, 16, 16> {
@@ -110,7 +106,7 @@ struct V7 : Tiling<128, 128, 16, 16> {
         "bank-conflict-free shared layout: As padded, Bs swizzled",
         "As rows are BM + 4 floats; float4 c of a Bs row is stored at c ^ ((c >> 3) & 1)",
         "zero bank conflicts in every step", 256, false, 256};
-    WL_MATMUL_LAUNCH(matmul_conflict_free<128, 128, 8, 8, 8>)
+    using template_args = Values<128, 128, 8, 8, 8>;
 };
 
 // v8's tiles: the fastest configuration measured on the H100 (see the kernel's header).
@@ -120,11 +116,15 @@ struct V8 : Tiling<128, 128, 32, 4> {
         "warptiling and double buffering, tuned for Hopper",
         "128 threads; warps own 64×64 tiles, lanes 8×16 in strided 4×4 pieces; BK = 16; two shared stages",
         "one barrier per tile, global latency hidden; 0.94x cuBLAS at 4096^3 on the H100", 128, false, 128};
-    WL_MATMUL_LAUNCH(matmul_warptiled<128, 128, 16, 64, 64, 8, 16, 2>)
+    using template_args = Values<128, 128, 16, 64, 64, 8, 16, 2>;
 };
 
-#undef WL_MATMUL_LAUNCH
-
 using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8>;
+
+// Every kernel takes (A, B, C, M, N, K); the version's tile sizes are its template arguments.
+template <class V, class Backend> void launch(Backend& be, const Operands& o)
+{
+    be.launch(KernelInstance<V, typename V::template_args>{}, V::grid(o.m, o.n), V::block(), o.a, o.b, o.c, o.m, o.n, o.k);
+}
 
 }  // namespace warplab::matmul

@@ -78,7 +78,7 @@ private:
     std::size_t launch(Pass<T> p)
     {
         const std::size_t blocks = V::blocks(p.n, B, be_.multiprocessors());
-        V::template launch<B, T>(be_, dim3(static_cast<unsigned>(blocks)), p);
+        reduction::launch<V, B, T>(be_, dim3(static_cast<unsigned>(blocks)), p);
         return blocks;
     }
     Backend& be_;

@@ -1,31 +1,15 @@
-// Runs a reduction version on the CPU SIMT emulator.
-#include <cstring>
-
+// Runs a reduction version on the CPU SIMT emulator, from the lab's PTX.
+#include "labs/common/emulator_backend.h"
 #include "labs/reduction/lab.h"
 #include "labs/reduction/run.h"
-#include "warplab/emu/emulator.h"
 
 namespace warplab::reduction {
 
-namespace {
-
-// Records only the first launch: the first pass is the one the lab is about.
-struct FirstLaunchRecorder {
-    wl::emu::Emulator& emu;
-    template <class T> T* alloc(std::size_t n) { return emu.alloc<T>(n); }
-    void free(void* p) { emu.free(p); }
-    template <class T> void zero(T* p, std::size_t n) { std::memset(p, 0, n * sizeof(T)); }
-    unsigned multiprocessors() const { return kEmulatedMultiprocessors; }
-    template <class T> void copy_to_device(T* dst, const T* src, std::size_t n) { emu.copy_to_device(dst, src, n); }
-    template <class T> void copy_to_host(T* dst, const T* src, std::size_t n) { emu.copy_to_host(dst, src, n); }
-    template <class K, class... A> void launch(const char* name, K kernel, dim3 grid, dim3 block, A... args)
-    {
-        emu.launch(name, kernel, grid, block, args...);
-        emu.options.record = false;
-    }
-};
-
-}  // namespace
+const wl::ptx::Module& ptx_module()
+{
+    static const wl::ptx::Module module = parse_lab_ptx(kPtx, "reduction");
+    return module;
+}
 
 RunResult run_on_emulator(const RunRequest& req)
 {
@@ -34,8 +18,9 @@ RunResult run_on_emulator(const RunRequest& req)
     emu.options.watched_blocks = {req.watched_block};
     emu.options.record = req.record;
     emu.options.seed = req.seed;
-    FirstLaunchRecorder rec{emu};
-    RunResult out = with_element_type(req.type, [&]<class T>() { return reduce_request<T>(rec, req); });
+    // Records only the first launch: the first pass is the one the lab is about.
+    EmulatorBackend backend{emu, ptx_module(), kKernelNamespace, kEmulatedMultiprocessors, true};
+    RunResult out = with_element_type(req.type, [&]<class T>() { return reduce_request<T>(backend, req); });
     out.backend = std::string("cpu emulator (") + wl::emu::to_string(emu.options.schedule) + ")";
     out.records = emu.take_records();
     return out;

@@ -3,6 +3,7 @@
 #include <cub/device/device_reduce.cuh>
 
 #include "labs/common/gpu_bench.h"
+#include "labs/reduction/kernels.cuh"
 #include "labs/reduction/lab.h"
 #include "labs/reduction/run.h"
 

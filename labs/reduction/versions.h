@@ -1,24 +1,24 @@
 // The reduction ladder: one entry per version, in order. Each entry names its
-// kernel file, says how big the grid of one pass is, and how to launch it.
-// The CLI, viewer, benchmarks, tests and grader all read this list.
+// kernel (file and function template), says how big the grid of one pass is,
+// and how to launch it. The CLI, viewer, benchmarks, tests and grader all read
+// this list. It does not include the kernels: the host compiler reads it
+// without CUDA, and a version's kernel is found in the lab's PTX by name
+// (labs/common/kernel_instance.h).
 #pragma once
 #include <algorithm>
 #include <cstddef>
 #include <tuple>
 
-#include "kernels/reduction/01_interleaved_divergent.cuh"
-#include "kernels/reduction/02_interleaved_strided.cuh"
-#include "kernels/reduction/03_sequential_addressing.cuh"
-#include "kernels/reduction/04_first_add_during_load.cuh"
-#include "kernels/reduction/05_unroll_last_warp.cuh"
-#include "kernels/reduction/05_unroll_last_warp_racy.cuh"
-#include "kernels/reduction/06_complete_unroll.cuh"
-#include "kernels/reduction/07_grid_stride.cuh"
-#include "kernels/reduction/08_warp_shuffle.cuh"
-#include "kernels/reduction/09_vector_single_pass.cuh"
+#include "labs/common/kernel_instance.h"
 #include "labs/common/version.h"
+#if !defined(__CUDACC__)
+#include "warplab/emu/emulator.h"  // dim3 without CUDA
+#endif
 
 namespace warplab::reduction {
+
+// Where every reduction kernel lives: entry names read "warplab::reduction::<kernel><B, T>".
+inline constexpr const char kKernelNamespace[] = "warplab::reduction";
 
 // The buffers of one pass. Multi-pass versions read `in` and write one
 // partial sum per block to `out`; the single-pass version also uses `partial`
@@ -52,19 +52,12 @@ struct OneWave {
     }
 };
 
-#define WL_REDUCTION_LAUNCH(kernel_fn)                                                              \
-    template <unsigned B, class T, class Backend> static void launch(Backend& be, dim3 grid, Pass<T> p) \
-    {                                                                                               \
-        be.launch(meta.kernel, kernel_fn<B, T>, grid, dim3(B), p.in, p.out, p.n);                   \
-    }
-
 struct V1 : ElementsPerThread<1> {
     static constexpr VersionMeta meta{
         "v1", "interleaved_divergent", "reduce_interleaved_divergent", "kernels/reduction/01_interleaved_divergent.cuh",
         "interleaved addressing; thread tid works when tid % (2*s) == 0",
         "the starting point: Harris's first kernel",
         "correct; every warp is only partly active at every step of the tree", 32, false};
-    WL_REDUCTION_LAUNCH(reduce_interleaved_divergent)
 };
 
 struct V2 : ElementsPerThread<1> {
@@ -73,7 +66,6 @@ struct V2 : ElementsPerThread<1> {
         "strided index 2*s*tid: contiguous threads do the work",
         "the divergent `tid % (2*s)` branch became a strided index",
         "no partially-active warps while >= 32 threads work; 2- to 8-way bank conflicts instead", 32, false};
-    WL_REDUCTION_LAUNCH(reduce_interleaved_strided)
 };
 
 struct V3 : ElementsPerThread<1> {
@@ -82,7 +74,6 @@ struct V3 : ElementsPerThread<1> {
         "sequential addressing: fold the upper half onto the lower half",
         "the stride runs downwards and thread tid works on element tid",
         "no bank conflicts and no divergence while >= 32 threads work; half the threads idle from the start", 32, false};
-    WL_REDUCTION_LAUNCH(reduce_sequential_addressing)
 };
 
 struct V4 : ElementsPerThread<2> {
@@ -91,7 +82,6 @@ struct V4 : ElementsPerThread<2> {
         "first add during the global load: each thread loads two elements",
         "the load step adds g_in[i] and g_in[i + blockDim.x]; half as many blocks",
         "half the blocks for the same data; no thread idle in step 0", 32, false};
-    WL_REDUCTION_LAUNCH(reduce_first_add_during_load)
 };
 
 struct V5 : ElementsPerThread<2> {
@@ -100,7 +90,6 @@ struct V5 : ElementsPerThread<2> {
         "unroll the last warp: no block barrier once only warp 0 works",
         "the loop stops at s > 32; warp 0 finishes with an unrolled tail ordered by __syncwarp()",
         "six fewer __syncthreads() per block; correct on Volta and later", 64, false};
-    WL_REDUCTION_LAUNCH(reduce_unroll_last_warp)
 };
 
 struct V5Racy : ElementsPerThread<2> {
@@ -109,7 +98,6 @@ struct V5Racy : ElementsPerThread<2> {
         "Harris's original volatile-only warp tail, kept to show the hazard",
         "as v5 without __syncwarp(): relies on warp lockstep",
         "a data race since Volta: the emulator's independent schedule and racecheck report it", 64, true};
-    WL_REDUCTION_LAUNCH(reduce_unroll_last_warp_racy)
 };
 
 struct V6 : ElementsPerThread<2> {
@@ -118,7 +106,6 @@ struct V6 : ElementsPerThread<2> {
         "completely unrolled: the block size is a template parameter",
         "the loop over s became steps guarded by `if (BLOCK >= ...)`, decided at compile time",
         "no loop overhead; the same trace as v5", 64, false};
-    WL_REDUCTION_LAUNCH(reduce_complete_unroll)
 };
 
 struct V7 : OneWave {
@@ -127,7 +114,6 @@ struct V7 : OneWave {
         "multiple elements per thread: a grid-stride loop over one wave of blocks",
         "the two-element load became a loop; the grid is sized from the SM count",
         "tree work per element falls towards zero; near DRAM bandwidth for large n", 64, false};
-    WL_REDUCTION_LAUNCH(reduce_grid_stride)
 };
 
 struct V8 : OneWave {
@@ -136,7 +122,6 @@ struct V8 : OneWave {
         "warp shuffle (__shfl_down_sync) for the last warp",
         "the running sum stays in a register; warp 0 ends with five shuffle rounds",
         "no shared-memory access in the warp tail", 64, false};
-    WL_REDUCTION_LAUNCH(reduce_warp_shuffle)
 };
 
 struct V9 : OneWave {
@@ -153,14 +138,22 @@ struct V9 : OneWave {
         const std::size_t needed = (m / 4 + block - 1) / block;  // one int4 per thread at least
         return std::max<std::size_t>(1, std::min<std::size_t>(needed, std::size_t(sms) * (2048 / block)));
     }
-    template <unsigned B, class T, class Backend> static void launch(Backend& be, dim3 grid, Pass<T> p)
-    {
-        be.launch(meta.kernel, reduce_vector_single_pass<B, T>, grid, dim3(B), p.in, p.partial, p.done, p.out, p.n);
-    }
 };
 
-#undef WL_REDUCTION_LAUNCH
-
 using Versions = std::tuple<V1, V2, V3, V4, V5, V5Racy, V6, V7, V8, V9>;
+
+// Every kernel is a template <unsigned BLOCK, class T>.
+template <class V, unsigned B, class T> using Kernel = KernelInstance<V, TemplateArgs<Value<B>, T>>;
+
+// Launches one pass of version V on any backend. The kernels take (in, out, n);
+// the single-pass version (in, partial, done, out, n).
+template <class V, unsigned B, class T, class Backend> void launch(Backend& be, dim3 grid, const Pass<T>& p)
+{
+    if constexpr (V::single_pass) {
+        be.launch(Kernel<V, B, T>{}, grid, dim3(B), p.in, p.partial, p.done, p.out, p.n);
+    } else {
+        be.launch(Kernel<V, B, T>{}, grid, dim3(B), p.in, p.out, p.n);
+    }
+}
 
 }  // namespace warplab::reduction

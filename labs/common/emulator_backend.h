@@ -1,0 +1,42 @@
+// The CPU SIMT emulator as a lab backend: the GPU's alloc / free / zero /
+// copy interface, and launch of a version's kernel from the lab's PTX.
+#pragma once
+#include <cstring>
+#include <string>
+
+#include "labs/common/kernel_instance.h"
+#include "warplab/emu/emulator.h"
+#include "warplab/ptx/ptx.h"
+
+namespace warplab {
+
+// A lab's embedded PTX, parsed; `lab` names the shipped copy in messages.
+inline wl::ptx::Module parse_lab_ptx(const char* ptx, const std::string& lab)
+{
+    return wl::ptx::Module::parse(ptx, "kernels/ptx/" + lab + ".ptx");
+}
+
+struct EmulatorBackend {
+    wl::emu::Emulator& emu;
+    const wl::ptx::Module& module;
+    const char* kernel_namespace;  // the lab's (versions.h)
+    unsigned sms = 0;              // what multiprocessors() reports, for grids sized by the GPU
+    bool record_first_launch_only = false;
+
+    template <class T> T* alloc(std::size_t n) { return emu.alloc<T>(n); }
+    void free(void* p) { emu.free(p); }
+    // Emulator memory starts poisoned: counters are zeroed explicitly, as on the GPU.
+    template <class T> void zero(T* p, std::size_t n) { std::memset(static_cast<void*>(p), 0, n * sizeof(T)); }
+    unsigned multiprocessors() const { return sms; }
+    template <class T> void copy_to_device(T* dst, const T* src, std::size_t n) { emu.copy_to_device(dst, src, n); }
+    template <class T> void copy_to_host(T* dst, const T* src, std::size_t n) { emu.copy_to_host(dst, src, n); }
+
+    template <class V, class Args, class... A>
+    void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, const A&... args)
+    {
+        wl::ptx::launch(emu, module, entry_name(kernel_namespace, kernel), grid, block, 0, args...);
+        if (record_first_launch_only) emu.options.record = false;
+    }
+};
+
+}  // namespace warplab

@@ -1,0 +1,48 @@
+// One instantiation of a version's kernel template: the version and its
+// template arguments. The emulator finds its PTX entry by name
+// ("warplab::reduction::reduce_interleaved_divergent<256u, float>", the form
+// a demangler prints); the GPU build maps it to the compiled function
+// (labs/<lab>/kernels.cuh). Compiles with g++ and with nvcc.
+#pragma once
+#include <string>
+#include <type_traits>
+
+namespace warplab {
+
+// A value template argument (every lab kernel's are unsigned).
+template <unsigned N> struct Value {};
+// A kernel's template arguments, in order: types, or Value<N>.
+template <class... A> struct TemplateArgs {};
+template <unsigned... N> using Values = TemplateArgs<Value<N>...>;
+
+template <class V, class Args> struct KernelInstance {
+    using Version = V;
+};
+
+namespace detail {
+template <class A> struct ArgText;
+template <unsigned N> struct ArgText<Value<N>> {
+    static std::string text() { return std::to_string(N) + "u"; }
+};
+template <> struct ArgText<int> {
+    static std::string text() { return "int"; }
+};
+template <> struct ArgText<float> {
+    static std::string text() { return "float"; }
+};
+
+template <class... A> std::string arg_list(TemplateArgs<A...>)
+{
+    std::string out;
+    ((out += (out.empty() ? "" : ", ") + ArgText<A>::text()), ...);
+    return out;
+}
+}  // namespace detail
+
+// The demangled entry name without its parameter list, as wl::ptx::Module::find takes it.
+template <class V, class Args> std::string entry_name(const char* kernel_namespace, KernelInstance<V, Args>)
+{
+    return std::string(kernel_namespace) + "::" + V::meta.kernel + "<" + detail::arg_list(Args{}) + ">";
+}
+
+}  // namespace warplab

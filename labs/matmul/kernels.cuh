@@ -1,0 +1,42 @@
+// The matmul kernels as nvcc compiles them (nvcc only): each version's
+// function template, for the lab's PTX (kernels.cu) and the GPU benchmark.
+#pragma once
+#include "kernels/matmul/01_naive.cuh"
+#include "kernels/matmul/02_coalesced.cuh"
+#include "kernels/matmul/03_shared_tiles.cuh"
+#include "kernels/matmul/04_1d_blocktiling.cuh"
+#include "kernels/matmul/05_2d_blocktiling.cuh"
+#include "kernels/matmul/06_vectorized.cuh"
+#include "kernels/matmul/07_conflict_free.cuh"
+#include "kernels/matmul/08_warptiled.cuh"
+#include "labs/matmul/versions.h"
+
+namespace warplab::matmul {
+
+// KernelOf<V>::fn<tile sizes...>(): the __global__ function of version V.
+template <class V> struct KernelOf;
+
+#define WL_MATMUL_KERNEL(V, kernel)                                           \
+    template <> struct KernelOf<V> {                                          \
+        template <unsigned... A> static auto fn() { return &kernel<A...>; }  \
+    }
+
+WL_MATMUL_KERNEL(V1, matmul_naive);
+WL_MATMUL_KERNEL(V2, matmul_coalesced);
+WL_MATMUL_KERNEL(V3, matmul_shared_tiles);
+WL_MATMUL_KERNEL(V4, matmul_1d_blocktiling);
+WL_MATMUL_KERNEL(V5, matmul_2d_blocktiling);
+WL_MATMUL_KERNEL(V6, matmul_vectorized);
+WL_MATMUL_KERNEL(V7, matmul_conflict_free);
+WL_MATMUL_KERNEL(V8, matmul_warptiled);
+
+#undef WL_MATMUL_KERNEL
+
+// The compiled function of one instance (found by argument-dependent lookup
+// from the GPU backends).
+template <class V, unsigned... A> auto kernel_pointer(KernelInstance<V, TemplateArgs<Value<A>...>>)
+{
+    return KernelOf<V>::template fn<A...>();
+}
+
+}  // namespace warplab::matmul

@@ -130,7 +130,53 @@ void check_arguments(const ptx::KernelInfo& k, std::span<const ptx::Arg> args)
                                     " parameters (" + sizes + " bytes); the arguments given do not match");
 }
 
+CUdeviceptr device_ptr(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p)); }
+
 }  // namespace
+
+std::string gpu_unavailable_reason()
+{
+    const CUresult init = cuInit(0);
+    if (init != CUDA_SUCCESS) {
+        const char* text = nullptr;
+        cuGetErrorString(init, &text);
+        return std::string("no CUDA driver or device: ") + (text ? text : "cuInit failed");
+    }
+    int count = 0;
+    if (cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) return "no CUDA device";
+    return "";
+}
+
+void* device_alloc(std::size_t bytes)
+{
+    use_primary_context();
+    CUdeviceptr p = 0;
+    check(cuMemAlloc(&p, std::max<std::size_t>(bytes, 1)), "cuMemAlloc");
+    return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p));
+}
+
+void device_free(void* p) noexcept
+{
+    if (p) cuMemFree(device_ptr(p));
+}
+
+void copy_to_device(void* dst, const void* src, std::size_t bytes)
+{
+    use_primary_context();
+    check(cuMemcpyHtoD(device_ptr(dst), src, bytes), "cuMemcpyHtoD");
+}
+
+void copy_to_host(void* dst, const void* src, std::size_t bytes)
+{
+    use_primary_context();
+    check(cuMemcpyDtoH(dst, device_ptr(src), bytes), "cuMemcpyDtoH");
+}
+
+void device_memset(void* dst, unsigned char byte, std::size_t bytes)
+{
+    use_primary_context();
+    check(cuMemsetD8(device_ptr(dst), byte, bytes), "cuMemsetD8");
+}
 
 std::string instrument(const ptx::Module& module, std::string_view kernel)
 {

@@ -9,8 +9,16 @@
 //   std::vector<wl::ptx::Arg> args{d_in, d_out, n};   // device pointers from cudaMalloc
 //   auto records = wl::cuda::trace_on_gpu({&module, "reduce_v1<256u, float>", grid, block, 0, args, {0}});
 //
-// Built only where CUDA is; throws std::runtime_error with the driver's message.
+// Built only where CUDA is (library warplab_cuda); throws std::runtime_error
+// with the driver's message, std::invalid_argument for a launch that does not
+// fit the kernel.
+//
+// Include this from a .cpp file, not a .cu: ptx.h brings the emulator's CUDA
+// names (dim3, ...), which clash with the CUDA runtime's headers. Device
+// memory for the arguments comes from the functions at the end (driver API;
+// cudaMalloc'ed pointers work as well: both use the primary context).
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -36,5 +44,16 @@ std::vector<trace::LaneRecord> trace_on_gpu(const TraceLaunch& launch);
 
 // The instrumented PTX text itself (for tests and for reading).
 std::string instrument(const ptx::Module& module, std::string_view kernel);
+
+// Why the GPU trace cannot run here ("no CUDA driver: ...", "no CUDA device"),
+// or empty when it can.
+std::string gpu_unavailable_reason();
+
+// Device memory through the driver API, for callers that include no CUDA header.
+void* device_alloc(std::size_t bytes);
+void device_free(void* p) noexcept;
+void copy_to_device(void* dst, const void* src, std::size_t bytes);
+void copy_to_host(void* dst, const void* src, std::size_t bytes);
+void device_memset(void* dst, unsigned char byte, std::size_t bytes);
 
 }  // namespace wl::cuda

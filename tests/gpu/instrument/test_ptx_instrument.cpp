@@ -1,0 +1,265 @@
+// The PTX instrumenter, without a GPU: what it adds after which instruction,
+// with which immediates, and that ptxas accepts the result for sm_90 (the
+// check that must pass before an instrumented kernel is ever sent to a GPU).
+//
+// The kernels are tests/gpu/instrument/trace_kernels.cu, compiled by the build
+// with nvcc -ptx -lineinfo -arch=compute_90 (WARPLAB_TEST_PTX).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <regex>
+
+#include "instrumented_sites.h"
+#include "ptx_instrument.h"
+
+namespace {
+
+using namespace warplab::test;
+using wl::cuda::detail::instrument_ptx;
+using wl::trace::Kind;
+using wl::trace::Space;
+
+const std::string kSource = WARPLAB_TEST_SOURCE;  // trace_kernels.cu
+const std::string kPtxas = WARPLAB_PTXAS;
+
+const std::string& test_ptx()
+{
+    static const std::string text = read_file(WARPLAB_TEST_PTX);
+    return text;
+}
+
+const char* kTree256 = "_Z8tree_sumILj256EEvPKfPfj";
+const char* kTree64 = "_Z8tree_sumILj64EEvPKfPfj";
+const char* kWarpSums = "_Z9warp_sumsPKfPfPjj";
+const char* kNarrow = "_Z15narrow_and_widePhPsPd";
+
+// The text of one function of the instrumented PTX, from its header to its closing brace.
+std::string function_text(const std::string& ptx, const std::string& header)
+{
+    const auto begin = ptx.find(header);
+    if (begin == std::string::npos) return "";
+    return ptx.substr(begin, ptx.find("\n}\n", begin) + 3 - begin);
+}
+
+std::map<std::string, int> count_words(const std::vector<RecordSite>& sites)
+{
+    std::map<std::string, int> n;
+    for (const RecordSite& s : sites) ++n[s.word];
+    return n;
+}
+
+// tree_sum<BLOCK>: in[i] (global load), sdata[tid] = (shared store), the
+// first barrier; then log2(BLOCK) rounds, which nvcc unrolls, each two shared
+// loads, a shared store and a barrier; then sdata[0] (shared load) and
+// out[blockIdx.x] = (global store). BLOCK 256: 3 + 8 * 4 + 2 = 37 sites;
+// BLOCK 64: 3 + 6 * 4 + 2 = 29.
+TEST(Instrument, TreeSumSitesCountedByHand)
+{
+    for (auto [entry, rounds] : {std::pair{kTree256, 8}, std::pair{kTree64, 6}}) {
+        const auto sites = record_sites(function_text(instrument_ptx(test_ptx(), entry).text, std::string(".entry ") + entry));
+        ASSERT_EQ(sites.size(), std::size_t(3 + 4 * rounds + 2)) << entry;
+        auto n = count_words(sites);
+        EXPECT_EQ(n[word(Kind::Load, Space::Global, 4)], 1);
+        EXPECT_EQ(n[word(Kind::Store, Space::Shared, 4)], 1 + rounds);
+        EXPECT_EQ(n[word(Kind::SyncThreads, Space::None, 0)], 1 + rounds);
+        EXPECT_EQ(n[word(Kind::Load, Space::Shared, 4)], 2 * rounds + 1);
+        EXPECT_EQ(n[word(Kind::Store, Space::Global, 4)], 1);
+        const std::uint32_t hash = wl::trace::file_hash("trace_kernels.cu");
+        for (const RecordSite& s : sites) EXPECT_EQ(s.file_hash, hash) << s.instruction;
+        // The rounds' accesses are the line with `sdata[tid] += sdata[tid + s]`.
+        const std::uint32_t body = line_of(kSource, "sdata[tid] += sdata[tid + s]");
+        EXPECT_EQ(std::count_if(sites.begin(), sites.end(), [&](const RecordSite& s) { return s.line == body; }),
+                  3 * rounds);
+    }
+}
+
+// warp_sums: each site's kind, space, size and source line, looked up by the
+// "site:" markers of the source. The shuffle loop unrolls into five
+// shfl.sync.down.b32 whose PTX location is the toolkit header they are
+// inlined from: the record must carry the user's line instead.
+TEST(Instrument, WarpSumsSitesCarryKindSizeAndTheUsersLine)
+{
+    const auto sites = record_sites(function_text(instrument_ptx(test_ptx(), kWarpSums).text, ".entry _Z9warp_sums"));
+    auto at = [&](const std::string& marker) {
+        const std::uint32_t line = line_of(kSource, marker);
+        std::vector<RecordSite> out;
+        for (const RecordSite& s : sites)
+            if (s.line == line) out.push_back(s);
+        return out;
+    };
+    const auto float4_load = at("site: float4 load");
+    ASSERT_EQ(float4_load.size(), 1u);
+    EXPECT_EQ(float4_load[0].word, word(Kind::Load, Space::Global, 16)) << float4_load[0].instruction;
+
+    const auto shuffles = at("site: shuffle");
+    ASSERT_EQ(shuffles.size(), 5u);  // offsets 16, 8, 4, 2, 1
+    for (const RecordSite& s : shuffles) EXPECT_EQ(s.word, word(Kind::Shuffle, Space::None, 4)) << s.instruction;
+
+    const auto ballot = at("site: ballot");
+    ASSERT_EQ(ballot.size(), 1u);
+    EXPECT_EQ(ballot[0].word, word(Kind::Vote, Space::None, 4));
+
+    const auto syncwarp = at("__syncwarp();");
+    ASSERT_EQ(syncwarp.size(), 1u);
+    EXPECT_EQ(syncwarp[0].word, word(Kind::SyncWarp, Space::None, 0));
+
+    for (const char* marker : {"site: atomic used", "site: atomic max", "site: atomic unused"}) {
+        const auto atomics = at(marker);
+        std::vector<RecordSite> rmw;
+        std::copy_if(atomics.begin(), atomics.end(), std::back_inserter(rmw),
+                     [](const RecordSite& s) { return s.instruction.rfind("atom", 0) == 0; });
+        ASSERT_EQ(rmw.size(), 1u) << marker;
+        EXPECT_EQ(rmw[0].word, word(Kind::Atomic, Space::Global, 4)) << marker;
+    }
+}
+
+// The used atomic's record holds the value it stored, old + 1, computed after it.
+TEST(Instrument, AtomicRecordsTheValueItStored)
+{
+    const std::string text = instrument_ptx(test_ptx(), kWarpSums).text;
+    EXPECT_NE(text.find("add.u32 \t%wl_n32, %wl_o32, %wl_x32"), std::string::npos);
+    EXPECT_NE(text.find("max.u32 \t%wl_n32, %wl_o32, %wl_x32"), std::string::npos);
+    EXPECT_NE(text.find("add.f32 \t%wl_n32, %wl_o32, %wl_x32"), std::string::npos);
+    EXPECT_NE(text.find("st.global.b32 \t[%wl_rec+40], %wl_n32"), std::string::npos);
+}
+
+// narrow_and_wide: 1-, 2- and 8-byte shared accesses, and the .func's generic
+// accesses, whose space is decided per lane at run time (isspacep).
+TEST(Instrument, NarrowWideAndGenericAccesses)
+{
+    const auto inst = instrument_ptx(test_ptx(), kNarrow);
+    auto n = count_words(record_sites(inst.text));
+    // swap_bytes, the one .func, is instrumented too: its four sites are generic.
+    EXPECT_EQ(count_words(record_sites(function_text(inst.text, ".func _Z10swap_bytesPhS_")))["%wl_word"], 4);
+    EXPECT_GE(n[word(Kind::Store, Space::Shared, 1)], 1);
+    EXPECT_GE(n[word(Kind::Store, Space::Shared, 2)], 1);
+    EXPECT_GE(n[word(Kind::Store, Space::Shared, 8)], 1);
+    EXPECT_GE(n[word(Kind::Load, Space::Shared, 8)], 1);
+    // swap_bytes: *a, *b loaded and stored through generic pointers.
+    EXPECT_EQ(n["%wl_word"], 4);
+    std::size_t isspacep = 0;
+    for (std::size_t at = inst.text.find("isspacep.shared"); at != std::string::npos;
+         at = inst.text.find("isspacep.shared", at + 1))
+        ++isspacep;
+    EXPECT_EQ(isspacep, 4u);
+    // Shared variables in the order the trace numbers them: the module-scope
+    // `extern __shared__ dyn[]` is declared first in the PTX, then the kernel's own.
+    ASSERT_EQ(inst.shared.size(), 3u);
+    EXPECT_EQ(inst.shared[0].ptx_name, "dyn");
+    EXPECT_TRUE(inst.shared[0].dynamic);
+    EXPECT_NE(inst.shared[1].ptx_name.find("sbytes"), std::string::npos);
+    EXPECT_NE(inst.shared[2].ptx_name.find("sshorts"), std::string::npos);
+    EXPECT_FALSE(inst.shared[1].dynamic);
+}
+
+TEST(Instrument, OtherKernelsAreLeftOutAndFunctionsKept)
+{
+    const std::string text = instrument_ptx(test_ptx(), kTree256).text;
+    EXPECT_NE(text.find(std::string(".entry ") + kTree256), std::string::npos);
+    for (const char* other : {kTree64, kWarpSums, kNarrow})
+        EXPECT_EQ(text.find(std::string(".entry ") + other), std::string::npos) << other;
+    EXPECT_NE(text.find(".func _Z10swap_bytesPhS_"), std::string::npos);
+}
+
+TEST(Instrument, UnknownKernelNamesTheKernelsThereAre)
+{
+    try {
+        instrument_ptx(test_ptx(), "no_such_kernel");
+        FAIL() << "no error";
+    } catch (const std::invalid_argument& e) {
+        EXPECT_NE(std::string(e.what()).find("no_such_kernel"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find(kWarpSums), std::string::npos) << e.what();
+    }
+}
+
+// Hand-written PTX for what nvcc 13 did not emit above: red (run as atom, so
+// that the stored value is known), guarded accesses (the record is skipped
+// when the guard is false), and a 64-bit shared address.
+const char* kHandWritten = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry hand(.param .u64 p)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<8>;
+	.reg .b64 	%rd<4>;
+	.shared .align 4 .b8 counts[128];
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, 2;
+	mov.u32 	%r3, counts;
+	add.s32 	%r4, %r3, %r2;
+	setp.lt.u32 	%p1, %r1, 32;
+	@%p1 st.shared.u32 	[%r4], 0;
+	bar.sync 	0;
+	red.shared.add.u32 	[%r4], 1;
+	@!%p1 ld.shared.u32 	%r5, [%r4+-4];
+	cvt.u64.u32 	%rd1, %r4;
+	ld.shared.u32 	%r6, [%rd1];
+	ret;
+}
+)";
+
+TEST(Instrument, HandWrittenRedGuardsAndWideSharedAddresses)
+{
+    const auto inst = instrument_ptx(kHandWritten, "hand");
+    const auto sites = record_sites(inst.text);
+    ASSERT_EQ(sites.size(), 5u);  // store, barrier, red, guarded load, load
+    EXPECT_EQ(inst.text.find("\tred."), std::string::npos) << "red runs as atom";
+    EXPECT_NE(inst.text.find("atom.shared.add.u32 \t%wl_o32, [%r4], 1;"), std::string::npos) << inst.text;
+    EXPECT_EQ(sites[2].word, word(Kind::Atomic, Space::Shared, 4));
+    EXPECT_NE(inst.text.find("@!%p1 bra \t$WL_skip_0"), std::string::npos);  // @%p1 st: skip when !%p1
+    EXPECT_NE(inst.text.find("@%p1 bra \t$WL_skip_3"), std::string::npos);   // @!%p1 ld: skip when %p1
+    EXPECT_NE(inst.text.find("add.s64 \t%wl_a, %wl_a, -4"), std::string::npos);
+    EXPECT_NE(inst.text.find("mov.b64 \t%wl_a, %rd1"), std::string::npos);
+    const PtxasVerdict v = assemble(kPtxas, inst.text, "hand");
+    EXPECT_TRUE(v.ok) << v.messages;
+}
+
+// ptxas accepts every instrumented test kernel, and rejects instrumented PTX
+// that lost a declaration: the check can fail.
+TEST(Instrument, PtxasAcceptsEveryTestKernel)
+{
+    for (const char* entry : {kTree256, kTree64, kWarpSums, kNarrow}) {
+        const PtxasVerdict v = assemble(kPtxas, instrument_ptx(test_ptx(), entry).text, entry);
+        EXPECT_TRUE(v.ok) << entry << ":\n" << v.messages;
+    }
+    std::string broken = instrument_ptx(test_ptx(), kTree256).text;
+    const auto decl = broken.find("\t.reg .b64 \t%wl_ctl");
+    ASSERT_NE(decl, std::string::npos);
+    broken.erase(decl, broken.find('\n', decl) - decl);
+    const PtxasVerdict v = assemble(kPtxas, broken, "broken");
+    EXPECT_FALSE(v.ok);
+    EXPECT_NE(v.messages.find("wl_"), std::string::npos) << v.messages;
+}
+
+// Every kernel of both labs, instrumented, assembles for sm_90.
+TEST(Instrument, PtxasAcceptsEveryLabKernel)
+{
+    namespace fs = std::filesystem;
+    int labs = 0;
+    for (const char* lab : {"reduction", "matmul"}) {
+        fs::path ptx = fs::path(WARPLAB_BINARY_DIR) / "ptx" / (std::string(lab) + ".ptx");
+        if (!fs::exists(ptx)) ptx = fs::path(WARPLAB_SOURCE_DIR) / "kernels" / "ptx" / (std::string(lab) + ".ptx");
+        if (!fs::exists(ptx)) continue;
+        ++labs;
+        const std::string text = read_file(ptx.string());
+        const std::regex entry_re(R"(\.entry\s+([A-Za-z0-9_$]+))");
+        std::vector<std::pair<std::string, std::string>> modules;
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), entry_re); it != std::sregex_iterator(); ++it) {
+            const std::string name = (*it)[1];
+            auto inst = instrument_ptx(text, name);
+            EXPECT_GT(inst.sites, 0u) << name;
+            modules.emplace_back(name, std::move(inst.text));
+        }
+        const std::size_t entries = modules.size();
+        for (const auto& [name, messages] : assemble_all(kPtxas, modules))
+            ADD_FAILURE() << lab << " " << name << ":\n" << messages.substr(0, 2000);
+        EXPECT_GT(entries, 0u) << ptx;
+    }
+    if (labs == 0) GTEST_SKIP() << "the labs' PTX is not built (no ptx/<lab>.ptx in the build, no kernels/ptx/)";
+}
+
+}  // namespace

@@ -60,6 +60,10 @@ struct Launch {
     std::uint64_t shared_total = 0;
     std::uint32_t dynamic_bytes = 0;
     std::vector<PointerArg> pointers;             // pointer arguments, by address
+    std::uint32_t local_bytes = 0;                // per thread: the kernel's depot and room for calls
+    bool calls = false;                           // the kernel has call instructions
+    std::vector<std::uint64_t> image;             // the kernel frame's slots as every thread starts them
+    std::vector<std::pair<std::uint32_t, Special>> thread_specials;  // slots that differ per thread
     dim3 grid, block;
 };
 
@@ -70,6 +74,7 @@ struct Thread {
     unsigned char* arena;  // the block's shared memory
     unsigned char* local;
     std::uint32_t sp = 0;  // local memory in use (call frames' depots)
+    std::uint32_t local_capacity = 0;
     std::uint64_t clock = 0;
 };
 
@@ -119,6 +124,20 @@ inline std::int64_t sext(Ty t, std::uint64_t v)
     }
 }
 
+// Ordered comparison of two non-NaN values (the unordered forms agree on those).
+template <class T> inline bool compare_values(Cmp c, T x, T y)
+{
+    switch (c) {
+    case Cmp::Eq: case Cmp::Equ: return x == y;
+    case Cmp::Ne: case Cmp::Neu: return x != y;
+    case Cmp::Lt: case Cmp::Lo: case Cmp::Ltu: return x < y;
+    case Cmp::Le: case Cmp::Ls: case Cmp::Leu: return x <= y;
+    case Cmp::Gt: case Cmp::Hi: case Cmp::Gtu: return x > y;
+    case Cmp::Ge: case Cmp::Hs: case Cmp::Geu: return x >= y;
+    default: return false;
+    }
+}
+
 float ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 
 int fenv_mode(Round r)
@@ -159,10 +178,29 @@ class Interpreter {
 public:
     Interpreter(Thread& t) : t_(t), m_(*t.L->mod) {}
     Flow run(const Frame& fr);
+    void fill_thread_constants(const Frame& fr) const
+    {
+        for (const auto& [slot, which] : t_.L->thread_specials) fr.r[slot] = special(which);
+    }
+    // The constant slots of a frame that starts.
+    void fill_constants(const Frame& fr) const
+    {
+        std::uint64_t* c = fr.r + fr.f->registers;
+        for (const ConstSlot& k : fr.f->consts) {
+            switch (k.kind) {
+            case OpKind::SharedSym: *c++ = t_.L->shared_offset[k.id] + static_cast<std::uint64_t>(k.imm); break;
+            case OpKind::LocalSym: *c++ = fr.local_base + static_cast<std::uint64_t>(k.imm); break;
+            case OpKind::Special: *c++ = special(static_cast<Special>(k.imm)); break;
+            case OpKind::Func: *c++ = kFunctionTag | k.id; break;
+            default: *c++ = static_cast<std::uint64_t>(k.imm); break;
+            }
+        }
+    }
 
 private:
     Thread& t_;
     const Module::Impl& m_;
+    bool fast(const Frame& fr, const Instr& in, std::size_t& pc) const;
 
     const char* file(const Instr& in) const { return m_.files[m_.locations[in.loc].file].c_str(); }
     unsigned line(const Instr& in) const { return m_.locations[in.loc].line; }
@@ -180,8 +218,13 @@ private:
     std::uint64_t special(Special s) const;
     std::uint64_t get(const Frame& fr, const Operand& o) const
     {
+        if (o.kind == OpKind::Reg) [[likely]]
+            return o.n ? !(fr.r[o.reg] & 1) : fr.r[o.reg];
+        return get_other(fr, o);
+    }
+    std::uint64_t get_other(const Frame& fr, const Operand& o) const
+    {
         switch (o.kind) {
-        case OpKind::Reg: return o.n ? !(fr.r[o.reg] & 1) : fr.r[o.reg];
         case OpKind::Imm: return static_cast<std::uint64_t>(o.imm);
         case OpKind::SharedSym: return t_.L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
         case OpKind::LocalSym: return fr.local_base + static_cast<std::uint64_t>(o.imm);
@@ -264,7 +307,7 @@ std::uint64_t Interpreter::special(Special s) const
     case Special::NWarpId: return (t_.L->block.x * t_.L->block.y * t_.L->block.z + 31) / 32;
     case Special::SmId: case Special::GridId: return 0;
     case Special::NSmId: return 1;
-    case Special::Clock: case Special::Clock64: return t_.clock;
+    case Special::Clock: case Special::Clock64: return ++t_.clock;  // monotonic per thread
     case Special::GlobalTimer:
         return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
     case Special::LanemaskLt: return (1u << lane) - 1;
@@ -1019,7 +1062,7 @@ void Interpreter::builtin(const Frame& fr, const Instr& in, const Function& call
     fail(in, "call of '" + callee.name + "', which this PTX declares but does not define");
 }
 
-Flow run_function(Thread& t, const Function& f, unsigned char* param_in, std::uint32_t param_bytes);
+Flow run_function(Thread& t, const Function& f, unsigned char* param, const std::uint64_t* image);
 
 Flow Interpreter::call(const Frame& fr, const Instr& in)
 {
@@ -1048,7 +1091,7 @@ Flow Interpreter::call(const Frame& fr, const Instr& in)
         else if (kind == OpKind::Reg) std::memcpy(buf + p.offset, &fr.r[src], std::min(8u, p.bytes));
         else fail(in, "a call argument that is neither a parameter nor a register");
     }
-    const Flow flow = run_function(t_, callee, buf, callee.param_bytes);
+    const Flow flow = run_function(t_, callee, buf, nullptr);
     const Operand& rets = in.o[0];
     for (unsigned k = 0; k < rets.n && k < callee.rets.size(); ++k) {
         const std::uint32_t dst = fr.f->lists[rets.reg + 2 * k];
@@ -1072,6 +1115,7 @@ Flow Interpreter::run(const Frame& fr)
         if (pc >= n) return Flow::Returned;
         const Instr& in = code[pc++];
         if (in.pred != kNoReg && ((r[in.pred] & 1) != 0) == ((in.flags & kNegPred) != 0)) continue;
+        if (in.fast != Fast::None && fast(fr, in, pc)) continue;
         switch (in.op) {
         case Op::Mov: {
             const Operand& d = in.o[0];
@@ -1183,26 +1227,104 @@ Flow Interpreter::run(const Frame& fr)
         case Op::Atom: case Op::Red: atomic(fr, in); break;
         case Op::Unsupported: unsupported(in);
         }
-        ++t_.clock;
     }
 }
 
+// The specialised instructions: every operand a register slot, no qualifiers.
+[[gnu::always_inline]] inline bool Interpreter::fast(const Frame& fr, const Instr& in, std::size_t& pc) const
+{
+    std::uint64_t* r = fr.r;
+    // operands are read only where the instruction has them (Mov has no b, Bra no d)
+#define a (r[in.o[1].reg])
+#define b (r[in.o[2].reg])
+#define d (r[in.o[0].reg])
+    auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
+    auto s32 = [](std::uint64_t v) { return static_cast<std::int32_t>(v); };
+    switch (in.fast) {
+    case Fast::Mov32: d = u32(a); return true;
+    case Fast::Mov64: d = a; return true;
+    case Fast::MovPred: d = a & 1; return true;
+    case Fast::Add32: d = u32(a + b); return true;
+    case Fast::Add64: d = a + b; return true;
+    case Fast::Sub32: d = u32(a - b); return true;
+    case Fast::Sub64: d = a - b; return true;
+    case Fast::Mul32: d = u32(a * b); return true;
+    case Fast::Mul64: d = a * b; return true;
+    case Fast::Mad32: d = u32(a * b + r[in.o[3].reg]); return true;
+    case Fast::Mad64: d = a * b + r[in.o[3].reg]; return true;
+    case Fast::MulWideU32: d = std::uint64_t(u32(a)) * u32(b); return true;
+    case Fast::MulWideS32: d = static_cast<std::uint64_t>(std::int64_t(s32(a)) * s32(b)); return true;
+    case Fast::Shl32: d = u32(b) >= 32 ? 0 : u32(u32(a) << u32(b)); return true;
+    case Fast::Shl64: d = u32(b) >= 64 ? 0 : a << u32(b); return true;
+    case Fast::ShrU32: d = u32(b) >= 32 ? 0 : u32(a) >> u32(b); return true;
+    case Fast::ShrS32: d = u32(s32(a) >> std::min(u32(b), 31u)); return true;
+    case Fast::ShrU64: d = u32(b) >= 64 ? 0 : a >> u32(b); return true;
+    case Fast::And32: d = u32(a & b); return true;
+    case Fast::Or32: d = u32(a | b); return true;
+    case Fast::Xor32: d = u32(a ^ b); return true;
+    case Fast::And64: d = a & b; return true;
+    case Fast::RemU32: d = u32(b) ? u32(a) % u32(b) : u32(a); return true;
+    case Fast::DivU32: d = u32(b) ? u32(a) / u32(b) : 0xFFFFFFFFu; return true;
+    case Fast::Min32U: d = std::min(u32(a), u32(b)); return true;
+    case Fast::Max32U: d = std::max(u32(a), u32(b)); return true;
+    case Fast::Min32S: d = u32(std::min(s32(a), s32(b))); return true;
+    case Fast::Max32S: d = u32(std::max(s32(a), s32(b))); return true;
+    case Fast::Selp32: d = u32((r[in.o[3].reg] & 1) ? a : b); return true;
+    case Fast::Selp64: d = (r[in.o[3].reg] & 1) ? a : b; return true;
+    case Fast::AddF32: d = bits(f32(a) + f32(b)); return true;
+    case Fast::SubF32: d = bits(f32(a) - f32(b)); return true;
+    case Fast::MulF32: d = bits(f32(a) * f32(b)); return true;
+    case Fast::FmaF32: d = bits(std::fma(f32(a), f32(b), f32(r[in.o[3].reg]))); return true;
+    case Fast::Bra: pc = in.o[0].reg; return true;
+    case Fast::Nop: return true;
+    case Fast::SetpU32: case Fast::SetpS32: case Fast::SetpU64: case Fast::SetpS64: case Fast::SetpF32: {
+        bool v;
+        switch (in.fast) {
+        case Fast::SetpU32: v = compare_values(in.cmp, u32(a), u32(b)); break;
+        case Fast::SetpS32: v = compare_values(in.cmp, s32(a), s32(b)); break;
+        case Fast::SetpU64: v = compare_values(in.cmp, a, b); break;
+        case Fast::SetpS64: v = compare_values(in.cmp, static_cast<std::int64_t>(a), static_cast<std::int64_t>(b)); break;
+        default: {
+            const float x = f32(a), y = f32(b);
+            if (std::isnan(x) || std::isnan(y)) v = in.cmp >= Cmp::Equ && in.cmp != Cmp::Num;
+            else v = in.cmp == Cmp::Nan ? false : in.cmp == Cmp::Num ? true : compare_values(in.cmp, x, y);
+        }
+        }
+        d = v;
+        return true;
+    }
+    default: return false;
+    }
+#undef a
+#undef b
+#undef d
+}
+
 // A frame on this fiber's stack: registers and the local depot.
-Flow run_function(Thread& t, const Function& f, unsigned char* param, std::uint32_t)
+// image: the frame's starting slots prepared once per launch (the kernel's), or null.
+Flow run_function(Thread& t, const Function& f, unsigned char* param, const std::uint64_t* image)
 {
     const std::uint32_t saved_sp = t.sp;
     const std::uint32_t base = (t.sp + 15) / 16 * 16;
-    if (base + f.local_bytes > kLocalCapacity) {
+    if (base + f.local_bytes > t.local_capacity) {
         emu::detail::kernel_fault(nullptr, 0, "local memory of " + f.name + " does not fit the emulator's " +
-                                                  std::to_string(kLocalCapacity) + " bytes per thread (deep recursion?)");
+                                                  std::to_string(t.local_capacity) + " bytes per thread (deep recursion?)");
     }
-    if (f.registers * 8ULL > kRegisterCapacity)
+    if ((f.registers + f.consts.size()) * 8ULL > kRegisterCapacity)
         emu::detail::kernel_fault(nullptr, 0, f.name + " has more virtual registers than the emulator holds per frame");
     t.sp = base + f.local_bytes;
-    auto* regs = static_cast<std::uint64_t*>(alloca(f.registers * 8 + 8));
-    std::memset(regs, 0, f.registers * 8);
+    const std::size_t slots = f.registers + f.consts.size();
+    auto* regs = static_cast<std::uint64_t*>(alloca(slots * 8 + 8));
     Interpreter interp(t);
-    const Flow flow = interp.run(Frame{&f, regs, param, base});
+    const Frame frame{&f, regs, param, base};
+    if (image) {
+        std::memcpy(regs, image, slots * 8);
+        interp.fill_thread_constants(frame);
+    } else {
+        std::memset(regs, 0, f.registers * 8);
+        interp.fill_constants(frame);
+    }
+    const Flow flow = interp.run(frame);
     t.sp = saved_sp;
     return flow;
 }
@@ -1221,11 +1343,15 @@ void lane_main(void* ctx)
         void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, "", 0, meta);
         if (!t.arena) t.arena = static_cast<unsigned char*>(p) - s.offset;
     }
-    auto* local = static_cast<unsigned char*>(alloca(kLocalCapacity));
-    t.local = local;
-    auto* param = static_cast<unsigned char*>(alloca(L.params.size() + 16));
-    std::memcpy(param, L.params.data(), L.params.size());
-    run_function(t, *L.kernel, param, static_cast<std::uint32_t>(L.params.size()));
+    t.local = L.local_bytes ? static_cast<unsigned char*>(alloca(L.local_bytes)) : nullptr;
+    t.local_capacity = L.local_bytes;
+    // A kernel that calls writes its outgoing arguments into its parameter space: a copy per thread.
+    auto* param = const_cast<unsigned char*>(L.params.data());
+    if (L.calls) {
+        param = static_cast<unsigned char*>(alloca(L.params.size() + 16));
+        std::memcpy(param, L.params.data(), L.params.size());
+    }
+    run_function(t, *L.kernel, param, L.image.data());
 }
 
 std::string describe(const Function& k)
@@ -1316,6 +1442,25 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         }
     }
     L.shared_total = off + dynamic_shared_bytes;
+    // local memory: the kernel's depot, and each device function's a few times over (calls nest)
+    std::uint64_t local = (k->local_bytes + 15) / 16 * 16;
+    for (const Function& f : mi.functions)
+        if (!f.entry && !f.declared_only) local += 4 * ((f.local_bytes + 15) / 16 * 16);
+    L.local_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(local, kLocalCapacity));
+    L.calls = std::any_of(k->code.begin(), k->code.end(), [](const Instr& in) { return in.op == Op::Call; });
+    // the kernel frame's slots: registers zero, constants that do not depend on the thread filled in
+    L.image.assign(k->registers + k->consts.size(), 0);
+    for (std::size_t i = 0; i < k->consts.size(); ++i) {
+        const ConstSlot& c = k->consts[i];
+        const auto slot = static_cast<std::uint32_t>(k->registers + i);
+        switch (c.kind) {
+        case OpKind::SharedSym: L.image[slot] = L.shared_offset[c.id] + static_cast<std::uint64_t>(c.imm); break;
+        case OpKind::LocalSym: L.image[slot] = static_cast<std::uint64_t>(c.imm); break;  // the kernel's depot starts at 0
+        case OpKind::Func: L.image[slot] = kFunctionTag | c.id; break;
+        case OpKind::Special: L.thread_specials.emplace_back(slot, static_cast<Special>(c.imm)); break;
+        default: L.image[slot] = static_cast<std::uint64_t>(c.imm); break;
+        }
+    }
     if (L.shared_total > 228 * 1024)
         throw emu::LaunchError("kernel " + L.kernel_name + " needs " + std::to_string(L.shared_total) +
                                " bytes of shared memory (" + std::to_string(dynamic_shared_bytes) +

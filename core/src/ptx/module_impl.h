@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <tuple>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,9 +18,23 @@ namespace wl::ptx::detail {
 enum class Ty : std::uint8_t {
     None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64, Pred
 };
-unsigned ty_bytes(Ty t);
-bool ty_signed(Ty t);
-bool ty_float(Ty t);
+constexpr unsigned ty_bytes(Ty t)
+{
+    switch (t) {
+    case Ty::B8: case Ty::U8: case Ty::S8: case Ty::Pred: return 1;
+    case Ty::B16: case Ty::U16: case Ty::S16: case Ty::F16: case Ty::BF16: return 2;
+    case Ty::B32: case Ty::U32: case Ty::S32: case Ty::F32: case Ty::F16x2: case Ty::BF16x2: return 4;
+    case Ty::B64: case Ty::U64: case Ty::S64: case Ty::F64: return 8;
+    case Ty::B128: return 16;
+    case Ty::None: return 0;
+    }
+    return 0;
+}
+constexpr bool ty_signed(Ty t) { return t == Ty::S8 || t == Ty::S16 || t == Ty::S32 || t == Ty::S64; }
+constexpr bool ty_float(Ty t)
+{
+    return t == Ty::F16 || t == Ty::F16x2 || t == Ty::BF16 || t == Ty::BF16x2 || t == Ty::F32 || t == Ty::F64;
+}
 
 enum class Space : std::uint8_t { Generic, Global, Shared, Local, Param, Const };
 
@@ -33,6 +48,14 @@ enum class Op : std::uint16_t {
     Bar, BarRed, BarWarp, Shfl, Vote, Match, Redux, Activemask, Nop,
     Atom, Red,
     Unsupported,
+};
+
+// Hot instructions specialised by type at decode time; None: the general path.
+// Their operands are all register slots (constants live in slots too).
+enum class Fast : std::uint8_t {
+    None, Mov32, Mov64, MovPred, Add32, Add64, Sub32, Sub64, Mul32, Mul64, Mad32, Mad64, MulWideU32, MulWideS32,
+    Shl32, Shl64, ShrU32, ShrS32, ShrU64, And32, Or32, Xor32, And64, RemU32, DivU32, Min32U, Max32U, Min32S, Max32S,
+    Selp32, Selp64, SetpU32, SetpS32, SetpU64, SetpS64, SetpF32, AddF32, SubF32, MulF32, FmaF32, Bra, Nop,
 };
 
 enum class Cmp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
@@ -75,6 +98,7 @@ struct Operand {
 
 struct Instr {
     Op op = Op::Unsupported;
+    Fast fast = Fast::None;
     Ty ty = Ty::None;    // the instruction's type (cvt: destination)
     Ty ty2 = Ty::None;   // cvt: source; mul.wide/mad.wide: the operands' type; set: source
     Space space = Space::Generic;
@@ -109,8 +133,21 @@ struct SharedVar {
     bool dynamic = false;
 };
 
+// A constant operand turned into a register slot, filled when a frame starts:
+// immediates, symbol addresses, the thread's fixed special registers.
+struct ConstSlot {
+    OpKind kind;       // Imm, SharedSym, LocalSym, ParamSym, Special, Func
+    std::uint32_t id;  // SharedSym: variable; Func: function
+    std::int64_t imm;  // Imm: the bits; *Sym: the displacement; Special: which
+    bool operator<(const ConstSlot& o) const
+    {
+        return std::tie(kind, id, imm) < std::tie(o.kind, o.id, o.imm);
+    }
+};
+
 struct Function {
     std::string name;
+    std::vector<ConstSlot> consts;       // slots registers .. registers + consts.size()
     bool entry = false;
     bool declared_only = true;
     std::vector<Instr> code;

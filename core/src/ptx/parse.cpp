@@ -14,25 +14,6 @@
 namespace wl::ptx {
 namespace detail {
 
-unsigned ty_bytes(Ty t)
-{
-    switch (t) {
-    case Ty::B8: case Ty::U8: case Ty::S8: return 1;
-    case Ty::B16: case Ty::U16: case Ty::S16: case Ty::F16: case Ty::BF16: return 2;
-    case Ty::B32: case Ty::U32: case Ty::S32: case Ty::F32: case Ty::F16x2: case Ty::BF16x2: return 4;
-    case Ty::B64: case Ty::U64: case Ty::S64: case Ty::F64: return 8;
-    case Ty::B128: return 16;
-    case Ty::Pred: return 1;
-    case Ty::None: return 0;
-    }
-    return 0;
-}
-bool ty_signed(Ty t) { return t == Ty::S8 || t == Ty::S16 || t == Ty::S32 || t == Ty::S64; }
-bool ty_float(Ty t)
-{
-    return t == Ty::F16 || t == Ty::F16x2 || t == Ty::BF16 || t == Ty::BF16x2 || t == Ty::F32 || t == Ty::F64;
-}
-
 namespace {
 
 // ------------------------------------------------------------- tokens --
@@ -914,8 +895,96 @@ private:
         for (Function& fn : m_.functions) {
             if (fn.declared_only) continue;
             if (fn.entry) kernel_info(fn);
+            constants_to_slots(fn);
+            for (Instr& in : fn.code) in.fast = fast_form(in);
         }
         mark_pointer_params();
+    }
+
+    static bool fixed_special(Special s)
+    {
+        return s != Special::Clock && s != Special::Clock64 && s != Special::GlobalTimer;
+    }
+
+    // Constant operands become register slots that a frame fills when it starts,
+    // so that the interpreter reads every hot operand as r[slot].
+    void constants_to_slots(Function& fn)
+    {
+        std::map<ConstSlot, std::uint32_t> ids;
+        auto slot = [&](OpKind kind, std::uint32_t id, std::int64_t imm) {
+            const ConstSlot c{kind, id, imm};
+            auto [it, fresh] = ids.try_emplace(c, fn.registers + static_cast<std::uint32_t>(fn.consts.size()));
+            if (fresh) fn.consts.push_back(c);
+            return it->second;
+        };
+        for (Instr& in : fn.code) {
+            for (unsigned k = 0; k < in.nops; ++k) {
+                Operand& o = in.o[k];
+                switch (o.kind) {
+                case OpKind::Imm: o.reg = slot(OpKind::Imm, 0, o.imm); break;
+                case OpKind::ParamSym: o.reg = slot(OpKind::Imm, 0, o.imm); break;
+                case OpKind::SharedSym: o.reg = slot(OpKind::SharedSym, o.reg, o.imm); break;
+                case OpKind::LocalSym: o.reg = slot(OpKind::LocalSym, 0, o.imm); break;
+                case OpKind::Func: if (in.op != Op::Call) o.reg = slot(OpKind::Func, o.reg, 0); else continue; break;
+                case OpKind::Special:
+                    if (!fixed_special(static_cast<Special>(o.imm))) continue;
+                    o.reg = slot(OpKind::Special, 0, o.imm);
+                    break;
+                case OpKind::Addr:
+                    if (o.base == OpKind::SharedSym) { o.reg = slot(OpKind::SharedSym, o.reg, 0); o.base = OpKind::Reg; }
+                    else if (o.base == OpKind::LocalSym) { o.reg = slot(OpKind::LocalSym, 0, 0); o.base = OpKind::Reg; }
+                    continue;
+                default: continue;
+                }
+                o.kind = OpKind::Reg;
+                o.n = 0;
+            }
+        }
+    }
+
+    // The specialised form of an instruction, where it has one.
+    static Fast fast_form(const Instr& in)
+    {
+        for (unsigned k = 0; k < in.nops; ++k)
+            if (in.o[k].kind != OpKind::Reg && !(in.op == Op::Bra && in.o[k].kind == OpKind::Label)) return Fast::None;
+        const bool plain = (in.flags & ~kUni) == 0 && (in.round == Round::None || in.round == Round::Rn) && in.vec == 1;
+        if (!plain) return Fast::None;
+        const unsigned w = ty_bytes(in.ty);
+        const bool i32 = (in.ty == Ty::B32 || in.ty == Ty::U32 || in.ty == Ty::S32);
+        const bool i64 = (in.ty == Ty::B64 || in.ty == Ty::U64 || in.ty == Ty::S64);
+        const bool s = ty_signed(in.ty);
+        switch (in.op) {
+        case Op::Mov:
+            if (in.ty == Ty::Pred) return Fast::MovPred;
+            return w == 4 ? Fast::Mov32 : w == 8 ? Fast::Mov64 : Fast::None;
+        case Op::Cvta: case Op::CvtaTo:
+            return in.space == Space::Global && w == 8 ? Fast::Mov64 : Fast::None;
+        case Op::Add: return i32 ? Fast::Add32 : i64 ? Fast::Add64 : in.ty == Ty::F32 ? Fast::AddF32 : Fast::None;
+        case Op::Sub: return i32 ? Fast::Sub32 : i64 ? Fast::Sub64 : in.ty == Ty::F32 ? Fast::SubF32 : Fast::None;
+        case Op::Mul: return i32 ? Fast::Mul32 : i64 ? Fast::Mul64 : in.ty == Ty::F32 ? Fast::MulF32 : Fast::None;
+        case Op::Mad: return i32 ? Fast::Mad32 : i64 ? Fast::Mad64 : Fast::None;
+        case Op::Fma: return in.ty == Ty::F32 ? Fast::FmaF32 : Fast::None;
+        case Op::MulWide: return in.ty == Ty::U32 ? Fast::MulWideU32 : in.ty == Ty::S32 ? Fast::MulWideS32 : Fast::None;
+        case Op::Shl: return i32 ? Fast::Shl32 : i64 ? Fast::Shl64 : Fast::None;
+        case Op::Shr: return i32 ? (s ? Fast::ShrS32 : Fast::ShrU32) : (i64 && !s) ? Fast::ShrU64 : Fast::None;
+        case Op::And: return i32 ? Fast::And32 : i64 ? Fast::And64 : Fast::None;
+        case Op::Or: return i32 ? Fast::Or32 : Fast::None;
+        case Op::Xor: return i32 ? Fast::Xor32 : Fast::None;
+        case Op::Rem: return in.ty == Ty::U32 ? Fast::RemU32 : Fast::None;
+        case Op::Div: return in.ty == Ty::U32 ? Fast::DivU32 : Fast::None;
+        case Op::Min: return in.ty == Ty::U32 ? Fast::Min32U : in.ty == Ty::S32 ? Fast::Min32S : Fast::None;
+        case Op::Max: return in.ty == Ty::U32 ? Fast::Max32U : in.ty == Ty::S32 ? Fast::Max32S : Fast::None;
+        case Op::Selp: return w == 4 ? Fast::Selp32 : w == 8 ? Fast::Selp64 : Fast::None;
+        case Op::Setp:
+            if (in.nops != 3) return Fast::None;
+            if (in.ty == Ty::F32) return Fast::SetpF32;
+            if (i32) return s ? Fast::SetpS32 : Fast::SetpU32;
+            if (i64) return s ? Fast::SetpS64 : Fast::SetpU64;
+            return Fast::None;
+        case Op::Bra: return Fast::Bra;
+        case Op::Nop: return Fast::Nop;
+        default: return Fast::None;
+        }
     }
 
     void kernel_info(Function& fn)

@@ -1,7 +1,7 @@
 # Runs `warplab grade --backend cpu` as a student would and checks what it
 # says (the checks never depend on the backend; cpu keeps GPU timing out of CTest).
-#   cmake -DWARPLAB=<warplab> -DDIR=<dir> [-DIDS=E1@@E2] -DEXIT=<code> [-DEXPECT=phrase@@phrase...]
-#         [-DABSENT=phrase@@...] -P expect_grade.cmake
+#   cmake -DWARPLAB=<warplab> -DDIR=<dir> [-DIDS=E1@@E2] [-DARGS=--seed@@7] -DEXIT=<code>
+#         [-DEXPECT=phrase@@phrase...] [-DABSENT=phrase@@...] -P expect_grade.cmake
 # Lists travel joined by "@@" (phrases may hold semicolons and brackets).
 foreach(var WARPLAB DIR EXIT)
   if(NOT DEFINED ${var})
@@ -30,7 +30,8 @@ function(split_at text out)
 endfunction()
 
 split_at("${IDS}" ids)
-execute_process(COMMAND "${WARPLAB}" grade ${ids} --dir "${DIR}" --backend cpu
+split_at("${ARGS}" args)
+execute_process(COMMAND "${WARPLAB}" grade ${ids} --dir "${DIR}" --backend cpu ${args}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 

@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "build.h"
 #include "grader.h"
+#include "harness/harness.h"
 #include "process.h"
 #include "report.h"
 
@@ -99,7 +101,7 @@ GradeReport sample_report()
                    "\n"
                    R"({"check":"shuffle_tail","passed":false,"graded":true,"measured":"a \"quoted\" <step>","expected":"none","where":"","hint":""})",
                    "");
-    return GradeReport{"/tmp/x", "cpu", {ex}};
+    return GradeReport{"/tmp/x", "cpu", 1234, {ex}};
 }
 
 TEST(Reports, GradescopeHasEveryCheckWithItsScore)
@@ -114,6 +116,8 @@ TEST(Reports, GradescopeHasEveryCheckWithItsScore)
     EXPECT_EQ(j["tests"][1]["score"], 0);
     EXPECT_EQ(j["tests"][1]["name"], "E4 shuffle_tail: " + std::string(find_exercise("E4")->checks[1].title));
     EXPECT_NE(j["tests"][1]["output"].get<std::string>().find("measured: a \"quoted\" <step>"), std::string::npos);
+    EXPECT_NE(j["output"].get<std::string>().find("random cases from seed 1234"), std::string::npos)
+        << "the seed is printed, so that --seed 1234 repeats the run";
 }
 
 TEST(Reports, JUnitEscapesAndCountsFailures)
@@ -134,6 +138,117 @@ TEST(Folders, FoundByCatalogNameOrIdPrefix)
     EXPECT_EQ(find_exercise_folder(dir, *find_exercise("E2")), dir / "E2_my_own_name");
     EXPECT_TRUE(find_exercise_folder(dir, *find_exercise("E1")).empty()) << "E10_ is not E1";
     std::filesystem::remove_all(dir);
+}
+
+TEST(Build, WithoutNvccSaysSoInOneLine)
+{
+    Toolchain tc;  // nvcc empty: none found
+    try {
+        compile_to_ptx(tc, *find_exercise("E1"), "/nowhere/E1_max_no_divergence/kernel.cuh");
+        FAIL() << "no error without nvcc";
+    } catch (const std::runtime_error& e) {
+        EXPECT_STREQ(e.what(), "grading needs the CUDA toolkit (nvcc) to compile your kernel; none found");
+    }
+}
+
+TEST(Build, GeneratedSourceIncludesTheKernelAndPinsEachCall)
+{
+    const std::string src = grader_source(*find_exercise("E3"), "/course/E3_dot/kernel.cuh");
+    EXPECT_NE(src.find("#include \"/course/E3_dot/kernel.cuh\""), std::string::npos);
+    EXPECT_NE(src.find("void (*grader_calls_dot_partial_256)(const int*, const int*, int*, unsigned) = "
+                       "exercise::dot_partial<256>;"),
+              std::string::npos);
+    EXPECT_NE(src.find("grader_dot_blocks_128(unsigned n, unsigned* blocks)"), std::string::npos);
+}
+
+// ---- the parallel shape of a block reduction, on hand-made traces ----
+
+// One shared store by each thread in `writers` at barrier interval `epoch`.
+void store(std::vector<trace::LaneRecord>& rs, std::uint32_t epoch, unsigned first, unsigned count)
+{
+    for (unsigned t = first; t < first + count; ++t) {
+        trace::LaneRecord r{};
+        r.thread = t;
+        r.seq = static_cast<std::uint32_t>(rs.size());
+        r.epoch = epoch;
+        r.line = 10 + epoch;
+        r.kind = trace::Kind::Store;
+        r.space = trace::Space::Shared;
+        r.size = 4;
+        r.offset = 4 * t;
+        rs.push_back(r);
+    }
+}
+
+void shared_loads(std::vector<trace::LaneRecord>& rs, std::uint32_t epoch, unsigned thread, unsigned count)
+{
+    for (unsigned k = 0; k < count; ++k) {
+        trace::LaneRecord r{};
+        r.thread = thread;
+        r.seq = static_cast<std::uint32_t>(rs.size());
+        r.epoch = epoch;
+        r.line = 30 + k;  // a site each, as an unrolled loop has
+        r.kind = trace::Kind::Load;
+        r.space = trace::Space::Shared;
+        r.size = 4;
+        r.offset = 4 * k;
+        rs.push_back(r);
+    }
+}
+
+TEST(Shape, ATreeOf64ThreadsHasSixHalvingLevels)
+{
+    // 64 threads store (the load), then 32, 16, 8, 4, 2, 1 write, one interval each.
+    std::vector<trace::LaneRecord> rs;
+    store(rs, 0, 0, 64);
+    for (unsigned s = 32, epoch = 1; s >= 1; s /= 2, ++epoch) store(rs, epoch, 0, s);
+    EXPECT_FALSE(reduction_shape(view_block(rs, 0, 64), 64, 1));
+}
+
+TEST(Shape, OneThreadLoopingOverTheBlockIsNotATree)
+{
+    // The load, then thread 0 reads the 64 words alone and writes one.
+    std::vector<trace::LaneRecord> rs;
+    store(rs, 0, 0, 64);
+    shared_loads(rs, 1, 0, 64);
+    store(rs, 1, 0, 1);
+    const Finding f = reduction_shape(view_block(rs, 0, 64), 64, 1);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 64, 1");
+}
+
+TEST(Shape, AWarpStageAfterTheTreeMayOnlyBeWarp0)
+{
+    // 256 threads: the load, 128, 64, then a tail in warp 0 (32 writers): right.
+    std::vector<trace::LaneRecord> rs;
+    store(rs, 0, 0, 256);
+    store(rs, 1, 0, 128);
+    store(rs, 2, 0, 64);
+    store(rs, 3, 0, 32);
+    EXPECT_FALSE(reduction_shape(view_block(rs, 0, 256), 256, 64));
+    // The same tail done by warp 1 is not the warp stage.
+    std::vector<trace::LaneRecord> other;
+    store(other, 0, 0, 256);
+    store(other, 1, 0, 128);
+    store(other, 2, 0, 64);
+    store(other, 3, 32, 32);
+    EXPECT_TRUE(reduction_shape(view_block(other, 0, 256), 256, 64));
+}
+
+TEST(Shape, AThreadThatReadsTheWholeTailAloneIsCaught)
+{
+    // Levels right (256, 128, 64, then 1 writer in warp 0), but thread 0 reads
+    // 64 words in the tail: 3 stores in the tree, 64 loads and 1 store in the
+    // tail, 68 accesses > 4 log2(256) + 4 = 36.
+    std::vector<trace::LaneRecord> rs;
+    store(rs, 0, 0, 256);
+    store(rs, 1, 0, 128);
+    store(rs, 2, 0, 64);
+    shared_loads(rs, 3, 0, 64);
+    store(rs, 3, 0, 1);
+    const Finding f = reduction_shape(view_block(rs, 0, 256), 256, 64);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->measured, "thread 0 of block 0 made 68 shared-memory accesses");
 }
 
 }  // namespace

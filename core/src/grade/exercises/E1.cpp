@@ -28,7 +28,7 @@ const BlockReduction& problem()
 Verdict whole_warps(const Harness& h)
 {
     const BlockView v = trace_reduction(h, problem());
-    if (Finding f = reduction_shape(h, v, 256, 1)) return *f;
+    if (Finding f = reduction_shape(v, 256, 1)) return *f;
     if (Finding f = first_partial_warp(h, v)) return *f;
     unsigned wide = 0;
     for (const trace::StepMetrics& m : v.steps) wide += m.active_threads >= 32;

@@ -31,7 +31,7 @@ const BlockReduction& problem()
 Verdict no_bank_conflicts(const Harness& h)
 {
     const BlockView v = trace_reduction(h, problem());
-    if (Finding f = reduction_shape(h, v, 256, 1)) return *f;
+    if (Finding f = reduction_shape(v, 256, 1)) return *f;
     if (Finding f = first_bank_conflict(h, v)) return *f;
     const trace::Totals t = trace::totals(v.steps);
     return pass("a tree of 8 halving steps, every shared access at its ideal: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +

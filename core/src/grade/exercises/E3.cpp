@@ -112,7 +112,7 @@ Finding two_per_thread(const Harness& h)
     const auto [fewest, most] = std::minmax_element(loads.begin(), loads.end());
     if (covered == 4 * kBlock && *fewest == 4 && *most == 4) return std::nullopt;
     return fail("block 0 loaded " + std::to_string(covered / 2) + " elements of each vector; its threads made " +
-                    std::to_string(*fewest) + " to " + std::to_string(*most) + " global loads each",
+                    range_text(*fewest, *most) + " global loads each",
                 "2*BLOCK = 512 elements of each vector, every thread loading 2 of a and 2 of b",
                 "block 0 (n = 4096, block 256)",
                 "thread tid of block b loads the products at i = 2*BLOCK*b + tid and i + BLOCK, adds them, then the "

@@ -24,9 +24,9 @@ bool is_collective(trace::Kind k)
 
 // The parallel shape: a halving tree down to 64 sums, then warp 0 alone, in
 // log2(32) = 5 shuffle rounds of all 32 lanes.
-Finding sum_shape(const Harness& h, const BlockView& v)
+Finding sum_shape(const BlockView& v)
 {
-    if (Finding f = reduction_shape(h, v, 256, 64)) return f;
+    if (Finding f = reduction_shape(v, 256, 64)) return f;
     unsigned rounds = 0;
     for (const trace::WarpEvent& e : v.block.events)
         rounds += e.kind == trace::Kind::Shuffle && e.warp == 0 && e.mask == 0xffffffffu;
@@ -66,7 +66,7 @@ Verdict shuffle_tail(const Harness& h)
                     "step " + std::to_string(e.step) + ", " + h.site(e.site));
     }
     if (shuffles == 0) return fail("block 0 made no warp shuffle", "a warp stage done with __shfl_down_sync");
-    if (Finding f = sum_shape(h, v)) return *f;
+    if (Finding f = sum_shape(v)) return *f;
     return pass("no shared-memory access between the first and last of block 0's " + std::to_string(shuffles) +
                 " warp shuffles");
 }
@@ -77,7 +77,7 @@ void grade(Harness& h)
     h.check("shuffle_tail", [&] { return shuffle_tail(h); });
     // A kernel without parallelism has no race to show: the shape first.
     h.check("no_race", [&] {
-        if (Finding f = sum_shape(h, trace_reduction(h, problem()))) return *f;
+        if (Finding f = sum_shape(trace_reduction(h, problem()))) return *f;
         return check_no_race(h, problem());
     });
 }

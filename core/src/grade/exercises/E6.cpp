@@ -104,9 +104,8 @@ Finding tile_loads_shape(const BlockView& v, unsigned K)
     for (unsigned l : loads) total += l;
     const std::size_t distinct = distinct_words(v, is_global_load);
     if (*fewest == each && *most == each && distinct == total) return std::nullopt;
-    return fail("the threads of block 0 made " + std::to_string(*fewest) + " to " + std::to_string(*most) +
-                    " global loads each; " + std::to_string(distinct) + " distinct elements of " +
-                    std::to_string(total) + " loads",
+    return fail("the threads of block 0 made " + range_text(*fewest, *most) + " global loads each; " +
+                    std::to_string(distinct) + " distinct elements of " + std::to_string(total) + " loads",
                 "each thread loads one A and one B element a phase: " + std::to_string(each) + " each (" +
                     std::to_string(phases) + " phases), no element loaded twice",
                 "block 0 (64x64x64)",

@@ -78,8 +78,7 @@ Finding everyone_takes_a_share(const BlockView& v, unsigned n, unsigned grid_thr
     const std::vector<unsigned> loads = per_thread(v, is_global_load);
     const auto [fewest, most] = std::minmax_element(loads.begin(), loads.end());
     if (*fewest >= few && *most <= many) return std::nullopt;
-    return fail("the threads of block 0 made " + std::to_string(*fewest) + " to " + std::to_string(*most) +
-                    " global loads each (x and y)",
+    return fail("the threads of block 0 made " + range_text(*fewest, *most) + " global loads each (x and y)",
                 std::to_string(few) + " to " + std::to_string(many) + ": n / (gridDim.x * blockDim.x) elements each, "
                 "every thread of the grid taking its share",
                 "block 0 (n = " + std::to_string(n) + ", 4 blocks of 128)",

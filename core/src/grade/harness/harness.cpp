@@ -398,7 +398,7 @@ std::vector<unsigned> expected_levels(unsigned block, unsigned last_level)
 
 }  // namespace
 
-Finding reduction_shape(const Harness& h, const BlockView& v, unsigned block, unsigned last_level)
+Finding reduction_shape(const BlockView& v, unsigned block, unsigned last_level)
 {
     const WriterLevels got = writer_levels(v);
     const std::vector<unsigned> want = expected_levels(block, last_level);
@@ -430,7 +430,6 @@ Finding reduction_shape(const Harness& h, const BlockView& v, unsigned block, un
                     "each thread folds one pair per step; a thread that reads many elements of the block is doing "
                     "the others' work one by one");
     }
-    (void)h;
     return std::nullopt;
 }
 
@@ -441,6 +440,11 @@ std::string str(double v)
     char buf[64];
     auto [end, ec] = std::to_chars(buf, buf + sizeof buf, v);
     return ec == std::errc() ? std::string(buf, end) : std::to_string(v);
+}
+
+std::string range_text(unsigned lo, unsigned hi)
+{
+    return lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
 }
 
 std::string step_label(const trace::StepMetrics& m)

@@ -146,7 +146,7 @@ bool is_global_load(const trace::WarpEvent& e);
 // BLOCK/2, BLOCK/4, ... down to `last_level` (1 for a whole tree; 64 where a
 // warp stage follows, whose writers, if any, are all in warp 0); and no thread
 // touches more than 4 shared words a level (a thread that loops over the block does).
-Finding reduction_shape(const Harness& h, const BlockView& v, unsigned block, unsigned last_level);
+Finding reduction_shape(const BlockView& v, unsigned block, unsigned last_level);
 
 // The first shared-memory access with more wavefronts than its ideal.
 Finding first_bank_conflict(const Harness& h, const BlockView& v);
@@ -159,6 +159,7 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
 
 std::string str(double v);  // shortest form that reads back the same: 3, -2.5, 1e+30, nan
 std::string step_label(const trace::StepMetrics& m);  // "step 3 (lines 31, 32)"
+std::string range_text(unsigned lo, unsigned hi);       // "8", or "0 to 2048"
 
 // The child process: parses the PTX, runs the exercise's checks, writes their
 // JSON lines to `result_path`. Returns the exit code.

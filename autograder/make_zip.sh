@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Makes the zip to upload as a Gradescope autograder: setup.sh, run_autograder
+# and exercises.txt at its top, the committed warplab repository in warplab/.
+#   bash autograder/make_zip.sh [OUT.zip] [E1 E2 ...]   (default: warplab-autograder.zip, all exercises)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+repo="$(cd "$here/.." && pwd)"
+out="$(realpath -m "${1:-warplab-autograder.zip}")"
+shift || true
+stage="$(mktemp -d)"
+trap 'rm -rf "$stage"' EXIT
+cp "$here/setup.sh" "$here/run_autograder" "$stage/"
+if (($#)); then echo "$*" >"$stage/exercises.txt"; else cp "$here/exercises.txt" "$stage/"; fi
+mkdir "$stage/warplab"
+git -C "$repo" archive HEAD | tar -x -C "$stage/warplab"
+rm -f "$out"
+(cd "$stage" && zip -qr "$out" .)
+echo "wrote $out: upload it as the autograder; students submit their E*/kernel.cuh folders"

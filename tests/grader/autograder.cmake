@@ -1,0 +1,64 @@
+# The Gradescope autograder (autograder/run_autograder) against a temporary
+# folder laid out as Gradescope lays out /autograder: source/ (the zip:
+# exercises.txt, and warplab/build/warplab, here a copy of the binary outside
+# any repository, so the grader must run from where it is installed),
+# submission/, results/. Two submissions of E1 and E7:
+#   the solutions:                      10 + 10 = 20 points, every test passed;
+#   E1 with reduction v1's divergent branching (correct 5, whole_warps 0)
+#   and E7's solution inside an exercises/ folder: 5 + 10 = 15 points.
+#   cmake -DWARPLAB=<warplab> -DSOURCE=<repository> -DWORK=<scratch> -P autograder.cmake
+file(REMOVE_RECURSE "${WORK}")
+set(problems "")
+
+function(run_submission name want_score want_passed)
+  set(root "${WORK}/${name}")
+  file(MAKE_DIRECTORY "${root}/source/warplab/build" "${root}/results")
+  file(COPY_FILE "${WARPLAB}" "${root}/source/warplab/build/warplab")
+  file(CHMOD "${root}/source/warplab/build/warplab" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+  file(WRITE "${root}/source/exercises.txt" "E1 E7\n")
+  file(COPY_FILE "${SOURCE}/autograder/run_autograder" "${root}/run_autograder")
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env WARPLAB_AUTOGRADER_ROOT=${root} bash ${root}/run_autograder
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  message("${out}${err}")
+  set(json "${root}/results/results.json")
+  if(NOT rc EQUAL 0 OR NOT EXISTS "${json}")
+    set(problems "${problems}${name}: run_autograder exit code ${rc}, results.json written: no\n" PARENT_SCOPE)
+    return()
+  endif()
+  file(READ "${json}" doc)
+  string(JSON score GET "${doc}" score)
+  string(JSON tests LENGTH "${doc}" tests)
+  set(passed 0)
+  math(EXPR last "${tests} - 1")
+  foreach(i RANGE ${last})
+    string(JSON status GET "${doc}" tests ${i} status)
+    if(status STREQUAL "passed")
+      math(EXPR passed "${passed} + 1")
+    endif()
+  endforeach()
+  string(JSON output GET "${doc}" output)
+  string(FIND "${output}" "random cases from seed" seeded)
+  # E1 has 2 checks, E7 has 3: 5 tests.
+  if(NOT score EQUAL want_score OR NOT tests EQUAL 5 OR NOT passed EQUAL want_passed OR seeded EQUAL -1)
+    set(problems "${problems}${name}: score ${score} (want ${want_score}), ${tests} tests (want 5), ${passed} passed \
+(want ${want_passed}), seed in the output: ${seeded}\n" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# The solutions, at the top of the submission.
+file(MAKE_DIRECTORY "${WORK}/solutions/submission")
+foreach(folder E1_max_no_divergence E7_transpose_shared)
+  file(COPY "${SOURCE}/solutions/${folder}" DESTINATION "${WORK}/solutions/submission")
+endforeach()
+run_submission(solutions 20 5)
+
+# A partly right submission, inside an exercises/ folder.
+file(MAKE_DIRECTORY "${WORK}/partial/submission/exercises")
+file(COPY "${SOURCE}/tests/grader/wrong/divergent_branching/E1_max_no_divergence"
+     DESTINATION "${WORK}/partial/submission/exercises")
+file(COPY "${SOURCE}/solutions/E7_transpose_shared" DESTINATION "${WORK}/partial/submission/exercises")
+run_submission(partial 15 4)
+
+if(problems)
+  message(FATAL_ERROR "${problems}")
+endif()

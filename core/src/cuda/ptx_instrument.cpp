@@ -620,6 +620,9 @@ public:
         for (std::size_t i = f.open; i <= f.close; ++i) widths_.see(lines[i]);
     }
 
+    // The narrowest explicitly .shared access seen (16 when none).
+    unsigned narrowest_shared() const { return narrowest_shared_; }
+
     std::size_t run(const std::vector<SharedSymbol>* entry_shared)
     {
         emit_.raw(lines_[f_.open]);
@@ -678,6 +681,7 @@ private:
         const std::string& type = in.parts.back();
         const unsigned elem = type_bytes(type), width = vector_width(in);
         const Address addr = parse_address(in.operands[kind == Kind::Load ? 1 : 0]);
+        if (!space.generic && space.space == Space::Shared) narrowest_shared_ = std::min(narrowest_shared_, elem);
         Site s;
         s.kind = kind;
         s.space = space;
@@ -703,6 +707,7 @@ private:
         if (!space.traced || op.empty() || vector_width(in) != 1) return false;
         const std::string type = in.parts.back();
         const unsigned bytes = type_bytes(type);
+        if (!space.generic && space.space == Space::Shared) narrowest_shared_ = std::min(narrowest_shared_, bytes);
         // red has no destination: run it as atom into a scratch register, so that the stored value is known.
         std::vector<std::string> ops = in.operands;
         if (red) ops.insert(ops.begin(), temp("o", bytes));
@@ -759,6 +764,16 @@ private:
         s.kind = in.parts[0] == "shfl" ? Kind::Shuffle : Kind::Vote;
         const std::string& input = in.operands[1];
         const std::string& type = in.parts.back();
+        if (in.parts[0] == "match") {  // the emulator passes match's input as 16 bytes
+            s.size = 16;
+            const unsigned bytes = type_bytes(type);
+            emit_.line("mov." + bit_type(bytes) + " \t" + temp("x", bytes) + ", " + input);
+            s.values.push_back({0, bit_type(bytes), temp("x", bytes)});
+            emit_.raw(original);
+            emit_.record(next_id_++, in.guard, s, sites_.current());
+            ++count_;
+            return true;
+        }
         if (in.parts[0] == "vote") {
             const bool negated = !input.empty() && input.front() == '!';
             emit_.line("selp.u32 \t%wl_x32, " + std::string(negated ? "0, 1, " : "1, 0, ") + input.substr(negated ? 1 : 0));
@@ -782,6 +797,7 @@ private:
     Emitter emit_;
     RegisterWidths widths_;
     std::size_t count_ = 0;
+    unsigned narrowest_shared_ = 16;
 };
 
 // The kernel's shared variables in declaration order: module-scope ones it
@@ -855,6 +871,7 @@ InstrumentedPtx instrument_ptx(std::string_view ptx, std::string_view entry)
         SiteTracker sites(files);
         FunctionInstrumenter fi(lines, f, sites, next_id, out);
         result.sites += fi.run(f.entry ? &result.shared : nullptr);
+        if (f.entry) result.narrowest_shared_access = fi.narrowest_shared();
         i = f.close + 1;
     }
     for (; i < lines.size(); ++i) out.append(lines[i]).push_back('\n');

@@ -9,6 +9,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +48,10 @@ struct InstrumentedPtx {
     std::string entry;                   // the mangled name of the instrumented kernel
     std::vector<SharedSymbol> shared;    // the kernel's shared variables, in declaration order
     std::size_t sites = 0;               // instrumented instructions, for tests and messages
+    // Bytes of the narrowest explicitly .shared load/store/atomic in the
+    // kernel's own code (16 when none): with the alignment, it gives the
+    // element size the emulator declares a shared variable with.
+    unsigned narrowest_shared_access = 16;
 };
 
 // Instruments `entry` (a mangled .entry name) and every .func of the module;
@@ -61,13 +66,29 @@ struct PointerArg {
     std::uint64_t value = 0;       // the device pointer passed
     std::uint64_t alloc_end = 0;   // one past the end of its allocation
 };
-struct LaunchFacts {
-    const ptx::KernelInfo* kernel = nullptr;
-    std::vector<std::uint32_t> shared_bases;  // window address of each shared variable, as InstrumentedPtx::shared
-    std::vector<PointerArg> pointers;
-    std::vector<std::uint32_t> watched_blocks;
-    std::uint32_t dynamic_shared_bytes = 0;
+// A shared array as the trace numbers it (its position in a vector of these).
+struct SharedSlot {
+    std::uint32_t base = 0;   // window address
+    std::uint64_t bytes = 0;
+    std::uint32_t elem = 1;   // element size the emulator declares it with
+    std::string name;         // source name
 };
+struct LaunchFacts {
+    std::vector<SharedSlot> shared;
+    std::vector<PointerArg> pointers;
+    // The base of the device allocation holding an address that no pointer
+    // argument covers; false when there is none.
+    std::function<bool(std::uint64_t address, std::uint64_t& base)> allocation_of;
+    std::vector<std::uint32_t> watched_blocks;
+};
+
+// The emulator's numbering of a kernel's shared arrays: the static ones in
+// declaration order, then the dynamic area (one, whatever `extern` names
+// alias it) when the launch gives it bytes. Element size: the alignment,
+// at most the narrowest shared access of the kernel, halved until it divides
+// the size. `bases`: each of `kernel.shared`'s window addresses.
+std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& ptx,
+                                     const std::vector<std::uint32_t>& bases, std::uint32_t dynamic_shared_bytes);
 
 // Raw records (offset = the raw address, array = 0) as the instrumented
 // kernel wrote them -> the emulator's records: (array, offset) named, thread

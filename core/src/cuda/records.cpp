@@ -13,40 +13,48 @@ using trace::Kind;
 using trace::LaneRecord;
 using trace::Space;
 
-// Global: the parameter with the largest pointer at or below the address,
-// inside that pointer's allocation; offset from it, plus the pointer's place
-// within 256 bytes (so that alignment, which decides sectors, survives).
-void name_global(LaneRecord& r, const std::vector<PointerArg>& ptrs)
+// Global: the parameter with the largest pointer at or below the address
+// (the later parameter where two are equal), if the address lies in that
+// pointer's allocation: offset from it, plus the pointer's place within 256
+// bytes (alignment decides sectors). Other device memory: array 0xFF, offset
+// from its allocation's base, plus that base's place within 256 bytes.
+void name_global(LaneRecord& r, const LaunchFacts& facts)
 {
     const std::uint64_t a = r.offset;
-    const PointerArg* best = nullptr;
-    for (const PointerArg& p : ptrs)
-        if (p.value <= a && a < p.alloc_end && (!best || p.value > best->value)) best = &p;
-    if (!best) return;  // not an argument's memory: the raw address stays
-    r.array = best->position;
-    r.offset = a - best->value + best->value % 256;
+    const PointerArg* below = nullptr;
+    for (const PointerArg& p : facts.pointers)
+        if (p.value <= a && (!below || p.value >= below->value)) below = &p;
+    if (below && a < below->alloc_end) {
+        r.array = below->position;
+        r.offset = a - below->value + below->value % 256;
+        return;
+    }
+    std::uint64_t base = 0;
+    if (facts.allocation_of && facts.allocation_of(a, base)) {
+        r.array = 0xFF;
+        r.offset = a - base + base % 256;
+    }
 }
 
-// Shared: the variable with the largest window address at or below the
-// address (the later one where two share an address: a zero-sized one).
-void name_shared(LaneRecord& r, const std::vector<std::uint32_t>& bases)
+// Shared: the slot with the largest window address at or below the address.
+void name_shared(LaneRecord& r, const std::vector<SharedSlot>& slots)
 {
     const std::uint64_t a = r.offset;
     int best = -1;
-    for (std::size_t k = 0; k < bases.size(); ++k)
-        if (bases[k] <= a && (best < 0 || bases[k] >= bases[best])) best = static_cast<int>(k);
+    for (std::size_t k = 0; k < slots.size(); ++k)
+        if (slots[k].base <= a && (best < 0 || slots[k].base >= slots[best].base)) best = static_cast<int>(k);
     if (best < 0) return;
     r.array = static_cast<std::uint8_t>(best);
-    r.offset = a - bases[best];
+    r.offset = a - slots[best].base;
 }
 
 // What thread 0 of a block records first on the emulator: one Declare per
-// shared variable (element size: its alignment, at most 16 bytes).
-std::vector<LaneRecord> declarations(std::uint32_t block, const ptx::KernelInfo& k, std::uint32_t dynamic_bytes)
+// shared array, from no source line.
+std::vector<LaneRecord> declarations(std::uint32_t block, const std::vector<SharedSlot>& slots)
 {
     std::vector<LaneRecord> out;
-    for (std::size_t i = 0; i < k.shared.size(); ++i) {
-        const ptx::SharedInfo& s = k.shared[i];
+    for (std::size_t i = 0; i < slots.size(); ++i) {
+        const SharedSlot& s = slots[i];
         LaneRecord r{};
         r.block = block;
         r.thread = 0;
@@ -54,10 +62,9 @@ std::vector<LaneRecord> declarations(std::uint32_t block, const ptx::KernelInfo&
         r.file_hash = trace::file_hash("");
         r.kind = Kind::Declare;
         r.space = Space::Shared;
-        const unsigned elem = std::clamp(s.align, 1u, 16u);
-        r.size = static_cast<std::uint8_t>(elem);
+        r.size = static_cast<std::uint8_t>(s.elem);
         r.array = static_cast<std::uint8_t>(i);
-        r.offset = (s.dynamic ? dynamic_bytes : s.bytes) / elem;
+        r.offset = s.bytes / s.elem;
         char label[16] = {};
         std::memcpy(label, s.name.data(), std::min(sizeof label, s.name.size()));
         std::memcpy(r.value, label, sizeof label);
@@ -66,21 +73,46 @@ std::vector<LaneRecord> declarations(std::uint32_t block, const ptx::KernelInfo&
     return out;
 }
 
+std::uint32_t element_size(unsigned align, unsigned narrowest_access, std::uint64_t bytes)
+{
+    unsigned e = std::min(std::max(1u, align), narrowest_access);
+    while (e > 1 && bytes % e) e /= 2;
+    return e;
+}
+
 }  // namespace
+
+std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& ptx,
+                                     const std::vector<std::uint32_t>& bases, std::uint32_t dynamic_shared_bytes)
+{
+    std::vector<SharedSlot> slots;
+    const unsigned narrowest = ptx.narrowest_shared_access;
+    for (std::size_t i = 0; i < kernel.shared.size() && i < bases.size(); ++i) {
+        const ptx::SharedInfo& v = kernel.shared[i];
+        if (!v.dynamic) slots.push_back({bases[i], v.bytes, element_size(v.align, narrowest, v.bytes), v.name});
+    }
+    if (dynamic_shared_bytes)
+        for (std::size_t i = 0; i < kernel.shared.size() && i < bases.size(); ++i) {
+            const ptx::SharedInfo& v = kernel.shared[i];
+            if (!v.dynamic) continue;
+            slots.push_back({bases[i], dynamic_shared_bytes, element_size(v.align, narrowest, dynamic_shared_bytes), v.name});
+            break;
+        }
+    return slots;
+}
 
 std::vector<LaneRecord> finish_records(std::vector<LaneRecord> raw, const LaunchFacts& facts)
 {
-    const auto declared = static_cast<std::uint32_t>(facts.kernel ? facts.kernel->shared.size() : 0);
+    const auto declared = static_cast<std::uint32_t>(facts.shared.size());
     for (LaneRecord& r : raw) {
-        if (r.space == Space::Shared) name_shared(r, facts.shared_bases);
-        else if (r.space == Space::Global) name_global(r, facts.pointers);
+        if (r.space == Space::Shared) name_shared(r, facts.shared);
+        else if (r.space == Space::Global) name_global(r, facts);
         if (r.thread == 0) r.seq += declared;  // thread 0's declarations come first
     }
-    if (facts.kernel)
-        for (std::uint32_t b : facts.watched_blocks) {
-            const auto d = declarations(b, *facts.kernel, facts.dynamic_shared_bytes);
-            raw.insert(raw.end(), d.begin(), d.end());
-        }
+    for (std::uint32_t b : facts.watched_blocks) {
+        const auto d = declarations(b, facts.shared);
+        raw.insert(raw.end(), d.begin(), d.end());
+    }
     std::sort(raw.begin(), raw.end(), [](const LaneRecord& a, const LaneRecord& b) {
         return std::tie(a.block, a.thread, a.seq) < std::tie(b.block, b.thread, b.seq);
     });

@@ -100,17 +100,23 @@ std::uint32_t record_capacity()
     return static_cast<std::uint32_t>(std::min<std::size_t>(free_bytes / 4 / sizeof(LaneRecord), std::size_t(1) << 26));
 }
 
+// Every 8-byte argument that points into a device allocation (or just past
+// its end), as the emulator finds its pointer arguments.
 std::vector<detail::PointerArg> pointer_args(const ptx::KernelInfo& k, std::span<const ptx::Arg> args)
 {
     std::vector<detail::PointerArg> out;
-    for (std::size_t i = 0; i < k.params.size(); ++i) {
-        if (!k.params[i].is_pointer || args[i].bytes.size() != 8) continue;
+    for (std::size_t i = 0; i < k.params.size() && i < 255; ++i) {
+        if (args[i].bytes.size() != 8) continue;
         detail::PointerArg p;
         p.position = static_cast<std::uint8_t>(i);
         std::memcpy(&p.value, args[i].bytes.data(), 8);
         CUdeviceptr base = 0;
         std::size_t size = 0;
-        if (cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value)) != CUDA_SUCCESS) continue;
+        const bool inside = cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value)) == CUDA_SUCCESS;
+        const bool just_past = !inside && p.value &&
+                               cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value - 1)) == CUDA_SUCCESS &&
+                               p.value == base + size;
+        if (!inside && !just_past) continue;
         p.alloc_end = base + size;
         out.push_back(p);
     }
@@ -245,13 +251,19 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     std::vector<LaneRecord> out(head.count);
     if (head.count) check(cuMemcpyDtoH(out.data(), records.get(), out.size() * sizeof(LaneRecord)), "cuMemcpyDtoH");
 
+    std::vector<std::uint32_t> bases(ptx.shared.size());
+    std::memcpy(bases.data(), ctl.data() + sizeof(detail::Control), bases.size() * sizeof(std::uint32_t));
     detail::LaunchFacts facts;
-    facts.kernel = k;
-    facts.shared_bases.resize(ptx.shared.size());
-    std::memcpy(facts.shared_bases.data(), ctl.data() + sizeof(detail::Control), facts.shared_bases.size() * 4);
+    facts.shared = detail::shared_slots(*k, ptx, bases, launch.dynamic_shared_bytes);
     facts.pointers = pointer_args(*k, launch.args);
+    facts.allocation_of = [](std::uint64_t address, std::uint64_t& base) {
+        CUdeviceptr b = 0;
+        std::size_t size = 0;
+        if (cuMemGetAddressRange(&b, &size, static_cast<CUdeviceptr>(address)) != CUDA_SUCCESS) return false;
+        base = b;
+        return true;
+    };
     facts.watched_blocks = launch.watched_blocks;
-    facts.dynamic_shared_bytes = launch.dynamic_shared_bytes;
     return detail::finish_records(std::move(out), facts);
 }
 

@@ -30,21 +30,23 @@ LaneRecord raw(std::uint32_t thread, std::uint32_t seq, Kind kind, Space space, 
     return r;
 }
 
-// A kernel with two shared arrays: sdata (1024 bytes, align 4) at window
-// address 0 and flags (16 bytes, align 16) at 1024; and three parameters:
-// in (pointer), out (pointer into the same allocation as in, 0x100 further
-// on, then 0x10 more), n (not a pointer).
+// A kernel with two shared arrays: sdata (1024 bytes of 4-byte elements) at
+// window address 0 and flags (16 bytes, one 16-byte element) at 1024; and
+// three parameters: in (pointer), out (pointer into the same allocation as
+// in, 0x110 further on), n (not a pointer). One more allocation, at 0x5000,
+// is nobody's argument.
 struct Fixture {
-    wl::ptx::KernelInfo kernel;
     LaunchFacts facts;
     static constexpr std::uint64_t kIn = 0x7f0000000000, kOut = 0x7f0000000110, kEnd = 0x7f0000001000;
     Fixture()
     {
-        kernel.mangled = "k";
-        kernel.shared = {{"sdata", 1024, 4, false}, {"flags", 16, 16, false}};
-        facts.kernel = &kernel;
-        facts.shared_bases = {0, 1024};
+        facts.shared = {{0, 1024, 4, "sdata"}, {1024, 16, 16, "flags"}};
         facts.pointers = {PointerArg{0, kIn, kEnd}, PointerArg{1, kOut, kEnd}};
+        facts.allocation_of = [](std::uint64_t a, std::uint64_t& base) {
+            if (a < 0x5000 || a >= 0x6000) return false;
+            base = 0x5000;
+            return true;
+        };
         facts.watched_blocks = {3};
     }
 };
@@ -68,18 +70,24 @@ TEST(FinishRecords, GlobalAddressesNameTheClosestPointerBelowThem)
     // kIn + 0x20: only in lies at or below it -> array 0, offset 0x20 (+ kIn % 256 = 0).
     // kOut + 0x30: both lie below; out (0x110) is the larger -> array 1, offset
     // 0x30 + kOut % 256 = 0x30 + 0x10 = 0x40.
-    // 0x1000 below in: no parameter's memory -> array 0, raw address kept.
+    // 0x5010: no parameter's memory, the allocation at 0x5000 -> array 0xFF,
+    // offset 0x10 + 0x5000 % 256 = 0x10.
+    // 0x1000: no allocation at all -> array 0, the raw address kept.
     auto out = finish_records({raw(7, 0, Kind::Load, Space::Global, Fixture::kIn + 0x20),
                                raw(7, 1, Kind::Store, Space::Global, Fixture::kOut + 0x30),
-                               raw(7, 2, Kind::Load, Space::Global, 0x1000)},
+                               raw(7, 2, Kind::Load, Space::Global, 0x5010),
+                               raw(7, 3, Kind::Load, Space::Global, 0x1000)},
                               f.facts);
-    ASSERT_EQ(out.size(), 5u);
+    ASSERT_EQ(out.size(), 6u);
     EXPECT_EQ(out[2].array, 0);
     EXPECT_EQ(out[2].offset, 0x20u);
     EXPECT_EQ(out[3].array, 1);
     EXPECT_EQ(out[3].offset, 0x40u);
-    EXPECT_EQ(out[4].offset, 0x1000u);
-    // Past the end of the allocation: no parameter either.
+    EXPECT_EQ(out[4].array, 0xFF);
+    EXPECT_EQ(out[4].offset, 0x10u);
+    EXPECT_EQ(out[5].array, 0);
+    EXPECT_EQ(out[5].offset, 0x1000u);
+    // Past the end of the arguments' allocation: not theirs either.
     auto past = finish_records({raw(7, 0, Kind::Load, Space::Global, Fixture::kEnd)}, f.facts);
     EXPECT_EQ(past.back().offset, Fixture::kEnd);
 }
@@ -95,7 +103,7 @@ TEST(FinishRecords, ThreadZeroDeclaresFirst)
     EXPECT_EQ(out[0].kind, Kind::Declare);
     EXPECT_EQ(out[0].seq, 0u);
     EXPECT_EQ(out[0].block, 3u);
-    EXPECT_EQ(out[0].size, 4);        // sdata: align 4
+    EXPECT_EQ(out[0].size, 4);        // sdata: 4-byte elements
     EXPECT_EQ(out[0].offset, 256u);   // 1024 bytes / 4
     char name[17] = {};
     std::memcpy(name, out[0].value, 16);
@@ -113,8 +121,7 @@ TEST(FinishRecords, SortedByBlockThreadSeq)
 {
     Fixture f;
     f.facts.watched_blocks = {};
-    f.kernel.shared.clear();
-    f.facts.shared_bases.clear();
+    f.facts.shared.clear();
     std::vector<LaneRecord> in{raw(9, 4, Kind::Load, Space::None, 0), raw(2, 7, Kind::Load, Space::None, 0),
                                raw(9, 1, Kind::Load, Space::None, 0), raw(2, 3, Kind::Load, Space::None, 0)};
     in[0].block = 1;
@@ -124,6 +131,33 @@ TEST(FinishRecords, SortedByBlockThreadSeq)
     EXPECT_EQ((std::pair{out[1].thread, out[1].seq}), (std::pair{2u, 3u}));
     EXPECT_EQ((std::pair{out[2].thread, out[2].seq}), (std::pair{2u, 7u}));
     EXPECT_EQ((std::pair{out[3].thread, out[3].seq}), (std::pair{9u, 1u}));
+}
+
+// The emulator's numbering and element sizes: statics in declaration order,
+// then the dynamic area, only when the launch sizes it.
+TEST(SharedSlots, StaticsThenTheDynamicArea)
+{
+    wl::ptx::KernelInfo k;
+    // declared: dyn (extern, align 8), bytes (64 x 1, align 1), tile (96 bytes, align 16)
+    k.shared = {{"dyn", 0, 8, true}, {"bytes", 64, 1, false}, {"tile", 96, 16, false}};
+    wl::cuda::detail::InstrumentedPtx ptx;
+    ptx.narrowest_shared_access = 4;  // the kernel's narrowest explicit shared access: 4 bytes
+    const std::vector<std::uint32_t> bases{128, 0, 64};
+    // tile: min(align 16, narrowest 4) = 4, and 4 divides 96. bytes: align 1.
+    // dyn: min(8, 4) = 4; 40 bytes given -> 10 elements of 4; 42 bytes -> 4 does
+    // not divide 42, 2 does: 21 elements of 2.
+    auto slots = wl::cuda::detail::shared_slots(k, ptx, bases, 40);
+    ASSERT_EQ(slots.size(), 3u);
+    EXPECT_EQ(slots[0].name, "bytes");
+    EXPECT_EQ(slots[0].elem, 1u);
+    EXPECT_EQ(slots[1].name, "tile");
+    EXPECT_EQ(slots[1].elem, 4u);
+    EXPECT_EQ(slots[1].base, 64u);
+    EXPECT_EQ(slots[2].name, "dyn");
+    EXPECT_EQ(slots[2].bytes, 40u);
+    EXPECT_EQ(slots[2].elem, 4u);
+    EXPECT_EQ(wl::cuda::detail::shared_slots(k, ptx, bases, 42)[2].elem, 2u);
+    EXPECT_EQ(wl::cuda::detail::shared_slots(k, ptx, bases, 0).size(), 2u);  // no dynamic bytes, no slot
 }
 
 }  // namespace

@@ -144,8 +144,11 @@ TEST(Instrument, NarrowWideAndGenericAccesses)
          at = inst.text.find("isspacep.shared", at + 1))
         ++isspacep;
     EXPECT_EQ(isspacep, 4u);
-    // Shared variables in the order the trace numbers them: the module-scope
-    // `extern __shared__ dyn[]` is declared first in the PTX, then the kernel's own.
+    // Shared variables in declaration order (the trace numbers the statics
+    // first, see SharedSlots): the module-scope `extern __shared__ dyn[]` is
+    // declared first in the PTX, then the kernel's own. The narrowest
+    // explicit shared access of the kernel is the 1-byte sbytes[t] store.
+    EXPECT_EQ(inst.narrowest_shared_access, 1u);
     ASSERT_EQ(inst.shared.size(), 3u);
     EXPECT_EQ(inst.shared[0].ptx_name, "dyn");
     EXPECT_TRUE(inst.shared[0].dynamic);

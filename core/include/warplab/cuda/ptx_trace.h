@@ -13,26 +13,44 @@
 // with the driver's message, std::invalid_argument for a launch that does not
 // fit the kernel.
 //
-// Include this from a .cpp file, not a .cu: ptx.h brings the emulator's CUDA
-// names (dim3, ...), which clash with the CUDA runtime's headers. Device
-// memory for the arguments comes from the functions at the end (driver API;
-// cudaMalloc'ed pointers work as well: both use the primary context).
+// This header compiles with nvcc and with the host compiler alike: it names
+// ptx::Module without including ptx.h (whose emulator names, dim3 among them,
+// clash with the CUDA runtime's), and takes grid and block as Dims, which
+// convert from either dim3. Device pointers may come from cudaMalloc or from
+// device_alloc below: both live in the device's primary context.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
-#include "warplab/ptx/ptx.h"
+#include "warplab/ptx/arg.h"
 #include "warplab/trace/record.h"
 
+namespace wl::ptx {
+class Module;
+}
+
 namespace wl::cuda {
+
+// A grid or block shape; converts from CUDA's dim3 and from the emulator's.
+struct Dims {
+    unsigned x = 1, y = 1, z = 1;
+    Dims() = default;
+    Dims(unsigned x_, unsigned y_ = 1, unsigned z_ = 1) : x(x_), y(y_), z(z_) {}
+    template <class D>
+        requires requires(const D& d) { d.x + d.y + d.z; }
+    Dims(const D& d) : x(d.x), y(d.y), z(d.z)  // NOLINT: implicit on purpose
+    {
+    }
+};
 
 struct TraceLaunch {
     const ptx::Module* module = nullptr;
     std::string kernel;                       // as ptx::Module::find takes it
-    dim3 grid, block;
+    Dims grid, block;
     std::uint32_t dynamic_shared_bytes = 0;
     std::span<const ptx::Arg> args;           // pointers are device pointers
     std::vector<std::uint32_t> watched_blocks{0};

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "warplab/emu/emulator.h"
+#include "warplab/ptx/arg.h"
 
 namespace wl::ptx {
 
@@ -122,16 +123,7 @@ private:
 
 // -------------------------------------------------------------- launching --
 
-// One kernel argument as raw bytes, exactly as the parameter space holds it.
-struct Arg {
-    std::vector<unsigned char> bytes;
-    template <class T>
-        requires std::is_trivially_copyable_v<T>
-    Arg(const T& v) : bytes(sizeof(T))  // NOLINT: implicit on purpose, launch(emu, m, k, g, b, 0, ptr, n)
-    {
-        std::memcpy(bytes.data(), &v, sizeof(T));
-    }
-};
+// wl::ptx::Arg: one kernel argument as raw bytes (arg.h).
 
 // Runs the kernel on the emulator with emu.options (schedule, watched blocks,
 // seed); the watched blocks' records are appended to the emulator's records.

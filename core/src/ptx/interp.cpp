@@ -138,6 +138,15 @@ template <class T> inline bool compare_values(Cmp c, T x, T y)
     }
 }
 
+// setp.f32: the ordered comparisons are false with a NaN operand, the unordered ones true.
+inline bool compare_floats(Cmp c, float x, float y)
+{
+    if (c == Cmp::Num) return !std::isnan(x) && !std::isnan(y);
+    if (c == Cmp::Nan) return std::isnan(x) || std::isnan(y);
+    if (std::isnan(x) || std::isnan(y)) return c >= Cmp::Equ;
+    return compare_values(c, x, y);
+}
+
 float ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 
 int fenv_mode(Round r)
@@ -200,7 +209,8 @@ public:
 private:
     Thread& t_;
     const Module::Impl& m_;
-    bool fast(const Frame& fr, const Instr& in, std::size_t& pc) const;
+    enum class Step { Next, Return, Exit };
+    Step slow(const Frame& fr, const Instr& in, std::size_t& pc);
 
     const char* file(const Instr& in) const { return m_.files[m_.locations[in.loc].file].c_str(); }
     unsigned line(const Instr& in) const { return m_.locations[in.loc].line; }
@@ -1105,199 +1115,208 @@ Flow Interpreter::call(const Frame& fr, const Instr& in)
 
 // ---------------------------------------------------------------- the loop --
 
+// The general path: every instruction, with all its qualifiers.
+Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_t& pc)
+{
+    std::uint64_t* r = fr.r;
+    switch (in.op) {
+    case Op::Mov: {
+        const Operand& d = in.o[0];
+        const Operand& s = in.o[1];
+        if (d.kind == OpKind::Vec) {  // unpack: mov.b64 {%r1, %r2}, %rd1
+            const std::uint64_t v = get(fr, s);
+            const unsigned w = ty_bytes(in.ty) * 8 / d.n;
+            for (unsigned k = 0; k < d.n; ++k) {
+                const std::uint32_t reg = fr.f->lists[d.reg + k];
+                if (reg != kNoReg) r[reg] = (v >> (w * k)) & (w == 64 ? ~0ULL : (1ULL << w) - 1);
+            }
+        } else if (s.kind == OpKind::Vec) {  // pack
+            const unsigned w = ty_bytes(in.ty) * 8 / s.n;
+            std::uint64_t v = 0;
+            for (unsigned k = 0; k < s.n; ++k) {
+                const std::uint32_t reg = fr.f->lists[s.reg + k];
+                const std::uint64_t part = reg == kNoReg ? 0 : r[reg];
+                v |= (part & (w == 64 ? ~0ULL : (1ULL << w) - 1)) << (w * k);
+            }
+            r[d.reg] = v;
+        } else if (in.ty == Ty::Pred) {
+            put_pred(fr, d, get(fr, s) & 1);
+        } else {
+            put(fr, d, in.ty, get(fr, s));
+        }
+        break;
+    }
+    case Op::Ld: load(fr, in); break;
+    case Op::St: store(fr, in); break;
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Min: case Op::Max: case Op::Abs:
+    case Op::Neg: case Op::Div:
+        if (ty_float(in.ty)) float_op(fr, in);
+        else integer_op(fr, in);
+        break;
+    case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Lg2:
+    case Op::Ex2: case Op::Tanh: case Op::Copysign:
+        float_op(fr, in);
+        break;
+    case Op::MulHi: case Op::MulWide: case Op::MadHi: case Op::MadWide: case Op::Mul24: case Op::Mad24:
+    case Op::Sad: case Op::Rem: case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe:
+    case Op::Bfi: case Op::Fns: case Op::Prmt: case Op::And: case Op::Or: case Op::Xor: case Op::Not:
+    case Op::Cnot: case Op::Shl: case Op::Shr: case Op::Shf: case Op::Lop3:
+        integer_op(fr, in);
+        break;
+    case Op::Testp: {
+        const std::uint64_t a = get(fr, in.o[1]);
+        const double x = in.ty == Ty::F64 ? f64(a) : f32(a);
+        const std::string& q = m_.texts[in.text];
+        bool v = false;
+        if (q.find(".finite") != std::string::npos) v = std::isfinite(x);
+        else if (q.find(".infinite") != std::string::npos) v = std::isinf(x);
+        else if (q.find(".number") != std::string::npos) v = !std::isnan(x);
+        else if (q.find(".notanumber") != std::string::npos) v = std::isnan(x);
+        else if (q.find(".normal") != std::string::npos) v = std::isnormal(in.ty == Ty::F64 ? x : f32(a));
+        else if (q.find(".subnormal") != std::string::npos) v = std::fpclassify(in.ty == Ty::F64 ? x : f32(a)) == FP_SUBNORMAL;
+        else unsupported(in);
+        put_pred(fr, in.o[0], v);
+        break;
+    }
+    case Op::Cvt: convert(fr, in); break;
+    case Op::Cvta: {  // to generic
+        std::uint64_t a = get(fr, in.o[1]);
+        if (in.space == Space::Shared) a = kSharedWindow + (a & 0xFFFF'FFFF);
+        else if (in.space == Space::Local) a = kLocalWindow + a;
+        put(fr, in.o[0], in.ty, a);
+        break;
+    }
+    case Op::CvtaTo: {
+        std::uint64_t a = get(fr, in.o[1]);
+        if (in.space == Space::Shared) a -= kSharedWindow;
+        else if (in.space == Space::Local) a -= kLocalWindow;
+        put(fr, in.o[0], in.ty, a);
+        break;
+    }
+    case Op::Isspacep: {
+        const std::uint64_t a = get(fr, in.o[1]);
+        const bool sh = a >= kSharedWindow && a < kSharedWindow + kWindowSize;
+        const bool lo = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
+        bool v = in.space == Space::Shared ? sh : in.space == Space::Local ? lo : in.space == Space::Global ? !sh && !lo : false;
+        put_pred(fr, in.o[0], v);
+        break;
+    }
+    case Op::Setp: setp(fr, in); break;
+    case Op::Selp: put(fr, in.o[0], in.ty, (get(fr, in.o[3]) & 1) ? get(fr, in.o[1]) : get(fr, in.o[2])); break;
+    case Op::Slct: {  // slct.dtype.ctype d, a, b, c: c >= 0 ? a : b
+        const std::uint64_t c = get(fr, in.o[3]);
+        const bool ge = in.ty2 == Ty::F32 ? f32(c) >= 0.0f : sext(in.ty2, c) >= 0;
+        put(fr, in.o[0], in.ty, ge ? get(fr, in.o[1]) : get(fr, in.o[2]));
+        break;
+    }
+    case Op::Set: {  // set.cmp.dtype.stype d, a, b
+        const bool v = compare(in, get(fr, in.o[1]), get(fr, in.o[2]));
+        const std::uint64_t out = in.ty == Ty::F32 ? (v ? bits(1.0f) : 0) : (v ? ~0ULL : 0);
+        put(fr, in.o[0], in.ty, out);
+        break;
+    }
+    case Op::Bra: pc = in.o[0].reg; break;
+    case Op::Call:
+        if (call(fr, in) == Flow::Exited) return Step::Exit;
+        break;
+    case Op::Ret: return Step::Return;
+    case Op::Exit: return Step::Exit;
+    case Op::Trap: fail(in, "kernel called trap (an assert failed or the kernel aborted)");
+    case Op::Bar: case Op::BarRed: case Op::BarWarp: case Op::Shfl: case Op::Vote: case Op::Match:
+    case Op::Redux: case Op::Activemask:
+        warp_op(fr, in);
+        break;
+    case Op::Nop: break;
+    case Op::Atom: case Op::Red: atomic(fr, in); break;
+    case Op::Unsupported: unsupported(in);
+    }
+    return Step::Next;
+}
+
+// Threaded dispatch: each handler jumps straight to the next instruction's,
+// so the host's branch predictor sees one indirect jump per handler. The
+// parser ends every function with a `ret`, so pc never runs off the end.
 Flow Interpreter::run(const Frame& fr)
 {
     const Instr* code = fr.f->code.data();
-    const std::size_t n = fr.f->code.size();
     std::uint64_t* r = fr.r;
     std::size_t pc = 0;
-    for (;;) {
-        if (pc >= n) return Flow::Returned;
-        const Instr& in = code[pc++];
-        if (in.pred != kNoReg && ((r[in.pred] & 1) != 0) == ((in.flags & kNegPred) != 0)) continue;
-        if (in.fast != Fast::None && fast(fr, in, pc)) continue;
-        switch (in.op) {
-        case Op::Mov: {
-            const Operand& d = in.o[0];
-            const Operand& s = in.o[1];
-            if (d.kind == OpKind::Vec) {  // unpack: mov.b64 {%r1, %r2}, %rd1
-                const std::uint64_t v = get(fr, s);
-                const unsigned w = ty_bytes(in.ty) * 8 / d.n;
-                for (unsigned k = 0; k < d.n; ++k) {
-                    const std::uint32_t reg = fr.f->lists[d.reg + k];
-                    if (reg != kNoReg) r[reg] = (v >> (w * k)) & (w == 64 ? ~0ULL : (1ULL << w) - 1);
-                }
-            } else if (s.kind == OpKind::Vec) {  // pack
-                const unsigned w = ty_bytes(in.ty) * 8 / s.n;
-                std::uint64_t v = 0;
-                for (unsigned k = 0; k < s.n; ++k) {
-                    const std::uint32_t reg = fr.f->lists[s.reg + k];
-                    const std::uint64_t part = reg == kNoReg ? 0 : r[reg];
-                    v |= (part & (w == 64 ? ~0ULL : (1ULL << w) - 1)) << (w * k);
-                }
-                r[d.reg] = v;
-            } else if (in.ty == Ty::Pred) {
-                put_pred(fr, d, get(fr, s) & 1);
-            } else {
-                put(fr, d, in.ty, get(fr, s));
-            }
-            break;
-        }
-        case Op::Ld: load(fr, in); break;
-        case Op::St: store(fr, in); break;
-        case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Min: case Op::Max: case Op::Abs:
-        case Op::Neg: case Op::Div:
-            if (ty_float(in.ty)) float_op(fr, in);
-            else integer_op(fr, in);
-            break;
-        case Op::Fma: case Op::Rcp: case Op::Sqrt: case Op::Rsqrt: case Op::Sin: case Op::Cos: case Op::Lg2:
-        case Op::Ex2: case Op::Tanh: case Op::Copysign:
-            float_op(fr, in);
-            break;
-        case Op::MulHi: case Op::MulWide: case Op::MadHi: case Op::MadWide: case Op::Mul24: case Op::Mad24:
-        case Op::Sad: case Op::Rem: case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe:
-        case Op::Bfi: case Op::Fns: case Op::Prmt: case Op::And: case Op::Or: case Op::Xor: case Op::Not:
-        case Op::Cnot: case Op::Shl: case Op::Shr: case Op::Shf: case Op::Lop3:
-            integer_op(fr, in);
-            break;
-        case Op::Testp: {
-            const std::uint64_t a = get(fr, in.o[1]);
-            const double x = in.ty == Ty::F64 ? f64(a) : f32(a);
-            const std::string& q = m_.texts[in.text];
-            bool v = false;
-            if (q.find(".finite") != std::string::npos) v = std::isfinite(x);
-            else if (q.find(".infinite") != std::string::npos) v = std::isinf(x);
-            else if (q.find(".number") != std::string::npos) v = !std::isnan(x);
-            else if (q.find(".notanumber") != std::string::npos) v = std::isnan(x);
-            else if (q.find(".normal") != std::string::npos) v = std::isnormal(in.ty == Ty::F64 ? x : f32(a));
-            else if (q.find(".subnormal") != std::string::npos) v = std::fpclassify(in.ty == Ty::F64 ? x : f32(a)) == FP_SUBNORMAL;
-            else unsupported(in);
-            put_pred(fr, in.o[0], v);
-            break;
-        }
-        case Op::Cvt: convert(fr, in); break;
-        case Op::Cvta: {  // to generic
-            std::uint64_t a = get(fr, in.o[1]);
-            if (in.space == Space::Shared) a = kSharedWindow + (a & 0xFFFF'FFFF);
-            else if (in.space == Space::Local) a = kLocalWindow + a;
-            put(fr, in.o[0], in.ty, a);
-            break;
-        }
-        case Op::CvtaTo: {
-            std::uint64_t a = get(fr, in.o[1]);
-            if (in.space == Space::Shared) a -= kSharedWindow;
-            else if (in.space == Space::Local) a -= kLocalWindow;
-            put(fr, in.o[0], in.ty, a);
-            break;
-        }
-        case Op::Isspacep: {
-            const std::uint64_t a = get(fr, in.o[1]);
-            const bool sh = a >= kSharedWindow && a < kSharedWindow + kWindowSize;
-            const bool lo = a >= kLocalWindow && a < kLocalWindow + kWindowSize;
-            bool v = in.space == Space::Shared ? sh : in.space == Space::Local ? lo : in.space == Space::Global ? !sh && !lo : false;
-            put_pred(fr, in.o[0], v);
-            break;
-        }
-        case Op::Setp: setp(fr, in); break;
-        case Op::Selp: put(fr, in.o[0], in.ty, (get(fr, in.o[3]) & 1) ? get(fr, in.o[1]) : get(fr, in.o[2])); break;
-        case Op::Slct: {  // slct.dtype.ctype d, a, b, c: c >= 0 ? a : b
-            const std::uint64_t c = get(fr, in.o[3]);
-            const bool ge = in.ty2 == Ty::F32 ? f32(c) >= 0.0f : sext(in.ty2, c) >= 0;
-            put(fr, in.o[0], in.ty, ge ? get(fr, in.o[1]) : get(fr, in.o[2]));
-            break;
-        }
-        case Op::Set: {  // set.cmp.dtype.stype d, a, b
-            const bool v = compare(in, get(fr, in.o[1]), get(fr, in.o[2]));
-            const std::uint64_t out = in.ty == Ty::F32 ? (v ? bits(1.0f) : 0) : (v ? ~0ULL : 0);
-            put(fr, in.o[0], in.ty, out);
-            break;
-        }
-        case Op::Bra: pc = in.o[0].reg; break;
-        case Op::Call:
-            if (call(fr, in) == Flow::Exited) return Flow::Exited;
-            break;
-        case Op::Ret: return Flow::Returned;
-        case Op::Exit: return Flow::Exited;
-        case Op::Trap: fail(in, "kernel called trap (an assert failed or the kernel aborted)");
-        case Op::Bar: case Op::BarRed: case Op::BarWarp: case Op::Shfl: case Op::Vote: case Op::Match:
-        case Op::Redux: case Op::Activemask:
-            warp_op(fr, in);
-            break;
-        case Op::Nop: break;
-        case Op::Atom: case Op::Red: atomic(fr, in); break;
-        case Op::Unsupported: unsupported(in);
-        }
-    }
-}
-
-// The specialised instructions: every operand a register slot, no qualifiers.
-[[gnu::always_inline]] inline bool Interpreter::fast(const Frame& fr, const Instr& in, std::size_t& pc) const
-{
-    std::uint64_t* r = fr.r;
-    // operands are read only where the instruction has them (Mov has no b, Bra no d)
-#define a (r[in.o[1].reg])
-#define b (r[in.o[2].reg])
-#define d (r[in.o[0].reg])
+    const Instr* in = nullptr;
+    static const void* const handlers[] = {
+        &&general, &&mov32, &&mov64, &&mov_pred, &&add32, &&add64, &&sub32, &&sub64, &&mul32, &&mul64, &&mad32,
+        &&mad64, &&mul_wide_u32, &&mul_wide_s32, &&shl32, &&shl64, &&shr_u32, &&shr_s32, &&shr_u64, &&and32, &&or32,
+        &&xor32, &&and64, &&rem_u32, &&div_u32, &&min_u32, &&max_u32, &&min_s32, &&max_s32, &&selp32, &&selp64,
+        &&setp_u32, &&setp_s32, &&setp_u64, &&setp_s64, &&setp_f32, &&add_f32, &&sub_f32, &&mul_f32, &&fma_f32,
+        &&bra, &&nop,
+    };
+    static_assert(sizeof handlers / sizeof handlers[0] == static_cast<unsigned>(Fast::Nop) + 1, "one handler per Fast");
     auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
     auto s32 = [](std::uint64_t v) { return static_cast<std::int32_t>(v); };
-    switch (in.fast) {
-    case Fast::Mov32: d = u32(a); return true;
-    case Fast::Mov64: d = a; return true;
-    case Fast::MovPred: d = a & 1; return true;
-    case Fast::Add32: d = u32(a + b); return true;
-    case Fast::Add64: d = a + b; return true;
-    case Fast::Sub32: d = u32(a - b); return true;
-    case Fast::Sub64: d = a - b; return true;
-    case Fast::Mul32: d = u32(a * b); return true;
-    case Fast::Mul64: d = a * b; return true;
-    case Fast::Mad32: d = u32(a * b + r[in.o[3].reg]); return true;
-    case Fast::Mad64: d = a * b + r[in.o[3].reg]; return true;
-    case Fast::MulWideU32: d = std::uint64_t(u32(a)) * u32(b); return true;
-    case Fast::MulWideS32: d = static_cast<std::uint64_t>(std::int64_t(s32(a)) * s32(b)); return true;
-    case Fast::Shl32: d = u32(b) >= 32 ? 0 : u32(u32(a) << u32(b)); return true;
-    case Fast::Shl64: d = u32(b) >= 64 ? 0 : a << u32(b); return true;
-    case Fast::ShrU32: d = u32(b) >= 32 ? 0 : u32(a) >> u32(b); return true;
-    case Fast::ShrS32: d = u32(s32(a) >> std::min(u32(b), 31u)); return true;
-    case Fast::ShrU64: d = u32(b) >= 64 ? 0 : a >> u32(b); return true;
-    case Fast::And32: d = u32(a & b); return true;
-    case Fast::Or32: d = u32(a | b); return true;
-    case Fast::Xor32: d = u32(a ^ b); return true;
-    case Fast::And64: d = a & b; return true;
-    case Fast::RemU32: d = u32(b) ? u32(a) % u32(b) : u32(a); return true;
-    case Fast::DivU32: d = u32(b) ? u32(a) / u32(b) : 0xFFFFFFFFu; return true;
-    case Fast::Min32U: d = std::min(u32(a), u32(b)); return true;
-    case Fast::Max32U: d = std::max(u32(a), u32(b)); return true;
-    case Fast::Min32S: d = u32(std::min(s32(a), s32(b))); return true;
-    case Fast::Max32S: d = u32(std::max(s32(a), s32(b))); return true;
-    case Fast::Selp32: d = u32((r[in.o[3].reg] & 1) ? a : b); return true;
-    case Fast::Selp64: d = (r[in.o[3].reg] & 1) ? a : b; return true;
-    case Fast::AddF32: d = bits(f32(a) + f32(b)); return true;
-    case Fast::SubF32: d = bits(f32(a) - f32(b)); return true;
-    case Fast::MulF32: d = bits(f32(a) * f32(b)); return true;
-    case Fast::FmaF32: d = bits(std::fma(f32(a), f32(b), f32(r[in.o[3].reg]))); return true;
-    case Fast::Bra: pc = in.o[0].reg; return true;
-    case Fast::Nop: return true;
-    case Fast::SetpU32: case Fast::SetpS32: case Fast::SetpU64: case Fast::SetpS64: case Fast::SetpF32: {
-        bool v;
-        switch (in.fast) {
-        case Fast::SetpU32: v = compare_values(in.cmp, u32(a), u32(b)); break;
-        case Fast::SetpS32: v = compare_values(in.cmp, s32(a), s32(b)); break;
-        case Fast::SetpU64: v = compare_values(in.cmp, a, b); break;
-        case Fast::SetpS64: v = compare_values(in.cmp, static_cast<std::int64_t>(a), static_cast<std::int64_t>(b)); break;
-        default: {
-            const float x = f32(a), y = f32(b);
-            if (std::isnan(x) || std::isnan(y)) v = in.cmp >= Cmp::Equ && in.cmp != Cmp::Num;
-            else v = in.cmp == Cmp::Nan ? false : in.cmp == Cmp::Num ? true : compare_values(in.cmp, x, y);
-        }
-        }
-        d = v;
-        return true;
+#define WL_A (r[in->o[1].reg])
+#define WL_B (r[in->o[2].reg])
+#define WL_C (r[in->o[3].reg])
+#define WL_D (r[in->o[0].reg])
+#define WL_NEXT()                                                                                    \
+    do {                                                                                             \
+        in = code + pc++;                                                                            \
+        if (in->pred != kNoReg && ((r[in->pred] & 1) != 0) == ((in->flags & kNegPred) != 0)) goto skip; \
+        goto* handlers[static_cast<unsigned>(in->fast)];                                            \
+    } while (0)
+    WL_NEXT();
+skip:
+    WL_NEXT();
+general:
+    switch (slow(fr, *in, pc)) {
+    case Step::Next: WL_NEXT();
+    case Step::Return: return Flow::Returned;
+    case Step::Exit: return Flow::Exited;
     }
-    default: return false;
-    }
-#undef a
-#undef b
-#undef d
+mov32: WL_D = u32(WL_A); WL_NEXT();
+mov64: WL_D = WL_A; WL_NEXT();
+mov_pred: WL_D = WL_A & 1; WL_NEXT();
+add32: WL_D = u32(WL_A + WL_B); WL_NEXT();
+add64: WL_D = WL_A + WL_B; WL_NEXT();
+sub32: WL_D = u32(WL_A - WL_B); WL_NEXT();
+sub64: WL_D = WL_A - WL_B; WL_NEXT();
+mul32: WL_D = u32(WL_A * WL_B); WL_NEXT();
+mul64: WL_D = WL_A * WL_B; WL_NEXT();
+mad32: WL_D = u32(WL_A * WL_B + WL_C); WL_NEXT();
+mad64: WL_D = WL_A * WL_B + WL_C; WL_NEXT();
+mul_wide_u32: WL_D = std::uint64_t(u32(WL_A)) * u32(WL_B); WL_NEXT();
+mul_wide_s32: WL_D = static_cast<std::uint64_t>(std::int64_t(s32(WL_A)) * s32(WL_B)); WL_NEXT();
+shl32: WL_D = u32(WL_B) >= 32 ? 0 : u32(u32(WL_A) << u32(WL_B)); WL_NEXT();
+shl64: WL_D = u32(WL_B) >= 64 ? 0 : WL_A << u32(WL_B); WL_NEXT();
+shr_u32: WL_D = u32(WL_B) >= 32 ? 0 : u32(WL_A) >> u32(WL_B); WL_NEXT();
+shr_s32: WL_D = u32(s32(WL_A) >> std::min(u32(WL_B), 31u)); WL_NEXT();
+shr_u64: WL_D = u32(WL_B) >= 64 ? 0 : WL_A >> u32(WL_B); WL_NEXT();
+and32: WL_D = u32(WL_A & WL_B); WL_NEXT();
+or32: WL_D = u32(WL_A | WL_B); WL_NEXT();
+xor32: WL_D = u32(WL_A ^ WL_B); WL_NEXT();
+and64: WL_D = WL_A & WL_B; WL_NEXT();
+rem_u32: WL_D = u32(WL_B) ? u32(WL_A) % u32(WL_B) : u32(WL_A); WL_NEXT();
+div_u32: WL_D = u32(WL_B) ? u32(WL_A) / u32(WL_B) : 0xFFFFFFFFu; WL_NEXT();
+min_u32: WL_D = std::min(u32(WL_A), u32(WL_B)); WL_NEXT();
+max_u32: WL_D = std::max(u32(WL_A), u32(WL_B)); WL_NEXT();
+min_s32: WL_D = u32(std::min(s32(WL_A), s32(WL_B))); WL_NEXT();
+max_s32: WL_D = u32(std::max(s32(WL_A), s32(WL_B))); WL_NEXT();
+selp32: WL_D = u32((WL_C & 1) ? WL_A : WL_B); WL_NEXT();
+selp64: WL_D = (WL_C & 1) ? WL_A : WL_B; WL_NEXT();
+setp_u32: WL_D = compare_values(in->cmp, u32(WL_A), u32(WL_B)); WL_NEXT();
+setp_s32: WL_D = compare_values(in->cmp, s32(WL_A), s32(WL_B)); WL_NEXT();
+setp_u64: WL_D = compare_values(in->cmp, WL_A, WL_B); WL_NEXT();
+setp_s64: WL_D = compare_values(in->cmp, static_cast<std::int64_t>(WL_A), static_cast<std::int64_t>(WL_B)); WL_NEXT();
+setp_f32: WL_D = compare_floats(in->cmp, f32(WL_A), f32(WL_B)); WL_NEXT();
+add_f32: WL_D = bits(f32(WL_A) + f32(WL_B)); WL_NEXT();
+sub_f32: WL_D = bits(f32(WL_A) - f32(WL_B)); WL_NEXT();
+mul_f32: WL_D = bits(f32(WL_A) * f32(WL_B)); WL_NEXT();
+fma_f32: WL_D = bits(__builtin_fmaf(f32(WL_A), f32(WL_B), f32(WL_C))); WL_NEXT();
+bra: pc = in->o[0].reg; WL_NEXT();
+nop: WL_NEXT();
+#undef WL_A
+#undef WL_B
+#undef WL_C
+#undef WL_D
+#undef WL_NEXT
 }
 
 // A frame on this fiber's stack: registers and the local depot.

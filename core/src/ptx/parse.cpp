@@ -515,6 +515,15 @@ private:
             }
             instruction();
         }
+        // a final ret: falling off the end returns, and the interpreter needs no bounds check
+        Instr last;
+        last.op = Op::Ret;
+        last.ptx_line = line();
+        last.loc = cur_loc_;
+        auto [tit, fresh] = texts_.try_emplace("ret", static_cast<std::uint32_t>(m_.texts.size()));
+        if (fresh) m_.texts.emplace_back("ret");
+        last.text = tit->second;
+        f_->code.push_back(last);
         for (auto& [at, label] : fixups_) {
             auto it = labels_.find(label);
             if (it == labels_.end()) throw ParseError(std::string(origin_) + ": unknown label '" + label + "' in " + f_->name);

@@ -214,7 +214,7 @@ TEST(Shape, OneThreadLoopingOverTheBlockIsNotATree)
     store(rs, 1, 0, 1);
     const Finding f = reduction_shape(view_block(rs, 0, 64), 64, 1);
     ASSERT_TRUE(f);
-    EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 64, 1");
+    EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 64, 1, then none");
 }
 
 TEST(Shape, AWarpStageAfterTheTreeMayOnlyBeWarp0)

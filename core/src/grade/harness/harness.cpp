@@ -408,7 +408,9 @@ Finding reduction_shape(const BlockView& v, unsigned block, unsigned last_level)
     const bool tail_ok = extra == 0 || (last_level > 1 && extra == 1 && got.warp0_only.back());
     const unsigned tree_steps = log2_of(block) - log2_of(last_level);
     if (head != want || !tail_ok) {
-        std::string what = "threads writing shared memory in each barrier interval of block 0: " + join(got.writers);
+        const bool stops_early = !got.writers.empty() && got.writers.size() < want.size();
+        std::string what = "threads writing shared memory in each barrier interval of block 0: " + join(got.writers) +
+                           (stops_early ? ", then none" : "");
         std::string expected = std::to_string(block) + " (each thread stores its element), then " +
                                join(std::vector<unsigned>(want.begin() + 1, want.end())) + ": " +
                                std::to_string(tree_steps) + " tree steps, the working threads halving";

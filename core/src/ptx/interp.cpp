@@ -277,6 +277,18 @@ private:
         if (t_.lane.watched && tg.space != trace::Space::None)
             emu::detail::record_access(kind, tg.space, size, tg.array, tg.offset, value, size, file(in), line(in));
     }
+    std::uint32_t load32(const Instr& in, const Target& tg)
+    {
+        std::uint32_t v;
+        std::memcpy(&v, tg.p, 4);
+        record(in, Kind::Load, tg, 4, &v);
+        return v;
+    }
+    void store32(const Instr& in, const Target& tg, std::uint32_t v)
+    {
+        std::memcpy(tg.p, &v, 4);
+        record(in, Kind::Store, tg, 4, &v);
+    }
     void load(const Frame& fr, const Instr& in);
     void store(const Frame& fr, const Instr& in);
     void atomic(const Frame& fr, const Instr& in);
@@ -353,7 +365,7 @@ Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t of
         if (L.slots.empty()) what << " (the kernel declares no shared memory)";
         fail(in, what.str());
     }
-    emu::detail::access_round();
+    if (t_.lane.lockstep) emu::detail::access_round();
     const long long index = static_cast<long long>((off - v->offset) / v->elem);
     emu::detail::check_shared_access(kind, t_.arena + off, size, v->name, index, file(in), line(in));
     return Target{t_.arena + off, trace::Space::Shared, v->id, off - v->offset};
@@ -362,7 +374,7 @@ Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t of
 Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind)
 {
     const Launch& L = *t_.L;
-    emu::detail::access_round();
+    if (t_.lane.lockstep) emu::detail::access_round();
     const PointerArg* below = nullptr;
     for (const PointerArg& a : L.pointers)
         if (a.ptr <= addr) below = &a;
@@ -1247,7 +1259,7 @@ Flow Interpreter::run(const Frame& fr)
         &&mad64, &&mul_wide_u32, &&mul_wide_s32, &&shl32, &&shl64, &&shr_u32, &&shr_s32, &&shr_u64, &&and32, &&or32,
         &&xor32, &&and64, &&rem_u32, &&div_u32, &&min_u32, &&max_u32, &&min_s32, &&max_s32, &&selp32, &&selp64,
         &&setp_u32, &&setp_s32, &&setp_u64, &&setp_s64, &&setp_f32, &&add_f32, &&sub_f32, &&mul_f32, &&fma_f32,
-        &&bra, &&nop,
+        &&bra, &&ld_param32, &&ld_param64, &&ld_shared32, &&st_shared32, &&ld_global32, &&st_global32, &&nop,
     };
     static_assert(sizeof handlers / sizeof handlers[0] == static_cast<unsigned>(Fast::Nop) + 1, "one handler per Fast");
     auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
@@ -1311,6 +1323,12 @@ sub_f32: WL_D = bits(f32(WL_A) - f32(WL_B)); WL_NEXT();
 mul_f32: WL_D = bits(f32(WL_A) * f32(WL_B)); WL_NEXT();
 fma_f32: WL_D = bits(__builtin_fmaf(f32(WL_A), f32(WL_B), f32(WL_C))); WL_NEXT();
 bra: pc = in->o[0].reg; WL_NEXT();
+ld_param32: { std::uint32_t v; std::memcpy(&v, fr.param + in->o[1].imm, 4); WL_D = v; } WL_NEXT();
+ld_param64: std::memcpy(&WL_D, fr.param + in->o[1].imm, 8); WL_NEXT();
+ld_shared32: WL_D = load32(*in, shared_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
+st_shared32: store32(*in, shared_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
+ld_global32: WL_D = load32(*in, global_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
+st_global32: store32(*in, global_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
 nop: WL_NEXT();
 #undef WL_A
 #undef WL_B

@@ -905,7 +905,7 @@ private:
             if (fn.declared_only) continue;
             if (fn.entry) kernel_info(fn);
             constants_to_slots(fn);
-            for (Instr& in : fn.code) in.fast = fast_form(in);
+            for (Instr& in : fn.code) in.fast = fast_form(fn, in);
         }
         mark_pointer_params();
     }
@@ -952,8 +952,21 @@ private:
     }
 
     // The specialised form of an instruction, where it has one.
-    static Fast fast_form(const Instr& in)
+    static Fast fast_form(const Function& fn, const Instr& in)
     {
+        if ((in.op == Op::Ld || in.op == Op::St) && in.vec == 1) {
+            const unsigned w = ty_bytes(in.ty);
+            const Operand& addr = in.op == Op::Ld ? in.o[1] : in.o[0];
+            const Operand& value = in.op == Op::Ld ? in.o[0] : in.o[1];
+            if (addr.kind != OpKind::Addr || value.kind != OpKind::Reg || in.nops != 2) return Fast::None;
+            if (in.space == Space::Param && in.op == Op::Ld && addr.base == OpKind::Imm && addr.imm >= 0 &&
+                static_cast<std::uint64_t>(addr.imm) + w <= fn.param_bytes)
+                return w == 4 ? Fast::LdParam32 : w == 8 ? Fast::LdParam64 : Fast::None;
+            if (w != 4 || addr.base != OpKind::Reg) return Fast::None;
+            if (in.space == Space::Shared) return in.op == Op::Ld ? Fast::LdShared32 : Fast::StShared32;
+            if (in.space == Space::Global) return in.op == Op::Ld ? Fast::LdGlobal32 : Fast::StGlobal32;
+            return Fast::None;
+        }
         for (unsigned k = 0; k < in.nops; ++k)
             if (in.o[k].kind != OpKind::Reg && !(in.op == Op::Bra && in.o[k].kind == OpKind::Label)) return Fast::None;
         const bool plain = (in.flags & ~kUni) == 0 && (in.round == Round::None || in.round == Round::Rn) && in.vec == 1;

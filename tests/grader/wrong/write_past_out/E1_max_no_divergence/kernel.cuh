@@ -1,10 +1,11 @@
 // Known wrong (E1): the right tree, but each block writes its max one slot
 // too far, out[blockIdx.x + 1]: the last block writes past the end of out.
 //
-// Expected verdict: `correct` fails with the emulator's fault, an
-// out-of-bounds store to the second argument (out) by thread (0,0,0) of the
-// last block (block 3 of the pattern's 4), at this file's write-out line; the
-// property is not graded. Score 0/10.
+// Expected verdict: `correct` fails on its first case, the pattern (n = 1000,
+// 4 blocks of 256, so out has 4 elements), with the emulator's fault: block
+// (3,0,0), thread (0,0,0), an out-of-bounds store to argument 1 (out, counted
+// from 0) at element 4, "outside its 4 elements", at this file's write-out
+// line; the property is not graded. Score 0/10.
 #pragma once
 #include <climits>
 

@@ -1259,7 +1259,7 @@ Flow Interpreter::run(const Frame& fr)
         &&mad64, &&mul_wide_u32, &&mul_wide_s32, &&shl32, &&shl64, &&shr_u32, &&shr_s32, &&shr_u64, &&and32, &&or32,
         &&xor32, &&and64, &&rem_u32, &&div_u32, &&min_u32, &&max_u32, &&min_s32, &&max_s32, &&selp32, &&selp64,
         &&setp_u32, &&setp_s32, &&setp_u64, &&setp_s64, &&setp_f32, &&add_f32, &&sub_f32, &&mul_f32, &&fma_f32,
-        &&bra, &&ld_param32, &&ld_param64, &&ld_shared32, &&st_shared32, &&ld_global32, &&st_global32, &&nop,
+        &&bra, &&ld_param32, &&ld_param64, &&ld_shared32, &&st_shared32, &&ld_global32, &&st_global32, &&bar_sync, &&nop,
     };
     static_assert(sizeof handlers / sizeof handlers[0] == static_cast<unsigned>(Fast::Nop) + 1, "one handler per Fast");
     auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
@@ -1329,6 +1329,7 @@ ld_shared32: WL_D = load32(*in, shared_target(*in, WL_A + in->o[1].imm, 4, Kind:
 st_shared32: store32(*in, shared_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
 ld_global32: WL_D = load32(*in, global_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
 st_global32: store32(*in, global_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
+bar_sync: emu::detail::barrier(emu::detail::BarrierOp::None, 0, file(*in), line(*in)); WL_NEXT();
 nop: WL_NEXT();
 #undef WL_A
 #undef WL_B

@@ -56,7 +56,7 @@ enum class Fast : std::uint8_t {
     None, Mov32, Mov64, MovPred, Add32, Add64, Sub32, Sub64, Mul32, Mul64, Mad32, Mad64, MulWideU32, MulWideS32,
     Shl32, Shl64, ShrU32, ShrS32, ShrU64, And32, Or32, Xor32, And64, RemU32, DivU32, Min32U, Max32U, Min32S, Max32S,
     Selp32, Selp64, SetpU32, SetpS32, SetpU64, SetpS64, SetpF32, AddF32, SubF32, MulF32, FmaF32, Bra,
-    LdParam32, LdParam64, LdShared32, StShared32, LdGlobal32, StGlobal32, Nop,
+    LdParam32, LdParam64, LdShared32, StShared32, LdGlobal32, StGlobal32, BarSync, Nop,
 };
 
 enum class Cmp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };

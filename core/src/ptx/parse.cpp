@@ -967,6 +967,9 @@ private:
             if (in.space == Space::Global) return in.op == Op::Ld ? Fast::LdGlobal32 : Fast::StGlobal32;
             return Fast::None;
         }
+        if (in.op == Op::Bar && in.nops == 1 && in.o[0].kind == OpKind::Reg && in.o[0].reg >= fn.registers &&
+            fn.consts[in.o[0].reg - fn.registers].kind == OpKind::Imm && fn.consts[in.o[0].reg - fn.registers].imm == 0)
+            return Fast::BarSync;  // bar.sync 0: the whole block
         for (unsigned k = 0; k < in.nops; ++k)
             if (in.o[k].kind != OpKind::Reg && !(in.op == Op::Bra && in.o[k].kind == OpKind::Label)) return Fast::None;
         const bool plain = (in.flags & ~kUni) == 0 && (in.round == Round::None || in.round == Round::Rn) && in.vec == 1;

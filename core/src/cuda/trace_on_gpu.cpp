@@ -6,8 +6,6 @@
 // device's primary context: the trace retains it and makes it current, as the
 // runtime does. Only the driver API is included: the runtime's headers would
 // clash with the emulator's CUDA names, which ptx.h brings in.
-#include <cuda.h>
-
 #include <algorithm>
 #include <cstring>
 #include <map>
@@ -16,21 +14,32 @@
 #include <string>
 #include <vector>
 
+#include "driver_api.h"
 #include "ptx_instrument.h"
 #include "warplab/cuda/ptx_trace.h"
+#include "warplab/ptx/ptx.h"
 
 namespace wl::cuda {
 namespace {
 
 using trace::LaneRecord;
 
+// The driver's functions; throws when there is no usable driver.
+const detail::DriverApi& drv()
+{
+    std::string why;
+    const detail::DriverApi* api = detail::load_driver(why);
+    if (!api) throw std::runtime_error(why);
+    return *api;
+}
+
 void check(CUresult r, const char* what)
 {
     if (r == CUDA_SUCCESS) return;
     const char* name = nullptr;
     const char* text = nullptr;
-    cuGetErrorName(r, &name);
-    cuGetErrorString(r, &text);
+    drv().cuGetErrorName(r, &name);
+    drv().cuGetErrorString(r, &text);
     throw std::runtime_error(std::string(what) + ": " + (name ? name : "CUDA error") + " (" + (text ? text : "") + ")");
 }
 
@@ -38,18 +47,18 @@ void check(CUresult r, const char* what)
 // device 0's primary context, retained once for the process.
 void use_primary_context()
 {
-    check(cuInit(0), "cuInit");
+    check(drv().cuInit(0), "cuInit");
     CUcontext ctx = nullptr;
-    check(cuCtxGetCurrent(&ctx), "cuCtxGetCurrent");
+    check(drv().cuCtxGetCurrent(&ctx), "cuCtxGetCurrent");
     if (ctx) return;
     static CUcontext primary = [] {
         CUdevice dev = 0;
         CUcontext c = nullptr;
-        check(cuDeviceGet(&dev, 0), "cuDeviceGet");
-        check(cuDevicePrimaryCtxRetain(&c, dev), "cuDevicePrimaryCtxRetain");
+        check(drv().cuDeviceGet(&dev, 0), "cuDeviceGet");
+        check(drv().cuDevicePrimaryCtxRetain(&c, dev), "cuDevicePrimaryCtxRetain");
         return c;
     }();
-    check(cuCtxSetCurrent(primary), "cuCtxSetCurrent");
+    check(drv().cuCtxSetCurrent(primary), "cuCtxSetCurrent");
 }
 
 // JIT-compiles the instrumented PTX; modules are kept for the process's
@@ -64,10 +73,10 @@ CUmodule load_module(const detail::InstrumentedPtx& ptx)
     CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(log.size()))};
     CUmodule module = nullptr;
-    const CUresult r = cuModuleLoadDataEx(&module, ptx.text.c_str(), 2, options, values);
+    const CUresult r = drv().cuModuleLoadDataEx(&module, ptx.text.c_str(), 2, options, values);
     if (r != CUDA_SUCCESS) {
         const char* name = nullptr;
-        cuGetErrorName(r, &name);
+        drv().cuGetErrorName(r, &name);
         throw std::runtime_error("the GPU driver rejected the instrumented PTX of " + ptx.entry + " (" +
                                  (name ? name : "error") + "): " + std::string(log.data()));
     }
@@ -80,9 +89,9 @@ class DeviceBuffer {
 public:
     explicit DeviceBuffer(std::size_t bytes)
     {
-        check(cuMemAlloc(&ptr_, std::max<std::size_t>(bytes, 16)), "cuMemAlloc (trace buffer)");
+        check(drv().cuMemAlloc(&ptr_, std::max<std::size_t>(bytes, 16)), "cuMemAlloc (trace buffer)");
     }
-    ~DeviceBuffer() { cuMemFree(ptr_); }
+    ~DeviceBuffer() { drv().cuMemFree(ptr_); }  // the driver was loaded to allocate
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     CUdeviceptr get() const { return ptr_; }
@@ -96,7 +105,7 @@ private:
 std::uint32_t record_capacity()
 {
     std::size_t free_bytes = 0, total_bytes = 0;
-    check(cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
+    check(drv().cuMemGetInfo(&free_bytes, &total_bytes), "cuMemGetInfo");
     return static_cast<std::uint32_t>(std::min<std::size_t>(free_bytes / 4 / sizeof(LaneRecord), std::size_t(1) << 26));
 }
 
@@ -112,9 +121,9 @@ std::vector<detail::PointerArg> pointer_args(const ptx::KernelInfo& k, std::span
         std::memcpy(&p.value, args[i].bytes.data(), 8);
         CUdeviceptr base = 0;
         std::size_t size = 0;
-        const bool inside = cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value)) == CUDA_SUCCESS;
+        const bool inside = drv().cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value)) == CUDA_SUCCESS;
         const bool just_past = !inside && p.value &&
-                               cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value - 1)) == CUDA_SUCCESS &&
+                               drv().cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value - 1)) == CUDA_SUCCESS &&
                                p.value == base + size;
         if (!inside && !just_past) continue;
         p.alloc_end = base + size;
@@ -142,14 +151,16 @@ CUdeviceptr device_ptr(const void* p) { return static_cast<CUdeviceptr>(reinterp
 
 std::string gpu_unavailable_reason()
 {
-    const CUresult init = cuInit(0);
+    std::string why;
+    if (!detail::load_driver(why)) return why;
+    const CUresult init = drv().cuInit(0);
     if (init != CUDA_SUCCESS) {
         const char* text = nullptr;
-        cuGetErrorString(init, &text);
+        drv().cuGetErrorString(init, &text);
         return std::string("no CUDA driver or device: ") + (text ? text : "cuInit failed");
     }
     int count = 0;
-    if (cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) return "no CUDA device";
+    if (drv().cuDeviceGetCount(&count) != CUDA_SUCCESS || count == 0) return "no CUDA device";
     return "";
 }
 
@@ -157,31 +168,32 @@ void* device_alloc(std::size_t bytes)
 {
     use_primary_context();
     CUdeviceptr p = 0;
-    check(cuMemAlloc(&p, std::max<std::size_t>(bytes, 1)), "cuMemAlloc");
+    check(drv().cuMemAlloc(&p, std::max<std::size_t>(bytes, 1)), "cuMemAlloc");
     return reinterpret_cast<void*>(static_cast<std::uintptr_t>(p));
 }
 
 void device_free(void* p) noexcept
 {
-    if (p) cuMemFree(device_ptr(p));
+    std::string why;
+    if (const detail::DriverApi* api = detail::load_driver(why); p && api) api->cuMemFree(device_ptr(p));
 }
 
 void copy_to_device(void* dst, const void* src, std::size_t bytes)
 {
     use_primary_context();
-    check(cuMemcpyHtoD(device_ptr(dst), src, bytes), "cuMemcpyHtoD");
+    check(drv().cuMemcpyHtoD(device_ptr(dst), src, bytes), "cuMemcpyHtoD");
 }
 
 void copy_to_host(void* dst, const void* src, std::size_t bytes)
 {
     use_primary_context();
-    check(cuMemcpyDtoH(dst, device_ptr(src), bytes), "cuMemcpyDtoH");
+    check(drv().cuMemcpyDtoH(dst, device_ptr(src), bytes), "cuMemcpyDtoH");
 }
 
 void device_memset(void* dst, unsigned char byte, std::size_t bytes)
 {
     use_primary_context();
-    check(cuMemsetD8(device_ptr(dst), byte, bytes), "cuMemsetD8");
+    check(drv().cuMemsetD8(device_ptr(dst), byte, bytes), "cuMemsetD8");
 }
 
 std::string instrument(const ptx::Module& module, std::string_view kernel)
@@ -211,45 +223,45 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     use_primary_context();
     const CUmodule module = load_module(ptx);
     CUfunction fn = nullptr;
-    check(cuModuleGetFunction(&fn, module, ptx.entry.c_str()), "cuModuleGetFunction");
+    check(drv().cuModuleGetFunction(&fn, module, ptx.entry.c_str()), "cuModuleGetFunction");
     CUdeviceptr control = 0;
     std::size_t control_bytes = 0;
-    check(cuModuleGetGlobal(&control, &control_bytes, module, detail::kControlSymbol), "cuModuleGetGlobal");
+    check(drv().cuModuleGetGlobal(&control, &control_bytes, module, detail::kControlSymbol), "cuModuleGetGlobal");
 
     // Which blocks are watched, and where each watched lane keeps {seq, epoch, sub}.
     std::vector<std::uint32_t> slot_of_block(blocks, detail::kNotWatched);
     for (std::size_t i = 0; i < launch.watched_blocks.size(); ++i)
         slot_of_block[launch.watched_blocks[i]] = static_cast<std::uint32_t>(i);
     DeviceBuffer slots(blocks * sizeof(std::uint32_t));
-    check(cuMemcpyHtoD(slots.get(), slot_of_block.data(), blocks * sizeof(std::uint32_t)), "cuMemcpyHtoD");
+    check(drv().cuMemcpyHtoD(slots.get(), slot_of_block.data(), blocks * sizeof(std::uint32_t)), "cuMemcpyHtoD");
     const std::size_t state_bytes = launch.watched_blocks.size() * threads * detail::kLaneStateBytes;
     DeviceBuffer lane_state(state_bytes);
-    check(cuMemsetD8(lane_state.get(), 0, std::max<std::size_t>(state_bytes, 16)), "cuMemsetD8");
+    check(drv().cuMemsetD8(lane_state.get(), 0, std::max<std::size_t>(state_bytes, 16)), "cuMemsetD8");
     const std::uint32_t capacity = record_capacity();
     DeviceBuffer records(std::size_t(capacity) * sizeof(LaneRecord));
 
     std::vector<unsigned char> ctl(control_bytes, 0);
     detail::Control head{records.get(), capacity, 0, slots.get(), lane_state.get()};
     std::memcpy(ctl.data(), &head, sizeof head);
-    check(cuMemcpyHtoD(control, ctl.data(), ctl.size()), "cuMemcpyHtoD");
+    check(drv().cuMemcpyHtoD(control, ctl.data(), ctl.size()), "cuMemcpyHtoD");
 
     std::vector<void*> params;
     for (const ptx::Arg& a : launch.args) params.push_back(const_cast<unsigned char*>(a.bytes.data()));
     if (launch.dynamic_shared_bytes > 48 * 1024)
-        check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(launch.dynamic_shared_bytes)),
+        check(drv().cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(launch.dynamic_shared_bytes)),
               "cuFuncSetAttribute (dynamic shared memory)");
-    check(cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
+    check(drv().cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
                          launch.block.z, launch.dynamic_shared_bytes, nullptr, params.data(), nullptr),
           ("cuLaunchKernel " + k->demangled).c_str());
-    check(cuCtxSynchronize(), ("the instrumented kernel " + k->demangled).c_str());
+    check(drv().cuCtxSynchronize(), ("the instrumented kernel " + k->demangled).c_str());
 
-    check(cuMemcpyDtoH(ctl.data(), control, ctl.size()), "cuMemcpyDtoH");
+    check(drv().cuMemcpyDtoH(ctl.data(), control, ctl.size()), "cuMemcpyDtoH");
     std::memcpy(&head, ctl.data(), sizeof head);
     if (head.count > capacity)
         throw std::runtime_error("the trace of " + k->demangled + " needs " + std::to_string(head.count) +
                                  " records; the buffer holds " + std::to_string(capacity));
     std::vector<LaneRecord> out(head.count);
-    if (head.count) check(cuMemcpyDtoH(out.data(), records.get(), out.size() * sizeof(LaneRecord)), "cuMemcpyDtoH");
+    if (head.count) check(drv().cuMemcpyDtoH(out.data(), records.get(), out.size() * sizeof(LaneRecord)), "cuMemcpyDtoH");
 
     std::vector<std::uint32_t> bases(ptx.shared.size());
     std::memcpy(bases.data(), ctl.data() + sizeof(detail::Control), bases.size() * sizeof(std::uint32_t));
@@ -259,7 +271,7 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     facts.allocation_of = [](std::uint64_t address, std::uint64_t& base) {
         CUdeviceptr b = 0;
         std::size_t size = 0;
-        if (cuMemGetAddressRange(&b, &size, static_cast<CUdeviceptr>(address)) != CUDA_SUCCESS) return false;
+        if (drv().cuMemGetAddressRange(&b, &size, static_cast<CUdeviceptr>(address)) != CUDA_SUCCESS) return false;
         base = b;
         return true;
     };

@@ -20,7 +20,9 @@
 #include <cctype>
 
 #include "emulator/helpers.h"
+#include "labs/matmul/driver.h"
 #include "labs/matmul/lab.h"
+#include "warplab/ptx/ptx.h"
 
 namespace warplab::test {
 namespace {
@@ -118,6 +120,22 @@ TEST(MatmulCheck, RefusesBadShapes)
     req.type = "float";
     req.block = 256;  // v1's block is 32×32
     EXPECT_THROW(matmul_lab().run(req), std::invalid_argument);
+}
+
+// The lab's PTX holds each version's kernel with the tile sizes its registry
+// entry names (8 versions, one instance each), under the runner's name for it.
+TEST(MatmulPtx, HoldsEveryVersionsKernel)
+{
+    const wl::ptx::Module& module = matmul::ptx_module();
+    for_each_version<matmul::Versions>([&](auto v) {
+        using V = decltype(v);
+        const std::string name = entry_name(matmul::kKernelNamespace, KernelInstance<V, typename V::template_args>{});
+        EXPECT_NE(module.find(name), nullptr) << name;
+        return false;
+    });
+    EXPECT_EQ(module.kernels().size(), 8u);
+    EXPECT_NE(module.find("warplab::matmul::matmul_warptiled<128u, 128u, 16u, 64u, 64u, 8u, 16u, 2u>"), nullptr);
+    EXPECT_EQ(module.find("warplab::matmul::matmul_warptiled<128u, 128u, 8u, 64u, 64u, 8u, 16u, 2u>"), nullptr);
 }
 
 }  // namespace

@@ -18,6 +18,8 @@
 #include <cmath>
 
 #include "emulator/helpers.h"
+#include "labs/reduction/driver.h"
+#include "warplab/ptx/ptx.h"
 
 namespace warplab::test {
 namespace {
@@ -103,6 +105,35 @@ TEST(ReductionRegistry, HasVersions)
 {
     // Guards against an empty registry making the suite above vacuous.
     EXPECT_GE(reduction_lab().versions.size(), 3u);
+}
+
+// The lab's PTX holds every kernel the registry can launch, under the name
+// the runner looks up, and nothing else. Expected count, by hand: v1-v4 take
+// blocks 32..1024 (6 sizes), v5, v5-racy and v6-v9 64..1024 (5 sizes), each
+// for int and float: 4*6*2 + 6*5*2 = 48 + 60 = 108 entries.
+TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
+{
+    const wl::ptx::Module& module = reduction::ptx_module();
+    unsigned found = 0;
+    for_each_version<reduction::Versions>([&](auto v) {
+        using V = decltype(v);
+        for (unsigned block : reduction::kBlockSizes)
+            reduction::with_block_size(block, [&]<unsigned B>() {
+                if constexpr (B >= V::meta.min_block) {
+                    for (const std::string name : {entry_name(reduction::kKernelNamespace, reduction::Kernel<V, B, int>{}),
+                                                   entry_name(reduction::kKernelNamespace, reduction::Kernel<V, B, float>{})}) {
+                        EXPECT_NE(module.find(name), nullptr) << name;
+                        ++found;
+                    }
+                }
+            });
+        return false;
+    });
+    EXPECT_EQ(found, 108u);
+    EXPECT_EQ(module.kernels().size(), 108u);
+    // The name form is checked, not assumed: a block size no version takes is absent.
+    EXPECT_EQ(module.find("warplab::reduction::reduce_interleaved_divergent<48u, int>"), nullptr);
+    EXPECT_NE(module.find("warplab::reduction::reduce_interleaved_divergent<32u, int>"), nullptr);
 }
 
 }  // namespace

@@ -62,17 +62,17 @@ __global__ void shared_race_between_warps(int* out)
 
 // Thread 0 (warp 0) and thread 33 (warp 1) read word[0]; thread 34 then
 // overwrites it after a __syncwarp() with thread 33 only. Nothing orders the
-// write after thread 0's read.
+// write after thread 0's read. (The readers store what they read inside the
+// branch, so that the compiler keeps the load there instead of making every
+// thread load and select.)
 __global__ void write_after_unsynced_read(int* out)
 {
     __shared__ int word[1];
     if (threadIdx.x == 0) word[0] = 1;
     __syncthreads();
-    int v = 0;
-    if (threadIdx.x == 0 || threadIdx.x == 33) v = word[0];        // FAULT(first_of_two_reads)
-    if (threadIdx.x == 33 || threadIdx.x == 34) __syncwarp(0x6u);  // lanes 1 and 2 of warp 1
-    if (threadIdx.x == 34) word[0] = 2;                            // FAULT(write_after_unsynced_read)
-    out[threadIdx.x] = v;
+    if (threadIdx.x == 0 || threadIdx.x == 33) out[threadIdx.x] = word[0];  // FAULT(first_of_two_reads)
+    if (threadIdx.x == 33 || threadIdx.x == 34) __syncwarp(0x6u);          // lanes 1 and 2 of warp 1
+    if (threadIdx.x == 34) word[0] = 2;                                     // FAULT(write_after_unsynced_read)
 }
 
 // Reads a shared tile that nobody wrote.
@@ -101,11 +101,13 @@ __global__ void shuffle_source_outside_mask(int* out)
 
 // Only block 0 writes the shared word, yet every block reads it: shared memory
 // does not carry over from one block to the next, so block 1 reads a word
-// never written in block 1.
-__global__ void read_previous_blocks_shared(int* out)
+// never written in block 1. (The value comes from the host: with a constant,
+// the compiler would fold the read away, since reading memory never written
+// is undefined.)
+__global__ void read_previous_blocks_shared(int* out, int value)
 {
     __shared__ int word[1];
-    if (blockIdx.x == 0) word[0] = 7;
+    if (blockIdx.x == 0) word[0] = value;
     __syncthreads();
     out[blockIdx.x] = word[0];  // FAULT(read_previous_blocks_shared)
 }
@@ -118,13 +120,15 @@ __global__ void syncwarp_with_exited_lane(int* out)
     out[threadIdx.x] = 1;
 }
 
-// One thread writes byte 0 of a word; another reads byte 1, which nobody wrote.
-__global__ void read_unwritten_neighbour_byte(int* out)
+// One thread writes byte `written` of a word; another reads byte `read`,
+// which nobody wrote when the two differ. (The bytes come from the host: with
+// constant indices, the compiler would fold the read of a byte never written away.)
+__global__ void read_unwritten_neighbour_byte(int* out, unsigned written, unsigned read)
 {
     __shared__ unsigned char flag[4];
-    if (threadIdx.x == 0) flag[0] = 1;
+    if (threadIdx.x == 0) flag[written] = 1;
     __syncthreads();
-    if (threadIdx.x == 1) out[0] = flag[1];  // FAULT(read_unwritten_neighbour_byte)
+    if (threadIdx.x == 1) out[0] = flag[read];  // FAULT(read_unwritten_neighbour_byte)
 }
 
 // ---- Harris's unrolled last warp (kernel 6's warpReduce) ----

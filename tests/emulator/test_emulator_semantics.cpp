@@ -244,7 +244,7 @@ TEST(SharedMemory, IsFreshForEveryBlock)
     int* out = emu.alloc<int>(2);
     const std::string kernels = "tests/emulator/faulty_kernels.cu";
     auto f = fault_of([&] {
-        wl::ptx::launch(emu, module_of(kernels), "read_previous_blocks_shared", dim3(2), dim3(1), 0, out);
+        wl::ptx::launch(emu, module_of(kernels), "read_previous_blocks_shared", dim3(2), dim3(1), 0, out, 7);
     });
     ASSERT_TRUE(f);
     expect_report(*f, ExpectedFault{"read_previous_blocks_shared", {1, 0, 0}, uint3{0, 0, 0}, project_file(kernels),

@@ -189,12 +189,20 @@ TEST_P(FaultTest, DistinctBytesOfOneWordAreNotARace)
 
 TEST_P(FaultTest, UnwrittenByteOfAWrittenWordIsUninitialised)
 {
-    // Thread 0 wrote byte 0 of flag's word; thread 1 reads byte 1.
+    // Thread 0 writes byte 0 of flag's word; thread 1 reads byte 1.
     int* out = emu.alloc<int>(1);
-    auto f = fault_of([&] { run(emu, "read_unwritten_neighbour_byte", dim3(1), dim3(32), out); });
+    auto f = fault_of([&] { run(emu, "read_unwritten_neighbour_byte", dim3(1), dim3(32), out, 0u, 1u); });
     ASSERT_TRUE(f);
     expect_fault(*f, "read_unwritten_neighbour_byte", {0, 0, 0}, uint3{1, 0, 0}, "read_unwritten_neighbour_byte",
                  {"read of uninitialised shared memory: flag[1]"});
+}
+
+TEST_P(FaultTest, TheWrittenByteItselfReadsBackWithoutFault)
+{
+    // The same kernel reading byte 0, the one thread 0 wrote: 1, no fault.
+    int* out = emu.alloc<int>(1);
+    ASSERT_NO_THROW(run(emu, "read_unwritten_neighbour_byte", dim3(1), dim3(32), out, 0u, 0u));
+    EXPECT_EQ(to_host(emu, out, 1)[0], 1);
 }
 
 TEST_P(FaultTest, CorrectKernelDoesNotFault)

@@ -7,7 +7,10 @@
 
 namespace warplab {
 
-GpuStatus gpu_status() { return GpuStatus{false, "", "warplab was built without CUDA: no nvcc at configure time"}; }
+GpuStatus gpu_status()
+{
+    return GpuStatus{false, "", "warplab was built without the GPU backend (no nvcc at configure time, or -DWARPLAB_CUDA=OFF)"};
+}
 
 namespace reduction {
 RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }

@@ -142,6 +142,7 @@ struct Lane {
     const char* wait_file = "";
     unsigned wait_line = 0;
     Collective* collective = nullptr;
+    bool started = false;  // explicit-state lanes: has the body run for this lane yet
     detail::BarrierOp bar_op = detail::BarrierOp::None;
     unsigned bar_value = 0;  // bar.red: this lane's input, then the block's result
 };
@@ -294,9 +295,17 @@ private:
     std::abort();  // a finished lane is never resumed
 }
 
-// Back to the scheduler; returns when the scheduler resumes this lane.
+// Explicit-state lanes (KernelBody::step) leave the body by returning; a
+// fault unwinds to resume() with this.
+struct LaneStopped {};
+
+bool explicit_state(const Lane& lane) { return lane.block->body.step != nullptr; }
+
+// Back to the scheduler; returns when the scheduler resumes this lane. An
+// explicit-state lane returns from its step instead (its caller sees the state).
 void yield_to_scheduler(Lane& lane)
 {
+    if (explicit_state(lane)) return;
     ctx::transfer_t t = ctx::jump_fcontext(lane.sched, nullptr);
     lane.sched = t.fctx;
 }
@@ -308,6 +317,16 @@ void resume(Lane& lane)
 {
     tls_lane = &lane;
     detail::tls_view = &lane.view;
+    if (const detail::KernelBody& body = lane.block->body; body.step) {
+        try {
+            const bool first = !lane.started;
+            lane.started = true;
+            if (body.step(body.ctx, lane.flat, first)) lane.state = LaneState::Done;
+        } catch (const LaneStopped&) {
+        }
+        tls_lane = nullptr;
+        return;
+    }
     ctx::transfer_t t = ctx::jump_fcontext(lane.fiber, &lane);
     lane.fiber = t.fctx;
     tls_lane = nullptr;
@@ -323,6 +342,7 @@ void resume(Lane& lane)
                          std::move(what)};
     }
     lane.state = LaneState::Faulted;
+    if (explicit_state(lane)) throw LaneStopped{};
     ctx::jump_fcontext(lane.sched, nullptr);
     std::abort();
 }
@@ -532,6 +552,13 @@ void syncthreads(const char* file, unsigned line) { barrier(BarrierOp::None, 0, 
 
 unsigned barrier(BarrierOp op, unsigned value, const char* file, unsigned line)
 {
+    barrier_arrive(op, value, file, line);
+    yield_to_scheduler(*tls_lane);
+    return barrier_result();
+}
+
+void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned line)
+{
     Lane& lane = *tls_lane;
     record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
     lane.state = LaneState::AtBarrier;
@@ -539,9 +566,11 @@ unsigned barrier(BarrierOp op, unsigned value, const char* file, unsigned line)
     lane.wait_line = line;
     lane.bar_op = op;
     lane.bar_value = value;
-    yield_to_scheduler(lane);
-    return lane.bar_value;
 }
+
+unsigned barrier_result() { return tls_lane->bar_value; }
+
+void wait_turn() { yield_to_scheduler(*tls_lane); }
 
 // ------------------------------------------- the PTX interpreter's entries --
 
@@ -752,6 +781,23 @@ void complete(Block& b, Warp& w, Collective& c)
 void collective(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width, void* out,
                 const char* file, unsigned line)
 {
+    collective_arrive(op, mask, in, bytes, arg, width, file, line);
+    yield_to_scheduler(*tls_lane);
+    collective_take(out, bytes);
+}
+
+void collective_take(void* out, unsigned bytes)
+{
+    Lane& lane = *tls_lane;
+    Collective* c = lane.collective;
+    if (out) std::memcpy(out, c->out[lane.lane], bytes);
+    lane.collective = nullptr;
+    if (--c->waiting == 0) c->in_use = false;  // every participant has taken its result
+}
+
+void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width,
+                       const char* file, unsigned line)
+{
     Lane& lane = *tls_lane;
     Block& b = *lane.block;
     Warp& w = b.warps[lane.warp];
@@ -786,10 +832,6 @@ void collective(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, 
         complete(b, w, *c);
         if (b.fault) fault(lane, file, line, "");
     }
-    yield_to_scheduler(lane);
-    if (out) std::memcpy(out, c->out[lane.lane], bytes);
-    lane.collective = nullptr;
-    if (--c->waiting == 0) c->in_use = false;  // every participant has taken its result
 }
 
 }  // namespace wl::emu::detail
@@ -940,6 +982,7 @@ void run_block(Block& b, WorkerMemory& mem)
         l.seq = l.epoch = l.sub = l.declared = 0;
         std::fill(std::begin(l.vc), std::end(l.vc), 0u);
         l.collective = nullptr;
+        l.started = false;
         l.bar_op = detail::BarrierOp::None;
         l.bar_value = 0;
         l.view = detail::ThreadView{uint3{t % b.dim.x, (t / b.dim.x) % b.dim.y, t / (b.dim.x * b.dim.y)}, b.idx, b.dim, b.grid};
@@ -951,7 +994,7 @@ void run_block(Block& b, WorkerMemory& mem)
         // Stagger the stack tops: 64 KiB-aligned tops would all fall into the
         // same cache sets, and every switch touches one.
         const std::size_t stagger = (t % 61) * 64;
-        l.fiber = ctx::make_fcontext(static_cast<char*>(mem.stack_top(t)) - stagger, kStackBytes - stagger, lane_entry);
+        if (!b.body.step) l.fiber = ctx::make_fcontext(static_cast<char*>(mem.stack_top(t)) - stagger, kStackBytes - stagger, lane_entry);
     }
     const bool lockstep = b.opt->schedule == Schedule::Lockstep;
     for (;;) {

@@ -62,6 +62,7 @@ struct Launch {
     std::vector<PointerArg> pointers;             // pointer arguments, by address
     std::uint32_t local_bytes = 0;                // per thread: the kernel's depot and room for calls
     bool calls = false;                           // the kernel has call instructions
+    bool calls_functions = false;                 // ... of functions it defines (not only vprintf & co)
     std::vector<std::uint64_t> image;             // the kernel frame's slots as every thread starts them
     std::vector<std::pair<std::uint32_t, Special>> thread_specials;  // slots that differ per thread
     dim3 grid, block;
@@ -76,6 +77,12 @@ struct Thread {
     std::uint32_t sp = 0;  // local memory in use (call frames' depots)
     std::uint32_t local_capacity = 0;
     std::uint64_t clock = 0;
+    // Explicit-state lanes (no fiber): a wait returns from run(); the
+    // collective or barrier reduction the lane waits for is finished on resume.
+    bool stepping = false;
+    bool round_done = false;        // Lockstep: this access has had its round
+    const Instr* pending = nullptr;
+    bool pending_pred = false;      // shfl's in-range predicate, known at arrival
 };
 
 struct Frame {
@@ -85,7 +92,7 @@ struct Frame {
     std::uint32_t local_base;
 };
 
-enum class Flow { Returned, Exited };
+enum class Flow { Returned, Exited, Waiting };
 
 // ---------------------------------------------------------------- values --
 
@@ -186,7 +193,8 @@ double round_integer(double x, Round r)
 class Interpreter {
 public:
     Interpreter(Thread& t) : t_(t), m_(*t.L->mod) {}
-    Flow run(const Frame& fr);
+    Flow run(const Frame& fr, std::size_t& pc);
+    void finish(const Frame& fr, const Instr& in);
     void fill_thread_constants(const Frame& fr) const
     {
         for (const auto& [slot, which] : t_.L->thread_specials) fr.r[slot] = special(which);
@@ -209,7 +217,7 @@ public:
 private:
     Thread& t_;
     const Module::Impl& m_;
-    enum class Step { Next, Return, Exit };
+    enum class Step { Next, Return, Exit, Wait };
     Step slow(const Frame& fr, const Instr& in, std::size_t& pc);
 
     const char* file(const Instr& in) const { return m_.files[m_.locations[in.loc].file].c_str(); }
@@ -303,7 +311,21 @@ private:
     // ---- control and collectives
     Flow call(const Frame& fr, const Instr& in);
     void builtin(const Frame& fr, const Instr& in, const Function& callee);
-    void warp_op(const Frame& fr, const Instr& in);
+    bool warp_op(const Frame& fr, const Instr& in);
+    void arrive(const Frame& fr, const Instr& in);
+    CollectiveOp collective_op(const Instr& in) const;
+    bool round_pending(std::size_t& pc)
+    {
+        // Lockstep, explicit-state lanes: return to the scheduler once before each access
+        if (!t_.stepping || !t_.lane.lockstep) return false;
+        if (t_.round_done) {
+            t_.round_done = false;
+            return false;
+        }
+        t_.round_done = true;
+        --pc;
+        return true;
+    }
     std::string format(std::uint64_t fmt, std::uint64_t args, const Instr& in);
     const char* host_string(std::uint64_t generic, const Instr& in);
 };
@@ -345,6 +367,9 @@ std::uint64_t Interpreter::special(Special s) const
 
 // ------------------------------------------------------------- memory --
 
+// Spaces whose accesses the trace records (and Lockstep gives a round).
+bool traced_space(Space s) { return s == Space::Shared || s == Space::Global || s == Space::Generic; }
+
 const char* verb(Kind k) { return k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic"; }
 
 Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind)
@@ -365,7 +390,7 @@ Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t of
         if (L.slots.empty()) what << " (the kernel declares no shared memory)";
         fail(in, what.str());
     }
-    if (t_.lane.lockstep) emu::detail::access_round();
+    if (t_.lane.lockstep && !t_.stepping) emu::detail::access_round();
     const long long index = static_cast<long long>((off - v->offset) / v->elem);
     emu::detail::check_shared_access(kind, t_.arena + off, size, v->name, index, file(in), line(in));
     return Target{t_.arena + off, trace::Space::Shared, v->id, off - v->offset};
@@ -374,7 +399,7 @@ Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t of
 Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind)
 {
     const Launch& L = *t_.L;
-    if (t_.lane.lockstep) emu::detail::access_round();
+    if (t_.lane.lockstep && !t_.stepping) emu::detail::access_round();
     const PointerArg* below = nullptr;
     for (const PointerArg& a : L.pointers)
         if (a.ptr <= addr) below = &a;
@@ -900,7 +925,52 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
 
 // ------------------------------------------------------------ collectives --
 
-void Interpreter::warp_op(const Frame& fr, const Instr& in)
+// A warp collective or block barrier: arrive, wait until the runtime releases
+// the lane, finish (collect the result). True when the lane must return to the
+// scheduler first (explicit-state lanes); finish() then runs on resume.
+bool Interpreter::warp_op(const Frame& fr, const Instr& in)
+{
+    if (in.op == Op::Activemask) {
+        put(fr, in.o[0], Ty::B32, emu::detail::active_mask());
+        return false;
+    }
+    arrive(fr, in);
+    if (t_.stepping) {
+        t_.pending = &in;
+        return true;
+    }
+    emu::detail::wait_turn();
+    finish(fr, in);
+    return false;
+}
+
+CollectiveOp Interpreter::collective_op(const Instr& in) const
+{
+    switch (in.op) {
+    case Op::Shfl:
+        return in.sub == Sub::Up ? CollectiveOp::ShflUp : in.sub == Sub::Down ? CollectiveOp::ShflDown
+             : in.sub == Sub::Bfly ? CollectiveOp::ShflXor : CollectiveOp::ShflIdx;
+    case Op::Vote:
+        return in.sub == Sub::All ? CollectiveOp::All : in.sub == Sub::Any ? CollectiveOp::Any
+             : in.sub == Sub::Uni ? CollectiveOp::Uni : CollectiveOp::Ballot;
+    case Op::Match: return in.sub == Sub::MatchAll ? CollectiveOp::MatchAll : CollectiveOp::MatchAny;
+    case Op::Redux: {
+        const bool s = ty_signed(in.ty);
+        switch (in.sub) {
+        case Sub::Add: return CollectiveOp::ReduceAdd;
+        case Sub::Min: return s ? CollectiveOp::ReduceMinS : CollectiveOp::ReduceMinU;
+        case Sub::Max: return s ? CollectiveOp::ReduceMaxS : CollectiveOp::ReduceMaxU;
+        case Sub::And: return CollectiveOp::ReduceAnd;
+        case Sub::Or: return CollectiveOp::ReduceOr;
+        case Sub::Xor: return CollectiveOp::ReduceXor;
+        default: unsupported(in);
+        }
+    }
+    default: return CollectiveOp::SyncWarp;
+    }
+}
+
+void Interpreter::arrive(const Frame& fr, const Instr& in)
 {
     const char* f = file(in);
     const unsigned l = line(in);
@@ -911,63 +981,36 @@ void Interpreter::warp_op(const Frame& fr, const Instr& in)
         const int arg = static_cast<int>(get(fr, in.o[base + 1]));
         const std::uint32_t c = static_cast<std::uint32_t>(get(fr, in.o[base + 2]));
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[base + 3]));
-        const int width = 32 - static_cast<int>((c >> 8) & 0x1F);
-        const CollectiveOp op = in.sub == Sub::Up ? CollectiveOp::ShflUp : in.sub == Sub::Down ? CollectiveOp::ShflDown
-                              : in.sub == Sub::Bfly ? CollectiveOp::ShflXor : CollectiveOp::ShflIdx;
-        std::uint32_t out = 0;
-        emu::detail::collective(op, mask, &value, 4, arg, width, &out, f, l);
-        put(fr, in.o[0], Ty::B32, out);
-        if (in.flags & kPair) {
-            bool inside = true;
-            emu::detail::shuffle_source(op, t_.lane.lane, arg, width, &inside);
-            put_pred(fr, in.o[1], inside);
-        }
+        const int width = 32 - static_cast<int>((c >> 8) & 0x1F);  // c = ((32 - width) << 8) | clamp
+        const CollectiveOp op = collective_op(in);
+        bool inside = true;
+        emu::detail::shuffle_source(op, t_.lane.lane, arg, width, &inside);
+        t_.pending_pred = inside;
+        emu::detail::collective_arrive(op, mask, &value, 4, arg, width, f, l);
         return;
     }
     case Op::Vote: {  // vote.sync.mode.type d, {!}a, membermask
         const unsigned value = static_cast<unsigned>(get(fr, in.o[1]) & 1);
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[2]));
-        const CollectiveOp op = in.sub == Sub::All ? CollectiveOp::All : in.sub == Sub::Any ? CollectiveOp::Any
-                              : in.sub == Sub::Uni ? CollectiveOp::Uni : CollectiveOp::Ballot;
-        unsigned out = 0;
-        emu::detail::collective(op, mask, &value, 4, 0, 32, &out, f, l);
-        if (op == CollectiveOp::Ballot) put(fr, in.o[0], Ty::B32, out);
-        else put_pred(fr, in.o[0], out & 1);
+        emu::detail::collective_arrive(collective_op(in), mask, &value, 4, 0, 32, f, l);
         return;
     }
     case Op::Match: {  // match.any.sync.b32 d, a, membermask / match.all.sync.b32 d[|p], a, membermask
         const unsigned base = (in.flags & kPair) ? 2 : 1;
-        std::uint64_t value[2] = {mask_to(in.ty, get(fr, in.o[base])), 0};
+        const std::uint64_t value[2] = {mask_to(in.ty, get(fr, in.o[base])), 0};
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[base + 1]));
-        std::uint64_t out[2] = {0, 0};
-        emu::detail::collective(in.sub == Sub::MatchAll ? CollectiveOp::MatchAll : CollectiveOp::MatchAny, mask, value,
-                                16, 0, 32, out, f, l);
-        put(fr, in.o[0], Ty::B32, out[0]);
-        if (in.flags & kPair) put_pred(fr, in.o[1], out[1] & 1);
+        emu::detail::collective_arrive(collective_op(in), mask, value, 16, 0, 32, f, l);
         return;
     }
     case Op::Redux: {  // redux.sync.op.type d, a, membermask
         const std::uint32_t value = static_cast<std::uint32_t>(get(fr, in.o[1]));
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[2]));
-        const bool s = ty_signed(in.ty);
-        CollectiveOp op;
-        switch (in.sub) {
-        case Sub::Add: op = CollectiveOp::ReduceAdd; break;
-        case Sub::Min: op = s ? CollectiveOp::ReduceMinS : CollectiveOp::ReduceMinU; break;
-        case Sub::Max: op = s ? CollectiveOp::ReduceMaxS : CollectiveOp::ReduceMaxU; break;
-        case Sub::And: op = CollectiveOp::ReduceAnd; break;
-        case Sub::Or: op = CollectiveOp::ReduceOr; break;
-        case Sub::Xor: op = CollectiveOp::ReduceXor; break;
-        default: unsupported(in);
-        }
-        std::uint32_t out = 0;
-        emu::detail::collective(op, mask, &value, 4, 0, 32, &out, f, l);
-        put(fr, in.o[0], Ty::B32, out);
+        emu::detail::collective_arrive(collective_op(in), mask, &value, 4, 0, 32, f, l);
         return;
     }
     case Op::BarWarp: {
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[0]));
-        emu::detail::collective(CollectiveOp::SyncWarp, mask, nullptr, 0, 0, 32, nullptr, f, l);
+        emu::detail::collective_arrive(CollectiveOp::SyncWarp, mask, nullptr, 0, 0, 32, f, l);
         return;
     }
     case Op::Bar: case Op::BarRed: {
@@ -976,10 +1019,8 @@ void Interpreter::warp_op(const Frame& fr, const Instr& in)
         const unsigned first = red ? 1 : 0;
         if (get(fr, in.o[first]) != 0) unsupported(in, "only barrier 0 is implemented");
         const unsigned threads = t_.L->block.x * t_.L->block.y * t_.L->block.z;
-        const unsigned count_op = red ? first + 2 : first + 1;
-        if (in.nops > count_op - (red ? 0 : 0) && !red && in.nops == 2 && get(fr, in.o[1]) != threads)
-            unsupported(in, "a barrier over part of the block");
-        if (red && in.nops == 4 && get(fr, in.o[2]) != threads) unsupported(in, "a barrier over part of the block");
+        const bool counted = red ? in.nops == 4 : in.nops == 2;  // the thread count operand b
+        if (counted && get(fr, in.o[first + 1]) != threads) unsupported(in, "a barrier over part of the block");
         emu::detail::BarrierOp op = emu::detail::BarrierOp::None;
         unsigned value = 0;
         if (red) {
@@ -987,15 +1028,52 @@ void Interpreter::warp_op(const Frame& fr, const Instr& in)
                                                                                         : emu::detail::BarrierOp::Or;
             value = get(fr, in.o[in.nops - 1]) & 1;
         }
-        const unsigned r = emu::detail::barrier(op, value, f, l);
-        if (red) {
-            if (in.ty == Ty::Pred) put_pred(fr, in.o[0], r != 0);
-            else put(fr, in.o[0], Ty::B32, r);
-        }
+        emu::detail::barrier_arrive(op, value, f, l);
         return;
     }
-    case Op::Activemask: put(fr, in.o[0], Ty::B32, emu::detail::active_mask()); return;
     default: unsupported(in);
+    }
+}
+
+void Interpreter::finish(const Frame& fr, const Instr& in)
+{
+    switch (in.op) {
+    case Op::Shfl: {
+        std::uint32_t out = 0;
+        emu::detail::collective_take(&out, 4);
+        put(fr, in.o[0], Ty::B32, out);
+        if (in.flags & kPair) put_pred(fr, in.o[1], t_.pending_pred);
+        return;
+    }
+    case Op::Vote: {
+        unsigned out = 0;
+        emu::detail::collective_take(&out, 4);
+        if (in.sub == Sub::Ballot) put(fr, in.o[0], Ty::B32, out);
+        else put_pred(fr, in.o[0], out & 1);
+        return;
+    }
+    case Op::Match: {
+        std::uint64_t out[2] = {0, 0};
+        emu::detail::collective_take(out, 16);
+        put(fr, in.o[0], Ty::B32, out[0]);
+        if (in.flags & kPair) put_pred(fr, in.o[1], out[1] & 1);
+        return;
+    }
+    case Op::Redux: {
+        std::uint32_t out = 0;
+        emu::detail::collective_take(&out, 4);
+        put(fr, in.o[0], Ty::B32, out);
+        return;
+    }
+    case Op::BarWarp: emu::detail::collective_take(nullptr, 0); return;
+    case Op::Bar: return;
+    case Op::BarRed: {
+        const unsigned r = emu::detail::barrier_result();
+        if (in.ty == Ty::Pred) put_pred(fr, in.o[0], r != 0);
+        else put(fr, in.o[0], Ty::B32, r);
+        return;
+    }
+    default: return;
     }
 }
 
@@ -1158,8 +1236,14 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
         }
         break;
     }
-    case Op::Ld: load(fr, in); break;
-    case Op::St: store(fr, in); break;
+    case Op::Ld:
+        if (traced_space(in.space) && round_pending(pc)) return Step::Wait;
+        load(fr, in);
+        break;
+    case Op::St:
+        if (traced_space(in.space) && round_pending(pc)) return Step::Wait;
+        store(fr, in);
+        break;
     case Op::Add: case Op::Sub: case Op::Mul: case Op::Mad: case Op::Min: case Op::Max: case Op::Abs:
     case Op::Neg: case Op::Div:
         if (ty_float(in.ty)) float_op(fr, in);
@@ -1236,10 +1320,13 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
     case Op::Trap: fail(in, "kernel called trap (an assert failed or the kernel aborted)");
     case Op::Bar: case Op::BarRed: case Op::BarWarp: case Op::Shfl: case Op::Vote: case Op::Match:
     case Op::Redux: case Op::Activemask:
-        warp_op(fr, in);
+        if (warp_op(fr, in)) return Step::Wait;
         break;
     case Op::Nop: break;
-    case Op::Atom: case Op::Red: atomic(fr, in); break;
+    case Op::Atom: case Op::Red:
+        if (round_pending(pc)) return Step::Wait;
+        atomic(fr, in);
+        break;
     case Op::Unsupported: unsupported(in);
     }
     return Step::Next;
@@ -1248,12 +1335,15 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
 // Threaded dispatch: each handler jumps straight to the next instruction's,
 // so the host's branch predictor sees one indirect jump per handler. The
 // parser ends every function with a `ret`, so pc never runs off the end.
-Flow Interpreter::run(const Frame& fr)
+Flow Interpreter::run(const Frame& fr, std::size_t& pc)
 {
     const Instr* code = fr.f->code.data();
     std::uint64_t* r = fr.r;
-    std::size_t pc = 0;
     const Instr* in = nullptr;
+    if (t_.pending) {  // resumed after a wait: collect the result first
+        finish(fr, *t_.pending);
+        t_.pending = nullptr;
+    }
     static const void* const handlers[] = {
         &&general, &&mov32, &&mov64, &&mov_pred, &&add32, &&add64, &&sub32, &&sub64, &&mul32, &&mul64, &&mad32,
         &&mad64, &&mul_wide_u32, &&mul_wide_s32, &&shl32, &&shl64, &&shr_u32, &&shr_s32, &&shr_u64, &&and32, &&or32,
@@ -1268,6 +1358,8 @@ Flow Interpreter::run(const Frame& fr)
 #define WL_B (r[in->o[2].reg])
 #define WL_C (r[in->o[3].reg])
 #define WL_D (r[in->o[0].reg])
+#define WL_ROUND() \
+    if (round_pending(pc)) return Flow::Waiting
 #define WL_NEXT()                                                                                    \
     do {                                                                                             \
         in = code + pc++;                                                                            \
@@ -1282,6 +1374,7 @@ general:
     case Step::Next: WL_NEXT();
     case Step::Return: return Flow::Returned;
     case Step::Exit: return Flow::Exited;
+    case Step::Wait: return Flow::Waiting;
     }
 mov32: WL_D = u32(WL_A); WL_NEXT();
 mov64: WL_D = WL_A; WL_NEXT();
@@ -1325,17 +1418,24 @@ fma_f32: WL_D = bits(__builtin_fmaf(f32(WL_A), f32(WL_B), f32(WL_C))); WL_NEXT()
 bra: pc = in->o[0].reg; WL_NEXT();
 ld_param32: { std::uint32_t v; std::memcpy(&v, fr.param + in->o[1].imm, 4); WL_D = v; } WL_NEXT();
 ld_param64: std::memcpy(&WL_D, fr.param + in->o[1].imm, 8); WL_NEXT();
-ld_shared32: WL_D = load32(*in, shared_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
-st_shared32: store32(*in, shared_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
-ld_global32: WL_D = load32(*in, global_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
-st_global32: store32(*in, global_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
-bar_sync: emu::detail::barrier(emu::detail::BarrierOp::None, 0, file(*in), line(*in)); WL_NEXT();
+ld_shared32: WL_ROUND(); WL_D = load32(*in, shared_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
+st_shared32: WL_ROUND(); store32(*in, shared_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
+ld_global32: WL_ROUND(); WL_D = load32(*in, global_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
+st_global32: WL_ROUND(); store32(*in, global_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
+bar_sync:
+    if (t_.stepping) {
+        emu::detail::barrier_arrive(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
+        return Flow::Waiting;
+    }
+    emu::detail::barrier(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
+    WL_NEXT();
 nop: WL_NEXT();
 #undef WL_A
 #undef WL_B
 #undef WL_C
 #undef WL_D
 #undef WL_NEXT
+#undef WL_ROUND
 }
 
 // A frame on this fiber's stack: registers and the local depot.
@@ -1362,7 +1462,8 @@ Flow run_function(Thread& t, const Function& f, unsigned char* param, const std:
         std::memset(regs, 0, f.registers * 8);
         interp.fill_constants(frame);
     }
-    const Flow flow = interp.run(frame);
+    std::size_t pc = 0;
+    const Flow flow = interp.run(frame, pc);
     t.sp = saved_sp;
     return flow;
 }
@@ -1390,6 +1491,51 @@ void lane_main(void* ctx)
         std::memcpy(param, L.params.data(), L.params.size());
     }
     run_function(t, *L.kernel, param, L.image.data());
+}
+
+// Explicit-state lanes: the lane's registers and interpreter state live in
+// per-host-thread arrays indexed by the lane, and a wait returns from run().
+struct LaneRun {
+    std::size_t pc = 0;
+    Thread t;
+};
+thread_local std::vector<LaneRun> tls_runs;
+thread_local std::vector<std::uint64_t> tls_slots;
+thread_local std::vector<unsigned char> tls_local;
+thread_local std::vector<unsigned char> tls_params;  // kernels that call vprintf & co write their arguments
+
+bool lane_step(void* ctx, unsigned lane, bool first)
+{
+    const Launch& L = *static_cast<const Launch*>(ctx);
+    const std::size_t slots = L.image.size();
+    if (first) {
+        const std::size_t threads = std::size_t(L.block.x) * L.block.y * L.block.z;
+        if (tls_runs.size() < threads) tls_runs.resize(threads);
+        if (tls_slots.size() < threads * slots) tls_slots.resize(threads * slots);
+        if (tls_local.size() < threads * L.local_bytes) tls_local.resize(threads * L.local_bytes);
+        if (L.calls && tls_params.size() < threads * L.params.size()) tls_params.resize(threads * L.params.size());
+        if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
+        const auto& view = *emu::detail::tls_view;
+        LaneRun& run = tls_runs[lane];
+        run.pc = 0;
+        run.t = Thread{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
+        run.t.stepping = true;
+        run.t.local_capacity = L.local_bytes;
+        for (const SharedSlot& sv : L.slots) {
+            ArrayMeta meta;
+            void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, "", 0, meta);
+            if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
+        }
+        std::memcpy(tls_slots.data() + lane * slots, L.image.data(), slots * 8);
+    }
+    LaneRun& run = tls_runs[lane];
+    run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
+    run.t.sp = L.kernel->local_bytes;
+    Interpreter interp(run.t);
+    unsigned char* params = L.calls ? tls_params.data() + lane * L.params.size() : const_cast<unsigned char*>(L.params.data());
+    const Frame frame{L.kernel, tls_slots.data() + lane * slots, params, 0};
+    if (first) interp.fill_thread_constants(frame);
+    return interp.run(frame, run.pc) != Flow::Waiting;
 }
 
 std::string describe(const Function& k)
@@ -1486,6 +1632,9 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         if (!f.entry && !f.declared_only) local += 4 * ((f.local_bytes + 15) / 16 * 16);
     L.local_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(local, kLocalCapacity));
     L.calls = std::any_of(k->code.begin(), k->code.end(), [](const Instr& in) { return in.op == Op::Call; });
+    L.calls_functions = std::any_of(k->code.begin(), k->code.end(), [&](const Instr& in) {
+        return in.op == Op::Call && (in.o[1].kind != OpKind::Func || !mi.functions[in.o[1].reg].declared_only);
+    });
     // the kernel frame's slots: registers zero, constants that do not depend on the thread filled in
     L.image.assign(k->registers + k->consts.size(), 0);
     for (std::size_t i = 0; i < k->consts.size(); ++i) {
@@ -1503,7 +1652,11 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         throw emu::LaunchError("kernel " + L.kernel_name + " needs " + std::to_string(L.shared_total) +
                                " bytes of shared memory (" + std::to_string(dynamic_shared_bytes) +
                                " dynamic); a block has at most 233472");
-    emu.launch_body(L.kernel_name.c_str(), grid, block, emu::detail::KernelBody{&L, lane_main});
+    // Kernels that call device functions run on fibers (a wait may come deep in a call);
+    // the others as explicit-state lanes, which is faster.
+    emu::detail::KernelBody body{&L, lane_main};
+    if (!L.calls_functions) body.step = lane_step;
+    emu.launch_body(L.kernel_name.c_str(), grid, block, body);
 }
 
 }  // namespace wl::ptx

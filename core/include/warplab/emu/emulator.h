@@ -63,7 +63,12 @@ class LaunchError : public std::runtime_error {
 namespace detail {
 struct KernelBody {
     void* ctx;
-    void (*call)(void*);
+    void (*call)(void*);  // runs one thread to its end on its own fiber
+    // Or, without fibers: runs the thread with this flat index until it waits
+    // (barrier, collective, lockstep access) or ends; true when it ended. The
+    // runtime's waiting entries then return at once instead of yielding: the
+    // body keeps its own state and picks up the results when resumed.
+    bool (*step)(void* ctx, unsigned lane, bool first) = nullptr;
 };
 // Runs body once per thread of the grid. Appends the watched blocks' records.
 // Adds the fiber switches the launch made to `switches`.
@@ -90,6 +95,14 @@ void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uin
 // bar.sync (op None) and bar.red.popc/and/or: every thread of the block waits; returns the reduction.
 enum class BarrierOp : std::uint8_t { None, Popc, And, Or };
 unsigned barrier(BarrierOp op, unsigned value, const char* file, unsigned line);
+// The two halves of barrier() and collective() for explicit-state bodies.
+void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned line);
+unsigned barrier_result();
+void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width,
+                       const char* file, unsigned line);
+void collective_take(void* out, unsigned bytes);
+// Fiber lanes: back to the scheduler until it resumes this lane.
+void wait_turn();
 // Lanes of the calling lane's warp that have not exited.
 unsigned active_mask();
 // The emulator allocation holding addr; false when none does.

@@ -1,4 +1,4 @@
-// Matmul v3: shared-memory tiling (seed 004's Mds/Nds kernel).
+// Matmul v3: shared-memory tiling (Kirk and Hwu's Mds/Nds kernel).
 //
 // Idea: the TILE×TILE threads of a block compute a TILE×TILE tile of C. They
 //   walk along K one tile at a time: together they copy a TILE×TILE tile of A

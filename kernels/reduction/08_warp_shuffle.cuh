@@ -1,4 +1,4 @@
-// Reduction v8: warp shuffle for the warp-level reduction (seed 003).
+// Reduction v8: warp shuffle for the warp-level reduction (Filipovič, "Code Optimizations").
 //
 // Idea: inside one warp, lanes can read each other's registers with
 //   __shfl_down_sync. The last six steps need no shared memory at all.

@@ -50,7 +50,7 @@ struct V1 : Tiling<32, 32, 32, 32, true> {
     static constexpr VersionMeta meta{
         "v1", "naive", "matmul_naive", "kernels/matmul/01_naive.cuh",
         "naive: one thread per element of C; lanes of a warp walk down a column of C",
-        "the starting point: seed 004's kernel for any M, N, K and many blocks",
+        "the starting point: Kirk and Hwu's kernel for any M, N, K and many blocks",
         "correct and slow: a warp's loads of A touch 32 sectors per request", 1024, false, 1024};
     using template_args = Values<32, 32>;
 };

@@ -157,6 +157,10 @@ TEST_P(MatmulMetrics, V3ReadsEachElementOncePerTile)
 //   2i and 2i+1 hit bank i at two words: 2 wavefronts, ideal 1) and 1 float4
 //   into Bs (4, ideal 4): 8 × (4·2 + 4) = 96, ideal 64.
 // v7 (As padded, Bs swizzled): the same instructions at the ideal: 1024 and 64.
+// The counts are of the instructions in matmul.ptx: v5's reads stay scalar
+// (16 `ld.shared.f32` per k: nvcc does not merge a thread's 8 Bs words into
+// vectors), v6's and v7's are `ld.shared.v4.f32` (TM/4 + TN/4 = 4 per k), and
+// their Bs stores one `st.shared.v4.f32` per float4.
 TEST_P(MatmulMetrics, V7HasNoBankConflictsWhereV6HasThem)
 {
     const TracedRun v5 = trace_of("v5", GetParam()), v6 = trace_of("v6", GetParam()), v7 = trace_of("v7", GetParam());

@@ -129,6 +129,10 @@ TEST_P(ReductionMetrics, V2HasWholeWarpsButTwoToEightWayConflicts)
     //   s=16: 8 lanes, words 32*tid    -> bank 0 x 8 words:             8-way
     //   s=32: 4 lanes -> 4-way; s=64: 2 lanes -> 2-way; s=128: 1 lane -> 1
     // (the "+ s" load shifts every word by s: same bank spread).
+    // These are the instructions nvcc emits: the loop over s is not peeled, so
+    // step 1's two loads stay two 4-byte loads (`ld.shared.u32 %r22, [%r21]`
+    // and `ld.shared.u32 %r23, [%r19]` in reduce_interleaved_strided<256u, int>
+    // of kernels/ptx/reduction.ptx), not one 8-byte load.
     const double ways[] = {2, 4, 8, 8, 8, 4, 2, 1};
     for (unsigned k = kFirstTreeStep; k <= kLastTreeStep; ++k) {
         SCOPED_TRACE("step " + std::to_string(k));

@@ -1,7 +1,8 @@
 // What the trace of plain-CUDA corpus kernels shows, derived by hand: bank
-// conflicts of a shared-memory transpose with and without padding, sectors
-// of coalesced and strided global accesses, and the real width of 8- and
-// 16-byte accesses.
+// conflicts of a shared-memory transpose with and without padding and of a
+// stencil's halo tile, sectors of coalesced and strided global accesses,
+// partially active warps of a scan and a halo load, the real width of 8- and
+// 16-byte accesses, the steps of counting barriers, dynamic shared memory.
 #include <gtest/gtest.h>
 
 #include "corpus/corpus_test.h"
@@ -153,6 +154,177 @@ INSTANTIATE_TEST_SUITE_P(Widths, WideShared,
                          ::testing::Values(WideCase{"copy_double", 8, 2, 8}, WideCase{"copy_float2", 8, 2, 8},
                                            WideCase{"copy_float4", 16, 4, 16}),
                          [](const ::testing::TestParamInfo<WideCase>& info) { return std::string(info.param.kernel); });
+
+// ---- histogram: n = 2^16 + 3 bytes, 7 blocks of 192 threads (6 warps), block 0 traced ----
+//
+// Step 0 clears the bins: bin b = t and t + 192 < 256, so every warp stores
+// once and warps 0 and 1 (t < 64) twice: 8 requests of 32 consecutive words,
+// 1 wavefront each.
+// Step 1 counts: thread t of block 0 reads byte t + 1344 k (1344 = 7 x 192 =
+// 42 x 32) for k = 0..48, since 48 x 1344 + 191 = 64703 < n <= 49 x 1344: 49
+// loads per warp, all full, each 32 consecutive bytes starting at a multiple
+// of 32: one sector, the ideal. Each load is followed by one shared atomic.
+// Step 2 adds the bins out: shared loads as in step 0 (8 requests, 1
+// wavefront), and since each bin of block 0 counted some of its 9408 bytes
+// (the chance that one is empty is (255/256)^9408, about e^-37), 8 global
+// atomics of 32 consecutive counters: 128 bytes, 4 sectors each.
+TEST_F(CorpusTest, HistogramLoadsOneSectorPerWarpAndCountsInShared)
+{
+    constexpr unsigned n = (1u << 16) + 3;
+    const auto ints = seeded_ints<unsigned>(n, 0, 255, 22);
+    const std::vector<unsigned char> bytes(ints.begin(), ints.end());
+    unsigned char* in = to_device(emu, bytes);
+    unsigned* bins = zeros<unsigned>(emu, kBins);
+    ASSERT_NO_THROW(run_corpus(emu, "histogram.cu", "histogram_shared_atomics", dim3(7), dim3(192), 0, in, n, bins));
+    const auto steps = wl::trace::analyze_steps(wl::trace::group_block(0, 192, emu.take_records()));
+    ASSERT_EQ(steps.size(), 3u);
+
+    EXPECT_EQ(steps[0].shared_store.requests, 8u);
+    EXPECT_EQ(steps[0].shared_store.wavefronts, 8u);
+
+    EXPECT_EQ(steps[1].active_threads, 192u);
+    EXPECT_EQ(steps[1].partial_warps, 0u);
+    EXPECT_EQ(steps[1].global_load.requests, 6u * 49);
+    EXPECT_EQ(steps[1].global_load.sectors, 6u * 49);
+    EXPECT_EQ(steps[1].global_load.ideal, 6u * 49);
+    EXPECT_EQ(steps[1].shared_store.requests, 6u * 49) << "one shared atomic per byte";
+
+    EXPECT_EQ(steps[2].shared_load.requests, 8u);
+    EXPECT_EQ(steps[2].shared_load.wavefronts, 8u);
+    EXPECT_EQ(steps[2].global_store.requests, 8u) << "global atomics count as stores";
+    EXPECT_EQ(steps[2].global_store.sectors, 8u * 4);
+}
+
+// ---- double-buffered scan: one full block of 128 threads (4 warps) ----
+//
+// Step 0 loads in[t] and stores buffer[0][t]. Steps 1..7 (d = 1, 2, 4, ..., 64)
+// each load buffer[src][t] in every thread, buffer[src][t - d] only where
+// t >= d, and store buffer[dst][t] in every thread; step 8 loads the result
+// and stores out[t]. So every step has all 128 threads active. At d < 32 the
+// threads 0..d-1 of warp 0 skip the second load: warp 0 is partial in steps
+// 1..5. At d = 32 and 64 whole warps skip it (0, then 0 and 1): none partial.
+// The second load runs in 4, 4, 4, 4, 4, 3, 2 warps. Every access reads or
+// writes consecutive words: 1 wavefront each.
+TEST_F(CorpusTest, ScanStepsHaveWholeThreadCountsAndOnePartialWarpWhileTheOffsetIsBelow32)
+{
+    const auto values = seeded_ints<int>(kScanBlock, -1000, 1000, 23);
+    int* in = to_device(emu, values);
+    int* out = emu.alloc<int>(kScanBlock);
+    ASSERT_NO_THROW(run_corpus(emu, "scan_double_buffered.cu", "scan_double_buffered", dim3(1), dim3(kScanBlock), 0, in,
+                               out, kScanBlock));
+    const auto steps = wl::trace::analyze_steps(wl::trace::group_block(0, kScanBlock, emu.take_records()));
+    ASSERT_EQ(steps.size(), 9u);
+    const std::uint32_t partial[] = {1, 1, 1, 1, 1, 0, 0};
+    const std::uint32_t second_loads[] = {4, 4, 4, 4, 4, 3, 2};
+    for (unsigned k = 0; k < 9; ++k) {
+        SCOPED_TRACE("step " + std::to_string(k));
+        EXPECT_EQ(steps[k].active_threads, kScanBlock);
+        EXPECT_EQ(steps[k].has_barrier_end, k < 8);
+        if (steps[k].shared_load.requests) {
+            EXPECT_EQ(steps[k].shared_load.worst_ways, 1.0);
+        }
+        if (steps[k].shared_store.requests) {
+            EXPECT_EQ(steps[k].shared_store.worst_ways, 1.0);
+        }
+        if (k >= 1 && k <= 7) {
+            EXPECT_EQ(steps[k].partial_warps, partial[k - 1]);
+            EXPECT_EQ(steps[k].shared_load.requests, 4 + second_loads[k - 1]);
+            EXPECT_EQ(steps[k].shared_store.requests, 4u);
+        }
+    }
+    EXPECT_EQ(steps[0].global_load.requests, 4u);
+    EXPECT_EQ(steps[8].global_store.requests, 4u);
+    EXPECT_EQ(steps[8].global_store.sectors, 16u);
+}
+
+// ---- stencil: a 48 x 48 grid, blocks of 16 x 16 (8 warps), block 0 traced ----
+//
+// Warp w holds tile rows ty = 2w and 2w + 1, 16 lanes each. A tile row has 18
+// floats, so tile[R][C] is word 18 R + C. A warp's access to tile[ty + a][tx + b]
+// covers words s .. s+15 (first row) and s+18 .. s+33 (second row): mod 32 the
+// second set is s+18 .. s+31 and s, s+1, so banks s and s+1 each hold two
+// different words: 2 wavefronts, ideal 1: 2-way, for every full-warp access.
+// Step 0 (the load): the centre store (8 warps) is 2-way; the west and east
+// halo stores (tx == 0, tx == 15: 2 lanes in every warp, words 18 apart) and
+// the north and south ones (16 consecutive words in warps 0 and 7) take 1
+// wavefront: 26 requests, 16 + 8 + 8 + 1 + 1 = 34 wavefronts. Every warp has
+// events with 2 of its 32 lanes: 8 partial warps.
+// Step 1: 5 loads per warp (4 neighbours, the centre), all 2-way: 40
+// requests, 80 wavefronts, ideal 40; block 0 lies inside the grid, so all 256
+// threads work and no warp is partial.
+TEST_F(CorpusTest, StencilHaloTileOf18ColumnsIsTwoWayForBlocksOf16)
+{
+    constexpr int kSide = 48;
+    const auto ints = seeded_ints<int>(kSide * kSide, -8, 8, 24);
+    const std::vector<float> cells(ints.begin(), ints.end());
+    float* in = to_device(emu, cells);
+    float* out = emu.alloc<float>(cells.size());
+    ASSERT_NO_THROW(run_corpus(emu, "stencil_5pt.cu", "stencil_5pt", dim3(3, 3), dim3(kStencilTile, kStencilTile), 0, in,
+                               out, kSide, kSide));
+    const auto steps =
+        wl::trace::analyze_steps(wl::trace::group_block(0, kStencilTile * kStencilTile, emu.take_records()));
+    ASSERT_EQ(steps.size(), 2u);
+
+    const StepMetrics& load = steps[0];
+    EXPECT_EQ(load.active_threads, 256u);
+    EXPECT_EQ(load.partial_warps, 8u);
+    EXPECT_EQ(load.shared_store.requests, 26u);
+    EXPECT_EQ(load.shared_store.wavefronts, 34u);
+    EXPECT_EQ(load.shared_store.ideal, 26u);
+    EXPECT_EQ(load.shared_store.worst_ways, 2.0);
+
+    const StepMetrics& compute = steps[1];
+    EXPECT_EQ(compute.active_threads, 256u);
+    EXPECT_EQ(compute.partial_warps, 0u);
+    EXPECT_EQ(compute.shared_load.requests, 40u);
+    EXPECT_EQ(compute.shared_load.wavefronts, 80u);
+    EXPECT_EQ(compute.shared_load.ideal, 40u);
+    for (double w : compute.shared_load_ways) EXPECT_EQ(w, 2.0);
+}
+
+// ---- __syncthreads_count / _and / _or: 2 blocks of 96 threads, block 0 traced ----
+//
+// Each of the three is a barrier: step 0 loads the flags (3 warps, 4 sectors
+// each) and ends at the first, steps 1 and 2 end at the next two, and step 3
+// holds thread 0's three stores.
+TEST_F(CorpusTest, CountingBarriersEachEndAStep)
+{
+    const auto flags = seeded_ints<int>(192, 0, 1, 25);
+    int* in = to_device(emu, flags);
+    int* out = emu.alloc<int>(6);
+    ASSERT_NO_THROW(run_corpus(emu, "sync_count.cu", "predicate_counts", dim3(2), dim3(96), 0, in, out));
+    const auto steps = wl::trace::analyze_steps(wl::trace::group_block(0, 96, emu.take_records()));
+    ASSERT_EQ(steps.size(), 4u);
+    for (unsigned k = 0; k < 3; ++k) EXPECT_TRUE(steps[k].has_barrier_end) << "step " << k;
+    EXPECT_EQ(steps[0].global_load.requests, 3u);
+    EXPECT_EQ(steps[0].global_load.sectors, 12u);
+    EXPECT_EQ(steps[3].active_threads, 1u);
+    EXPECT_EQ(steps[3].global_store.requests, 3u);
+}
+
+// ---- dynamic shared memory: one block of 96 threads (3 warps) ----
+//
+// The trace declares the extern array by its source name with the launch's
+// size, 96 floats. Stores segment[t] and loads segment[95 - t] (reversed, still
+// 32 different consecutive words per warp): 3 requests of 1 wavefront each.
+TEST_F(CorpusTest, DynamicSharedArrayIsDeclaredWithTheLaunchSize)
+{
+    constexpr unsigned kBlock = 96;
+    float* in = to_device(emu, seeded_floats(kBlock, -1, 1, 26));
+    float* out = emu.alloc<float>(kBlock);
+    ASSERT_NO_THROW(run_corpus(emu, "dynamic_shared.cu", "reverse_segments", dim3(1), dim3(kBlock), kBlock * sizeof(float),
+                               in, out));
+    const auto block = wl::trace::group_block(0, kBlock, emu.take_records());
+    ASSERT_EQ(block.shared_arrays.size(), 1u);
+    EXPECT_EQ(block.shared_arrays[0].name, "segment");
+    EXPECT_EQ(block.shared_arrays[0].elem_size * block.shared_arrays[0].count, kBlock * sizeof(float));
+    const auto steps = wl::trace::analyze_steps(block);
+    ASSERT_EQ(steps.size(), 2u);
+    EXPECT_EQ(steps[0].shared_store.requests, 3u);
+    EXPECT_EQ(steps[0].shared_store.wavefronts, 3u);
+    EXPECT_EQ(steps[1].shared_load.requests, 3u);
+    EXPECT_EQ(steps[1].shared_load.wavefronts, 3u);
+}
 
 }  // namespace
 }  // namespace warplab::test

@@ -280,3 +280,70 @@ TEST(PtxInstructions, AtomicsOnGlobalAndShared)
 }
 
 }  // namespace
+
+namespace {
+
+const char* kAsyncAndSymbols = R"(
+#include <cuda_pipeline.h>
+__constant__ float coeffs[4];
+namespace ns { __device__ int counter; }
+
+// cp.async through the pipeline primitives: the copy is complete after the wait
+__global__ void copy_async(const float4* g, float* out)
+{
+    __shared__ float4 s[32];
+    __pipeline_memcpy_async(&s[threadIdx.x], &g[threadIdx.x], 16);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    __syncthreads();
+    out[threadIdx.x] = s[31 - threadIdx.x].y;
+}
+
+__global__ void constants(float* out)
+{
+    out[threadIdx.x] = coeffs[threadIdx.x % 4];
+    atomicAdd(&ns::counter, 1);
+}
+)";
+
+TEST(PtxInstructions, CpAsyncCopiesAndRecordsALoadAndAStore)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    const auto m = compile_module(kAsyncAndSymbols);
+    wl::emu::Emulator emu;
+    float* g = emu.alloc<float>(128);
+    for (int i = 0; i < 128; ++i) g[i] = static_cast<float>(i);
+    float* out = emu.alloc<float>(32);
+    wl::ptx::launch(emu, m, "copy_async", dim3(1), dim3(32), 0, g, out);
+    for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], static_cast<float>((31 - t) * 4 + 1)) << t;  // .y of float4 31 - t
+    unsigned loads16 = 0, stores16 = 0;
+    for (const auto& r : emu.take_records()) {
+        loads16 += r.kind == wl::trace::Kind::Load && r.space == wl::trace::Space::Global && r.size == 16;
+        stores16 += r.kind == wl::trace::Kind::Store && r.space == wl::trace::Space::Shared && r.size == 16;
+    }
+    EXPECT_EQ(loads16, 32u);
+    EXPECT_EQ(stores16, 32u);
+}
+
+TEST(PtxInstructions, ConstantAndDeviceVariablesThroughSymbol)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    const auto m = compile_module(kAsyncAndSymbols);
+    auto coeffs = m.symbol("coeffs");
+    ASSERT_EQ(coeffs.size(), 16u);
+    const float values[4] = {0.5f, -1.0f, 2.0f, 8.0f};
+    std::memcpy(coeffs.data(), values, sizeof values);
+    auto counter = m.symbol("ns::counter");
+    ASSERT_EQ(counter.size(), 4u);
+    std::memset(counter.data(), 0, 4);
+    EXPECT_TRUE(m.symbol("nothing_of_that_name").empty());
+    wl::emu::Emulator emu;
+    float* out = emu.alloc<float>(40);
+    wl::ptx::launch(emu, m, "constants", dim3(1), dim3(40), 0, out);
+    for (int t = 0; t < 40; ++t) EXPECT_EQ(out[t], values[t % 4]) << t;
+    int count;
+    std::memcpy(&count, counter.data(), 4);
+    EXPECT_EQ(count, 40);
+}
+
+}  // namespace

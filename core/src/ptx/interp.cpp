@@ -300,6 +300,7 @@ private:
     void load(const Frame& fr, const Instr& in);
     void store(const Frame& fr, const Instr& in);
     void atomic(const Frame& fr, const Instr& in);
+    void copy_async(const Frame& fr, const Instr& in);
 
     // ---- arithmetic
     void integer_op(const Frame& fr, const Instr& in);
@@ -559,6 +560,24 @@ void Interpreter::atomic(const Frame& fr, const Instr& in)
     std::memcpy(&stored, tg.p, size);  // what the operation left (for the record)
     record(in, Kind::Atomic, tg, size, &stored);
     if (!red) put(fr, in.o[0], in.ty, old);
+}
+
+// cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}: a global
+// load and a shared store, done at once; bytes past src-size are zero.
+void Interpreter::copy_async(const Frame& fr, const Instr& in)
+{
+    const unsigned size = static_cast<unsigned>(get(fr, in.o[2]));
+    const unsigned from_src = in.nops > 3 && in.o[3].kind != OpKind::None ? static_cast<unsigned>(get(fr, in.o[3])) : size;
+    if ((size != 4 && size != 8 && size != 16) || from_src > size) unsupported(in, "cp-size must be 4, 8 or 16");
+    std::uint64_t value[2] = {0, 0};
+    if (from_src) {
+        const Target src = resolve(fr, in, Space::Global, address(fr, in.o[1]), from_src, Kind::Load);
+        std::memcpy(value, src.p, from_src);
+        record(in, Kind::Load, src, from_src, value);
+    }
+    const Target dst = resolve(fr, in, Space::Shared, address(fr, in.o[0]), size, Kind::Store);
+    std::memcpy(dst.p, value, size);
+    record(in, Kind::Store, dst, size, value);
 }
 
 // ---------------------------------------------------------- arithmetic --
@@ -1326,6 +1345,10 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
     case Op::Atom: case Op::Red:
         if (round_pending(pc)) return Step::Wait;
         atomic(fr, in);
+        break;
+    case Op::CpAsync:
+        if (round_pending(pc)) return Step::Wait;
+        copy_async(fr, in);
         break;
     case Op::Unsupported: unsupported(in);
     }

@@ -46,7 +46,7 @@ enum class Op : std::uint16_t {
     Setp, Selp, Slct, Set,
     Bra, Call, Ret, Exit, Trap,
     Bar, BarRed, BarWarp, Shfl, Vote, Match, Redux, Activemask, Nop,
-    Atom, Red,
+    Atom, Red, CpAsync,
     Unsupported,
 };
 
@@ -163,9 +163,8 @@ struct Function {
 
 struct ModuleVar {  // .global / .const variables: host memory owned by the module
     std::string name;
-    Space space;
+    unsigned char* data;
     std::uint64_t bytes;
-    std::vector<unsigned char>* storage;
 };
 
 }  // namespace wl::ptx::detail
@@ -181,6 +180,7 @@ struct Module::Impl {
     std::vector<std::string> texts;                  // opcodes as written, for messages
     std::vector<std::unique_ptr<std::vector<unsigned char>>> storage;  // .global/.const bytes
     std::vector<std::pair<std::uintptr_t, std::uint64_t>> var_ranges;  // their host ranges
+    std::vector<detail::ModuleVar> vars;
 
     const detail::Function* kernel(std::string_view name) const;
 };

@@ -364,6 +364,7 @@ private:
         }
         module_vars_[name] = reinterpret_cast<std::uintptr_t>(base);
         m_.var_ranges.emplace_back(reinterpret_cast<std::uintptr_t>(base), bytes);
+        m_.vars.push_back(ModuleVar{name, base, bytes});
         m_.storage.push_back(std::move(store));
         (void)space;
     }
@@ -767,12 +768,21 @@ private:
             {"exit", Op::Exit}, {"trap", Op::Trap}, {"bar", Op::Bar}, {"barrier", Op::Bar}, {"shfl", Op::Shfl},
             {"vote", Op::Vote}, {"match", Op::Match}, {"redux", Op::Redux}, {"activemask", Op::Activemask},
             {"membar", Op::Nop}, {"fence", Op::Nop}, {"nanosleep", Op::Nop}, {"prefetch", Op::Nop},
-            {"prefetchu", Op::Nop}, {"pmevent", Op::Nop}, {"atom", Op::Atom}, {"red", Op::Red},
+            {"prefetchu", Op::Nop}, {"pmevent", Op::Nop}, {"atom", Op::Atom}, {"red", Op::Red}, {"cp", Op::CpAsync},
         };
         in.op = Op::Unsupported;
         for (auto& [n, o] : ops)
             if (base == n) in.op = o;
         if (in.op == Op::Unsupported) return;
+        if (in.op == Op::CpAsync) {  // cp.async copies at once here: its groups need no waiting
+            if (q.size() < 2 || q[1] != "async") in.op = Op::Unsupported;
+            else if (q.size() >= 3 && (q[2] == "commit_group" || q[2] == "wait_group" || q[2] == "wait_all")) in.op = Op::Nop;
+            else if (q.size() >= 3 && (q[2] == "ca" || q[2] == "cg") && opcode.find(".shared") != std::string_view::npos &&
+                     opcode.find(".global") != std::string_view::npos && opcode.find("bulk") == std::string_view::npos &&
+                     opcode.find("mbarrier") == std::string_view::npos) in.space = Space::Shared;
+            else in.op = Op::Unsupported;
+            return;
+        }
         std::vector<Ty> types;
         for (std::size_t k = 1; k < q.size(); ++k) {
             const std::string_view s = q[k];
@@ -1103,6 +1113,18 @@ const KernelInfo* Module::find(std::string_view name) const
     return f ? &f->info : nullptr;
 }
 const std::string& Module::origin() const { return impl_->origin; }
+
+std::span<unsigned char> Module::symbol(std::string_view name) const
+{
+    for (const detail::ModuleVar& v : impl_->vars) {
+        int status = 0;
+        char* d = abi::__cxa_demangle(v.name.c_str(), nullptr, nullptr, &status);
+        const bool match = v.name == name || (status == 0 && d && name == d);
+        std::free(d);
+        if (match) return {v.data, v.bytes};
+    }
+    return {};
+}
 const std::string& Module::text() const { return impl_->text; }
 
 }  // namespace wl::ptx

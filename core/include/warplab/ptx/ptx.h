@@ -112,6 +112,9 @@ public:
     const KernelInfo* find(std::string_view name) const;
     const std::string& origin() const;
     const std::string& text() const;
+    // The host memory of a __device__ or __constant__ variable (what
+    // cudaMemcpyToSymbol writes), by PTX or demangled name; empty when none.
+    std::span<unsigned char> symbol(std::string_view name) const;
 
     struct Impl;
     const Impl& impl() const { return *impl_; }

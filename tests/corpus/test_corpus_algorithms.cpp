@@ -29,13 +29,14 @@ std::vector<unsigned> cpu_histogram(const std::vector<unsigned char>& bytes)
     return bins;
 }
 
-TEST_F(CorpusTest, HistogramWithSharedAtomicsCountsEveryByte)
+class Histogram : public CorpusScheduleTest {};
+
+TEST_P(Histogram, WithSharedAtomicsCountsEveryByte)
 {
     // 7 blocks of 192 threads stride over the input: every block's private
     // histogram sees a share, their sum is the whole.
     for (std::size_t n : odd_sizes()) {
         SCOPED_TRACE("n = " + std::to_string(n));
-        Emulator emu;
         const auto bytes = seeded_bytes(n, 1000 + n);
         unsigned char* in = to_device(emu, bytes);
         unsigned* bins = zeros<unsigned>(emu, kBins);
@@ -44,6 +45,8 @@ TEST_F(CorpusTest, HistogramWithSharedAtomicsCountsEveryByte)
         EXPECT_EQ(to_host(emu, bins, kBins), cpu_histogram(bytes));
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(BothSchedules, Histogram, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
 
 class HistogramRacy : public CorpusScheduleTest {};
 
@@ -172,7 +175,12 @@ TEST_F(CorpusTest, TransposesAreRightAtOddShapes)
 
 // ---- float atomic max on atomicCAS ----
 
-TEST_F(CorpusTest, FloatAtomicMaxOnCompareAndSwapHandlesNegativeNumbers)
+class FloatAtomicMax : public CorpusScheduleTest {};
+
+// Under lockstep the lanes of a warp interleave at every access, so a lane's
+// atomicCAS can find the value changed by another lane and the loop retries;
+// under independent scheduling a lane runs its loop alone.
+TEST_P(FloatAtomicMax, OnCompareAndSwapHandlesNegativeNumbers)
 {
     // All negative first: negative floats order backwards as ints (-1.0f is
     // 0xbf800000, -1000.0f is 0xc47a0000, a larger int), so a loop that
@@ -183,7 +191,6 @@ TEST_F(CorpusTest, FloatAtomicMaxOnCompareAndSwapHandlesNegativeNumbers)
     for (Case c : {Case{-1000.0f, -1.0f}, Case{-50.0f, 50.0f}}) {
         for (std::size_t n : odd_sizes()) {
             SCOPED_TRACE("[" + std::to_string(c.lo) + ", " + std::to_string(c.hi) + "], n = " + std::to_string(n));
-            Emulator emu;
             const auto values = seeded_floats(n, c.lo, c.hi, 6000 + n);
             float* in = to_device(emu, values);
             float* result = to_device(emu, std::vector<float>{-std::numeric_limits<float>::infinity()});
@@ -193,6 +200,8 @@ TEST_F(CorpusTest, FloatAtomicMaxOnCompareAndSwapHandlesNegativeNumbers)
         }
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(BothSchedules, FloatAtomicMax, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
 
 // ---- cooperative groups ----
 

@@ -104,6 +104,7 @@ struct WideCase {
     unsigned size;        // bytes per access
     unsigned wavefronts;  // per warp request
     unsigned sectors;     // per warp request
+    friend void PrintTo(const WideCase& c, std::ostream* os) { *os << c.kernel; }
 };
 
 class WideShared : public ::testing::TestWithParam<WideCase> {

@@ -65,6 +65,9 @@ struct Launch {
     bool calls_functions = false;                 // ... of functions it defines (not only vprintf & co)
     std::vector<std::uint64_t> image;             // the kernel frame's slots as every thread starts them
     std::vector<std::pair<std::uint32_t, Special>> thread_specials;  // slots that differ per thread
+    // Where the Declare records point: PTX does not place variables, so the kernel's first located instruction.
+    const char* decl_file = "";
+    unsigned decl_line = 0;
     dim3 grid, block;
 };
 
@@ -1502,7 +1505,7 @@ void lane_main(void* ctx)
     // allocates them once per block (16-byte aligned, as the layout assumes).
     for (const SharedSlot& s : L.slots) {
         ArrayMeta meta;
-        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, "", 0, meta);
+        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, L.decl_file, L.decl_line, meta);
         if (!t.arena) t.arena = static_cast<unsigned char*>(p) - s.offset;
     }
     t.local = L.local_bytes ? static_cast<unsigned char*>(alloca(L.local_bytes)) : nullptr;
@@ -1546,7 +1549,7 @@ bool lane_step(void* ctx, unsigned lane, bool first)
         run.t.local_capacity = L.local_bytes;
         for (const SharedSlot& sv : L.slots) {
             ArrayMeta meta;
-            void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, "", 0, meta);
+            void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, meta);
             if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
         }
         std::memcpy(tls_slots.data() + lane * slots, L.image.data(), slots * 8);
@@ -1654,6 +1657,12 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     for (const Function& f : mi.functions)
         if (!f.entry && !f.declared_only) local += 4 * ((f.local_bytes + 15) / 16 * 16);
     L.local_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(local, kLocalCapacity));
+    for (const Instr& in : k->code)
+        if (in.loc) {
+            L.decl_file = mi.files[mi.locations[in.loc].file].c_str();
+            L.decl_line = mi.locations[in.loc].line;
+            break;
+        }
     L.calls = std::any_of(k->code.begin(), k->code.end(), [](const Instr& in) { return in.op == Op::Call; });
     L.calls_functions = std::any_of(k->code.begin(), k->code.end(), [&](const Instr& in) {
         return in.op == Op::Call && (in.o[1].kind != OpKind::Func || !mi.functions[in.o[1].reg].declared_only);

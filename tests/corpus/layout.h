@@ -20,6 +20,12 @@ constexpr int kStencilTile = 16;
 constexpr unsigned kTransposeTile = 32;
 constexpr unsigned kTransposeRows = 8;
 
+// block_sum_atomic.cu: the block size
+constexpr unsigned kSumBlock = 256;
+
+// local_sort.cu: values each thread sorts
+constexpr unsigned kSortWidth = 9;
+
 // wide_shared.cu: the largest block
 constexpr unsigned kWideMaxBlock = 128;
 

@@ -278,5 +278,49 @@ TEST_F(CorpusTest, IndexPastTheDynamicSizeIsOutOfBounds)
                                     "FAULT(dynamic_past_end)", {"out-of-bounds shared store", "segment[95]", "95 elements"}});
 }
 
+// ---- atomicAdd of a block's float or double sum ----
+
+TEST_F(CorpusTest, BlockSumsAddedAtomicallyGiveTheTotal)
+{
+    // Small integers (floats) and halves (doubles): every partial sum is
+    // exact, so the total does not depend on the order of the atomic adds.
+    for (std::size_t n : odd_sizes()) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        Emulator emu;
+        const auto ints = seeded_ints<int>(n, -100, 100, 8000 + n);
+        const std::vector<float> floats(ints.begin(), ints.end());
+        std::vector<double> doubles;
+        for (int v : ints) doubles.push_back(v / 2.0);
+        const long long int_total = std::accumulate(ints.begin(), ints.end(), 0LL);
+
+        float* fin = to_device(emu, floats);
+        float* fout = zeros<float>(emu, 1);
+        ASSERT_NO_THROW(run_corpus(emu, "block_sum_atomic.cu", "sum_floats", dim3(blocks_for(n, kSumBlock)), dim3(kSumBlock),
+                                   0, fin, static_cast<unsigned>(n), fout));
+        EXPECT_EQ(to_host(emu, fout, 1)[0], static_cast<float>(int_total));
+
+        double* din = to_device(emu, doubles);
+        double* dout = zeros<double>(emu, 1);
+        ASSERT_NO_THROW(run_corpus(emu, "block_sum_atomic.cu", "sum_doubles", dim3(blocks_for(n, kSumBlock)),
+                                   dim3(kSumBlock), 0, din, static_cast<unsigned>(n), dout));
+        EXPECT_EQ(to_host(emu, dout, 1)[0], int_total / 2.0);
+    }
+}
+
+// ---- per-thread arrays in local memory ----
+
+TEST_F(CorpusTest, EachThreadSortsItsRowInALocalArray)
+{
+    // 257 rows of kSortWidth values, blocks of 64: the last block is partly idle.
+    constexpr unsigned kRows = 257;
+    const auto values = seeded_ints<int>(kRows * kSortWidth, -50, 50, 27);
+    int* in = to_device(emu, values);
+    int* out = emu.alloc<int>(values.size());
+    ASSERT_NO_THROW(run_corpus(emu, "local_sort.cu", "sort_rows", dim3(blocks_for(kRows, 64)), dim3(64), 0, in, out, kRows));
+    auto expected = values;
+    for (unsigned r = 0; r < kRows; ++r) std::sort(expected.begin() + r * kSortWidth, expected.begin() + (r + 1) * kSortWidth);
+    EXPECT_EQ(to_host(emu, out, values.size()), expected);
+}
+
 }  // namespace
 }  // namespace warplab::test

@@ -173,6 +173,72 @@ TEST_F(CorpusTest, TransposesAreRightAtOddShapes)
     }
 }
 
+// A fault report whose block and thread vary with the schedule and the order
+// of parallel blocks: it must still name the kernel, the user's file and the
+// marked line, one of the expected phrases, and the block and thread it gives.
+void expect_fault_at(const KernelFault& f, const std::string& kernel, const std::string& file, const std::string& marker,
+                     const std::vector<std::string>& any_of)
+{
+    const std::string message = f.what();
+    SCOPED_TRACE("fault message: " + message);
+    EXPECT_EQ(f.fault.kernel, kernel);
+    EXPECT_EQ(f.fault.file, corpus_path(file));
+    EXPECT_EQ(f.fault.line, marker_line(project_file(corpus_path(file)), marker));
+    EXPECT_TRUE(contains(message, triple("block", f.fault.block)));
+    EXPECT_TRUE(contains(message, triple("thread", f.fault.thread)));
+    EXPECT_TRUE(std::any_of(any_of.begin(), any_of.end(), [&](const std::string& p) { return contains(message, p); }));
+}
+
+class TransposeNoSync : public CorpusScheduleTest {};
+
+TEST_P(TransposeNoSync, ReadsTheTileBeforeOtherWarpsWroteIt)
+{
+    // One 32 x 32 tile: lane x reads row x of the tile, which warp x % 8
+    // writes. Without the barrier the read comes before that write (a read of
+    // memory not yet written) or, where the writer ran first, unordered with
+    // it (a race): either way a fault at the column read.
+    const auto cells = seeded_floats(kTransposeTile * kTransposeTile, -1, 1, 28);
+    float* in = to_device(emu, cells);
+    float* out = emu.alloc<float>(cells.size());
+    auto f = fault_of([&] {
+        run_corpus(emu, "transpose_no_sync.cu", "transpose_no_sync", dim3(1), dim3(kTransposeTile, kTransposeRows), 0, in,
+                   out, kTransposeTile, kTransposeTile);
+    });
+    ASSERT_TRUE(f);
+    expect_fault_at(*f, "transpose_no_sync", "transpose_no_sync.cu", "FAULT(column_read)",
+                    {"data race", "uninitialised shared memory"});
+    EXPECT_TRUE(contains(f->what(), "tile[")) << f->what();
+}
+
+INSTANTIATE_TEST_SUITE_P(BothSchedules, TransposeNoSync, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
+
+TEST_F(CorpusTest, TransposeWithoutBoundsChecksIsRightOnlyForWholeTiles)
+{
+    // 64 x 96: every block full, the result right.
+    {
+        const auto cells = seeded_floats(64 * 96, -1, 1, 29);
+        float* in = to_device(emu, cells);
+        float* out = emu.alloc<float>(cells.size());
+        ASSERT_NO_THROW(run_corpus(emu, "transpose_unchecked.cu", "transpose_unchecked", dim3(2, 3),
+                                   dim3(kTransposeTile, kTransposeRows), 0, in, out, 64u, 96u));
+        const auto got = to_host(emu, out, cells.size());
+        for (unsigned y = 0; y < 96; ++y)
+            for (unsigned x = 0; x < 64; ++x) ASSERT_EQ(got[x * 96 + y], cells[y * 64 + x]);
+    }
+    // 33 x 70 (grid 2 x 3): the blocks of the last tile row read rows 70..95,
+    // past the 33 x 70 floats.
+    const auto cells = seeded_floats(33 * 70, -1, 1, 30);
+    float* in = to_device(emu, cells);
+    float* out = emu.alloc<float>(cells.size());
+    auto f = fault_of([&] {
+        run_corpus(emu, "transpose_unchecked.cu", "transpose_unchecked", dim3(2, 3), dim3(kTransposeTile, kTransposeRows), 0,
+                   in, out, 33u, 70u);
+    });
+    ASSERT_TRUE(f);
+    expect_fault_at(*f, "transpose_unchecked", "transpose_unchecked.cu", "FAULT(unchecked_load)",
+                    {"out-of-bounds load", "out-of-bounds store"});
+}
+
 // ---- float atomic max on atomicCAS ----
 
 class FloatAtomicMax : public CorpusScheduleTest {};

@@ -230,3 +230,34 @@ TEST(PtxParser, OutOfBoundsGlobalLoadNamesTheArgument)
 }
 
 }  // namespace
+
+namespace {
+
+// nvcc appends _$_N to a shared variable whose name it has used before; the source name stays "word".
+TEST(PtxParser, SharedVariableNamesAreTheSourceNames)
+{
+    const char* text = R"(
+.version 9.0
+.target sm_90
+.address_size 64
+.visible .entry _Z1kPi(.param .u64 _Z1kPi_param_0)
+{
+	.reg .b32 %r<2>;
+	.shared .align 4 .b8 _ZZ1kPiE4word_$_0[8];
+	.shared .align 8 .b8 _ZZ1kPiE5pairs[64];
+	mov.u32 %r1, 1;
+	st.shared.u32 [_ZZ1kPiE4word_$_0], %r1;
+	ret;
+}
+)";
+    const wl::ptx::Module m = wl::ptx::Module::parse(text, "names.ptx");
+    const auto* k = m.find("k");
+    ASSERT_NE(k, nullptr);
+    ASSERT_EQ(k->shared.size(), 2u);
+    EXPECT_EQ(k->shared[0].name, "word");
+    EXPECT_EQ(k->shared[0].bytes, 8u);
+    EXPECT_EQ(k->shared[1].name, "pairs");
+    EXPECT_EQ(k->static_shared_bytes, 16u + 64u);  // each variable starts 16-byte aligned
+}
+
+}  // namespace

@@ -406,8 +406,12 @@ private:
         return d;
     }
     // "_ZZ9reduce_v1ILj256EfEvPKT0_PS0_jE5sdata" -> "sdata"
-    static std::string source_name(const std::string& ptx)
+    static std::string source_name(std::string ptx)
     {
+        // nvcc renames a variable whose name it has already used: "..E4word_$_0"
+        if (const auto cut = ptx.rfind("_$_"); cut != std::string::npos &&
+            ptx.find_first_not_of("0123456789", cut + 3) == std::string::npos && cut + 3 < ptx.size())
+            ptx.resize(cut);
         const std::string d = demangle(ptx);
         const std::size_t colons = d.rfind("::");
         if (d != ptx && colons != std::string::npos) return d.substr(colons + 2);

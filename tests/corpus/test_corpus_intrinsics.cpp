@@ -83,10 +83,11 @@ template <class T> std::string instance(const char* kernel)
     return std::string(kernel) + "<" + type + ">";
 }
 
-template <class T> void check_atomics(const char* kernel, dim3 grid, dim3 block, std::size_t n)
+template <class T> void check_atomics(Schedule schedule, const char* kernel, dim3 grid, dim3 block, std::size_t n)
 {
     SCOPED_TRACE(instance<T>(kernel) + ", n = " + std::to_string(n));
     Emulator emu;
+    emu.options.schedule = schedule;
     const auto in_host = atomic_inputs<T>(n, 100 + n);
     T* in = to_device(emu, in_host);
     T* cells = to_device(emu, AtomicCells<T>::start());
@@ -109,26 +110,28 @@ template <class T> void check_atomics(const char* kernel, dim3 grid, dim3 block,
     EXPECT_EQ(handed, offered) << "exch";
 }
 
-class IntAtomics : public CorpusTest {};
+class IntAtomics : public CorpusScheduleTest {};
 
-TEST_F(IntAtomics, OnGlobalMemoryAcrossBlocks)
+TEST_P(IntAtomics, OnGlobalMemoryAcrossBlocks)
 {
     // 3 blocks of 96 threads stride over n.
     for (std::size_t n : {std::size_t{1}, std::size_t{257}, std::size_t{4099}}) {
-        check_atomics<int>("atomics_global", dim3(3), dim3(96), n);
-        check_atomics<unsigned>("atomics_global", dim3(3), dim3(96), n);
-        check_atomics<unsigned long long>("atomics_global", dim3(3), dim3(96), n);
+        check_atomics<int>(GetParam(), "atomics_global", dim3(3), dim3(96), n);
+        check_atomics<unsigned>(GetParam(), "atomics_global", dim3(3), dim3(96), n);
+        check_atomics<unsigned long long>(GetParam(), "atomics_global", dim3(3), dim3(96), n);
     }
 }
 
-TEST_F(IntAtomics, OnSharedMemory)
+TEST_P(IntAtomics, OnSharedMemory)
 {
     for (std::size_t n : {std::size_t{1}, std::size_t{257}, std::size_t{4099}}) {
-        check_atomics<int>("atomics_shared", dim3(1), dim3(96), n);
-        check_atomics<unsigned>("atomics_shared", dim3(1), dim3(96), n);
-        check_atomics<unsigned long long>("atomics_shared", dim3(1), dim3(96), n);
+        check_atomics<int>(GetParam(), "atomics_shared", dim3(1), dim3(96), n);
+        check_atomics<unsigned>(GetParam(), "atomics_shared", dim3(1), dim3(96), n);
+        check_atomics<unsigned long long>(GetParam(), "atomics_shared", dim3(1), dim3(96), n);
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(BothSchedules, IntAtomics, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
 
 // ---- __activemask ----
 

@@ -5,6 +5,8 @@
 // 16-byte accesses, the steps of counting barriers, dynamic shared memory.
 #include <gtest/gtest.h>
 
+#include <numeric>
+
 #include "corpus/corpus_test.h"
 #include "warplab/trace/analysis.h"
 
@@ -325,6 +327,43 @@ TEST_F(CorpusTest, DynamicSharedArrayIsDeclaredWithTheLaunchSize)
     EXPECT_EQ(steps[0].shared_store.wavefronts, 3u);
     EXPECT_EQ(steps[1].shared_load.requests, 3u);
     EXPECT_EQ(steps[1].shared_load.wavefronts, 3u);
+}
+
+// ---- cooperative groups: one block of 64 threads (2 warps), n = 64 ----
+//
+// sum_with_cg_shfl folds each warp with warp.shfl_down at offsets 16, 8, 4,
+// 2, 1: 5 shuffles per warp, then warp 0 folds the 2 partial sums with 5
+// more: 2 x 5 + 5 = 15 shuffle events, every one with all 32 lanes.
+// sum_with_cg_reduce does each fold with cg::reduce, which nvcc turns into
+// one warp reduction instruction (redux.sync, recorded as a vote): 2 + 1 = 3
+// events and no shuffle.
+unsigned count_events(const wl::trace::BlockTrace& block, wl::trace::Kind kind)
+{
+    unsigned count = 0;
+    for (const auto& ev : block.events) {
+        if (ev.kind != kind) continue;
+        ++count;
+        EXPECT_EQ(ev.mask, 0xffffffffu) << "a collective of the whole warp";
+    }
+    return count;
+}
+
+TEST_F(CorpusTest, CooperativeGroupsFoldsAreShufflesOrOneWarpReduction)
+{
+    const auto values = seeded_ints<int>(64, -1000, 1000, 31);
+    const int expected = std::accumulate(values.begin(), values.end(), 0);
+    for (const char* kernel : {"sum_with_cg_shfl", "sum_with_cg_reduce"}) {
+        SCOPED_TRACE(kernel);
+        Emulator emu;
+        int* in = to_device(emu, values);
+        int* total = zeros<int>(emu, 1);
+        ASSERT_NO_THROW(run_corpus(emu, "cg_block_reduce.cu", kernel, dim3(1), dim3(64), 0, in, 64u, total));
+        EXPECT_EQ(to_host(emu, total, 1)[0], expected);
+        const auto block = wl::trace::group_block(0, 64, emu.take_records());
+        const bool shuffles = std::string(kernel) == "sum_with_cg_shfl";
+        EXPECT_EQ(count_events(block, wl::trace::Kind::Shuffle), shuffles ? 15u : 0u);
+        EXPECT_EQ(count_events(block, wl::trace::Kind::Vote), shuffles ? 0u : 3u);
+    }
 }
 
 }  // namespace

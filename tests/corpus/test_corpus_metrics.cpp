@@ -1,8 +1,10 @@
 // What the trace of plain-CUDA corpus kernels shows, derived by hand: bank
 // conflicts of a shared-memory transpose with and without padding and of a
-// stencil's halo tile, sectors of coalesced and strided global accesses,
-// partially active warps of a scan and a halo load, the real width of 8- and
-// 16-byte accesses, the steps of counting barriers, dynamic shared memory.
+// stencil's halo tile, sectors of coalesced and strided global accesses and
+// of a histogram's byte loads, partially active warps of a scan and a halo
+// load, the real width of 8- and 16-byte accesses, the steps of counting
+// barriers, dynamic shared memory, and the warp collectives of cooperative
+// groups.
 #include <gtest/gtest.h>
 
 #include <numeric>

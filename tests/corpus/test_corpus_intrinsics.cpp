@@ -163,6 +163,29 @@ TEST_F(CorpusTest, ActivemaskNamesTheLanesThatExist)
     }
 }
 
+// ---- warp-aggregated atomics: __activemask and cg::coalesced_threads ----
+
+class AggregatedAtomics : public CorpusScheduleTest {};
+
+TEST_P(AggregatedAtomics, CountEveryThreadThatTookPartOnce)
+{
+    // 3 blocks of 96 threads (3 warps each) over n: threads from n on leave at
+    // once. Whatever lanes a warp's leader counts, every lane that took part
+    // must be counted exactly once: the counter ends at n.
+    for (const char* kernel : {"with_activemask", "with_coalesced_group"}) {
+        for (unsigned n : {1u, 31u, 33u, 200u, 288u}) {
+            SCOPED_TRACE(std::string(kernel) + ", n = " + std::to_string(n));
+            Emulator emu;
+            emu.options.schedule = GetParam();
+            unsigned* counter = zeros<unsigned>(emu, 1);
+            ASSERT_NO_THROW(run_corpus(emu, "aggregated_atomics.cu", kernel, dim3(3), dim3(96), 0, n, counter));
+            EXPECT_EQ(to_host(emu, counter, 1)[0], n);
+        }
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(BothSchedules, AggregatedAtomics, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
+
 // ---- __match_any_sync, __match_all_sync ----
 
 TEST_F(CorpusTest, MatchAnyAndAll)

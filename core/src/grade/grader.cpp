@@ -232,7 +232,8 @@ std::string describe_backend(const GradeOptions& opt, const Toolchain& tc)
 std::uint64_t pick_seed()
 {
     std::random_device device;
-    return 1 + (std::uint64_t(device()) << 20 ^ device()) % 999'999'999;  // short enough to type
+    const std::uint64_t bits = (std::uint64_t(device()) << 32) | device();
+    return 1 + bits % 999'999'999;  // short enough to type
 }
 
 GradeReport grade(const GradeOptions& opt, const Toolchain& tc, const std::function<void(const ExerciseResult&)>& on_done)

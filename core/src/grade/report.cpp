@@ -61,7 +61,7 @@ std::string timing_summary(const GpuTiming& t)
 
 std::string seed_line(const GradeReport& r)
 {
-    return "random cases from seed " + std::to_string(r.seed) + " (new each run; --seed " + std::to_string(r.seed) +
+    return "random cases from seed " + std::to_string(r.seed) + " (--seed " + std::to_string(r.seed) +
            " repeats them)";
 }
 

@@ -65,25 +65,23 @@ DotInput seeded(std::string name, std::size_t n, std::uint64_t seed, unsigned bl
 // The published pattern, then inputs from this run's seed.
 std::vector<DotInput> inputs(std::uint64_t seed0)
 {
-    {
-        // a = 1 everywhere, b = the tent: the dot product is the tent's sum, 9398 (harness/block_reduce.h).
-        std::vector<DotInput> v{{"pattern: n = 1000, a[i] = 1, b[i] = 300 - |i - 701|, dot 9398",
-                                 std::vector<int>(1000, 1), tent_pattern(), 256, {}},
-                                seeded("seeded random: n = 4096, seed " + std::to_string(seed0), 4096, seed0, 256)};
-        std::uint64_t seed = seed0 + 1;
-        for (std::size_t n : {1u, 31u, 33u, 257u, 511u}) {
-            v.push_back(seeded("odd size: n = " + std::to_string(n) + ", seed " + std::to_string(seed), n, seed, 256));
-            ++seed;
-        }
-        auto named = [&](const std::string& what) { return what + ", seed " + std::to_string(seed); };
-        v.push_back(seeded(named("many blocks: n = 65539 (2^16 + 3), block 128"), 65539, seed, 128));
+    // a = 1 everywhere, b = the tent: the dot product is the tent's sum, 9398 (harness/block_reduce.h).
+    std::vector<DotInput> v{{"pattern: n = 1000, a[i] = 1, b[i] = 300 - |i - 701|, dot 9398",
+                             std::vector<int>(1000, 1), tent_pattern(), 256, {}},
+                            seeded("seeded random: n = 4096, seed " + std::to_string(seed0), 4096, seed0, 256)};
+    std::uint64_t seed = seed0 + 1;
+    for (std::size_t n : {1u, 31u, 33u, 257u, 511u}) {
+        v.push_back(seeded("odd size: n = " + std::to_string(n) + ", seed " + std::to_string(seed), n, seed, 256));
         ++seed;
-        v.push_back(seeded(named("n = 512 = 2 * BLOCK: one full block"), 512, seed, 256));
-        ++seed;
-        v.push_back(seeded(named("n = 513 = 2 * BLOCK + 1: one element in a second block"), 513, seed, 256,
-                           "dot_blocks must round up (ceil(n / (2*BLOCK))), and both loads need their own < n test"));
-        return v;
     }
+    auto named = [&](const std::string& what) { return what + ", seed " + std::to_string(seed); };
+    v.push_back(seeded(named("many blocks: n = 65539 (2^16 + 3), block 128"), 65539, seed, 128));
+    ++seed;
+    v.push_back(seeded(named("n = 512 = 2 * BLOCK: one full block"), 512, seed, 256));
+    ++seed;
+    v.push_back(seeded(named("n = 513 = 2 * BLOCK + 1: one element in a second block"), 513, seed, 256,
+                       "dot_blocks must round up (ceil(n / (2*BLOCK))), and both loads need their own < n test"));
+    return v;
 }
 
 Verdict correct(const Harness& h)

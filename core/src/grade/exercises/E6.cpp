@@ -62,19 +62,17 @@ MatmulInput seeded(unsigned M, unsigned N, unsigned K, std::uint64_t seed, std::
 // The published pattern, then inputs from this run's seed.
 std::vector<MatmulInput> inputs(std::uint64_t seed)
 {
-    {
-        // A = 1 (20x18), B[j][k] = j - k (24x18): C[i][j] = sum over k = 0..17 of (j - k) = 18j - 153.
-        MatmulInput pattern{"pattern: 20x24x18, A = 1, B[j][k] = j - k, C[i][j] = 18j - 153", 20, 24, 18,
-                            std::vector<float>(20 * 18, 1.0f), std::vector<float>(24 * 18)};
-        for (unsigned j = 0; j < 24; ++j)
-            for (unsigned k = 0; k < 18; ++k) pattern.B[j * 18 + k] = float(int(j) - int(k));
-        std::vector<MatmulInput> v{pattern, seeded(64, 64, 64, seed, "seeded random")};
-        v.push_back(seeded(1, 1, 1, seed + 1));
-        v.push_back(seeded(17, 33, 15, seed + 2));
-        v.push_back(seeded(37, 50, 29, seed + 3));
-        v.push_back(seeded(128, 96, 80, seed + 4, "many blocks (6x8 = 48)"));
-        return v;
-    }
+    // A = 1 (20x18), B[j][k] = j - k (24x18): C[i][j] = sum over k = 0..17 of (j - k) = 18j - 153.
+    MatmulInput pattern{"pattern: 20x24x18, A = 1, B[j][k] = j - k, C[i][j] = 18j - 153", 20, 24, 18,
+                        std::vector<float>(20 * 18, 1.0f), std::vector<float>(24 * 18)};
+    for (unsigned j = 0; j < 24; ++j)
+        for (unsigned k = 0; k < 18; ++k) pattern.B[j * 18 + k] = float(int(j) - int(k));
+    std::vector<MatmulInput> v{pattern, seeded(64, 64, 64, seed, "seeded random")};
+    v.push_back(seeded(1, 1, 1, seed + 1));
+    v.push_back(seeded(17, 33, 15, seed + 2));
+    v.push_back(seeded(37, 50, 29, seed + 3));
+    v.push_back(seeded(128, 96, 80, seed + 4, "many blocks (6x8 = 48)"));
+    return v;
 }
 
 Verdict correct(const Harness& h)

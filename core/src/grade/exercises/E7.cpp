@@ -47,18 +47,16 @@ TransposeInput seeded(unsigned rows, unsigned cols, std::uint64_t seed, std::str
 // The published pattern, then inputs from this run's seed.
 std::vector<TransposeInput> inputs(std::uint64_t seed)
 {
-    {
-        // in[r][c] = 100r + c (32x64), so out[c][r] must read 100r + c: out[5][3] = 305.
-        TransposeInput pattern{"pattern: 32x64, in[r][c] = 100r + c", 32, 64, std::vector<float>(32 * 64)};
-        for (unsigned r = 0; r < 32; ++r)
-            for (unsigned c = 0; c < 64; ++c) pattern.in[r * 64 + c] = float(100 * r + c);
-        return std::vector<TransposeInput>{pattern,
-                                           seeded(64, 96, seed, "seeded random"),
-                                           seeded(1, 1, seed + 1),
-                                           seeded(33, 31, seed + 2),
-                                           seeded(37, 50, seed + 3),
-                                           seeded(200, 256, seed + 4, "many blocks (8x7 = 56)")};
-    }
+    // in[r][c] = 100r + c (32x64), so out[c][r] must read 100r + c: out[5][3] = 305.
+    TransposeInput pattern{"pattern: 32x64, in[r][c] = 100r + c", 32, 64, std::vector<float>(32 * 64)};
+    for (unsigned r = 0; r < 32; ++r)
+        for (unsigned c = 0; c < 64; ++c) pattern.in[r * 64 + c] = float(100 * r + c);
+    return std::vector<TransposeInput>{pattern,
+                                       seeded(64, 96, seed, "seeded random"),
+                                       seeded(1, 1, seed + 1),
+                                       seeded(33, 31, seed + 2),
+                                       seeded(37, 50, seed + 3),
+                                       seeded(200, 256, seed + 4, "many blocks (8x7 = 56)")};
 }
 
 Verdict correct(const Harness& h)

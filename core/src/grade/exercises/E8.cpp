@@ -44,21 +44,19 @@ SaxpyInput seeded(std::string label, std::size_t n, std::uint64_t seed, unsigned
 // The published pattern, then inputs from this run's seed.
 std::vector<SaxpyInput> inputs(std::uint64_t seed0)
 {
-    {
-        // a = 2, x[i] = i, y[i] = 1: y[i] becomes 2i + 1 (y[999] = 1999), exact in float.
-        SaxpyInput pattern{"pattern: n = 1000, a = 2, x[i] = i, y[i] = 1, 4 blocks of 128", 2.0f,
-                           std::vector<float>(1000), std::vector<float>(1000, 1.0f)};
-        for (unsigned i = 0; i < 1000; ++i) pattern.x[i] = float(i);
-        const std::string stride_hint = "step by the whole grid, blockDim.x * gridDim.x, not by a constant";
-        std::vector<SaxpyInput> v{pattern, seeded("seeded random", 4096, seed0)};
-        std::uint64_t seed = seed0 + 1;
-        for (std::size_t n : {1u, 31u, 33u, 257u}) v.push_back(seeded("odd size", n, seed++));
-        v.push_back(seeded("many iterations", 65539, seed++));
-        v.push_back(seeded("empty", 0, seed++));
-        v.push_back(seeded("another grid", 1000, seed++, 3, 64, stride_hint));
-        v.push_back(seeded("one warp", 100, seed++, 1, 32, stride_hint));
-        return v;
-    }
+    // a = 2, x[i] = i, y[i] = 1: y[i] becomes 2i + 1 (y[999] = 1999), exact in float.
+    SaxpyInput pattern{"pattern: n = 1000, a = 2, x[i] = i, y[i] = 1, 4 blocks of 128", 2.0f,
+                       std::vector<float>(1000), std::vector<float>(1000, 1.0f)};
+    for (unsigned i = 0; i < 1000; ++i) pattern.x[i] = float(i);
+    const std::string stride_hint = "step by the whole grid, blockDim.x * gridDim.x, not by a constant";
+    std::vector<SaxpyInput> v{pattern, seeded("seeded random", 4096, seed0)};
+    std::uint64_t seed = seed0 + 1;
+    for (std::size_t n : {1u, 31u, 33u, 257u}) v.push_back(seeded("odd size", n, seed++));
+    v.push_back(seeded("many iterations", 65539, seed++));
+    v.push_back(seeded("empty", 0, seed++));
+    v.push_back(seeded("another grid", 1000, seed++, 3, 64, stride_hint));
+    v.push_back(seeded("one warp", 100, seed++, 1, 32, stride_hint));
+    return v;
 }
 
 Verdict correct(const Harness& h)

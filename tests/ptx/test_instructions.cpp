@@ -243,6 +243,8 @@ __global__ void atomics(int* i, unsigned* u, float* f, double* d, unsigned long 
     atomicCAS(&i[3], t, t + 1);     // thread k succeeds when i[3] == k: the chain runs up as far as the order allows
     atomicExch(&i[4], 42);
     atomicAdd(&s, 2);
+    __threadfence();                // membar.gl: nothing to order on the emulator, but it must run
+    __threadfence_block();
     __syncthreads();
     if (t == 0) out[0] = s;
 }

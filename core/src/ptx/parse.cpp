@@ -856,7 +856,7 @@ private:
             // cache, scope, ordering and other hints that change nothing here
             static const std::string_view ignored[] = {
                 "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed", "acquire", "release",
-                "acq_rel", "sc", "cta", "gpu", "sys", "cluster", "sync", "aligned", "L1::no_allocate",
+                "acq_rel", "sc", "cta", "gpu", "gl", "sys", "cluster", "sync", "aligned", "L1::no_allocate",
                 "L1::evict_last", "L1::evict_first", "L1::evict_normal", "L1::evict_unchanged", "L2::64B",
                 "L2::128B", "L2::256B", "L2::cache_hint", "mmio", "weak", "noftz", "L1", "L2", "proxy",
                 "async", "clamp", "mode", "f4e"};

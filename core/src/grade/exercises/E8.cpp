@@ -68,15 +68,17 @@ Verdict correct(const Harness& h)
 // The grid-stride shape: the grader's grid (4 x 128 = 512 threads) is far
 // smaller than n / BLOCK = 10000 / 128, so every thread takes its share:
 // thread t of the grid handles the i = t, t + 512, ... below n, 20 of them for
-// the threads of block 0 (10000 = 19 x 512 + 272), each a load of x and one of
-// y: 40 loads. One block doing everything makes about 10000 / 128 = 78.
+// the threads of block 0 (10000 = 19 x 512 + 272). Elements are counted as
+// the bytes a thread loaded (x and y, 8 a element), so vectorised loads count
+// the same. One block doing everything: about 10000 / 128 = 78 a thread.
 Finding everyone_takes_a_share(const BlockView& v, unsigned n, unsigned grid_threads)
 {
-    const unsigned few = 2 * (n / grid_threads), many = 2 * ((n + grid_threads - 1) / grid_threads);
-    const std::vector<unsigned> loads = per_thread(v, is_global_load);
-    const auto [fewest, most] = std::minmax_element(loads.begin(), loads.end());
+    const unsigned few = n / grid_threads, many = (n + grid_threads - 1) / grid_threads;
+    std::vector<unsigned> elements = per_thread_bytes(v, is_global_load);
+    for (unsigned& e : elements) e /= 2 * sizeof(float);
+    const auto [fewest, most] = std::minmax_element(elements.begin(), elements.end());
     if (*fewest >= few && *most <= many) return std::nullopt;
-    return fail("the threads of block 0 made " + range_text(*fewest, *most) + " global loads each (x and y)",
+    return fail("the threads of block 0 loaded " + range_text(*fewest, *most) + " elements each (of x and of y)",
                 std::to_string(few) + " to " + std::to_string(many) + ": n / (gridDim.x * blockDim.x) elements each, "
                 "every thread of the grid taking its share",
                 "block 0 (n = " + std::to_string(n) + ", 4 blocks of 128)",

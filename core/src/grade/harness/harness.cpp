@@ -323,17 +323,32 @@ bool is_global_load(const trace::WarpEvent& e)
     return e.space == trace::Space::Global && e.kind == trace::Kind::Load;
 }
 
-std::vector<unsigned> per_thread(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which)
+namespace {
+
+std::vector<unsigned> per_thread_weighted(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which,
+                                          bool bytes)
 {
     std::vector<unsigned> count(v.block.threads, 0);
     for (const trace::WarpEvent& e : v.block.events) {
         if (!which(e)) continue;
         for (unsigned lane = 0; lane < trace::kWarpSize; ++lane) {
             const std::size_t t = std::size_t(e.warp) * trace::kWarpSize + lane;
-            if ((e.mask >> lane & 1u) && t < count.size()) ++count[t];
+            if ((e.mask >> lane & 1u) && t < count.size()) count[t] += bytes ? e.size : 1;
         }
     }
     return count;
+}
+
+}  // namespace
+
+std::vector<unsigned> per_thread(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which)
+{
+    return per_thread_weighted(v, which, false);
+}
+
+std::vector<unsigned> per_thread_bytes(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which)
+{
+    return per_thread_weighted(v, which, true);
 }
 
 std::size_t distinct_words(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which)

@@ -135,6 +135,8 @@ BlockView view_block(const std::vector<trace::LaneRecord>& records, std::uint32_
 
 // Per thread of the block, how many lanes' worth of the matching events it made.
 std::vector<unsigned> per_thread(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which);
+// The same in bytes (a .v4 load of floats counts 16): what a thread moved, however vectorised.
+std::vector<unsigned> per_thread_bytes(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which);
 // Distinct (array, byte offset) pairs the matching events touched.
 std::size_t distinct_words(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which);
 bool is_shared_write(const trace::WarpEvent& e);  // store or atomic

@@ -3,10 +3,9 @@
 // return at once.
 //
 // Expected verdict: `correct` passes; `ideal_load_sectors` fails on the shape:
-// at n = 10000 with 4 blocks of 128, each thread of block 0 handles 78 or 79
-// elements (10000 = 78 x 128 + 16), a load of x and of y each: 156 to 158
-// loads, where its share of the grid is 19 or 20 elements, 38 to 40 loads.
-// Score 5/10.
+// at n = 10000 with 4 blocks of 128, each thread of block 0 loads 78 or 79
+// elements of x and of y (10000 = 78 x 128 + 16), where its share of the grid
+// is 19 or 20. Score 5/10.
 #pragma once
 
 namespace exercise {

@@ -33,7 +33,7 @@ using warplab::test::first_difference;
 
 const wl::ptx::Module& test_module()
 {
-    static const wl::ptx::Module m = wl::ptx::Module::parse(warplab::test::read_file(WARPLAB_TEST_PTX), "trace_kernels.cu");
+    static const wl::ptx::Module m = wl::ptx::Module::parse(warplab::test::read_file(warplab::test::test_ptx_path()), "trace_kernels.cu");
     return m;
 }
 

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -73,6 +74,14 @@ inline std::uint32_t line_of(const std::string& file, const std::string& marker)
     for (std::uint32_t n = 1; std::getline(in, line); ++n)
         if (line.find(marker) != std::string::npos) return n;
     return 0;
+}
+
+// The test kernels' PTX: the build's, unless $WARPLAB_TEST_PTX names a copy
+// (binaries carried to a GPU machine, where the build folder is not).
+inline std::string test_ptx_path()
+{
+    const char* env = std::getenv("WARPLAB_TEST_PTX");
+    return env && *env ? env : WARPLAB_TEST_PTX;
 }
 
 inline std::string read_file(const std::string& path)

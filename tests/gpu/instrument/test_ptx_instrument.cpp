@@ -26,7 +26,7 @@ const std::string kPtxas = WARPLAB_PTXAS;
 
 const std::string& test_ptx()
 {
-    static const std::string text = read_file(WARPLAB_TEST_PTX);
+    static const std::string text = read_file(test_ptx_path());
     return text;
 }
 

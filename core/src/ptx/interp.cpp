@@ -1,10 +1,14 @@
 // The PTX interpreter: every CUDA thread runs the decoded instructions of its
-// kernel on its own fiber of the emulator runtime, so the runtime's checks,
-// schedules and records apply unchanged.
+// kernel on the emulator runtime, so the runtime's checks, schedules and
+// records apply unchanged.
 //
-// A lane's registers and local memory live on its fiber's stack; it yields
-// only inside the runtime (barriers, warp collectives, and before every
-// shared/global access under the Lockstep schedule).
+// Two ways to run a lane. Kernels without device-function calls (nearly all:
+// nvcc inlines) run as explicit-state lanes: a lane is its pc and its register
+// slots in a per-host-thread array, and waiting (a barrier, a warp collective,
+// a Lockstep round before an access) returns from the interpreter loop; the
+// result is collected when the scheduler steps the lane again. Kernels that
+// call device functions run each lane on a fiber instead, since a wait may
+// come deep inside a call; their frames live on the fiber's stack.
 #include <alloca.h>
 
 #include <algorithm>
@@ -1555,8 +1559,10 @@ bool lane_step(void* ctx, unsigned lane, bool first)
         std::memcpy(tls_slots.data() + lane * slots, L.image.data(), slots * 8);
     }
     LaneRun& run = tls_runs[lane];
-    run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
-    run.t.sp = L.kernel->local_bytes;
+    if (first) {  // the arrays grow only at a block's first step, before any lane holds these
+        run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
+        run.t.sp = L.kernel->local_bytes;
+    }
     Interpreter interp(run.t);
     unsigned char* params = L.calls ? tls_params.data() + lane * L.params.size() : const_cast<unsigned char*>(L.params.data());
     const Frame frame{L.kernel, tls_slots.data() + lane * slots, params, 0};

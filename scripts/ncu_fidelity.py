@@ -4,8 +4,8 @@
 For every version of both labs, at the block size `warplab bench` uses:
 Nsight Compute measures the first launch (the first pass of a reduction) as
 nvcc compiled it, and warplab counts the same launch from its trace of block
-0 (the emulator; every block of these launches does the same accesses, so one
-block is the per-block average). Compared per block:
+0 (the emulator; the sizes below give every block of these launches the same
+accesses, so one block is the per-block average). Compared per block:
 
   shared load / store wavefronts   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum / _st.sum
   shared load / store instructions smsp__sass_inst_executed_op_shared_ld.sum / _st.sum
@@ -15,7 +15,10 @@ block is the per-block average). Compared per block:
 Writes a JSON record with provenance and prints a table; exits 1 when a
 count differs by more than the tolerance (3 %), 77 when there is no ncu or GPU.
 
-  python3 scripts/ncu_fidelity.py --build build --out results/ncu_fidelity_h100.json
+  python3 scripts/ncu_fidelity.py --build build --out results/fidelity/h100-80gb-hbm3-ncu.json
+
+(results/fidelity/, not results/: every .json directly in results/ is read as
+recorded benchmark tables.) Beside the JSON it writes the same table as Markdown.
 """
 import argparse
 import csv
@@ -37,8 +40,15 @@ METRICS = {
 }
 
 # What each lab runs: the CLI's size options and those of the target program.
+# n = 4,325,376 = 2^22 * 1.03 gives every block of the first pass the same
+# work on a 132-SM GPU (the H100; the emulator sizes one-wave grids for it
+# too): 16,896 blocks of 256 elements; one wave of 1,056 blocks x 256 threads
+# x 2 elements, 8 rounds (v7, v8); one wave of 264 blocks x 1024 threads x 16
+# elements (v9). Block 0 is then the average block (v9's last block also adds
+# the partial sums).
+REDUCTION_N = "4325376"
 LABS = {
-    "reduction": {"target": ["--n", "4194304", "--type", "int"], "trace": ["--n", "4194304", "--type", "int"]},
+    "reduction": {"target": ["--n", REDUCTION_N, "--type", "int"], "trace": ["--n", REDUCTION_N, "--type", "int"]},
     "matmul": {"target": ["--size", "256"], "trace": ["--size", "256"]},
 }
 
@@ -64,12 +74,19 @@ def blocks_of(grid):
     return total
 
 
-def ncu_launches(ncu, target, lab, log):
-    """Every profiled launch in order: {kernel, blocks, metrics}."""
+def ncu_launches(ncu, target, lab, log, reuse):
+    """Every profiled launch in order ({kernel, blocks, block, metrics}), and
+    the target's "version kernel block" lines. With `reuse`, what an earlier
+    run left in the log folder is read instead of profiling again."""
     csv_path = os.path.join(log, f"ncu_{lab}.csv")
-    cmd = [ncu, "--csv", "--print-units", "base", "--log-file", csv_path,
-           "--metrics", ",".join(METRICS.values()), target, lab] + LABS[lab]["target"]
-    out = run(cmd)
+    order_path = os.path.join(log, f"ncu_{lab}_order.txt")
+    if not reuse:
+        cmd = [ncu, "--csv", "--print-units", "base", "--log-file", csv_path,
+               "--metrics", ",".join(METRICS.values()), target, lab] + LABS[lab]["target"]
+        with open(order_path, "w") as f:
+            f.write(run(cmd).stdout)
+    with open(order_path) as f:
+        order = [l.split() for l in f.read().splitlines() if l.strip()]
     with open(csv_path) as f:
         text = f.read()
     rows = [r for r in csv.DictReader(io.StringIO(text[text.find('"ID"'):]))]
@@ -78,7 +95,6 @@ def ncu_launches(ncu, target, lab, log):
         entry = launches.setdefault(int(r["ID"]), {"kernel": r["Kernel Name"], "blocks": blocks_of(r["Grid Size"]),
                                                    "block": r["Block Size"], "metrics": {}})
         entry["metrics"][r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
-    order = [l.split() for l in out.stdout.splitlines() if l.strip()]
     return [launches[k] for k in sorted(launches)], order
 
 
@@ -102,6 +118,22 @@ def relative(a, b):
     if a == b:
         return 0.0
     return abs(a - b) / max(abs(a), abs(b))
+
+
+def markdown(doc):
+    p = doc["provenance"]
+    lines = [f"# warplab against Nsight Compute, per block", "",
+             f"{p['gpu']}; {p['ncu']}; {p['date']}; warplab {p['commit']}", "",
+             f"`{p['command']}`", "",
+             "| lab | version | metric | ncu per block | warplab | difference |",
+             "| --- | --- | --- | ---: | ---: | ---: |"]
+    for r in doc["rows"]:
+        for key, m in r["metrics"].items():
+            lines.append(f"| {r['lab']} | {r['version']} | {key} | {m['ncu_per_block']:.2f} | {m['warplab']} | "
+                         f"{100 * m['relative_difference']:.2f} % |")
+    for f in doc["not_compared"]:
+        lines.append(f"\nNot compared: {f}")
+    return "\n".join(lines) + "\n"
 
 
 def provenance(args):
@@ -128,21 +160,38 @@ def main():
     p.add_argument("--commit", default=os.environ.get("WARPLAB_COMMIT", "unknown"))
     p.add_argument("--tolerance", type=float, default=0.03)
     p.add_argument("--labs", default="reduction,matmul")
+    p.add_argument("--reuse", action="store_true",
+                   help="compare with the ncu CSVs an earlier run left in --log (no GPU needed)")
     args = p.parse_args()
-    if not os.path.exists(args.ncu):
-        print(f"no GPU profiler: {args.ncu} not found", file=sys.stderr)
-        return 77
+    if not args.reuse:
+        if not os.path.exists(args.ncu):
+            print(f"no GPU profiler: {args.ncu} not found", file=sys.stderr)
+            return 77
+        if not shutil.which("nvidia-smi") or subprocess.run(["nvidia-smi", "-L"], capture_output=True).returncode:
+            print("no GPU: nvidia-smi finds none", file=sys.stderr)
+            return 77
     warplab = os.path.join(args.build, "warplab")
     target = os.path.join(args.build, "warplab_ncu_target")
-    rows, worst = [], 0.0
+    rows, worst, failures = [], 0.0, []
     for lab in args.labs.split(","):
-        launches, order = ncu_launches(args.ncu, target, lab, args.log)
+        try:
+            launches, order = ncu_launches(args.ncu, target, lab, args.log, args.reuse)
+        except (subprocess.CalledProcessError, OSError) as e:
+            print(f"{lab}: no measurement ({e}; {getattr(e, 'stderr', '')})", file=sys.stderr)
+            failures.append(f"{lab}: ncu")
+            continue
         for version, kernel, block, *status in order:
             first = next((l for l in launches if base_name(l["kernel"]) == kernel), None)
             if first is None:
                 print(f"{lab} {version}: ncu profiled no launch of {kernel}", file=sys.stderr)
+                failures.append(f"{lab} {version}: not profiled")
                 continue
-            ours = warplab_totals(warplab, lab, version, block)
+            try:
+                ours = warplab_totals(warplab, lab, version, block)
+            except subprocess.CalledProcessError as e:
+                print(f"{lab} {version}: warplab trace failed: {e.stderr.strip()}", file=sys.stderr)
+                failures.append(f"{lab} {version}: warplab trace failed")
+                continue
             row = {"lab": lab, "version": version, "kernel": kernel, "block": first["block"],
                    "blocks": first["blocks"], "result_ok": not status, "metrics": {}}
             for key, metric in METRICS.items():
@@ -157,12 +206,16 @@ def main():
             flag = "" if m["relative_difference"] <= args.tolerance else "  <-- over tolerance"
             print(f"{r['lab']:9} {r['version']:4} {key:24} {m['ncu_per_block']:12.2f} {m['warplab']:10d} "
                   f"{100 * m['relative_difference']:6.2f}%{flag}")
-    doc = {"provenance": provenance(args), "tolerance": args.tolerance, "rows": rows}
+    doc = {"provenance": provenance(args), "tolerance": args.tolerance, "rows": rows, "not_compared": failures}
     if args.out:
         with open(args.out, "w") as f:
             json.dump(doc, f, indent=1)
+        with open(os.path.splitext(args.out)[0] + ".md", "w") as f:
+            f.write(markdown(doc))
     print(f"worst relative difference: {100 * worst:.2f}% (tolerance {100 * args.tolerance:.0f}%)")
-    return 0 if worst <= args.tolerance else 1
+    for f in failures:
+        print(f"not compared: {f}")
+    return 0 if worst <= args.tolerance and not failures else 1
 
 
 if __name__ == "__main__":

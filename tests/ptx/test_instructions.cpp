@@ -349,3 +349,44 @@ TEST(PtxInstructions, ConstantAndDeviceVariablesThroughSymbol)
 }
 
 }  // namespace
+
+namespace {
+
+const char* kWide = R"(
+#include <cuda_fp16.h>
+// 128-bit multiply-add (mul.hi, add.cc, addc) and a half2 built from two floats (cvt.rn.f16x2.f32)
+__global__ void wide(const unsigned long long* w, unsigned long long* out, const float* f, __half2* h)
+{
+    const unsigned t = threadIdx.x;
+    unsigned __int128 x = (unsigned __int128)w[3 * t] * w[3 * t + 1] + w[3 * t + 2];
+    out[2 * t] = (unsigned long long)(x >> 64);
+    out[2 * t + 1] = (unsigned long long)x;
+    unsigned __int128 y = (unsigned __int128)w[3 * t] - w[3 * t + 1];  // borrows when w0 < w1
+    out[4 + t] = (unsigned long long)(y >> 64);
+    if (t == 0) h[0] = __floats2half2_rn(f[0], f[1]);
+}
+)";
+
+TEST(PtxInstructions, CarryChainsAndHalfPairs)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    const auto m = compile_module(kWide);
+    wl::emu::Emulator emu;
+    const unsigned long long* w = upload<unsigned long long>(
+        emu, {~0ull, ~0ull, 5ull, 3ull, 0x5555555555555556ull, ~0ull});
+    unsigned long long* out = emu.alloc<unsigned long long>(6);
+    const float* f = upload<float>(emu, {1.0f, -2.0f});
+    unsigned* h = emu.alloc<unsigned>(1);
+    wl::ptx::launch(emu, m, "wide", dim3(1), dim3(2), 0, w, out, f, h);
+    // (2^64 - 1)^2 + 5 = 2^128 - 2^65 + 6: high 2^64 - 2, low 6
+    EXPECT_EQ(out[0], 0xFFFFFFFFFFFFFFFEull);
+    EXPECT_EQ(out[1], 6ull);
+    // 3 * 0x5555555555555556 = 2^64 + 2; + (2^64 - 1) carries into the high word: 2, low 1
+    EXPECT_EQ(out[2], 2ull);
+    EXPECT_EQ(out[3], 1ull);
+    EXPECT_EQ(out[4], 0ull);   // 2^64 - 1 minus itself: no borrow
+    EXPECT_EQ(out[5], ~0ull);  // 3 minus a larger number: the borrow fills the high word
+    EXPECT_EQ(*h, 0xC0003C00u);  // low half 1.0 (0x3C00), high half -2.0 (0xC000)
+}
+
+}  // namespace

@@ -90,6 +90,7 @@ struct Thread {
     bool round_done = false;        // Lockstep: this access has had its round
     const Instr* pending = nullptr;
     bool pending_pred = false;      // shfl's in-range predicate, known at arrival
+    bool carry = false;             // the condition code of add.cc / addc and kin
 };
 
 struct Frame {
@@ -676,6 +677,37 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
         if (!(in.flags & kSat)) return static_cast<std::uint64_t>(v);
         return static_cast<std::uint64_t>(std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX));
     };
+    const std::uint64_t top = w == 64 ? ~0ULL : (1ULL << w) - 1;
+    // a + b + carry_in over w bits, with the carry out when .cc asks for it
+    auto add_carry = [&](std::uint64_t x, std::uint64_t y, bool carry_in) {
+        x &= top;
+        y &= top;
+        const unsigned __int128 sum = static_cast<unsigned __int128>(x) + y + carry_in;
+        if (in.flags & kCarryOut) t_.carry = (sum >> w) != 0;
+        return static_cast<std::uint64_t>(sum);
+    };
+    auto product = [&](bool high) -> std::uint64_t {
+        if (!high) return a * b;
+        if (w == 64) return s ? static_cast<std::uint64_t>(smulhi(sa, sb)) : umulhi(ua, ub);
+        return s ? static_cast<std::uint64_t>((sa * sb) >> w) : (ua * ub) >> w;
+    };
+    if (in.flags & kCarryOut || in.op == Op::AddC || in.op == Op::SubC || in.op == Op::MadC || in.op == Op::MadCHi) {
+        const bool carry_in = (in.op == Op::AddC || in.op == Op::SubC || in.op == Op::MadC || in.op == Op::MadCHi) && t_.carry;
+        switch (in.op) {
+        case Op::Add: case Op::AddC: r = add_carry(a, b, carry_in); break;
+        case Op::Sub: case Op::SubC: {  // a - (b + borrow): the borrow is the carry of a + ~b + 1, inverted
+            const std::uint64_t diff = add_carry(a, ~b, !carry_in);
+            if (in.flags & kCarryOut) t_.carry = !t_.carry;
+            r = diff;
+            break;
+        }
+        case Op::Mad: case Op::MadC: r = add_carry(product(false), c, carry_in); break;
+        case Op::MadHi: case Op::MadCHi: r = add_carry(product(true), c, carry_in); break;
+        default: unsupported(in);
+        }
+        put(fr, in.o[0], t, r);
+        return;
+    }
     switch (in.op) {
     case Op::Add: r = s && (in.flags & kSat) ? saturate(sa + sb) : a + b; break;
     case Op::Sub: r = s && (in.flags & kSat) ? saturate(sa - sb) : a - b; break;
@@ -890,6 +922,17 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
 {
     const Ty dt = in.ty, st = in.ty2;
     const std::uint64_t a = get(fr, in.o[1]);
+    if ((dt == Ty::F16x2 || dt == Ty::BF16x2) && st == Ty::F32 && in.nops == 3) {
+        // cvt.rn.f16x2.f32 d, a, b: a to the upper half, b to the lower
+        if (in.round != Round::Rn && in.round != Round::None) unsupported(in);
+        auto half = [&](std::uint64_t v) -> std::uint64_t {
+            float f = f32(v);
+            if (in.flags & kSat) f = std::isnan(f) ? 0.0f : std::clamp(f, 0.0f, 1.0f);
+            return dt == Ty::F16x2 ? float_to_half(f) : float_to_bf16(f);
+        };
+        put(fr, in.o[0], Ty::B32, (half(a) << 16) | half(get(fr, in.o[2])));
+        return;
+    }
     const bool sat = in.flags & kSat;
     RoundingScope rounding(ty_float(st) && ty_float(dt) ? in.round : Round::None);
     // the source as a double (floats) or an integer
@@ -1280,6 +1323,7 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
         float_op(fr, in);
         break;
     case Op::MulHi: case Op::MulWide: case Op::MadHi: case Op::MadWide: case Op::Mul24: case Op::Mad24:
+    case Op::AddC: case Op::SubC: case Op::MadC: case Op::MadCHi:
     case Op::Sad: case Op::Rem: case Op::Popc: case Op::Clz: case Op::Bfind: case Op::Brev: case Op::Bfe:
     case Op::Bfi: case Op::Fns: case Op::Prmt: case Op::And: case Op::Or: case Op::Xor: case Op::Not:
     case Op::Cnot: case Op::Shl: case Op::Shr: case Op::Shf: case Op::Lop3:
@@ -1358,6 +1402,7 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
         copy_async(fr, in);
         break;
     case Op::Unsupported: unsupported(in);
+    default: unsupported(in);  // an opcode the parser knows and this switch forgot: never a silent no-op
     }
     return Step::Next;
 }

@@ -40,7 +40,7 @@ enum class Space : std::uint8_t { Generic, Global, Shared, Local, Param, Const }
 
 enum class Op : std::uint16_t {
     Mov, Ld, St, Cvta, CvtaTo, Cvt, Isspacep,
-    Add, Sub, Mul, MulHi, MulWide, Mad, MadHi, MadWide, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max,
+    Add, Sub, Mul, MulHi, MulWide, Mad, MadHi, MadWide, AddC, SubC, MadC, MadCHi, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max,
     Popc, Clz, Bfind, Brev, Bfe, Bfi, Fns, Prmt, And, Or, Xor, Not, Cnot, Shl, Shr, Shf, Lop3, Testp, Copysign,
     Fma, Rcp, Sqrt, Rsqrt, Sin, Cos, Lg2, Ex2, Tanh,
     Setp, Selp, Slct, Set,
@@ -67,6 +67,7 @@ enum : std::uint16_t {
     kShfLeft = 128, kShfWrap = 256, kNegPred = 512, kFull = 1024, kHi = 2048,
     kPair = 4096,  // a d|p destination pair (setp, shfl, match.all)
     kShiftAmt = 8192,  // bfind.shiftamt
+    kCarryOut = 16384,  // .cc: the carry (or borrow) goes to the thread's condition code
 };
 // Sub-operations of atom/red/vote/shfl/redux/match/bar.red/shf.
 enum class Sub : std::uint8_t {

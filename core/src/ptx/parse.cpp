@@ -761,7 +761,7 @@ private:
             {"mov", Op::Mov}, {"ld", Op::Ld}, {"ldu", Op::Ld}, {"st", Op::St}, {"cvta", Op::Cvta}, {"cvt", Op::Cvt},
             {"isspacep", Op::Isspacep}, {"add", Op::Add}, {"sub", Op::Sub}, {"mul", Op::Mul}, {"mad", Op::Mad},
             {"mul24", Op::Mul24}, {"mad24", Op::Mad24}, {"sad", Op::Sad}, {"div", Op::Div}, {"rem", Op::Rem},
-            {"abs", Op::Abs}, {"neg", Op::Neg}, {"min", Op::Min}, {"max", Op::Max}, {"popc", Op::Popc},
+            {"addc", Op::AddC}, {"subc", Op::SubC}, {"madc", Op::MadC}, {"abs", Op::Abs}, {"neg", Op::Neg}, {"min", Op::Min}, {"max", Op::Max}, {"popc", Op::Popc},
             {"clz", Op::Clz}, {"bfind", Op::Bfind}, {"brev", Op::Brev}, {"bfe", Op::Bfe}, {"bfi", Op::Bfi},
             {"fns", Op::Fns}, {"prmt", Op::Prmt}, {"and", Op::And}, {"or", Op::Or}, {"xor", Op::Xor},
             {"not", Op::Not}, {"cnot", Op::Cnot}, {"shl", Op::Shl}, {"shr", Op::Shr}, {"shf", Op::Shf},
@@ -827,9 +827,15 @@ private:
             }
             if (in.op == Op::Match && (s == "any" || s == "all")) { in.sub = s == "any" ? Sub::MatchAny : Sub::MatchAll; continue; }
             if (s == "lo") continue;
+            if (s == "cc" && (in.op == Op::Add || in.op == Op::Sub || in.op == Op::AddC || in.op == Op::SubC ||
+                              in.op == Op::Mad || in.op == Op::MadHi || in.op == Op::MadC || in.op == Op::MadCHi)) {
+                in.flags |= kCarryOut;
+                continue;
+            }
             if (s == "hi") {
                 if (in.op == Op::Mul) in.op = Op::MulHi;
                 else if (in.op == Op::Mad) in.op = Op::MadHi;
+                else if (in.op == Op::MadC) in.op = Op::MadCHi;
                 else in.flags |= kHi;  // mul24.hi / mad24.hi
                 continue;
             }

@@ -151,7 +151,7 @@ std::string first_errors(const std::string& log)
 }
 
 // An exclusive lock on a file, released when this object goes: two graders
-// building the same harness at once build it once.
+// building the same timing program at once build it once.
 class FileLock {
 public:
     explicit FileLock(const fs::path& p) : fd_(open(p.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644))

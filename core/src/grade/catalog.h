@@ -8,10 +8,10 @@
 namespace wl::grade {
 
 struct CheckSpec {
-    std::string_view id;     // as the harness reports it: "correct", "whole_warps", ...
+    std::string_view id;     // as the checks report it: "correct", "whole_warps", ...
     std::string_view title;  // what is graded, one line
     unsigned points;
-    std::string_view hint;   // given when the check fails and the harness has no better one
+    std::string_view hint;   // given when the check fails and the check has no better one
 };
 
 struct ExerciseSpec {

@@ -76,7 +76,7 @@ std::string describe_backend(const GradeOptions& opt, const Toolchain& tc);
 GradeReport grade(const GradeOptions& opt, const Toolchain& tc,
                   const std::function<void(const ExerciseResult&)>& on_done = {});
 
-// Turns a harness's result lines and its end into checks (exposed for tests).
+// Turns the checks' result lines and how their run ended into checks (exposed for tests).
 void collect_checks(ExerciseResult& ex, const std::string& result_lines, const std::string& end_problem);
 
 }  // namespace wl::grade

@@ -1,5 +1,5 @@
-// A child process with a wall-clock limit: the grader runs the compiler and
-// each harness this way, so that no student program can hang or crash it.
+// A child process with a wall-clock limit: the grader runs the checks (and
+// GPU timing builds) this way, so that no student program can hang or crash it.
 #pragma once
 #include <string>
 #include <vector>

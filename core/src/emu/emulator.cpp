@@ -110,7 +110,8 @@ using trace::Kind;
 using trace::LaneRecord;
 using trace::Space;
 
-enum class LaneState { Runnable, AtCollective, AtBarrier, Done, Faulted };
+// AtActiveMask: in __activemask(), until no lane of its warp can run (see release_active_masks).
+enum class LaneState { Runnable, AtCollective, AtBarrier, AtActiveMask, Done, Faulted };
 
 struct Collective {
     CollectiveOp op;
@@ -136,7 +137,7 @@ struct Lane {
     detail::ThreadView view;
     unsigned flat = 0, warp = 0, lane = 0;
     std::uint32_t seq = 0, epoch = 0, sub = 0, declared = 0;
-    unsigned bar_value = 0;  // bar.red: this lane's input, then the block's result
+    unsigned bar_value = 0;  // bar.red: this lane's input, then the block's result; activemask: the mask
     const char* wait_file = "";
     unsigned wait_line = 0;
     Collective* collective = nullptr;
@@ -610,14 +611,20 @@ void kernel_fault(const char* file, unsigned line, std::string what) { fault(*tl
 
 unsigned active_mask()
 {
-    const Lane& lane = *tls_lane;
-    const Block& b = *lane.block;
-    const unsigned base = lane.warp * 32;
-    unsigned mask = 0;
-    for (unsigned k = 0; k < b.warps[lane.warp].lanes; ++k)
-        if (b.lanes[base + k].state != LaneState::Done) mask |= 1u << k;
-    return mask;
+    active_mask_arrive(nullptr, 0);
+    yield_to_scheduler(*tls_lane);
+    return active_mask_result();
 }
+
+void active_mask_arrive(const char* file, unsigned line)
+{
+    Lane& lane = *tls_lane;
+    lane.state = LaneState::AtActiveMask;
+    lane.wait_file = file ? file : "";
+    lane.wait_line = line;
+}
+
+unsigned active_mask_result() { return tls_lane->bar_value; }
 
 bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& bytes)
 {
@@ -909,6 +916,35 @@ bool run_warp_independent(Block& b, unsigned w)
     return ran;
 }
 
+// Nobody can run. The lanes in __activemask() then learn which lanes of their
+// warp are there with them: those waiting in the same __activemask() (same
+// site). The others have exited or wait elsewhere, so they are not converged
+// with these, as on the GPU. True when some lane was released.
+bool release_active_masks(Block& b)
+{
+    bool released = false;
+    for (std::size_t w = 0; w < b.warps.size(); ++w) {
+        Lane* lanes = &b.lanes[w * 32];
+        for (unsigned i = 0; i < b.warps[w].lanes; ++i) {
+            if (lanes[i].state != LaneState::AtActiveMask) continue;
+            auto same_site = [&](const Lane& l) {
+                return l.state == LaneState::AtActiveMask && l.wait_line == lanes[i].wait_line &&
+                       std::strcmp(l.wait_file, lanes[i].wait_file) == 0;
+            };
+            unsigned mask = 0;
+            for (unsigned k = i; k < b.warps[w].lanes; ++k)
+                if (same_site(lanes[k])) mask |= 1u << k;
+            for (unsigned m = mask; m; m &= m - 1) {
+                Lane& l = lanes[__builtin_ctz(m)];
+                l.bar_value = mask;
+                l.state = LaneState::Runnable;
+            }
+            released = true;
+        }
+    }
+    return released;
+}
+
 // Nobody can run: release the barrier, or explain why the block is stuck.
 void settle_barrier(Block& b)
 {
@@ -1007,6 +1043,7 @@ void run_block(Block& b, WorkerMemory& mem)
         if (b.fault) return;
         if (ran) continue;
         if (std::all_of(b.lanes.begin(), b.lanes.end(), [](const Lane& l) { return l.state == LaneState::Done; })) return;
+        if (release_active_masks(b)) continue;
         settle_barrier(b);
         if (b.fault) return;
     }

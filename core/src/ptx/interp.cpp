@@ -999,10 +999,6 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
 // scheduler first (explicit-state lanes); finish() then runs on resume.
 bool Interpreter::warp_op(const Frame& fr, const Instr& in)
 {
-    if (in.op == Op::Activemask) {
-        put(fr, in.o[0], Ty::B32, emu::detail::active_mask());
-        return false;
-    }
     arrive(fr, in);
     if (t_.stepping) {
         t_.pending = &in;
@@ -1082,6 +1078,7 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
         emu::detail::collective_arrive(CollectiveOp::SyncWarp, mask, nullptr, 0, 0, 32, f, l);
         return;
     }
+    case Op::Activemask: emu::detail::active_mask_arrive(f, l); return;
     case Op::Bar: case Op::BarRed: {
         // bar.sync a{, b}; bar.red.op.type d, a{, b}, {!}c
         const bool red = in.op == Op::BarRed;
@@ -1135,6 +1132,7 @@ void Interpreter::finish(const Frame& fr, const Instr& in)
         return;
     }
     case Op::BarWarp: emu::detail::collective_take(nullptr, 0); return;
+    case Op::Activemask: put(fr, in.o[0], Ty::B32, emu::detail::active_mask_result()); return;
     case Op::Bar: return;
     case Op::BarRed: {
         const unsigned r = emu::detail::barrier_result();

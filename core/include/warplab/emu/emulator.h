@@ -103,8 +103,11 @@ void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned 
 void collective_take(void* out, unsigned bytes);
 // Fiber lanes: back to the scheduler until it resumes this lane.
 void wait_turn();
-// Lanes of the calling lane's warp that have not exited.
+// __activemask(): the lanes of the calling lane's warp that reach this same
+// __activemask() with it; the lane waits until no lane of its warp can run.
 unsigned active_mask();
+void active_mask_arrive(const char* file, unsigned line);  // the two halves, for explicit-state bodies
+unsigned active_mask_result();
 // The emulator allocation holding addr; false when none does.
 bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& bytes);
 // Which lane a shuffle reads (PTX shfl.sync semantics) and whether it lies inside the segment.

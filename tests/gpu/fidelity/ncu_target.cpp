@@ -25,6 +25,7 @@ int main(int argc, char** argv)
         return 2;
     }
     base.n = lab->default_n;
+    base.type = lab->types.front();  // the lab's first element type unless --type names another
     for (int i = 2; i + 1 < argc; i += 2) {
         const std::string opt = argv[i], value = argv[i + 1];
         if (opt == "--n") base.n = std::stoull(value);

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "labs/common/kernel_instance.h"
+#include "labs/common/user_kernel.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
@@ -22,6 +23,7 @@ struct EmulatorBackend {
     const char* kernel_namespace;  // the lab's (versions.h)
     unsigned sms = 0;              // what multiprocessors() reports, for grids sized by the GPU
     bool record_first_launch_only = false;
+    UserKernel* user = nullptr;    // set: the user's kernel runs in place of every version's
 
     template <class T> T* alloc(std::size_t n) { return emu.alloc<T>(n); }
     void free(void* p) { emu.free(p); }
@@ -34,7 +36,12 @@ struct EmulatorBackend {
     template <class V, class Args, class... A>
     void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, const A&... args)
     {
-        wl::ptx::launch(emu, module, entry_name(kernel_namespace, kernel), grid, block, 0, args...);
+        if (user) {
+            const UserKernel::Entry& e = user->entry(detail::arg_list(Args{}));
+            wl::ptx::launch(emu, *e.module, e.name, grid, block, 0, args...);
+        } else {
+            wl::ptx::launch(emu, module, entry_name(kernel_namespace, kernel), grid, block, 0, args...);
+        }
         if (record_first_launch_only) emu.options.record = false;
     }
 };

@@ -29,6 +29,9 @@ struct RunRequest {
     // The problem's dimensions where it has several (matmul: {M, N, K}, or {S}
     // for S×S×S); empty: n, or the lab's default.
     std::vector<std::size_t> shape;
+    // The user's own kernel, run in place of `version`'s (same parameters, same
+    // launch shape): a .cu file, and the kernel's name (empty: the file's only one).
+    std::string file, kernel;
 };
 
 struct RunResult {
@@ -70,5 +73,10 @@ struct GpuStatus {
     std::string reason;  // why not, when not available
 };
 GpuStatus gpu_status();
+
+// Whether a request runs on the GPU: asked for, or `auto` with a GPU present.
+// A user's --file kernel runs on the emulator (its GPU trace is not built yet):
+// asking for the GPU with one is bad input.
+bool runs_on_gpu(const RunRequest& req);
 
 }  // namespace warplab

@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <stdexcept>
+
 #include "labs/matmul/lab.h"
 #include "labs/reduction/lab.h"
 
@@ -30,6 +32,16 @@ const VersionMeta* find_version(const Lab& lab, std::string_view id)
     for (const VersionMeta& v : lab.versions)
         if (id == v.id || id == v.name) return &v;
     return nullptr;
+}
+
+bool runs_on_gpu(const RunRequest& req)
+{
+    if (!req.file.empty()) {
+        if (req.backend == BackendChoice::Gpu)
+            throw std::invalid_argument("--file runs your kernel on the CPU emulator; a GPU trace of it is not built yet (drop --backend gpu)");
+        return false;
+    }
+    return req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
 }
 
 }  // namespace warplab

@@ -1,6 +1,7 @@
 // Runs a matmul version on the CPU SIMT emulator, from the lab's PTX.
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 
 #include "labs/common/emulator_backend.h"
@@ -45,10 +46,13 @@ RunResult run_on_emulator(const RunRequest& req)
     out.backend = std::string("cpu emulator (") + wl::emu::to_string(emu.options.schedule) + ")";
     out.problem = describe(req.version, s);
     out.shape = {s.m, s.n, s.k};
+    std::optional<UserKernel> user;
+    if (!req.file.empty()) user.emplace(req.file, req.kernel);
     const bool found = with_version(req.version, [&](auto v) {
         using V = decltype(v);
         describe_launch<V>(out, s, req);
         EmulatorBackend backend{emu, ptx_module(), kKernelNamespace};
+        if (user) backend.user = &*user;
         multiply_on<V>(backend, d_a, d_b, d_c, s);
     });
     if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");

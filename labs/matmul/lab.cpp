@@ -41,8 +41,7 @@ RunResult run(const RunRequest& req)
 {
     const Shape s = shape_of(req);
     validate(req, s);
-    const bool gpu = req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
-    return gpu ? run_on_gpu(req) : run_on_emulator(req);
+    return runs_on_gpu(req) ? run_on_gpu(req) : run_on_emulator(req);
 }
 
 }  // namespace

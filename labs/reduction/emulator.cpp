@@ -1,4 +1,6 @@
 // Runs a reduction version on the CPU SIMT emulator, from the lab's PTX.
+#include <optional>
+
 #include "labs/common/emulator_backend.h"
 #include "labs/reduction/lab.h"
 #include "labs/reduction/run.h"
@@ -20,6 +22,8 @@ RunResult run_on_emulator(const RunRequest& req)
     emu.options.seed = req.seed;
     // Records only the first launch: the first pass is the one the lab is about.
     EmulatorBackend backend{emu, ptx_module(), kKernelNamespace, kEmulatedMultiprocessors, true};
+    std::optional<UserKernel> user;
+    if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel);
     RunResult out = with_element_type(req.type, [&]<class T>() { return reduce_request<T>(backend, req); });
     out.backend = std::string("cpu emulator (") + wl::emu::to_string(emu.options.schedule) + ")";
     out.records = emu.take_records();

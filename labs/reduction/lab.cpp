@@ -48,8 +48,7 @@ RunResult run(const RunRequest& req)
 {
     static const std::vector<VersionMeta> versions = version_list<Versions>();
     validate(req, versions);
-    const bool gpu = req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
-    return gpu ? run_on_gpu(req) : run_on_emulator(req);
+    return runs_on_gpu(req) ? run_on_gpu(req) : run_on_emulator(req);
 }
 }  // namespace
 

@@ -1,0 +1,64 @@
+# `warplab trace <lab> [version] --file F.cu --kernel K`: a user's own kernel
+# runs in place of a version's. Run as:
+#   cmake -DWARPLAB=<warplab> -DKERNELS=<tests/cli/kernels> -P user_kernel.cmake
+# Prints "needs nvcc" and succeeds (the test is then marked skipped) where
+# there is no CUDA toolkit to compile the user's file.
+set(failures "")
+function(run_warplab)
+  execute_process(COMMAND "${WARPLAB}" ${ARGN} WORKING_DIRECTORY "${KERNELS}"
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(rc "${rc}" PARENT_SCOPE)
+  set(out "${out}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+
+# 1. A right tree. n = 1000, block 256 (the lab's default): the first pass has
+#    4 blocks; block 0 halves its working threads 128, 64, ..., 1 after the
+#    load step (256 threads), so step 1 has 128 active threads in 4 warps.
+run_warplab(trace reduction v3 --file tree_sum.cu --kernel tree_sum --n 1000 --type float)
+if(err MATCHES "needs the CUDA toolkit")
+  message("needs nvcc: ${err}")
+  return()
+endif()
+if(NOT rc EQUAL 0 OR NOT out MATCHES "correct")
+  string(APPEND failures "tree_sum: exit ${rc}, stdout '${out}', stderr '${err}'\n")
+endif()
+if(NOT out MATCHES "your kernel tree_sum \\(tree_sum.cu\\), launched as v3")
+  string(APPEND failures "tree_sum: the header does not name the user's kernel: '${out}'\n")
+endif()
+if(NOT out MATCHES "\n1 +[0-9]+ +128 +4 +0 ")
+  string(APPEND failures "tree_sum: step 1 is not 128 threads in 4 whole warps: '${out}'\n")
+endif()
+
+# 2. Without the barrier in the loop: a kernel fault (exit 3) naming the race
+#    and the user's file and line (12: the addition).
+run_warplab(trace reduction v3 --file racy_sum.cu --kernel racy_sum --n 1000)
+if(NOT rc EQUAL 3 OR NOT err MATCHES "data race" OR NOT err MATCHES "racy_sum.cu:12")
+  string(APPEND failures "racy_sum: exit ${rc} (expected 3), stderr '${err}'\n")
+endif()
+
+# 3. Bad input: one line and exit 2.
+foreach(case "nope.cu|tree_sum|cannot read kernel file 'nope.cu'"
+             "tree_sum.cu|-|compiles to no kernel as it stands"
+             "tree_sum.cu|no_such_kernel|no_such_kernel")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 file)
+  list(GET parts 1 kernel)
+  list(GET parts 2 pattern)
+  set(args trace reduction --file ${file})
+  if(NOT kernel STREQUAL "-")
+    list(APPEND args --kernel ${kernel})
+  endif()
+  run_warplab(${args})
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: " OR NOT err MATCHES "${pattern}")
+    string(APPEND failures "${args}: exit ${rc}, stderr '${err}' (expected exit 2 and '${pattern}')\n")
+  endif()
+endforeach()
+run_warplab(trace reduction v3 --file tree_sum.cu --kernel tree_sum --backend gpu)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "CPU emulator")
+  string(APPEND failures "--backend gpu with --file: exit ${rc}, stderr '${err}'\n")
+endif()
+
+if(failures)
+  message(FATAL_ERROR "${failures}")
+endif()

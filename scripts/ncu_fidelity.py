@@ -147,7 +147,7 @@ def provenance(args):
         "ncu": first_line([args.ncu, "--version"]),
         "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
         "commit": args.commit,
-        "command": " ".join(sys.argv),
+        "command": " ".join(["python3", "scripts/ncu_fidelity.py"] + sys.argv[1:]),
     }
 
 

@@ -1,390 +1,378 @@
 #!/usr/bin/env python3
-"""Fill the measured-results blocks of markdown files from a recorded results JSON.
+"""Fill, or check, every generated number in the walkthroughs from warplab itself.
 
-Measurements are never typed by hand: a document marks where they belong,
+Nothing a reader can check with the tool is typed by hand. A document marks each
+number and table with where it comes from, and this script rewrites what lies
+between the markers from the tool's own output (or, with --check, only says
+what is stale). Markers count only outside fenced code blocks.
 
-    <!-- results: reduction v3 -->
-    (anything here is replaced)
-    <!-- /results -->
+Measured tables (the rendering is `warplab bench --markdown`'s, not ours):
 
-and this script rewrites what lies between each pair of markers from the JSON
-that `warplab bench --record` writes (format "warplab-results"). Nothing outside
-the markers changes, and running it twice gives the same file.
+    <!-- bench: LAB [BENCH OPTIONS] -->
+    (replaced by `warplab bench LAB [BENCH OPTIONS] --recorded --markdown`)
+    <!-- /bench -->
 
-Marker forms (LAB is the lab name, e.g. reduction; FILTERS are optional and
-narrow the rows to one element type and/or one size: `int`, `float`,
-`4194304`, `2^22`):
+Trace numbers, inline (`warplab trace LAB VERSION [OPTIONS] --json --backend cpu`):
 
-    <!-- results: LAB VERSION [FILTERS] -->   one row per (type, n) for that version:
-                                               median ms, GB/s, step speedup, vs the reference
-    <!-- results: LAB CUB [FILTERS] -->       the same for the vendor-library reference row (also cuBLAS)
-    <!-- results: LAB all [FILTERS] -->       the whole table of each matching (type, n),
-                                               with its provenance
-    <!-- results: LAB compare A B [FILTERS] --> one line per (type, n): how B's time compares with A's
+    <!-- trace: LAB VERSION [OPTIONS] ; QUERY -->8<!-- /trace -->
 
-Tables whose rate is GFLOP/s (matmul) are labelled by M × N × K and show the
-% of the FP32 peak where memory-bound tables show the % of a copy kernel.
+QUERY is `steps` (how many steps), or SELECT.FIELD where SELECT is a step
+index, a range `A-B` of steps (numbers are summed, lines merged) or `total`,
+and FIELD is one of
 
-A marker counts only when it stands alone on its line and outside fenced code
-blocks, so documentation may quote the marker syntax inline or in a fence.
-Rows whose `ok` is false are marked "wrong result"; if the rows carry a `block`
-field (the block size a version was timed at), the tables gain a block column.
+    threads, warps, partial       active threads, active warps, partially active warps
+    shared_wf, shared_ideal       shared wavefronts (loads + stores), actual and ideal
+    worst                         the worst n-way conflict of one shared instruction
+    sectors, sectors_ideal        global sectors per request (loads + stores), actual and ideal
+    global_requests               global warp instructions (loads + stores)
+    lines                         the source lines of the step's accesses
+    shared_load.wavefronts, ...   any field of the step object (docs/trace-format.md)
+
+A whole per-step table, as a student sees it:
+
+    <!-- trace-table: LAB VERSION [OPTIONS] -->
+    ```
+    (replaced by `warplab trace LAB VERSION [OPTIONS] --backend cpu`)
+    ```
+    <!-- /trace-table -->
+
+Kernel line numbers (the line of FILE that holds TEXT; TEXT must occur once):
+
+    <!-- line: kernels/reduction/02_interleaved_strided.cuh sdata[index] += -->33<!-- /line -->
+
+Reading time (prose words at 200 a minute, plus a minute per command to run:
+a line in an `sh` fence, or an inline `build/...` command; see reading_minutes):
+
+    <!-- reading-time -->25<!-- /reading-time -->
 
 Usage:
-    python3 scripts/fill_results.py [--results PATH] [--check] FILE.md [FILE.md ...]
+    python3 scripts/fill_results.py [--warplab PATH] [--check] FILE.md [FILE.md ...]
 
---results defaults to results/h100-80gb-hbm3.json in the repository. --check
-writes nothing and exits 1 if some file is not up to date. Any marker that
-names a lab, version or size missing from the JSON is an error (exit 2) and no
-file is written.
+--warplab defaults to build/warplab. --check writes nothing and exits 1 if
+any marker's content differs from what the tool says now, naming each one.
+A marker the tool cannot answer (unknown lab, version, step, field, text not
+found) is an error: exit 2, one line naming the marker, and no file written.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import re
+import shlex
+import subprocess
 import sys
-import tempfile
+from concurrent.futures import ThreadPoolExecutor
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DEFAULT_RESULTS = os.path.join(REPO, "results", "h100-80gb-hbm3.json")
 
-START = re.compile(r"^\s*<!--\s*results:\s*(?P<args>[^>]*?)\s*-->\s*$")
-END = re.compile(r"^\s*<!--\s*/results\s*-->\s*$")
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
+BLOCK_START = re.compile(r"^\s*<!--\s*(?P<kind>bench|trace-table):\s*(?P<args>[^>]*?)\s*-->\s*$")
+BLOCK_END = re.compile(r"^\s*<!--\s*/(?P<kind>bench|trace-table)\s*-->\s*$")
+INLINE = re.compile(
+    r"<!--\s*(?P<kind>trace|line|reading-time)(?::\s*(?P<args>(?:(?!-->).)*?))?\s*-->(?P<value>.*?)<!--\s*/(?P=kind)\s*-->"
+)
 
 
 class MarkerError(Exception):
     pass
 
 
-# ---------------------------------------------------------------- formatting
+class Tool:
+    """Runs warplab, once per distinct command."""
+
+    def __init__(self, warplab: str):
+        self.warplab = warplab
+        self.cache: dict[tuple, str] = {}
+        self.parsed: dict[tuple, dict] = {}
+
+    def run(self, args: list[str], ok_codes=(0,)) -> str:
+        key = tuple(args)
+        if key not in self.cache:
+            p = subprocess.run([self.warplab, *args], capture_output=True, text=True, cwd=REPO)
+            if p.returncode not in ok_codes:
+                err = (p.stderr.strip().splitlines() or ["no message"])[-1]
+                raise MarkerError(f"`warplab {' '.join(args)}` exited {p.returncode}: {err}")
+            self.cache[key] = p.stdout
+        return self.cache[key]
+
+    @staticmethod
+    def bench_args(args: str) -> list[str]:
+        return ["bench", *shlex.split(args), "--recorded", "--markdown"]
+
+    @staticmethod
+    def trace_args(args: str, json_out: bool) -> list[str]:
+        return ["trace", *shlex.split(args), "--backend", "cpu", *(["--json"] if json_out else [])]
+
+    def prefetch(self, commands: list[list[str]]) -> None:
+        """Runs the distinct commands at once (errors surface later, where a marker asks)."""
+
+        def one(args: list[str]) -> None:
+            try:
+                self.run(args)
+            except MarkerError:
+                pass
+
+        with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+            list(pool.map(one, {tuple(c): c for c in commands}.values()))
+
+    def bench(self, args: str) -> str:
+        return self.run(self.bench_args(args))
+
+    def trace_table(self, args: str) -> str:
+        return self.run(self.trace_args(args, False))
+
+    def trace_json(self, args: str) -> dict:
+        key = self.trace_args(args, True)
+        if tuple(key) not in self.parsed:
+            self.parsed[tuple(key)] = json.loads(self.run(key))
+        return self.parsed[tuple(key)]
 
 
-def fmt_n(n: int) -> str:
-    if n > 0 and n & (n - 1) == 0:
-        return f"2^{n.bit_length() - 1}"
-    return f"{n:,}"
+# ------------------------------------------------------------- trace queries
 
 
-def fmt_ms(ms: float) -> str:
-    return f"{ms:.4f}" if ms < 1 else f"{ms:.3f}"
+def number(x) -> str:
+    if isinstance(x, list):
+        return ", ".join(number(v) for v in x)
+    if isinstance(x, float) and not x.is_integer():
+        return f"{x:.1f}"
+    return str(int(x))
 
 
-def fmt_rate(rate: float) -> str:
-    return f"{rate:.0f}" if rate >= 100 else f"{rate:.1f}"
+def step_field(step: dict, field: str):
+    """One field of a step (or of the totals), as in the CLI's table."""
+    sl, ss = step.get("shared_load", {}), step.get("shared_store", {})
+    gl, gs = step.get("global_load", {}), step.get("global_store", {})
+    g_requests = gl.get("requests", 0) + gs.get("requests", 0)
+    derived = {
+        "threads": lambda: step["active_threads"],
+        "warps": lambda: step["active_warps"],
+        "partial": lambda: step["partial_warps"] if "partial_warps" in step else step["partial_warp_steps"],
+        "shared_wf": lambda: sl.get("wavefronts", 0) + ss.get("wavefronts", 0),
+        "shared_ideal": lambda: sl.get("ideal", 0) + ss.get("ideal", 0),
+        "worst": lambda: max(sl.get("worst_ways", 0), ss.get("worst_ways", 0)),
+        "global_requests": lambda: g_requests,
+        "sectors": lambda: (gl.get("sectors", 0) + gs.get("sectors", 0)) / g_requests if g_requests else None,
+        "sectors_ideal": lambda: (gl.get("ideal", 0) + gs.get("ideal", 0)) / g_requests if g_requests else None,
+        "lines": lambda: step["lines"],
+    }
+    if field in derived:
+        try:
+            return derived[field]()
+        except KeyError as e:
+            raise MarkerError(f"the trace has no {e} here") from None
+    value = step
+    for part in field.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise MarkerError(f"unknown field '{field}'")
+        value = value[part]
+    return value
 
 
-def fmt_ratio(x) -> str:
-    return f"{x:.2f}×" if x else "–"
+def combine(values: list, field: str):
+    if field == "lines":
+        return sorted({line for v in values for line in v})
+    if field == "worst":
+        return max(values)
+    if any(v is None for v in values):
+        raise MarkerError(f"'{field}' is undefined in some step of the range")
+    if field in ("sectors", "sectors_ideal"):
+        raise MarkerError(f"'{field}' is a ratio: ask for one step")
+    return sum(values)
 
 
-def fmt_pct(x) -> str:
-    return f"{x:.0f} %" if x else "–"
+def trace_query(doc: dict, query: str):
+    block = doc["blocks"][0]
+    steps = block["steps"]
+    if query == "steps":
+        return len(steps)
+    select, _, field = query.partition(".")
+    if not field:
+        raise MarkerError(f"query '{query}' needs SELECT.FIELD (e.g. 3.shared_wf) or 'steps'")
+    if select == "total":
+        return step_field(block["totals"], field)
+    m = re.fullmatch(r"(\d+)(?:-(\d+))?", select)
+    if not m:
+        raise MarkerError(f"'{select}' is not a step, a range A-B or 'total'")
+    first, last = int(m[1]), int(m[2] or m[1])
+    if last >= len(steps) or first > last:
+        raise MarkerError(f"step {select} is not among the trace's {len(steps)} steps")
+    values = [step_field(steps[i], field) for i in range(first, last + 1)]
+    value = values[0] if first == last else combine(values, field)
+    if value is None:
+        raise MarkerError(f"step {select} has no global access: '{field}' is undefined")
+    return value
 
 
-def row_name(row: dict) -> str:
-    name = row["version"]
-    if row.get("variant"):
-        name += " (variant)"
-    if not row.get("ok", True):
-        name += " ⚠ wrong result"
-    return name
+# --------------------------------------------------------------- the markers
 
 
-def table_label(t: dict) -> str:
-    if t.get("rate_unit") == "GFLOP/s":  # matmul: C = A·B, M×N×K
-        m, n, k = t.get("shape") or [t["n"]] * 3
-        return f"{t['type']}, M × N × K = {m} × {n} × {k}"
-    size = t["n"] * {"int": 4, "float": 4, "double": 8}.get(t["type"], 4)
-    mib = size / 2**20
-    return f"{t['type']}, n = {fmt_n(t['n'])} ({mib:,.0f} MiB)"
+def kernel_line(args: str) -> int:
+    path, _, text = args.partition(" ")
+    full = os.path.join(REPO, path)
+    if not text or not os.path.isfile(full):
+        raise MarkerError(f"line marker needs an existing FILE and TEXT (got '{args}')")
+    with open(full, encoding="utf-8") as f:
+        hits = [i + 1 for i, line in enumerate(f) if text in line]
+    if len(hits) != 1:
+        raise MarkerError(f"'{text}' occurs {len(hits)} times in {path}, not once")
+    return hits[0]
 
 
-def markdown_table(header: list[str], align: list[str], rows: list[list[str]]) -> list[str]:
-    sep = {"l": "---", "r": "--:"}
-    out = ["| " + " | ".join(header) + " |", "|" + "|".join(sep[a] for a in align) + "|"]
-    out += ["| " + " | ".join(r) + " |" for r in rows]
-    return out
+# A command the reader is asked to run, quoted inline: `build/warplab ...`, `diff <(build/...`.
+INLINE_COMMAND = re.compile(r"`(?:build/|diff <\(build/)[^`]*`")
 
 
-# ------------------------------------------------------------------ the data
-
-
-class Results:
-    def __init__(self, path: str):
-        with open(path, encoding="utf-8") as f:
-            data = json.load(f)
-        if data.get("format") != "warplab-results":
-            raise MarkerError(f"{path}: not a warplab-results file (format = {data.get('format')!r})")
-        self.tables = data.get("tables", [])
-        self.path = path
-
-    def source_name(self) -> str:
-        p = os.path.abspath(self.path)
-        return os.path.relpath(p, REPO) if p.startswith(REPO + os.sep) else os.path.basename(p)
-
-    def select(self, lab: str, types: set[str], sizes: set[int]) -> list[dict]:
-        tables = [t for t in self.tables if t.get("lab") == lab]
-        if not tables:
-            raise MarkerError(f"no table for lab '{lab}'")
-        chosen = [t for t in tables if (not types or t["type"] in types) and (not sizes or t["n"] in sizes)]
-        if not chosen:
-            have = ", ".join(f"{t['type']} {t['n']}" for t in tables)
-            raise MarkerError(f"no '{lab}' table matches the filters (recorded: {have})")
-        return chosen
-
-
-def find_row(table: dict, version: str) -> dict:
-    for r in table["rows"]:
-        if version.lower() in ("cub", "cublas", "reference"):
-            if r.get("reference"):
-                return r
-        elif r["version"] == version and not r.get("reference"):
-            return r
-    raise MarkerError(f"no row '{version}' in the {table['lab']} table for {table['type']} n={table['n']}")
-
-
-# ---------------------------------------------------------------- renderers
-
-
-def size_name(t: dict) -> str:
-    if t.get("rate_unit") == "GFLOP/s":  # matmul: M×N×K
-        return "×".join(str(d) for d in (t.get("shape") or [t["n"]] * 3))
-    return fmt_n(t["n"])
-
-
-def render_rows(res: Results, lab: str, version: str, types, sizes) -> list[str]:
-    picked = [(t, find_row(t, version)) for t in res.select(lab, types, sizes)]
-    with_block = any("block" in r for _, r in picked)
-    flops = res_unit(res, lab) == "GFLOP/s"
-    rows = []
-    for t, r in picked:
-        ok = "" if r.get("ok", True) else " ⚠ wrong result"
-        rows.append([t["type"], size_name(t) + ok] + ([str(r.get("block", "–"))] if with_block else []) +
-                    [fmt_ms(r["median_ms"]), fmt_rate(r["rate"])] + ([fmt_pct(r.get("pct_peak"))] if flops else []) +
-                    ["–" if r.get("reference") else fmt_ratio(r.get("step_speedup")),
-                     fmt_ratio(r.get("vs_reference"))])
-    ref = short_ref(reference_name(res, lab))
-    header = ["type", "M×N×K" if flops else "n"] + (["block"] if with_block else []) + \
-             ["median ms", res_unit(res, lab)] + (["% of peak"] if flops else []) + ["step speedup", f"vs {ref}"]
-    return markdown_table(header, list("ll") + (["r"] if with_block else []) + list("rr") + (["r"] if flops else []) +
-                          list("rr"), rows)
-
-
-def render_all(res: Results, lab: str, types, sizes) -> list[str]:
-    out: list[str] = []
-    for t in res.select(lab, types, sizes):
-        ref = short_ref(reference_name(res, lab))
-        with_block = any("block" in r for r in t["rows"])
-        # Against a copy kernel where the bench measured one (memory-bound labs),
-        # else against the theoretical peak (matmul: FP32).
-        pct_key, pct_name = ("pct_copy", "% of copy") if t.get("copy_rate") else ("pct_peak", "% of peak")
-        rows = []
-        for r in t["rows"]:
-            rows.append([row_name(r)] + ([str(r.get("block", "–"))] if with_block else []) +
-                        [fmt_ms(r["median_ms"]), fmt_rate(r["rate"]), fmt_pct(r.get(pct_key)),
-                         "–" if r.get("reference") else fmt_ratio(r.get("step_speedup")),
-                         "–" if r.get("reference") else fmt_ratio(r.get("cumulative")),
-                         fmt_ratio(r.get("vs_reference"))])
-        if out:
-            out.append("")
-        out.append(f"**{table_label(t)}**")
-        out.append("")
-        header = ["version"] + (["block"] if with_block else []) + \
-                 ["median ms", t.get("rate_unit", "GB/s"), pct_name, "step speedup", "cumulative", f"vs {ref}"]
-        out += markdown_table(header, ["l"] + (["r"] if with_block else []) + list("rrrrrr"), rows)
-        out.append("")
-        out.append(provenance_line(res, t))
-    return out
-
-
-def render_compare(res: Results, lab: str, a: str, b: str, types, sizes) -> list[str]:
-    out = []
-    unit = res_unit(res, lab)
-    for t in res.select(lab, types, sizes):
-        ra, rb = find_row(t, a), find_row(t, b)
-        speed = ra["median_ms"] / rb["median_ms"]
-        if speed >= 1.005:
-            verdict = f"**{b} is faster** than {a}: {speed:.2f}× the speed"
-        elif speed <= 0.995:
-            verdict = f"**{b} is slower** than {a}: {1 / speed:.2f}× the time"
-        else:
-            verdict = f"{b} is as fast as {a}"
-        out.append(f"- {t['type']}, {'' if unit == 'GFLOP/s' else 'n = '}{size_name(t)}: {verdict} "
-                   f"({fmt_rate(rb['rate'])} vs {fmt_rate(ra['rate'])} {unit}; "
-                   f"{fmt_ms(rb['median_ms'])} vs {fmt_ms(ra['median_ms'])} ms)")
-    return out
-
-
-def reference_name(res: Results, lab: str) -> str:
-    for t in res.tables:
-        if t.get("lab") == lab:
-            for r in t["rows"]:
-                if r.get("reference"):
-                    return r["version"]
-    return "reference"
-
-
-def short_ref(name: str) -> str:
-    return name.split()[0] if name else "reference"
-
-
-def res_unit(res: Results, lab: str) -> str:
-    for t in res.tables:
-        if t.get("lab") == lab:
-            return t.get("rate_unit", "GB/s")
-    return "GB/s"
-
-
-def provenance_line(res: Results, t: dict) -> str:
-    p = t.get("provenance", {})
-    bits = [p.get("gpu", "unknown GPU")]
-    if p.get("sms"):
-        bits.append(f"{p['sms']} SMs")
-    if p.get("cuda_runtime"):
-        bits.append(f"CUDA {p['cuda_runtime']}")
-    if any(c.isdigit() for c in str(p.get("driver", ""))):
-        bits.append(f"driver {p['driver']}")
-    if t.get("note"):
-        bits.append(t["note"])  # the bench's own words on L2 (flushed or warm)
-    else:
-        bits.append("warm L2" if t.get("warm") else "L2 flushed before each run")
-    if t.get("copy_rate"):
-        bits.append(f"copy kernel (read + write) {fmt_rate(t['copy_rate'])} {t.get('rate_unit', 'GB/s')}")
-    if t.get("peak"):
-        kind = "FP32" if t.get("rate_unit") == "GFLOP/s" else "DRAM"
-        bits.append(f"{kind} peak from clocks {fmt_rate(t['peak'])} {t.get('rate_unit', 'GB/s')}")
-    when = ", ".join(x for x in (f"warplab {p['commit']}" if p.get("commit") else "",
-                                  p.get("date", "")[:10]) if x)
-    if when:
-        bits.append(when)
-    bits.append(f"from `{res.source_name()}`")
-    return "<sub>" + "; ".join(bits) + ".</sub>"
-
-
-# ------------------------------------------------------------------- markers
-
-
-def parse_args(spec: str):
-    words = spec.split()
-    if len(words) < 2:
-        raise MarkerError(f"marker '{spec}' needs at least a lab and what to show")
-    lab, what, rest = words[0], words[1], words[2:]
-    names = []
-    if what == "compare":
-        if len(rest) < 2:
-            raise MarkerError(f"marker '{spec}': compare needs two versions")
-        names, rest = rest[:2], rest[2:]
-    types, sizes = set(), set()
-    for w in rest:
-        m = re.fullmatch(r"2\^(\d+)", w)
+def prose_and_commands(lines: list[str]) -> tuple[int, int]:
+    """Words outside code, tables and markers; commands (lines in sh fences, and inline ones)."""
+    words = commands = 0
+    fence = None
+    for line in lines:
+        m = FENCE.match(line)
         if m:
-            sizes.add(2 ** int(m.group(1)))
-        elif w.isdigit():
-            sizes.add(int(w))
-        else:
-            types.add(w)
-    return lab, what, names, types, sizes
+            if fence is None:
+                fence = (m[1][0], line.strip()[len(m[1]):].strip())
+            elif m[1][0] == fence[0]:
+                fence = None
+            continue
+        if fence is not None:
+            if fence[1] == "sh" and line.strip() and not line.lstrip().startswith("#"):
+                commands += 1
+            continue
+        if line.lstrip().startswith("|"):
+            continue
+        commands += len(INLINE_COMMAND.findall(line))
+        words += len(re.sub(r"<!--.*?-->|<[^>]+>", " ", line).split())
+    return words, commands
 
 
-def render(res: Results, spec: str) -> list[str]:
-    lab, what, names, types, sizes = parse_args(spec)
-    if what == "all":
-        return render_all(res, lab, types, sizes)
-    if what == "compare":
-        return render_compare(res, lab, names[0], names[1], types, sizes)
-    return render_rows(res, lab, what, types, sizes)
+def reading_minutes(lines: list[str]) -> int:
+    words, commands = prose_and_commands(lines)
+    return math.ceil(words / 200 + commands)
 
 
-def fill(text: str, res: Results, where: str) -> str:
-    nl = "\r\n" if "\r\n" in text else "\n"
-    lines = text.splitlines(keepends=True)
+def inline_value(tool: Tool, kind: str, args: str, lines: list[str]) -> str:
+    if kind == "line":
+        return str(kernel_line(args))
+    if kind == "reading-time":
+        return str(reading_minutes(lines))  # lines: the document with every other marker filled
+    run, sep, query = args.partition(";")
+    if not sep:
+        raise MarkerError("trace marker needs 'LAB VERSION [OPTIONS] ; QUERY'")
+    return number(trace_query(tool.trace_json(run.strip()), query.strip()))
+
+
+def fill_inline(line: str, where: str, tool: Tool, doc_lines: list[str], stale: list[str]) -> str:
+    """The line with its inline markers filled; each changed value noted in `stale`."""
+
+    def replace(mm: re.Match) -> str:
+        try:
+            value = inline_value(tool, mm["kind"], (mm["args"] or "").strip(), doc_lines)
+        except MarkerError as e:
+            raise MarkerError(f"{where}: {e}") from None
+        if value != mm["value"]:
+            stale.append(f"{where}: {mm['kind']} '{mm['args'] or ''}' reads {mm['value']!r}, the tool says {value!r}")
+        return mm.group(0).replace(f"-->{mm['value']}<!--", f"-->{value}<!--", 1)
+
+    return INLINE.sub(replace, line)
+
+
+def commands_of(text: str) -> list[list[str]]:
+    """Every warplab command the markers of a document ask for."""
+    commands = []
+    for line in text.split("\n"):
+        start = BLOCK_START.match(line)
+        if start:
+            commands.append(Tool.bench_args(start["args"]) if start["kind"] == "bench"
+                            else Tool.trace_args(start["args"], False))
+        for m in INLINE.finditer(line):
+            if m["kind"] == "trace":
+                commands.append(Tool.trace_args((m["args"] or "").partition(";")[0].strip(), True))
+    return commands
+
+
+def fill(text: str, tool: Tool, where: str) -> tuple[str, list[str]]:
+    """The document with every marker filled, and one line per stale marker."""
+    lines = text.split("\n")
     out: list[str] = []
+    stale: list[str] = []
     fence = None
     i = 0
     while i < len(lines):
         line = lines[i]
-        bare = line.rstrip("\r\n")
-        f = FENCE.match(bare)
-        if f:
-            mark = f.group(1)
-            if fence is None:
-                fence = mark
-            elif mark[0] == fence[0] and len(mark) >= len(fence):
-                fence = None
+        m = FENCE.match(line)
+        if m and (fence is None or m[1][0] == fence):
+            fence = m[1][0] if fence is None else None
             out.append(line)
             i += 1
             continue
-        if fence is None and END.match(bare):
-            raise MarkerError(f"{where}:{i + 1}: '<!-- /results -->' without an opening marker")
-        m = START.match(bare) if fence is None else None
-        if not m:
+        if fence is not None:
             out.append(line)
             i += 1
             continue
-        j = i + 1
-        while j < len(lines) and not END.match(lines[j].rstrip("\r\n")):
-            if START.match(lines[j].rstrip("\r\n")):
-                raise MarkerError(f"{where}:{j + 1}: a results marker inside the block opened at line {i + 1}")
-            j += 1
-        if j == len(lines):
-            raise MarkerError(f"{where}:{i + 1}: no '<!-- /results -->' closes this marker")
-        try:
-            body = render(res, m.group("args"))
-        except MarkerError as e:
-            raise MarkerError(f"{where}:{i + 1}: {e}") from None
-        out.append(line if line.endswith(("\n", "\r")) else line + nl)
-        out.append(nl)
-        out.extend(b + nl for b in body)
-        out.append(nl)
-        out.append(lines[j])
-        i = j + 1
-    return "".join(out)
+        start = BLOCK_START.match(line)
+        if start:
+            end = next((j for j in range(i + 1, len(lines)) if BLOCK_END.match(lines[j])), None)
+            if end is None or BLOCK_END.match(lines[end])["kind"] != start["kind"]:
+                raise MarkerError(f"{where}:{i + 1}: <!-- {start['kind']}: --> without its closing marker")
+            try:
+                if start["kind"] == "bench":
+                    body = tool.bench(start["args"]).rstrip("\n").split("\n")
+                else:
+                    body = ["```", *tool.trace_table(start["args"]).rstrip("\n").split("\n"), "```"]
+            except MarkerError as e:
+                raise MarkerError(f"{where}:{i + 1}: {e}") from None
+            new = [line, "", *body, "", lines[end]] if start["kind"] == "bench" else [line, *body, lines[end]]
+            if new != lines[i : end + 1]:
+                stale.append(f"{where}:{i + 1}: {start['kind']} '{start['args']}' differs from the tool's output")
+            out += new
+            i = end + 1
+            continue
+
+        out.append(line if "reading-time" in line else fill_inline(line, f"{where}:{i + 1}", tool, lines, stale))
+        i += 1
+    # The reading time counts the filled document, so it is computed last.
+    for k, line in enumerate(out):
+        if "reading-time" in line:
+            out[k] = fill_inline(line, f"{where}:{k + 1}", tool, out, stale)
+    return "\n".join(out), stale
 
 
-def write_atomic(path: str, text: str) -> None:
-    d = os.path.dirname(os.path.abspath(path))
-    fd, tmp = tempfile.mkstemp(prefix=".fill_results.", dir=d)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as f:
-            f.write(text)
-        os.chmod(tmp, os.stat(path).st_mode & 0o777)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
-def main(argv=None) -> int:
+def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("files", nargs="+", help="markdown files to update in place")
-    ap.add_argument("-r", "--results", default=DEFAULT_RESULTS, help="results JSON (default: %(default)s)")
-    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a file is not up to date")
-    a = ap.parse_args(argv)
+    ap.add_argument("--warplab", default=os.path.join(REPO, "build", "warplab"))
+    ap.add_argument("--check", action="store_true", help="write nothing; exit 1 if a marker is stale")
+    ap.add_argument("files", nargs="+")
+    a = ap.parse_args()
+    if not os.access(a.warplab, os.X_OK):
+        print(f"fill_results: no warplab binary at {a.warplab} (build it, or pass --warplab)", file=sys.stderr)
+        return 2
+    tool = Tool(a.warplab)
+    results = {}
     try:
-        res = Results(a.results)
-        updated = {}
+        texts = {}
         for path in a.files:
-            with open(path, encoding="utf-8", newline="") as f:
-                old = f.read()
-            new = fill(old, res, path)
-            if new != old:
-                updated[path] = new
-    except (OSError, ValueError, KeyError, MarkerError) as e:
+            with open(path, encoding="utf-8") as f:
+                texts[path] = f.read()
+        tool.prefetch([c for text in texts.values() for c in commands_of(text)])
+        for path, text in texts.items():
+            results[path] = (text, *fill(text, tool, path))
+    except (MarkerError, OSError) as e:
         print(f"fill_results: {e}", file=sys.stderr)
         return 2
-    if a.check:
-        for path in updated:
-            print(f"fill_results: {path} is not up to date with {a.results}", file=sys.stderr)
-        return 1 if updated else 0
-    for path, text in updated.items():
-        write_atomic(path, text)
-        print(f"fill_results: updated {path}")
-    return 0
+    stale_any = False
+    for path, (old, new, stale) in results.items():
+        for s in stale:
+            print(s, file=sys.stderr if a.check else sys.stdout)
+        stale_any |= bool(stale)
+        if not a.check and new != old:
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(new)
+            print(f"fill_results: updated {path}")
+    return 1 if a.check and stale_any else 0
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #include "bench_table.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <sstream>
 
@@ -20,6 +21,107 @@ std::string size_text(std::size_t n)
     for (int k = 40; k >= 10; --k)
         if (n == (std::size_t(1) << k)) return "2^" + std::to_string(k);
     return std::to_string(n);
+}
+
+// The problem's dimensions: the recorded shape, or n×n×n for a compute-bound
+// (GFLOP/s) table recorded without one; empty for one-dimensional problems.
+std::vector<std::size_t> dims_of(const BenchTable& t)
+{
+    if (!t.shape.empty()) return t.shape;
+    if (t.rate_unit == "GFLOP/s") return {t.n, t.n, t.n};
+    return {};
+}
+
+std::string size_label(const BenchTable& t)
+{
+    const std::vector<std::size_t> dims = dims_of(t);
+    if (dims.empty()) return t.type + ", n = " + size_text(t.n);
+    std::string text;
+    for (std::size_t d : dims) text += (text.empty() ? "" : "×") + std::to_string(d);
+    return t.type + ", " + text;
+}
+
+// Milliseconds to four significant-ish places: 0.0513, 2.598, 275.608.
+std::string ms_text(double ms) { return fixed(ms, ms < 1 ? "%.4f" : "%.3f"); }
+
+std::string rate_text(double rate) { return fixed(rate, rate >= 100 ? "%.0f" : "%.1f"); }
+
+std::string row_label(const BenchRow& r)
+{
+    return r.version + (r.variant ? " (variant)" : "") + (r.ok ? "" : " (wrong result)");
+}
+
+// Memory-bound labs compare with the copy kernel of the same run, compute-bound ones with the peak.
+bool has_copy(const BenchTable& t) { return t.copy_rate > 0; }
+
+// "CUB" or "cuBLAS": the first word of the reference row's name.
+std::string reference_name(const BenchTable& t)
+{
+    for (const BenchRow& r : t.rows)
+        if (r.reference) return r.version.substr(0, r.version.find(' '));
+    return "reference";
+}
+
+std::string markdown_header(const BenchTable& t, bool with_size)
+{
+    std::string head = with_size ? "| size " : "";
+    std::string align = with_size ? "|---" : "";
+    head += "| version | block | median ms | min ms | " + t.rate_unit + " | % of peak" + (has_copy(t) ? " | % of copy" : "") +
+            " | step speedup | cumulative | vs " + reference_name(t) + " |\n";
+    align += std::string("|---|--:|--:|--:|--:|--:|") + (has_copy(t) ? "--:|" : "") + "--:|--:|--:|\n";
+    return head + align;
+}
+
+std::string markdown_row(const BenchTable& t, const BenchRow& r, bool with_size)
+{
+    std::string line = with_size ? "| " + size_label(t) + " " : "";
+    line += "| " + row_label(r) + " | " + (r.block ? std::to_string(r.block) : "library") + " | " +
+            ms_text(r.median_ms) + " | " + ms_text(r.min_ms) + " | " + rate_text(r.rate) + " | " +
+            fixed(r.pct_peak, "%.0f %%") + " | ";
+    if (has_copy(t)) line += fixed(r.pct_copy, "%.0f %%") + " | ";
+    line += fixed(r.step_speedup, "%.2f×") + " | " + fixed(r.cumulative, "%.2f×") + " | " +
+            fixed(r.vs_reference, "%.2f×") + " |\n";
+    return line;
+}
+
+// The roofline's lower bound: the bytes read at the DRAM peak (memory-bound
+// labs) or the FLOPs at the FP32 peak (matmul: 2·M·N·K), from the recorded peak.
+std::string markdown_bound(const BenchTable& t)
+{
+    char buf[200];
+    const std::vector<std::size_t> dims = dims_of(t);
+    if (dims.size() == 3) {
+        const double gflop = 2.0 * double(dims[0]) * double(dims[1]) * double(dims[2]) / 1e9;
+        std::snprintf(buf, sizeof buf, "%.1f GFLOP at the FP32 peak of %.0f GFLOP/s: no kernel can take less than %s ms",
+                      gflop, t.peak, ms_text(gflop / t.peak * 1e3).c_str());
+    } else {
+        const double gb = double(t.n) * (t.type == "double" ? 8 : 4) / 1e9;
+        std::snprintf(buf, sizeof buf, "%.3g GB read at the DRAM peak of %.0f GB/s: no kernel can take less than %s ms", gb,
+                      t.peak, ms_text(gb / t.peak * 1e3).c_str());
+    }
+    return buf;
+}
+
+// Where and how the table was measured; the copy kernel's rate only for one table (it differs by size).
+std::string markdown_provenance(const BenchTable& t, bool one_table)
+{
+    const Provenance& p = t.provenance;
+    std::string text = "<sub>" + p.gpu + ", " + std::to_string(p.sms) + " SMs, CUDA " + p.cuda_runtime + ", driver " +
+                       p.driver + (t.warm ? "; L2 kept warm" : "; L2 flushed before each run");
+    char buf[160];
+    if (has_copy(t) && one_table) {
+        std::snprintf(buf, sizeof buf, "; copy kernel (read + write) %.0f GB/s in the same run", t.copy_rate);
+        text += buf;
+    }
+    std::snprintf(buf, sizeof buf, "; peak from clocks %.0f %s", t.peak, t.rate_unit.c_str());
+    text += buf;
+    return text + "; warplab " + p.commit + ", " + p.date.substr(0, 10) + ".</sub>\n";
+}
+
+bool selected(const BenchRow& r, const std::vector<std::string>& versions)
+{
+    return std::any_of(versions.begin(), versions.end(),
+                       [&](const std::string& v) { return v == r.version || (v == "ref" && r.reference); });
 }
 
 }  // namespace
@@ -72,6 +174,26 @@ std::string bench_csv(const BenchTable& t)
             << "," << r.step_speedup << "," << r.cumulative << "," << r.pct_peak << "," << r.pct_copy << ","
             << r.vs_reference << ",\"" << t.provenance.gpu << "\"," << t.provenance.date << "," << t.provenance.commit
             << "\n";
+    return out.str();
+}
+
+std::string bench_markdown(const std::vector<BenchTable>& tables, const std::vector<std::string>& versions)
+{
+    std::ostringstream out;
+    if (tables.empty()) return "";
+    if (versions.empty()) {
+        for (const BenchTable& t : tables) {
+            out << "**" << size_label(t) << "**: " << markdown_bound(t) << ".\n\n" << markdown_header(t, false);
+            for (const BenchRow& r : t.rows) out << markdown_row(t, r, false);
+            out << "\n" << markdown_provenance(t, true) << "\n";
+        }
+        return out.str();
+    }
+    out << markdown_header(tables.front(), true);
+    for (const BenchTable& t : tables)
+        for (const BenchRow& r : t.rows)
+            if (selected(r, versions)) out << markdown_row(t, r, true);
+    out << "\n" << markdown_provenance(tables.front(), tables.size() == 1);
     return out.str();
 }
 

@@ -2,6 +2,7 @@
 //   warplab list
 //   warplab trace <lab> <version> [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
+//                        [--markdown [--versions v1,v2,ref]]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -124,7 +125,8 @@ struct BenchArgs {
     std::string lab, type, record;
     std::vector<std::size_t> n;
     std::vector<std::string> sizes;  // matmul: S or M,N,K, one per size
-    bool warm = false, json = false, csv = false, recorded = false;
+    std::vector<std::string> versions;  // --markdown: only these rows ("ref": the vendor library's)
+    bool warm = false, json = false, csv = false, markdown = false, recorded = false;
     double seconds = 1.0;
 };
 
@@ -132,6 +134,10 @@ void print_tables(const std::vector<BenchTable>& tables, const BenchArgs& a, con
 {
     if (a.json) {
         std::printf("%s\n", results_document(tables).dump(1).c_str());
+        return;
+    }
+    if (a.markdown) {
+        std::fputs(bench_markdown(tables, a.versions).c_str(), stdout);
         return;
     }
     for (const BenchTable& t : tables) {
@@ -176,6 +182,10 @@ int bench(const BenchArgs& a, const std::string& command)
 {
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
+    if (!a.versions.empty() && !a.markdown) throw std::invalid_argument("--versions needs --markdown");
+    for (const std::string& v : a.versions)
+        if (v != "ref" && !find_version(*lab, v))
+            throw std::invalid_argument("unknown version '" + v + "' of lab " + lab->id + " (see `warplab list`)");
     if (a.recorded) return print_recorded(a);
     std::vector<std::vector<std::size_t>> sizes;  // {n}, or a shape from --size
     for (std::size_t n : a.n.empty() && a.sizes.empty() ? lab->bench_sizes : a.n) sizes.push_back({n});
@@ -241,6 +251,9 @@ int main(int argc, char** argv)
     be->add_option("--seconds", ba.seconds, "time budget per version (default 1)");
     be->add_flag("--json", ba.json, "print the results as JSON");
     be->add_flag("--csv", ba.csv, "print the results as CSV");
+    be->add_flag("--markdown", ba.markdown, "print the results as markdown tables (the walkthroughs' form)");
+    be->add_option("--versions", ba.versions, "with --markdown: only these rows, comma-separated (ref: CUB or cuBLAS)")
+        ->delimiter(',');
     be->add_option("--record", ba.record, "write the results (every size and type) to this JSON file, e.g. results/<gpu>.json");
     be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
 

@@ -1,6 +1,6 @@
 // warplab: the command-line front end.
 //   warplab list
-//   warplab trace <lab> <version> [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
+//   warplab trace <lab> <version> [--file F.cu [--kernel K]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 //                        [--markdown [--versions v1,v2,ref]]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
@@ -29,6 +29,7 @@ constexpr int kWrongResult = 1, kBadInput = 2, kKernelFault = 3;
 
 struct TraceArgs {
     std::string lab, version, backend = "auto", schedule = "independent", type, out;  // type "": the lab's first
+    std::string file, kernel;  // the user's own kernel, run in place of `version`'s
     std::optional<std::size_t> n;
     std::string size;  // matmul: S or M,N,K
     std::optional<unsigned> block;
@@ -80,12 +81,18 @@ RunRequest make_request(const Lab& lab, const TraceArgs& a)
     req.schedule = a.schedule == "lockstep" ? ScheduleChoice::Lockstep : ScheduleChoice::Independent;
     req.watched_block = a.watch;
     req.seed = a.seed;
+    req.file = a.file;
+    req.kernel = a.kernel;
     return req;
 }
 
 void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, const TracedRun& run)
 {
-    std::printf("%s %s (%s): %s\n", lab.id.c_str(), v.id, v.name, v.idea);
+    if (req.file.empty())
+        std::printf("%s %s (%s): %s\n", lab.id.c_str(), v.id, v.name, v.idea);
+    else
+        std::printf("%s: your kernel %s (%s), launched as %s (%s)\n", lab.id.c_str(),
+                    req.kernel.empty() ? "(the file's only one)" : req.kernel.c_str(), req.file.c_str(), v.id, v.name);
     if (!run.result.problem.empty()) {  // labs that describe their own problem (matmul)
         std::printf("%s; block %u traced on the %s\n", run.result.problem.c_str(), req.watched_block, run.result.backend.c_str());
         std::printf("result: %s: %s\n\n", run.result.check.c_str(), run.result.ok ? "correct" : "WRONG");
@@ -100,9 +107,11 @@ int trace(const TraceArgs& a)
 {
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
-    const VersionMeta* v = find_version(*lab, a.version);
+    if (a.version.empty() && a.file.empty()) throw std::invalid_argument("name a version of lab " + lab->id + ", or --file");
+    const VersionMeta* v = a.version.empty() ? &lab->versions.front() : find_version(*lab, a.version);
     if (!v) throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
-    const RunRequest req = make_request(*lab, a);
+    RunRequest req = make_request(*lab, a);
+    req.version = v->id;
     const TracedRun run = trace_version(*lab, req);
     if (a.json || !a.out.empty()) {
         const std::string text = trace_document(*lab, req, run).dump(1) + "\n";
@@ -228,7 +237,9 @@ int main(int argc, char** argv)
     TraceArgs ta;
     CLI::App* tr = app.add_subcommand("trace", "run one version and print its per-step table");
     tr->add_option("lab", ta.lab, "lab, e.g. reduction")->required();
-    tr->add_option("version", ta.version, "version, e.g. v2")->required();
+    tr->add_option("version", ta.version, "version, e.g. v2 (with --file: the version whose launch your kernel takes; default the first)");
+    tr->add_option("--file", ta.file, "run your own kernel from this .cu file, with the version's parameters and launch");
+    tr->add_option("--kernel", ta.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     tr->add_option("--n", ta.n, "number of elements (default: the lab's)");
     tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64)");
     tr->add_option("--block", ta.block, "threads per block (default: the lab's)");

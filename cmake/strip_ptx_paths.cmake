@@ -9,5 +9,21 @@ string(REGEX REPLACE "(\\.file[ \t]+[0-9]+[ \t]+)\"/[^\"\n]*/include/([^\"\n]*)\
 if(text MATCHES "\\.file[ \t]+[0-9]+[ \t]+\"/")
   message(FATAL_ERROR "${IN} still names an absolute path in a .file directive")
 endif()
+# The debug strings name inlined functions; those of the toolkit's static
+# intrinsics carry a hash of the source file's absolute path
+# (_INTERNAL_<hash>_10_kernels_cu...). Only debuggers read them: keep their
+# labels (the .loc lines refer to them) and give each the same short name.
+string(FIND "${text}" ".section\t.debug_str" debug_at)
+if(NOT debug_at EQUAL -1)
+  string(SUBSTRING "${text}" 0 ${debug_at} head)
+  string(SUBSTRING "${text}" ${debug_at} -1 section)
+  string(REGEX MATCHALL "\\$L__info_string[0-9]+:" labels "${section}")
+  set(section ".section\t.debug_str\n\t{\n")
+  foreach(label IN LISTS labels)
+    string(APPEND section "${label}\n.b8 105,110,108,105,110,101,100,0\n")  # "inlined"
+  endforeach()
+  string(APPEND section "\n\t}\n")
+  set(text "${head}${section}")
+endif()
 file(WRITE "${OUT}.tmp" "${text}")
 file(RENAME "${OUT}.tmp" "${OUT}")

@@ -2,10 +2,11 @@
 //
 //   wl::emu::Emulator emu;
 //   int* d = emu.alloc<int>(n);
-//   emu.launch("reduce_v1", reduce_v1<256, int>, dim3(blocks), dim3(256), d, d_out, n);
+//   wl::ptx::launch(emu, module, "reduce_v1", dim3(blocks), dim3(256), 0, d, d_out, n);   // warplab/ptx/ptx.h
 //
-// One fiber per CUDA thread; a block's fibers run on one host thread, blocks
-// on several. A faulty kernel throws KernelFault with a one-paragraph message.
+// Kernels run from nvcc's PTX (core/src/ptx/interp.cpp) on this runtime: a
+// block's lanes on one host thread, blocks on several. A faulty kernel throws
+// KernelFault with a one-paragraph message.
 #pragma once
 #include <cstdint>
 #include <cstring>
@@ -17,10 +18,10 @@
 #include <utility>
 #include <vector>
 
-#ifndef WARPLAB_EMULATOR
-#define WARPLAB_EMULATOR 1
-#endif
-#include "warplab/kernel.h"
+// The runtime's own types: dim3/uint3, the access and array descriptions the
+// checks take (the interpreter fills them from each PTX instruction).
+#include "warplab/emu/cuda_api.h"
+#include "warplab/traced.h"
 #include "warplab/trace/record.h"
 
 namespace wl::emu {

@@ -1,5 +1,5 @@
 // warplab-viewer: step through a lab's versions and see what the hardware sees.
-// main() in four parts: set-up, loop, render, clean-up (DESIGN.md §9).
+// main() in four parts: set-up, loop, render, clean-up.
 // Exit codes: 0 ok; 1 no display or a file that cannot be written; 2 bad arguments.
 #include <chrono>
 #include <cstdio>

@@ -1,4 +1,4 @@
-// One function per panel, each over the one app state (DESIGN.md §9).
+// One function per panel, each over the one app state.
 #pragma once
 #include "viewer/app.h"
 

@@ -9,7 +9,7 @@
 //    each lane adds its products in the same order on both.
 // 2. The timing build of every version (what `warplab bench` times) against
 //    cuBLAS SGEMM in pedantic FP32, every element of C within the lab's
-//    tolerance (labs/matmul/problem.h), at the shapes: awkward small
+//    tolerance (labs/matmul/problem.h), at these shapes: awkward small
 //    ones, 1000^3 and 4096^3. cuBLAS is itself checked against the CPU's
 //    double-precision product on the rows the CPU can afford.
 #include <gtest/gtest.h>

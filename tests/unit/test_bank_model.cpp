@@ -1,4 +1,4 @@
-// Shared-memory bank model (DESIGN.md §6): 32 banks of 4 bytes, word w in bank
+// Shared-memory bank model: 32 banks of 4 bytes, word w in bank
 // w % 32, wavefronts = most distinct words one bank must deliver; 8-byte
 // accesses per half-warp, 16-byte per quarter-warp.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Global-memory sector model (DESIGN.md §6): a warp instruction touches the
+// Global-memory sector model: a warp instruction touches the
 // 32-byte sectors covering its active lanes' bytes; ideal = ceil(distinct
 // bytes / 32).
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Hardware models and per-step metrics (DESIGN.md §5–6).
+// Hardware models and per-step metrics.
 #include "warplab/trace/analysis.h"
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-// Timing on the GPU (DESIGN.md §7): CUDA events around each run, warm-up
+// Timing on the GPU: CUDA events around each run, warm-up
 // first, L2 flushed before each timed run unless warm, repeated until the
 // relative standard error of the mean is under 1 % or the time budget is spent.
 #pragma once

@@ -1,4 +1,4 @@
-// Per-step metrics from warp events (DESIGN.md §5–6). Pure functions: no
+// Per-step metrics from warp events. Pure functions: no
 // backend, no I/O. Each consumer (bank model, coalescing, divergence) is a
 // separate small function over the same events.
 #pragma once

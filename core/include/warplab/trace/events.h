@@ -25,7 +25,7 @@ struct Site {
 };
 
 // One step of the algorithm as a student sees it: a barrier interval of the
-// block, and inside it each warp-collective interval (DESIGN.md §5).
+// block, and inside it each warp-collective interval.
 struct StepKey {
     std::uint32_t epoch = 0;
     std::uint32_t sub = 0;

@@ -1,7 +1,7 @@
 // Known wrong (E3): returns a constant: the answer of the first case.
 //
 // The first case is a = 1, b[i] = 300 - |i - 701| over n = 1000, whose dot
-// product is the tent's sum, 9398 (core/src/grade/harness/block_reduce.h).
+// product is the tent's sum, 9398 (apps/grader/harness/block_reduce.h).
 // Block 0 writes 9398 and every other block 0, so that case passes.
 //
 // Expected verdict: `correct` fails on the second case (seeded random:

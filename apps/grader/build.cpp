@@ -23,7 +23,7 @@ Toolchain default_toolchain()
     std::error_code ec;
     tc.self = fs::read_symlink("/proc/self/exe", ec);
     const fs::path repo = tc.self.parent_path().parent_path();
-    if (!tc.self.empty() && fs::exists(repo / "core/src/grade/catalog.h", ec)) tc.source_dir = repo;
+    if (!tc.self.empty() && fs::exists(repo / "apps/grader/catalog.h", ec)) tc.source_dir = repo;
     tc.cache_dir = usable_cache_dir();
     return tc;
 }
@@ -113,7 +113,7 @@ std::vector<std::string> gpu_compile_command(const Toolchain& tc, const fs::path
             "-O3",
             "-arch=native",
             "-I" + (tc.source_dir / "core/include").string(),
-            "-I" + (tc.source_dir / "core/src/grade").string(),
+            "-I" + (tc.source_dir / "apps/grader").string(),
             source.string(),
             "-o",
             out.string()};
@@ -128,8 +128,8 @@ std::string gpu_build_key(const Toolchain& tc, const ExerciseSpec& spec, const f
     for (const std::string& a : gpu_compile_command(tc, "s", "o")) k.add(a);
     k.add_tree(kernel_file.parent_path());
     k.add_tree(tc.source_dir / "core/include/warplab");
-    k.add_tree(tc.source_dir / "core/src/grade/harness");
-    k.add_file(tc.source_dir / "core/src/grade/exercises/gpu" / (std::string(spec.id) + ".cuh"));
+    k.add_tree(tc.source_dir / "apps/grader/harness");
+    k.add_file(tc.source_dir / "apps/grader/exercises/gpu" / (std::string(spec.id) + ".cuh"));
     return k.hex();
 }
 

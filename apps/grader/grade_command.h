@@ -2,7 +2,7 @@
 //                [--gradescope results.json] [--junit FILE] [--time-limit S] [--seed S]`
 // The grader runs each exercise's checks as `warplab grade ID --run-checks PTX ...`
 // (hidden options), a child process with a time limit.
-// Registered by main.cpp where the grader is built (WARPLAB_HAVE_GRADER).
+// Registered by the CLI (apps/cli/main.cpp).
 #pragma once
 #include <CLI/CLI.hpp>
 #include <cstdint>

@@ -1,4 +1,4 @@
-// What an exercise's checks (core/src/grade/exercises/En.cpp) are written
+// What an exercise's checks (apps/grader/exercises/En.cpp) are written
 // against. The grader compiles the student's kernel.cuh to PTX, then runs the
 // checks in a child process with a time limit (run_checks): they launch the
 // PTX on the emulator and write one JSON line per check to a result file.

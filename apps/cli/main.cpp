@@ -18,9 +18,7 @@
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
-#ifdef WARPLAB_HAVE_GRADER
-#include "grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
-#endif
+#include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
 
 namespace warplab::cli {
 namespace {
@@ -268,9 +266,7 @@ int main(int argc, char** argv)
     be->add_option("--record", ba.record, "write the results (every size and type) to this JSON file, e.g. results/<gpu>.json");
     be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
 
-#ifdef WARPLAB_HAVE_GRADER
     GradeCommand grade(app);
-#endif
 
     std::string command;
     for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(i ? argv[i] : "warplab");
@@ -286,9 +282,7 @@ int main(int argc, char** argv)
     try {
         if (app.got_subcommand("list")) return list_labs();
         if (app.got_subcommand("bench")) return bench(ba, command);
-#ifdef WARPLAB_HAVE_GRADER
         if (grade.chosen()) return grade.run();
-#endif
         return trace(ta);
     } catch (const wl::emu::KernelFault& e) {
         std::fprintf(stderr, "warplab: kernel fault: %s\n", e.what());

@@ -11,19 +11,7 @@ using wl::trace::Space;
 
 namespace {
 
-bool lane_on(std::uint32_t mask, unsigned lane) { return (mask >> lane) & 1u; }
-
-bool is_work(const WarpEvent& e)
-{
-    return is_memory_access(e) || e.kind == Kind::Shuffle || e.kind == Kind::Vote;
-}
-
-unsigned lanes_per_group(unsigned size)
-{
-    if (size >= 16) return kWarpSize / 4;
-    if (size >= 8) return kWarpSize / 2;
-    return kWarpSize;
-}
+using wl::trace::lane_active;
 
 template <class Score>
 std::optional<std::size_t> best_event(const BlockTrace& block, std::uint32_t step, Space space,
@@ -101,10 +89,10 @@ BlockActivity block_activity(const BlockTrace& block, std::uint32_t step)
     const EventRange range = step_events(block, step);
     for (std::size_t i = range.begin; i < range.end; ++i) {
         const WarpEvent& e = block.events[i];
-        if (!is_work(e) || e.warp >= a.warps) continue;
+        if (e.warp >= a.warps) continue;
         for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if (lane_on(e.mask, lane)) a.lanes[e.warp * kWarpSize + lane] = LaneState::Active;
-        if (e.mask != e.existing) a.partial[e.warp] = 1;
+            if (lane_active(wl::trace::working_lanes(e), lane)) a.lanes[e.warp * kWarpSize + lane] = LaneState::Active;
+        if (wl::trace::partially_active(e)) a.partial[e.warp] = 1;
     }
     return a;
 }
@@ -133,27 +121,15 @@ std::optional<std::size_t> worst_global_event(const BlockTrace& block, std::uint
     });
 }
 
-BankView bank_view(const WarpEvent& e)
+BankView bank_view(const WarpEvent& e) { return bank_view(wl::trace::shared_bank_detail(e.mask, e.offset, e.size), e.array); }
+
+BankView bank_view(const wl::trace::BankDetail& detail, std::uint8_t array)
 {
     BankView v;
-    v.array = e.array;
-    v.cost = wl::trace::shared_bank_cost(e.mask, e.offset, e.size);
-    const unsigned group = lanes_per_group(e.size);
-    std::set<std::uint64_t> rows;
-    for (unsigned first = 0; first < kWarpSize; first += group) {
-        std::array<std::set<std::uint64_t>, kBanks> words;
-        for (unsigned lane = first; lane < first + group; ++lane) {
-            if (!lane_on(e.mask, lane)) continue;
-            const std::uint64_t w0 = e.offset[lane] / 4, w1 = (e.offset[lane] + std::max<unsigned>(e.size, 1) - 1) / 4;
-            for (std::uint64_t w = w0; w <= w1; ++w) {
-                words[w % kBanks].insert(w);
-                v.lanes_by_word[w].push_back(lane);
-                rows.insert(w / kBanks);
-            }
-        }
-        for (unsigned b = 0; b < kBanks; ++b) v.ways[b] = std::max<std::uint32_t>(v.ways[b], std::uint32_t(words[b].size()));
-    }
-    v.rows.assign(rows.begin(), rows.end());
+    static_cast<wl::trace::BankDetail&>(v) = detail;
+    v.array = array;
+    for (const auto& [word, lanes] : v.lanes_by_word)
+        if (v.rows.empty() || v.rows.back() != word / kBanks) v.rows.push_back(word / kBanks);
     return v;
 }
 
@@ -163,12 +139,12 @@ SectorView sector_view(const WarpEvent& e)
     v.cost = wl::trace::global_sector_cost(e.mask, e.offset, e.size);
     std::set<std::uint64_t> sectors;
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (lane_on(e.mask, lane))
+        if (lane_active(e.mask, lane))
             for (std::uint64_t s = e.offset[lane] / 32; s <= (e.offset[lane] + std::max<unsigned>(e.size, 1) - 1) / 32; ++s)
                 sectors.insert(s);
     v.sectors.assign(sectors.begin(), sectors.end());
     for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!lane_on(e.mask, lane)) continue;
+        if (!lane_active(e.mask, lane)) continue;
         for (std::uint64_t s = e.offset[lane] / 32; s <= (e.offset[lane] + std::max<unsigned>(e.size, 1) - 1) / 32; ++s)
             v.lane_sectors[lane].push_back(
                 std::uint32_t(std::lower_bound(v.sectors.begin(), v.sectors.end(), s) - v.sectors.begin()));
@@ -194,7 +170,7 @@ ArrayStep array_step(const BlockTrace& block, std::uint32_t step, std::uint8_t a
         if (!is_memory_access(e) || e.space != Space::Shared || e.array != array) continue;
         const bool now = i >= upto.begin;
         for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-            if (!lane_on(e.mask, lane)) continue;
+            if (!lane_active(e.mask, lane)) continue;
             const std::uint32_t thread = e.warp * kWarpSize + lane;
             const std::uint64_t elem = e.offset[lane] / elem_size;
             if (elem >= count) continue;
@@ -227,7 +203,7 @@ std::vector<wl::trace::SharedArrayInfo> shared_arrays(const BlockTrace& block)
         info.name = "shared " + std::to_string(e.array);
         info.elem_size = info.elem_size ? info.elem_size : e.size;
         for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if (lane_on(e.mask, lane)) info.count = std::max<std::uint64_t>(info.count, e.offset[lane] / info.elem_size + 1);
+            if (lane_active(e.mask, lane)) info.count = std::max<std::uint64_t>(info.count, e.offset[lane] / info.elem_size + 1);
     }
     std::vector<wl::trace::SharedArrayInfo> out;
     for (auto& [id, info] : seen) out.push_back(info);
@@ -241,7 +217,7 @@ std::vector<Access> thread_accesses(const BlockTrace& block, std::uint32_t step,
     const EventRange range = step_events(block, step);
     for (std::size_t i = range.begin; i < range.end; ++i) {
         const WarpEvent& e = block.events[i];
-        if (e.warp != warp || !lane_on(e.mask, lane) || !is_work(e)) continue;
+        if (e.warp != warp || !lane_active(wl::trace::working_lanes(e), lane)) continue;
         out.push_back({e.kind, e.space, e.array, e.size, e.offset[lane], e.value[lane], e.site.line});
     }
     return out;
@@ -255,7 +231,7 @@ std::optional<OutputTile> output_tile(const BlockTrace& block, unsigned elem_siz
         if (!writes_memory(e) || e.space != Space::Global || e.size == 0) continue;
         const unsigned per_store = std::max(1u, unsigned(e.size) / elem_size);
         for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if (lane_on(e.mask, lane))
+            if (lane_active(e.mask, lane))
                 for (unsigned k = 0; k < per_store; ++k) by_array[e.array][e.offset[lane] / elem_size + k] = e.warp * kWarpSize + lane;
     }
     if (by_array.empty()) return std::nullopt;

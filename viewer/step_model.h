@@ -27,8 +27,8 @@ struct BlockActivity {
     std::vector<LaneState> lanes;        // warps * 32 entries; thread t at index t
     std::vector<std::uint8_t> partial;   // per warp: an access by some, not all, of its lanes
 };
-// Active = the thread did work (a memory access, shuffle or vote) in the step,
-// the same rule as the metrics' active threads and partial warps.
+// Active = the thread did work in the step (wl::trace::is_work), the rule the
+// metrics' active threads and partial warps are counted by.
 BlockActivity block_activity(const BlockTrace& block, std::uint32_t step);
 
 // Indices into block.events of the step's events, in trace order.
@@ -53,18 +53,16 @@ std::optional<std::size_t> worst_global_event(const BlockTrace& block, std::uint
 
 // ---- shared memory banks of one instruction ----
 
-constexpr unsigned kBanks = 32;
+using wl::trace::kBanks;
 
-struct BankView {
+// The bank model's own detail (cost, ways per bank, lanes per word), and the
+// rows of 32 words it touches; nothing here is counted twice.
+struct BankView : wl::trace::BankDetail {
     std::uint8_t array = 0;
-    wl::trace::BankCost cost;
-    // Per bank: the distinct words it must deliver for the lane group that
-    // needs most (the whole warp for 4-byte accesses): 1 = no conflict.
-    std::array<std::uint32_t, kBanks> ways{};
-    std::map<std::uint64_t, std::vector<unsigned>> lanes_by_word;  // 4-byte word -> lanes that touch it
-    std::vector<std::uint64_t> rows;                               // word / 32 of each row touched, ascending
+    std::vector<std::uint64_t> rows;  // word / 32 of each row touched, ascending
 };
 BankView bank_view(const WarpEvent& e);
+BankView bank_view(const wl::trace::BankDetail& detail, std::uint8_t array = 0);
 
 // ---- global memory sectors of one instruction ----
 

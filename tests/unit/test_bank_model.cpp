@@ -228,3 +228,84 @@ TEST(BankModel, NoActiveLaneCostsNothing)
 }
 
 }  // namespace
+
+namespace {
+
+using wl::trace::BankDetail;
+using wl::trace::shared_bank_detail;
+
+TEST(BankDetail, WaysPerBankAndLanesPerWord)
+{
+    // Stride 2 words: lane l at word 2l. Even bank 2k holds words 2k (lane k) and 2k + 32
+    // (lane k + 16) -> ways 2; odd banks untouched -> 0. Word 32 is lane 16's alone.
+    const BankDetail d = shared_bank_detail(kFull, strided(8), 4);
+    EXPECT_EQ(d.cost.wavefronts, 2u);
+    EXPECT_EQ(d.ways[0], 2u);
+    EXPECT_EQ(d.ways[30], 2u);
+    EXPECT_EQ(d.ways[1], 0u);
+    EXPECT_EQ(d.lanes_by_word.size(), 32u);
+    EXPECT_EQ(d.lanes_by_word.at(32), std::vector<unsigned>{16});
+}
+
+TEST(BankDetail, BroadcastWordListsEveryLane)
+{
+    // All lanes on word 0: bank 0 delivers one word (ways 1), to lanes 0..31.
+    const BankDetail d = shared_bank_detail(kFull, Offsets{}, 4);
+    EXPECT_EQ(d.ways[0], 1u);
+    EXPECT_EQ(d.lanes_by_word.at(0).size(), 32u);
+}
+
+TEST(BankDetail, WaysAreThePhaseThatNeedsMost)
+{
+    // double stride 2 (byte 16l): per half-warp banks 4k, 4k+1 deliver 2 words each, so
+    // ways 2 there (not 4: the two half-warps are separate phases); banks 4k+2, 4k+3 untouched.
+    const BankDetail d = shared_bank_detail(kFull, strided(16), 8);
+    EXPECT_EQ(d.ways[0], 2u);
+    EXPECT_EQ(d.ways[1], 2u);
+    EXPECT_EQ(d.ways[2], 0u);
+    // Lane 3 covers words 12 and 13.
+    EXPECT_EQ(d.lanes_by_word.at(13), std::vector<unsigned>{3});
+}
+
+TEST(BankDetail, CostIsTheModelsCost)
+{
+    // shared_bank_detail and shared_bank_cost are one model: equal on random offsets and masks.
+    std::mt19937 rng(7);
+    const unsigned sizes[] = {1, 2, 4, 8, 16};
+    for (int round = 0; round < 300; ++round) {
+        const unsigned size = sizes[rng() % 5];
+        Offsets o{};
+        for (auto& off : o) off = (rng() % 256) * size;
+        const std::uint32_t mask = std::uint32_t(rng());
+        const BankCost c = shared_bank_cost(mask, o, size);
+        const BankDetail d = shared_bank_detail(mask, o, size);
+        EXPECT_EQ(d.cost.wavefronts, c.wavefronts);
+        EXPECT_EQ(d.cost.ideal, c.ideal);
+    }
+}
+
+// The active-thread rule: memory accesses, shuffles and votes are work;
+// barriers, __syncwarp and declarations are not.
+TEST(ActiveLanes, WorkEventsOnly)
+{
+    using wl::trace::Kind;
+    wl::trace::WarpEvent e;
+    e.mask = 0x0000FFFFu;
+    e.existing = kFull;
+    for (Kind k : {Kind::Load, Kind::Store, Kind::Atomic, Kind::Shuffle, Kind::Vote}) {
+        e.kind = k;
+        EXPECT_EQ(wl::trace::working_lanes(e), 0x0000FFFFu);
+        EXPECT_TRUE(wl::trace::partially_active(e));
+    }
+    for (Kind k : {Kind::SyncWarp, Kind::SyncThreads, Kind::Declare}) {
+        e.kind = k;
+        EXPECT_EQ(wl::trace::working_lanes(e), 0u);
+        EXPECT_FALSE(wl::trace::partially_active(e));
+    }
+    // A full warp (mask = existing lanes, here a last warp of 16 threads) is not partial.
+    e.kind = Kind::Load;
+    e.existing = 0x0000FFFFu;
+    EXPECT_FALSE(wl::trace::partially_active(e));
+}
+
+}  // namespace

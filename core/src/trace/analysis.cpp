@@ -7,42 +7,45 @@
 namespace wl::trace {
 namespace {
 
-constexpr unsigned kBanks = 32;
-constexpr unsigned kBankWidth = 4;
 constexpr unsigned kSectorBytes = 32;
 
-bool lane_active(std::uint32_t mask, unsigned lane) { return (mask >> lane) & 1u; }
+// The 4-byte words a lane's access covers: [first, last].
+std::uint64_t first_word(std::uint64_t offset) { return offset / kBankWidth; }
+std::uint64_t last_word(std::uint64_t offset, unsigned size) { return (offset + std::max(size, 1u) - 1) / kBankWidth; }
 
-// Lanes served together: the whole warp up to 4 bytes, a half-warp for 8
-// bytes, a quarter-warp for 16 (each group moves at most 128 bytes).
-unsigned lanes_per_wavefront_group(unsigned size)
+// Most words one phase can touch: 32 lanes of up to 4 bytes (2 words each
+// when unaligned), 16 lanes of 8 to 12 bytes (up to 4), 8 lanes of 16 (5).
+constexpr std::size_t kMaxPhaseWords = 2 * kWarpSize;
+
+// Per bank, the distinct words that the active lanes first..first+count-1 touch.
+std::array<std::uint32_t, kBanks> phase_ways(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset,
+                                             unsigned size, unsigned first, unsigned count)
 {
-    if (size >= 16) return kWarpSize / 4;
-    if (size >= 8) return kWarpSize / 2;
-    return kWarpSize;
+    std::array<std::uint64_t, kMaxPhaseWords> words{};
+    std::size_t n = 0;
+    for (unsigned lane = first; lane < first + count; ++lane)
+        if (lane_active(mask, lane))
+            for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size) && n < words.size(); ++w)
+                words[n++] = w;
+    std::sort(words.begin(), words.begin() + n);
+    std::array<std::uint32_t, kBanks> ways{};
+    for (std::size_t i = 0; i < n; ++i)
+        if (i == 0 || words[i] != words[i - 1]) ways[words[i] % kBanks] += 1;  // a shared word counts once
+    return ways;
 }
 
-// Wavefronts for one group of lanes: the bank that must deliver the most
-// distinct words. Lanes asking for the same word share it (broadcast).
-std::uint32_t group_wavefronts(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
-                               unsigned first_lane, unsigned lane_count)
+// Calls on_phase(ways) for each phase of the instruction that has an active lane.
+template <class OnPhase>
+void for_each_phase(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size, OnPhase on_phase)
 {
-    std::array<std::set<std::uint64_t>, kBanks> words;
-    for (unsigned lane = first_lane; lane < first_lane + lane_count; ++lane) {
-        if (!lane_active(mask, lane)) continue;
-        const std::uint64_t first = offset[lane] / kBankWidth;
-        const std::uint64_t last = (offset[lane] + std::max(size, 1u) - 1) / kBankWidth;
-        for (std::uint64_t w = first; w <= last; ++w) words[w % kBanks].insert(w);
+    const unsigned lanes = lanes_per_phase(size);
+    for (unsigned first = 0; first < kWarpSize; first += lanes) {
+        const std::uint32_t phase_mask = lanes == kWarpSize ? ~0u : ((1u << lanes) - 1u) << first;
+        if (mask & phase_mask) on_phase(phase_ways(mask, offset, size, first, lanes));
     }
-    std::size_t worst = 0;
-    for (const auto& bank : words) worst = std::max(worst, bank.size());
-    return static_cast<std::uint32_t>(worst);
 }
 
-bool is_work(Kind k)
-{
-    return k == Kind::Load || k == Kind::Store || k == Kind::Atomic || k == Kind::Shuffle || k == Kind::Vote;
-}
+std::uint32_t most(const std::array<std::uint32_t, kBanks>& ways) { return *std::max_element(ways.begin(), ways.end()); }
 
 bool is_collective(Kind k) { return k == Kind::Shuffle || k == Kind::Vote || k == Kind::SyncWarp; }
 
@@ -83,9 +86,9 @@ struct StepCensus {
     {
         if (!is_work(e.kind)) return;
         for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if (lane_active(e.mask, lane)) threads.insert(e.warp * kWarpSize + lane);
+            if (lane_active(working_lanes(e), lane)) threads.insert(e.warp * kWarpSize + lane);
         warps.insert(e.warp);
-        if (e.mask != e.existing) partial.insert(e.warp);
+        if (partially_active(e)) partial.insert(e.warp);
         lines.insert(e.site.line);
     }
 
@@ -164,17 +167,44 @@ void replay_event(SharedSnapshot& state, std::map<std::uint8_t, ArrayShape>& sha
 
 }  // namespace
 
+bool is_work(Kind kind)
+{
+    return kind == Kind::Load || kind == Kind::Store || kind == Kind::Atomic || kind == Kind::Shuffle || kind == Kind::Vote;
+}
+
+std::uint32_t working_lanes(const WarpEvent& e) { return is_work(e.kind) ? e.mask : 0u; }
+
+bool partially_active(const WarpEvent& e) { return is_work(e.kind) && e.mask != e.existing; }
+
+unsigned lanes_per_phase(unsigned size)
+{
+    if (size >= 16) return kWarpSize / 4;
+    if (size >= 8) return kWarpSize / 2;
+    return kWarpSize;
+}
+
 BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
 {
     BankCost cost;
-    const unsigned group = lanes_per_wavefront_group(size);
-    for (unsigned first = 0; first < kWarpSize; first += group) {
-        const std::uint32_t group_mask = (group == kWarpSize) ? mask : (mask & (((1u << group) - 1u) << first));
-        if (group_mask == 0) continue;
+    for_each_phase(mask, offset, size, [&](const std::array<std::uint32_t, kBanks>& ways) {
         cost.ideal += 1;
-        cost.wavefronts += group_wavefronts(mask, offset, size, first, group);
-    }
+        cost.wavefronts += most(ways);
+    });
     return cost;
+}
+
+BankDetail shared_bank_detail(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
+{
+    BankDetail d;
+    for_each_phase(mask, offset, size, [&](const std::array<std::uint32_t, kBanks>& ways) {
+        d.cost.ideal += 1;
+        d.cost.wavefronts += most(ways);
+        for (unsigned b = 0; b < kBanks; ++b) d.ways[b] = std::max(d.ways[b], ways[b]);
+    });
+    for (unsigned lane = 0; lane < kWarpSize; ++lane)
+        if (lane_active(mask, lane))
+            for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size); ++w) d.lanes_by_word[w].push_back(lane);
+    return d;
 }
 
 SectorCost global_sector_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)

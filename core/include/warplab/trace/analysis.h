@@ -2,6 +2,7 @@
 // backend, no I/O. Each consumer (bank model, coalescing, divergence) is a
 // separate small function over the same events.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -11,16 +12,46 @@
 
 namespace wl::trace {
 
+// ---- which lanes count as active ----
+// A lane is active in a step when it did work there: a load, store or atomic,
+// a shuffle or a vote (a barrier or __syncwarp alone is not work). The step
+// metrics, the viewer's thread grid and the grader all count by this rule.
+inline bool lane_active(std::uint32_t mask, unsigned lane) { return (mask >> lane) & 1u; }
+bool is_work(Kind kind);
+// The lanes of an event that did work: its mask, or 0 when the event is no work.
+std::uint32_t working_lanes(const WarpEvent& e);
+// A warp is partially active at a work event whose active lanes are fewer than the lanes it has.
+bool partially_active(const WarpEvent& e);
+
 // ---- hardware model: shared memory banks (32 banks x 4 bytes) ----
+// Word w (byte offset / 4) lives in bank w % 32. A warp instruction is served
+// in phases: the whole warp for accesses of up to 4 bytes, a half-warp for 8
+// bytes, a quarter-warp for 16 (each phase moves at most 32 words). A phase
+// takes as many wavefronts as the most distinct words one bank must deliver;
+// lanes touching the same word share it (broadcast).
+constexpr unsigned kBanks = 32;
+constexpr unsigned kBankWidth = 4;
+unsigned lanes_per_phase(unsigned size);
+
 struct BankCost {
     std::uint32_t wavefronts = 0;  // actual
-    std::uint32_t ideal = 0;       // minimum for this access size and lane count
+    std::uint32_t ideal = 0;       // minimum for this access size and lane count: one per phase with an active lane
     // n-way = wavefronts / ideal (>= 1); 0 when no lane is active
     double ways() const { return ideal ? double(wavefronts) / ideal : 0.0; }
 };
 // offsets are byte offsets of each active lane (mask) from a 4-byte aligned base;
 // size is 1, 2, 4, 8 or 16 bytes.
 BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size);
+
+// The same model, with what a picture of the instruction needs.
+struct BankDetail {
+    BankCost cost;
+    // Per bank: the distinct words it delivers to the phase that needs most
+    // from it (0: untouched, 1: no conflict, n: n wavefronts for that phase).
+    std::array<std::uint32_t, kBanks> ways{};
+    std::map<std::uint64_t, std::vector<unsigned>> lanes_by_word;  // 4-byte word -> the lanes touching it, ascending
+};
+BankDetail shared_bank_detail(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size);
 
 // ---- hardware model: global memory sectors (32 bytes) ----
 struct SectorCost {

@@ -247,8 +247,6 @@ bool is_memory(trace::Kind k)
     return k == trace::Kind::Load || k == trace::Kind::Store || k == trace::Kind::Atomic;
 }
 
-bool is_work(trace::Kind k) { return is_memory(k) || k == trace::Kind::Shuffle || k == trace::Kind::Vote; }
-
 const char* kind_name(trace::Kind k)
 {
     return k == trace::Kind::Load ? "load" : k == trace::Kind::Store ? "store" : "atomic";
@@ -281,7 +279,7 @@ Finding first_partial_warp(const Harness& h, const BlockView& v)
         if (m.active_threads < 32 || m.partial_warps == 0) continue;
         std::string where = "step " + std::to_string(m.step);
         for (const trace::WarpEvent& e : v.block.events)
-            if (e.step == m.step && is_work(e.kind) && e.mask != e.existing) {
+            if (e.step == m.step && trace::partially_active(e)) {
                 where += ", " + h.site(e.site);
                 break;
             }

@@ -1,6 +1,7 @@
 // Runs one matmul version on any backend that offers launch (the emulator,
 // the GPU, the GPU trace): the grid comes from the version's tiling.
 #pragma once
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +19,16 @@ template <class F> bool with_version(const std::string& id, F&& f)
         f(v);
         return true;
     });
+}
+
+// The arithmetic version V multiplies in: FP32 unless its entry says otherwise
+// (v9: TF32 on the tensor cores). It sets the tolerance of its check.
+template <class V> constexpr Arithmetic arithmetic_of()
+{
+    if constexpr (requires { V::arithmetic; })
+        return V::arithmetic;
+    else
+        return Arithmetic::Fp32;
 }
 
 template <class V, class Backend> void multiply_on(Backend& be, const float* a, const float* b, float* c, const Shape& s)
@@ -59,14 +70,18 @@ template <class V> void describe_launch(RunResult& out, const Shape& s, const Ru
 }
 
 // Checks the product c (copied back from either backend) against the CPU
-// reference and fills in the result's verdict and sums.
-inline void check_product(RunResult& out, const Shape& s, const Inputs& in, const std::vector<float>& c)
+// reference, within the tolerance of the version's arithmetic, and fills in
+// the result's verdict, its error against the FP64 product, and sums.
+inline void check_product(RunResult& out, const Shape& s, const Inputs& in, const std::vector<float>& c,
+                          Arithmetic arithmetic = Arithmetic::Fp32)
 {
     const std::size_t rows = reference_rows(s);
     const Reference ref = reference(s, in.a, in.b, rows);
-    const Comparison cmp = compare(c, ref.c, ref.abs, tolerance(s.k, false));
+    const Comparison cmp = compare(c, ref.c, ref.abs, tolerance(s.k, false, arithmetic));
+    char error[64];
+    std::snprintf(error, sizeof error, "; ||C - exact|| / ||exact|| = %.1e", relative_error(c, ref.c));
     out.ok = cmp.ok;
-    out.check = cmp.text() + (rows < s.m ? " (first " + std::to_string(rows) + " rows checked)" : "");
+    out.check = cmp.text() + (rows < s.m ? " (first " + std::to_string(rows) + " rows checked)" : "") + error;
     for (std::size_t i = 0; i < ref.c.size(); ++i) {
         out.value += c[i];
         out.expected += ref.c[i];

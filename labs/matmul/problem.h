@@ -82,14 +82,29 @@ inline Reference reference(const Shape& s, const std::vector<float>& a, const st
 // above it). Sizes: K = 4096 gives gamma = 8·64·u = 3.1e-5, about 0.03 for the
 // typical S = K/4 = 1024 (inputs in [-1, 1), E|a| = 1/2); K = 33 gives the
 // worst-case gamma = 33·u = 2e-6.
+//
+// TF32 (tensor cores, v9): the multiply reads each input with 10 of float's
+// 23 mantissa bits, so a_ik and b_kj may each be off by a relative 2^-10
+// (truncated; 2^-11 if rounded to nearest), and their product by
+// (1 + 2^-10)^2 - 1 = 2·2^-10 + 2^-20; the products are then added in FP32 as
+// above. Summed over k, the input rounding adds at most (2·2^-10 + 2^-20)·S:
+// a bound that holds for any data (truncation errs the same way for inputs of
+// one sign, so the errors need not cancel). It is 60x looser than FP32's
+// probable bound at K = 4096 (about 2 for S = 1024: TF32 cannot tell a
+// dropped product there), but still tight at small K: 2·10^-3·S, against
+// which a missing product of two inputs in [-1, 1) at K = 33 (S about 8, a
+// bound of 0.016) shows.
+enum class Arithmetic { Fp32, Tf32 };
 struct Tolerance {
     double gamma = 0, abs_tol = 1e-6;
 };
-inline Tolerance tolerance(std::size_t k, bool float_reference)
+inline Tolerance tolerance(std::size_t k, bool float_reference, Arithmetic arithmetic = Arithmetic::Fp32)
 {
     const double u = std::ldexp(1.0, -24), kk = static_cast<double>(k);
     const double worst = kk * u / (1 - kk * u), probable = 8.0 * std::sqrt(kk) * u;
-    return {std::min(worst, probable) * (float_reference ? 2.0 : 1.0), 1e-6};
+    const double tf32_input = std::ldexp(1.0, -9) + std::ldexp(1.0, -20);
+    const double inputs = arithmetic == Arithmetic::Tf32 ? tf32_input : 0.0;
+    return {std::min(worst, probable) * (float_reference ? 2.0 : 1.0) + inputs, 1e-6};
 }
 
 // How a computed C compares with the reference: any NaN or infinity fails.
@@ -130,6 +145,19 @@ Comparison compare(const std::vector<float>& got, const Ref& ref, const Ref& abs
     }
     c.ok = c.bad == 0;
     return c;
+}
+
+// The norm-wise relative error ||got - exact|| / ||exact|| (2-norm) over the
+// elements of `exact` (got may hold more): about 1e-7 for FP32 products of
+// inputs in [-1, 1), about 3e-4 for TF32.
+inline double relative_error(const std::vector<float>& got, const std::vector<double>& exact)
+{
+    double diff = 0, norm = 0;
+    for (std::size_t i = 0; i < exact.size(); ++i) {
+        diff += (got[i] - exact[i]) * (got[i] - exact[i]);
+        norm += exact[i] * exact[i];
+    }
+    return norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
 }
 
 }  // namespace warplab::matmul

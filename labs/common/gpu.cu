@@ -67,6 +67,28 @@ __global__ void copy_int4(const int4* __restrict__ in, int4* __restrict__ out, s
     for (std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x; i < count; i += std::size_t(gridDim.x) * blockDim.x)
         out[i] = in[i];
 }
+
+// Reads every int4 once, four loads in flight per thread, and writes nothing
+// unless the XOR of all it read is a value the input (all bytes 1) cannot
+// give: the compiler cannot drop the loads, and no store competes with them.
+__global__ void read_int4(const int4* __restrict__ in, std::size_t count, int* never_written)
+{
+    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
+    std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
+    int x = 0;
+    for (; i + 3 * stride < count; i += 4 * stride) {
+        const int4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
+        x ^= (a.x ^ a.y ^ a.z ^ a.w) ^ (b.x ^ b.y ^ b.z ^ b.w) ^ (c.x ^ c.y ^ c.z ^ c.w) ^ (d.x ^ d.y ^ d.z ^ d.w);
+    }
+    for (; i < count; i += stride) x ^= in[i].x ^ in[i].y ^ in[i].z ^ in[i].w;
+    if (x == 0x7f7f7f7f) *never_written = x;
+}
+
+// Blocks of 256 threads for `count` int4: enough for 8 per SM, fewer for small inputs.
+unsigned stream_blocks(std::size_t count)
+{
+    return static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, std::size_t(attribute(cudaDevAttrMultiProcessorCount)) * 8));
+}
 }  // namespace
 
 Provenance gpu_provenance(const std::string& command)
@@ -98,11 +120,27 @@ double measure_copy_gbps(std::size_t bytes, bool warm, double seconds)
     wl::cuda::check(cudaMalloc(&in, count * 16), "cudaMalloc(copy in)");
     wl::cuda::check(cudaMalloc(&out, count * 16), "cudaMalloc(copy out)");
     wl::cuda::check(cudaMemset(in, 1, count * 16), "cudaMemset(copy in)");
-    const unsigned blocks = static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, std::size_t(attribute(cudaDevAttrMultiProcessorCount)) * 8));
+    const unsigned blocks = stream_blocks(count);
     const wl::cuda::Timing t = wl::cuda::time_runs([&] { copy_int4<<<blocks, 256>>>(in, out, count); }, warm, seconds);
     cudaFree(in);
     cudaFree(out);
     return 2.0 * count * 16 / 1e9 / (t.median_ms / 1e3);
+}
+
+double measure_read_gbps(std::size_t bytes, bool warm, double seconds)
+{
+    const std::size_t count = (bytes + 15) / 16;
+    int4* in = nullptr;
+    int* never_written = nullptr;
+    wl::cuda::check(cudaMalloc(&in, count * 16), "cudaMalloc(read probe in)");
+    wl::cuda::check(cudaMalloc(&never_written, sizeof(int)), "cudaMalloc(read probe out)");
+    wl::cuda::check(cudaMemset(in, 1, count * 16), "cudaMemset(read probe in)");
+    const unsigned blocks = stream_blocks(count);
+    const wl::cuda::Timing t = wl::cuda::time_runs([&] { read_int4<<<blocks, 256>>>(in, count, never_written); }, warm, seconds);
+    wl::cuda::check(cudaGetLastError(), "read probe");
+    cudaFree(in);
+    cudaFree(never_written);
+    return double(count) * 16 / 1e9 / (t.median_ms / 1e3);
 }
 
 }  // namespace warplab

@@ -1,0 +1,85 @@
+// The TF32 check (matmul v9) is tight enough to catch a wrong product and
+// loose enough for TF32's own rounding, on the CPU: a TF32 product is
+// computed here as the tensor cores compute it (each input cut to TF32, the
+// exact products summed in FP32), then put through the lab's check.
+//
+// Derivation, for K = 33 and inputs uniform in [-1, 1) (S = sum_k |a_ik b_kj|
+// is about 33/4 = 8): cutting an input to TF32 (10 mantissa bits) moves it by
+// less than 2^-10 of itself, a product by less than 2·2^-10 + 2^-20, so C by
+// less than (2^-9 + 2^-20)·S, about 0.016: within the TF32 tolerance,
+// whatever the data. The FP32 tolerance at K = 33 is the worst-case
+// 33·2^-24·S, about 1.6e-5 here, while the TF32 errors are of the order of
+// sqrt(33)·E|ab|·2^-11, about 7e-4: far outside it, so the TF32 bound is
+// needed. A product left out moves C by |a_ik b_kj|, 0.25 on average, far
+// above 0.016: most elements fail.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cstdint>
+
+#include "labs/matmul/problem.h"
+
+namespace warplab::test {
+namespace {
+
+// x with its 13 low mantissa bits cleared: TF32's 10-bit mantissa, cut toward zero.
+float tf32_truncated(float x) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0xFFFFE000u); }
+
+// C = A·B as the tensor cores compute it: TF32 inputs, exact products (two
+// 11-bit significands fit in float's 24), sums in FP32; k == skip is left out.
+std::vector<float> tf32_product(const matmul::Shape& s, const matmul::Inputs& in, std::size_t skip = SIZE_MAX)
+{
+    std::vector<float> c(s.m * s.n, 0.0f);
+    for (std::size_t i = 0; i < s.m; ++i)
+        for (std::size_t j = 0; j < s.n; ++j) {
+            float acc = 0;
+            for (std::size_t k = 0; k < s.k; ++k)
+                if (k != skip) acc += tf32_truncated(in.a[i * s.k + k]) * tf32_truncated(in.b[k * s.n + j]);
+            c[i * s.n + j] = acc;
+        }
+    return c;
+}
+
+TEST(MatmulTf32Check, TheTensorCoresRoundingPassesOnlyTheTf32Bound)
+{
+    const matmul::Shape s{67, 45, 33};
+    for (std::uint64_t seed : {1, 2, 3}) {
+        const matmul::Inputs in = matmul::make_inputs(s, seed);
+        const matmul::Reference ref = matmul::reference(s, in.a, in.b, s.m);
+        const std::vector<float> c = tf32_product(s, in);
+        const auto tf32 = matmul::compare(c, ref.c, ref.abs, matmul::tolerance(s.k, false, matmul::Arithmetic::Tf32));
+        EXPECT_TRUE(tf32.ok) << "seed " << seed << ": " << tf32.text();
+        EXPECT_LT(tf32.worst_ratio, 0.5) << "the deterministic bound has room to spare";
+        const auto fp32 = matmul::compare(c, ref.c, ref.abs, matmul::tolerance(s.k, false));
+        EXPECT_FALSE(fp32.ok) << "TF32 rounding is far outside the FP32 bound";
+        EXPECT_GT(fp32.bad, s.m * s.n / 2);
+        // ||C - exact|| / ||exact||: TF32's size, thousands of times FP32's.
+        const double error = matmul::relative_error(c, ref.c);
+        EXPECT_GT(error, 1e-5);
+        EXPECT_LT(error, 3e-3);
+    }
+}
+
+TEST(MatmulTf32Check, ADroppedProductFailsTheTf32Bound)
+{
+    const matmul::Shape s{67, 45, 33};
+    const matmul::Inputs in = matmul::make_inputs(s, 7);
+    const matmul::Reference ref = matmul::reference(s, in.a, in.b, s.m);
+    const auto cmp = matmul::compare(tf32_product(s, in, 17), ref.c, ref.abs, matmul::tolerance(s.k, false, matmul::Arithmetic::Tf32));
+    EXPECT_FALSE(cmp.ok);
+    EXPECT_GT(cmp.bad, s.m * s.n / 2) << cmp.text();
+}
+
+// The TF32 bound adds 2^-9 + 2^-20 to FP32's gamma, and twice FP32's when the
+// reference is a float computation (cuBLAS): K = 33 gives the worst case
+// 33·2^-24 for FP32.
+TEST(MatmulTf32Check, ToleranceIsFp32sPlusTheInputRounding)
+{
+    const double u = std::ldexp(1.0, -24), inputs = std::ldexp(1.0, -9) + std::ldexp(1.0, -20);
+    EXPECT_DOUBLE_EQ(matmul::tolerance(33, false).gamma, 33 * u / (1 - 33 * u));
+    EXPECT_DOUBLE_EQ(matmul::tolerance(33, false, matmul::Arithmetic::Tf32).gamma, 33 * u / (1 - 33 * u) + inputs);
+    EXPECT_DOUBLE_EQ(matmul::tolerance(33, true, matmul::Arithmetic::Tf32).gamma, 2 * 33 * u / (1 - 33 * u) + inputs);
+}
+
+}  // namespace
+}  // namespace warplab::test

@@ -19,6 +19,7 @@
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
 #include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
+#include "banks_command.h"  // warplab banks [--preset P] [--size B] [--stride S] [--offset O] [--lanes N | --mask M]
 
 namespace warplab::cli {
 namespace {
@@ -267,6 +268,7 @@ int main(int argc, char** argv)
     be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
 
     GradeCommand grade(app);
+    BanksCommand banks(app);
 
     std::string command;
     for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(i ? argv[i] : "warplab");
@@ -283,6 +285,7 @@ int main(int argc, char** argv)
         if (app.got_subcommand("list")) return list_labs();
         if (app.got_subcommand("bench")) return bench(ba, command);
         if (grade.chosen()) return grade.run();
+        if (banks.chosen()) return banks.run();
         return trace(ta);
     } catch (const wl::emu::KernelFault& e) {
         std::fprintf(stderr, "warplab: kernel fault: %s\n", e.what());

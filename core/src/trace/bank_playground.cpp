@@ -10,8 +10,6 @@ namespace {
 
 constexpr std::uint32_t kSourceLine = 1;  // the one source line of the imagined kernel
 
-bool valid_size(unsigned size) { return size == 1 || size == 2 || size == 4 || size == 8 || size == 16; }
-
 // The record lane `lane` leaves for `T x = shared[offset + stride * lane]`.
 LaneRecord load_record(const BankPattern& p, unsigned lane)
 {
@@ -47,9 +45,15 @@ PlaygroundLane lane_of(const WarpEvent& e, unsigned lane)
 
 }  // namespace
 
+std::optional<std::string> element_size_problem(std::uint64_t size)
+{
+    if (size == 1 || size == 2 || size == 4 || size == 8 || size == 16) return std::nullopt;
+    return "size " + std::to_string(size) + " is not an element size: use 1, 2, 4, 8 or 16 bytes";
+}
+
 std::optional<std::string> pattern_problem(const BankPattern& p)
 {
-    if (!valid_size(p.size)) return "size " + std::to_string(p.size) + " is not an element size: use 1, 2, 4, 8 or 16 bytes";
+    if (auto problem = element_size_problem(p.size)) return problem;
     if (p.stride > kMaxPlaygroundStride)
         return "stride " + std::to_string(p.stride) + " is out of range: from 0 to " + std::to_string(kMaxPlaygroundStride) + " elements";
     if (p.offset > kMaxPlaygroundOffset)

@@ -25,6 +25,8 @@ struct BankPattern {
 // Limits that keep every address small and every picture drawable.
 constexpr std::uint64_t kMaxPlaygroundStride = 1024, kMaxPlaygroundOffset = 1024;
 
+// What is wrong with an element size, in one line, or nullopt for 1, 2, 4, 8 or 16 bytes.
+std::optional<std::string> element_size_problem(std::uint64_t size);
 // What is wrong with a pattern, in one line ("size 3: ..."), or nullopt when it is valid.
 std::optional<std::string> pattern_problem(const BankPattern& p);
 

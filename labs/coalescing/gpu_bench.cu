@@ -1,0 +1,94 @@
+// Times each copy version at every setting of its sweep on the GPU (the plain
+// build: no tracing): effective bandwidth, n floats read plus n written per
+// run (NVIDIA, "Optimizing CUDA"), beside a copy kernel measured in the same
+// run. Rows are named "v1 offset 5" (row_name), one per setting.
+#include "labs/common/gpu_bench.h"
+#include "labs/coalescing/kernels.cuh"
+#include "labs/coalescing/lab.h"
+#include "labs/coalescing/run.h"
+
+namespace warplab::coalescing {
+
+namespace {
+
+constexpr unsigned kBlock = 256;
+
+// GB one run moves usefully: n floats read and n written.
+double giga_bytes(std::size_t n) { return 2.0 * double(n) * sizeof(float) / 1e9; }
+
+template <class V>
+bool copies_right(TimingDevice& gpu, const std::vector<float>& in, const float* d_in, float* d_out, std::size_t n, unsigned setting)
+{
+    wl::cuda::check(cudaMemset(d_out, 0xFF, n * sizeof(float)), "cudaMemset(out to NaN)");
+    launch<V>(gpu, d_in, d_out, n, setting, kBlock);
+    std::vector<float> out(n);
+    gpu.copy_to_host(out.data(), static_cast<const float*>(d_out), n);
+    return first_wrong<V>(in, out, setting) == n;
+}
+
+// One row per setting: the input is allocated once, for the largest.
+template <class V> void bench_version(BenchTable& table, std::size_t n, const BenchOptions& o)
+{
+    TimingDevice gpu;
+    const std::vector<float> in = make_input(input_elements<V>(n, V::setting.last), 1);
+    float* d_in = gpu.alloc<float>(in.size());
+    float* d_out = gpu.alloc<float>(n);
+    gpu.copy_to_device(d_in, in.data(), in.size());
+    for (unsigned s = V::setting.first; s <= V::setting.last; ++s) {
+        const bool ok_before = copies_right<V>(gpu, in, d_in, d_out, n, s);
+        const wl::cuda::Timing t = wl::cuda::time_runs([&] { launch<V>(gpu, static_cast<const float*>(d_in), d_out, n, s, kBlock); },
+                                                       o.warm, o.seconds_per_version);
+        wl::cuda::check(cudaGetLastError(), V::meta.id);
+        const bool ok_after = copies_right<V>(gpu, in, d_in, d_out, n, s);
+        BenchRow row = timed_row(row_name(V::meta.id, s), t, giga_bytes(n), ok_before && ok_after);
+        row.block = kBlock;
+        table.rows.push_back(row);
+    }
+    gpu.free(d_in);
+    gpu.free(d_out);
+}
+
+void require_room(std::size_t n)
+{
+    std::size_t free_bytes = 0, total_bytes = 0;
+    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    std::size_t largest = 0;
+    for_each_version<Versions>([&](auto v) {
+        largest = std::max(largest, input_elements<decltype(v)>(n, decltype(v)::setting.last));
+        return false;
+    });
+    if ((largest + n) * sizeof(float) > free_bytes)
+        throw std::invalid_argument("n = " + std::to_string(n) + " needs " + std::to_string((largest + n) * sizeof(float) >> 20) +
+                                    " MiB, more than the GPU's " + std::to_string(free_bytes >> 20) + " MiB of free memory");
+}
+
+}  // namespace
+
+BenchTable bench_on_gpu(const BenchOptions& o)
+{
+    const GpuStatus status = gpu_status();
+    if (!status.available) throw std::invalid_argument("no GPU to time on: " + status.reason);
+    if (o.type != "float") throw std::invalid_argument("the coalescing lab copies floats: --type " + o.type + " is not offered");
+    if (o.n == 0 || o.n > (std::size_t(1) << 31) - 1)
+        throw std::invalid_argument("n = " + std::to_string(o.n) + " is outside 1 .. 2^31 - 1");
+    require_room(o.n);
+    BenchTable table;
+    table.lab = "coalescing";
+    table.type = "float";
+    table.rate_unit = "GB/s";
+    table.n = o.n;
+    table.warm = o.warm;
+    table.provenance = gpu_provenance(o.command);
+    const Provenance& p = table.provenance;
+    table.peak = 2.0 * p.mem_clock_mhz * 1e6 * (p.bus_width_bits / 8) / 1e9;
+    table.note = "GB/s: n floats read + n written per run, whatever the stride makes the hardware fetch";
+    table.copy_rate = measure_copy_gbps(o.n * sizeof(float), o.warm, o.seconds_per_version);
+    for_each_version<Versions>([&](auto v) {
+        bench_version<decltype(v)>(table, o.n, o);
+        return false;
+    });
+    derive_ratios(table);
+    return table;
+}
+
+}  // namespace warplab::coalescing

@@ -1,0 +1,83 @@
+// One copy request on any backend that offers alloc / free / copy_to_device /
+// copy_to_host / launch (the emulator, the GPU trace): seeded input, one
+// launch, and every output element checked against the CPU. The benchmark
+// checks its copies with the same function.
+#pragma once
+#include <limits>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "labs/common/lab.h"
+#include "labs/coalescing/versions.h"
+
+namespace warplab::coalescing {
+
+// Floats in [0, 1) from the seed; each element differs from its neighbours
+// (almost surely), so a copy from the wrong index shows.
+inline std::vector<float> make_input(std::size_t n, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<float> d(0.0f, 1.0f);
+    std::vector<float> v(n);
+    for (float& x : v) x = d(rng);
+    return v;
+}
+
+// The first output element that is not in[source_index(i)] (a copy is exact),
+// or n when every one is.
+template <class V> std::size_t first_wrong(const std::vector<float>& in, const std::vector<float>& out, unsigned setting)
+{
+    for (std::size_t i = 0; i < out.size(); ++i)
+        if (!(out[i] == in[V::source_index(i, setting)])) return i;
+    return out.size();
+}
+
+// The setting a request runs with: its own, or the version's default.
+template <class V> unsigned resolved_setting(const RunRequest& req)
+{
+    return req.setting < 0 ? V::setting.standard : static_cast<unsigned>(req.setting);
+}
+
+template <class V, class Backend> void copy_on(Backend& be, const RunRequest& req, RunResult& out)
+{
+    const unsigned setting = resolved_setting<V>(req);
+    const std::vector<float> in = make_input(input_elements<V>(req.n, setting), req.seed);
+    float* d_in = be.template alloc<float>(in.size());
+    float* d_out = be.template alloc<float>(req.n);
+    be.copy_to_device(d_in, in.data(), in.size());
+    // out starts as NaN: an element no thread writes fails the check.
+    const std::vector<float> unwritten(req.n, std::numeric_limits<float>::quiet_NaN());
+    be.copy_to_device(d_out, unwritten.data(), req.n);
+    launch<V>(be, static_cast<const float*>(d_in), d_out, req.n, setting, req.block);
+    std::vector<float> result(req.n);
+    be.copy_to_host(result.data(), static_cast<const float*>(d_out), req.n);
+    be.free(d_in);
+    be.free(d_out);
+
+    const std::size_t blocks = blocks_for(req.n, req.block);
+    out.threads_per_block = req.block;
+    out.block_dim = {req.block, 1, 1};
+    out.grid_dim = {static_cast<unsigned>(blocks), 1, 1};
+    out.problem = "out[i] = in[i " + std::string(V::setting.op) + " " + std::to_string(setting) + "], n = " + std::to_string(req.n) + " floats, " + std::to_string(blocks) +
+                  (blocks == 1 ? " block" : " blocks") + " of " + std::to_string(req.block) + " threads";
+    const std::size_t wrong = first_wrong<V>(in, result, setting);
+    out.ok = wrong == req.n;
+    out.value = static_cast<double>(wrong);
+    out.expected = static_cast<double>(req.n);
+    out.check = out.ok ? "all " + std::to_string(req.n) + " elements copied"
+                       : "out[" + std::to_string(wrong) + "] = " + std::to_string(result[wrong]) + ", expected in[" +
+                             std::to_string(V::source_index(wrong, setting)) + "] = " +
+                             std::to_string(in[V::source_index(wrong, setting)]);
+}
+
+template <class Backend> RunResult copy_request(Backend& be, const RunRequest& req)
+{
+    RunResult out;
+    if (!with_version(req.version, [&](auto v) { copy_on<decltype(v)>(be, req, out); }))
+        throw std::invalid_argument("unknown coalescing version '" + req.version + "'");
+    return out;
+}
+
+}  // namespace warplab::coalescing

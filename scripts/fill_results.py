@@ -12,6 +12,12 @@ Measured tables (the rendering is `warplab bench --markdown`'s, not ours):
     (replaced by `warplab bench LAB [BENCH OPTIONS] --recorded --markdown`)
     <!-- /bench -->
 
+A setting's sweep (the coalescing lab), rendered by `warplab sweep --markdown`:
+
+    <!-- sweep: LAB VERSION [OPTIONS] -->
+    (replaced by `warplab sweep LAB VERSION [OPTIONS] --markdown --backend cpu`)
+    <!-- /sweep -->
+
 Trace numbers, inline (`warplab trace LAB VERSION [OPTIONS] --json --backend cpu`):
 
     <!-- trace: LAB VERSION [OPTIONS] ; QUERY -->8<!-- /trace -->
@@ -25,6 +31,7 @@ and FIELD is one of
     worst                         the worst n-way conflict of one shared instruction
     sectors, sectors_ideal        global sectors per request (loads + stores), actual and ideal
     global_requests               global warp instructions (loads + stores)
+    load_sectors, load_sectors_ideal   global sectors per load request, actual and ideal
     lines                         the source lines of the step's accesses
     shared_load.wavefronts, ...   any field of the step object (docs/trace-format.md)
 
@@ -69,8 +76,8 @@ from concurrent.futures import ThreadPoolExecutor
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-BLOCK_START = re.compile(r"^\s*<!--\s*(?P<kind>bench|trace-table):\s*(?P<args>[^>]*?)\s*-->\s*$")
-BLOCK_END = re.compile(r"^\s*<!--\s*/(?P<kind>bench|trace-table)\s*-->\s*$")
+BLOCK_START = re.compile(r"^\s*<!--\s*(?P<kind>bench|trace-table|sweep):\s*(?P<args>[^>]*?)\s*-->\s*$")
+BLOCK_END = re.compile(r"^\s*<!--\s*/(?P<kind>bench|trace-table|sweep)\s*-->\s*$")
 INLINE = re.compile(
     r"<!--\s*(?P<kind>trace|line|reading-time)(?::\s*(?P<args>(?:(?!-->).)*?))?\s*-->(?P<value>.*?)<!--\s*/(?P=kind)\s*-->"
 )
@@ -103,6 +110,10 @@ class Tool:
         return ["bench", *shlex.split(args), "--recorded", "--markdown"]
 
     @staticmethod
+    def sweep_args(args: str) -> list[str]:
+        return ["sweep", *shlex.split(args), "--markdown", "--backend", "cpu"]
+
+    @staticmethod
     def trace_args(args: str, json_out: bool) -> list[str]:
         return ["trace", *shlex.split(args), "--backend", "cpu", *(["--json"] if json_out else [])]
 
@@ -120,6 +131,9 @@ class Tool:
 
     def bench(self, args: str) -> str:
         return self.run(self.bench_args(args))
+
+    def sweep(self, args: str) -> str:
+        return self.run(self.sweep_args(args))
 
     def trace_table(self, args: str) -> str:
         return self.run(self.trace_args(args, False))
@@ -157,6 +171,8 @@ def step_field(step: dict, field: str):
         "global_requests": lambda: g_requests,
         "sectors": lambda: (gl.get("sectors", 0) + gs.get("sectors", 0)) / g_requests if g_requests else None,
         "sectors_ideal": lambda: (gl.get("ideal", 0) + gs.get("ideal", 0)) / g_requests if g_requests else None,
+        "load_sectors": lambda: gl["sectors"] / gl["requests"] if gl.get("requests") else None,
+        "load_sectors_ideal": lambda: gl["ideal"] / gl["requests"] if gl.get("requests") else None,
         "lines": lambda: step["lines"],
     }
     if field in derived:
@@ -179,7 +195,7 @@ def combine(values: list, field: str):
         return max(values)
     if any(v is None for v in values):
         raise MarkerError(f"'{field}' is undefined in some step of the range")
-    if field in ("sectors", "sectors_ideal"):
+    if field in ("sectors", "sectors_ideal", "load_sectors", "load_sectors_ideal"):
         raise MarkerError(f"'{field}' is a ratio: ask for one step")
     return sum(values)
 
@@ -287,6 +303,7 @@ def commands_of(text: str) -> list[list[str]]:
         start = BLOCK_START.match(line)
         if start:
             commands.append(Tool.bench_args(start["args"]) if start["kind"] == "bench"
+                            else Tool.sweep_args(start["args"]) if start["kind"] == "sweep"
                             else Tool.trace_args(start["args"], False))
         for m in INLINE.finditer(line):
             if m["kind"] == "trace":
@@ -321,11 +338,13 @@ def fill(text: str, tool: Tool, where: str) -> tuple[str, list[str]]:
             try:
                 if start["kind"] == "bench":
                     body = tool.bench(start["args"]).rstrip("\n").split("\n")
+                elif start["kind"] == "sweep":
+                    body = tool.sweep(start["args"]).rstrip("\n").split("\n")
                 else:
                     body = ["```", *tool.trace_table(start["args"]).rstrip("\n").split("\n"), "```"]
             except MarkerError as e:
                 raise MarkerError(f"{where}:{i + 1}: {e}") from None
-            new = [line, "", *body, "", lines[end]] if start["kind"] == "bench" else [line, *body, lines[end]]
+            new = [line, *body, lines[end]] if start["kind"] == "trace-table" else [line, "", *body, "", lines[end]]
             if new != lines[i : end + 1]:
                 stale.append(f"{where}:{i + 1}: {start['kind']} '{start['args']}' differs from the tool's output")
             out += new

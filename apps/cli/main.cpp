@@ -1,6 +1,7 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab trace <lab> <version> [--file F.cu [--kernel K]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
+//   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 //                        [--markdown [--versions v1,v2,ref]]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
@@ -12,6 +13,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "labs/coalescing/sweep.h"
+#include "labs/coalescing/versions.h"
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
 #include "bench_table.h"
@@ -35,6 +38,8 @@ struct TraceArgs {
     std::uint32_t watch = 0;
     std::uint64_t seed = 1;
     bool json = false;
+    std::optional<unsigned> offset, stride;  // the coalescing lab's setting
+    bool markdown = false;                   // sweep: the table as markdown
 };
 
 int list_labs()
@@ -85,6 +90,19 @@ RunRequest make_request(const Lab& lab, const TraceArgs& a)
     return req;
 }
 
+// --offset N or --stride N: the setting of a version whose kernel takes one
+// (coalescing v1 an offset, v2 a stride); -1 when neither is given.
+int setting_option(const Lab& lab, const std::string& version, const TraceArgs& a)
+{
+    if (!a.offset && !a.stride) return -1;
+    if (a.offset && a.stride) throw std::invalid_argument("give --offset or --stride, not both");
+    const std::string given = a.offset ? "offset" : "stride";
+    const coalescing::Setting* s = lab.id == "coalescing" ? coalescing::setting_of(version) : nullptr;
+    if (!s) throw std::invalid_argument(lab.id + " " + version + " takes no --" + given + " (coalescing v1 takes --offset, v2 --stride)");
+    if (given != s->name) throw std::invalid_argument(version + " takes --" + std::string(s->name) + ", not --" + given);
+    return static_cast<int>(a.offset ? *a.offset : *a.stride);
+}
+
 void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, const TracedRun& run)
 {
     if (req.file.empty())
@@ -111,6 +129,7 @@ int trace(const TraceArgs& a)
     if (!v) throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
     RunRequest req = make_request(*lab, a);
     req.version = v->id;
+    req.setting = setting_option(*lab, req.version, a);
     const TracedRun run = trace_version(*lab, req);
     if (a.json || !a.out.empty()) {
         const std::string text = trace_document(*lab, req, run).dump(1) + "\n";
@@ -127,6 +146,31 @@ int trace(const TraceArgs& a)
         std::fputs(trace_table(run.steps, run.totals).c_str(), stdout);
     }
     return run.result.ok ? 0 : kWrongResult;
+}
+
+// Every setting of a coalescing version traced: sectors per read request,
+// actual and ideal, and the GB/s recorded in results/ where there are some.
+int sweep(const TraceArgs& a)
+{
+    const Lab* lab = find_lab(a.lab);
+    if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
+    if (lab->id != "coalescing") throw std::invalid_argument("lab " + lab->id + " has no setting to sweep (the coalescing lab has)");
+    if (!a.version.empty() && !find_version(*lab, a.version))
+        throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
+    const std::optional<BenchTable> recorded = coalescing::recorded_table(results_dir());
+    for (const Version& v : lab->versions) {
+        if (!a.version.empty() && a.version != v.id && a.version != v.name) continue;
+        RunRequest req = make_request(*lab, a);
+        req.version = v.id;
+        const coalescing::Sweep s = coalescing::sweep(*lab, req, recorded ? &*recorded : nullptr);
+        if (a.markdown) {
+            std::fputs(coalescing::sweep_markdown(s).c_str(), stdout);
+            continue;
+        }
+        std::printf("%s %s (%s): %s; n = %zu floats, block %u\n\n", lab->id.c_str(), v.id, v.name, v.idea, req.n, req.block);
+        std::fputs((coalescing::sweep_text(s) + "\n").c_str(), stdout);
+    }
+    return 0;
 }
 
 struct BenchArgs {
@@ -250,6 +294,17 @@ int main(int argc, char** argv)
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_option("-o,--out", ta.out, "also write the JSON trace to this file");
+    tr->add_option("--offset", ta.offset, "coalescing v1: read in[i + offset], 0 to 32 (default 0)");
+    tr->add_option("--stride", ta.stride, "coalescing v2: read in[i * stride], 1 to 32 (default 1)");
+
+    TraceArgs sa;
+    CLI::App* sw = app.add_subcommand("sweep", "trace every setting of a coalescing version: sectors per request and GB/s");
+    sw->add_option("lab", sa.lab, "lab: coalescing")->required();
+    sw->add_option("version", sa.version, "v1 (offset) or v2 (stride); default both");
+    sw->add_option("--n", sa.n, "number of elements (default: the lab's)");
+    sw->add_option("--block", sa.block, "threads per block (default: the lab's)");
+    sw->add_option("--backend", sa.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+    sw->add_flag("--markdown", sa.markdown, "print the tables as markdown (the walkthrough's form)");
 
     BenchArgs ba;
     CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
@@ -284,6 +339,7 @@ int main(int argc, char** argv)
     try {
         if (app.got_subcommand("list")) return list_labs();
         if (app.got_subcommand("bench")) return bench(ba, command);
+        if (app.got_subcommand("sweep")) return sweep(sa);
         if (grade.chosen()) return grade.run();
         if (banks.chosen()) return banks.run();
         return trace(ta);

@@ -32,6 +32,9 @@ struct RunRequest {
     // The user's own kernel, run in place of `version`'s (same parameters, same
     // launch shape): a .cu file, and the kernel's name (empty: the file's only one).
     std::string file, kernel;
+    // The version's setting, for labs whose kernels take one (coalescing: the
+    // offset or the stride); -1: the version's default.
+    int setting = -1;
 };
 
 struct RunResult {

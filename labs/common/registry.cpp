@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 
+#include "labs/coalescing/lab.h"
 #include "labs/matmul/lab.h"
 #include "labs/reduction/lab.h"
 
@@ -11,7 +12,7 @@ namespace warplab {
 
 const std::vector<Lab>& all_labs()
 {
-    static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab()};
+    static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab(), coalescing::make_lab()};
     return labs;
 }
 

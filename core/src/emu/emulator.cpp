@@ -215,6 +215,14 @@ struct Block {
     WordShadow* shadow = nullptr;
     std::vector<LaneRecord>* records = nullptr;
     std::optional<Fault> fault;
+    // Kept as lanes arrive, so that the common case of a barrier (every lane
+    // there, at one site) and an empty __activemask() queue cost no scan of the block.
+    unsigned at_barrier = 0;            // lanes waiting at __syncthreads() in this interval
+    const char* barrier_file = nullptr;  // where the first of them waits
+    unsigned barrier_line = 0;
+    bool barrier_sites_differ = false;  // some wait elsewhere (or at the same site under another file pointer)
+    unsigned barrier_votes = 0;         // bar.red: lanes that arrived with a true value
+    unsigned at_active_mask = 0;    // lanes waiting in __activemask()
 };
 
 thread_local Lane* tls_lane = nullptr;
@@ -566,6 +574,15 @@ void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned lin
     Lane& lane = *tls_lane;
     record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
     lane.state = LaneState::AtBarrier;
+    Block& b = *lane.block;
+    b.barrier_votes += value != 0;
+    if (b.at_barrier++ == 0) {
+        b.barrier_file = file;
+        b.barrier_line = line;
+        b.barrier_sites_differ = false;
+    } else {
+        b.barrier_sites_differ |= b.barrier_file != file || b.barrier_line != line;
+    }
     lane.wait_file = file;
     lane.wait_line = line;
     lane.bar_op = op;
@@ -620,6 +637,7 @@ void active_mask_arrive(const char* file, unsigned line)
 {
     Lane& lane = *tls_lane;
     lane.state = LaneState::AtActiveMask;
+    lane.block->at_active_mask += 1;
     lane.wait_file = file ? file : "";
     lane.wait_line = line;
 }
@@ -881,6 +899,13 @@ bool run_warp_lockstep(Block& b, unsigned w)
     }
 }
 
+// The next lane to run: its hot fields on their way into the cache.
+inline void prefetch_lane(const Lane& next)
+{
+    __builtin_prefetch(&next);
+    __builtin_prefetch(reinterpret_cast<const char*>(&next) + 64);
+}
+
 // Independent: each lane runs to its next synchronisation, lanes in a
 // shuffled order that changes every pass.
 bool run_warp_independent(Block& b, unsigned w)
@@ -907,6 +932,7 @@ bool run_warp_independent(Block& b, unsigned w)
     bool ran = false;
     for (unsigned i = 0; i < warp.lanes; ++i) {
         Lane& lane = lanes[order[i]];
+        if (i + 1 < warp.lanes) prefetch_lane(lanes[order[i + 1]]);
         while (lane.state == LaneState::Runnable) {
             resume(lane);
             ran = true;
@@ -922,6 +948,7 @@ bool run_warp_independent(Block& b, unsigned w)
 // with these, as on the GPU. True when some lane was released.
 bool release_active_masks(Block& b)
 {
+    if (b.at_active_mask == 0) return false;
     bool released = false;
     for (std::size_t w = 0; w < b.warps.size(); ++w) {
         Lane* lanes = &b.lanes[w * 32];
@@ -938,6 +965,7 @@ bool release_active_masks(Block& b)
                 Lane& l = lanes[__builtin_ctz(m)];
                 l.bar_value = mask;
                 l.state = LaneState::Runnable;
+                b.at_active_mask -= 1;
             }
             released = true;
         }
@@ -946,8 +974,32 @@ bool release_active_masks(Block& b)
 }
 
 // Nobody can run: release the barrier, or explain why the block is stuck.
+// Every lane waits at one __syncthreads(): a new barrier interval begins.
+void release_barrier(Block& b)
+{
+    const unsigned count = b.barrier_votes;
+    for (Lane& l : b.lanes) {
+        l.state = LaneState::Runnable;
+        l.epoch += 1;
+        l.sub = 0;
+        switch (l.bar_op) {
+        case detail::BarrierOp::Popc: l.bar_value = count; break;
+        case detail::BarrierOp::And: l.bar_value = count == b.threads; break;
+        case detail::BarrierOp::Or: l.bar_value = count != 0; break;
+        case detail::BarrierOp::None: break;
+        }
+    }
+    b.at_barrier = 0;
+    b.barrier_votes = 0;
+}
+
 void settle_barrier(Block& b)
 {
+    // The common case, known from the arrivals: every lane at the same site.
+    if (b.at_barrier == b.threads && !b.barrier_sites_differ) {
+        release_barrier(b);
+        return;
+    }
     const Lane* waiting = nullptr;
     const Lane* exited = nullptr;
     const Lane* stuck = nullptr;
@@ -983,19 +1035,7 @@ void settle_barrier(Block& b)
             return;
         }
     }
-    unsigned count = 0;
-    for (const Lane& l : b.lanes) count += l.bar_value != 0;
-    for (Lane& l : b.lanes) {
-        l.state = LaneState::Runnable;
-        l.epoch += 1;
-        l.sub = 0;
-        switch (l.bar_op) {
-        case detail::BarrierOp::Popc: l.bar_value = count; break;
-        case detail::BarrierOp::And: l.bar_value = count == b.threads; break;
-        case detail::BarrierOp::Or: l.bar_value = count != 0; break;
-        case detail::BarrierOp::None: break;
-        }
-    }
+    release_barrier(b);
 }
 
 void run_block(Block& b, WorkerMemory& mem)

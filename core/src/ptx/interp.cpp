@@ -69,6 +69,7 @@ struct Launch {
     bool calls_functions = false;                 // ... of functions it defines (not only vprintf & co)
     std::vector<std::uint64_t> image;             // the kernel frame's slots as every thread starts them
     std::vector<std::pair<std::uint32_t, Special>> thread_specials;  // slots that differ per thread
+    std::size_t lane_words = 0;                   // explicit-state lanes: 8-byte words of one lane's state and slots
     // Where the Declare records point: PTX does not place variables, so the kernel's first located instruction.
     const char* decl_file = "";
     unsigned decl_line = 0;
@@ -1566,49 +1567,59 @@ void lane_main(void* ctx)
     run_function(t, *L.kernel, param, L.image.data());
 }
 
-// Explicit-state lanes: the lane's registers and interpreter state live in
-// per-host-thread arrays indexed by the lane, and a wait returns from run().
+// Explicit-state lanes: each lane's interpreter state and, right after it,
+// its register slots live in one per-host-thread array indexed by the lane,
+// so that resuming a lane touches one region; a wait returns from run().
 struct LaneRun {
     std::size_t pc = 0;
     Thread t;
+    std::uint64_t* slots() { return reinterpret_cast<std::uint64_t*>(this + 1); }
 };
-thread_local std::vector<LaneRun> tls_runs;
-thread_local std::vector<std::uint64_t> tls_slots;
+static_assert(sizeof(LaneRun) % 8 == 0 && alignof(LaneRun) <= 8, "slots follow a LaneRun in 8-byte words");
+thread_local std::vector<std::uint64_t> tls_lane_state;
 thread_local std::vector<unsigned char> tls_local;
 thread_local std::vector<unsigned char> tls_params;  // kernels that call vprintf & co write their arguments
+
+// 8-byte words per lane: its LaneRun and its slots, rounded up to whole cache lines.
+std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots + 7) / 8 * 8; }
+
+// A lane's first step: its state and slots set up, shared memory declared.
+LaneRun& start_lane(const Launch& L, unsigned lane)
+{
+    const std::size_t threads = std::size_t(L.block.x) * L.block.y * L.block.z;
+    const std::size_t words = L.lane_words;
+    if (tls_lane_state.size() < threads * words) tls_lane_state.resize(threads * words);
+    if (tls_local.size() < threads * L.local_bytes) tls_local.resize(threads * L.local_bytes);
+    if (L.calls && tls_params.size() < threads * L.params.size()) tls_params.resize(threads * L.params.size());
+    if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
+    const auto& view = *emu::detail::tls_view;
+    LaneRun& run = *std::construct_at(reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * words));
+    run.t = Thread{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
+    run.t.stepping = true;
+    run.t.local_capacity = L.local_bytes;
+    for (const SharedSlot& sv : L.slots) {
+        ArrayMeta meta;
+        void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, meta);
+        if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
+    }
+    std::memcpy(run.slots(), L.image.data(), L.image.size() * 8);
+    // the arrays grow only at a block's first step, before any lane holds these
+    run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
+    run.t.sp = L.kernel->local_bytes;
+    return run;
+}
+
+unsigned char* lane_params(const Launch& L, unsigned lane)
+{
+    return L.calls ? tls_params.data() + lane * L.params.size() : const_cast<unsigned char*>(L.params.data());
+}
 
 bool lane_step(void* ctx, unsigned lane, bool first)
 {
     const Launch& L = *static_cast<const Launch*>(ctx);
-    const std::size_t slots = L.image.size();
-    if (first) {
-        const std::size_t threads = std::size_t(L.block.x) * L.block.y * L.block.z;
-        if (tls_runs.size() < threads) tls_runs.resize(threads);
-        if (tls_slots.size() < threads * slots) tls_slots.resize(threads * slots);
-        if (tls_local.size() < threads * L.local_bytes) tls_local.resize(threads * L.local_bytes);
-        if (L.calls && tls_params.size() < threads * L.params.size()) tls_params.resize(threads * L.params.size());
-        if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
-        const auto& view = *emu::detail::tls_view;
-        LaneRun& run = tls_runs[lane];
-        run.pc = 0;
-        run.t = Thread{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
-        run.t.stepping = true;
-        run.t.local_capacity = L.local_bytes;
-        for (const SharedSlot& sv : L.slots) {
-            ArrayMeta meta;
-            void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, meta);
-            if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
-        }
-        std::memcpy(tls_slots.data() + lane * slots, L.image.data(), slots * 8);
-    }
-    LaneRun& run = tls_runs[lane];
-    if (first) {  // the arrays grow only at a block's first step, before any lane holds these
-        run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
-        run.t.sp = L.kernel->local_bytes;
-    }
+    LaneRun& run = first ? start_lane(L, lane) : *reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * L.lane_words);
     Interpreter interp(run.t);
-    unsigned char* params = L.calls ? tls_params.data() + lane * L.params.size() : const_cast<unsigned char*>(L.params.data());
-    const Frame frame{L.kernel, tls_slots.data() + lane * slots, params, 0};
+    const Frame frame{L.kernel, run.slots(), lane_params(L, lane), 0};
     if (first) interp.fill_thread_constants(frame);
     return interp.run(frame, run.pc) != Flow::Waiting;
 }
@@ -1736,7 +1747,10 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     // Kernels that call device functions run on fibers (a wait may come deep in a call);
     // the others as explicit-state lanes, which is faster.
     emu::detail::KernelBody body{&L, lane_main};
-    if (!L.calls_functions) body.step = lane_step;
+    if (!L.calls_functions) {
+        L.lane_words = lane_words(L.image.size());
+        body.step = lane_step;
+    }
     emu.launch_body(L.kernel_name.c_str(), grid, block, body);
 }
 

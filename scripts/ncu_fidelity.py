@@ -98,10 +98,15 @@ def ncu_launches(ncu, target, lab, log, reuse):
     return [launches[k] for k in sorted(launches)], order
 
 
+def trace_args(lab, block):
+    """The `warplab trace` size, type and block options that warplab counts with
+    (kept in each row: warplab's CLI and viewer compare a run with the row only
+    when its launch is this one)."""
+    return LABS[lab]["trace"] + (["--block", str(block)] if lab == "reduction" else [])
+
+
 def warplab_totals(warplab, lab, version, block):
-    cmd = [warplab, "trace", lab, version, "--backend", "cpu", "--json"] + LABS[lab]["trace"]
-    if lab == "reduction":
-        cmd += ["--block", str(block)]
+    cmd = [warplab, "trace", lab, version, "--backend", "cpu", "--json"] + trace_args(lab, block)
     doc = json.loads(run(cmd).stdout)
     t = doc["totals"]
     return {
@@ -193,7 +198,8 @@ def main():
                 failures.append(f"{lab} {version}: warplab trace failed")
                 continue
             row = {"lab": lab, "version": version, "kernel": kernel, "block": first["block"],
-                   "blocks": first["blocks"], "result_ok": not status, "metrics": {}}
+                   "blocks": first["blocks"], "trace_args": trace_args(lab, block), "result_ok": not status,
+                   "metrics": {}}
             for key, metric in METRICS.items():
                 hw = first["metrics"].get(metric, float("nan")) / first["blocks"]
                 diff = relative(hw, ours[key])

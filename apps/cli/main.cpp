@@ -144,6 +144,7 @@ int trace(const TraceArgs& a)
     if (!a.json) {
         print_header(*lab, *v, req, run);
         std::fputs(trace_table(run.steps, run.totals).c_str(), stdout);
+        std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
     }
     return run.result.ok ? 0 : kWrongResult;
 }
@@ -178,6 +179,7 @@ struct BenchArgs {
     std::vector<std::size_t> n;
     std::vector<std::string> sizes;  // matmul: S or M,N,K, one per size
     std::vector<std::string> versions;  // --markdown: only these rows ("ref": the vendor library's)
+    std::string file, kernel, as;       // the user's own kernel, timed as one more row, launched as version `as`
     bool warm = false, json = false, csv = false, markdown = false, recorded = false;
     double seconds = 1.0;
 };
@@ -238,6 +240,10 @@ int bench(const BenchArgs& a, const std::string& command)
     for (const std::string& v : a.versions)
         if (v != "ref" && !find_version(*lab, v))
             throw std::invalid_argument("unknown version '" + v + "' of lab " + lab->id + " (see `warplab list`)");
+    if (!a.file.empty() && (a.recorded || !a.record.empty()))
+        throw std::invalid_argument("--file times your kernel now; it is not recorded, so it takes neither --record nor --recorded");
+    const auto* as = a.as.empty() ? &lab->versions.front() : find_version(*lab, a.as);
+    if (!as) throw std::invalid_argument("unknown version '" + a.as + "' of lab " + lab->id + " to launch your kernel as");
     if (a.recorded) return print_recorded(a);
     std::vector<std::vector<std::size_t>> sizes;  // {n}, or a shape from --size
     for (std::size_t n : a.n.empty() && a.sizes.empty() ? lab->bench_sizes : a.n) sizes.push_back({n});
@@ -256,6 +262,7 @@ int bench(const BenchArgs& a, const std::string& command)
     for (const std::string& type : types)
         for (const auto& size : sizes) {
             BenchOptions o{size.size() == 1 ? size[0] : 0, type, a.warm, a.seconds, command, size};
+            if (!a.file.empty()) o.file = a.file, o.kernel = a.kernel, o.as_version = as->id;
             tables.push_back(lab->bench(o));
             for (const BenchRow& r : tables.back().rows) all_ok &= r.ok || r.variant;
         }
@@ -321,6 +328,9 @@ int main(int argc, char** argv)
         ->delimiter(',');
     be->add_option("--record", ba.record, "write the results (every size and type) to this JSON file, e.g. results/<gpu>.json");
     be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
+    be->add_option("--file", ba.file, "also time your own kernel from this .cu file, launched as --as's version");
+    be->add_option("--kernel", ba.kernel, "with --file: the kernel's name (default: the file's only kernel)");
+    be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");
 
     GradeCommand grade(app);
     BanksCommand banks(app);

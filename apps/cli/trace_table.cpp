@@ -72,4 +72,47 @@ std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const 
     return out.str();
 }
 
+namespace {
+
+// A count as ncu gives it per block: an average, exact where it is whole.
+std::string count_text(double v)
+{
+    char buf[32];
+    std::snprintf(buf, sizeof buf, v == static_cast<double>(static_cast<long long>(v)) ? "%.0f" : "%.1f", v);
+    return buf;
+}
+
+std::string counts_row(const std::string& label, const MemoryCounts& c)
+{
+    char buf[256];
+    std::snprintf(buf, sizeof buf, "%-34s %8s %8s %8s %8s %10s %8s\n", label.c_str(), count_text(c.shared_load_requests).c_str(),
+                  count_text(c.shared_load_wavefronts).c_str(), count_text(c.shared_store_requests).c_str(),
+                  count_text(c.shared_store_wavefronts).c_str(), count_text(c.global_load_requests).c_str(),
+                  count_text(c.global_load_sectors).c_str());
+    return buf;
+}
+
+}  // namespace
+
+std::string counted_vs_measured_table(const MemoryCounts& counted, const MeasuredCounts& measured)
+{
+    char head[256];
+    std::snprintf(head, sizeof head, "%-34s %17s %17s %19s\n%-34s %8s %8s %8s %8s %10s %8s\n",
+                  "counted vs measured, per block", "shared loads", "shared stores", "global loads", "", "instr", "wavefr",
+                  "instr", "wavefr", "requests", "sectors");
+    return std::string("\n") + head + counts_row("counted (warplab)", counted) +
+           counts_row("measured on " + short_gpu_name(measured.gpu) + " (ncu)", measured.per_block) + "(" + measured.tool +
+           ", " + measured.date + ": counters over every block of the launch, divided by the blocks)\n";
+}
+
+std::string measured_note(const Lab& lab, const RunRequest& req, const RunResult& result, const wl::trace::Totals& totals)
+{
+    if (!req.file.empty()) return "";
+    const std::optional<MeasuredCounts> measured = measured_counts(lab, req.version);
+    if (!measured) return "";
+    if (launch_of(req, result) == measured->launch) return counted_vs_measured_table(counted(totals), *measured);
+    return "\nmeasured on " + short_gpu_name(measured->gpu) + " (ncu) for another launch: " + describe(measured->launch) +
+           " (this run: " + describe(launch_of(req, result)) + ")\n";
+}
+
 }  // namespace warplab::cli

@@ -14,6 +14,7 @@ struct BenchOptions {
     double seconds_per_version = 1.0;
     std::string command;        // the command line, for the provenance
     std::vector<std::size_t> shape;  // matmul: {M, N, K} when not square (empty: M = N = K = n)
+    std::string file, kernel, as_version;  // the user's --file kernel, timed as one more row, launched as as_version
 };
 
 struct BenchRow {

@@ -1,10 +1,14 @@
 // What every lab's GPU benchmark shares (nvcc only): a backend that does not
-// synchronise after each launch, and a table row made from a timing.
+// synchronise after each launch, a table row made from a timing, and the row
+// of a user's own --file kernel.
 #pragma once
+#include <algorithm>
+#include <stdexcept>
 #include <string>
 #include <utility>
 
 #include "labs/common/bench.h"
+#include "labs/common/gpu_trace_backend.h"
 #include "labs/common/kernel_instance.h"
 #include "warplab/cuda/device.h"
 #include "warplab/cuda/timing.h"
@@ -16,10 +20,21 @@ namespace warplab {
 struct TimingDevice : wl::cuda::Device {
     TimingDevice() { synchronize_each_launch = false; }
 
+#if defined(WARPLAB_HAVE_PTX_TRACE)
+    UserKernelOnGpu* user = nullptr;  // set: the user's --file kernel runs in place of every version's
+#endif
+
     using wl::cuda::Device::launch;
     template <class V, class Args, class... A>
     void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, A&&... args)
     {
+#if defined(WARPLAB_HAVE_PTX_TRACE)
+        if (user) {
+            const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
+            user->launch(Args{}, grid, block, list);
+            return;
+        }
+#endif
         wl::cuda::Device::launch(V::meta.kernel, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
     }
 };
@@ -36,6 +51,39 @@ inline BenchRow timed_row(std::string version, const wl::cuda::Timing& t, double
     r.samples = t.samples;
     r.rate = giga_work / (t.median_ms / 1e3);
     return r;
+}
+
+// With --file (o.file): the user's kernel timed as the lab times the version
+// it is launched as (o.as_version), on `gpu`, which runs it in place of the
+// version's meanwhile; its row goes right after that version's, as a variant,
+// so that its step speed-up is against that version. `time_as(V{})` is the
+// lab's timing of version V.
+template <class Versions, class TimeAs>
+void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const BenchOptions& o, TimeAs&& time_as)
+{
+    if (o.file.empty()) return;
+#if defined(WARPLAB_HAVE_PTX_TRACE)
+    UserKernelOnGpu user(o.file, o.kernel);
+    struct Swap {  // the lab's kernels again when done, whatever happens
+        TimingDevice& gpu;
+        ~Swap() { gpu.user = nullptr; }
+    } swap{gpu};
+    gpu.user = &user;
+    BenchRow row;
+    const bool found = for_each_version<Versions>([&](auto v) {
+        if (o.as_version != decltype(v)::meta.id) return false;
+        row = time_as(v);
+        return true;
+    });
+    if (!found) throw std::invalid_argument("unknown version '" + o.as_version + "' to launch your kernel as");
+    row.version = kUserVersionId;
+    row.variant = true;
+    const auto as = std::find_if(table.rows.begin(), table.rows.end(), [&](const BenchRow& r) { return r.version == o.as_version; });
+    table.rows.insert(as == table.rows.end() ? as : as + 1, row);
+#else
+    (void)table, (void)gpu, (void)time_as;
+    throw std::invalid_argument(gpu_trace_unavailable());
+#endif
 }
 
 }  // namespace warplab

@@ -2,12 +2,20 @@
 // lab's PTX instrumented (wl::cuda::trace_on_gpu) and records the watched
 // block; every later launch (the further passes of a reduction) runs the
 // kernel as nvcc compiled it. The lab's kernels.cuh gives kernel_pointer().
+// With a user's --file, every launch runs the user's kernel from its PTX
+// instead (UserKernelOnGpu): the first instrumented, the later ones as they
+// are, since no nvcc build of it is linked in.
 #pragma once
+#include <map>
+#include <optional>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "labs/common/kernel_instance.h"
+#include "labs/common/lab.h"
+#include "labs/common/user_kernel.h"
 #include "warplab/cuda/device.h"
 #include "warplab/trace/record.h"
 #if defined(WARPLAB_HAVE_PTX_TRACE)
@@ -31,6 +39,41 @@ inline std::string gpu_trace_unavailable()
 #endif
 }
 
+#if defined(WARPLAB_HAVE_PTX_TRACE)
+// The user's --file kernel on the GPU, from its PTX: each instance (the
+// template arguments of the version it stands in for) loaded once, so that
+// timing loops launch it without reloading.
+class UserKernelOnGpu {
+public:
+    UserKernelOnGpu(std::string file, std::string kernel) : user_(std::move(file), std::move(kernel)) {}
+
+    const UserKernel& user() const { return user_; }
+
+    // The launch that trace_on_gpu records.
+    template <class Args>
+    wl::cuda::TraceLaunch traced(Args, dim3 grid, dim3 block, std::span<const wl::ptx::Arg> args, std::uint32_t watched)
+    {
+        const UserKernel::Entry& e = user_.entry(detail::arg_list(Args{}));
+        return {e.module, e.name, grid, block, 0, args, {watched}};
+    }
+
+    template <class Args> void launch(Args, dim3 grid, dim3 block, std::span<const wl::ptx::Arg> args)
+    {
+        const std::string instance = detail::arg_list(Args{});
+        auto it = loaded_.find(instance);
+        if (it == loaded_.end()) {
+            const UserKernel::Entry& e = user_.entry(instance);
+            it = loaded_.emplace(instance, wl::cuda::GpuKernel(*e.module, e.name)).first;
+        }
+        it->second.launch(grid, block, args);
+    }
+
+private:
+    UserKernel user_;
+    std::map<std::string, wl::cuda::GpuKernel> loaded_;
+};
+#endif
+
 struct GpuTraceBackend : wl::cuda::Device {
     const wl::ptx::Module& module;
     const char* kernel_namespace;  // the lab's (versions.h)
@@ -38,25 +81,39 @@ struct GpuTraceBackend : wl::cuda::Device {
     bool record = true;  // record the first launch
     std::vector<wl::trace::LaneRecord> records;
 
-    GpuTraceBackend(const wl::ptx::Module& m, const char* ns, std::uint32_t watched, bool rec)
-        : module(m), kernel_namespace(ns), watched_block(watched), record(rec)
+#if defined(WARPLAB_HAVE_PTX_TRACE)
+    std::optional<UserKernelOnGpu> user;  // the request's --file: runs in place of every version's kernel
+#endif
+
+    GpuTraceBackend(const wl::ptx::Module& m, const char* ns, const RunRequest& req)
+        : module(m), kernel_namespace(ns), watched_block(req.watched_block), record(req.record)
     {
-        if (record && !gpu_trace_unavailable().empty()) throw std::invalid_argument(gpu_trace_unavailable());
+        const bool from_ptx = record || !req.file.empty();
+        if (from_ptx && !gpu_trace_unavailable().empty()) throw std::invalid_argument(gpu_trace_unavailable());
+#if defined(WARPLAB_HAVE_PTX_TRACE)
+        if (!req.file.empty()) user.emplace(req.file, req.kernel);
+#endif
     }
 
     template <class V, class Args, class... A>
     void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, A&&... args)
     {
-        if (!record) {
-            wl::cuda::Device::launch(V::meta.kernel, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
-            return;
-        }
-        record = false;
 #if defined(WARPLAB_HAVE_PTX_TRACE)
         const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
-        records = wl::cuda::trace_on_gpu(
-            {&module, entry_name(kernel_namespace, kernel), grid, block, 0, list, {watched_block}});
+        if (record) {
+            record = false;
+            records = wl::cuda::trace_on_gpu(user ? user->traced(Args{}, grid, block, list, watched_block)
+                                                  : wl::cuda::TraceLaunch{&module, entry_name(kernel_namespace, kernel), grid,
+                                                                          block, 0, list, {watched_block}});
+            return;
+        }
+        if (user) {
+            user->launch(Args{}, grid, block, list);
+            if (synchronize_each_launch) wl::cuda::check(cudaDeviceSynchronize(), user->user().kernel());
+            return;
+        }
 #endif
+        wl::cuda::Device::launch(V::meta.kernel, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
     }
 };
 

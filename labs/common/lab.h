@@ -77,9 +77,8 @@ struct GpuStatus {
 };
 GpuStatus gpu_status();
 
-// Whether a request runs on the GPU: asked for, or `auto` with a GPU present.
-// A user's --file kernel runs on the emulator (its GPU trace is not built yet):
-// asking for the GPU with one is bad input.
+// Whether a request runs on the GPU: asked for, or `auto` with a GPU present
+// (a user's --file kernel as well: its PTX is traced there as the lab's is).
 bool runs_on_gpu(const RunRequest& req);
 
 }  // namespace warplab

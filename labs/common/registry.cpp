@@ -37,11 +37,6 @@ const VersionMeta* find_version(const Lab& lab, std::string_view id)
 
 bool runs_on_gpu(const RunRequest& req)
 {
-    if (!req.file.empty()) {
-        if (req.backend == BackendChoice::Gpu)
-            throw std::invalid_argument("--file runs your kernel on the CPU emulator; a GPU trace of it is not built yet (drop --backend gpu)");
-        return false;
-    }
     return req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
 }
 

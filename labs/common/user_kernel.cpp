@@ -13,11 +13,16 @@ namespace {
 
 // Paths in the PTX and in nvcc's messages read as the user wrote them:
 // relative to the working directory.
+std::string working_directory()
+{
+    std::error_code ec;
+    return fs::current_path(ec).string();
+}
+
 wl::ptx::CompileOptions user_options()
 {
     wl::ptx::CompileOptions opt;
-    std::error_code ec;
-    opt.strip_prefix = fs::current_path(ec).string();
+    opt.strip_prefix = working_directory();
     return opt;
 }
 
@@ -65,6 +70,13 @@ UserKernel::UserKernel(std::string file, std::string kernel) : file_(std::move(f
 }
 
 UserKernel::~UserKernel() = default;
+
+std::string UserKernel::shown_path(const std::string& file)
+{
+    const std::string absolute = fs::absolute(file).string();
+    const std::string prefix = working_directory() + "/";
+    return absolute.starts_with(prefix) ? absolute.substr(prefix.size()) : absolute;
+}
 
 const wl::ptx::Module& UserKernel::plain_module()
 {

@@ -20,6 +20,10 @@ class Module;
 
 namespace warplab {
 
+// What a user's kernel is called where the lab's versions are listed: the
+// viewer's version list, the rows of `warplab bench --file`.
+constexpr const char* kUserVersionId = "yours";
+
 class UserKernel {
 public:
     // Throws std::invalid_argument when the file cannot be read.
@@ -38,6 +42,9 @@ public:
     const Entry& entry(const std::string& template_args);
 
     const std::string& file() const { return file_; }
+    // The file's path as the trace's source sites and nvcc's messages give it:
+    // relative to the working directory where it lies under it, else absolute.
+    static std::string shown_path(const std::string& file);
     // The kernel's name: as given, or the file's only kernel.
     const std::string& kernel() const { return kernel_; }
 

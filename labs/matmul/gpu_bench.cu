@@ -184,6 +184,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
         table.rows.push_back(bench_version<decltype(v)>(problem, o));
         return false;
     });
+    add_user_kernel_row<Versions>(table, problem.gpu, o, [&](auto v) { return bench_version<decltype(v)>(problem, o); });
     table.rows.push_back(bench_cublas(problem, blas, o));
     derive_ratios(table);
     return table;

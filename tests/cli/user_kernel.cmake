@@ -1,5 +1,6 @@
 # `warplab trace <lab> [version] --file F.cu --kernel K`: a user's own kernel
-# runs in place of a version's. Run as:
+# runs in place of a version's; `warplab bench <lab> --file F.cu` times it
+# beside them. Run as:
 #   cmake -DWARPLAB=<warplab> -DKERNELS=<tests/cli/kernels> -P user_kernel.cmake
 # Prints "needs nvcc" and succeeds (the test is then marked skipped) where
 # there is no CUDA toolkit to compile the user's file.
@@ -54,10 +55,38 @@ foreach(case "nope.cu|tree_sum|cannot read kernel file 'nope.cu'"
     string(APPEND failures "${args}: exit ${rc}, stderr '${err}' (expected exit 2 and '${pattern}')\n")
   endif()
 endforeach()
-run_warplab(trace reduction v3 --file tree_sum.cu --kernel tree_sum --backend gpu)
-if(NOT rc EQUAL 2 OR NOT err MATCHES "CPU emulator")
+
+# 4. --backend gpu: on a GPU the user's PTX is traced there, giving case 1's
+#    table; without one, one line saying so and exit 2.
+run_warplab(trace reduction v3 --file tree_sum.cu --kernel tree_sum --n 1000 --type float --backend gpu)
+if(rc EQUAL 0)
+  if(NOT out MATCHES "traced on the gpu" OR NOT out MATCHES "\n1 +[0-9]+ +128 +4 +0 ")
+    string(APPEND failures "--backend gpu with --file: not case 1's table on the GPU: '${out}'\n")
+  endif()
+elseif(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: no GPU")
   string(APPEND failures "--backend gpu with --file: exit ${rc}, stderr '${err}'\n")
 endif()
+
+# 5. bench --file: the user's kernel as one more row, right after the version
+#    it is launched as (v3), on a GPU; without one, one line and exit 2.
+run_warplab(bench reduction --file tree_sum.cu --kernel tree_sum --as v3 --n 100003 --seconds 0.05)
+if(rc EQUAL 0)
+  if(NOT out MATCHES "\n *v3 [^\n]*\n *yours ")
+    string(APPEND failures "bench --file: no 'yours' row right after v3: '${out}'\n")
+  endif()
+elseif(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: no GPU to time on")
+  string(APPEND failures "bench --file: exit ${rc}, stderr '${err}'\n")
+endif()
+foreach(case "--as=v99|unknown version 'v99' of lab reduction to launch your kernel as"
+             "--recorded|takes neither --record nor --recorded")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 extra)
+  list(GET parts 1 pattern)
+  run_warplab(bench reduction --file tree_sum.cu --kernel tree_sum ${extra})
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: " OR NOT err MATCHES "${pattern}")
+    string(APPEND failures "bench --file ${extra}: exit ${rc}, stderr '${err}' (expected exit 2 and '${pattern}')\n")
+  endif()
+endforeach()
 
 if(failures)
   message(FATAL_ERROR "${failures}")

@@ -61,26 +61,27 @@ void use_primary_context()
     check(drv().cuCtxSetCurrent(primary), "cuCtxSetCurrent");
 }
 
-// JIT-compiles the instrumented PTX; modules are kept for the process's
-// lifetime, one per distinct text (the lab's tests trace each version several times).
-CUmodule load_module(const detail::InstrumentedPtx& ptx)
+// JIT-compiles PTX text (instrumented, or a user's kernel as it is); modules
+// are kept for the process's lifetime, one per distinct text (the lab's tests
+// trace each version several times, and a benchmark launches one kernel many times).
+CUmodule load_module(const std::string& text, const std::string& what)
 {
     static std::mutex mutex;
     static std::map<std::string, CUmodule, std::less<>> loaded;
     std::lock_guard lock(mutex);
-    if (auto it = loaded.find(ptx.text); it != loaded.end()) return it->second;
+    if (auto it = loaded.find(text); it != loaded.end()) return it->second;
     std::vector<char> log(16384, '\0');
     CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
     void* values[] = {log.data(), reinterpret_cast<void*>(static_cast<std::uintptr_t>(log.size()))};
     CUmodule module = nullptr;
-    const CUresult r = drv().cuModuleLoadDataEx(&module, ptx.text.c_str(), 2, options, values);
+    const CUresult r = drv().cuModuleLoadDataEx(&module, text.c_str(), 2, options, values);
     if (r != CUDA_SUCCESS) {
         const char* name = nullptr;
         drv().cuGetErrorName(r, &name);
-        throw std::runtime_error("the GPU driver rejected the instrumented PTX of " + ptx.entry + " (" +
-                                 (name ? name : "error") + "): " + std::string(log.data()));
+        throw std::runtime_error("the GPU driver rejected the PTX of " + what + " (" + (name ? name : "error") +
+                                 "): " + std::string(log.data()));
     }
-    loaded.emplace(ptx.text, module);
+    loaded.emplace(text, module);
     return module;
 }
 
@@ -147,6 +148,30 @@ void check_arguments(const ptx::KernelInfo& k, std::span<const ptx::Arg> args)
 
 CUdeviceptr device_ptr(const void* p) { return static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(p)); }
 
+// Launches fn with the launch's shape and arguments on the default stream (the
+// runtime's too, so CUDA events time it); returns without waiting.
+void launch_function(CUfunction fn, const TraceLaunch& launch, const ptx::KernelInfo& k)
+{
+    std::vector<void*> params;
+    for (const ptx::Arg& a : launch.args) params.push_back(const_cast<unsigned char*>(a.bytes.data()));
+    if (launch.dynamic_shared_bytes > 48 * 1024)
+        check(drv().cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(launch.dynamic_shared_bytes)),
+              "cuFuncSetAttribute (dynamic shared memory)");
+    check(drv().cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
+                               launch.block.z, launch.dynamic_shared_bytes, nullptr, params.data(), nullptr),
+          ("cuLaunchKernel " + k.demangled).c_str());
+}
+
+// The launch's kernel in its module, with arguments that fit it.
+const ptx::KernelInfo& checked_kernel(const TraceLaunch& launch)
+{
+    if (!launch.module) throw std::invalid_argument("no PTX module to launch");
+    const ptx::KernelInfo* k = launch.module->find(launch.kernel);
+    if (!k) throw std::invalid_argument("no kernel " + launch.kernel + " in " + launch.module->origin());
+    check_arguments(*k, launch.args);
+    return *k;
+}
+
 }  // namespace
 
 std::string gpu_unavailable_reason()
@@ -203,12 +228,25 @@ std::string instrument(const ptx::Module& module, std::string_view kernel)
     return detail::instrument_ptx(module.text(), k->mangled).text;
 }
 
+GpuKernel::GpuKernel(const ptx::Module& module, std::string_view kernel) : info_(module.find(kernel))
+{
+    if (!info_) throw std::invalid_argument("no kernel " + std::string(kernel) + " in " + module.origin());
+    use_primary_context();
+    CUfunction fn = nullptr;
+    check(drv().cuModuleGetFunction(&fn, load_module(module.text(), info_->demangled), info_->mangled.c_str()),
+          "cuModuleGetFunction");
+    function_ = fn;
+}
+
+void GpuKernel::launch(Dims grid, Dims block, std::span<const ptx::Arg> args, std::uint32_t dynamic_shared_bytes) const
+{
+    check_arguments(*info_, args);
+    launch_function(static_cast<CUfunction>(function_), {nullptr, "", grid, block, dynamic_shared_bytes, args, {}}, *info_);
+}
+
 std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
 {
-    if (!launch.module) throw std::invalid_argument("trace_on_gpu: no module");
-    const ptx::KernelInfo* k = launch.module->find(launch.kernel);
-    if (!k) throw std::invalid_argument("no kernel " + launch.kernel + " in " + launch.module->origin());
-    check_arguments(*k, launch.args);
+    const ptx::KernelInfo* k = &checked_kernel(launch);
     const std::uint64_t blocks = std::uint64_t(launch.grid.x) * launch.grid.y * launch.grid.z;
     const std::uint32_t threads = launch.block.x * launch.block.y * launch.block.z;
     for (std::uint32_t b : launch.watched_blocks)
@@ -221,7 +259,7 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
         throw std::logic_error("the instrumenter found " + std::to_string(ptx.shared.size()) + " shared variables in " +
                                k->demangled + ", the PTX parser " + std::to_string(k->shared.size()));
     use_primary_context();
-    const CUmodule module = load_module(ptx);
+    const CUmodule module = load_module(ptx.text, "the instrumented " + ptx.entry);
     CUfunction fn = nullptr;
     check(drv().cuModuleGetFunction(&fn, module, ptx.entry.c_str()), "cuModuleGetFunction");
     CUdeviceptr control = 0;
@@ -245,14 +283,7 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     std::memcpy(ctl.data(), &head, sizeof head);
     check(drv().cuMemcpyHtoD(control, ctl.data(), ctl.size()), "cuMemcpyHtoD");
 
-    std::vector<void*> params;
-    for (const ptx::Arg& a : launch.args) params.push_back(const_cast<unsigned char*>(a.bytes.data()));
-    if (launch.dynamic_shared_bytes > 48 * 1024)
-        check(drv().cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(launch.dynamic_shared_bytes)),
-              "cuFuncSetAttribute (dynamic shared memory)");
-    check(drv().cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
-                         launch.block.z, launch.dynamic_shared_bytes, nullptr, params.data(), nullptr),
-          ("cuLaunchKernel " + k->demangled).c_str());
+    launch_function(fn, launch, *k);
     check(drv().cuCtxSynchronize(), ("the instrumented kernel " + k->demangled).c_str());
 
     check(drv().cuMemcpyDtoH(ctl.data(), control, ctl.size()), "cuMemcpyDtoH");

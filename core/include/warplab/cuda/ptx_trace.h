@@ -31,6 +31,7 @@
 
 namespace wl::ptx {
 class Module;
+struct KernelInfo;
 }
 
 namespace wl::cuda {
@@ -59,6 +60,23 @@ struct TraceLaunch {
 // Runs the instrumented kernel once; returns the watched blocks' records in
 // the order the emulator's grouping expects (by block, thread, seq).
 std::vector<trace::LaneRecord> trace_on_gpu(const TraceLaunch& launch);
+
+// A kernel of a PTX module loaded on the GPU as it is, not instrumented: for
+// kernels that exist only as PTX (a user's own file), in the untraced launches
+// of a run and in timing. The module is JIT-compiled once per process.
+class GpuKernel {
+public:
+    // Throws std::invalid_argument when the module has no such kernel,
+    // std::runtime_error with the driver's message when it cannot be loaded.
+    GpuKernel(const ptx::Module& module, std::string_view kernel);
+    // Launches on the default stream (the runtime's as well, so CUDA events
+    // time it) and returns without waiting, as a <<<>>> launch does.
+    void launch(Dims grid, Dims block, std::span<const ptx::Arg> args, std::uint32_t dynamic_shared_bytes = 0) const;
+
+private:
+    const ptx::KernelInfo* info_;
+    void* function_;  // CUfunction; cuda.h is not included here
+};
 
 // The instrumented PTX text itself (for tests and for reading).
 std::string instrument(const ptx::Module& module, std::string_view kernel);

@@ -23,6 +23,7 @@ RunRequest request_for(const App& app, std::size_t version)
     req.type = element_type(app);
     req.backend = app.sel.backend;
     req.schedule = app.sel.schedule;
+    req.setting = app.sel.setting;
     return req;
 }
 
@@ -62,14 +63,21 @@ const VersionMeta& current_version(const App& app) { return current_lab(app).ver
 TraceKey trace_key(const App& app, std::size_t version)
 {
     const RunRequest req = request_for(app, version);
-    return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend};
+    return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend, req.setting};
 }
 
-const TraceSlot& trace_of(App& app, std::size_t version)
+const TraceSlot& trace_of(App& app, std::size_t version) { return trace_of(app, version, app.sel.setting); }
+
+const TraceSlot& trace_of(App& app, std::size_t version, int setting)
 {
-    const TraceKey key = trace_key(app, version);
+    TraceKey key = trace_key(app, version);
+    key.setting = setting;
     auto it = app.traces.find(key);
-    if (it == app.traces.end()) it = app.traces.emplace(key, run_trace(current_lab(app), request_for(app, version))).first;
+    if (it == app.traces.end()) {
+        RunRequest req = request_for(app, version);
+        req.setting = setting;
+        it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;
+    }
     return it->second;
 }
 
@@ -109,6 +117,7 @@ void select_lab(App& app, std::size_t lab)
     if (lab >= all_labs().size()) return;
     app.sel.lab = lab;
     app.sel.block = 0;
+    app.sel.setting = -1;
     app.sel.type.clear();
     app.timing.selected = -1;
     select_version(app, 0);
@@ -117,6 +126,7 @@ void select_lab(App& app, std::size_t lab)
 void select_version(App& app, std::size_t version)
 {
     if (version >= current_lab(app).versions.size()) return;
+    if (version != app.sel.version) app.sel.setting = -1;  // an offset is no stride
     app.sel.version = version;
     app.sel.step = std::min(app.sel.step, step_count(app) ? step_count(app) - 1 : 0);
     step_changed(app);

@@ -23,6 +23,7 @@ struct TraceKey {
     std::string type;
     ScheduleChoice schedule = ScheduleChoice::Independent;
     BackendChoice backend = BackendChoice::Auto;
+    int setting = -1;  // RunRequest::setting
     auto operator<=>(const TraceKey&) const = default;
 };
 
@@ -41,6 +42,7 @@ struct Selection {
     std::string type;    // element type; empty: the lab's first
     ScheduleChoice schedule = ScheduleChoice::Independent;
     BackendChoice backend = BackendChoice::Auto;
+    int setting = -1;  // the version's setting (coalescing: offset or stride); -1: its default
 };
 
 // The instructions the banks and global panels show (indices into the
@@ -82,6 +84,7 @@ const Lab& current_lab(const App& app);
 const VersionMeta& current_version(const App& app);
 TraceKey trace_key(const App& app, std::size_t version);
 const TraceSlot& trace_of(App& app, std::size_t version);  // runs it the first time
+const TraceSlot& trace_of(App& app, std::size_t version, int setting);  // at another setting (a sweep)
 const TraceSlot& current_trace(App& app);
 const TracedRun* current_run(App& app);                     // nullptr when the launch failed
 std::uint32_t step_count(App& app);

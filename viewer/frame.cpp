@@ -22,6 +22,7 @@ constexpr PanelEntry kPanels[] = {
     {Panel::Threads, threads_panel}, {Panel::SharedValues, shared_values_panel}, {Panel::Banks, banks_panel},
     {Panel::Source, source_panel},   {Panel::Global, global_panel},     {Panel::Metrics, metrics_panel},
     {Panel::Time, time_panel},       {Panel::Status, status_panel},
+    {Panel::Coalescing, coalescing_panel},
 };
 
 }  // namespace
@@ -41,6 +42,7 @@ void draw_frame(App& app)
         const float header_h = ImGui::GetFrameHeight() + 2 * style.WindowPadding.y + 2;
         app.layout = desk_layout(size.x, size.y, header_h, status_h);
     }
+    if (current_lab(app).id == "coalescing") app.layout = coalescing_layout(app.layout);
     app.regions.clear();
     app.focus.hovered_thread.reset();
     current_trace(app);  // run it now, before any panel draws

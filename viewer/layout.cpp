@@ -30,7 +30,7 @@ void column(Layout& l, float x, float y, float w, float h, std::initializer_list
 const char* panel_name(Panel p)
 {
     static constexpr std::array<const char*, kPanelCount> names = {
-        "header", "versions", "source", "steps", "threads", "shared_values", "banks", "global", "metrics", "time", "status"};
+        "header", "versions", "source", "steps", "threads", "shared_values", "banks", "global", "metrics", "time", "status", "coalescing"};
     return names[static_cast<int>(p)];
 }
 
@@ -68,6 +68,15 @@ Layout presenter_layout(float width, float height, float header_h, float status_
     column(l, 0, body_y, left_w, body_h, {{Panel::Threads, 0.26f}, {Panel::SharedValues, 0.40f}, {Panel::Banks, 0}});
     column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.35f}, {Panel::Global, 0.24f}, {Panel::Time, 0}});
     place(l, Panel::Status, 0, height - status_h, width, status_h);
+    return l;
+}
+
+Layout coalescing_layout(Layout l)
+{
+    if (!l.has(Panel::SharedValues) || !l.has(Panel::Banks)) return l;
+    const Rect top = l[Panel::SharedValues], bottom = l[Panel::Banks];
+    place(l, Panel::Coalescing, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
+    l.shown[static_cast<int>(Panel::SharedValues)] = l.shown[static_cast<int>(Panel::Banks)] = false;
     return l;
 }
 

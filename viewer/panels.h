@@ -14,6 +14,7 @@ void banks_panel(App& app);          // one instruction's lanes over the 32 bank
 void global_panel(App& app);         // one instruction's lanes over 32-byte sectors
 void metrics_panel(App& app);        // the per-step table and every version's totals
 void time_panel(App& app);           // measured times: this version beside the previous one, and the reference
+void coalescing_panel(App& app);     // coalescing lab: sectors/request and GB/s over the setting, a slider to re-trace
 void status_panel(App& app);         // where the trace came from, and what went wrong
 
 // The status line's text: the trace's source and result, or the error.

@@ -1,0 +1,102 @@
+// Coalescing (the coalescing lab only): the version's sweep as two curves
+// over the setting, the read's sectors per request (traced) and the recorded
+// effective bandwidth, with a slider that picks the setting and re-traces it.
+// The Global memory panel beside it draws that setting's lanes -> sectors.
+#include <imgui.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "labs/coalescing/sweep.h"
+#include "labs/coalescing/versions.h"
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+// The recorded coalescing table the time panel would show, if any.
+const BenchTable* recorded_table(const App& app)
+{
+    const int shown = default_table(app.timing, "coalescing", "float");
+    return shown >= 0 ? &app.timing.tables[shown].table : nullptr;
+}
+
+// Every setting of the version, each traced once (kept with the other traces).
+std::vector<coalescing::SweepPoint> sweep_points(App& app, const coalescing::Setting& s)
+{
+    std::vector<coalescing::SweepPoint> points;
+    const std::string version = current_version(app).id;
+    for (unsigned v = s.first; v <= s.last; ++v) {
+        const TraceSlot& slot = trace_of(app, app.sel.version, int(v));
+        if (slot.run) points.push_back(coalescing::sweep_point(version, v, *slot.run, recorded_table(app)));
+    }
+    return points;
+}
+
+// One curve over the settings, with the current setting marked.
+void curve(App& app, const char* id, const char* title, const std::vector<float>& ys, float y_max, unsigned first,
+           unsigned current, float height)
+{
+    ImGui::TextUnformatted(title);
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::PlotLines(id, ys.data(), int(ys.size()), 0, nullptr, 0.0f, y_max, ImVec2(width, height));
+    // PlotLines puts point k at k / (count - 1) of the frame inside its padding.
+    const float pad = ImGui::GetStyle().FramePadding.x;
+    const float x = top.x + pad + (width - 2 * pad) * float(current - first) / float(std::max<std::size_t>(2, ys.size()) - 1);
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, top.y), ImVec2(x, top.y + height), palette().step_marker, 2.0f);
+    add_region(app, std::string("coalescing.") + id, top, ImVec2(top.x + width, top.y + height));
+}
+
+void setting_slider(App& app, const coalescing::Setting& s, unsigned current)
+{
+    int value = int(current);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    if (ImGui::SliderInt(s.name, &value, int(s.first), int(s.last))) {
+        app.sel.setting = value;
+        select_version(app, app.sel.version);  // re-traces, and focuses the new trace's worst access
+    }
+    ImGui::SameLine();
+    ImGui::TextDisabled("in[i %s %d]", s.op, value);
+}
+
+}  // namespace
+
+void coalescing_panel(App& app)
+{
+    if (begin_panel(app, Panel::Coalescing, "Coalescing: sectors per request and bandwidth by setting")) {
+        const coalescing::Setting* s = coalescing::setting_of(current_version(app).id);
+        if (!s) {
+            ImGui::TextDisabled("This version has no setting to sweep.");
+        } else {
+            const unsigned current = app.sel.setting < 0 ? s->standard : unsigned(app.sel.setting);
+            setting_slider(app, *s, current);
+            const std::vector<coalescing::SweepPoint> points = sweep_points(app, *s);
+            std::vector<float> sectors, gbps;
+            for (const auto& p : points) {
+                sectors.push_back(float(p.sectors));
+                gbps.push_back(float(p.gbps));
+            }
+            const auto at = std::find_if(points.begin(), points.end(), [&](const auto& p) { return p.setting == current; });
+            const float height = std::max(40.0f, (ImGui::GetContentRegionAvail().y - 4 * ImGui::GetTextLineHeightWithSpacing()) / 2);
+            curve(app, "sectors", printf_string("read sectors per request (ideal 4); here %.0f", at != points.end() ? at->sectors : 0.0).c_str(),
+                  sectors, 33.0f, s->first, current, height);
+            help_marker("Traced on the emulator, block 0: the 32-byte sectors one warp's read touches. 4 is the ideal for "
+                        "32 lanes x 4 bytes; a misaligned offset adds one, a stride s touches min(32, 4s).");
+            const bool recorded = std::any_of(gbps.begin(), gbps.end(), [](float g) { return g > 0; });
+            if (recorded) {
+                const float top = *std::max_element(gbps.begin(), gbps.end());
+                curve(app, "gbps", printf_string("effective bandwidth, GB/s (read + write); here %.0f", at != points.end() ? at->gbps : 0.0).c_str(),
+                      gbps, top * 1.1f, s->first, current, height);
+            } else {
+                ImGui::TextDisabled("GB/s: none recorded in results/ yet (on a GPU: warplab bench coalescing --record ...)");
+            }
+        }
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

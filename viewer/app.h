@@ -13,6 +13,7 @@
 #include "viewer/source_model.h"
 #include "viewer/theme.h"
 #include "viewer/timing_model.h"
+#include "warplab/trace/bank_playground.h"
 
 namespace warplab::viewer {
 
@@ -58,11 +59,19 @@ struct Playback {
     double since_step = 0;  // seconds since the last automatic step
 };
 
+// The bank playground page (--banks, or the header's button): one warp's
+// shared load from its pattern, not from a trace.
+struct Playground {
+    bool open = false;
+    wl::trace::BankPattern pattern;
+};
+
 struct App {
     Selection sel;
     std::map<TraceKey, TraceSlot> traces;
     Focus focus;
     Playback play;
+    Playground playground;
     double clock = 0;             // seconds since start
     double step_shown_at = 0;     // when the current step appeared (arrow animation)
     bool animate = true;          // false: draw every animation finished (screenshots)

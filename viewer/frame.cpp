@@ -21,7 +21,7 @@ constexpr PanelEntry kPanels[] = {
     {Panel::Header, header_panel},   {Panel::Versions, versions_panel},  {Panel::Steps, steps_panel},
     {Panel::Threads, threads_panel}, {Panel::SharedValues, shared_values_panel}, {Panel::Banks, banks_panel},
     {Panel::Source, source_panel},   {Panel::Global, global_panel},     {Panel::Metrics, metrics_panel},
-    {Panel::Time, time_panel},       {Panel::Status, status_panel},
+    {Panel::Time, time_panel},       {Panel::Status, status_panel}, {Panel::BankPlayground, bank_playground_panel},
     {Panel::Coalescing, coalescing_panel},
 };
 
@@ -35,7 +35,9 @@ void draw_frame(App& app)
     ImGui::PushFont(f.ui);
     const ImGuiStyle& style = ImGui::GetStyle();
     const float status_h = ImGui::GetTextLineHeight() + 2 * style.WindowPadding.y + 2;
-    if (app.presenter) {
+    if (app.playground.open) {
+        app.layout = playground_layout(size.x, size.y, ImGui::GetFrameHeight() + 2 * style.WindowPadding.y + 2);
+    } else if (app.presenter) {
         const float header_h = px(f.big) + ImGui::GetTextLineHeight() + 2 * style.WindowPadding.y + 8;
         app.layout = presenter_layout(size.x, size.y, header_h, status_h);
     } else {

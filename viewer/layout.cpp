@@ -30,7 +30,7 @@ void column(Layout& l, float x, float y, float w, float h, std::initializer_list
 const char* panel_name(Panel p)
 {
     static constexpr std::array<const char*, kPanelCount> names = {
-        "header", "versions", "source", "steps", "threads", "shared_values", "banks", "global", "metrics", "time", "status", "coalescing"};
+        "header", "versions", "source", "steps", "threads", "shared_values", "banks", "global", "metrics", "time", "status", "bank_playground", "coalescing"};
     return names[static_cast<int>(p)];
 }
 
@@ -77,6 +77,14 @@ Layout coalescing_layout(Layout l)
     const Rect top = l[Panel::SharedValues], bottom = l[Panel::Banks];
     place(l, Panel::Coalescing, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
     l.shown[static_cast<int>(Panel::SharedValues)] = l.shown[static_cast<int>(Panel::Banks)] = false;
+    return l;
+}
+
+Layout playground_layout(float width, float height, float header_h)
+{
+    Layout l;
+    place(l, Panel::Header, 0, 0, width, header_h);
+    place(l, Panel::BankPlayground, 0, header_h, width, height - header_h);
     return l;
 }
 

@@ -8,7 +8,7 @@
 
 namespace warplab::viewer {
 
-enum class Panel : int { Header, Versions, Source, Steps, Threads, SharedValues, Banks, Global, Metrics, Time, Status, Coalescing, Count };
+enum class Panel : int { Header, Versions, Source, Steps, Threads, SharedValues, Banks, Global, Metrics, Time, Status, BankPlayground, Coalescing, Count };
 constexpr int kPanelCount = static_cast<int>(Panel::Count);
 
 const char* panel_name(Panel p);  // "banks", as the layout JSON names it
@@ -27,6 +27,8 @@ struct Layout {
 // header_h and status_h: heights of the top bar and the status line in pixels.
 Layout desk_layout(float width, float height, float header_h, float status_h);
 Layout presenter_layout(float width, float height, float header_h, float status_h);
+// The bank playground page: the top bar and one panel.
+Layout playground_layout(float width, float height, float header_h);
 // The coalescing lab's: its kernels use no shared memory, so its sweep panel
 // takes the place of the shared-values and banks panels (where they are shown).
 Layout coalescing_layout(Layout l);

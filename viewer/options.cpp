@@ -40,6 +40,8 @@ std::optional<Options> parse_options(int argc, char** argv)
         ->check(CLI::IsMember({"independent", "lockstep"}));
     cli.add_option("--backend", o.backend, "where to trace: auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     cli.add_option("--size", size, "window or image size, WIDTHxHEIGHT (default 1600x900, headless 1920x1080)");
+    cli.add_flag("--banks", o.banks, "open on the bank playground: one warp's shared load, its banks and conflicts");
+    cli.add_option("--banks-preset", o.banks_preset, "the bank playground with a preset pattern (implies --banks), e.g. stride2");
     cli.add_flag("--presenter", o.presenter, "presenter mode: full screen, large fonts, fewer panels (F toggles it)");
     cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG file and exit (no display needed)");
     cli.add_option("--layout-json", o.layout_json, "with --screenshot: write each panel's rectangle, the palette and the status here");
@@ -53,6 +55,9 @@ std::optional<Options> parse_options(int argc, char** argv)
         throw UsageError(e.what());
     }
     if (!size.empty()) parse_size(size, o);
+    if (!o.banks_preset.empty() && !wl::trace::find_bank_preset(o.banks_preset))
+        throw UsageError("--banks-preset " + o.banks_preset + ": no such preset (see warplab banks --list-presets)");
+    o.banks |= !o.banks_preset.empty();
     if (!o.layout_json.empty() && o.screenshot.empty()) throw UsageError("--layout-json needs --screenshot");
     if (!o.screenshot.empty() && !o.tour.empty()) throw UsageError("use --screenshot or --tour, not both");
     if (o.step && *o.step < 0) throw UsageError("--step " + std::to_string(*o.step) + ": steps count from 0");
@@ -81,6 +86,8 @@ void apply_options(App& app, const Options& o)
                          " has steps 0 to " + std::to_string(steps - 1));
     set_step(app, o.step.value_or(0));
     app.presenter = o.presenter;
+    app.playground.open = o.banks;
+    if (!o.banks_preset.empty()) app.playground.pattern = wl::trace::find_bank_preset(o.banks_preset)->pattern;
 }
 
 }  // namespace warplab::viewer

@@ -1,6 +1,7 @@
 // The viewer's command line.
 //   warplab-viewer [--lab L] [--version V] [--step S] [--block B] [--type T] [--schedule S] [--backend B]
 //                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
+//                  [--banks [--banks-preset NAME]]
 #pragma once
 #include <optional>
 #include <stdexcept>
@@ -17,6 +18,8 @@ struct Options {
     std::string schedule = "independent", backend = "auto";
     int width = 0, height = 0;  // 0: 1600x900 in a window, 1920x1080 headless
     bool presenter = false;
+    bool banks = false;        // open on the bank playground
+    std::string banks_preset;  // ... with this preset
     std::string screenshot, layout_json, tour;
     bool headless() const { return !screenshot.empty() || !tour.empty(); }
 };

@@ -72,6 +72,8 @@ void settings_combos(App& app)
 void desk_header(App& app)
 {
     ImGui::TextUnformatted("warplab");
+    ImGui::SameLine();
+    if (ImGui::Button(app.playground.open ? "< Back to the lab" : "Bank playground")) app.playground.open = !app.playground.open;
     lab_combo(app);
     settings_combos(app);
     const float hints_w = ImGui::CalcTextSize(kKeyHints).x;

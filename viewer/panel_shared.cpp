@@ -245,9 +245,10 @@ void bank_legend()
     ImGui::NewLine();
 }
 
-void bank_grid(App& app, const TracedRun& run, std::size_t event)
+}  // namespace
+
+void bank_picture(App& app, const BankView& v)
 {
-    const BankView v = bank_view(run.block.events[event]);
     const auto& c = v.cost;
     ImGui::Text("%u wavefront%s, ideal %u:", c.wavefronts, c.wavefronts == 1 ? "" : "s", c.ideal);
     ImGui::SameLine();
@@ -257,7 +258,8 @@ void bank_grid(App& app, const TracedRun& run, std::size_t event)
         ImGui::TextUnformatted("no bank conflict");
     help_marker("Shared memory has 32 banks, 4 bytes wide: word w is in bank w mod 32. A warp instruction takes as "
                 "many wavefronts as the most distinct words any one bank must deliver; lanes reading the same word "
-                "share it. Each cell is a word (rows of 32 words, labelled with the first word's index); the numbers "
+                "share it. 8-byte accesses are served a half-warp at a time, 16-byte a quarter-warp: each phase "
+                "costs at least one wavefront. Each cell is a word (rows of 32 words, labelled with the first word's index); the numbers "
                 "are the lanes that touch it (5+2: lane 5 and two more). The bank numbers on top are coloured by how "
                 "many ways that bank conflicts.");
     bank_legend();
@@ -273,8 +275,6 @@ void bank_grid(App& app, const TracedRun& run, std::size_t event)
     add_region(app, "banks.grid", origin, end);
     ImGui::Dummy(ImVec2(avail.x, end.y - origin.y));
 }
-
-}  // namespace
 
 void shared_values_panel(App& app)
 {
@@ -311,7 +311,7 @@ void banks_panel(App& app)
                 if (app.focus.shared_event) {
                     ImGui::SameLine();
                     ImGui::TextUnformatted(instruction_label(app, run->block.events[*app.focus.shared_event]).c_str());
-                    bank_grid(app, *run, *app.focus.shared_event);
+                    bank_picture(app, bank_view(run->block.events[*app.focus.shared_event]));
                 }
             }
         }

@@ -15,7 +15,12 @@ void global_panel(App& app);         // one instruction's lanes over 32-byte sec
 void metrics_panel(App& app);        // the per-step table and every version's totals
 void time_panel(App& app);           // measured times: this version beside the previous one, and the reference
 void coalescing_panel(App& app);     // coalescing lab: sectors/request and GB/s over the setting, a slider to re-trace
+void bank_playground_panel(App& app);  // the bank playground page: a pattern's lanes over the 32 banks
 void status_panel(App& app);         // where the trace came from, and what went wrong
+
+// The 32-bank picture of one instruction (the banks panel and the bank playground draw it).
+struct BankView;
+void bank_picture(App& app, const BankView& v);
 
 // The status line's text: the trace's source and result, or the error.
 std::string status_text(App& app);

@@ -133,6 +133,14 @@ BankView bank_view(const wl::trace::BankDetail& detail, std::uint8_t array)
     return v;
 }
 
+PlaygroundView playground_view(const wl::trace::BankPattern& pattern)
+{
+    PlaygroundView v;
+    v.play = wl::trace::bank_playground(pattern);
+    v.banks = bank_view(v.play.detail);
+    return v;
+}
+
 SectorView sector_view(const WarpEvent& e)
 {
     SectorView v;

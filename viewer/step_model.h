@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "warplab/trace/analysis.h"
+#include "warplab/trace/bank_playground.h"
 #include "warplab/trace/events.h"
 
 namespace warplab::viewer {
@@ -63,6 +64,14 @@ struct BankView : wl::trace::BankDetail {
 };
 BankView bank_view(const WarpEvent& e);
 BankView bank_view(const wl::trace::BankDetail& detail, std::uint8_t array = 0);
+
+// The bank playground page: a pattern analysed by the core (the labs' own
+// grouping and bank model), and the same picture as a traced instruction's.
+struct PlaygroundView {
+    wl::trace::BankPlayground play;
+    BankView banks;
+};
+PlaygroundView playground_view(const wl::trace::BankPattern& pattern);
 
 // ---- global memory sectors of one instruction ----
 

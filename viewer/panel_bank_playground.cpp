@@ -1,0 +1,136 @@
+// The bank playground page: one warp's load x = shared[offset + stride * lane]
+// set by sliders or a preset, analysed by the core like any traced load
+// (playground_view), and drawn with the banks panel's own picture.
+#include <imgui.h>
+
+#include <array>
+#include <string>
+
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+#include "viewer/step_model.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+using wl::trace::BankPattern;
+
+constexpr std::array<unsigned, 5> kSizes = {1, 2, 4, 8, 16};
+constexpr int kSliderMax = 64;  // stride and offset in elements; enough for a padded 32x33 tile
+
+bool same_pattern(const BankPattern& a, const BankPattern& b)
+{
+    return a.size == b.size && a.stride == b.stride && a.offset == b.offset && a.mask == b.mask;
+}
+
+const wl::trace::BankPreset* matching_preset(const BankPattern& p)
+{
+    for (const auto& preset : wl::trace::bank_presets())
+        if (same_pattern(preset.pattern, p)) return &preset;
+    return nullptr;
+}
+
+void preset_combo(BankPattern& p)
+{
+    const wl::trace::BankPreset* current = matching_preset(p);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    if (ImGui::BeginCombo("Preset", current ? current->name : "(your own)")) {
+        for (const auto& preset : wl::trace::bank_presets()) {
+            if (ImGui::Selectable(preset.name, current == &preset)) p = preset.pattern;
+            help_tooltip(preset.description);
+        }
+        ImGui::EndCombo();
+    }
+}
+
+// A slider over an unsigned field, clamped to [low, high].
+template <class T>
+void slider(const char* label, T& value, int low, int high, const char* format)
+{
+    int v = int(value);
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    if (ImGui::SliderInt(label, &v, low, high, format, ImGuiSliderFlags_AlwaysClamp)) value = T(v);
+}
+
+void size_slider(BankPattern& p)
+{
+    int index = 2;
+    for (int i = 0; i < int(kSizes.size()); ++i)
+        if (kSizes[i] == p.size) index = i;
+    const std::string shown = std::to_string(p.size) + (p.size == 1 ? " byte" : " bytes");
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::SliderInt("Element size", &index, 0, int(kSizes.size()) - 1, shown.c_str(), ImGuiSliderFlags_AlwaysClamp))
+        p.size = kSizes[std::size_t(index)];
+}
+
+void controls(App& app)
+{
+    BankPattern& p = app.playground.pattern;
+    preset_combo(p);
+    size_slider(p);
+    slider("Stride", p.stride, 0, kSliderMax, "%d elements");
+    slider("Offset", p.offset, 0, kSliderMax, "%d elements");
+    unsigned lanes = unsigned(__builtin_popcount(p.mask));
+    slider("Active lanes", lanes, 1, int(kWarpSize), "first %d");
+    if (lanes != unsigned(__builtin_popcount(p.mask))) p.mask = wl::trace::first_lanes(lanes);
+}
+
+void explanation(const BankPattern& p)
+{
+    ImGui::Text("x = shared[%llu + %llu * lane], %u-byte elements", static_cast<unsigned long long>(p.offset),
+                static_cast<unsigned long long>(p.stride), p.size);
+    help_marker("Each active lane of one warp reads one element. Its bytes lie in 4-byte words; word w is in bank "
+                "w mod 32. The numbers come from the same analysis as the labs' traces: the pattern is turned into "
+                "the records such a load leaves, and those are counted like any traced instruction.");
+    if (const wl::trace::BankPreset* preset = matching_preset(p)) wrapped_text(palette().muted, preset->description);
+}
+
+// lane / byte / bank, one column per lane; a lane's bank coloured by how many ways that bank conflicts.
+void lane_table(const PlaygroundView& v)
+{
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame;
+    if (!ImGui::BeginTable("lanes", int(kWarpSize) + 1, flags)) return;
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("lane");
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        ImGui::TableNextColumn();
+        ImGui::Text("%u", lane);
+    }
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextDisabled("bank");
+    help_tooltip("The bank of the lane's first word (8 and 16 bytes cover 2 and 4 banks from there), coloured by "
+                 "how many distinct words that bank must deliver.");
+    for (const auto& lane : v.play.lanes) {
+        ImGui::TableNextColumn();
+        if (!lane.active) {
+            ImGui::TextDisabled("-");
+            continue;
+        }
+        ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, palette().conflict[conflict_level(v.banks.ways[lane.bank()])]);
+        ImGui::Text("%u", lane.bank());
+    }
+    ImGui::EndTable();
+}
+
+}  // namespace
+
+void bank_playground_panel(App& app)
+{
+    if (begin_panel(app, Panel::BankPlayground, "Bank playground: one warp's shared load", ImGuiWindowFlags_NoScrollbar)) {
+        controls(app);
+        const PlaygroundView v = playground_view(app.playground.pattern);
+        explanation(app.playground.pattern);
+        lane_table(v);
+        ImGui::Spacing();
+        bank_picture(app, v.banks);
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

@@ -13,6 +13,7 @@
 #include "viewer/source_model.h"
 #include "viewer/theme.h"
 #include "viewer/timing_model.h"
+#include "warplab/occupancy.h"
 #include "warplab/trace/bank_playground.h"
 
 namespace warplab::viewer {
@@ -66,6 +67,12 @@ struct Playground {
     wl::trace::BankPattern pattern;
 };
 
+// The occupancy panel: the GPU it models and its what-if values (unset: the version's own).
+struct OccupancyView {
+    std::size_t arch = 0;  // into wl::occupancy::architectures()
+    wl::occupancy::WhatIf what_if;
+};
+
 struct App {
     Selection sel;
     std::map<TraceKey, TraceSlot> traces;
@@ -86,6 +93,7 @@ struct App {
     SourceCache sources{default_source_root()};
     Timing timing;
     GpuStatus gpu;
+    OccupancyView occupancy;
 };
 
 // ---- reading ----

@@ -22,7 +22,7 @@ constexpr PanelEntry kPanels[] = {
     {Panel::Threads, threads_panel}, {Panel::SharedValues, shared_values_panel}, {Panel::Banks, banks_panel},
     {Panel::Source, source_panel},   {Panel::Global, global_panel},     {Panel::Metrics, metrics_panel},
     {Panel::Time, time_panel},       {Panel::Status, status_panel}, {Panel::BankPlayground, bank_playground_panel},
-    {Panel::Coalescing, coalescing_panel},
+    {Panel::Coalescing, coalescing_panel}, {Panel::Occupancy, occupancy_panel},
 };
 
 }  // namespace

@@ -8,7 +8,7 @@
 
 namespace warplab::viewer {
 
-enum class Panel : int { Header, Versions, Source, Steps, Threads, SharedValues, Banks, Global, Metrics, Time, Status, BankPlayground, Coalescing, Count };
+enum class Panel : int { Header, Versions, Source, Steps, Threads, SharedValues, Banks, Global, Metrics, Time, Status, BankPlayground, Coalescing, Occupancy, Count };
 constexpr int kPanelCount = static_cast<int>(Panel::Count);
 
 const char* panel_name(Panel p);  // "banks", as the layout JSON names it

@@ -1,5 +1,6 @@
 // warplab: the command-line front end.
 //   warplab list
+//   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
 //   warplab trace <lab> <version> [--file F.cu [--kernel K]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
@@ -21,6 +22,7 @@
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
+#include "occupancy_command.h"
 #include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
 #include "banks_command.h"  // warplab banks [--preset P] [--size B] [--stride S] [--offset O] [--lanes N | --mask M]
 
@@ -333,6 +335,7 @@ int main(int argc, char** argv)
     be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");
 
     GradeCommand grade(app);
+    OccupancyCommand occupancy(app);
     BanksCommand banks(app);
 
     std::string command;
@@ -351,6 +354,7 @@ int main(int argc, char** argv)
         if (app.got_subcommand("bench")) return bench(ba, command);
         if (app.got_subcommand("sweep")) return sweep(sa);
         if (grade.chosen()) return grade.run();
+        if (occupancy.chosen()) return occupancy.run();
         if (banks.chosen()) return banks.run();
         return trace(ta);
     } catch (const wl::emu::KernelFault& e) {

@@ -14,6 +14,7 @@
 // made at build time and embedded (kernels/ptx/<lab>.resources where the build
 // has no CUDA toolkit).
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -108,5 +109,23 @@ const std::vector<KernelResources>* lab_resources(std::string_view lab);
 // name the block size ("256u") and the type where one does. nullptr: none.
 const KernelResources* find_instance(const std::vector<KernelResources>& report, std::string_view kernel,
                                      unsigned block, std::string_view type);
+
+// What-if values in place of a kernel's own (unset: the kernel's).
+struct WhatIf {
+    std::optional<unsigned> block, registers, shared;
+};
+
+// One launch of a lab's kernel: the compiled instance it runs and what its
+// block asks of an SM. The instance is the one compiled for the block size
+// where the lab has it; else (a what-if block size) the one at the version's
+// own block size, its registers and shared memory kept.
+struct LaunchUsage {
+    const KernelResources* instance = nullptr;
+    Usage usage;
+    bool compiled_at_block = true;  // false: the block size is a what-if the lab has no instance for
+};
+// Throws std::invalid_argument when the lab has no report or its report no such kernel.
+LaunchUsage launch_usage(std::string_view lab, std::string_view kernel, unsigned own_block, std::string_view type,
+                         const WhatIf& what_if = {});
 
 }  // namespace wl::occupancy

@@ -121,27 +121,25 @@ Occupancy occupancy(const Arch& a, const Usage& use)
     o.by_registers = regs.blocks;
     o.by_shared = o.shared_allocated_per_block > 0 ? a.shared_per_sm / o.shared_allocated_per_block : kUnlimited;
 
-    // A block that cannot launch at all: the resource it breaks allows 0 blocks.
-    if (use.threads_per_block == 0 || use.threads_per_block > a.max_threads_per_block) {
-        o.unlaunchable = std::to_string(use.threads_per_block) + " threads per block; a block has 1 to " +
-                         std::to_string(a.max_threads_per_block);
-    } else {
+    // A block that cannot launch at all: each resource it breaks allows 0 blocks.
+    auto refuse = [&o](unsigned& by, const std::string& what) {
+        by = 0;
+        o.unlaunchable += (o.unlaunchable.empty() ? "" : ", ") + what;
+    };
+    if (use.threads_per_block == 0 || use.threads_per_block > a.max_threads_per_block)
+        refuse(o.by_threads, std::to_string(use.threads_per_block) + " threads per block (1 to " +
+                                 std::to_string(a.max_threads_per_block) + ")");
+    else
         o.by_threads = a.max_warps_per_sm / o.warps_per_block;
-    }
-    if (use.registers_per_thread > a.max_registers_per_thread) {
-        o.unlaunchable = std::to_string(use.registers_per_thread) + " registers per thread; the most is " +
-                         std::to_string(a.max_registers_per_thread);
-        o.by_registers = 0;
-    } else if (!regs.fits) {
-        o.unlaunchable = std::to_string(regs.per_block) + " registers per block; the most is " +
-                         std::to_string(a.max_registers_per_block);
-        o.by_registers = 0;
-    }
-    if (o.shared_allocated_per_block > a.shared_per_block + a.shared_reserved_per_block) {
-        o.unlaunchable = std::to_string(use.shared_per_block) + " bytes of shared memory per block; the most is " +
-                         std::to_string(a.shared_per_block);
-        o.by_shared = 0;
-    }
+    if (use.registers_per_thread > a.max_registers_per_thread)
+        refuse(o.by_registers, std::to_string(use.registers_per_thread) + " registers per thread (at most " +
+                                   std::to_string(a.max_registers_per_thread) + ")");
+    else if (!regs.fits)
+        refuse(o.by_registers, std::to_string(regs.per_block) + " registers per block (at most " +
+                                   std::to_string(a.max_registers_per_block) + ")");
+    if (o.shared_allocated_per_block > a.shared_per_block + a.shared_reserved_per_block)
+        refuse(o.by_shared, std::to_string(use.shared_per_block) + " bytes of shared memory per block (at most " +
+                                std::to_string(a.shared_per_block) + ")");
 
     o.blocks_per_sm = std::min({o.by_threads, o.by_blocks, o.by_registers, o.by_shared});
     o.warps_per_sm = o.blocks_per_sm * o.warps_per_block;

@@ -163,4 +163,26 @@ const KernelResources* find_instance(const std::vector<KernelResources>& report,
     return at_block;
 }
 
+LaunchUsage launch_usage(std::string_view lab, std::string_view kernel, unsigned own_block, std::string_view type,
+                         const WhatIf& what_if)
+{
+    const std::vector<KernelResources>* report = lab_resources(lab);
+    if (!report)
+        throw std::invalid_argument("this build has no ptxas report for lab " + std::string(lab) + " (kernels/ptx/" +
+                                    std::string(lab) + ".resources; the refresh_ptx target makes it)");
+    LaunchUsage out;
+    const unsigned block = what_if.block.value_or(own_block);
+    out.instance = find_instance(*report, kernel, block, type);
+    if (!out.instance) {
+        out.compiled_at_block = false;
+        out.instance = find_instance(*report, kernel, own_block, type);
+    }
+    if (!out.instance)
+        throw std::invalid_argument("the ptxas report of lab " + std::string(lab) + " has no instance of " +
+                                    std::string(kernel) + " at " + std::to_string(own_block) + " threads");
+    out.usage = {block, what_if.registers.value_or(out.instance->registers),
+                 what_if.shared.value_or(out.instance->shared_static)};
+    return out;
+}
+
 }  // namespace wl::occupancy

@@ -1,0 +1,131 @@
+// Occupancy: the selected version's registers and shared memory (ptxas's
+// report of the lab's PTX) at its bench block size, and what that leaves
+// resident on one SM of the chosen GPU: blocks, warps, occupancy, and the
+// blocks each resource alone would allow, the bounding ones highlighted.
+// "What if" sliders for the block size, registers and shared memory recompute
+// it live; Reset returns to the kernel's own values.
+#include <imgui.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+#include "warplab/occupancy.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+namespace occ = wl::occupancy;
+
+void gpu_picker(App& app)
+{
+    const auto& archs = occ::architectures();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    if (ImGui::BeginCombo("GPU", archs[app.occupancy.arch].name)) {
+        for (std::size_t i = 0; i < archs.size(); ++i)
+            if (ImGui::Selectable(archs[i].name, i == app.occupancy.arch)) app.occupancy.arch = i;
+        ImGui::EndCombo();
+    }
+}
+
+// One what-if slider: shows the value in use; moving it sets the what-if.
+void what_if_slider(const char* label, std::optional<unsigned>& what_if, unsigned own, int lo, int hi)
+{
+    int value = int(what_if.value_or(own));
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    if (ImGui::SliderInt(label, &value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp)) what_if = unsigned(value);
+    if (what_if && *what_if != own) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("(kernel: %u)", own);
+    }
+}
+
+void sliders(App& app, const occ::Arch& arch, const occ::KernelResources& k, unsigned own_block)
+{
+    occ::WhatIf& w = app.occupancy.what_if;
+    what_if_slider("threads per block", w.block, own_block, 32, int(arch.max_threads_per_block));
+    what_if_slider("registers per thread", w.registers, k.registers, 1, int(arch.max_registers_per_thread));
+    what_if_slider("shared bytes per block", w.shared, k.shared_static, 0, int(arch.shared_per_block));
+    if (ImGui::Button("Reset to the kernel's")) w = {};
+}
+
+// The blocks each resource allows, as bars against the architecture's block slots.
+void limits_chart(App& app, const occ::Arch& arch, const occ::Occupancy& o)
+{
+    const Palette& pal = palette();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float row_h = ImGui::GetTextLineHeightWithSpacing() + 2;
+    const float label_w = ImGui::CalcTextSize("shared memory  ").x;
+    const ImVec2 min = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float bar_w = width - label_w - ImGui::CalcTextSize(" 32+ blocks").x;
+    const unsigned scale = arch.max_blocks_per_sm;
+    float y = min.y;
+    for (occ::Limiter l : {occ::Limiter::Threads, occ::Limiter::Blocks, occ::Limiter::Registers, occ::Limiter::SharedMemory}) {
+        const unsigned blocks = o.blocks_by(l);
+        const bool bounds = o.limited_by(l);
+        const ImU32 colour = bounds ? pal.bar_selected : pal.bar;
+        dl->AddText(ImVec2(min.x, y), bounds ? pal.text : pal.muted, occ::to_string(l));
+        const float fill = float(std::min(blocks, scale)) / float(scale);
+        const ImVec2 a(min.x + label_w, y + 3), b(min.x + label_w + bar_w, y + row_h - 5);
+        dl->AddRectFilled(a, b, pal.bar_background);
+        dl->AddRectFilled(a, ImVec2(a.x + fill * bar_w, b.y), colour);
+        const std::string text = blocks == occ::kUnlimited ? "no limit" : std::to_string(blocks) + (blocks > scale ? "+" : "") + " blocks";
+        dl->AddText(ImVec2(b.x + 6, y), bounds ? pal.text : pal.muted, text.c_str());
+        y += row_h;
+    }
+    add_region(app, "occupancy.limits", min, ImVec2(min.x + width, y));
+    ImGui::Dummy(ImVec2(width, y - min.y));
+}
+
+void summary(App& app, const occ::Arch& arch, const occ::Occupancy& o)
+{
+    if (!o.unlaunchable.empty()) {
+        wrapped_text(palette().fault_text, "Cannot launch: " + o.unlaunchable + ".");
+        return;
+    }
+    ImGui::PushFont(fonts(app).big);
+    ImGui::Text("%.0f %%", 100.0 * o.fraction);
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::Text("%u blocks of %u warps per SM: %u of %u warps", o.blocks_per_sm, o.warps_per_block, o.warps_per_sm,
+                arch.max_warps_per_sm);
+    ImGui::Text("limited by %s", o.limiters().c_str());
+    ImGui::EndGroup();
+}
+
+}  // namespace
+
+void occupancy_panel(App& app)
+{
+    if (begin_panel(app, Panel::Occupancy, "Occupancy")) {
+        const auto& v = current_version(app);
+        const occ::Arch& arch = occ::architectures()[app.occupancy.arch];
+        gpu_picker(app);
+        try {
+            const occ::LaunchUsage launch =
+                occ::launch_usage(current_lab(app).id, v.kernel, v.bench_block, element_type(app), app.occupancy.what_if);
+            const occ::KernelResources& k = *launch.instance;
+            ImGui::SameLine();
+            help_marker("Registers, shared memory and local (stack, spill) bytes as ptxas compiles the lab's PTX for "
+                        "sm_90, at the block size `warplab bench` times the version at. Occupancy: resident warps "
+                        "per SM over the most the SM holds. The bars: blocks per SM each resource alone allows; the "
+                        "highlighted ones bound it.");
+            ImGui::TextDisabled("%s: %u registers, %u B shared, %u B local; %u threads", k.entry.c_str(), k.registers,
+                                k.shared_static, k.stack + k.spill_stores + k.spill_loads, v.bench_block);
+            const occ::Occupancy o = occ::occupancy(arch, launch.usage);
+            summary(app, arch, o);
+            limits_chart(app, arch, o);
+            sliders(app, arch, k, v.bench_block);
+        } catch (const std::invalid_argument& e) {
+            wrapped_text(palette().muted, e.what());
+        }
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

@@ -25,7 +25,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 import fill_results  # noqa: E402  (the checker under test, run in-process to share its cache)
 
-WALKTHROUGHS = [os.path.join(REPO, "labs", lab, "walkthrough.md") for lab in ("reduction", "matmul")]
+# Each walkthrough, with the number of version sections it must have at least.
+SECTIONS = {"reduction": 8, "matmul": 8, "coalescing": 2}
+WALKTHROUGHS = [os.path.join(REPO, "labs", lab, "walkthrough.md") for lab in SECTIONS]
 
 # Words an outside reader cannot follow: planning documents, source-file numbers, machine paths.
 FORBIDDEN = re.compile(r"DESIGN\.md|HOPPER\.md|\bseed \d|/work/|/root/|\.gpu-matmul|the issue", re.IGNORECASE)
@@ -43,6 +45,20 @@ HAND_DERIVED = """\
 <!-- trace: reduction v2 ; 1.worst -->2<!-- /trace -->
 <!-- trace: reduction v2 ; 1.warps -->4<!-- /trace -->
 <!-- trace: reduction v2 ; 1.shared_wf -->24<!-- /trace -->
+"""
+
+# Coalescing (n = 4096, block 256, block 0; buffers 256-byte aligned): warp w
+# of v1 reads bytes 128w + 4o .. 128w + 4o + 127, 5 sectors unless 4o is a
+# multiple of 32 (o = 8: 4). v2's lane l reads byte 128ws + 4ls, sector
+# floor(ls / 8) of the warp's: every sector up to floor(31s / 8) = 4s - 1 for
+# s <= 8 (s = 3: 12), one per lane beyond (s = 9: 32). The ideal is 128 bytes
+# over 32-byte sectors: 4.
+HAND_DERIVED += """\
+<!-- trace: coalescing v1 --offset 5 ; 0.load_sectors -->5<!-- /trace -->
+<!-- trace: coalescing v1 --offset 8 ; 0.load_sectors -->4<!-- /trace -->
+<!-- trace: coalescing v2 --stride 3 ; 0.load_sectors -->12<!-- /trace -->
+<!-- trace: coalescing v2 --stride 9 ; 0.load_sectors -->32<!-- /trace -->
+<!-- trace: coalescing v2 --stride 9 ; 0.load_sectors_ideal -->4<!-- /trace -->
 """
 
 failures: list[str] = []
@@ -118,28 +134,33 @@ def main() -> int:
                   fill_results.commands_of(HAND_DERIVED))
 
     for name, text in texts.items():
+        lab = os.path.basename(os.path.dirname(name))
         stale = stale_markers(text, name)
         expect(not stale, f"{name} is stale; run scripts/fill_results.py on it:\n  " + "\n  ".join(stale))
         for what, pattern in [
             ("trace number", r"<!-- trace: (?:(?!-->).)*-->(?P<value>[^<]*\d[^<]*)<!-- /trace -->"),
             ("kernel line", r"<!-- line: (?:(?!-->).)*-->(?P<value>\d+)<!-- /line -->"),
             ("measured table", r"<!-- bench: [^\n]*-->\n\n\|[^\n]*\n\|[^\n]*\n(?P<value>\|[^\n]*\d)"),
+            ("sweep table", r"<!-- sweep: [^\n]*-->\n\n\|[^\n]*\n\|[^\n]*\n(?P<value>\|[^\n]*\d)"),
             ("trace table", r"<!-- trace-table: [^\n]*-->\n```\n(?P<value>[^\n]*\d)"),
             ("reading time", r"<!-- reading-time -->(?P<value>\d+)<!-- /reading-time -->"),
         ]:
-            if what == "trace table" and "<!-- trace-table:" not in text:
+            optional = {"trace table": "<!-- trace-table:", "sweep table": "<!-- sweep:"}
+            if what in optional and optional[what] not in text:
                 continue  # optional: a walkthrough need not quote a whole table
+            if what == "measured table" and lab == "coalescing":
+                continue  # its measurements are the sweep table's GB/s column
             mutation_is_caught(text, pattern, f"{name}, {what}")
         bad = FORBIDDEN.search(text)
         expect(bad is None, f"{name} names something outside readers cannot follow: '{bad and bad[0]}'")
         sections = version_sections(text)
-        expect(len(sections) >= 8, f"{name}: expected a section per version, found {len(sections)}")
+        expect(len(sections) >= SECTIONS[lab], f"{name}: expected a section per version, found {len(sections)}")
         for title, body in sections:
             q, d = body.find("**Question"), body.find("<details>")
             expect(0 <= q < d, f"{name}, {title}: the question must come before the folded answer")
 
     check_markdown_renderer()
-    expect(not stale_markers(HAND_DERIVED, "hand-derived"), "hand-derived reduction v2 numbers disagree with the tool: "
+    expect(not stale_markers(HAND_DERIVED, "hand-derived"), "hand-derived reduction v2 and coalescing numbers disagree with the tool: "
            + "; ".join(stale_markers(HAND_DERIVED, "hand-derived")))
     wrong = stale_markers(HAND_DERIVED.replace("-->8<!--", "-->4<!--", 1), "hand-derived")
     expect(len(wrong) == 1 and "3.worst" in wrong[0], f"a wrong hand-derived number was not reported: {wrong}")

@@ -138,7 +138,8 @@ void speedup_sentence(App& app, const BenchTable& t)
     }
     std::string more;
     if (prev && r->cumulative > 0) more = printf_string("%.2fx since %s", r->cumulative, lab.versions.front().id);
-    if (const BenchRow* ref = reference_row(t); ref && r->vs_reference > 0 && !app.presenter)
+    const BenchRow* ref = r->compared_with.empty() ? reference_row(t) : find_row(t, r->compared_with);
+    if (ref && r->vs_reference > 0 && !app.presenter)
         more += printf_string("%s%.2fx the speed of %s", more.empty() ? "" : " · ", r->vs_reference, ref->version.c_str());
     if (more.empty()) return;
     if (app.presenter) {  // one line: the chart's line shows the reference

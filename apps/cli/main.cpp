@@ -49,7 +49,7 @@ int list_labs()
     for (const Lab& lab : all_labs()) {
         std::printf("%s: %s\n", lab.id.c_str(), lab.title.c_str());
         for (const VersionMeta& v : lab.versions)
-            std::printf("  %-8s %-24s %s%s\n", v.id, v.name, v.variant ? "[variant] " : "", v.idea);
+            std::printf("  %-8s %-24s %s%s%s\n", v.id, v.name, v.variant ? "[variant] " : "", v.gpu_only ? "[GPU only] " : "", v.idea);
     }
     const GpuStatus gpu = gpu_status();
     std::printf("\nGPU: %s\n", gpu.available ? gpu.name.c_str() : ("none (" + gpu.reason + ")").c_str());

@@ -31,6 +31,7 @@ struct BenchRow {
     double pct_peak = 0;      // % of the device's theoretical DRAM bandwidth or FP32 rate
     double pct_copy = 0;      // % of the copy kernel's bandwidth, same run (reduction)
     double vs_reference = 0;  // reference time / this time (1.0 = as fast as CUB or cuBLAS)
+    std::string compared_with;  // the reference row of vs_reference (empty: the table's first reference row)
 };
 
 struct Provenance {

@@ -39,7 +39,8 @@ nlohmann::json to_json(const BenchRow& r)
     return {{"version", r.version}, {"reference", r.reference}, {"variant", r.variant}, {"ok", r.ok}, {"block", r.block},
             {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"rse", r.rse}, {"samples", r.samples},
             {"rate", r.rate}, {"step_speedup", r.step_speedup}, {"cumulative", r.cumulative},
-            {"pct_peak", r.pct_peak}, {"pct_copy", r.pct_copy}, {"vs_reference", r.vs_reference}};
+            {"pct_peak", r.pct_peak}, {"pct_copy", r.pct_copy}, {"vs_reference", r.vs_reference},
+            {"compared_with", r.compared_with}};
 }
 
 BenchRow row_from_json(const nlohmann::json& j)
@@ -60,6 +61,7 @@ BenchRow row_from_json(const nlohmann::json& j)
     r.pct_peak = j.at("pct_peak");
     r.pct_copy = j.at("pct_copy");
     r.vs_reference = j.at("vs_reference");
+    r.compared_with = j.value("compared_with", "");
     return r;
 }
 

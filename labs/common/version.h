@@ -19,6 +19,7 @@ struct VersionMeta {
     unsigned bench_block = 256;         // block size `warplab bench` times it at (its best on the H100)
     bool last_block_finishes = false;   // single pass: whichever block ends last finishes the work, so the
                                         // watched block's trace can change from run to run
+    const char* gpu_only = nullptr;  // why the emulator cannot run it (it runs only on a GPU); nullptr: it can
 };
 
 // Calls f(V{}) for each version type of a std::tuple list, stopping when f returns true.

@@ -83,6 +83,10 @@ INLINE = re.compile(
 )
 
 
+# What a measured table reads until its lab has recorded results.
+NOT_RECORDED = "*Not recorded yet*"
+
+
 class MarkerError(Exception):
     pass
 
@@ -130,7 +134,15 @@ class Tool:
             list(pool.map(one, {tuple(c): c for c in commands}.values()))
 
     def bench(self, args: str) -> str:
-        return self.run(self.bench_args(args))
+        """The recorded table; where the lab has none yet, a line saying so (a later fill replaces it)."""
+        try:
+            return self.run(self.bench_args(args))
+        except MarkerError as e:
+            if "no recorded results" not in str(e):
+                raise
+            lab = shlex.split(args)[0]
+            return (f"{NOT_RECORDED}: no {lab} results in `results/` (on a GPU: `warplab bench {lab} --record "
+                    f"results/<gpu>-{lab}.json`, then `python3 scripts/fill_results.py` on this file).")
 
     def sweep(self, args: str) -> str:
         return self.run(self.sweep_args(args))

@@ -9,6 +9,7 @@
 #include "kernels/matmul/06_vectorized.cuh"
 #include "kernels/matmul/07_conflict_free.cuh"
 #include "kernels/matmul/08_warptiled.cuh"
+#include "kernels/matmul/09_tensor_cores.cuh"
 #include "labs/matmul/versions.h"
 
 namespace warplab::matmul {
@@ -29,6 +30,7 @@ WL_MATMUL_KERNEL(V5, matmul_2d_blocktiling);
 WL_MATMUL_KERNEL(V6, matmul_vectorized);
 WL_MATMUL_KERNEL(V7, matmul_conflict_free);
 WL_MATMUL_KERNEL(V8, matmul_warptiled);
+WL_MATMUL_KERNEL(V9, matmul_tensor_cores);
 
 #undef WL_MATMUL_KERNEL
 

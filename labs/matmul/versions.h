@@ -10,6 +10,7 @@
 
 #include "labs/common/kernel_instance.h"
 #include "labs/common/version.h"
+#include "labs/matmul/problem.h"  // Arithmetic
 #if !defined(__CUDACC__)
 #include "warplab/emu/emulator.h"  // dim3 without CUDA
 #endif
@@ -119,7 +120,20 @@ struct V8 : Tiling<128, 128, 32, 4> {
     using template_args = Values<128, 128, 16, 64, 64, 8, 16, 2>;
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8>;
+// v9 keeps v8's tiles; the emulator has no tensor cores, so it runs only on a GPU.
+struct V9 : Tiling<128, 128, 32, 4> {
+    static constexpr VersionMeta meta{
+        "v9", "tensor_cores", "matmul_tensor_cores", "kernels/matmul/09_tensor_cores.cuh",
+        "tensor cores: mma.sync multiplies 16×8×8 pieces in TF32",
+        "v8's tiles and stages; mma.sync on its fragments instead of FFMA; As untransposed, Bs rows padded by 8",
+        "several times v8, errors of TF32's size (about 1e-4); compared with cuBLAS in TF32", 128, false, 128, false,
+        "its mma.sync is a tensor-core instruction, which warplab's emulator (a PTX interpreter, "
+        "one lane at a time) does not implement"};
+    static constexpr Arithmetic arithmetic = Arithmetic::Tf32;
+    using template_args = Values<128, 128, 16, 64, 64, 2>;
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9>;
 
 // Every kernel takes (A, B, C, M, N, K); the version's tile sizes are its template arguments.
 template <class V, class Backend> void launch(Backend& be, const Operands& o)

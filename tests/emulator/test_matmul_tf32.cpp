@@ -17,6 +17,7 @@
 #include <bit>
 #include <cstdint>
 
+#include "labs/common/lab.h"
 #include "labs/matmul/problem.h"
 
 namespace warplab::test {
@@ -79,6 +80,33 @@ TEST(MatmulTf32Check, ToleranceIsFp32sPlusTheInputRounding)
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, false).gamma, 33 * u / (1 - 33 * u));
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, false, matmul::Arithmetic::Tf32).gamma, 33 * u / (1 - 33 * u) + inputs);
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, true, matmul::Arithmetic::Tf32).gamma, 2 * 33 * u / (1 - 33 * u) + inputs);
+}
+
+// v9 is marked GPU-only in the registry; the emulator refuses it with one
+// sentence that says why, before anything runs (the CLI exits 2 with it).
+TEST(MatmulTf32Check, TheEmulatorRefusesV9AndSaysWhy)
+{
+    const Lab* lab = find_lab("matmul");
+    ASSERT_NE(lab, nullptr);
+    const VersionMeta* v9 = find_version(*lab, "v9");
+    ASSERT_NE(v9, nullptr);
+    ASSERT_NE(v9->gpu_only, nullptr);
+    EXPECT_NE(std::string(v9->gpu_only).find("mma.sync"), std::string::npos);
+    for (const VersionMeta& v : lab->versions)
+        if (std::string(v.id) != "v9") EXPECT_EQ(v.gpu_only, nullptr) << v.id << " runs on the emulator";
+    RunRequest req;
+    req.version = "v9";
+    req.type = "float";
+    req.shape = {17, 33, 9};
+    req.backend = BackendChoice::Cpu;
+    try {
+        lab->run(req);
+        ADD_FAILURE() << "v9 ran on the emulator";
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("v9 runs only on a GPU"), std::string::npos) << what;
+        EXPECT_NE(what.find("tensor-core"), std::string::npos) << what;
+    }
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ RunResult run_on_gpu(const RunRequest& req)
     if ((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) > free_bytes)
         throw std::invalid_argument("shape " + s.text() + " does not fit in the GPU's " + std::to_string(free_bytes >> 20) +
                                     " MiB of free memory");
-    GpuTraceBackend gpu(ptx_module(), kKernelNamespace, req);
+    GpuTraceBackend gpu(ptx_module(), kKernels, req);
     const Inputs in = make_inputs(s, req.seed);
     float* d_a = gpu.alloc<float>(in.a.size());
     float* d_b = gpu.alloc<float>(in.b.size());

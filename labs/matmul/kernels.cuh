@@ -14,23 +14,25 @@
 
 namespace warplab::matmul {
 
-// KernelOf<V>::fn<tile sizes...>(): the __global__ function of version V.
+// KernelOf<V>::fn<tile sizes...>(): the __global__ function of version V,
+// matmul_<name> (the name checked against the version's entry).
 template <class V> struct KernelOf;
 
-#define WL_MATMUL_KERNEL(V, kernel)                                           \
-    template <> struct KernelOf<V> {                                          \
-        template <unsigned... A> static auto fn() { return &kernel<A...>; }  \
+#define WL_MATMUL_KERNEL(V, name)                                                        \
+    template <> struct KernelOf<V> {                                                      \
+        static_assert(names_kernel("matmul_" #name, kKernels, V::meta), #V "'s entry names another kernel"); \
+        template <unsigned... A> static auto fn() { return &matmul_##name<A...>; }        \
     }
 
-WL_MATMUL_KERNEL(V1, matmul_naive);
-WL_MATMUL_KERNEL(V2, matmul_coalesced);
-WL_MATMUL_KERNEL(V3, matmul_shared_tiles);
-WL_MATMUL_KERNEL(V4, matmul_1d_blocktiling);
-WL_MATMUL_KERNEL(V5, matmul_2d_blocktiling);
-WL_MATMUL_KERNEL(V6, matmul_vectorized);
-WL_MATMUL_KERNEL(V7, matmul_conflict_free);
-WL_MATMUL_KERNEL(V8, matmul_warptiled);
-WL_MATMUL_KERNEL(V9, matmul_tensor_cores);
+WL_MATMUL_KERNEL(V1, naive);
+WL_MATMUL_KERNEL(V2, coalesced);
+WL_MATMUL_KERNEL(V3, shared_tiles);
+WL_MATMUL_KERNEL(V4, 1d_blocktiling);
+WL_MATMUL_KERNEL(V5, 2d_blocktiling);
+WL_MATMUL_KERNEL(V6, vectorized);
+WL_MATMUL_KERNEL(V7, conflict_free);
+WL_MATMUL_KERNEL(V8, warptiled);
+WL_MATMUL_KERNEL(V9, tensor_cores);
 
 #undef WL_MATMUL_KERNEL
 

@@ -37,7 +37,7 @@ const Lab& matmul_lab()
 struct Case {
     std::string version;
     std::vector<std::size_t> shape;
-    ScheduleChoice schedule;
+    Schedule schedule;
     std::uint64_t seed;
 };
 
@@ -60,10 +60,10 @@ std::vector<Case> all_cases()
     for (const VersionMeta& v : matmul_lab().versions) {
         if (v.gpu_only) continue;  // v9: refused on the emulator (test_matmul_tf32.cpp); its GPU test is test_gpu_matmul
         for (const auto& shape : kSmallShapes) {
-            for (std::uint64_t seed : {1, 2, 3}) out.push_back({v.id, shape, ScheduleChoice::Independent, seed});
-            out.push_back({v.id, shape, ScheduleChoice::Lockstep, 1});
+            for (std::uint64_t seed : {1, 2, 3}) out.push_back({v.id, shape, Schedule::Independent, seed});
+            out.push_back({v.id, shape, Schedule::Lockstep, 1});
         }
-        for (const auto& shape : kLargeShapes) out.push_back({v.id, shape, ScheduleChoice::Independent, 1});
+        for (const auto& shape : kLargeShapes) out.push_back({v.id, shape, Schedule::Independent, 1});
     }
     return out;
 }
@@ -110,7 +110,7 @@ TEST(MatmulCheck, ADroppedProductFails)
 // Bad shapes are refused with a sentence, before anything runs.
 TEST(MatmulCheck, RefusesBadShapes)
 {
-    RunRequest req = emulator_request("v1", 0, 0, "float", ScheduleChoice::Independent);
+    RunRequest req = emulator_request("v1", 0, 0, "float", Schedule::Independent);
     req.shape = {0, 5, 5};
     EXPECT_THROW(matmul_lab().run(req), std::invalid_argument);
     req.shape = {70000, 70000, 1};  // M·N >= 2^32
@@ -131,7 +131,7 @@ TEST(MatmulPtx, HoldsEveryVersionsKernel)
     const wl::ptx::Module& module = matmul::ptx_module();
     for_each_version<matmul::Versions>([&](auto v) {
         using V = decltype(v);
-        const std::string name = entry_name(matmul::kKernelNamespace, KernelInstance<V, typename V::template_args>{});
+        const std::string name = entry_name(matmul::kKernels, KernelInstance<V, typename V::template_args>{});
         EXPECT_NE(module.find(name), nullptr) << name;
         return false;
     });

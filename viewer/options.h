@@ -2,6 +2,7 @@
 //   warplab-viewer [--lab L] [--version V] [--step S] [--block B] [--type T] [--schedule S] [--backend B]
 //                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
 //                  [--banks [--banks-preset NAME]]
+//                  [--file F.cu [--kernel K]]
 #pragma once
 #include <optional>
 #include <stdexcept>
@@ -21,6 +22,7 @@ struct Options {
     bool banks = false;        // open on the bank playground
     std::string banks_preset;  // ... with this preset
     std::string screenshot, layout_json, tour;
+    std::string file, kernel;  // the user's own kernel, shown as one more version, launched as --version's
     bool headless() const { return !screenshot.empty() || !tour.empty(); }
 };
 

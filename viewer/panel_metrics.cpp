@@ -1,7 +1,10 @@
 // The numbers behind the pictures: the per-step table of this version (the
-// same as `warplab trace`), and every version's totals side by side. Each
+// same as `warplab trace`), with Nsight Compute's counts of the block recorded
+// on a GPU under the totals, and every version's totals side by side. Each
 // column header has a "(?)" that says what it counts.
 #include <imgui.h>
+
+#include <stdexcept>
 
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
@@ -89,6 +92,64 @@ void cells(std::initializer_list<std::string> texts)
     }
 }
 
+// Nsight Compute's recorded per-block counts of the version (nullopt: none),
+// read once; a malformed file counts as none and says why in the status.
+const std::optional<MeasuredCounts>& measured_of(App& app)
+{
+    const Lab& lab = current_lab(app);
+    const std::string key = lab.id + " " + current_version(app).id;
+    auto it = app.measured.find(key);
+    if (it != app.measured.end()) return it->second;
+    std::optional<MeasuredCounts> m;
+    try {
+        m = measured_counts(lab, current_version(app).id);
+    } catch (const std::invalid_argument& e) {
+        app.timing.load_error = e.what();
+    }
+    return app.measured.emplace(key, std::move(m)).first->second;
+}
+
+std::string count_text(double v) { return v == double(long(v)) ? printf_string("%.0f", v) : printf_string("%.1f", v); }
+
+// Under the totals, one line: what Nsight Compute counted in the same terms
+// (shared wavefronts, loads and stores; global sectors per load request)
+// where the launch is the recorded one; otherwise which launch that was.
+// Hovering it gives all six counts beside warplab's.
+void measured_line(App& app, const TracedRun& run)
+{
+    const std::optional<MeasuredCounts>& m = measured_of(app);
+    if (!m) return;
+    const TraceKey key = trace_key(app, app.sel.version);
+    RunRequest req;
+    req.n = current_lab(app).default_n;
+    req.type = key.type;
+    req.block = key.block;
+    const CountedLaunch launch = launch_of(req, run.result);
+    const std::string label = "measured on " + short_gpu_name(m->gpu) + " (ncu)";
+    const MemoryCounts c = counted(run.totals), &p = m->per_block;
+    if (launch != m->launch) {
+        ImGui::TextDisabled("%s: for %s only (?)", label.c_str(), describe(m->launch).c_str());
+        help_tooltip(("Nsight Compute counted this version on the " + m->gpu + " for " + describe(m->launch) +
+                      "; this trace is " + describe(launch) + ". `warplab trace` with that launch prints both.").c_str());
+        return;
+    }
+    ImGui::TextDisabled("%s, per block: shared wf %s, sectors %.1f per load (?)", label.c_str(),
+                        count_text(p.shared_load_wavefronts + p.shared_store_wavefronts).c_str(),
+                        p.global_load_requests > 0 ? p.global_load_sectors / p.global_load_requests : 0.0);
+    help_tooltip(printf_string("%s, %s, per block (counters over every block / blocks); counted by warplab:\n"
+                               "shared loads: %s instructions, %s wavefronts (counted %s, %s)\n"
+                               "shared stores: %s instructions, %s wavefronts (counted %s, %s)\n"
+                               "global loads: %s requests, %s sectors (counted %s, %s)",
+                               m->tool.c_str(), m->date.c_str(), count_text(p.shared_load_requests).c_str(),
+                               count_text(p.shared_load_wavefronts).c_str(), count_text(c.shared_load_requests).c_str(),
+                               count_text(c.shared_load_wavefronts).c_str(), count_text(p.shared_store_requests).c_str(),
+                               count_text(p.shared_store_wavefronts).c_str(), count_text(c.shared_store_requests).c_str(),
+                               count_text(c.shared_store_wavefronts).c_str(), count_text(p.global_load_requests).c_str(),
+                               count_text(p.global_load_sectors).c_str(), count_text(c.global_load_requests).c_str(),
+                               count_text(c.global_load_sectors).c_str())
+                     .c_str());
+}
+
 constexpr ImGuiTableFlags kTableFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                         ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
 
@@ -114,6 +175,7 @@ void step_table(App& app, const TracedRun& run, float height)
     cells({"", "", "", std::to_string(t.partial_warp_steps), shared_cell(t.shared_load, t.shared_store),
            ways_text(std::max(t.shared_load.worst_ways, t.shared_store.worst_ways)), sectors_cell(t.global_load, t.global_store)});
     ImGui::EndTable();
+    measured_line(app, run);
 }
 
 void version_table(App& app)

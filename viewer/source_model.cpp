@@ -84,6 +84,7 @@ const SourceFile& SourceCache::get(const std::string& path)
     f.path = path;
     f.hash = wl::trace::file_hash(path.c_str());
     std::ifstream in(root_ + "/" + path);
+    if (!in) in.open(path);  // a user's own file (--file): as the trace names it, from the working directory
     f.found = bool(in);
     for (std::string line; std::getline(in, line);) f.lines.push_back(trim_right(line));
     return files_.emplace(path, std::move(f)).first->second;

@@ -16,7 +16,8 @@ struct SourceFile {
     std::uint32_t hash = 0;           // wl::trace::file_hash of the path, as trace sites carry it
 };
 
-// Files read once from the repository (WARPLAB_SOURCE_DIR, or $WARPLAB_SOURCE_DIR at run time).
+// Files read once from the repository (WARPLAB_SOURCE_DIR, or $WARPLAB_SOURCE_DIR at run time),
+// or, for a user's own kernel file, from the working directory.
 class SourceCache {
 public:
     explicit SourceCache(std::string root);

@@ -1,0 +1,87 @@
+// --file in the viewer: the user's kernel is one more version of its lab (the
+// last), launched as the version that was selected, traced from the user's
+// file; a file nvcc cannot compile gives a trace slot with nvcc's message,
+// not a crash. Needs nvcc (skips, saying so, without it).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "viewer/app.h"
+#include "viewer/source_model.h"
+#include "warplab/ptx/ptx.h"
+
+namespace warplab::viewer {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string tree_sum_file() { return default_source_root() + "/tests/cli/kernels/tree_sum.cu"; }
+
+#define REQUIRE_NVCC()                                                              \
+    do {                                                                            \
+        if (wl::ptx::find_nvcc().empty()) GTEST_SKIP() << "needs nvcc for --file";  \
+    } while (0)
+
+void on_emulator(App& app)
+{
+    Selection s = app.sel;
+    s.backend = BackendChoice::Cpu;
+    select_settings(app, s);
+}
+
+// tree_sum launched as reduction v3 (n = 4096, block 256): block 0 loads (step
+// 0), halves 8 times (steps 1-8) and thread 0 writes the sum (step 9); its
+// memory accesses are on tree_sum.cu's lines 9, 12 and 15, not on v3's file.
+TEST(ViewerUserKernel, OneMoreVersionTracedFromTheFile)
+{
+    REQUIRE_NVCC();
+    App app;
+    select_by_name(app, "reduction", "v3");
+    on_emulator(app);
+    const std::size_t lab_versions = current_lab(app).versions.size();
+    add_user_kernel(app, tree_sum_file(), "tree_sum");
+    ASSERT_EQ(current_lab(app).versions.size(), lab_versions + 1);
+    EXPECT_EQ(app.sel.version, lab_versions);
+    EXPECT_STREQ(current_version(app).id, kUserVersionId);
+    EXPECT_TRUE(current_version(app).variant);
+    const TraceSlot& slot = current_trace(app);
+    ASSERT_TRUE(slot.run) << slot.error;
+    EXPECT_TRUE(slot.run->result.ok);
+    EXPECT_EQ(step_count(app), 10u);
+    std::set<std::uint32_t> lines;
+    for (const auto& e : slot.run->block.events)
+        if (e.space != wl::trace::Space::None) lines.insert(e.site.line);  // memory accesses, not barriers
+    EXPECT_EQ(lines, (std::set<std::uint32_t>{9, 12, 15}));
+    // The source panel reads the user's file under the name the trace gives it.
+    const SourceFile& source = app.sources.get(std::string(current_version(app).file));
+    ASSERT_TRUE(source.found) << source.path;
+    EXPECT_NE(source.lines.at(11).find("partial[t] += partial[t + half]"), std::string::npos);
+    EXPECT_EQ(source.hash, slot.run->block.events.front().site.file_hash);
+    // The lab's own versions still run the lab's kernels.
+    select_version(app, lab_versions - 1);
+    ASSERT_TRUE(current_trace(app).run);
+    EXPECT_NE(current_trace(app).run->block.events.front().site.file_hash, source.hash);
+}
+
+TEST(ViewerUserKernel, CompileErrorIsAMessageNamingTheFile)
+{
+    REQUIRE_NVCC();
+    const fs::path broken = fs::temp_directory_path() / "warplab_viewer_broken_kernel.cu";
+    std::ofstream(broken) << "__global__ void broken(const int* in, int* out, unsigned n) { out[0] = in[0] +; }\n";
+    App app;
+    select_by_name(app, "reduction", "v1");
+    on_emulator(app);
+    add_user_kernel(app, broken.string(), "broken");
+    const TraceSlot& slot = current_trace(app);
+    EXPECT_FALSE(slot.run);
+    EXPECT_NE(slot.error.find("nvcc could not compile"), std::string::npos) << slot.error;
+    EXPECT_NE(slot.error.find("warplab_viewer_broken_kernel.cu"), std::string::npos) << slot.error;
+    EXPECT_EQ(step_count(app), 0u);
+    fs::remove(broken);
+}
+
+}  // namespace
+}  // namespace warplab::viewer

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "labs/coalescing/sweep.h"
@@ -36,18 +37,30 @@ std::vector<coalescing::SweepPoint> sweep_points(App& app, const coalescing::Set
     return points;
 }
 
-// One curve over the settings, with the current setting marked.
-void curve(App& app, const char* id, const char* title, const std::vector<float>& ys, float y_max, unsigned first,
-           unsigned current, float height)
+// One curve over the settings, from 0 to y_max, with the current setting
+// marked, an optional reference level (the ideal), and the axes' end values.
+void curve(App& app, const char* id, const std::string& title, const std::vector<float>& ys, float y_max, const coalescing::Setting& s,
+           unsigned current, float height, float reference = 0)
 {
-    ImGui::TextUnformatted(title);
+    ImGui::TextUnformatted(title.c_str());
     const ImVec2 top = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
     ImGui::PlotLines(id, ys.data(), int(ys.size()), 0, nullptr, 0.0f, y_max, ImVec2(width, height));
     // PlotLines puts point k at k / (count - 1) of the frame inside its padding.
-    const float pad = ImGui::GetStyle().FramePadding.x;
-    const float x = top.x + pad + (width - 2 * pad) * float(current - first) / float(std::max<std::size_t>(2, ys.size()) - 1);
-    ImGui::GetWindowDrawList()->AddLine(ImVec2(x, top.y), ImVec2(x, top.y + height), palette().step_marker, 2.0f);
+    const ImVec2 pad = ImGui::GetStyle().FramePadding;
+    const auto x_of = [&](unsigned setting) {
+        return top.x + pad.x + (width - 2 * pad.x) * float(setting - s.first) / float(std::max<std::size_t>(2, ys.size()) - 1);
+    };
+    const auto y_of = [&](float v) { return top.y + height - pad.y - (height - 2 * pad.y) * v / y_max; };
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const Palette& pal = palette();
+    if (reference > 0) dl->AddLine(ImVec2(top.x, y_of(reference)), ImVec2(top.x + width, y_of(reference)), pal.reference_line, 1.0f);
+    dl->AddLine(ImVec2(x_of(current), top.y), ImVec2(x_of(current), top.y + height), pal.step_marker, 2.0f);
+    dl->AddText(ImVec2(top.x + pad.x + 2, top.y + pad.y), pal.muted, printf_string("%.0f", y_max).c_str());
+    const std::string last = std::to_string(s.last);
+    ImGui::TextDisabled("%s %u", s.name, s.first);
+    ImGui::SameLine(width - ImGui::CalcTextSize(last.c_str()).x);
+    ImGui::TextDisabled("%s", last.c_str());
     add_region(app, std::string("coalescing.") + id, top, ImVec2(top.x + width, top.y + height));
 }
 
@@ -74,6 +87,9 @@ void coalescing_panel(App& app)
         } else {
             const unsigned current = app.sel.setting < 0 ? s->standard : unsigned(app.sel.setting);
             setting_slider(app, *s, current);
+            help_marker("Each setting traced on the emulator, block 0: the 32-byte sectors one warp's read touches. 4 is the "
+                        "ideal for 32 lanes x 4 bytes; an offset off the 8-word grid adds one, a stride s touches min(32, 4s). "
+                        "GB/s: the recorded effective bandwidth, n floats read + n written per run.");
             const std::vector<coalescing::SweepPoint> points = sweep_points(app, *s);
             std::vector<float> sectors, gbps;
             for (const auto& p : points) {
@@ -81,16 +97,15 @@ void coalescing_panel(App& app)
                 gbps.push_back(float(p.gbps));
             }
             const auto at = std::find_if(points.begin(), points.end(), [&](const auto& p) { return p.setting == current; });
-            const float height = std::max(40.0f, (ImGui::GetContentRegionAvail().y - 4 * ImGui::GetTextLineHeightWithSpacing()) / 2);
-            curve(app, "sectors", printf_string("read sectors per request (ideal 4); here %.0f", at != points.end() ? at->sectors : 0.0).c_str(),
-                  sectors, 33.0f, s->first, current, height);
-            help_marker("Traced on the emulator, block 0: the 32-byte sectors one warp's read touches. 4 is the ideal for "
-                        "32 lanes x 4 bytes; a misaligned offset adds one, a stride s touches min(32, 4s).");
+            const float height = std::max(40.0f, (ImGui::GetContentRegionAvail().y - 6 * ImGui::GetTextLineHeightWithSpacing()) / 2);
+            const float most_sectors = sectors.empty() ? 4.0f : *std::max_element(sectors.begin(), sectors.end());
+            curve(app, "sectors", printf_string("read sectors per request (ideal 4, the line); here %.0f", at != points.end() ? at->sectors : 0.0),
+                  sectors, std::ceil(most_sectors * 1.25f), *s, current, height, 4.0f);
             const bool recorded = std::any_of(gbps.begin(), gbps.end(), [](float g) { return g > 0; });
             if (recorded) {
-                const float top = *std::max_element(gbps.begin(), gbps.end());
-                curve(app, "gbps", printf_string("effective bandwidth, GB/s (read + write); here %.0f", at != points.end() ? at->gbps : 0.0).c_str(),
-                      gbps, top * 1.1f, s->first, current, height);
+                const float most = *std::max_element(gbps.begin(), gbps.end());
+                curve(app, "gbps", printf_string("effective bandwidth, GB/s (read + write, recorded); here %.0f", at != points.end() ? at->gbps : 0.0),
+                      gbps, std::ceil(most * 1.1f), *s, current, height);
             } else {
                 ImGui::TextDisabled("GB/s: none recorded in results/ yet (on a GPU: warplab bench coalescing --record ...)");
             }

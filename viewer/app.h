@@ -4,19 +4,15 @@
 #pragma once
 #include <cstdint>
 #include <map>
-#include <memory>
 #include <optional>
 #include <string>
 
-#include "labs/common/fidelity.h"
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
-#include "labs/common/user_kernel.h"
 #include "viewer/layout.h"
 #include "viewer/source_model.h"
 #include "viewer/theme.h"
 #include "viewer/timing_model.h"
-#include "warplab/occupancy.h"
 #include "warplab/trace/bank_playground.h"
 
 namespace warplab::viewer {
@@ -26,7 +22,7 @@ struct TraceKey {
     std::size_t lab = 0, version = 0;
     unsigned block = 0;
     std::string type;
-    ScheduleChoice schedule = ScheduleChoice::Independent;
+    wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
     BackendChoice backend = BackendChoice::Auto;
     int setting = -1;  // RunRequest::setting
     auto operator<=>(const TraceKey&) const = default;
@@ -43,9 +39,9 @@ struct TraceSlot {
 struct Selection {
     std::size_t lab = 0, version = 0;
     std::uint32_t step = 0;
-    unsigned block = 0;  // threads per block; 0: the lab's default
+    unsigned block = 0;  // threads per block; 0: each version's bench block
     std::string type;    // element type; empty: the lab's first
-    ScheduleChoice schedule = ScheduleChoice::Independent;
+    wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
     BackendChoice backend = BackendChoice::Auto;
     int setting = -1;  // the version's setting (coalescing: offset or stride); -1: its default
 };
@@ -70,20 +66,6 @@ struct Playground {
     wl::trace::BankPattern pattern;
 };
 
-// The occupancy panel: the GPU it models and its what-if values (unset: the version's own).
-struct OccupancyView {
-    std::size_t arch = 0;  // into wl::occupancy::architectures()
-    wl::occupancy::WhatIf what_if;
-};
-
-// The user's own kernel (--file), shown as one more version of its lab: the
-// lab's entry with that version appended, whose run sets the file and kernel.
-struct UserLab {
-    std::string file, kernel, as_version;  // as given; as_version: the version whose launch it takes
-    std::string shown_file, idea, changed;  // what the appended entry's text fields point into
-    Lab lab;
-};
-
 struct App {
     Selection sel;
     std::map<TraceKey, TraceSlot> traces;
@@ -104,14 +86,11 @@ struct App {
     SourceCache sources{default_source_root()};
     Timing timing;
     GpuStatus gpu;
-    std::shared_ptr<const UserLab> user_lab;  // --file: replaces its lab in current_lab()
-    std::map<std::string, std::optional<MeasuredCounts>> measured;  // "lab version": results/fidelity/, read once
-    OccupancyView occupancy;
 };
 
 // ---- reading ----
 const Lab& current_lab(const App& app);
-const VersionMeta& current_version(const App& app);
+const Version& current_version(const App& app);
 TraceKey trace_key(const App& app, std::size_t version);
 const TraceSlot& trace_of(App& app, std::size_t version);  // runs it the first time
 const TraceSlot& trace_of(App& app, std::size_t version, int setting);  // at another setting (a sweep)
@@ -139,9 +118,5 @@ void on_key(App& app, Key key);
 
 // Sets up the state for a lab/version by name; throws std::invalid_argument naming what is wrong.
 void select_by_name(App& app, const std::string& lab, const std::string& version);
-
-// Adds the user's kernel as the last version of the selected lab, launched as
-// the selected version, and selects it; the file is compiled when first traced.
-void add_user_kernel(App& app, const std::string& file, const std::string& kernel);
 
 }  // namespace warplab::viewer

@@ -165,7 +165,7 @@ std::string array_name(App& app, wl::trace::Space space, std::uint8_t array)
                 if (info.id == array) return info.name;
         return "shared " + std::to_string(array);
     }
-    const VersionMeta& v = current_version(app);
+    const Version& v = current_version(app);
     const auto names = kernel_parameter_names(app.sources.get(v.file), v.kernel);
     return array < names.size() && !names[array].empty() ? names[array] : "argument " + std::to_string(array);
 }

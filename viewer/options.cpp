@@ -1,7 +1,6 @@
 #include "viewer/options.h"
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 
 #include "viewer/app.h"
 
@@ -35,10 +34,10 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--lab", o.lab, "lab, e.g. reduction (default: the first)");
     cli.add_option("--version", o.version, "version, e.g. v2 (default: the first)");
     cli.add_option("--step", o.step, "step to show (default 0)");
-    cli.add_option("--block", o.block, "threads per block (default: the lab's)");
+    cli.add_option("--block", o.block, "threads per block (default: the version's, as warplab bench times it)");
     cli.add_option("--type", o.type, "element type (default: the lab's first)");
     cli.add_option("--schedule", o.schedule, "emulator lane schedule: independent or lockstep")
-        ->check(CLI::IsMember({"independent", "lockstep"}));
+        ->check(CLI::IsMember(wl::emu::schedule_names()));
     cli.add_option("--backend", o.backend, "where to trace: auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     cli.add_option("--size", size, "window or image size, WIDTHxHEIGHT (default 1600x900, headless 1920x1080)");
     cli.add_flag("--banks", o.banks, "open on the bank playground: one warp's shared load, its banks and conflicts");
@@ -46,8 +45,6 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_flag("--presenter", o.presenter, "presenter mode: full screen, large fonts, fewer panels (F toggles it)");
     cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG file and exit (no display needed)");
     cli.add_option("--layout-json", o.layout_json, "with --screenshot: write each panel's rectangle, the palette and the status here");
-    cli.add_option("--file", o.file, "your own kernel from this .cu file, shown as one more version, launched as --version's");
-    cli.add_option("--kernel", o.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed)");
     try {
         cli.parse(argc, argv);
@@ -63,7 +60,6 @@ std::optional<Options> parse_options(int argc, char** argv)
     o.banks |= !o.banks_preset.empty();
     if (!o.layout_json.empty() && o.screenshot.empty()) throw UsageError("--layout-json needs --screenshot");
     if (!o.screenshot.empty() && !o.tour.empty()) throw UsageError("use --screenshot or --tour, not both");
-    if (!o.kernel.empty() && o.file.empty()) throw UsageError("--kernel names a kernel of --file; give --file too");
     if (o.step && *o.step < 0) throw UsageError("--step " + std::to_string(*o.step) + ": steps count from 0");
     return o;
 }
@@ -75,17 +71,13 @@ void apply_options(App& app, const Options& o)
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
     }
-    if (!o.file.empty()) {
-        if (!std::ifstream(o.file)) throw UsageError("cannot read kernel file '" + o.file + "'");
-        add_user_kernel(app, o.file, o.kernel);
-    }
     const Lab& lab = current_lab(app);
     if (!o.type.empty() && std::find(lab.types.begin(), lab.types.end(), o.type) == lab.types.end())
         throw UsageError("--type " + o.type + ": lab " + lab.id + " has no such element type");
     Selection s = app.sel;
     s.block = o.block.value_or(0);
     s.type = o.type;
-    s.schedule = o.schedule == "lockstep" ? ScheduleChoice::Lockstep : ScheduleChoice::Independent;
+    s.schedule = *wl::emu::parse_schedule(o.schedule);  // checked by parse_options
     s.backend = o.backend == "gpu" ? BackendChoice::Gpu : o.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
     select_settings(app, s);
     const std::uint32_t steps = step_count(app);

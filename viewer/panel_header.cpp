@@ -43,7 +43,7 @@ void settings_combos(App& app)
 {
     const Lab& lab = current_lab(app);
     Selection s = app.sel;
-    if (!s.block) s.block = lab.default_block;
+    unsigned block = s.block ? s.block : current_version(app).bench_block;  // 0 selects each version's bench block
     if (s.type.empty()) s.type = lab.types.front();
     std::vector<std::pair<unsigned, std::string>> blocks;
     for (unsigned b = 32; b <= 1024; b *= 2) blocks.push_back({b, std::to_string(b)});
@@ -51,15 +51,24 @@ void settings_combos(App& app)
     for (const std::string& t : lab.types) types.push_back({t, t});
     const float w = ImGui::GetFontSize() * 5.5f;
     bool changed = false;
-    if (lab.default_block)
-        changed |= combo("Threads per block", w, blocks, s.block);
-    else {
+    if (lab.default_block) {
+        if (combo("Threads per block", w, blocks, block)) {
+            s.block = block;
+            changed = true;
+        }
+        if (!s.block) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("(as benched)");
+        }
+    } else {
         ImGui::SameLine();
         ImGui::TextDisabled("block fixed by each version");
     }
     changed |= combo("Type", w, types, s.type);
     changed |= combo("Schedule", w * 1.6f,
-                     {{ScheduleChoice::Independent, "independent"}, {ScheduleChoice::Lockstep, "lockstep"}}, s.schedule);
+                     {{wl::emu::Schedule::Independent, wl::emu::to_string(wl::emu::Schedule::Independent)},
+                      {wl::emu::Schedule::Lockstep, wl::emu::to_string(wl::emu::Schedule::Lockstep)}},
+                     s.schedule);
     help_marker("How the emulator orders the lanes of a warp. independent: each lane runs to its next "
                 "synchronisation, in any order, as Volta and later GPUs may. lockstep: the lanes interleave at every "
                 "access, as pre-Volta GPUs did. Warp-synchronous code without __syncwarp() is only correct in lockstep.");

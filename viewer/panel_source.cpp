@@ -38,7 +38,7 @@ std::set<std::uint32_t> step_lines_in(App& app, std::uint32_t hash)
 ShownSource shown_source(App& app)
 {
     const Lab& lab = current_lab(app);
-    const VersionMeta& v = current_version(app);
+    const Version& v = current_version(app);
     ShownSource s;
     s.file = &app.sources.get(v.file);
     s.step_lines = step_lines_in(app, s.file->hash);
@@ -105,7 +105,7 @@ void code_lines(App& app, const ShownSource& s)
 void what_changed(App& app)
 {
     const Lab& lab = current_lab(app);
-    const VersionMeta& v = current_version(app);
+    const Version& v = current_version(app);
     const auto prev = previous_version(lab, app.sel.version);
     if (!app.presenter) {  // presenting, the header names the version
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().active), "%s", v.id);

@@ -5,7 +5,6 @@
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
-#include "viewer/run_facts.h"
 
 namespace warplab::viewer {
 
@@ -18,8 +17,7 @@ std::string status_text(App& app)
                                      lab.default_n, key.type.c_str(), key.block);
     if (!slot.run) return what + " · " + slot.error;
     const RunResult& r = slot.run->result;
-    if (const std::string problem = problem_text(r); !problem.empty())
-        what = lab.id + " " + current_version(app).id + " · " + problem;
+    if (!r.problem.empty()) what = lab.id + " " + current_version(app).id + " · " + r.problem;
     return printf_string("trace: %s · %s · block 0 watched · result %.9g, expected %.9g: %s", r.backend.c_str(), what.c_str(),
                          r.value, r.expected, r.ok ? "correct" : "WRONG");
 }

@@ -12,7 +12,6 @@
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
-#include "viewer/run_facts.h"
 #include "viewer/step_model.h"
 #include "warplab/trace/json.h"
 
@@ -50,7 +49,7 @@ std::string access_text(App& app, const Access& a)
 void thread_tooltip(App& app, const TracedRun& run, std::uint32_t thread, const std::optional<OutputTile>& tile)
 {
     ImGui::BeginTooltip();
-    const std::vector<unsigned> dim = block_shape(run.result);
+    const std::vector<unsigned>& dim = run.result.block_dim;
     if (dim.size() >= 2 && dim[1] > 1 && dim[0] > 0)
         ImGui::Text("thread %u = (%u, %u) · warp %u · lane %u", thread, thread % dim[0], thread / dim[0], thread / kWarpSize,
                     thread % kWarpSize);
@@ -201,32 +200,38 @@ void fault_banner(App& app)
     const std::string title = slot.fault ? std::string(v.id) + " faulted: the launch stopped"
                                          : std::string(v.id) + " cannot run with these settings";
     const float pad = ImGui::GetFontSize() * 0.6f;
-    const float wrap = ImGui::GetContentRegionAvail().x - 2 * pad;
-    const bool offer_lockstep = slot.fault && app.sel.schedule == ScheduleChoice::Independent;
-    const float h = ImGui::GetTextLineHeightWithSpacing() + ImGui::CalcTextSize(slot.error.c_str(), nullptr, false, wrap).y +
-                    (offer_lockstep ? ImGui::GetFrameHeightWithSpacing() * 2 : 0) + 3 * pad;
+    const bool offer_lockstep = slot.fault && app.sel.schedule == wl::emu::Schedule::Independent;
+    // The box is as tall as what it holds: the contents are laid out first (on
+    // the draw list's upper channel), then the background drawn beneath them.
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, palette().fault_banner);
-    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(pad, pad));
-    ImGui::BeginChild("##fault", ImVec2(0, h), false, ImGuiWindowFlags_AlwaysUseWindowPadding | ImGuiWindowFlags_NoScrollbar);
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->ChannelsSplit(2);
+    dl->ChannelsSetCurrent(1);
+    ImGui::SetCursorScreenPos(ImVec2(p.x + pad, p.y + pad));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2 * pad);
     ImGui::PushStyleColor(ImGuiCol_Text, palette().fault_text);
     ImGui::TextUnformatted(title.c_str());
-    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(slot.error.c_str());
-    ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
+    ImGui::PopTextWrapPos();
     if (offer_lockstep) {
         ImGui::Spacing();
         if (ImGui::Button("Run it with the lockstep schedule (pre-Volta warps)")) {
             Selection s = app.sel;
-            s.schedule = ScheduleChoice::Lockstep;
+            s.schedule = wl::emu::Schedule::Lockstep;
             select_settings(app, s);
         }
     }
-    ImGui::EndChild();
-    ImGui::PopStyleVar();
-    ImGui::PopStyleColor();
-    add_region(app, "fault.banner", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, p.y + h));
+    ImGui::EndGroup();
+    const ImVec2 end(p.x + width, ImGui::GetItemRectMax().y + pad);
+    dl->ChannelsSetCurrent(0);
+    dl->AddRectFilled(p, end, palette().fault_banner);
+    dl->ChannelsMerge();
+    ImGui::SetCursorScreenPos(p);
+    ImGui::Dummy(ImVec2(width, end.y - p.y));
+    add_region(app, "fault.banner", p, end);
 }
 
 void thread_grid(App& app, const TracedRun& run)
@@ -239,7 +244,7 @@ void thread_grid(App& app, const TracedRun& run)
                 "active (divergent) when only some of its lanes take part in an access: the others wait, masked off. "
                 "Click a warp to show its instructions in the bank and sector panels.");
     ImGui::NewLine();
-    const std::vector<std::size_t> shape = problem_shape(run.result);  // {M, N, K}: rows of C are N long
+    const std::vector<std::size_t>& shape = run.result.shape;  // {M, N, K}: rows of C are N long
     const std::optional<OutputTile> tile = output_tile(run.block, type_size(element_type(app)), shape.size() >= 2 ? shape[1] : 0);
     const bool show_tile = tile && tile->owners.size() > 1;
     ImFont* small = fonts(app).small;

@@ -32,13 +32,23 @@ std::vector<std::size_t> dims_of(const BenchTable& t)
     return {};
 }
 
+// "64×64×64": the dimensions with `sign` between them. (Appended piece by
+// piece: g++ 12 misreads `("" or sign) + std::to_string(d)` as an overlapping copy.)
+std::string joined(const std::vector<std::size_t>& dims, const char* sign)
+{
+    std::string text;
+    for (std::size_t d : dims) {
+        if (!text.empty()) text += sign;
+        text += std::to_string(d);
+    }
+    return text;
+}
+
 std::string size_label(const BenchTable& t)
 {
     const std::vector<std::size_t> dims = dims_of(t);
     if (dims.empty()) return t.type + ", n = " + size_text(t.n);
-    std::string text;
-    for (std::size_t d : dims) text += (text.empty() ? "" : "×") + std::to_string(d);
-    return t.type + ", " + text;
+    return t.type + ", " + joined(dims, "×");
 }
 
 // Milliseconds to four significant-ish places: 0.0513, 2.598, 275.608.
@@ -130,11 +140,8 @@ std::string bench_text(const BenchTable& t, const std::string& source)
 {
     std::ostringstream out;
     const Provenance& p = t.provenance;
-    std::string size = "n = " + size_text(t.n);
-    if (!t.shape.empty()) {  // several dimensions (matmul: M×N×K)
-        size.clear();
-        for (std::size_t d : t.shape) size += (size.empty() ? "" : "x") + std::to_string(d);
-    }
+    // Several dimensions (matmul: M×N×K), or n.
+    const std::string size = t.shape.empty() ? "n = " + size_text(t.n) : joined(t.shape, "x");
     out << t.lab << ", " << size << " " << t.type << (t.warm ? ", warm L2" : ", L2 flushed before each run")
         << "; " << source << " " << p.gpu << " (" << p.date << ")\n";
     if (!t.note.empty()) out << "note: " << t.note << "\n";

@@ -1,6 +1,5 @@
 // warplab: the command-line front end.
 //   warplab list
-//   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
 //   warplab trace <lab> <version> [--file F.cu [--kernel K]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
@@ -22,7 +21,6 @@
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
-#include "occupancy_command.h"
 #include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
 #include "banks_command.h"  // warplab banks [--preset P] [--size B] [--stride S] [--offset O] [--lanes N | --mask M]
 
@@ -49,7 +47,7 @@ int list_labs()
     for (const Lab& lab : all_labs()) {
         std::printf("%s: %s\n", lab.id.c_str(), lab.title.c_str());
         for (const VersionMeta& v : lab.versions)
-            std::printf("  %-8s %-24s %s%s%s\n", v.id, v.name, v.variant ? "[variant] " : "", v.gpu_only ? "[GPU only] " : "", v.idea);
+            std::printf("  %-8s %-24s %s%s\n", v.id, v.name, v.variant ? "[variant] " : "", v.idea);
     }
     const GpuStatus gpu = gpu_status();
     std::printf("\nGPU: %s\n", gpu.available ? gpu.name.c_str() : ("none (" + gpu.reason + ")").c_str());
@@ -70,21 +68,20 @@ std::vector<std::size_t> parse_size(const std::string& text)
         if (end == std::string::npos) break;
         start = end + 1;
     }
-    if (dims.size() > 3) throw std::invalid_argument("size '" + text + "' has more than 3 dimensions");  // each lab checks its own
+    if (dims.size() != 1 && dims.size() != 3) throw std::invalid_argument("size '" + text + "' is not S or M,N,K");
     return dims;
 }
 
-RunRequest make_request(const Lab& lab, const TraceArgs& a)
+RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
 {
     RunRequest req;
-    req.version = a.version;
-    if (const VersionMeta* v = find_version(lab, a.version)) req.version = v->id;
+    req.version = v.id;
     req.n = a.n.value_or(lab.default_n);
-    req.block = a.block.value_or(lab.default_block);
+    req.block = a.block.value_or(v.bench_block);
     req.type = a.type.empty() ? lab.types.front() : a.type;
     if (!a.size.empty()) req.shape = parse_size(a.size);
     req.backend = a.backend == "gpu" ? BackendChoice::Gpu : a.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
-    req.schedule = a.schedule == "lockstep" ? ScheduleChoice::Lockstep : ScheduleChoice::Independent;
+    req.schedule = *wl::emu::parse_schedule(a.schedule);  // checked by the option's IsMember
     req.watched_block = a.watch;
     req.seed = a.seed;
     req.file = a.file;
@@ -117,8 +114,8 @@ void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, c
         std::printf("result: %s: %s\n\n", run.result.check.c_str(), run.result.ok ? "correct" : "WRONG");
         return;
     }
-    std::printf("n = %zu %s, block %u; block %u of the first pass traced on the %s\n", req.n, req.type.c_str(), req.block,
-                req.watched_block, run.result.backend.c_str());
+    std::printf("n = %zu %s, block %u%s; block %u of the first pass traced on the %s\n", req.n, req.type.c_str(), req.block,
+                req.block == v.bench_block ? " (as warplab bench times it)" : "", req.watched_block, run.result.backend.c_str());
     std::printf("result %.9g, expected %.9g: %s\n\n", run.result.value, run.result.expected, run.result.ok ? "correct" : "WRONG");
 }
 
@@ -127,10 +124,9 @@ int trace(const TraceArgs& a)
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
     if (a.version.empty() && a.file.empty()) throw std::invalid_argument("name a version of lab " + lab->id + ", or --file");
-    const VersionMeta* v = a.version.empty() ? &lab->versions.front() : find_version(*lab, a.version);
+    const Version* v = a.version.empty() ? &lab->versions.front() : find_version(*lab, a.version);
     if (!v) throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
-    RunRequest req = make_request(*lab, a);
-    req.version = v->id;
+    RunRequest req = make_request(*lab, *v, a);
     req.setting = setting_option(*lab, req.version, a);
     const TracedRun run = trace_version(*lab, req);
     if (a.json || !a.out.empty()) {
@@ -163,8 +159,7 @@ int sweep(const TraceArgs& a)
     const std::optional<BenchTable> recorded = coalescing::recorded_table(results_dir());
     for (const Version& v : lab->versions) {
         if (!a.version.empty() && a.version != v.id && a.version != v.name) continue;
-        RunRequest req = make_request(*lab, a);
-        req.version = v.id;
+        const RunRequest req = make_request(*lab, v, a);
         const coalescing::Sweep s = coalescing::sweep(*lab, req, recorded ? &*recorded : nullptr);
         if (a.markdown) {
             std::fputs(coalescing::sweep_markdown(s).c_str(), stdout);
@@ -293,12 +288,12 @@ int main(int argc, char** argv)
     tr->add_option("--file", ta.file, "run your own kernel from this .cu file, with the version's parameters and launch");
     tr->add_option("--kernel", ta.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     tr->add_option("--n", ta.n, "number of elements (default: the lab's)");
-    tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64); transpose: S or ROWS,COLS");
-    tr->add_option("--block", ta.block, "threads per block (default: the lab's)");
+    tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64)");
+    tr->add_option("--block", ta.block, "threads per block (default: the version's, as warplab bench times it)");
     tr->add_option("--type", ta.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     tr->add_option("--schedule", ta.schedule, "emulator lane schedule: independent or lockstep")
-        ->check(CLI::IsMember({"independent", "lockstep"}));
+        ->check(CLI::IsMember(wl::emu::schedule_names()));
     tr->add_option("--watch-block", ta.watch, "which block of the first pass to trace (default 0)");
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
@@ -311,7 +306,7 @@ int main(int argc, char** argv)
     sw->add_option("lab", sa.lab, "lab: coalescing")->required();
     sw->add_option("version", sa.version, "v1 (offset) or v2 (stride); default both");
     sw->add_option("--n", sa.n, "number of elements (default: the lab's)");
-    sw->add_option("--block", sa.block, "threads per block (default: the lab's)");
+    sw->add_option("--block", sa.block, "threads per block (default: the version's, as warplab bench times it)");
     sw->add_option("--backend", sa.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     sw->add_flag("--markdown", sa.markdown, "print the tables as markdown (the walkthrough's form)");
 
@@ -319,7 +314,7 @@ int main(int argc, char** argv)
     CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
     be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
     be->add_option("--n", ba.n, "sizes, comma-separated (default: the lab's, 2^22 and 2^28 for reduction)")->delimiter(',');
-    be->add_option("--size", ba.sizes, "matmul sizes: S (S×S×S) or M,N,K; transpose: S or ROWS,COLS; several allowed (default: the lab's)");
+    be->add_option("--size", ba.sizes, "matmul sizes: S (S×S×S) or M,N,K, several allowed (default: 1024 2048 4096)");
     be->add_option("--type", ba.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     be->add_flag("--warm", ba.warm, "keep L2 warm between runs (default: flush it before each run)");
     be->add_option("--seconds", ba.seconds, "time budget per version (default 1)");
@@ -335,7 +330,6 @@ int main(int argc, char** argv)
     be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");
 
     GradeCommand grade(app);
-    OccupancyCommand occupancy(app);
     BanksCommand banks(app);
 
     std::string command;
@@ -354,7 +348,6 @@ int main(int argc, char** argv)
         if (app.got_subcommand("bench")) return bench(ba, command);
         if (app.got_subcommand("sweep")) return sweep(sa);
         if (grade.chosen()) return grade.run();
-        if (occupancy.chosen()) return occupancy.run();
         if (banks.chosen()) return banks.run();
         return trace(ta);
     } catch (const wl::emu::KernelFault& e) {

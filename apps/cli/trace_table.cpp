@@ -11,7 +11,10 @@ std::string lines_text(const std::vector<std::uint32_t>& lines)
 {
     if (lines.empty()) return "-";
     std::string s;
-    for (std::size_t i = 0; i < lines.size() && i < 3; ++i) s += (i ? "," : "") + std::to_string(lines[i]);
+    for (std::size_t i = 0; i < lines.size() && i < 3; ++i) {
+        if (i) s += ',';  // not `(i ? "," : "") + ...`, which g++ 12 misreads as an overlapping copy (-Wrestrict)
+        s += std::to_string(lines[i]);
+    }
     if (lines.size() > 3) s += ",..";
     return s;
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "labs/common/kernel_instance.h"
+#include "labs/common/lab.h"
 #include "labs/common/user_kernel.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
@@ -17,10 +18,19 @@ inline wl::ptx::Module parse_lab_ptx(const char* ptx, const std::string& lab)
     return wl::ptx::Module::parse(ptx, "kernels/ptx/" + lab + ".ptx");
 }
 
+// An emulator set up for a request: its schedule, lane-order seed and watched block.
+inline void configure(wl::emu::Emulator& emu, const RunRequest& req)
+{
+    emu.options = {.schedule = req.schedule, .watched_blocks = {req.watched_block}, .record = req.record, .seed = req.seed};
+}
+
+// What ran a request, for the status line: "cpu emulator (independent)".
+inline std::string emulator_name(wl::emu::Schedule s) { return std::string("cpu emulator (") + wl::emu::to_string(s) + ")"; }
+
 struct EmulatorBackend {
     wl::emu::Emulator& emu;
     const wl::ptx::Module& module;
-    const char* kernel_namespace;  // the lab's (versions.h)
+    const KernelFiles& kernels;  // the lab's (versions.h)
     unsigned sms = 0;              // what multiprocessors() reports, for grids sized by the GPU
     bool record_first_launch_only = false;
     UserKernel* user = nullptr;    // set: the user's kernel runs in place of every version's
@@ -40,7 +50,7 @@ struct EmulatorBackend {
             const UserKernel::Entry& e = user->entry(detail::arg_list(Args{}));
             wl::ptx::launch(emu, *e.module, e.name, grid, block, 0, args...);
         } else {
-            wl::ptx::launch(emu, module, entry_name(kernel_namespace, kernel), grid, block, 0, args...);
+            wl::ptx::launch(emu, module, entry_name(kernels, kernel), grid, block, 0, args...);
         }
         if (record_first_launch_only) emu.options.record = false;
     }

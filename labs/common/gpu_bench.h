@@ -35,7 +35,7 @@ struct TimingDevice : wl::cuda::Device {
             return;
         }
 #endif
-        wl::cuda::Device::launch(V::meta.kernel, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
+        wl::cuda::Device::launch(V::meta.name, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
     }
 };
 

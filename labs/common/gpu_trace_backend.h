@@ -76,7 +76,7 @@ private:
 
 struct GpuTraceBackend : wl::cuda::Device {
     const wl::ptx::Module& module;
-    const char* kernel_namespace;  // the lab's (versions.h)
+    const KernelFiles& kernels;  // the lab's (versions.h)
     std::uint32_t watched_block = 0;
     bool record = true;  // record the first launch
     std::vector<wl::trace::LaneRecord> records;
@@ -85,8 +85,8 @@ struct GpuTraceBackend : wl::cuda::Device {
     std::optional<UserKernelOnGpu> user;  // the request's --file: runs in place of every version's kernel
 #endif
 
-    GpuTraceBackend(const wl::ptx::Module& m, const char* ns, const RunRequest& req)
-        : module(m), kernel_namespace(ns), watched_block(req.watched_block), record(req.record)
+    GpuTraceBackend(const wl::ptx::Module& m, const KernelFiles& lab, const RunRequest& req)
+        : module(m), kernels(lab), watched_block(req.watched_block), record(req.record)
     {
         const bool from_ptx = record || !req.file.empty();
         if (from_ptx && !gpu_trace_unavailable().empty()) throw std::invalid_argument(gpu_trace_unavailable());
@@ -103,7 +103,7 @@ struct GpuTraceBackend : wl::cuda::Device {
         if (record) {
             record = false;
             records = wl::cuda::trace_on_gpu(user ? user->traced(Args{}, grid, block, list, watched_block)
-                                                  : wl::cuda::TraceLaunch{&module, entry_name(kernel_namespace, kernel), grid,
+                                                  : wl::cuda::TraceLaunch{&module, entry_name(kernels, kernel), grid,
                                                                           block, 0, list, {watched_block}});
             return;
         }
@@ -113,7 +113,7 @@ struct GpuTraceBackend : wl::cuda::Device {
             return;
         }
 #endif
-        wl::cuda::Device::launch(V::meta.kernel, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
+        wl::cuda::Device::launch(V::meta.name, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
     }
 };
 

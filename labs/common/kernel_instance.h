@@ -7,6 +7,8 @@
 #include <string>
 #include <type_traits>
 
+#include "labs/common/version.h"
+
 namespace warplab {
 
 // A value template argument (every lab kernel's are unsigned).
@@ -40,9 +42,9 @@ template <class... A> std::string arg_list(TemplateArgs<A...>)
 }  // namespace detail
 
 // The demangled entry name without its parameter list, as wl::ptx::Module::find takes it.
-template <class V, class Args> std::string entry_name(const char* kernel_namespace, KernelInstance<V, Args>)
+template <class V, class Args> std::string entry_name(const KernelFiles& lab, KernelInstance<V, Args>)
 {
-    return std::string(kernel_namespace) + "::" + V::meta.kernel + "<" + detail::arg_list(Args{}) + ">";
+    return kernel_symbol(lab, V::meta) + "<" + detail::arg_list(Args{}) + ">";
 }
 
 }  // namespace warplab

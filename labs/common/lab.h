@@ -9,12 +9,12 @@
 
 #include "labs/common/bench.h"
 #include "labs/common/version.h"
+#include "warplab/emu/schedule.h"
 #include "warplab/trace/record.h"
 
 namespace warplab {
 
 enum class BackendChoice { Auto, Cpu, Gpu };
-enum class ScheduleChoice { Independent, Lockstep };
 
 struct RunRequest {
     std::string version;
@@ -22,7 +22,7 @@ struct RunRequest {
     unsigned block = 0;
     std::string type = "int";
     BackendChoice backend = BackendChoice::Auto;
-    ScheduleChoice schedule = ScheduleChoice::Independent;
+    wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
     std::uint32_t watched_block = 0;
     std::uint64_t seed = 1;
     bool record = true;  // record the watched block of the first launch
@@ -53,7 +53,7 @@ struct RunResult {
 
 struct Lab {
     std::string id, title;
-    std::vector<VersionMeta> versions;
+    std::vector<Version> versions;
     std::size_t default_n;
     unsigned default_block;
     std::vector<std::string> types;
@@ -67,7 +67,7 @@ const std::vector<Lab>& all_labs();
 // Host memory free now, in bytes: the emulator refuses inputs larger than this.
 std::size_t available_host_bytes();
 const Lab* find_lab(std::string_view id);
-const VersionMeta* find_version(const Lab& lab, std::string_view id);
+const Version* find_version(const Lab& lab, std::string_view id);
 
 // GPU availability, as the CUDA runtime reports it (or why there is none).
 struct GpuStatus {

@@ -7,13 +7,12 @@
 #include "labs/coalescing/lab.h"
 #include "labs/matmul/lab.h"
 #include "labs/reduction/lab.h"
-#include "labs/transpose/lab.h"
 
 namespace warplab {
 
 const std::vector<Lab>& all_labs()
 {
-    static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab(), coalescing::make_lab(), transpose::make_lab()};
+    static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab(), coalescing::make_lab()};
     return labs;
 }
 
@@ -29,9 +28,9 @@ const Lab* find_lab(std::string_view id)
     return nullptr;
 }
 
-const VersionMeta* find_version(const Lab& lab, std::string_view id)
+const Version* find_version(const Lab& lab, std::string_view id)
 {
-    for (const VersionMeta& v : lab.versions)
+    for (const Version& v : lab.versions)
         if (id == v.id || id == v.name) return &v;
     return nullptr;
 }

@@ -1,21 +1,16 @@
 #include "labs/common/traced_run.h"
 
+#include <utility>
+
 #include "warplab/trace/json.h"
 
 namespace warplab {
 
 TracedRun trace_version(const Lab& lab, const RunRequest& req)
 {
-    TracedRun out;
-    out.result = lab.run(req);
-    std::vector<wl::trace::LaneRecord> mine;
-    for (const auto& r : out.result.records)
-        if (r.block == req.watched_block) mine.push_back(r);
-    out.block = wl::trace::group_block(req.watched_block, out.result.threads_per_block, std::move(mine));
-    out.steps = wl::trace::analyze_steps(out.block);
-    out.totals = wl::trace::totals(out.steps);
-    out.shared_after = wl::trace::shared_contents(out.block);
-    return out;
+    RunResult result = lab.run(req);
+    wl::trace::BlockAnalysis watched = wl::trace::analyze_block(result.records, req.watched_block, result.threads_per_block);
+    return TracedRun{std::move(watched), std::move(result)};
 }
 
 nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run)
@@ -26,7 +21,7 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     doc["lab"] = lab.id;
     doc["version"] = req.version;
     doc["backend"] = run.result.backend;
-    doc["schedule"] = req.schedule == ScheduleChoice::Lockstep ? "lockstep" : "independent";
+    doc["schedule"] = wl::emu::to_string(req.schedule);
     doc["n"] = req.n;
     doc["block"] = req.block;
     doc["type"] = req.type;

@@ -4,17 +4,13 @@
 #include <nlohmann/json.hpp>
 
 #include "labs/common/lab.h"
-#include "warplab/trace/analysis.h"
-#include "warplab/trace/events.h"
+#include "warplab/trace/block_analysis.h"
 
 namespace warplab {
 
-struct TracedRun {
+// A run, and the analysis of its watched block.
+struct TracedRun : wl::trace::BlockAnalysis {
     RunResult result;
-    wl::trace::BlockTrace block;
-    std::vector<wl::trace::StepMetrics> steps;
-    wl::trace::Totals totals;
-    std::vector<wl::trace::SharedSnapshot> shared_after;
 };
 
 // Runs the version and analyses its watched block. Throws std::invalid_argument

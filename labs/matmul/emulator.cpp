@@ -31,10 +31,7 @@ RunResult run_on_emulator(const RunRequest& req)
 {
     const Shape s = shape_of(req);
     wl::emu::Emulator emu;
-    emu.options.schedule = req.schedule == ScheduleChoice::Lockstep ? wl::emu::Schedule::Lockstep : wl::emu::Schedule::Independent;
-    emu.options.watched_blocks = {req.watched_block};
-    emu.options.record = req.record;
-    emu.options.seed = req.seed;
+    configure(emu, req);
 
     const Inputs in = make_inputs(s, req.seed);
     const float* d_a = to_device(emu, in.a);
@@ -43,7 +40,7 @@ RunResult run_on_emulator(const RunRequest& req)
     float* d_c = to_device(emu, std::vector<float>(s.m * s.n, std::numeric_limits<float>::quiet_NaN()));
 
     RunResult out;
-    out.backend = std::string("cpu emulator (") + wl::emu::to_string(emu.options.schedule) + ")";
+    out.backend = emulator_name(req.schedule);
     out.problem = describe(req.version, s);
     out.shape = {s.m, s.n, s.k};
     std::optional<UserKernel> user;
@@ -51,7 +48,7 @@ RunResult run_on_emulator(const RunRequest& req)
     const bool found = with_version(req.version, [&](auto v) {
         using V = decltype(v);
         describe_launch<V>(out, s, req);
-        EmulatorBackend backend{emu, ptx_module(), kKernelNamespace};
+        EmulatorBackend backend{emu, ptx_module(), kKernels};
         if (user) backend.user = &*user;
         multiply_on<V>(backend, d_a, d_b, d_c, s);
     });

@@ -18,11 +18,6 @@ void validate(const RunRequest& req, const Shape& s)
     with_version(req.version, [&](auto v) {
         using V = decltype(v);
         found = true;
-        if (V::meta.gpu_only && !runs_on_gpu(req)) {
-            const GpuStatus gpu = gpu_status();
-            throw std::invalid_argument(std::string(V::meta.id) + " runs only on a GPU: " + V::meta.gpu_only +
-                                        (gpu.available ? "; leave out --backend cpu" : "; this machine has none (" + gpu.reason + ")"));
-        }
         if (req.block != 0 && req.block != V::threads)
             throw std::invalid_argument(std::string(V::meta.id) + "'s block is fixed by its tiles: " + dims(V::block()) +
                                         " = " + std::to_string(V::threads) + " threads");
@@ -84,8 +79,8 @@ std::string describe(const std::string& version, const Shape& s)
         const dim3 g = V::grid(s.m, s.n);
         const std::size_t blocks = std::size_t(g.x) * g.y;
         out = "C = A·B, M×N×K = " + s.text() + " floats, row-major; " + std::to_string(blocks) +
-              (blocks == 1 ? " block (" : " blocks (") + dims(g) + ") of " + dims(V::block()) + " threads, each a " + std::to_string(V::tile_m) +
-              "×" + std::to_string(V::tile_n) + " tile of C";
+              (blocks == 1 ? " block (" : " blocks (") + dims(g) + ") of " + dims(V::block()) + " threads, each a " + std::to_string(V::tiles.bm) +
+              "×" + std::to_string(V::tiles.bn) + " tile of C";
     });
     return out;
 }
@@ -94,7 +89,7 @@ Lab make_lab()
 {
     // n = 0: each version's trace default (one block's worth of C, K = 64).
     // 4096^3 is the size v8's target ratio to cuBLAS was set at; 1024 and 2048 show the climb.
-    return Lab{"matmul", "Matrix multiply (SGEMM)", version_list<Versions>(), 0, 0, {"float"}, run,
+    return Lab{"matmul", "Matrix multiply (SGEMM)", version_list<Versions>(kKernels), 0, 0, {"float"}, run,
                {1024, 2048, 4096}, bench_on_gpu};
 }
 

@@ -12,20 +12,25 @@
 
 namespace warplab::reduction {
 
-constexpr unsigned kBlockSizes[] = {32, 64, 128, 256, 512, 1024};
+// Calls f.template operator()<B>() for every block size the kernels are built
+// for: the powers of two from 32 to 1024.
+template <class F> void for_each_block_size(F&& f)
+{
+    [&]<unsigned... Shift>(std::integer_sequence<unsigned, Shift...>) {
+        (f.template operator()<(32u << Shift)>(), ...);
+    }(std::make_integer_sequence<unsigned, 6>{});
+}
 
 // Calls f.template operator()<B>() for the supported block size B == block.
 template <class F> void with_block_size(unsigned block, F&& f)
 {
-    switch (block) {
-    case 32: f.template operator()<32>(); break;
-    case 64: f.template operator()<64>(); break;
-    case 128: f.template operator()<128>(); break;
-    case 256: f.template operator()<256>(); break;
-    case 512: f.template operator()<512>(); break;
-    case 1024: f.template operator()<1024>(); break;
-    default: throw std::invalid_argument("block size " + std::to_string(block) + " is not a power of two from 32 to 1024");
-    }
+    bool supported = false;
+    for_each_block_size([&]<unsigned B>() {
+        if (B != block) return;
+        supported = true;
+        f.template operator()<B>();
+    });
+    if (!supported) throw std::invalid_argument("block size " + std::to_string(block) + " is not a power of two from 32 to 1024");
 }
 
 // The device buffers one version needs for n elements, allocated once, so
@@ -91,10 +96,10 @@ private:
 template <class V, class T, class Backend, class F> void with_reducer(Backend& be, std::size_t n, unsigned block, F&& f)
 {
     if (n == 0) throw std::invalid_argument("n must be at least 1");
-    if (block < V::meta.min_block)
-        throw std::invalid_argument(std::string(V::meta.id) + " needs a block of at least " + std::to_string(V::meta.min_block));
+    if (block < V::min_block)
+        throw std::invalid_argument(std::string(V::meta.id) + " needs a block of at least " + std::to_string(V::min_block));
     with_block_size(block, [&]<unsigned B>() {
-        if constexpr (B >= V::meta.min_block) {
+        if constexpr (B >= V::min_block) {
             Reducer<V, B, T, Backend> reducer(be, n);
             f(reducer);
         }

@@ -16,16 +16,13 @@ const wl::ptx::Module& ptx_module()
 RunResult run_on_emulator(const RunRequest& req)
 {
     wl::emu::Emulator emu;
-    emu.options.schedule = req.schedule == ScheduleChoice::Lockstep ? wl::emu::Schedule::Lockstep : wl::emu::Schedule::Independent;
-    emu.options.watched_blocks = {req.watched_block};
-    emu.options.record = req.record;
-    emu.options.seed = req.seed;
+    configure(emu, req);
     // Records only the first launch: the first pass is the one the lab is about.
-    EmulatorBackend backend{emu, ptx_module(), kKernelNamespace, kEmulatedMultiprocessors, true};
+    EmulatorBackend backend{emu, ptx_module(), kKernels, kEmulatedMultiprocessors, true};
     std::optional<UserKernel> user;
     if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel);
     RunResult out = with_element_type(req.type, [&]<class T>() { return reduce_request<T>(backend, req); });
-    out.backend = std::string("cpu emulator (") + wl::emu::to_string(emu.options.schedule) + ")";
+    out.backend = emulator_name(req.schedule);
     out.records = emu.take_records();
     return out;
 }

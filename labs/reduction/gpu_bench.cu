@@ -1,7 +1,6 @@
 // Times every reduction version on the GPU (the plain build: no tracing),
 // beside cub::DeviceReduce::Sum and a copy kernel measured in the same run.
 #include <cub/device/device_reduce.cuh>
-#include <cstdio>
 
 #include "labs/common/gpu_bench.h"
 #include "labs/reduction/kernels.cuh"
@@ -22,7 +21,7 @@ BenchRow bench_version(TimingDevice& gpu, const T* d_in, std::size_t n, double e
     with_reducer<V, T>(gpu, n, V::meta.bench_block, [&](auto& reducer) {
         const bool ok_before = sum_matches<T>(reducer.sum(d_in), expected);
         const wl::cuda::Timing t = wl::cuda::time_runs([&] { reducer.run(d_in); }, o.warm, o.seconds_per_version);
-        wl::cuda::check(cudaGetLastError(), V::meta.kernel);
+        wl::cuda::check(cudaGetLastError(), V::meta.name);
         const bool ok_after = sum_matches<T>(reducer.sum(d_in), expected);
         row = timed_row(V::meta.id, t, giga_bytes<T>(n), ok_before && ok_after);
         row.variant = V::meta.variant;
@@ -55,22 +54,6 @@ BenchRow bench_cub(const T* d_in, std::size_t n, double expected, const BenchOpt
     BenchRow row = timed_row("CUB DeviceReduce::Sum", t, giga_bytes<T>(n), ok_before && ok_after);
     row.reference = true;
     return row;
-}
-
-// The ceiling a reduction can reach is what a kernel that only reads gets
-// from memory, not the copy's read + write: measured in the same run, each
-// row's share of it goes in the table's note.
-void add_read_probe(BenchTable& table, std::size_t bytes, const BenchOptions& o)
-{
-    const double read_rate = measure_read_gbps(bytes, o.warm, o.seconds_per_version);
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "read-only probe %.0f GB/s in the same run; %% of it:", read_rate);
-    std::string text = buf;
-    for (const BenchRow& r : table.rows) {
-        std::snprintf(buf, sizeof buf, " %.1f %%", 100.0 * r.rate / read_rate);
-        text += " " + r.version + buf + (&r == &table.rows.back() ? "" : ",");
-    }
-    table.note += (table.note.empty() ? "" : "; ") + text;
 }
 
 template <class T> BenchTable bench_typed(const BenchOptions& o)
@@ -112,7 +95,6 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
     table.rows.push_back(bench_cub<T>(d_in, o.n, expected, o));
     gpu.free(d_in);
     derive_ratios(table);
-    add_read_probe(table, bytes, o);
     return table;
 }
 

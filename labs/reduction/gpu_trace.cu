@@ -25,7 +25,7 @@ RunResult run_on_gpu(const RunRequest& req)
     const GpuStatus status = gpu_status();
     if (!status.available) throw std::invalid_argument("no GPU backend: " + status.reason);
     require_room(req.n * 4 * 2);
-    GpuTraceBackend gpu(ptx_module(), kKernelNamespace, req);
+    GpuTraceBackend gpu(ptx_module(), kKernels, req);
     RunResult out = with_element_type(req.type, [&]<class T>() { return reduce_request<T>(gpu, req); });
     out.backend = "gpu " + status.name;
     out.records = std::move(gpu.records);

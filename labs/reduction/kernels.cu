@@ -8,10 +8,9 @@ namespace warplab::reduction {
 
 template <class V, class T> void keep_block_sizes(const void** out, unsigned& count)
 {
-    for (unsigned block : kBlockSizes)
-        with_block_size(block, [&]<unsigned B>() {
-            if constexpr (B >= V::meta.min_block) out[count++] = reinterpret_cast<const void*>(kernel_pointer(Kernel<V, B, T>{}));
-        });
+    for_each_block_size([&]<unsigned B>() {
+        if constexpr (B >= V::min_block) out[count++] = reinterpret_cast<const void*>(kernel_pointer(Kernel<V, B, T>{}));
+    });
 }
 
 void keep_every_kernel(const void** out, unsigned& count)

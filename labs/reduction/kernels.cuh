@@ -15,24 +15,26 @@
 
 namespace warplab::reduction {
 
-// KernelOf<V>::fn<B, T>(): the __global__ function of version V.
+// KernelOf<V>::fn<B, T>(): the __global__ function of version V, reduce_<name>
+// (the name checked against the version's entry).
 template <class V> struct KernelOf;
 
-#define WL_REDUCTION_KERNEL(V, kernel)                              \
-    template <> struct KernelOf<V> {                                \
-        template <unsigned B, class T> static auto fn() { return &kernel<B, T>; } \
+#define WL_REDUCTION_KERNEL(V, name)                                                    \
+    template <> struct KernelOf<V> {                                                     \
+        static_assert(names_kernel("reduce_" #name, kKernels, V::meta), #V "'s entry names another kernel"); \
+        template <unsigned B, class T> static auto fn() { return &reduce_##name<B, T>; } \
     }
 
-WL_REDUCTION_KERNEL(V1, reduce_interleaved_divergent);
-WL_REDUCTION_KERNEL(V2, reduce_interleaved_strided);
-WL_REDUCTION_KERNEL(V3, reduce_sequential_addressing);
-WL_REDUCTION_KERNEL(V4, reduce_first_add_during_load);
-WL_REDUCTION_KERNEL(V5, reduce_unroll_last_warp);
-WL_REDUCTION_KERNEL(V5Racy, reduce_unroll_last_warp_racy);
-WL_REDUCTION_KERNEL(V6, reduce_complete_unroll);
-WL_REDUCTION_KERNEL(V7, reduce_grid_stride);
-WL_REDUCTION_KERNEL(V8, reduce_warp_shuffle);
-WL_REDUCTION_KERNEL(V9, reduce_vector_single_pass);
+WL_REDUCTION_KERNEL(V1, interleaved_divergent);
+WL_REDUCTION_KERNEL(V2, interleaved_strided);
+WL_REDUCTION_KERNEL(V3, sequential_addressing);
+WL_REDUCTION_KERNEL(V4, first_add_during_load);
+WL_REDUCTION_KERNEL(V5, unroll_last_warp);
+WL_REDUCTION_KERNEL(V5Racy, unroll_last_warp_racy);
+WL_REDUCTION_KERNEL(V6, complete_unroll);
+WL_REDUCTION_KERNEL(V7, grid_stride);
+WL_REDUCTION_KERNEL(V8, warp_shuffle);
+WL_REDUCTION_KERNEL(V9, vector_single_pass);
 
 #undef WL_REDUCTION_KERNEL
 

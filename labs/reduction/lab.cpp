@@ -1,6 +1,5 @@
 #include "labs/reduction/lab.h"
 
-#include <algorithm>
 #include <stdexcept>
 
 #include "labs/reduction/driver.h"
@@ -11,22 +10,22 @@ namespace {
 // Kernels index with unsigned int and add up to 2*BLOCK*gridDim.x to an index.
 constexpr std::size_t kMaxElements = (std::size_t(1) << 31) - 1;
 
-std::size_t first_pass_blocks(const RunRequest& req)
+// Calls f(V{}) for the version type whose id the request names.
+template <class F> void with_version(const RunRequest& req, F&& f)
 {
-    std::size_t blocks = 0;
     for_each_version<Versions>([&](auto v) {
         if (req.version != decltype(v)::meta.id) return false;
-        blocks = decltype(v)::blocks(req.n, req.block, kEmulatedMultiprocessors);
+        f(v);
         return true;
     });
-    return blocks;
 }
 
 // Bad input is refused before anything runs, with one sentence that names it.
-void validate(const RunRequest& req, const std::vector<VersionMeta>& versions)
+void validate(const RunRequest& req)
 {
-    const auto v = std::find_if(versions.begin(), versions.end(), [&](const VersionMeta& m) { return req.version == m.id; });
-    if (v == versions.end()) throw std::invalid_argument("unknown reduction version '" + req.version + "'");
+    unsigned min_block = 0;  // stays 0 for an unknown version
+    with_version(req, [&](auto v) { min_block = decltype(v)::min_block; });
+    if (min_block == 0) throw std::invalid_argument("unknown reduction version '" + req.version + "'");
     if (req.type != "int" && req.type != "float")
         throw std::invalid_argument("unknown type '" + req.type + "' (use int or float)");
     if (req.n == 0) throw std::invalid_argument("n must be at least 1");
@@ -34,29 +33,30 @@ void validate(const RunRequest& req, const std::vector<VersionMeta>& versions)
         throw std::invalid_argument("n = " + std::to_string(req.n) + " is above the kernels' limit of 2^31 - 1 elements (32-bit indices)");
     if (req.block < 32 || req.block > 1024 || (req.block & (req.block - 1)))
         throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a power of two from 32 to 1024");
-    if (req.block < v->min_block)
-        throw std::invalid_argument(std::string(v->id) + " needs a block of at least " + std::to_string(v->min_block));
+    if (req.block < min_block)
+        throw std::invalid_argument(req.version + " needs a block of at least " + std::to_string(min_block));
     const std::size_t bytes = req.n * 4 * 2;  // the input, its copy on the device, and the partial sums
     if (req.backend != BackendChoice::Gpu && bytes > available_host_bytes())
         throw std::invalid_argument("n = " + std::to_string(req.n) + " needs " + std::to_string(bytes >> 20) +
                                     " MiB, more than the " + std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
-    if (req.watched_block >= first_pass_blocks(req))
+    std::size_t first_pass_blocks = 0;
+    with_version(req, [&](auto v) { first_pass_blocks = decltype(v)::blocks(req.n, req.block, kEmulatedMultiprocessors); });
+    if (req.watched_block >= first_pass_blocks)
         throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist in the first pass");
 }
 
 RunResult run(const RunRequest& req)
 {
-    static const std::vector<VersionMeta> versions = version_list<Versions>();
-    validate(req, versions);
+    validate(req);
     return runs_on_gpu(req) ? run_on_gpu(req) : run_on_emulator(req);
 }
 }  // namespace
 
 Lab make_lab()
 {
-    // 2^22 is Harris's 4M elements (it fits in a modern L2); 2^28 and 2^30 are DRAM-bound.
-    return Lab{"reduction",       "Parallel reduction (Harris)", version_list<Versions>(), 1u << 12, 256, {"int", "float"}, run,
-               {1u << 22, 1u << 28, 1u << 30}, bench_on_gpu};
+    // 2^22 is Harris's 4M elements (it fits in a modern L2); 2^28 is DRAM-bound.
+    return Lab{"reduction",       "Parallel reduction (Harris)", version_list<Versions>(kKernels), 1u << 12, 256, {"int", "float"}, run,
+               {1u << 22, 1u << 28}, bench_on_gpu};
 }
 
 }  // namespace warplab::reduction

@@ -29,10 +29,8 @@ inline const Lab& reduction_lab()
     return *lab;
 }
 
-inline const char* schedule_name(ScheduleChoice s) { return s == ScheduleChoice::Lockstep ? "lockstep" : "independent"; }
 inline const char* schedule_name(Schedule s) { return wl::emu::to_string(s); }
 
-constexpr ScheduleChoice kScheduleChoices[] = {ScheduleChoice::Independent, ScheduleChoice::Lockstep};
 constexpr Schedule kSchedules[] = {Schedule::Independent, Schedule::Lockstep};
 
 // Names parameterised tests after their schedule: ".../independent", ".../lockstep".
@@ -45,7 +43,7 @@ struct ScheduleParamName {
 
 // A request that runs on the emulator whatever the machine has (Auto would pick a GPU).
 inline RunRequest emulator_request(const std::string& version, std::size_t n, unsigned block, const std::string& type,
-                                   ScheduleChoice schedule, std::uint64_t seed = 1)
+                                   Schedule schedule, std::uint64_t seed = 1)
 {
     RunRequest req;
     req.version = version;
@@ -158,6 +156,3 @@ inline void expect_report(const KernelFault& f, const ExpectedFault& e)
 namespace wl::emu {
 inline void PrintTo(Schedule s, std::ostream* os) { *os << to_string(s); }
 }  // namespace wl::emu
-namespace warplab {
-inline void PrintTo(ScheduleChoice s, std::ostream* os) { *os << test::schedule_name(s); }
-}  // namespace warplab

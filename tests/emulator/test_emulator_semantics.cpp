@@ -216,18 +216,22 @@ TEST(DeviceMemory, EmulatorReleasesEveryAllocationOnce)
 {
     // Three buffers of 32 ints: each is device memory of 32 elements while the
     // emulator lives. One is freed by hand, which must leave the others alone;
-    // the emulator's destructor releases the other two (a second release of
-    // the first would abort the process), after which none is device memory.
+    // freeing it again, or memory another emulator owns, is refused (it would
+    // otherwise release host memory twice); the emulator's destructor releases
+    // the other two, after which none is device memory.
     using wl::emu::detail::elements_from;
     std::vector<int*> buffers;
     {
-        Emulator emu;
+        Emulator emu, other;
         for (int k = 0; k < 3; ++k) buffers.push_back(emu.alloc<int>(32));
         for (int* b : buffers) EXPECT_EQ(elements_from(b, sizeof(int)), 32u);
         emu.free(buffers[1]);
         EXPECT_THROW(elements_from(buffers[1], sizeof(int)), wl::emu::LaunchError);
         EXPECT_EQ(elements_from(buffers[0], sizeof(int)), 32u);
         EXPECT_EQ(elements_from(buffers[2], sizeof(int)), 32u);
+        EXPECT_THROW(emu.free(buffers[1]), wl::emu::LaunchError) << "a second free of the same buffer";
+        EXPECT_THROW(other.free(buffers[0]), wl::emu::LaunchError) << "a free by an emulator that does not own it";
+        EXPECT_EQ(elements_from(buffers[0], sizeof(int)), 32u) << "the refused free released it anyway";
     }
     for (int* b : buffers) EXPECT_THROW(elements_from(b, sizeof(int)), wl::emu::LaunchError);
 }

@@ -26,7 +26,7 @@ using wl::trace::WarpEvent;
 
 constexpr std::uint8_t kA = 0, kB = 1, kC = 2;
 
-TracedRun trace_of(const std::string& version, ScheduleChoice schedule = ScheduleChoice::Independent,
+TracedRun trace_of(const std::string& version, Schedule schedule = Schedule::Independent,
                    std::vector<std::size_t> shape = {})
 {
     const Lab* lab = find_lab("matmul");
@@ -77,7 +77,7 @@ std::map<std::uint64_t, std::uint32_t> owners(const TracedRun& run)
     return out;
 }
 
-class MatmulMetrics : public ::testing::TestWithParam<ScheduleChoice> {};
+class MatmulMetrics : public ::testing::TestWithParam<Schedule> {};
 
 // The coalescing lesson, 64×64×64, block 0 = 32×32 threads = 32 warps, K = 64.
 //   v1: lane x of a warp has row = x (threadIdx.x) and col = the warp's
@@ -289,7 +289,7 @@ TEST_P(MatmulMetrics, PartialTilesStoreOnlyInsideC)
     EXPECT_GT(v6.totals.partial_warp_steps, 0u);
 }
 
-INSTANTIATE_TEST_SUITE_P(Matmul, MatmulMetrics, ::testing::ValuesIn(kScheduleChoices), ScheduleParamName{});
+INSTANTIATE_TEST_SUITE_P(Matmul, MatmulMetrics, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
 
 }  // namespace
 }  // namespace warplab::test

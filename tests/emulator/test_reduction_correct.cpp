@@ -29,7 +29,7 @@ struct Case {
     std::size_t n;
     unsigned block;
     std::string type;
-    ScheduleChoice schedule;
+    Schedule schedule;
 };
 
 // A gtest name: letters, digits and '_' only ("v5-racy" -> "v5_racy").
@@ -52,29 +52,31 @@ const char* const kTypes[] = {"int", "float"};
 // large. A variant (a form kept to show a hazard, such as a warp tail that
 // races under Independent) must be right where its assumption holds: Lockstep.
 // Its hazard is the subject of test_faults.cpp.
-std::vector<ScheduleChoice> schedules_for(const VersionMeta& v, std::size_t n)
+std::vector<Schedule> schedules_for(const VersionMeta& v, std::size_t n)
 {
-    if (v.variant) return {ScheduleChoice::Lockstep};
-    if (n <= 1000) return {ScheduleChoice::Independent, ScheduleChoice::Lockstep};
-    return {ScheduleChoice::Independent};
+    if (v.variant) return {Schedule::Lockstep};
+    if (n <= 1000) return {Schedule::Independent, Schedule::Lockstep};
+    return {Schedule::Independent};
 }
 
-void add_cases(std::vector<Case>& out, const VersionMeta& v, std::size_t n, unsigned block)
+template <class V> void add_cases(std::vector<Case>& out, std::size_t n, unsigned block)
 {
-    if (block < v.min_block) return;  // the version refuses such a block by design
+    if (block < V::min_block) return;  // the version refuses such a block by design
     for (const char* type : kTypes)
-        for (ScheduleChoice s : schedules_for(v, n)) out.push_back(Case{v.id, n, block, type, s});
+        for (Schedule s : schedules_for(V::meta, n)) out.push_back(Case{V::meta.id, n, block, type, s});
 }
 
 std::vector<Case> all_cases()
 {
     std::vector<Case> cases;
-    for (const VersionMeta& v : reduction_lab().versions) {
-        for (std::size_t n : kSmallSizes) add_cases(cases, v, n, 256);
-        for (std::size_t n : kLargeSizes) add_cases(cases, v, n, 256);
+    for_each_version<reduction::Versions>([&](auto v) {
+        using V = decltype(v);
+        for (std::size_t n : kSmallSizes) add_cases<V>(cases, n, 256);
+        for (std::size_t n : kLargeSizes) add_cases<V>(cases, n, 256);
         for (unsigned block : kOtherBlocks)
-            for (std::size_t n : kOtherBlockSizes) add_cases(cases, v, n, block);
-    }
+            for (std::size_t n : kOtherBlockSizes) add_cases<V>(cases, n, block);
+        return false;
+    });
     return cases;
 }
 
@@ -117,16 +119,15 @@ TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
     unsigned found = 0;
     for_each_version<reduction::Versions>([&](auto v) {
         using V = decltype(v);
-        for (unsigned block : reduction::kBlockSizes)
-            reduction::with_block_size(block, [&]<unsigned B>() {
-                if constexpr (B >= V::meta.min_block) {
-                    for (const std::string name : {entry_name(reduction::kKernelNamespace, reduction::Kernel<V, B, int>{}),
-                                                   entry_name(reduction::kKernelNamespace, reduction::Kernel<V, B, float>{})}) {
-                        EXPECT_NE(module.find(name), nullptr) << name;
-                        ++found;
-                    }
+        reduction::for_each_block_size([&]<unsigned B>() {
+            if constexpr (B >= V::min_block) {
+                for (const std::string name : {entry_name(reduction::kKernels, reduction::Kernel<V, B, int>{}),
+                                               entry_name(reduction::kKernels, reduction::Kernel<V, B, float>{})}) {
+                    EXPECT_NE(module.find(name), nullptr) << name;
+                    ++found;
                 }
-            });
+            }
+        });
         return false;
     });
     EXPECT_EQ(found, 108u);

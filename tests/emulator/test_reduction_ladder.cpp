@@ -15,7 +15,7 @@ using wl::trace::Kind;
 using wl::trace::Space;
 using wl::trace::StepMetrics;
 
-TracedRun trace_of(const std::string& version, ScheduleChoice schedule = ScheduleChoice::Independent)
+TracedRun trace_of(const std::string& version, Schedule schedule = Schedule::Independent)
 {
     return trace_version(reduction_lab(), emulator_request(version, 4096, 256, "int", schedule));
 }
@@ -28,7 +28,7 @@ TEST_P(LargeOddSizes, SumIsRight)
 {
     const auto& [version, n] = GetParam();
     for (const char* type : {"int", "float"}) {
-        RunRequest req = emulator_request(version, n, 256, type, ScheduleChoice::Independent, 11);
+        RunRequest req = emulator_request(version, n, 256, type, Schedule::Independent, 11);
         req.record = false;
         const RunResult r = reduction_lab().run(req);
         // int: exact (32-bit wrap-around sum); float: reduction::sum_matches's bound.
@@ -123,13 +123,13 @@ TEST(ReductionLadder, V8WarpTailMakesNoSharedMemoryAccess)
 TEST(ReductionLadder, RacyTailIsReportedUnderIndependentScheduleAndV5IsNot)
 {
     try {
-        trace_of("v5-racy", ScheduleChoice::Independent);
+        trace_of("v5-racy", Schedule::Independent);
         ADD_FAILURE() << "v5-racy ran without a race report under the independent schedule";
     } catch (const KernelFault& f) {
         EXPECT_NE(std::string(f.what()).find("data race on shared memory"), std::string::npos) << f.what();
         EXPECT_NE(std::string(f.what()).find("05_unroll_last_warp_racy.cuh"), std::string::npos) << f.what();
     }
-    EXPECT_TRUE(trace_of("v5", ScheduleChoice::Independent).result.ok);
+    EXPECT_TRUE(trace_of("v5", Schedule::Independent).result.ok);
 }
 
 TEST(ReductionLadder, BothTailsGiveTheRightSumInLockstep)
@@ -137,7 +137,7 @@ TEST(ReductionLadder, BothTailsGiveTheRightSumInLockstep)
     // Lockstep: every lane of warp 0 reads sdata[tid + s] before any lane
     // writes sdata[tid], as pre-Volta hardware did: Harris's tail is right there.
     for (const char* v : {"v5-racy", "v5"}) {
-        const TracedRun run = trace_of(v, ScheduleChoice::Lockstep);
+        const TracedRun run = trace_of(v, Schedule::Lockstep);
         EXPECT_TRUE(run.result.ok) << v << ": " << run.result.value << " expected " << run.result.expected;
     }
 }

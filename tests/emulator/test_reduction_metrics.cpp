@@ -22,12 +22,12 @@ constexpr unsigned kBlock = 256;
 constexpr unsigned kSteps = 10;
 constexpr unsigned kFirstTreeStep = 1, kLastTreeStep = 8;
 
-TracedRun trace_of(const std::string& version, ScheduleChoice schedule)
+TracedRun trace_of(const std::string& version, Schedule schedule)
 {
     return trace_version(reduction_lab(), emulator_request(version, kN, kBlock, "int", schedule));
 }
 
-class ReductionMetrics : public ::testing::TestWithParam<ScheduleChoice> {
+class ReductionMetrics : public ::testing::TestWithParam<Schedule> {
 protected:
     // (Tests index the steps with at(): a wrong step count fails, not crashes.)
     std::vector<StepMetrics> steps_of(const std::string& version) const
@@ -152,7 +152,7 @@ TEST_P(ReductionMetrics, V3HasWholeWarpsAndNoBankConflicts)
     expect_no_bank_conflicts(steps);
 }
 
-INSTANTIATE_TEST_SUITE_P(BothSchedules, ReductionMetrics, ::testing::ValuesIn(kScheduleChoices),
+INSTANTIATE_TEST_SUITE_P(BothSchedules, ReductionMetrics, ::testing::ValuesIn(kSchedules),
                          ScheduleParamName{});
 
 // A global atomic (v9's "last block" counter) makes block 0's trace depend on
@@ -172,8 +172,8 @@ TEST(ReductionTrace, WarpEventsDoNotDependOnTheSchedule)
     for (const VersionMeta& v : reduction_lab().versions) {
         if (v.variant) continue;
         SCOPED_TRACE(v.id);
-        const TracedRun independent = trace_of(v.id, ScheduleChoice::Independent);
-        const TracedRun lockstep = trace_of(v.id, ScheduleChoice::Lockstep);
+        const TracedRun independent = trace_of(v.id, Schedule::Independent);
+        const TracedRun lockstep = trace_of(v.id, Schedule::Lockstep);
         if (depends_on_other_blocks(independent.block)) continue;
         ++compared;
         EXPECT_EQ(independent.block.steps, lockstep.block.steps);

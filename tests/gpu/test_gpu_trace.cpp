@@ -10,6 +10,7 @@
 #include "gpu_test_helpers.h"
 #include "labs/common/traced_run.h"
 #include "labs/reduction/lab.h"
+#include "labs/reduction/versions.h"
 
 namespace {
 
@@ -53,11 +54,14 @@ TEST_P(GpuTraceEqualsEmulator, EventForEvent)
 std::vector<std::tuple<std::string, std::string, std::size_t>> every_version()
 {
     std::vector<std::tuple<std::string, std::string, std::size_t>> out;
-    for (const VersionMeta& v : find_lab("reduction")->versions)
-        if (!v.variant)
+    for_each_version<reduction::Versions>([&](auto v) {
+        using V = decltype(v);
+        if (!V::meta.variant)
             for (const char* type : {"int", "float"})
                 for (std::size_t n : {std::size_t(4096), std::size_t(1000)})
-                    if (n == 1000 || !v.last_block_finishes) out.emplace_back(v.id, type, n);
+                    if (n == 1000 || !V::single_pass) out.emplace_back(V::meta.id, type, n);
+        return false;
+    });
     return out;
 }
 

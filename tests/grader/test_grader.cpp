@@ -202,7 +202,7 @@ TEST(Shape, ATreeOf64ThreadsHasSixHalvingLevels)
     std::vector<trace::LaneRecord> rs;
     store(rs, 0, 0, 64);
     for (unsigned s = 32, epoch = 1; s >= 1; s /= 2, ++epoch) store(rs, epoch, 0, s);
-    EXPECT_FALSE(reduction_shape(view_block(rs, 0, 64), 64, 1));
+    EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 64), 64, 1));
 }
 
 TEST(Shape, OneThreadLoopingOverTheBlockIsNotATree)
@@ -212,7 +212,7 @@ TEST(Shape, OneThreadLoopingOverTheBlockIsNotATree)
     store(rs, 0, 0, 64);
     shared_loads(rs, 1, 0, 64);
     store(rs, 1, 0, 1);
-    const Finding f = reduction_shape(view_block(rs, 0, 64), 64, 1);
+    const Finding f = reduction_shape(trace::analyze_block(rs, 0, 64), 64, 1);
     ASSERT_TRUE(f);
     EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 64, 1, then none");
 }
@@ -225,14 +225,14 @@ TEST(Shape, AWarpStageAfterTheTreeMayOnlyBeWarp0)
     store(rs, 1, 0, 128);
     store(rs, 2, 0, 64);
     store(rs, 3, 0, 32);
-    EXPECT_FALSE(reduction_shape(view_block(rs, 0, 256), 256, 64));
+    EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 256), 256, 64));
     // The same tail done by warp 1 is not the warp stage.
     std::vector<trace::LaneRecord> other;
     store(other, 0, 0, 256);
     store(other, 1, 0, 128);
     store(other, 2, 0, 64);
     store(other, 3, 32, 32);
-    EXPECT_TRUE(reduction_shape(view_block(other, 0, 256), 256, 64));
+    EXPECT_TRUE(reduction_shape(trace::analyze_block(other, 0, 256), 256, 64));
 }
 
 TEST(Shape, AThreadThatReadsTheWholeTailAloneIsCaught)
@@ -246,7 +246,7 @@ TEST(Shape, AThreadThatReadsTheWholeTailAloneIsCaught)
     store(rs, 2, 0, 64);
     shared_loads(rs, 3, 0, 64);
     store(rs, 3, 0, 1);
-    const Finding f = reduction_shape(view_block(rs, 0, 256), 256, 64);
+    const Finding f = reduction_shape(trace::analyze_block(rs, 0, 256), 256, 64);
     ASSERT_TRUE(f);
     EXPECT_EQ(f->measured, "thread 0 of block 0 made 68 shared-memory accesses");
 }

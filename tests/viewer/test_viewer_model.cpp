@@ -20,7 +20,7 @@ TracedRun reduction_trace(const char* version, unsigned block = 256)
     req.n = 4096;
     req.block = block;
     req.backend = BackendChoice::Cpu;
-    req.schedule = ScheduleChoice::Lockstep;
+    req.schedule = wl::emu::Schedule::Lockstep;
     return trace_version(*find_lab("reduction"), req);
 }
 

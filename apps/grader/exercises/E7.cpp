@@ -73,7 +73,7 @@ BlockView traced_block(const Harness& h)
     std::vector<trace::LaneRecord> records;
     if (Finding f = run_transpose(h, seeded(64, 64, h.seed() + 100, "traced"), 1, &records))
         throw std::runtime_error("the traced run (64x64) gave a wrong result: " + f->measured);
-    return view_block(records, 0, kTile * kRows);
+    return trace::analyze_block(records, 0, kTile * kRows);
 }
 
 unsigned count_events(const BlockView& v, trace::Space space, std::initializer_list<trace::Kind> kinds)

@@ -221,21 +221,7 @@ std::vector<float> random_whole_floats(std::size_t n, std::uint64_t seed, int lo
 
 void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_seed, bool record)
 {
-    emu.options.schedule = schedule;
-    emu.options.seed = lane_seed;
-    emu.options.record = record;
-    emu.options.watched_blocks = {0};
-}
-
-BlockView view_block(const std::vector<trace::LaneRecord>& records, std::uint32_t block, std::uint32_t threads)
-{
-    std::vector<trace::LaneRecord> mine;
-    for (const trace::LaneRecord& r : records)
-        if (r.block == block) mine.push_back(r);
-    BlockView v;
-    v.block = trace::group_block(block, threads, std::move(mine));
-    v.steps = trace::analyze_steps(v.block);
-    return v;
+    emu.options = {.schedule = schedule, .watched_blocks = {0}, .record = record, .seed = lane_seed};
 }
 
 // ------------------------------------------------------------ findings --

@@ -16,6 +16,7 @@
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 #include "warplab/trace/analysis.h"
+#include "warplab/trace/block_analysis.h"
 #include "warplab/trace/events.h"
 
 namespace wl::grade {
@@ -124,12 +125,9 @@ template <class T> std::vector<T> to_host(emu::Emulator& emu, const T* device, s
     return host;
 }
 
-// One block's trace, grouped into warp events, with its per-step metrics.
-struct BlockView {
-    trace::BlockTrace block;
-    std::vector<trace::StepMetrics> steps;
-};
-BlockView view_block(const std::vector<trace::LaneRecord>& records, std::uint32_t block, std::uint32_t threads);
+// One block's trace, grouped into warp events, with its per-step metrics
+// (trace::analyze_block makes it, as for the CLI and the viewer).
+using BlockView = trace::BlockAnalysis;
 
 // ---- structural findings shared by several exercises ----
 

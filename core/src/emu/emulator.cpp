@@ -26,6 +26,24 @@ namespace wl::emu {
 
 const char* to_string(Schedule s) { return s == Schedule::Lockstep ? "lockstep" : "independent"; }
 
+namespace {
+constexpr Schedule kSchedules[] = {Schedule::Independent, Schedule::Lockstep};
+}
+
+std::optional<Schedule> parse_schedule(std::string_view name)
+{
+    for (Schedule s : kSchedules)
+        if (name == to_string(s)) return s;
+    return std::nullopt;
+}
+
+std::vector<std::string> schedule_names()
+{
+    std::vector<std::string> out;
+    for (Schedule s : kSchedules) out.push_back(to_string(s));
+    return out;
+}
+
 std::string Fault::message() const
 {
     std::ostringstream m;
@@ -89,11 +107,14 @@ void* Emulator::alloc_bytes(std::size_t bytes)
 
 void Emulator::free(void* p)
 {
+    if (!p) return;  // as cudaFree(nullptr)
+    const auto it = std::find(owned_.begin(), owned_.end(), p);
+    if (it == owned_.end()) throw LaunchError("emulator: free of memory this emulator did not allocate, or freed already");
+    owned_.erase(it);
     {
         std::lock_guard lock(g_alloc_mutex);
         g_allocations.erase(reinterpret_cast<std::uintptr_t>(p));
     }
-    owned_.erase(std::remove(owned_.begin(), owned_.end(), p), owned_.end());
     std::free(p);
 }
 
@@ -158,7 +179,6 @@ struct Warp {
     std::uint32_t full_vc[32];   // each lane's clock at the last full-warp collective
     std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
     unsigned lanes = 0;
-    unsigned runnable = 0;    // lanes in LaneState::Runnable (kept by set_state)
 };
 
 // The last write and the last read of one 4-byte shared word.
@@ -227,15 +247,6 @@ struct Block {
 };
 
 thread_local Lane* tls_lane = nullptr;
-
-// Every change of a lane's state after the block starts comes through here,
-// so that the scheduler knows without a scan whether a warp has a lane to run.
-inline void set_state(Lane& lane, LaneState s)
-{
-    Warp& w = lane.block->warps[lane.warp];
-    w.runnable += static_cast<unsigned>(s == LaneState::Runnable) - static_cast<unsigned>(lane.state == LaneState::Runnable);
-    lane.state = s;
-}
 
 // Per host thread: fiber stacks with a guard page each, the shared arena and its shadow.
 class WorkerMemory {
@@ -311,7 +322,7 @@ private:
     Lane* lane = static_cast<Lane*>(t.data);
     lane->sched = t.fctx;
     lane->block->body.call(lane->block->body.ctx);
-    set_state(*lane, LaneState::Done);
+    lane->state = LaneState::Done;
     ctx::jump_fcontext(lane->sched, nullptr);
     std::abort();  // a finished lane is never resumed
 }
@@ -342,7 +353,7 @@ void resume(Lane& lane)
         try {
             const bool first = !lane.started;
             lane.started = true;
-            if (body.step(body.ctx, lane.flat, first)) set_state(lane, LaneState::Done);
+            if (body.step(body.ctx, lane.flat, first)) lane.state = LaneState::Done;
         } catch (const LaneStopped&) {
         }
         tls_lane = nullptr;
@@ -363,7 +374,7 @@ void resume(Lane& lane)
         b.fault = Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, file ? file : "", line,
                          std::move(what)};
     }
-    set_state(lane, LaneState::Faulted);
+    lane.state = LaneState::Faulted;
     if (explicit_state(lane)) throw LaneStopped{};
     ctx::jump_fcontext(lane.sched, nullptr);
     std::abort();
@@ -380,6 +391,14 @@ std::string thread_name(const Block& b, unsigned flat)
 std::string site(const char* file, unsigned line)
 {
     return std::string(file ? file : "?") + ":" + std::to_string(line);
+}
+
+// Where another access was, said against this one's place (which the fault
+// message ends with): " on the same line", or " at file:line".
+std::string other_site(const char* here_file, unsigned here_line, const char* file, unsigned line)
+{
+    const bool same_file = here_file == file || (here_file && file && std::strcmp(here_file, file) == 0);
+    return same_file && here_line == line ? " on the same line" : " at " + site(file, line);
 }
 
 // ------------------------------------------------------------- records --
@@ -440,7 +459,7 @@ void check_race(Lane& lane, const Access& a, std::uint64_t word, std::uint8_t by
     std::ostringstream what;
     what << "data race on shared memory: " << a.array->name << "[" << a.index << "] (word " << word << ") is "
          << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
-         << thread_name(*lane.block, other.thread) << " at " << site(other.file, other.line)
+         << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line)
          << ", with no __syncthreads() or __syncwarp() between the two";
     fault(lane, a.file, a.line, what.str());
 }
@@ -583,7 +602,7 @@ void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned lin
 {
     Lane& lane = *tls_lane;
     record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
-    set_state(lane, LaneState::AtBarrier);
+    lane.state = LaneState::AtBarrier;
     Block& b = *lane.block;
     b.barrier_votes += value != 0;
     if (b.at_barrier++ == 0) {
@@ -646,7 +665,7 @@ unsigned active_mask()
 void active_mask_arrive(const char* file, unsigned line)
 {
     Lane& lane = *tls_lane;
-    set_state(lane, LaneState::AtActiveMask);
+    lane.state = LaneState::AtActiveMask;
     lane.block->at_active_mask += 1;
     lane.wait_file = file ? file : "";
     lane.wait_line = line;
@@ -810,7 +829,7 @@ void complete(Block& b, Warp& w, Collective& c)
         }
         }
         lane.sub += 1;
-        set_state(lane, LaneState::Runnable);
+        lane.state = LaneState::Runnable;
     }
 }
 
@@ -862,7 +881,7 @@ void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned 
     c->width = width;
     std::memcpy(c->in[lane.lane], value, sizeof value);
     c->arg[lane.lane] = arg;
-    set_state(lane, LaneState::AtCollective);
+    lane.state = LaneState::AtCollective;
     lane.collective = c;
     lane.wait_file = file;
     lane.wait_line = line;
@@ -896,7 +915,9 @@ bool run_warp_lockstep(Block& b, unsigned w)
     bool ran = false;
     const unsigned first = w * 32, last = first + b.warps[w].lanes;
     for (;;) {
-        if (b.warps[w].runnable == 0) return ran;
+        bool any = false;
+        for (unsigned t = first; t < last; ++t) any |= b.lanes[t].state == LaneState::Runnable;
+        if (!any) return ran;
         ++b.warps[w].round;
         for (unsigned t = first; t < last; ++t) {
             if (b.lanes[t].state != LaneState::Runnable) continue;
@@ -920,7 +941,9 @@ bool run_warp_independent(Block& b, unsigned w)
 {
     Warp& warp = b.warps[w];
     Lane* lanes = &b.lanes[w * 32];
-    if (warp.runnable == 0) return false;
+    bool any = false;
+    for (unsigned i = 0; i < warp.lanes; ++i) any |= lanes[i].state == LaneState::Runnable;
+    if (!any) return false;
     unsigned order[32];
     std::uint64_t r = mix(b.opt->seed ^ mix(b.flat * 1315423911ULL + w * 2654435761ULL + ++warp.round));
     if (warp.lanes == 32) {
@@ -970,7 +993,7 @@ bool release_active_masks(Block& b)
             for (unsigned m = mask; m; m &= m - 1) {
                 Lane& l = lanes[__builtin_ctz(m)];
                 l.bar_value = mask;
-                set_state(l, LaneState::Runnable);
+                l.state = LaneState::Runnable;
                 b.at_active_mask -= 1;
             }
             released = true;
@@ -985,7 +1008,7 @@ void release_barrier(Block& b)
 {
     const unsigned count = b.barrier_votes;
     for (Lane& l : b.lanes) {
-        set_state(l, LaneState::Runnable);
+        l.state = LaneState::Runnable;
         l.epoch += 1;
         l.sub = 0;
         switch (l.bar_op) {
@@ -1056,7 +1079,6 @@ void run_block(Block& b, WorkerMemory& mem)
     for (unsigned w = 0; w < warps; ++w) {
         Warp& warp = b.warps[w];
         warp.lanes = std::min(32u, b.threads - w * 32);
-        warp.runnable = warp.lanes;
         warp.round = 0;
         warp.open = nullptr;
         std::fill(std::begin(warp.full_vc), std::end(warp.full_vc), 0u);

@@ -21,16 +21,11 @@
 // The runtime's own types: dim3/uint3, the access and array descriptions the
 // checks take (the interpreter fills them from each PTX instruction).
 #include "warplab/emu/cuda_api.h"
+#include "warplab/emu/schedule.h"
 #include "warplab/traced.h"
 #include "warplab/trace/record.h"
 
 namespace wl::emu {
-
-enum class Schedule {
-    Independent,  // each lane runs to its next synchronisation, lanes in a shuffled order (Volta and later)
-    Lockstep,     // the lanes of a warp interleave at every traced access (pre-Volta)
-};
-const char* to_string(Schedule s);
 
 struct LaunchOptions {
     Schedule schedule = Schedule::Independent;
@@ -136,7 +131,7 @@ public:
     // Device memory: 256-byte aligned (as cudaMalloc), filled with a poison byte.
     void* alloc_bytes(std::size_t bytes);
     template <class T> T* alloc(std::size_t count) { return static_cast<T*>(alloc_bytes(count * sizeof(T))); }
-    void free(void* p);
+    void free(void* p);  // throws LaunchError for memory it did not allocate or freed already
     template <class T> void copy_to_device(T* dst, const T* src, std::size_t count) { std::memcpy(dst, src, count * sizeof(T)); }
     template <class T> void copy_to_host(T* dst, const T* src, std::size_t count) { std::memcpy(dst, src, count * sizeof(T)); }
 
@@ -157,19 +152,16 @@ public:
             std::apply(k->kernel, *k->params);
         };
         detail::run_grid(name, grid, block, options, detail::KernelBody{&ctx, call}, records_, switches_);
-        ++launches_;
     }
 
     // Runs body once per thread of the grid (the PTX interpreter's launches).
     void launch_body(const char* name, dim3 grid, dim3 block, detail::KernelBody body)
     {
         detail::run_grid(name, grid, block, options, body, records_, switches_);
-        ++launches_;
     }
 
     // Records of the watched blocks from every launch since the last take.
     std::vector<trace::LaneRecord> take_records() { return std::exchange(records_, {}); }
-    unsigned launches() const { return launches_; }
     // Fiber switches made by all launches so far (a lane's resume and its yield are two).
     std::uint64_t fiber_switches() const { return switches_; }
 
@@ -180,7 +172,6 @@ private:
     }
     std::vector<trace::LaneRecord> records_;
     std::vector<void*> owned_;
-    unsigned launches_ = 0;
     std::uint64_t switches_ = 0;
 };
 

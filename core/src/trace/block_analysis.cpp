@@ -1,0 +1,20 @@
+#include "warplab/trace/block_analysis.h"
+
+#include <utility>
+
+namespace wl::trace {
+
+BlockAnalysis analyze_block(const std::vector<LaneRecord>& records, std::uint32_t block, std::uint32_t threads_in_block)
+{
+    std::vector<LaneRecord> mine;
+    for (const LaneRecord& r : records)
+        if (r.block == block) mine.push_back(r);
+    BlockAnalysis out;
+    out.block = group_block(block, threads_in_block, std::move(mine));
+    out.steps = analyze_steps(out.block);
+    out.totals = totals(out.steps);
+    out.shared_after = shared_contents(out.block);
+    return out;
+}
+
+}  // namespace wl::trace

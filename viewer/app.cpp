@@ -56,7 +56,11 @@ void poll_measurement(App& app)
 
 }  // namespace
 
-const Lab& current_lab(const App& app) { return all_labs().at(app.sel.lab); }
+const Lab& current_lab(const App& app)
+{
+    const Lab& lab = all_labs().at(app.sel.lab);
+    return app.user_lab && app.user_lab->lab.id == lab.id ? app.user_lab->lab : lab;
+}
 
 const Version& current_version(const App& app) { return current_lab(app).versions.at(app.sel.version); }
 
@@ -180,6 +184,8 @@ void start_measuring(App& app)
     opt.n = shown >= 0 ? app.timing.tables[shown].table.n : lab.bench_sizes.back();
     opt.type = request_for(app, 0).type;
     opt.command = "warplab-viewer: Measure now";
+    if (app.user_lab && app.user_lab->lab.id == lab.id)  // the user's kernel as one more row
+        opt.file = app.user_lab->file, opt.kernel = app.user_lab->kernel, opt.as_version = app.user_lab->as_version;
     app.timing.measure_error.clear();
     app.timing.measuring = std::async(std::launch::async, [bench = lab.bench, opt] { return bench(opt); });
 }
@@ -210,6 +216,36 @@ void select_by_name(App& app, const std::string& lab_id, const std::string& vers
     const VersionMeta* v = version_id.empty() ? &lab->versions.front() : find_version(*lab, version_id);
     if (!v) throw std::invalid_argument("unknown version '" + version_id + "' of lab " + lab->id + " (see `warplab list`)");
     app.sel.version = std::size_t(v - lab->versions.data());
+}
+
+void add_user_kernel(App& app, const std::string& file, const std::string& kernel)
+{
+    const Lab& base = all_labs().at(app.sel.lab);
+    auto user = std::make_shared<UserLab>();
+    user->file = file;
+    user->kernel = kernel;
+    user->as_version = base.versions.at(app.sel.version).id;
+    user->shown_file = UserKernel::shown_path(file);
+    user->idea = "your kernel " + (kernel.empty() ? std::string("(the file's only one)") : kernel) + " from " + user->shown_file;
+    user->changed = "your own kernel, launched as " + user->as_version + " is";
+    user->lab = base;
+    auto entry = base.versions.at(app.sel.version);  // its launch; the rest is the user's
+    entry.id = kUserVersionId;
+    entry.name = "your kernel";
+    entry.idea = user->idea.c_str();
+    entry.changed = user->changed.c_str();
+    entry.expected = "";
+    entry.variant = true;  // compared with the lab's ladder, not a step of it
+    entry.file = user->shown_file.c_str();
+    entry.kernel = user->kernel.c_str();
+    user->lab.versions.push_back(entry);
+    user->lab.run = [run = base.run, file, kernel, as = user->as_version](RunRequest req) {
+        if (req.version == kUserVersionId) req.version = as, req.file = file, req.kernel = kernel;
+        return run(req);
+    };
+    app.user_lab = std::move(user);
+    app.traces.clear();
+    select_version(app, current_lab(app).versions.size() - 1);
 }
 
 }  // namespace warplab::viewer

@@ -4,15 +4,19 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 
+#include "labs/common/fidelity.h"
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
+#include "labs/common/user_kernel.h"
 #include "viewer/layout.h"
 #include "viewer/source_model.h"
 #include "viewer/theme.h"
 #include "viewer/timing_model.h"
+#include "warplab/occupancy.h"
 #include "warplab/trace/bank_playground.h"
 
 namespace warplab::viewer {
@@ -66,6 +70,20 @@ struct Playground {
     wl::trace::BankPattern pattern;
 };
 
+// The occupancy panel: the GPU it models and its what-if values (unset: the version's own).
+struct OccupancyView {
+    std::size_t arch = 0;  // into wl::occupancy::architectures()
+    wl::occupancy::WhatIf what_if;
+};
+
+// The user's own kernel (--file), shown as one more version of its lab: the
+// lab's entry with that version appended, whose run sets the file and kernel.
+struct UserLab {
+    std::string file, kernel, as_version;  // as given; as_version: the version whose launch it takes
+    std::string shown_file, idea, changed;  // what the appended entry's text fields point into
+    Lab lab;
+};
+
 struct App {
     Selection sel;
     std::map<TraceKey, TraceSlot> traces;
@@ -86,6 +104,9 @@ struct App {
     SourceCache sources{default_source_root()};
     Timing timing;
     GpuStatus gpu;
+    std::shared_ptr<const UserLab> user_lab;  // --file: replaces its lab in current_lab()
+    std::map<std::string, std::optional<MeasuredCounts>> measured;  // "lab version": results/fidelity/, read once
+    OccupancyView occupancy;
 };
 
 // ---- reading ----
@@ -118,5 +139,9 @@ void on_key(App& app, Key key);
 
 // Sets up the state for a lab/version by name; throws std::invalid_argument naming what is wrong.
 void select_by_name(App& app, const std::string& lab, const std::string& version);
+
+// Adds the user's kernel as the last version of the selected lab, launched as
+// the selected version, and selects it; the file is compiled when first traced.
+void add_user_kernel(App& app, const std::string& file, const std::string& kernel);
 
 }  // namespace warplab::viewer

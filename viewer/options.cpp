@@ -1,6 +1,7 @@
 #include "viewer/options.h"
 
 #include <CLI/CLI.hpp>
+#include <fstream>
 
 #include "viewer/app.h"
 
@@ -45,6 +46,8 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_flag("--presenter", o.presenter, "presenter mode: full screen, large fonts, fewer panels (F toggles it)");
     cli.add_option("--screenshot", o.screenshot, "render one frame to this PNG file and exit (no display needed)");
     cli.add_option("--layout-json", o.layout_json, "with --screenshot: write each panel's rectangle, the palette and the status here");
+    cli.add_option("--file", o.file, "your own kernel from this .cu file, shown as one more version, launched as --version's");
+    cli.add_option("--kernel", o.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed)");
     try {
         cli.parse(argc, argv);
@@ -60,6 +63,7 @@ std::optional<Options> parse_options(int argc, char** argv)
     o.banks |= !o.banks_preset.empty();
     if (!o.layout_json.empty() && o.screenshot.empty()) throw UsageError("--layout-json needs --screenshot");
     if (!o.screenshot.empty() && !o.tour.empty()) throw UsageError("use --screenshot or --tour, not both");
+    if (!o.kernel.empty() && o.file.empty()) throw UsageError("--kernel names a kernel of --file; give --file too");
     if (o.step && *o.step < 0) throw UsageError("--step " + std::to_string(*o.step) + ": steps count from 0");
     return o;
 }
@@ -70,6 +74,10 @@ void apply_options(App& app, const Options& o)
         select_by_name(app, o.lab, o.version);
     } catch (const std::invalid_argument& e) {
         throw UsageError(e.what());
+    }
+    if (!o.file.empty()) {
+        if (!std::ifstream(o.file)) throw UsageError("cannot read kernel file '" + o.file + "'");
+        add_user_kernel(app, o.file, o.kernel);
     }
     const Lab& lab = current_lab(app);
     if (!o.type.empty() && std::find(lab.types.begin(), lab.types.end(), o.type) == lab.types.end())

@@ -1,5 +1,6 @@
 // warplab: the command-line front end.
 //   warplab list
+//   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
 //   warplab trace <lab> <version> [--file F.cu [--kernel K]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
@@ -21,6 +22,7 @@
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
+#include "occupancy_command.h"
 #include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
 #include "banks_command.h"  // warplab banks [--preset P] [--size B] [--stride S] [--offset O] [--lanes N | --mask M]
 
@@ -47,7 +49,7 @@ int list_labs()
     for (const Lab& lab : all_labs()) {
         std::printf("%s: %s\n", lab.id.c_str(), lab.title.c_str());
         for (const VersionMeta& v : lab.versions)
-            std::printf("  %-8s %-24s %s%s\n", v.id, v.name, v.variant ? "[variant] " : "", v.idea);
+            std::printf("  %-8s %-24s %s%s%s\n", v.id, v.name, v.variant ? "[variant] " : "", v.gpu_only ? "[GPU only] " : "", v.idea);
     }
     const GpuStatus gpu = gpu_status();
     std::printf("\nGPU: %s\n", gpu.available ? gpu.name.c_str() : ("none (" + gpu.reason + ")").c_str());
@@ -68,7 +70,7 @@ std::vector<std::size_t> parse_size(const std::string& text)
         if (end == std::string::npos) break;
         start = end + 1;
     }
-    if (dims.size() != 1 && dims.size() != 3) throw std::invalid_argument("size '" + text + "' is not S or M,N,K");
+    if (dims.size() > 3) throw std::invalid_argument("size '" + text + "' has more than 3 dimensions");  // each lab checks its own
     return dims;
 }
 
@@ -288,7 +290,7 @@ int main(int argc, char** argv)
     tr->add_option("--file", ta.file, "run your own kernel from this .cu file, with the version's parameters and launch");
     tr->add_option("--kernel", ta.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     tr->add_option("--n", ta.n, "number of elements (default: the lab's)");
-    tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64)");
+    tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64); transpose: S or ROWS,COLS");
     tr->add_option("--block", ta.block, "threads per block (default: the version's, as warplab bench times it)");
     tr->add_option("--type", ta.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
@@ -314,7 +316,7 @@ int main(int argc, char** argv)
     CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
     be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
     be->add_option("--n", ba.n, "sizes, comma-separated (default: the lab's, 2^22 and 2^28 for reduction)")->delimiter(',');
-    be->add_option("--size", ba.sizes, "matmul sizes: S (S×S×S) or M,N,K, several allowed (default: 1024 2048 4096)");
+    be->add_option("--size", ba.sizes, "matmul sizes: S (S×S×S) or M,N,K; transpose: S or ROWS,COLS; several allowed (default: the lab's)");
     be->add_option("--type", ba.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     be->add_flag("--warm", ba.warm, "keep L2 warm between runs (default: flush it before each run)");
     be->add_option("--seconds", ba.seconds, "time budget per version (default 1)");
@@ -330,6 +332,7 @@ int main(int argc, char** argv)
     be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");
 
     GradeCommand grade(app);
+    OccupancyCommand occupancy(app);
     BanksCommand banks(app);
 
     std::string command;
@@ -348,6 +351,7 @@ int main(int argc, char** argv)
         if (app.got_subcommand("bench")) return bench(ba, command);
         if (app.got_subcommand("sweep")) return sweep(sa);
         if (grade.chosen()) return grade.run();
+        if (occupancy.chosen()) return occupancy.run();
         if (banks.chosen()) return banks.run();
         return trace(ta);
     } catch (const wl::emu::KernelFault& e) {

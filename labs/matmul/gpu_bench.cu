@@ -1,6 +1,9 @@
 // Times every matmul version on the GPU (the plain build: no tracing), beside
-// cuBLAS SGEMM in pedantic FP32 measured in the same run, and checks every
-// version's C against cuBLAS's (check_on_gpu, for the gpu tests).
+// cuBLAS SGEMM in pedantic FP32 and cuBLAS in TF32 (tensor cores) measured in
+// the same run, and checks every version's C against cuBLAS's pedantic FP32
+// one (check_on_gpu, for the gpu tests). Each row is compared with the cuBLAS
+// of its own arithmetic: FP32 versions with pedantic SGEMM, TF32 ones with
+// cuBLAS TF32.
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -21,15 +24,18 @@ void check_cublas(cublasStatus_t s, const char* what)
     if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string("cuBLAS error in ") + what + ": " + cublasGetStatusString(s));
 }
 
-// cuBLAS in pedantic FP32: no TF32, no reduced-precision shortcuts. cuBLAS is
-// column-major; a row-major M×N matrix is its N×M transpose, so row-major
-// C = A·B is column-major C^T = B^T·A^T: call Sgemm with B first, m = N, n = M.
+// cuBLAS SGEMM in one arithmetic: pedantic FP32 (no TF32, no reduced-precision
+// shortcuts), or TF32 on the tensor cores (inputs read with 10 mantissa bits,
+// FP32 sums). cuBLAS is column-major; a row-major M×N matrix is its N×M
+// transpose, so row-major C = A·B is column-major C^T = B^T·A^T: call Sgemm
+// with B first, m = N, n = M.
 class Cublas {
 public:
-    Cublas()
+    explicit Cublas(Arithmetic arithmetic) : arithmetic_(arithmetic)
     {
         check_cublas(cublasCreate(&handle_), "cublasCreate");
-        check_cublas(cublasSetMathMode(handle_, CUBLAS_PEDANTIC_MATH), "cublasSetMathMode(PEDANTIC)");
+        const bool tf32 = arithmetic == Arithmetic::Tf32;
+        check_cublas(cublasSetMathMode(handle_, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
     }
     ~Cublas() { cublasDestroy(handle_); }
     Cublas(const Cublas&) = delete;
@@ -41,7 +47,15 @@ public:
         check_cublas(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n), "cublasSgemm");
     }
 
+    Arithmetic arithmetic() const { return arithmetic_; }
+    // The row's name in the bench table.
+    const char* name() const
+    {
+        return arithmetic_ == Arithmetic::Tf32 ? "cuBLAS SGEMM (TF32 tensor cores)" : "cuBLAS SGEMM (pedantic FP32)";
+    }
+
 private:
+    Arithmetic arithmetic_;
     cublasHandle_t handle_ = nullptr;
 };
 
@@ -53,7 +67,8 @@ struct Problem {
     TimingDevice gpu;
     float *a = nullptr, *b = nullptr, *c = nullptr;
     std::vector<float> ref, abs;  // cuBLAS's C and cuBLAS's |A|·|B| (the tolerance's S)
-    Comparison cublas_check;      // cuBLAS's C against the CPU reference on sampled rows
+    Reference exact;              // the FP64 product on the first rows the CPU can afford
+    Comparison cublas_check;      // cuBLAS's C against it
 
     Problem(const Shape& shape, std::uint64_t seed, Cublas& blas) : s(shape), in(make_inputs(shape, seed))
     {
@@ -74,8 +89,7 @@ struct Problem {
         blas.sgemm(a, b, c, s);
         ref = download();
         // cuBLAS itself against the exact product on the rows the CPU can afford.
-        const std::size_t rows = reference_rows(s);
-        const Reference exact = reference(s, in.a, in.b, rows);
+        exact = reference(s, in.a, in.b, reference_rows(s));
         cublas_check = compare(ref, exact.c, exact.abs, tolerance(s.k, false));
     }
     ~Problem()
@@ -95,8 +109,10 @@ struct Problem {
         gpu.copy_to_host(out.data(), c, out.size());
         return out;
     }
-    // Every element of C against cuBLAS's, which also errs: twice the bound.
-    Comparison check_c() { return compare(download(), ref, abs, tolerance(s.k, true)); }
+    // Every element of C against cuBLAS's pedantic FP32 one, which also errs.
+    Comparison check_c(Arithmetic arithmetic) { return compare(download(), ref, abs, tolerance(s.k, true, arithmetic)); }
+    // ||C - exact|| / ||exact|| over the rows of `exact`.
+    double fp64_error() { return relative_error(download(), exact.c); }
 };
 
 template <class V> Comparison run_checked(Problem& p)
@@ -104,35 +120,71 @@ template <class V> Comparison run_checked(Problem& p)
     p.poison();
     multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s);
     wl::cuda::check(cudaGetLastError(), V::meta.name);
-    return p.check_c();
+    return p.check_c(arithmetic_of<V>());
 }
 
+// A row's error against the FP64 product, for the table's note.
+struct RowError {
+    std::string row;
+    double error = 0;
+};
 
-template <class V> BenchRow bench_version(Problem& p, const BenchOptions& o)
+
+template <class V> BenchRow bench_version(Problem& p, const BenchOptions& o, std::vector<RowError>& errors)
 {
     const bool ok_before = run_checked<V>(p).ok;
     const wl::cuda::Timing t = wl::cuda::time_runs([&] { multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s); }, o.warm, o.seconds_per_version);
     wl::cuda::check(cudaGetLastError(), V::meta.name);
     const bool ok_after = run_checked<V>(p).ok;
+    errors.push_back({V::meta.id, p.fp64_error()});
     BenchRow row = timed_row(V::meta.id, t, double(p.s.flops()) / 1e9, ok_before && ok_after);
     row.variant = V::meta.variant;
     row.block = V::threads;
     return row;
 }
 
-BenchRow bench_cublas(Problem& p, Cublas& blas, const BenchOptions& o)
+BenchRow bench_cublas(Problem& p, Cublas& blas, const BenchOptions& o, std::vector<RowError>& errors)
 {
     auto checked = [&] {
         p.poison();
         blas.sgemm(p.a, p.b, p.c, p.s);
-        return p.check_c().ok;
+        return p.check_c(blas.arithmetic()).ok;
     };
     const bool ok_before = checked() && p.cublas_check.ok;
     const wl::cuda::Timing t = wl::cuda::time_runs([&] { blas.sgemm(p.a, p.b, p.c, p.s); }, o.warm, o.seconds_per_version);
     const bool ok_after = checked();
-    BenchRow row = timed_row("cuBLAS SGEMM (pedantic FP32)", t, double(p.s.flops()) / 1e9, ok_before && ok_after);
+    errors.push_back({blas.name(), p.fp64_error()});
+    BenchRow row = timed_row(blas.name(), t, double(p.s.flops()) / 1e9, ok_before && ok_after);
     row.reference = true;
     return row;
+}
+
+// Every row against the cuBLAS of its arithmetic: the TF32 rows (v9, cuBLAS
+// TF32) against cuBLAS TF32, the others against pedantic FP32 SGEMM.
+void compare_by_arithmetic(BenchTable& table, const std::vector<std::string>& tf32_rows, const Cublas& fp32, const Cublas& tf32)
+{
+    const auto named = [&](const std::string& name) {
+        return std::find_if(table.rows.begin(), table.rows.end(), [&](const BenchRow& r) { return r.version == name; });
+    };
+    for (BenchRow& r : table.rows) {
+        const bool is_tf32 = std::find(tf32_rows.begin(), tf32_rows.end(), r.version) != tf32_rows.end();
+        const auto ref = named(is_tf32 ? tf32.name() : fp32.name());
+        r.compared_with = ref->version;
+        r.vs_reference = r.median_ms > 0 ? ref->median_ms / r.median_ms : 0;
+    }
+}
+
+// "; error against the FP64 product (first 16 rows), ||C - exact|| / ||exact||: v1 1.2e-07, ..."
+std::string error_note(const std::vector<RowError>& errors, std::size_t rows)
+{
+    std::string text = "; error against the FP64 product (first " + std::to_string(rows) + (rows == 1 ? " row" : " rows") +
+                       "), ||C - exact|| / ||exact||:";
+    char buf[32];
+    for (const RowError& e : errors) {
+        std::snprintf(buf, sizeof buf, " %.1e", e.error);
+        text += " " + e.row + buf + (&e == &errors.back() ? "" : ",");
+    }
+    return text;
 }
 
 Shape bench_shape(const BenchOptions& o)
@@ -178,15 +230,23 @@ BenchTable bench_on_gpu(const BenchOptions& o)
                  " FLOP); % peak: of " + std::to_string(p.sms) + " SMs × 128 FP32 lanes × 2 × " +
                  std::to_string(p.sm_clock_mhz) + " MHz; " + (o.warm ? "warm L2" : "L2 flushed before each run");
 
-    Cublas blas;
-    Problem problem(s, 1, blas);
+    Cublas fp32(Arithmetic::Fp32), tf32(Arithmetic::Tf32);
+    Problem problem(s, 1, fp32);
+    std::vector<RowError> errors;
+    std::vector<std::string> tf32_rows{tf32.name()};
     for_each_version<Versions>([&](auto v) {
-        table.rows.push_back(bench_version<decltype(v)>(problem, o));
+        using V = decltype(v);
+        table.rows.push_back(bench_version<V>(problem, o, errors));
+        if (arithmetic_of<V>() == Arithmetic::Tf32) tf32_rows.push_back(V::meta.id);
         return false;
     });
-    add_user_kernel_row<Versions>(table, problem.gpu, o, [&](auto v) { return bench_version<decltype(v)>(problem, o); });
-    table.rows.push_back(bench_cublas(problem, blas, o));
+    add_user_kernel_row<Versions>(table, problem.gpu, o, [&](auto v) { return bench_version<decltype(v)>(problem, o, errors); });
+    table.rows.push_back(bench_cublas(problem, fp32, o, errors));  // first: the table's reference
+    table.rows.push_back(bench_cublas(problem, tf32, o, errors));
     derive_ratios(table);
+    compare_by_arithmetic(table, tf32_rows, fp32, tf32);
+    table.note += error_note(errors, problem.exact.c.size() / s.n) +
+                  "; \"vs cuBLAS\" is against the cuBLAS of the row's arithmetic (TF32 rows: cuBLAS TF32)";
     return table;
 }
 
@@ -196,7 +256,7 @@ RunResult check_on_gpu(const RunRequest& req)
     if (!status.available) throw std::invalid_argument("no GPU: " + status.reason);
     const Shape s = shape_of(req);
     require_fit(s);
-    Cublas blas;
+    Cublas blas(Arithmetic::Fp32);
     Problem problem(s, req.seed, blas);
     RunResult out;
     out.backend = "gpu " + status.name + " (timing build)";
@@ -210,7 +270,10 @@ RunResult check_on_gpu(const RunRequest& req)
     });
     if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
     out.ok = cmp.ok && problem.cublas_check.ok;
-    out.check = "against cuBLAS: " + cmp.text() + "; cuBLAS against the CPU: " + problem.cublas_check.text();
+    char error[64];
+    std::snprintf(error, sizeof error, "%.1e", problem.fp64_error());
+    out.check = "against cuBLAS: " + cmp.text() + "; cuBLAS against the CPU: " + problem.cublas_check.text() +
+                "; ||C - exact|| / ||exact|| = " + error + " on the CPU's rows";
     return out;
 }
 

@@ -30,8 +30,10 @@ RunResult run_on_gpu(const RunRequest& req)
     out.backend = "gpu " + status.name;
     out.problem = describe(req.version, s);
     out.shape = {s.m, s.n, s.k};
+    Arithmetic arithmetic = Arithmetic::Fp32;
     with_version(req.version, [&](auto v) {
         using V = decltype(v);
+        arithmetic = arithmetic_of<V>();
         describe_launch<V>(out, s, req);
         multiply_on<V>(gpu, d_a, d_b, d_c, s);
         out.records = std::move(gpu.records);
@@ -42,7 +44,7 @@ RunResult run_on_gpu(const RunRequest& req)
     gpu.free(d_a);
     gpu.free(d_b);
     gpu.free(d_c);
-    check_product(out, s, in, c);
+    check_product(out, s, in, c, arithmetic);
     return out;
 }
 

@@ -9,6 +9,7 @@
 #include "kernels/matmul/06_vectorized.cuh"
 #include "kernels/matmul/07_conflict_free.cuh"
 #include "kernels/matmul/08_warptiled.cuh"
+#include "kernels/matmul/09_tensor_cores.cuh"
 #include "labs/matmul/versions.h"
 
 namespace warplab::matmul {
@@ -31,6 +32,7 @@ WL_MATMUL_KERNEL(V5, 2d_blocktiling);
 WL_MATMUL_KERNEL(V6, vectorized);
 WL_MATMUL_KERNEL(V7, conflict_free);
 WL_MATMUL_KERNEL(V8, warptiled);
+WL_MATMUL_KERNEL(V9, tensor_cores);
 
 #undef WL_MATMUL_KERNEL
 

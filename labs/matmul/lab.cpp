@@ -18,6 +18,11 @@ void validate(const RunRequest& req, const Shape& s)
     with_version(req.version, [&](auto v) {
         using V = decltype(v);
         found = true;
+        if (V::meta.gpu_only && !runs_on_gpu(req)) {
+            const GpuStatus gpu = gpu_status();
+            throw std::invalid_argument(std::string(V::meta.id) + " runs only on a GPU: " + V::meta.gpu_only +
+                                        (gpu.available ? "; leave out --backend cpu" : "; this machine has none (" + gpu.reason + ")"));
+        }
         if (req.block != 0 && req.block != V::threads)
             throw std::invalid_argument(std::string(V::meta.id) + "'s block is fixed by its tiles: " + dims(V::block()) +
                                         " = " + std::to_string(V::threads) + " threads");

@@ -11,6 +11,7 @@
 
 #include "labs/common/kernel_instance.h"
 #include "labs/common/version.h"
+#include "labs/matmul/problem.h"  // Arithmetic
 #if !defined(__CUDACC__)
 #include "warplab/emu/emulator.h"  // dim3 without CUDA
 #endif
@@ -159,7 +160,23 @@ struct V8 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .tm = 8, .tn = 16, .wm =
     using template_args = Values<tiles.bm, tiles.bn, tiles.bk, tiles.wm, tiles.wn, tiles.tm, tiles.tn, tiles.min_blocks>;
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8>;
+// v9 keeps v8's tiles; the emulator has no tensor cores, so it runs only on a GPU.
+struct V9 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min_blocks = 2}> {
+    static constexpr VersionMeta meta{
+        .id = "v9",
+        .name = "tensor_cores",
+        .idea = "tensor cores: mma.sync multiplies 16×8×8 pieces in TF32",
+        .changed = "v8's tiles and stages; mma.sync on its fragments instead of FFMA; As untransposed, Bs rows padded by 8",
+        .expected = "several times v8, errors of TF32's size (about 1e-4); compared with cuBLAS in TF32",
+        .bench_block = threads,
+        .gpu_only = "its mma.sync is a tensor-core instruction, which warplab's emulator (a PTX interpreter, "
+                    "one lane at a time) does not implement",
+    };
+    static constexpr Arithmetic arithmetic = Arithmetic::Tf32;
+    using template_args = Values<tiles.bm, tiles.bn, tiles.bk, tiles.wm, tiles.wn, tiles.min_blocks>;
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9>;
 
 // Every kernel takes (A, B, C, M, N, K); the version's tile sizes are its template arguments.
 template <class V, class Backend> void launch(Backend& be, const Operands& o)

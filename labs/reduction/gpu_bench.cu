@@ -1,6 +1,7 @@
 // Times every reduction version on the GPU (the plain build: no tracing),
 // beside cub::DeviceReduce::Sum and a copy kernel measured in the same run.
 #include <cub/device/device_reduce.cuh>
+#include <cstdio>
 
 #include "labs/common/gpu_bench.h"
 #include "labs/reduction/kernels.cuh"
@@ -56,6 +57,22 @@ BenchRow bench_cub(const T* d_in, std::size_t n, double expected, const BenchOpt
     return row;
 }
 
+// The ceiling a reduction can reach is what a kernel that only reads gets
+// from memory, not the copy's read + write: measured in the same run, each
+// row's share of it goes in the table's note.
+void add_read_probe(BenchTable& table, std::size_t bytes, const BenchOptions& o)
+{
+    const double read_rate = measure_read_gbps(bytes, o.warm, o.seconds_per_version);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "read-only probe %.0f GB/s in the same run; %% of it:", read_rate);
+    std::string text = buf;
+    for (const BenchRow& r : table.rows) {
+        std::snprintf(buf, sizeof buf, " %.1f %%", 100.0 * r.rate / read_rate);
+        text += " " + r.version + buf + (&r == &table.rows.back() ? "" : ",");
+    }
+    table.note += (table.note.empty() ? "" : "; ") + text;
+}
+
 template <class T> BenchTable bench_typed(const BenchOptions& o)
 {
     const GpuStatus status = gpu_status();
@@ -95,6 +112,7 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
     table.rows.push_back(bench_cub<T>(d_in, o.n, expected, o));
     gpu.free(d_in);
     derive_ratios(table);
+    add_read_probe(table, bytes, o);
     return table;
 }
 

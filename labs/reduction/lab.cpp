@@ -54,9 +54,9 @@ RunResult run(const RunRequest& req)
 
 Lab make_lab()
 {
-    // 2^22 is Harris's 4M elements (it fits in a modern L2); 2^28 is DRAM-bound.
+    // 2^22 is Harris's 4M elements (it fits in a modern L2); 2^28 and 2^30 are DRAM-bound.
     return Lab{"reduction",       "Parallel reduction (Harris)", version_list<Versions>(kKernels), 1u << 12, 256, {"int", "float"}, run,
-               {1u << 22, 1u << 28}, bench_on_gpu};
+               {1u << 22, 1u << 28, 1u << 30}, bench_on_gpu};
 }
 
 }  // namespace warplab::reduction

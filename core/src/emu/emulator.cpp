@@ -179,6 +179,7 @@ struct Warp {
     std::uint32_t full_vc[32];   // each lane's clock at the last full-warp collective
     std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
     unsigned lanes = 0;
+    unsigned runnable = 0;    // lanes in LaneState::Runnable (kept by set_state)
 };
 
 // The last write and the last read of one 4-byte shared word.
@@ -247,6 +248,15 @@ struct Block {
 };
 
 thread_local Lane* tls_lane = nullptr;
+
+// Every change of a lane's state after the block starts comes through here,
+// so that the scheduler knows without a scan whether a warp has a lane to run.
+inline void set_state(Lane& lane, LaneState s)
+{
+    Warp& w = lane.block->warps[lane.warp];
+    w.runnable += static_cast<unsigned>(s == LaneState::Runnable) - static_cast<unsigned>(lane.state == LaneState::Runnable);
+    lane.state = s;
+}
 
 // Per host thread: fiber stacks with a guard page each, the shared arena and its shadow.
 class WorkerMemory {
@@ -322,7 +332,7 @@ private:
     Lane* lane = static_cast<Lane*>(t.data);
     lane->sched = t.fctx;
     lane->block->body.call(lane->block->body.ctx);
-    lane->state = LaneState::Done;
+    set_state(*lane, LaneState::Done);
     ctx::jump_fcontext(lane->sched, nullptr);
     std::abort();  // a finished lane is never resumed
 }
@@ -353,7 +363,7 @@ void resume(Lane& lane)
         try {
             const bool first = !lane.started;
             lane.started = true;
-            if (body.step(body.ctx, lane.flat, first)) lane.state = LaneState::Done;
+            if (body.step(body.ctx, lane.flat, first)) set_state(lane, LaneState::Done);
         } catch (const LaneStopped&) {
         }
         tls_lane = nullptr;
@@ -374,7 +384,7 @@ void resume(Lane& lane)
         b.fault = Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, file ? file : "", line,
                          std::move(what)};
     }
-    lane.state = LaneState::Faulted;
+    set_state(lane, LaneState::Faulted);
     if (explicit_state(lane)) throw LaneStopped{};
     ctx::jump_fcontext(lane.sched, nullptr);
     std::abort();
@@ -602,7 +612,7 @@ void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned lin
 {
     Lane& lane = *tls_lane;
     record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
-    lane.state = LaneState::AtBarrier;
+    set_state(lane, LaneState::AtBarrier);
     Block& b = *lane.block;
     b.barrier_votes += value != 0;
     if (b.at_barrier++ == 0) {
@@ -665,7 +675,7 @@ unsigned active_mask()
 void active_mask_arrive(const char* file, unsigned line)
 {
     Lane& lane = *tls_lane;
-    lane.state = LaneState::AtActiveMask;
+    set_state(lane, LaneState::AtActiveMask);
     lane.block->at_active_mask += 1;
     lane.wait_file = file ? file : "";
     lane.wait_line = line;
@@ -829,7 +839,7 @@ void complete(Block& b, Warp& w, Collective& c)
         }
         }
         lane.sub += 1;
-        lane.state = LaneState::Runnable;
+        set_state(lane, LaneState::Runnable);
     }
 }
 
@@ -881,7 +891,7 @@ void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned 
     c->width = width;
     std::memcpy(c->in[lane.lane], value, sizeof value);
     c->arg[lane.lane] = arg;
-    lane.state = LaneState::AtCollective;
+    set_state(lane, LaneState::AtCollective);
     lane.collective = c;
     lane.wait_file = file;
     lane.wait_line = line;
@@ -915,9 +925,7 @@ bool run_warp_lockstep(Block& b, unsigned w)
     bool ran = false;
     const unsigned first = w * 32, last = first + b.warps[w].lanes;
     for (;;) {
-        bool any = false;
-        for (unsigned t = first; t < last; ++t) any |= b.lanes[t].state == LaneState::Runnable;
-        if (!any) return ran;
+        if (b.warps[w].runnable == 0) return ran;
         ++b.warps[w].round;
         for (unsigned t = first; t < last; ++t) {
             if (b.lanes[t].state != LaneState::Runnable) continue;
@@ -941,9 +949,7 @@ bool run_warp_independent(Block& b, unsigned w)
 {
     Warp& warp = b.warps[w];
     Lane* lanes = &b.lanes[w * 32];
-    bool any = false;
-    for (unsigned i = 0; i < warp.lanes; ++i) any |= lanes[i].state == LaneState::Runnable;
-    if (!any) return false;
+    if (warp.runnable == 0) return false;
     unsigned order[32];
     std::uint64_t r = mix(b.opt->seed ^ mix(b.flat * 1315423911ULL + w * 2654435761ULL + ++warp.round));
     if (warp.lanes == 32) {
@@ -993,7 +999,7 @@ bool release_active_masks(Block& b)
             for (unsigned m = mask; m; m &= m - 1) {
                 Lane& l = lanes[__builtin_ctz(m)];
                 l.bar_value = mask;
-                l.state = LaneState::Runnable;
+                set_state(l, LaneState::Runnable);
                 b.at_active_mask -= 1;
             }
             released = true;
@@ -1008,7 +1014,7 @@ void release_barrier(Block& b)
 {
     const unsigned count = b.barrier_votes;
     for (Lane& l : b.lanes) {
-        l.state = LaneState::Runnable;
+        set_state(l, LaneState::Runnable);
         l.epoch += 1;
         l.sub = 0;
         switch (l.bar_op) {
@@ -1079,6 +1085,7 @@ void run_block(Block& b, WorkerMemory& mem)
     for (unsigned w = 0; w < warps; ++w) {
         Warp& warp = b.warps[w];
         warp.lanes = std::min(32u, b.threads - w * 32);
+        warp.runnable = warp.lanes;
         warp.round = 0;
         warp.open = nullptr;
         std::fill(std::begin(warp.full_vc), std::end(warp.full_vc), 0u);

@@ -3,8 +3,9 @@
 // Idea: C = A·B with A M×K, B K×N, C M×N, all row-major floats. Thread
 //   (x, y) of the 2D grid computes C[row][col] as one dot product of row `row`
 //   of A and column `col` of B, reading both from global memory.
-// Changed: the starting point (Kirk and Hwu's MatrixMulKernel, generalised to
-//   any M, N, K and many blocks).
+// Changed: the starting point (the MatrixMulKernel of Kirk and Hwu,
+//   "Programming Massively Parallel Processors", generalised to any M, N, K
+//   and many blocks).
 // Expected effect: correct and slow. threadIdx.x, the index that changes from
 //   lane to lane in a warp, picks the ROW: the 32 lanes of a warp read
 //   A[row][k] for 32 rows, K floats apart, so each load of A touches 32
@@ -19,8 +20,6 @@
 //   M·K, K·N and M·N below 2^32 (32-bit indices).
 #pragma once
 #include <cmath>
-
-// sass-check: <32, 32>
 
 namespace warplab::matmul {
 

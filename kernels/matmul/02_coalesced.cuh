@@ -7,13 +7,12 @@
 // Expected effect: each load of B reads 32 consecutive floats, 128 bytes = 4
 //   sectors per request (the ideal); all lanes read the same A[row][k], one
 //   sector, broadcast; the store of C is 4 sectors. The "coalesced" step of
-//   Young's "DirectCompute Optimizations": several times faster than v1.
+//   Young, "DirectCompute Optimizations and Best Practices": several times
+//   faster than v1.
 // Preconditions: blockDim == (BX, BY); grid == (ceil(N / BX), ceil(M / BY));
 //   M·K, K·N and M·N below 2^32.
 #pragma once
 #include <cmath>
-
-// sass-check: <32, 32>
 
 namespace warplab::matmul {
 

@@ -1,4 +1,5 @@
-// Matmul v3: shared-memory tiling (Kirk and Hwu's Mds/Nds kernel).
+// Matmul v3: shared-memory tiling (the Mds/Nds kernel of Kirk and Hwu,
+// "Programming Massively Parallel Processors").
 //
 // Idea: the TILE×TILE threads of a block compute a TILE×TILE tile of C. They
 //   walk along K one tile at a time: together they copy a TILE×TILE tile of A
@@ -17,8 +18,6 @@
 //   ceil(M / TILE)); M·K, K·N and M·N below 2^32.
 #pragma once
 #include <cmath>
-
-// sass-check: <32>
 
 namespace warplab::matmul {
 

@@ -20,8 +20,6 @@
 #pragma once
 #include <cmath>
 
-// sass-check: <64, 64, 8, 8>
-
 namespace warplab::matmul {
 
 template <unsigned BM, unsigned BN, unsigned BK, unsigned TM>

@@ -19,8 +19,6 @@
 #pragma once
 #include <cmath>
 
-// sass-check: <128, 128, 8, 8, 8>
-
 namespace warplab::matmul {
 
 template <unsigned BM, unsigned BN, unsigned BK, unsigned TM, unsigned TN>

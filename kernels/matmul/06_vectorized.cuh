@@ -24,8 +24,6 @@
 #pragma once
 #include <cmath>
 
-// sass-check: <128, 128, 8, 8, 8>
-
 namespace warplab::matmul {
 
 // A[row][k..k+3], zero outside A. K % 4 == 0: one 128-bit load (k is a

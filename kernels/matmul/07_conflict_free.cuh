@@ -22,8 +22,6 @@
 
 #include "kernels/matmul/06_vectorized.cuh"
 
-// sass-check: <128, 128, 8, 8, 8>
-
 namespace warplab::matmul {
 
 // Where float4 number c of a row of Bs is stored. Float4 c and c + 8 cover the

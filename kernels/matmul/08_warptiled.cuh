@@ -22,27 +22,24 @@
 //   c + 8, c + 12, and rows 8 apart start 8·132 = 1056 = 0 mod 32 words
 //   apart (2-way; no padding that keeps rows 16-byte aligned avoids it). Those
 //   16 scalar stores per thread and tile sit beside 2048 multiply-adds; an XOR
-//   swizzle of As that removes them measured 8 % slower on the H100 (its
+//   swizzle of As that removes them measured slower on the H100 (its
 //   lane-dependent read addresses cost registers and instructions). A block
 //   whose tiles lie wholly inside A and B (with K a multiple of BK and N of
 //   4) loads them with plain float4 reads, skipping v6's per-element bounds
-//   checks; the others keep load_a4 / load_b4. On the H100 that alone took
-//   v8 from 0.84× to 0.94× cuBLAS at 4096^3.
+//   checks; the others keep load_a4 / load_b4. On the H100 that was the
+//   largest single gain of the tuning.
 // Expected effect: the global-memory latency of the next tile hides behind
 //   the compute of this one, and each barrier interval now holds a whole
 //   tile's compute plus the next tile's loads: the trace shows one step per
 //   tile ("compute tile k, load tile k + 1") after the first load step.
-//   On the H100 at 4096^3 it reached 0.94× cuBLAS's FP32 SGEMM (72 % of the
-//   FP32 peak); the target was 0.9×. Before the unchecked interior loads it
-//   was 0.84× (results/h100-80gb-hbm3-matmul.json).
+//   Its time against cuBLAS's FP32 SGEMM is recorded in results/ (`warplab
+//   bench matmul --recorded`).
 // Preconditions: blockDim == (32, (BM/WM)·(BN/WN)); grid == (ceil(N / BN),
 //   ceil(M / BM)); A, B, C 16-byte aligned; M·K, K·N and M·N below 2^32.
 #pragma once
 #include <cmath>
 
 #include "kernels/matmul/06_vectorized.cuh"
-
-// sass-check: <128, 128, 16, 64, 64, 8, 16, 2>
 
 namespace warplab::matmul {
 

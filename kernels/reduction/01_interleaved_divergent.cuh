@@ -1,4 +1,5 @@
-// Reduction v1: interleaved addressing with divergent branching (Harris, kernel 1).
+// Reduction v1: interleaved addressing with divergent branching
+// (Harris, "Optimizing Parallel Reduction in CUDA", kernel 1).
 //
 // Idea: each block loads BLOCK elements into shared memory, then halves the
 //   number of partial sums per step: at stride s, thread tid adds element

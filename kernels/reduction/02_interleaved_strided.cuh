@@ -1,4 +1,5 @@
-// Reduction v2: interleaved addressing with a strided index (Harris, kernel 2).
+// Reduction v2: interleaved addressing with a strided index
+// (Harris, "Optimizing Parallel Reduction in CUDA", kernel 2).
 //
 // Idea: keep the tree of v1, but let the first threads of the block do the
 //   work: thread tid handles element index = 2*s*tid.
@@ -7,7 +8,7 @@
 // Expected effect: no partially-active warp while 32 or more threads are
 //   active, and no modulo. The price is shared-memory bank conflicts: at
 //   stride s, lanes of a warp hit words 2*s apart, which fall into the same
-//   bank 2, 4, 8, ... ways. (On the G80 this ran 2.33x faster than v1. On an
+//   bank 2, 4, 8, ... ways. (Harris's G80 ran it much faster than v1. On an
 //   H100 the conflicts and v1's cheap predicated divergence pull in opposite
 //   directions: see the recorded results in labs/reduction/walkthrough.md.)
 // Preconditions: BLOCK is a power of two; blockDim.x == BLOCK.

@@ -1,4 +1,4 @@
-// Reduction v3: sequential addressing (Harris, kernel 3).
+// Reduction v3: sequential addressing (Harris, "Optimizing Parallel Reduction in CUDA", kernel 3).
 //
 // Idea: fold the upper half of the active range onto the lower half: at
 //   stride s (blockDim/2, then /4, ...), thread tid < s adds element tid + s.

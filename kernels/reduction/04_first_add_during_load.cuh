@@ -1,4 +1,5 @@
-// Reduction v4: first add during the global load (Harris, kernel 4).
+// Reduction v4: first add during the global load
+// (Harris, "Optimizing Parallel Reduction in CUDA", kernel 4).
 //
 // Idea: in v3 half of the threads are idle from the first step on. Let every
 //   thread load two elements, BLOCK apart, and add them before storing the sum

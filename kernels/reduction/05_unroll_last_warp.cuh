@@ -1,4 +1,5 @@
-// Reduction v5: unroll the last warp (Harris, kernel 5), correct on Volta and later.
+// Reduction v5: unroll the last warp, correct on Volta and later
+// (Harris, "Optimizing Parallel Reduction in CUDA", kernel 5).
 //
 // Idea: once 32 or fewer threads are active, they all sit in warp 0. The last
 //   six steps need no block barrier: a warp synchronisation is enough, and the

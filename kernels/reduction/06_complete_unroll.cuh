@@ -1,4 +1,5 @@
-// Reduction v6: completely unrolled, block size as a template parameter (Harris, kernel 6).
+// Reduction v6: completely unrolled, block size as a template parameter
+// (Harris, "Optimizing Parallel Reduction in CUDA", kernel 6).
 //
 // Idea: BLOCK is known at compile time, so the number of tree steps is too.
 //   Write every step out and let `if (BLOCK >= ...)` disappear at compile time.

@@ -1,4 +1,5 @@
-// Reduction v7: multiple elements per thread (Harris, kernel 7).
+// Reduction v7: multiple elements per thread
+// (Harris, "Optimizing Parallel Reduction in CUDA", kernel 7).
 //
 // Idea: launch only as many blocks as the GPU runs at once (a few per SM) and
 //   let each thread add up many elements in a grid-stride loop before the
@@ -6,9 +7,9 @@
 //   stream of loads.
 // Changed from v6: the two-element load becomes a loop over i, i + BLOCK,
 //   then i += 2*BLOCK*gridDim.x; the host sizes the grid from the SM count.
-// Expected effect: close to DRAM bandwidth for large n (Harris: 30x over v1
-//   on the G80). The trace shows step 0 with many global-load instructions per
-//   warp, each at the ideal 4 sectors per request.
+// Expected effect: close to DRAM bandwidth for large n (Harris's last and
+//   fastest step on the G80). The trace shows step 0 with many global-load
+//   instructions per warp, each at the ideal 4 sectors per request.
 // Preconditions: BLOCK is a power of two from 64 to 1024; blockDim.x == BLOCK.
 #pragma once
 #include "kernels/reduction/05_unroll_last_warp.cuh"

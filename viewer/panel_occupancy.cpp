@@ -35,7 +35,7 @@ void gpu_picker(App& app)
 void what_if_slider(const char* label, std::optional<unsigned>& what_if, unsigned own, int lo, int hi)
 {
     int value = int(what_if.value_or(own));
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
     if (ImGui::SliderInt(label, &value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp)) what_if = unsigned(value);
     if (what_if && *what_if != own) {
         ImGui::SameLine();
@@ -52,16 +52,16 @@ void sliders(App& app, const occ::Arch& arch, const occ::KernelResources& k, uns
     if (ImGui::Button("Reset to the kernel's")) w = {};
 }
 
-// The blocks each resource allows, as bars against the architecture's block slots.
+// The blocks per SM each resource allows, as bars against the architecture's block slots.
 void limits_chart(App& app, const occ::Arch& arch, const occ::Occupancy& o)
 {
     const Palette& pal = palette();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float row_h = ImGui::GetTextLineHeightWithSpacing() + 2;
+    const float row_h = ImGui::GetFrameHeightWithSpacing();
     const float label_w = ImGui::CalcTextSize("shared memory  ").x;
     const ImVec2 min = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
-    const float bar_w = width - label_w - ImGui::CalcTextSize(" 32+ blocks").x;
+    const float bar_w = width - label_w - ImGui::CalcTextSize(" no limit ").x;
     const unsigned scale = arch.max_blocks_per_sm;
     float y = min.y;
     for (occ::Limiter l : {occ::Limiter::Threads, occ::Limiter::Blocks, occ::Limiter::Registers, occ::Limiter::SharedMemory}) {
@@ -73,7 +73,7 @@ void limits_chart(App& app, const occ::Arch& arch, const occ::Occupancy& o)
         const ImVec2 a(min.x + label_w, y + 3), b(min.x + label_w + bar_w, y + row_h - 5);
         dl->AddRectFilled(a, b, pal.bar_background);
         dl->AddRectFilled(a, ImVec2(a.x + fill * bar_w, b.y), colour);
-        const std::string text = blocks == occ::kUnlimited ? "no limit" : std::to_string(blocks) + (blocks > scale ? "+" : "") + " blocks";
+        const std::string text = blocks == occ::kUnlimited ? "no limit" : std::to_string(blocks);
         dl->AddText(ImVec2(b.x + 6, y), bounds ? pal.text : pal.muted, text.c_str());
         y += row_h;
     }
@@ -105,22 +105,29 @@ void occupancy_panel(App& app)
     if (begin_panel(app, Panel::Occupancy, "Occupancy")) {
         const auto& v = current_version(app);
         const occ::Arch& arch = occ::architectures()[app.occupancy.arch];
-        gpu_picker(app);
         try {
             const occ::LaunchUsage launch =
                 occ::launch_usage(current_lab(app).id, v.kernel, v.bench_block, element_type(app), app.occupancy.what_if);
             const occ::KernelResources& k = *launch.instance;
+            wrapped_text(palette().muted, k.entry + ": " + std::to_string(k.registers) + " registers, " +
+                                              std::to_string(k.shared_static) + " B shared, " +
+                                              std::to_string(k.stack + k.spill_stores + k.spill_loads) + " B local");
             ImGui::SameLine();
             help_marker("Registers, shared memory and local (stack, spill) bytes as ptxas compiles the lab's PTX for "
                         "sm_90, at the block size `warplab bench` times the version at. Occupancy: resident warps "
                         "per SM over the most the SM holds. The bars: blocks per SM each resource alone allows; the "
                         "highlighted ones bound it.");
-            ImGui::TextDisabled("%s: %u registers, %u B shared, %u B local; %u threads", k.entry.c_str(), k.registers,
-                                k.shared_static, k.stack + k.spill_stores + k.spill_loads, v.bench_block);
             const occ::Occupancy o = occ::occupancy(arch, launch.usage);
             summary(app, arch, o);
-            limits_chart(app, arch, o);
-            sliders(app, arch, k, v.bench_block);
+            // Blocks per SM by resource beside the what-if sliders.
+            if (ImGui::BeginTable("##occupancy", 2)) {
+                ImGui::TableNextColumn();
+                limits_chart(app, arch, o);
+                ImGui::TableNextColumn();
+                gpu_picker(app);
+                sliders(app, arch, k, v.bench_block);
+                ImGui::EndTable();
+            }
         } catch (const std::invalid_argument& e) {
             wrapped_text(palette().muted, e.what());
         }

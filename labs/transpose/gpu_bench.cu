@@ -82,7 +82,7 @@ BenchRow bench_copy(Problem& p, const BenchOptions& o)
     const bool ok_before = p.checked(run, p.in).ok;
     const wl::cuda::Timing t = wl::cuda::time_runs(run, o.warm, o.seconds_per_version);
     const bool ok_after = p.checked(run, p.in).ok;
-    BenchRow row = timed_row("copy, same tiles (kernels/transpose/00_copy.cuh)", t, double(p.s.bytes_moved()) / 1e9, ok_before && ok_after);
+    BenchRow row = timed_row("copy (v5's tiles, kernels/transpose/00_copy.cuh)", t, double(p.s.bytes_moved()) / 1e9, ok_before && ok_after);
     row.reference = true;
     row.block = Copy::threads;
     return row;

@@ -19,10 +19,7 @@ RunResult run_on_emulator(const RunRequest& req)
 {
     const Shape s = shape_of(req);
     wl::emu::Emulator emu;
-    emu.options.schedule = req.schedule == decltype(req.schedule)::Lockstep ? wl::emu::Schedule::Lockstep : wl::emu::Schedule::Independent;
-    emu.options.watched_blocks = {req.watched_block};
-    emu.options.record = req.record;
-    emu.options.seed = req.seed;
+    configure(emu, req);
 
     const std::vector<float> in = make_input(s, req.seed);
     float* d_in = emu.alloc<float>(in.size());
@@ -33,7 +30,7 @@ RunResult run_on_emulator(const RunRequest& req)
     emu.copy_to_device(d_out, poison.data(), poison.size());
 
     RunResult out;
-    out.backend = std::string("cpu emulator (") + wl::emu::to_string(emu.options.schedule) + ")";
+    out.backend = emulator_name(req.schedule);
     out.problem = describe(req.version, s);
     out.shape = {s.rows, s.cols};
     std::optional<UserKernel> user;

@@ -120,7 +120,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     table.provenance = gpu_provenance(o.command);
     const Provenance& p = table.provenance;
     table.peak = 2.0 * p.mem_clock_mhz * 1e6 * (p.bus_width_bits / 8) / 1e9;
-    table.note = "out = inᵀ, in " + s.text() + " floats; GB/s count each element read once and written once (" +
+    table.note = "out = in transposed, in " + s.text() + " floats; GB/s count each element read once and written once (" +
                  std::to_string(s.bytes_moved() >> 20) + " MiB); every version also checked on " + kAwkwardShape.text() + "; " +
                  (o.warm ? "warm L2" : "L2 flushed before each run");
 

@@ -76,7 +76,7 @@ std::string describe(const std::string& version, const Shape& s)
         using V = decltype(v);
         const dim3 g = V::grid(s.rows, s.cols);
         const std::size_t blocks = std::size_t(g.x) * g.y;
-        out = "out = inᵀ, in " + s.text() + " floats, row-major; " + std::to_string(blocks) + (blocks == 1 ? " block (" : " blocks (") +
+        out = "out = in transposed, in " + s.text() + " floats, row-major; " + std::to_string(blocks) + (blocks == 1 ? " block (" : " blocks (") +
               dims(g) + ") of " + dims(V::block()) + " threads, each a " + std::to_string(V::tile) + "×" + std::to_string(V::tile) +
               " tile";
     });

@@ -33,7 +33,7 @@ RunResult check_on_gpu(const RunRequest& req);
 // Times every version and the copy kernel on the GPU (gpu_bench.cu).
 BenchTable bench_on_gpu(const BenchOptions& options);
 
-// The status line's account of a run: "out = inᵀ, 64×64 floats; ..." (shared by the backends).
+// The status line's account of a run: "out = in transposed, in 64×64 floats; ..." (shared by the backends).
 std::string describe(const std::string& version, const Shape& s);
 
 }  // namespace warplab::transpose

@@ -42,7 +42,7 @@ int main(int argc, char** argv)
         return 77;
     }
     try {
-        for (const warplab::VersionMeta& v : lab->versions) {
+        for (const warplab::Version& v : lab->versions) {
             if (v.variant) continue;
             warplab::RunRequest req = base;
             req.version = v.id;

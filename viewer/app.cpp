@@ -213,7 +213,7 @@ void select_by_name(App& app, const std::string& lab_id, const std::string& vers
     const Lab* lab = lab_id.empty() ? &all_labs().front() : find_lab(lab_id);
     if (!lab) throw std::invalid_argument("unknown lab '" + lab_id + "' (see `warplab list`)");
     app.sel.lab = std::size_t(lab - all_labs().data());
-    const VersionMeta* v = version_id.empty() ? &lab->versions.front() : find_version(*lab, version_id);
+    const Version* v = version_id.empty() ? &lab->versions.front() : find_version(*lab, version_id);
     if (!v) throw std::invalid_argument("unknown version '" + version_id + "' of lab " + lab->id + " (see `warplab list`)");
     app.sel.version = std::size_t(v - lab->versions.data());
 }

@@ -35,10 +35,13 @@ RunRequest request(const std::string& version, std::vector<std::size_t> shape, B
 }
 
 
-std::vector<std::string> versions()
+// Every version, or only those the emulator can run (a GPU-only version has no
+// emulator trace to compare with).
+std::vector<std::string> versions(bool emulated_only = false)
 {
     std::vector<std::string> out;
-    for (const VersionMeta& v : find_lab("matmul")->versions) out.push_back(v.id);
+    for (const Version& v : find_lab("matmul")->versions)
+        if (!emulated_only || !v.gpu_only) out.push_back(v.id);
     return out;
 }
 
@@ -63,8 +66,22 @@ TEST_P(GpuMatmulTrace, EqualsTheEmulatorEventForEvent)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(Matmul, GpuMatmulTrace, ::testing::ValuesIn(versions()),
+INSTANTIATE_TEST_SUITE_P(Matmul, GpuMatmulTrace, ::testing::ValuesIn(versions(true)),
                          [](const auto& info) { return info.param; });
+
+// A GPU-only version is still traced on the GPU: correct, with a trace to show.
+TEST(GpuMatmulTraceGpuOnly, RecordsTheWatchedBlock)
+{
+    REQUIRE_GPU();
+    const Lab& lab = *find_lab("matmul");
+    for (const Version& v : lab.versions) {
+        if (!v.gpu_only) continue;
+        SCOPED_TRACE(v.id);
+        const TracedRun gpu = trace_version(lab, request(v.id, {67, 45, 33}, BackendChoice::Gpu));
+        ASSERT_TRUE(gpu.result.ok) << gpu.result.check;
+        EXPECT_FALSE(gpu.block.events.empty());
+    }
+}
 
 class GpuMatmulVsCublas : public ::testing::TestWithParam<std::string> {};
 

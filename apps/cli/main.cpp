@@ -260,7 +260,9 @@ int bench(const BenchArgs& a, const std::string& command)
     bool all_ok = true;
     for (const std::string& type : types)
         for (const auto& size : sizes) {
-            BenchOptions o{size.size() == 1 ? size[0] : 0, type, a.warm, a.seconds, command, size};
+            BenchOptions o;
+            o.n = size.size() == 1 ? size[0] : 0;
+            o.type = type, o.warm = a.warm, o.seconds_per_version = a.seconds, o.command = command, o.shape = size;
             if (!a.file.empty()) o.file = a.file, o.kernel = a.kernel, o.as_version = as->id;
             tables.push_back(lab->bench(o));
             for (const BenchRow& r : tables.back().rows) all_ok &= r.ok || r.variant;

@@ -50,7 +50,7 @@ Layout desk_layout(float width, float height, float header_h, float status_h)
     const float steps_h = std::floor(header_h * 1.9f);
     place(l, Panel::Steps, left_w, body_y, center_w, steps_h);
     column(l, left_w, body_y + steps_h, center_w, body_h - steps_h,
-           {{Panel::Threads, 0.24f}, {Panel::SharedValues, 0.36f}, {Panel::Banks, 0.19f}, {Panel::Occupancy, 0}});
+           {{Panel::Threads, 0.22f}, {Panel::SharedValues, 0.27f}, {Panel::Banks, 0.31f}, {Panel::Occupancy, 0}});
     column(l, left_w + center_w, body_y, right_w, body_h, {{Panel::Metrics, 0.38f}, {Panel::Global, 0.24f}, {Panel::Time, 0}});
     place(l, Panel::Status, 0, height - status_h, width, status_h);
     return l;

@@ -10,6 +10,7 @@
 #include "kernels/matmul/07_conflict_free.cuh"
 #include "kernels/matmul/08_warptiled.cuh"
 #include "kernels/matmul/09_tensor_cores.cuh"
+#include "kernels/matmul/10_wgmma.cuh"
 #include "labs/matmul/versions.h"
 
 namespace warplab::matmul {
@@ -33,6 +34,7 @@ WL_MATMUL_KERNEL(V6, vectorized);
 WL_MATMUL_KERNEL(V7, conflict_free);
 WL_MATMUL_KERNEL(V8, warptiled);
 WL_MATMUL_KERNEL(V9, tensor_cores);
+WL_MATMUL_KERNEL(V10, wgmma);
 
 #undef WL_MATMUL_KERNEL
 

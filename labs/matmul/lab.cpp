@@ -23,6 +23,8 @@ void validate(const RunRequest& req, const Shape& s)
             throw std::invalid_argument(std::string(V::meta.id) + " runs only on a GPU: " + V::meta.gpu_only +
                                         (gpu.available ? "; leave out --backend cpu" : "; this machine has none (" + gpu.reason + ")"));
         }
+        if constexpr (requires { V::untraced; })
+            if (runs_on_gpu(req)) throw std::invalid_argument(std::string(V::meta.id) + " is not traced: " + V::untraced);
         if (req.block != 0 && req.block != V::threads)
             throw std::invalid_argument(std::string(V::meta.id) + "'s block is fixed by its tiles: " + dims(V::block()) +
                                         " = " + std::to_string(V::threads) + " threads");

@@ -176,7 +176,29 @@ struct V9 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min
     using template_args = Values<tiles.bm, tiles.bn, tiles.bk, tiles.wm, tiles.wn, tiles.min_blocks>;
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9>;
+// v10: one warpgroup (4 warps) per block, its 128×64 tile of C; each warp's
+// accumulators are 16 columns of it, all 128 rows (wgmma's m64n128k8 on C^T).
+struct V10 : Tiled<Tiles{.bm = 128, .bn = 64, .bk = 32, .wm = 128, .wn = 16}> {
+    static constexpr unsigned stages = 2;  // 2 × 24 KB of tiles: within a block's 48 KB of static shared memory
+    static constexpr VersionMeta meta{
+        .id = "v10",
+        .name = "wgmma",
+        .idea = "Hopper's warpgroup tensor cores: wgmma multiplies 64×128×8 pieces in TF32, fed by cp.async",
+        .changed = "mma.sync becomes wgmma (a warpgroup of 4 warps per 128×64 tile, C^T = B^T·A^T); tiles by cp.async, "
+                   "BK = 32, two stages; A's tile in the 128-byte swizzle its matrix descriptor names",
+        .expected = "faster than v9, same TF32 error; short of cuBLAS TF32 (one wgmma group in flight, every thread issues copies)",
+        .bench_block = threads,
+        .gpu_only = "its wgmma is a Hopper tensor-core instruction (sm_90a), which warplab's emulator (a PTX interpreter, "
+                    "one lane at a time) does not implement",
+    };
+    // The lab's PTX, which the GPU trace instruments, is built for compute_90, where wgmma does not exist.
+    static constexpr const char* untraced = "its wgmma exists only in sm_90a code, and the PTX warplab instruments is "
+                                            "compute_90's; warplab bench times it and the gpu tests check it";
+    static constexpr Arithmetic arithmetic = Arithmetic::Tf32;
+    using template_args = Values<tiles.bm, tiles.bn, tiles.bk, stages>;
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10>;
 
 // Every kernel takes (A, B, C, M, N, K); the version's tile sizes are its template arguments.
 template <class V, class Backend> void launch(Backend& be, const Operands& o)

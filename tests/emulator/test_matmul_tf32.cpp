@@ -14,8 +14,11 @@
 // above 0.016: most elements fail.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cstdint>
+#include <utility>
+#include <vector>
 
 #include "labs/common/lab.h"
 #include "labs/matmul/problem.h"
@@ -82,31 +85,39 @@ TEST(MatmulTf32Check, ToleranceIsFp32sPlusTheInputRounding)
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, true, matmul::Arithmetic::Tf32).gamma, 2 * 33 * u / (1 - 33 * u) + inputs);
 }
 
-// v9 is marked GPU-only in the registry; the emulator refuses it with one
-// sentence that says why, before anything runs (the CLI exits 2 with it).
-TEST(MatmulTf32Check, TheEmulatorRefusesV9AndSaysWhy)
+// v9 and v10 are marked GPU-only in the registry, each naming its
+// tensor-core instruction; every other version runs on the emulator. The
+// emulator refuses them with one sentence that says why, before anything runs
+// (the CLI exits 2 with it).
+TEST(MatmulTf32Check, TheEmulatorRefusesTheTensorCoreVersionsAndSaysWhy)
 {
     const Lab* lab = find_lab("matmul");
     ASSERT_NE(lab, nullptr);
-    const VersionMeta* v9 = find_version(*lab, "v9");
-    ASSERT_NE(v9, nullptr);
-    ASSERT_NE(v9->gpu_only, nullptr);
-    EXPECT_NE(std::string(v9->gpu_only).find("mma.sync"), std::string::npos);
-    for (const VersionMeta& v : lab->versions)
-        if (std::string(v.id) != "v9") EXPECT_EQ(v.gpu_only, nullptr) << v.id << " runs on the emulator";
-    RunRequest req;
-    req.version = "v9";
-    req.type = "float";
-    req.shape = {17, 33, 9};
-    req.backend = BackendChoice::Cpu;
-    try {
-        lab->run(req);
-        ADD_FAILURE() << "v9 ran on the emulator";
-    } catch (const std::invalid_argument& e) {
-        const std::string what = e.what();
-        EXPECT_NE(what.find("v9 runs only on a GPU"), std::string::npos) << what;
-        EXPECT_NE(what.find("tensor-core"), std::string::npos) << what;
+    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v9", "mma.sync"}, {"v10", "wgmma"}};
+    for (const VersionMeta& v : lab->versions) {
+        const auto listed = std::find_if(gpu_only.begin(), gpu_only.end(), [&](const auto& g) { return g.first == v.id; });
+        if (listed == gpu_only.end()) {
+            EXPECT_EQ(v.gpu_only, nullptr) << v.id << " runs on the emulator";
+            continue;
+        }
+        SCOPED_TRACE(v.id);
+        ASSERT_NE(v.gpu_only, nullptr);
+        EXPECT_NE(std::string(v.gpu_only).find(listed->second), std::string::npos) << v.gpu_only;
+        RunRequest req;
+        req.version = v.id;
+        req.type = "float";
+        req.shape = {17, 33, 9};
+        req.backend = BackendChoice::Cpu;
+        try {
+            lab->run(req);
+            ADD_FAILURE() << v.id << " ran on the emulator";
+        } catch (const std::invalid_argument& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find(std::string(v.id) + " runs only on a GPU"), std::string::npos) << what;
+            EXPECT_NE(what.find("tensor-core"), std::string::npos) << what;
+        }
     }
+    for (const auto& [id, instruction] : gpu_only) EXPECT_NE(find_version(*lab, id), nullptr) << id << " is in the registry";
 }
 
 }  // namespace

@@ -48,6 +48,31 @@ __device__ T block_sum(T value, T* warp_sums)
 template <class T>
 __device__ T add_lanes(const typename Vec4<T>::type& v) { return (v.x + v.y) + (v.z + v.w); }
 
+// Thread 0 of each block writes the block's partial sum; the last block to
+// finish (counted with an atomic) adds the partials, in order, writes the
+// result and resets the counter.
+template <unsigned BLOCK, class T>
+__device__ void add_partials_in_last_block(T sum, T* warp_sums, unsigned* is_last, T* g_partial, unsigned* g_done, T* g_out)
+{
+    sum = block_sum<BLOCK>(sum, warp_sums);
+    if (threadIdx.x == 0) {
+        g_partial[blockIdx.x] = sum;
+        __threadfence();  // the partial is visible before the count says so
+        is_last[0] = (atomicAdd(&g_done[0], 1u) == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (is_last[0]) {
+        __threadfence();
+        T total = T(0);
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK) total += g_partial[b];
+        total = block_sum<BLOCK>(total, warp_sums);
+        if (threadIdx.x == 0) {
+            g_out[0] = total;
+            g_done[0] = 0u;
+        }
+    }
+}
+
 template <unsigned BLOCK, class T>
 __global__ void reduce_vector_single_pass(const T* __restrict__ g_in, T* g_partial, unsigned* g_done,
                                           T* g_out, unsigned n)
@@ -70,26 +95,8 @@ __global__ void reduce_vector_single_pass(const T* __restrict__ g_in, T* g_parti
     for (; i < n4; i += stride) sum += add_lanes<T>(in4[i]);
     if (blockIdx.x == 0 && threadIdx.x < n % 4) sum += g_in[n4 * 4 + threadIdx.x];
 
-    // 2. One partial per block.
-    sum = block_sum<BLOCK>(sum, warp_sums);
-    if (threadIdx.x == 0) {
-        g_partial[blockIdx.x] = sum;
-        __threadfence();  // the partial is visible before the count says so
-        is_last[0] = (atomicAdd(&g_done[0], 1u) == gridDim.x - 1);
-    }
-    __syncthreads();
-
-    // 3. The last block adds the partials, in order, and resets the counter.
-    if (is_last[0]) {
-        __threadfence();
-        T total = T(0);
-        for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK) total += g_partial[b];
-        total = block_sum<BLOCK>(total, warp_sums);
-        if (threadIdx.x == 0) {
-            g_out[0] = total;
-            g_done[0] = 0u;
-        }
-    }
+    // 2. One partial per block; the last block to finish adds them.
+    add_partials_in_last_block<BLOCK>(sum, warp_sums, is_last, g_partial, g_done, g_out);
 }
 
 }  // namespace warplab::reduction

@@ -46,11 +46,16 @@ struct EmulatorBackend {
     template <class V, class Args, class... A>
     void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, const A&... args)
     {
+        launch_with_shared(kernel, grid, block, 0, args...);
+    }
+    template <class V, class Args, class... A>
+    void launch_with_shared(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, unsigned shared_bytes, const A&... args)
+    {
         if (user) {
             const UserKernel::Entry& e = user->entry(detail::arg_list(Args{}));
-            wl::ptx::launch(emu, *e.module, e.name, grid, block, 0, args...);
+            wl::ptx::launch(emu, *e.module, e.name, grid, block, shared_bytes, args...);
         } else {
-            wl::ptx::launch(emu, module, entry_name(kernels, kernel), grid, block, 0, args...);
+            wl::ptx::launch(emu, module, entry_name(kernels, kernel), grid, block, shared_bytes, args...);
         }
         if (record_first_launch_only) emu.options.record = false;
     }

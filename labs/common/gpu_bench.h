@@ -28,6 +28,11 @@ struct TimingDevice : wl::cuda::Device {
     template <class V, class Args, class... A>
     void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, A&&... args)
     {
+        launch_with_shared(kernel, grid, block, 0, std::forward<A>(args)...);
+    }
+    template <class V, class Args, class... A>
+    void launch_with_shared(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, unsigned shared_bytes, A&&... args)
+    {
 #if defined(WARPLAB_HAVE_PTX_TRACE)
         if (user) {
             const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
@@ -35,7 +40,8 @@ struct TimingDevice : wl::cuda::Device {
             return;
         }
 #endif
-        wl::cuda::Device::launch(V::meta.name, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
+        wl::cuda::Device::launch_with_shared(V::meta.name, kernel_pointer(kernel), grid, block, shared_bytes,
+                                             std::forward<A>(args)...);
     }
 };
 

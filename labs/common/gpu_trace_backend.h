@@ -98,13 +98,18 @@ struct GpuTraceBackend : wl::cuda::Device {
     template <class V, class Args, class... A>
     void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, A&&... args)
     {
+        launch_with_shared(kernel, grid, block, 0, std::forward<A>(args)...);
+    }
+    template <class V, class Args, class... A>
+    void launch_with_shared(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, unsigned shared_bytes, A&&... args)
+    {
 #if defined(WARPLAB_HAVE_PTX_TRACE)
         const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
         if (record) {
             record = false;
             records = wl::cuda::trace_on_gpu(user ? user->traced(Args{}, grid, block, list, watched_block)
                                                   : wl::cuda::TraceLaunch{&module, entry_name(kernels, kernel), grid,
-                                                                          block, 0, list, {watched_block}});
+                                                                          block, shared_bytes, list, {watched_block}});
             return;
         }
         if (user) {
@@ -113,7 +118,8 @@ struct GpuTraceBackend : wl::cuda::Device {
             return;
         }
 #endif
-        wl::cuda::Device::launch(V::meta.name, kernel_pointer(kernel), grid, block, std::forward<A>(args)...);
+        wl::cuda::Device::launch_with_shared(V::meta.name, kernel_pointer(kernel), grid, block, shared_bytes,
+                                             std::forward<A>(args)...);
     }
 };
 

@@ -77,8 +77,17 @@ struct GpuStatus {
 };
 GpuStatus gpu_status();
 
+// The H100 the recorded results come from has 132 SMs; where a launch depends
+// on the SM count (reduction's grids, matmul's tiles), the emulator sizes it
+// as if it were one, so that its traces match the GPU's.
+constexpr unsigned kEmulatedMultiprocessors = 132;
+
 // Whether a request runs on the GPU: asked for, or `auto` with a GPU present
 // (a user's --file kernel as well: its PTX is traced there as the lab's is).
 bool runs_on_gpu(const RunRequest& req);
+
+// Refuses, in one sentence, a version that runs only on a GPU (meta.gpu_only)
+// when the request would run it on the emulator.
+void refuse_emulating_gpu_only(const VersionMeta& meta, const RunRequest& req);
 
 }  // namespace warplab

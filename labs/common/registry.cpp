@@ -41,4 +41,12 @@ bool runs_on_gpu(const RunRequest& req)
     return req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
 }
 
+void refuse_emulating_gpu_only(const VersionMeta& meta, const RunRequest& req)
+{
+    if (!meta.gpu_only || runs_on_gpu(req)) return;
+    const GpuStatus gpu = gpu_status();
+    throw std::invalid_argument(std::string(meta.id) + " runs only on a GPU: " + meta.gpu_only +
+                                (gpu.available ? "; leave out --backend cpu" : "; this machine has none (" + gpu.reason + ")"));
+}
+
 }  // namespace warplab

@@ -11,6 +11,7 @@
 #include "kernels/reduction/07_grid_stride.cuh"
 #include "kernels/reduction/08_warp_shuffle.cuh"
 #include "kernels/reduction/09_vector_single_pass.cuh"
+#include "kernels/reduction/10_bulk_copy.cuh"
 #include "labs/reduction/versions.h"
 
 namespace warplab::reduction {
@@ -35,6 +36,8 @@ WL_REDUCTION_KERNEL(V6, complete_unroll);
 WL_REDUCTION_KERNEL(V7, grid_stride);
 WL_REDUCTION_KERNEL(V8, warp_shuffle);
 WL_REDUCTION_KERNEL(V9, vector_single_pass);
+WL_REDUCTION_KERNEL(V10, bulk_copy);
+static_assert(V10::piece_bytes == kPieceBytes, "the registry's ring is made of the kernel's pieces");
 
 #undef WL_REDUCTION_KERNEL
 

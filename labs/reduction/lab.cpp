@@ -26,6 +26,7 @@ void validate(const RunRequest& req)
     unsigned min_block = 0;  // stays 0 for an unknown version
     with_version(req, [&](auto v) { min_block = decltype(v)::min_block; });
     if (min_block == 0) throw std::invalid_argument("unknown reduction version '" + req.version + "'");
+    with_version(req, [&](auto v) { refuse_emulating_gpu_only(decltype(v)::meta, req); });
     if (req.type != "int" && req.type != "float")
         throw std::invalid_argument("unknown type '" + req.type + "' (use int or float)");
     if (req.n == 0) throw std::invalid_argument("n must be at least 1");
@@ -54,9 +55,10 @@ RunResult run(const RunRequest& req)
 
 Lab make_lab()
 {
-    // 2^22 is Harris's 4M elements (it fits in a modern L2); 2^28 and 2^30 are DRAM-bound.
+    // 2^22 is Harris's 4M elements; 2^20 to 2^24 fit in (or just exceed) a
+    // modern L2; 2^28 and 2^30 are DRAM-bound.
     return Lab{"reduction",       "Parallel reduction (Harris)", version_list<Versions>(kKernels), 1u << 12, 256, {"int", "float"}, run,
-               {1u << 22, 1u << 28, 1u << 30}, bench_on_gpu};
+               {1u << 20, 1u << 22, 1u << 24, 1u << 28, 1u << 30}, bench_on_gpu};
 }
 
 }  // namespace warplab::reduction

@@ -174,16 +174,44 @@ struct V9 : OneWave {
     }
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V5Racy, V6, V7, V8, V9>;
+struct V10 {
+    static constexpr bool single_pass = true;
+    static constexpr VersionMeta meta{
+        .id = "v10",
+        .name = "bulk_copy",
+        .idea = "Hopper's bulk copy engine streams 32 KB pieces into a shared-memory ring; threads only add",
+        .changed = "v9's per-thread vector loads became bulk copies (cp.async.bulk), six pieces in flight per SM, "
+                   "each waited for on an mbarrier; one block per SM",
+        .expected = "a few percent above v9 far beyond L2, where both are near the DRAM bandwidth",
+        .bench_block = 1024,
+        .gpu_only = "its cp.async.bulk copies and mbarrier waits are Hopper's copy engine, which warplab's emulator "
+                    "(a PTX interpreter) does not implement",
+    };
+    static constexpr unsigned min_block = 64;
+    // The shared-memory ring: six of the kernel's 32 KB pieces (kPieceBytes), the
+    // most that fits beside its own variables in the H100's 227 KB per block.
+    static constexpr unsigned piece_bytes = 32 * 1024;
+    static constexpr unsigned dynamic_shared_bytes = 6 * piece_bytes;
+    static std::size_t blocks(std::size_t m, unsigned /*block*/, unsigned sms)
+    {
+        const std::size_t pieces = m * 4 / piece_bytes;  // int and float are 4 bytes
+        return std::max<std::size_t>(1, std::min<std::size_t>(pieces, sms));
+    }
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V5Racy, V6, V7, V8, V9, V10>;
 
 // Every kernel is a template <unsigned BLOCK, class T>.
 template <class V, unsigned B, class T> using Kernel = KernelInstance<V, TemplateArgs<Value<B>, T>>;
 
 // Launches one pass of version V on any backend. The kernels take (in, out, n);
-// the single-pass version (in, partial, done, out, n).
+// the single-pass versions (in, partial, done, out, n), v10 with its ring of
+// dynamic shared memory.
 template <class V, unsigned B, class T, class Backend> void launch(Backend& be, dim3 grid, const Pass<T>& p)
 {
-    if constexpr (V::single_pass) {
+    if constexpr (requires { V::dynamic_shared_bytes; }) {
+        be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), V::dynamic_shared_bytes, p.in, p.partial, p.done, p.out, p.n);
+    } else if constexpr (V::single_pass) {
         be.launch(Kernel<V, B, T>{}, grid, dim3(B), p.in, p.partial, p.done, p.out, p.n);
     } else {
         be.launch(Kernel<V, B, T>{}, grid, dim3(B), p.in, p.out, p.n);

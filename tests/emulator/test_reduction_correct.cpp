@@ -62,6 +62,7 @@ std::vector<Schedule> schedules_for(const VersionMeta& v, std::size_t n)
 template <class V> void add_cases(std::vector<Case>& out, std::size_t n, unsigned block)
 {
     if (block < V::min_block) return;  // the version refuses such a block by design
+    if (V::meta.gpu_only) return;      // refused on the emulator (ReductionGpuOnly below)
     for (const char* type : kTypes)
         for (Schedule s : schedules_for(V::meta, n)) out.push_back(Case{V::meta.id, n, block, type, s});
 }
@@ -111,8 +112,9 @@ TEST(ReductionRegistry, HasVersions)
 
 // The lab's PTX holds every kernel the registry can launch, under the name
 // the runner looks up, and nothing else. Expected count, by hand: v1-v4 take
-// blocks 32..1024 (6 sizes), v5, v5-racy and v6-v9 64..1024 (5 sizes), each
-// for int and float: 4*6*2 + 6*5*2 = 48 + 60 = 108 entries.
+// blocks 32..1024 (6 sizes), v5, v5-racy and v6-v10 64..1024 (5 sizes), each
+// for int and float: 4*6*2 + 7*5*2 = 48 + 70 = 118 entries. (v10 runs only on
+// a GPU, but its PTX is in the module: the GPU trace loads it from there.)
 TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
 {
     const wl::ptx::Module& module = reduction::ptx_module();
@@ -130,8 +132,8 @@ TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
         });
         return false;
     });
-    EXPECT_EQ(found, 108u);
-    EXPECT_EQ(module.kernels().size(), 108u);
+    EXPECT_EQ(found, 118u);
+    EXPECT_EQ(module.kernels().size(), 118u);
     // The name form is checked, not assumed: a block size no version takes is absent.
     EXPECT_EQ(module.find("warplab::reduction::reduce_interleaved_divergent<48u, int>"), nullptr);
     EXPECT_NE(module.find("warplab::reduction::reduce_interleaved_divergent<32u, int>"), nullptr);
@@ -139,3 +141,26 @@ TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
 
 }  // namespace
 }  // namespace warplab::test
+
+// v10 is the only reduction version marked GPU-only (its bulk copies have no
+// emulator counterpart); on the emulator it is refused with one sentence that
+// names the reason, before anything runs.
+TEST(ReductionGpuOnly, TheEmulatorRefusesV10AndSaysWhy)
+{
+    unsigned gpu_only = 0;
+    for (const VersionMeta& v : reduction_lab().versions)
+        if (v.gpu_only) {
+            ++gpu_only;
+            EXPECT_EQ(std::string(v.id), "v10");
+        }
+    EXPECT_EQ(gpu_only, 1u);
+    RunRequest req = emulator_request("v10", 1000, 256, "int", Schedule::Independent, 1);
+    try {
+        reduction_lab().run(req);
+        ADD_FAILURE() << "v10 ran on the emulator";
+    } catch (const std::invalid_argument& e) {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("v10 runs only on a GPU"), std::string::npos) << what;
+        EXPECT_NE(what.find("cp.async.bulk"), std::string::npos) << what;
+    }
+}

@@ -56,7 +56,7 @@ std::vector<std::tuple<std::string, std::string, std::size_t>> every_version()
     std::vector<std::tuple<std::string, std::string, std::size_t>> out;
     for_each_version<reduction::Versions>([&](auto v) {
         using V = decltype(v);
-        if (!V::meta.variant)
+        if (!V::meta.variant && !V::meta.gpu_only)  // gpu_only: no emulator trace to compare with
             for (const char* type : {"int", "float"})
                 for (std::size_t n : {std::size_t(4096), std::size_t(1000)})
                     if (n == 1000 || !V::single_pass) out.emplace_back(V::meta.id, type, n);

@@ -261,3 +261,48 @@ TEST(PtxParser, SharedVariableNamesAreTheSourceNames)
 }
 
 }  // namespace
+
+// PTX writes some modifiers with "::" (cache hints, state spaces of Hopper's
+// instructions). They belong to the instruction's name: a hinted load runs as
+// a load, and an instruction the interpreter lacks still parses and faults only
+// when it runs, naming itself whole.
+constexpr const char* kScopedModifiers = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry hinted(.param .u64 p, .param .u32 which)
+{
+	.reg .pred %p<2>;
+	.reg .b32 %r<8>;
+	.reg .b64 %rd<2>;
+	ld.param.u64 %rd1, [p];
+	ld.param.u32 %r7, [which];
+	ld.global.nc.L1::no_allocate.v4.s32 {%r1, %r2, %r3, %r4}, [%rd1];
+	add.s32 %r5, %r1, %r4;
+	st.global.u32 [%rd1+16], %r5;
+	setp.eq.s32 %p1, %r7, 0;
+	@%p1 bra $L_done;
+	mbarrier.init.shared::cta.b64 [%r6], 1;
+$L_done:
+	ret;
+}
+)";
+
+TEST(PtxParser, DoubleColonModifiersAreOneName)
+{
+    const Module m = Module::parse(kScopedModifiers, "hinted.ptx");
+    wl::emu::Emulator emu;
+    int* p = emu.alloc<int>(8);
+    const int init[8] = {3, 100, 200, 4, 0, 0, 0, 0};
+    std::memcpy(p, init, sizeof init);
+    wl::ptx::launch(emu, m, "hinted", dim3(1), dim3(1), 0, p, 0u);
+    EXPECT_EQ(p[4], 3 + 4);  // p[0] + p[3], read by the hinted v4 load
+    try {
+        wl::ptx::launch(emu, m, "hinted", dim3(1), dim3(1), 0, p, 1u);
+        FAIL() << "ran an mbarrier, which the interpreter does not implement";
+    } catch (const wl::emu::KernelFault& f) {
+        const std::string what = f.what();
+        EXPECT_NE(what.find("unsupported PTX instruction 'mbarrier.init.shared::cta.b64'"), std::string::npos) << what;
+    }
+}

@@ -50,7 +50,9 @@ std::vector<Token> tokenize(std::string_view t)
             while (i < t.size() && t[i] != '"') i += t[i] == '\\' ? 2 : 1;
             ++i;
         } else if (ident_char(c)) {
-            while (i < t.size() && ident_char(t[i])) ++i;
+            // "::" inside a name belongs to it (ld.global.L1::no_allocate, mbarrier.init.shared::cta.b64).
+            while (i < t.size() && (ident_char(t[i]) || (t.substr(i, 2) == "::" && i + 2 < t.size() && ident_char(t[i + 2]))))
+                i += t[i] == ':' ? 2 : 1;
         } else {
             ++i;
         }

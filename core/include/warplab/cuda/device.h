@@ -45,10 +45,21 @@ public:
     template <class... P, class... A>
     void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, A&&... args)
     {
+        launch_with_shared(name, kernel, grid, block, 0, std::forward<A>(args)...);
+    }
+
+    // As launch, with `shared_bytes` of dynamic shared memory (above 48 KB the
+    // kernel's limit is raised first, as CUDA requires).
+    template <class... P, class... A>
+    void launch_with_shared(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, unsigned shared_bytes, A&&... args)
+    {
         static_assert(sizeof...(P) == sizeof...(A), "launch: wrong number of kernel arguments");
+        if (shared_bytes > 48 * 1024)
+            check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)),
+                  std::string("shared memory limit of ") + name);
         std::tuple<P...> params(static_cast<P>(std::forward<A>(args))...);
         bind_all(params, std::index_sequence_for<P...>{});
-        std::apply([&](auto&... p) { kernel<<<grid, block>>>(p...); }, params);
+        std::apply([&](auto&... p) { kernel<<<grid, block, shared_bytes>>>(p...); }, params);
         check(cudaGetLastError(), std::string("launch of ") + name);
         if (synchronize_each_launch) check(cudaDeviceSynchronize(), name);
     }

@@ -20,14 +20,17 @@
 //   quarter-warp reads consecutive float4. With BK = 16 the padding no longer
 //   removes every conflict: a warp's transposed store writes k rows c, c + 4,
 //   c + 8, c + 12, and rows 8 apart start 8·132 = 1056 = 0 mod 32 words
-//   apart (2-way; no padding that keeps rows 16-byte aligned avoids it). Those
-//   16 scalar stores per thread and tile sit beside 2048 multiply-adds; an XOR
-//   swizzle of As that removes them measured slower on the H100 (its
-//   lane-dependent read addresses cost registers and instructions). A block
+//   apart (2-way; no padding that keeps rows 16-byte aligned avoids it; 4-way
+//   with BK = 32, where a warp writes 8 k rows). Those 16 scalar stores per
+//   thread and tile sit beside 2048 multiply-adds; an XOR swizzle of As that
+//   removes them measured slower on the H100 (its lane-dependent read
+//   addresses cost registers and instructions). A block
 //   whose tiles lie wholly inside A and B (with K a multiple of BK and N of
 //   4) loads them with plain float4 reads, skipping v6's per-element bounds
 //   checks; the others keep load_a4 / load_b4. On the H100 that was the
-//   largest single gain of the tuning.
+//   largest single gain of the tuning. The template is instantiated at a few
+//   tile sizes; for each launch the lab picks one by the size of C and the
+//   GPU's SM count (v8's entry in labs/matmul/versions.h).
 // Expected effect: the global-memory latency of the next tile hides behind
 //   the compute of this one, and each barrier interval now holds a whole
 //   tile's compute plus the next tile's loads: the trace shows one step per

@@ -58,13 +58,46 @@ inline std::size_t trace_capacity(unsigned threads, const Shape& s)
 // At most this many records in one trace (56 bytes each: 1.9 GB).
 constexpr unsigned kMaxTraceRecords = 1u << 25;
 
-// Fills in how version V launches for this shape; refuses a trace too large to hold.
-template <class V> void describe_launch(RunResult& out, const Shape& s, const RunRequest& req)
+// "BK = 16, warp tiles 64×64, 8×16 per lane": the tiles inside a block's.
+inline std::string tile_details(const Tiles& t)
+{
+    std::string out = "BK = " + std::to_string(t.bk);
+    if (t.wm) out += ", warp tiles " + std::to_string(t.wm) + "×" + std::to_string(t.wn);
+    return out + ", " + std::to_string(t.tm) + "×" + std::to_string(t.tn) + (t.wm ? " per lane" : " per thread");
+}
+
+// "v8 ran 128×64 tiles (BK = 16, ...)" for a version that chooses its tiles by
+// size, for the bench table's note; empty for the others.
+template <class V> std::string tiles_note(const Shape& s, unsigned sms)
+{
+    std::string out;
+    if constexpr (requires { typename V::tile_choices; })
+        with_tiles<V>(s.m, s.n, sms, [&](auto tiles) {
+            constexpr Tiles t = decltype(tiles)::tiles;
+            out = std::string(V::meta.id) + " ran " + std::to_string(t.bm) + "×" + std::to_string(t.bn) + " tiles (" +
+                  tile_details(t) + ")";
+        });
+    return out;
+}
+
+// Fills in how version V launches for this shape on `sms` SMs (its tiles may
+// depend on both); refuses a grid CUDA cannot launch, a watched block that
+// does not exist and a trace too large to hold.
+template <class V> void describe_launch(RunResult& out, const Shape& s, const RunRequest& req, unsigned sms)
 {
     out.threads_per_block = V::threads;
-    const dim3 b = V::block(), g = V::grid(s.m, s.n);
-    out.block_dim = {b.x, b.y, b.z};
-    out.grid_dim = {g.x, g.y, g.z};
+    with_tiles<V>(s.m, s.n, sms, [&](auto tiles) {
+        using C = decltype(tiles);
+        const dim3 b = C::block(), g = C::grid(s.m, s.n);
+        out.block_dim = {b.x, b.y, b.z};
+        out.grid_dim = {g.x, g.y, g.z};
+        if (g.y > 65535)
+            throw std::invalid_argument("shape " + s.text() + " needs " + std::to_string(g.y) + " blocks along y, above CUDA's 65535");
+        if (req.watched_block >= std::size_t(g.x) * g.y)
+            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: " +
+                                        std::string(V::meta.id) + " runs " + std::to_string(g.x) + "×" +
+                                        std::to_string(g.y) + " blocks for " + s.text());
+    });
     if (req.record && trace_capacity(V::threads, s) > kMaxTraceRecords)
         throw std::invalid_argument("a trace of " + s.text() + " would hold more than 2^25 records: trace a smaller K");
 }

@@ -41,14 +41,14 @@ RunResult run_on_emulator(const RunRequest& req)
 
     RunResult out;
     out.backend = emulator_name(req.schedule);
-    out.problem = describe(req.version, s);
+    out.problem = describe(req.version, s, kEmulatedMultiprocessors);
     out.shape = {s.m, s.n, s.k};
     std::optional<UserKernel> user;
     if (!req.file.empty()) user.emplace(req.file, req.kernel);
     const bool found = with_version(req.version, [&](auto v) {
         using V = decltype(v);
-        describe_launch<V>(out, s, req);
-        EmulatorBackend backend{emu, ptx_module(), kKernels};
+        describe_launch<V>(out, s, req, kEmulatedMultiprocessors);
+        EmulatorBackend backend{emu, ptx_module(), kKernels, kEmulatedMultiprocessors};
         if (user) backend.user = &*user;
         multiply_on<V>(backend, d_a, d_b, d_c, s);
     });

@@ -237,6 +237,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     for_each_version<Versions>([&](auto v) {
         using V = decltype(v);
         table.rows.push_back(bench_version<V>(problem, o, errors));
+        if (const std::string tiles = tiles_note<V>(s, problem.gpu.multiprocessors()); !tiles.empty()) table.note += "; " + tiles;
         if (arithmetic_of<V>() == Arithmetic::Tf32) tf32_rows.push_back(V::meta.id);
         return false;
     });
@@ -260,7 +261,7 @@ RunResult check_on_gpu(const RunRequest& req)
     Problem problem(s, req.seed, blas);
     RunResult out;
     out.backend = "gpu " + status.name + " (timing build)";
-    out.problem = describe(req.version, s);
+    out.problem = describe(req.version, s, problem.gpu.multiprocessors());
     out.shape = {s.m, s.n, s.k};
     Comparison cmp;
     const bool found = with_version(req.version, [&](auto v) {

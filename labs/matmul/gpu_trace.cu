@@ -28,13 +28,13 @@ RunResult run_on_gpu(const RunRequest& req)
 
     RunResult out;
     out.backend = "gpu " + status.name;
-    out.problem = describe(req.version, s);
+    out.problem = describe(req.version, s, gpu.multiprocessors());
     out.shape = {s.m, s.n, s.k};
     Arithmetic arithmetic = Arithmetic::Fp32;
     with_version(req.version, [&](auto v) {
         using V = decltype(v);
         arithmetic = arithmetic_of<V>();
-        describe_launch<V>(out, s, req);
+        describe_launch<V>(out, s, req, gpu.multiprocessors());
         multiply_on<V>(gpu, d_a, d_b, d_c, s);
         out.records = std::move(gpu.records);
     });

@@ -28,13 +28,8 @@ void validate(const RunRequest& req, const Shape& s)
         if (req.block != 0 && req.block != V::threads)
             throw std::invalid_argument(std::string(V::meta.id) + "'s block is fixed by its tiles: " + dims(V::block()) +
                                         " = " + std::to_string(V::threads) + " threads");
-        const dim3 grid = V::grid(s.m, s.n);
-        if (grid.y > 65535)
-            throw std::invalid_argument("shape " + s.text() + " needs " + std::to_string(grid.y) +
-                                        " blocks along y, above CUDA's 65535");
-        if (req.watched_block >= std::size_t(grid.x) * grid.y)
-            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: " +
-                                        std::string(V::meta.id) + " runs " + dims(grid) + " blocks for " + s.text());
+        // The grid (and the watched block in it) depends on the tiles, which may
+        // depend on the SM count: describe_launch checks it on the backend.
     });
     if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
     if (req.type != "float") throw std::invalid_argument("matmul multiplies floats: --type " + req.type + " is not offered");
@@ -78,16 +73,23 @@ Shape shape_of(const RunRequest& req)
     return s;
 }
 
-std::string describe(const std::string& version, const Shape& s)
+std::string describe(const std::string& version, const Shape& s, unsigned sms)
 {
     std::string out;
     with_version(version, [&](auto v) {
         using V = decltype(v);
-        const dim3 g = V::grid(s.m, s.n);
-        const std::size_t blocks = std::size_t(g.x) * g.y;
-        out = "C = A·B, M×N×K = " + s.text() + " floats, row-major; " + std::to_string(blocks) +
-              (blocks == 1 ? " block (" : " blocks (") + dims(g) + ") of " + dims(V::block()) + " threads, each a " + std::to_string(V::tiles.bm) +
-              "×" + std::to_string(V::tiles.bn) + " tile of C";
+        with_tiles<V>(s.m, s.n, sms, [&](auto tiles) {
+            using C = decltype(tiles);
+            const dim3 g = C::grid(s.m, s.n);
+            const std::size_t blocks = std::size_t(g.x) * g.y;
+            out = "C = A·B, M×N×K = " + s.text() + " floats, row-major; " + std::to_string(blocks) +
+                  (blocks == 1 ? " block (" : " blocks (") + dims(g) + ") of " + dims(C::block()) + " threads, each a " +
+                  std::to_string(C::tiles.bm) + "×" + std::to_string(C::tiles.bn) + " tile of C";
+            if constexpr (requires { typename V::tile_choices; })
+                out += " (" + tile_details(C::tiles) + "; of " + V::meta.id + "'s " +
+                       std::to_string(std::tuple_size_v<typename V::tile_choices>) +
+                       " tile configurations, the one for this size on " + std::to_string(sms) + " SMs)";
+        });
     });
     return out;
 }

@@ -31,8 +31,9 @@ RunResult check_on_gpu(const RunRequest& req);
 // Times every version and cuBLAS on the GPU (gpu_bench.cu).
 BenchTable bench_on_gpu(const BenchOptions& options);
 
-// The status line's account of a run: "C = A·B, 64×64×64 floats; ..." and
-// whether C matched (shared by the backends).
-std::string describe(const std::string& version, const Shape& s);
+// The status line's account of a run on a GPU of `sms` SMs (or the emulator
+// standing in for one): "C = A·B, 64×64×64 floats; ...", with the tiles that
+// ran where the version chooses them by size (shared by the backends).
+std::string describe(const std::string& version, const Shape& s, unsigned sms);
 
 }  // namespace warplab::matmul

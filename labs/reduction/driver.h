@@ -113,8 +113,4 @@ template <class V, class T, class Backend> T reduce_on(Backend& be, const T* d_i
     return result;
 }
 
-// The H100 the recorded results come from has 132 SMs; the emulator sizes
-// grids as if it were one, so that its traces match the GPU's.
-constexpr unsigned kEmulatedMultiprocessors = 132;
-
 }  // namespace warplab::reduction

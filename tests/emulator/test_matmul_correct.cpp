@@ -124,19 +124,28 @@ TEST(MatmulCheck, RefusesBadShapes)
 }
 
 // The lab's PTX holds each version's kernel with the tile sizes its registry
-// entry names (9 versions, one instance each), under the runner's name for it.
-// v9's is there too: the GPU trace instruments it, though the emulator refuses to run it.
+// entry names (one instance each; v8 one per tile configuration), under the
+// runner's name for it, and nothing else. GPU-only versions' kernels are there
+// too: the GPU trace instruments them, though the emulator refuses to run them.
 TEST(MatmulPtx, HoldsEveryVersionsKernel)
 {
     const wl::ptx::Module& module = matmul::ptx_module();
+    std::size_t instances = 0;
     for_each_version<matmul::Versions>([&](auto v) {
-        using V = decltype(v);
-        const std::string name = entry_name(matmul::kKernels, KernelInstance<V, typename V::template_args>{});
-        EXPECT_NE(module.find(name), nullptr) << name;
+        matmul::for_each_instance<decltype(v)>([&](auto instance) {
+            const std::string name = entry_name(matmul::kKernels, instance);
+            EXPECT_NE(module.find(name), nullptr) << name;
+            ++instances;
+        });
         return false;
     });
-    EXPECT_EQ(module.kernels().size(), 9u);
+    EXPECT_EQ(module.kernels().size(), instances);
+    EXPECT_EQ(std::tuple_size_v<matmul::V8::tile_choices>, 3u);
+    // v8's three, spelled out: 128×128 (BK 16), 128×64 (BK 16), 64×64 (BK 32);
+    // not a tile size the registry does not name (BK 8).
     EXPECT_NE(module.find("warplab::matmul::matmul_warptiled<128u, 128u, 16u, 64u, 64u, 8u, 16u, 2u>"), nullptr);
+    EXPECT_NE(module.find("warplab::matmul::matmul_warptiled<128u, 64u, 16u, 64u, 32u, 8u, 8u, 2u>"), nullptr);
+    EXPECT_NE(module.find("warplab::matmul::matmul_warptiled<64u, 64u, 32u, 32u, 32u, 4u, 8u, 4u>"), nullptr);
     EXPECT_EQ(module.find("warplab::matmul::matmul_warptiled<128u, 128u, 8u, 64u, 64u, 8u, 16u, 2u>"), nullptr);
 }
 

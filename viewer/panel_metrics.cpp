@@ -175,6 +175,7 @@ void step_table(App& app, const TracedRun& run, float height)
     cells({"", "", "", std::to_string(t.partial_warp_steps), shared_cell(t.shared_load, t.shared_store),
            ways_text(std::max(t.shared_load.worst_ways, t.shared_store.worst_ways)), sectors_cell(t.global_load, t.global_store)});
     ImGui::EndTable();
+    if (!run.per_machine_instruction) ImGui::TextDisabled("%s", wl::trace::kPerPtxInstructionNote);
     measured_line(app, run);
 }
 

@@ -144,6 +144,7 @@ int trace(const TraceArgs& a)
     if (!a.json) {
         print_header(*lab, *v, req, run);
         std::fputs(trace_table(run.steps, run.totals).c_str(), stdout);
+        if (!run.per_machine_instruction) std::printf("%s\n", wl::trace::kPerPtxInstructionNote);
         std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
     }
     return run.result.ok ? 0 : kWrongResult;

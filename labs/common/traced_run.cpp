@@ -9,7 +9,10 @@ namespace warplab {
 TracedRun trace_version(const Lab& lab, const RunRequest& req)
 {
     RunResult result = lab.run(req);
-    wl::trace::BlockAnalysis watched = wl::trace::analyze_block(result.records, req.watched_block, result.threads_per_block);
+    // A user's kernel has no machine-code listing: its counts stay per PTX instruction.
+    const wl::trace::MachineCode* code = req.file.empty() ? wl::trace::lab_machine_code(lab.id) : nullptr;
+    wl::trace::BlockAnalysis watched =
+        wl::trace::analyze_block(result.records, req.watched_block, result.threads_per_block, code);
     return TracedRun{std::move(watched), std::move(result)};
 }
 

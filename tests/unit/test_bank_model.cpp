@@ -1,11 +1,13 @@
 // Shared-memory bank model: 32 banks of 4 bytes, word w in bank
-// w % 32, wavefronts = most distinct words one bank must deliver; 8-byte
-// accesses per half-warp, 16-byte per quarter-warp.
+// w % 32, wavefronts = most distinct words one bank must deliver; 8- and
+// 16-byte accesses per half-warp (16 bytes: as Nsight Compute counts LDS.128
+// on an H100, results/fidelity).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
 #include <random>
+#include <vector>
 
 #include "warplab/trace/analysis.h"
 
@@ -174,8 +176,8 @@ TEST(BankModel, EightByteHalfWarpOnly)
 
 TEST(BankModel, SixteenByteStride1IsFourWavefronts)
 {
-    // float4, lane l at 16l. Each quarter-warp (8 lanes x 16 B = 128 B) covers 32
-    // consecutive words, one per bank -> 1; 4 quarters -> 4, ideal 4.
+    // float4, lane l at 16l. Each half-warp (16 lanes x 16 B = 256 B) covers 64
+    // consecutive words, two per bank -> 2; 2 halves -> 4; ideal 64 / 32 = 2 per half -> 4.
     const BankCost c = shared_bank_cost(kFull, strided(16), 16);
     EXPECT_EQ(c.wavefronts, 4u);
     EXPECT_EQ(c.ideal, 4u);
@@ -185,14 +187,15 @@ TEST(BankModel, SixteenByteStride1IsFourWavefronts)
 TEST(BankModel, SixteenByteColumnConflictsAndPaddingFixesIt)
 {
     // float4 tile[32][8] (row 128 B), lane l reads tile[l][0] at 128l: words 32l..32l+3,
-    // banks 0..3 for every lane. A quarter-warp puts 8 distinct words in each of banks
-    // 0..3 -> 8; 4 quarters -> 32, ideal 4, 8-way.
+    // banks 0..3 for every lane. A half-warp puts 16 distinct words in each of banks
+    // 0..3 -> 16; 2 halves -> 32; ideal 2 per half (64 words) -> 4, 8-way.
     const BankCost square = shared_bank_cost(kFull, strided(128), 16);
     EXPECT_EQ(square.wavefronts, 32u);
     EXPECT_EQ(square.ideal, 4u);
     EXPECT_DOUBLE_EQ(square.ways(), 8.0);
     // float4 tile[32][9] (row 144 B = 36 words): lane l covers banks 4l mod 32 .. +3;
-    // 8 consecutive lanes give 8 disjoint groups of 4 banks -> 1 per quarter -> 4.
+    // in a half-warp lanes l and l + 8 share a group of 4 banks (2 distinct words each)
+    // -> 2 per half -> 4, ideal 4: as cheap as 64 distinct words can be.
     const BankCost padded = shared_bank_cost(kFull, strided(144), 16);
     EXPECT_EQ(padded.wavefronts, 4u);
     EXPECT_EQ(padded.ideal, 4u);
@@ -200,10 +203,89 @@ TEST(BankModel, SixteenByteColumnConflictsAndPaddingFixesIt)
 
 TEST(BankModel, SixteenByteSingleLane)
 {
-    // One lane, one quarter-warp with 4 words in 4 banks -> 1, ideal 1.
+    // One lane, one half-warp with 4 words in 4 banks -> 1, ideal 1.
     const BankCost c = shared_bank_cost(1u << 9, strided(16), 16);
     EXPECT_EQ(c.wavefronts, 1u);
     EXPECT_EQ(c.ideal, 1u);
+}
+
+TEST(BankModel, SixteenByteBroadcastIsOnePerHalfWarp)
+{
+    // Every lane reads the same float4 (words 0..3): each half-warp asks 4 words of 4
+    // banks, once each -> 1; 2 halves -> 2, ideal 2. (Per quarter-warp it would be 4.)
+    const BankCost c = shared_bank_cost(kFull, Offsets{}, 16);
+    EXPECT_EQ(c.wavefronts, 2u);
+    EXPECT_EQ(c.ideal, 2u);
+    // Lanes 0-15 at float4 0, lanes 16-31 at float4 1: still one float4 per half -> 2.
+    Offsets halves{};
+    for (unsigned lane = 16; lane < kWarpSize; ++lane) halves[lane] = 16;
+    EXPECT_EQ(shared_bank_cost(kFull, halves, 16).wavefronts, 2u);
+}
+
+TEST(BankModel, SixteenByteEveryOtherLaneConflictsInTheHalfWarp)
+{
+    // Lanes 0, 2, ..., 30 at float4 = lane (words 4l..4l+3). Half-warp 0: lanes 0..14 even,
+    // words 0-3, 8-11, ..., 56-59 = 32 words; lanes l and l + 8 meet in banks 4l mod 32..+3
+    // -> 2 per half -> 4. Ideal: 32 words per half -> 1 -> 2; 2-way. (Per quarter-warp,
+    // 4 lanes, 16 words, no bank twice: 4 wavefronts, ideal 4.)
+    const BankCost c = shared_bank_cost(0x55555555u, strided(16), 16);
+    EXPECT_EQ(c.wavefronts, 4u);
+    EXPECT_EQ(c.ideal, 2u);
+}
+
+// Matmul v6's inner loop (kernels/matmul/06_vectorized.cuh, 16 x 16 threads, TM = TN = 8):
+// warp w holds tx = 0..15 with ty = 2w in lanes 0-15 and ty = 2w + 1 in lanes 16-31. At
+// each k a thread reads As[k][ty*8 + i .. +3] for i = 0, 4 and Bs[k][tx*8 + j .. +3] for
+// j = 0, 4: four LDS.128 (what ptxas makes of it, results/fidelity).
+Offsets v6_a_read(unsigned i)
+{
+    Offsets o{};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = 4 * ((lane / 16) * 8 + i);
+    return o;
+}
+Offsets v6_b_read(unsigned j)
+{
+    Offsets o{};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = 4 * ((lane % 16) * 8 + j);
+    return o;
+}
+
+// The rule this model replaced, as a counter-example: 16-byte accesses served 8 lanes at
+// a time, wavefronts = most distinct words of one bank in those 8 lanes.
+unsigned quarter_warp_wavefronts(const Offsets& o)
+{
+    unsigned total = 0;
+    for (unsigned first = 0; first < kWarpSize; first += 8) {
+        std::array<std::vector<std::uint64_t>, 32> words;
+        for (unsigned lane = first; lane < first + 8; ++lane)
+            for (std::uint64_t w = o[lane] / 4; w < o[lane] / 4 + 4; ++w)
+                if (std::find(words[w % 32].begin(), words[w % 32].end(), w) == words[w % 32].end()) words[w % 32].push_back(w);
+        std::size_t most = 0;
+        for (const auto& bank : words) most = std::max(most, bank.size());
+        total += static_cast<unsigned>(most);
+    }
+    return total;
+}
+
+TEST(BankModel, MatmulV6ReadsCostWhatNsightComputeMeasured)
+{
+    // A: one float4 per half-warp -> 1 + 1 = 2. B: a half-warp reads 16 float4 32 bytes
+    // apart (words 8tx..8tx+3): tx, tx+4, tx+8, tx+12 meet in banks 8tx mod 32..+3 -> 4 per
+    // half -> 8. Per k: 2 + 2 + 8 + 8 = 20 wavefronts for 4 instructions.
+    unsigned per_k = 0;
+    for (unsigned i : {0u, 4u}) per_k += shared_bank_cost(kFull, v6_a_read(i), 16).wavefronts;
+    for (unsigned j : {0u, 4u}) per_k += shared_bank_cost(kFull, v6_b_read(j), 16).wavefronts;
+    EXPECT_EQ(per_k, 20u);
+    // Per block at 256^3: 8 warps x 32 tiles x 8 k = 2048 k-steps, 8192 LDS.128 (Nsight
+    // Compute's count) and 2048 x 20 = 40960 wavefronts: Nsight Compute measured 40960.
+    constexpr unsigned kSteps = 8 * 32 * 8;
+    EXPECT_EQ(kSteps * per_k, 40960u);
+    // The quarter-warp rule fails here: A 4 per read (one address per quarter), B 2 per
+    // quarter (tx and tx + 4) -> 8; per k 4 + 4 + 8 + 8 = 24 -> 49152, 20 % too many.
+    unsigned quarter_per_k = 0;
+    for (unsigned i : {0u, 4u}) quarter_per_k += quarter_warp_wavefronts(v6_a_read(i));
+    for (unsigned j : {0u, 4u}) quarter_per_k += quarter_warp_wavefronts(v6_b_read(j));
+    EXPECT_EQ(kSteps * quarter_per_k, 49152u);
 }
 
 TEST(BankModel, PartialMasks)

@@ -14,12 +14,21 @@ std::uint64_t first_word(std::uint64_t offset) { return offset / kBankWidth; }
 std::uint64_t last_word(std::uint64_t offset, unsigned size) { return (offset + std::max(size, 1u) - 1) / kBankWidth; }
 
 // Most words one phase can touch: 32 lanes of up to 4 bytes (2 words each
-// when unaligned), 16 lanes of 8 to 12 bytes (up to 4), 8 lanes of 16 (5).
-constexpr std::size_t kMaxPhaseWords = 2 * kWarpSize;
+// when unaligned), 16 lanes of 8 bytes (up to 3) or of 16 bytes (up to 5).
+constexpr std::size_t kMaxPhaseWords = 5 * kWarpSize / 2;
+
+// The fewest wavefronts that can deliver `words` distinct words: 32 a wavefront.
+std::uint32_t fewest_wavefronts(std::size_t words) { return static_cast<std::uint32_t>(std::max<std::size_t>(1, (words + kBanks - 1) / kBanks)); }
+
+// One phase's demand: per bank, the distinct words asked of it, and how many distinct words in all.
+struct PhaseDemand {
+    std::array<std::uint32_t, kBanks> ways{};
+    std::size_t words = 0;
+};
 
 // Per bank, the distinct words that the active lanes first..first+count-1 touch.
-std::array<std::uint32_t, kBanks> phase_ways(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset,
-                                             unsigned size, unsigned first, unsigned count)
+PhaseDemand phase_demand(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
+                         unsigned first, unsigned count)
 {
     std::array<std::uint64_t, kMaxPhaseWords> words{};
     std::size_t n = 0;
@@ -28,20 +37,23 @@ std::array<std::uint32_t, kBanks> phase_ways(std::uint32_t mask, const std::arra
             for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size) && n < words.size(); ++w)
                 words[n++] = w;
     std::sort(words.begin(), words.begin() + n);
-    std::array<std::uint32_t, kBanks> ways{};
+    PhaseDemand d;
     for (std::size_t i = 0; i < n; ++i)
-        if (i == 0 || words[i] != words[i - 1]) ways[words[i] % kBanks] += 1;  // a shared word counts once
-    return ways;
+        if (i == 0 || words[i] != words[i - 1]) {  // a shared word counts once
+            d.ways[words[i] % kBanks] += 1;
+            d.words += 1;
+        }
+    return d;
 }
 
-// Calls on_phase(ways) for each phase of the instruction that has an active lane.
+// Calls on_phase(demand) for each phase of the instruction that has an active lane.
 template <class OnPhase>
 void for_each_phase(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size, OnPhase on_phase)
 {
     const unsigned lanes = lanes_per_phase(size);
     for (unsigned first = 0; first < kWarpSize; first += lanes) {
         const std::uint32_t phase_mask = lanes == kWarpSize ? ~0u : ((1u << lanes) - 1u) << first;
-        if (mask & phase_mask) on_phase(phase_ways(mask, offset, size, first, lanes));
+        if (mask & phase_mask) on_phase(phase_demand(mask, offset, size, first, lanes));
     }
 }
 
@@ -176,19 +188,14 @@ std::uint32_t working_lanes(const WarpEvent& e) { return is_work(e.kind) ? e.mas
 
 bool partially_active(const WarpEvent& e) { return is_work(e.kind) && e.mask != e.existing; }
 
-unsigned lanes_per_phase(unsigned size)
-{
-    if (size >= 16) return kWarpSize / 4;
-    if (size >= 8) return kWarpSize / 2;
-    return kWarpSize;
-}
+unsigned lanes_per_phase(unsigned size) { return size >= 8 ? kWarpSize / 2 : kWarpSize; }
 
 BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
 {
     BankCost cost;
-    for_each_phase(mask, offset, size, [&](const std::array<std::uint32_t, kBanks>& ways) {
-        cost.ideal += 1;
-        cost.wavefronts += most(ways);
+    for_each_phase(mask, offset, size, [&](const PhaseDemand& phase) {
+        cost.ideal += fewest_wavefronts(phase.words);
+        cost.wavefronts += most(phase.ways);
     });
     return cost;
 }
@@ -196,10 +203,10 @@ BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kW
 BankDetail shared_bank_detail(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
 {
     BankDetail d;
-    for_each_phase(mask, offset, size, [&](const std::array<std::uint32_t, kBanks>& ways) {
-        d.cost.ideal += 1;
-        d.cost.wavefronts += most(ways);
-        for (unsigned b = 0; b < kBanks; ++b) d.ways[b] = std::max(d.ways[b], ways[b]);
+    for_each_phase(mask, offset, size, [&](const PhaseDemand& phase) {
+        d.cost.ideal += fewest_wavefronts(phase.words);
+        d.cost.wavefronts += most(phase.ways);
+        for (unsigned b = 0; b < kBanks; ++b) d.ways[b] = std::max(d.ways[b], phase.ways[b]);
     });
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
         if (lane_active(mask, lane))

@@ -99,8 +99,10 @@ const std::vector<BankPreset>& bank_presets()
          {4, 33, 0, 0xFFFFFFFFu}},
         {"double", "8-byte doubles at stride 1: each half-warp reads 128 bytes, every bank once: 2 wavefronts, ideal 2: 1-way",
          {8, 1, 0, 0xFFFFFFFFu}},
-        {"float4", "16-byte float4 at stride 1: each quarter-warp reads 128 bytes, every bank once: 4 wavefronts, ideal 4: 1-way",
+        {"float4", "16-byte float4 at stride 1: each half-warp reads 256 bytes, every bank twice: 2 + 2 = 4 wavefronts, ideal 4: 1-way",
          {16, 1, 0, 0xFFFFFFFFu}},
+        {"float4-broadcast", "stride 0: every lane reads one float4; each half-warp gets its 4 words at once: 1 + 1 = 2 wavefronts, ideal 2: 1-way",
+         {16, 0, 0, 0xFFFFFFFFu}},
         {"broadcast", "stride 0: all 32 lanes read one word, delivered once to all of them: 1-way",
          {4, 0, 0, 0xFFFFFFFFu}},
     };

@@ -25,17 +25,21 @@ bool partially_active(const WarpEvent& e);
 
 // ---- hardware model: shared memory banks (32 banks x 4 bytes) ----
 // Word w (byte offset / 4) lives in bank w % 32. A warp instruction is served
-// in phases: the whole warp for accesses of up to 4 bytes, a half-warp for 8
-// bytes, a quarter-warp for 16 (each phase moves at most 32 words). A phase
-// takes as many wavefronts as the most distinct words one bank must deliver;
-// lanes touching the same word share it (broadcast).
+// in phases: the whole warp for accesses of up to 4 bytes, a half-warp (lanes
+// 0-15, then 16-31) for 8 and 16 bytes. A phase takes as many wavefronts as
+// the most distinct words one bank must deliver; lanes touching the same word
+// share it (broadcast). For 16 bytes this is what Nsight Compute counts on an
+// H100 (results/fidelity): a half-warp of distinct float4 needs 2 wavefronts,
+// one float4 read by a whole half-warp 1, so an LDS.128 costs 2 to 32.
 constexpr unsigned kBanks = 32;
 constexpr unsigned kBankWidth = 4;
 unsigned lanes_per_phase(unsigned size);
 
 struct BankCost {
     std::uint32_t wavefronts = 0;  // actual
-    std::uint32_t ideal = 0;       // minimum for this access size and lane count: one per phase with an active lane
+    // the minimum for the words asked: per phase with an active lane, its
+    // distinct words / 32, rounded up (1 unless a 16-byte phase asks for more than 32)
+    std::uint32_t ideal = 0;
     // n-way = wavefronts / ideal (>= 1); 0 when no lane is active
     double ways() const { return ideal ? double(wavefronts) / ideal : 0.0; }
 };

@@ -48,7 +48,7 @@ struct BankPlayground {
     WarpEvent event;         // the load as the trace groups it
     SharedStats load;        // the step's shared loads as analyze_steps counts them: one request
     BankDetail detail;       // per bank, per word: the picture of the same event
-    unsigned phase_lanes = kWarpSize;  // lanes served together (32, 16 for 8 bytes, 8 for 16)
+    unsigned phase_lanes = kWarpSize;  // lanes served together (32, 16 for 8 and 16 bytes)
 };
 
 // Throws std::invalid_argument with pattern_problem's text for an invalid pattern.

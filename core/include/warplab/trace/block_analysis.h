@@ -7,6 +7,7 @@
 
 #include "warplab/trace/analysis.h"
 #include "warplab/trace/events.h"
+#include "warplab/trace/machine_code.h"
 #include "warplab/trace/record.h"
 
 namespace wl::trace {
@@ -16,9 +17,19 @@ struct BlockAnalysis {
     std::vector<StepMetrics> steps;
     Totals totals;
     std::vector<SharedSnapshot> shared_after;  // shared memory's values after each step
+    // Whether shared accesses are counted per machine instruction (a machine-code
+    // listing was given), or per PTX instruction.
+    bool per_machine_instruction = false;
 };
 
-// Block `block`'s records among a run's (which may hold other watched blocks), analysed.
-BlockAnalysis analyze_block(const std::vector<LaneRecord>& records, std::uint32_t block, std::uint32_t threads_in_block);
+// Block `block`'s records among a run's (which may hold other watched blocks),
+// analysed: with `code`, shared accesses as the machine executes them
+// (as_machine_instructions); without, as the PTX has them.
+BlockAnalysis analyze_block(const std::vector<LaneRecord>& records, std::uint32_t block, std::uint32_t threads_in_block,
+                            const MachineCode* code = nullptr);
+
+// The one line a front end shows when the counts are per PTX instruction.
+inline constexpr const char* kPerPtxInstructionNote =
+    "shared accesses counted per PTX instruction: no machine code of this kernel (ptxas may merge some into wider ones)";
 
 }  // namespace wl::trace

@@ -1409,8 +1409,15 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
 // Threaded dispatch: each handler jumps straight to the next instruction's,
 // so the host's branch predictor sees one indirect jump per handler. The
 // parser ends every function with a `ret`, so pc never runs off the end.
-Flow Interpreter::run(const Frame& fr, std::size_t& pc)
+// pc is a local copy, stored back when the lane leaves: the caller's could
+// alias the register slots, and every slot write would reload it.
+Flow Interpreter::run(const Frame& fr, std::size_t& saved_pc)
 {
+    std::size_t pc = saved_pc;
+    auto leave = [&](Flow flow) {
+        saved_pc = pc;
+        return flow;
+    };
     const Instr* code = fr.f->code.data();
     std::uint64_t* r = fr.r;
     const Instr* in = nullptr;
@@ -1433,7 +1440,7 @@ Flow Interpreter::run(const Frame& fr, std::size_t& pc)
 #define WL_C (r[in->o[3].reg])
 #define WL_D (r[in->o[0].reg])
 #define WL_ROUND() \
-    if (round_pending(pc)) return Flow::Waiting
+    if (round_pending(pc)) return leave(Flow::Waiting)
 #define WL_NEXT()                                                                                    \
     do {                                                                                             \
         in = code + pc++;                                                                            \
@@ -1443,13 +1450,17 @@ Flow Interpreter::run(const Frame& fr, std::size_t& pc)
     WL_NEXT();
 skip:
     WL_NEXT();
-general:
-    switch (slow(fr, *in, pc)) {
+general: {
+    std::size_t next = pc;  // slow() sees a copy, so that pc's address never escapes
+    const Step step = slow(fr, *in, next);
+    pc = next;
+    switch (step) {
     case Step::Next: WL_NEXT();
-    case Step::Return: return Flow::Returned;
-    case Step::Exit: return Flow::Exited;
-    case Step::Wait: return Flow::Waiting;
+    case Step::Return: return leave(Flow::Returned);
+    case Step::Exit: return leave(Flow::Exited);
+    case Step::Wait: return leave(Flow::Waiting);
     }
+}
 mov32: WL_D = u32(WL_A); WL_NEXT();
 mov64: WL_D = WL_A; WL_NEXT();
 mov_pred: WL_D = WL_A & 1; WL_NEXT();
@@ -1499,7 +1510,7 @@ st_global32: WL_ROUND(); store32(*in, global_target(*in, WL_D + in->o[0].imm, 4,
 bar_sync:
     if (t_.stepping) {
         emu::detail::barrier_arrive(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
-        return Flow::Waiting;
+        return leave(Flow::Waiting);
     }
     emu::detail::barrier(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
     WL_NEXT();

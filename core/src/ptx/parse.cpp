@@ -981,7 +981,9 @@ private:
             const Operand& addr = in.op == Op::Ld ? in.o[1] : in.o[0];
             const Operand& value = in.op == Op::Ld ? in.o[0] : in.o[1];
             if (addr.kind != OpKind::Addr || value.kind != OpKind::Reg || in.nops != 2) return Fast::None;
-            if (in.space == Space::Param && in.op == Op::Ld && addr.base == OpKind::Imm && addr.imm >= 0 &&
+            // [param_name] or [offset]: either way the address is the displacement
+            const bool fixed = addr.base == OpKind::Imm || addr.base == OpKind::ParamSym;
+            if (in.space == Space::Param && in.op == Op::Ld && fixed && addr.imm >= 0 &&
                 static_cast<std::uint64_t>(addr.imm) + w <= fn.param_bytes)
                 return w == 4 ? Fast::LdParam32 : w == 8 ? Fast::LdParam64 : Fast::None;
             if (w != 4 || addr.base != OpKind::Reg) return Fast::None;

@@ -16,7 +16,7 @@ GpuStatus gpu_status()
         if (count == 0) return GpuStatus{false, "", "no CUDA GPU on this machine"};
         cudaDeviceProp prop{};
         cudaGetDeviceProperties(&prop, 0);
-        return GpuStatus{true, prop.name, ""};
+        return GpuStatus{true, prop.name, "", static_cast<unsigned>(prop.multiProcessorCount)};
     }();
     return status;
 }

@@ -74,6 +74,7 @@ struct GpuStatus {
     bool available = false;
     std::string name;    // "NVIDIA H100 80GB HBM3"
     std::string reason;  // why not, when not available
+    unsigned multiprocessors = 0;  // its SM count, when available
 };
 GpuStatus gpu_status();
 

@@ -167,26 +167,26 @@ template <class Smallest, class... Larger> struct TileChoices {
     static constexpr std::size_t trace_m = Smallest::trace_m, trace_n = Smallest::trace_n, trace_k = Smallest::trace_k;
 };
 
-// Which of `Configs` (a std::tuple of Tiled types) an M×N product uses on a
-// GPU of `sms` SMs: its index. A launch lasts as long as its busiest SM, and
-// with the blocks spread evenly that SM computes ceil(blocks / sms) tiles of
-// BM×BN elements of C. The rule takes the configuration that leaves it the
-// fewest elements, and on a tie the larger tiles (each value loaded then
-// serves more multiply-adds). On 132 SMs, for v8: at 1024×1024, 128×128 tiles
-// make 64 blocks (the busiest SM computes 16384 elements, 68 SMs idle),
-// 128×64 tiles 128 blocks (8192), 64×64 tiles 256 blocks (2 × 4096 = 8192):
-// a tie, so 128×64. At 4096×4096 all three leave 131072 elements: 128×128.
-// At 512×512 (16, 32, 64 blocks, at most one an SM): 64×64.
+// Which of `Configs` (a std::tuple of Tiled types, smallest tiles first) an
+// M×N product uses on a GPU of `sms` SMs: its index. The largest tiles reuse
+// each loaded value most, so the rule takes the largest tiles that still give
+// every SM at least one block (a full wave); when none does, the smallest
+// tiles, which leave the fewest SMs idle. On 132 SMs, for v8: at 1024×1024,
+// 128×128 tiles make 64 blocks and 128×64 tiles 128, both fewer than 132;
+// 64×64 tiles make 256: 64×64. At 1280×1280, 128×64 tiles make 200 blocks:
+// 128×64. From 1409×1409 on (144 blocks of 128×128; 121 at 1408): 128×128.
+// The rule ignores the last, partial wave: at 1536×1536 the 144 blocks of
+// 128×128 put two on 12 SMs and one on the others.
 template <class Configs> constexpr std::size_t choose_tiles(std::size_t m, std::size_t n, unsigned sms)
 {
-    const std::size_t spread = sms ? sms : 1;
-    std::size_t index = 0, best = 0, best_elements = 0, best_area = 0;
+    std::size_t index = 0, best = 0, best_area = 0;
     for_each_version<Configs>([&](auto config) {
         constexpr Tiles t = decltype(config)::tiles;
         const std::size_t blocks = std::size_t(ceil_div(m, t.bm)) * ceil_div(n, t.bn);
-        const std::size_t area = std::size_t(t.bm) * t.bn, elements = (blocks + spread - 1) / spread * area;
-        if (index == 0 || elements < best_elements || (elements == best_elements && area > best_area))
-            best = index, best_elements = elements, best_area = area;
+        const std::size_t area = std::size_t(t.bm) * t.bn;
+        // From the smallest tiles up: the first is the fallback, a later one
+        // wins where its blocks fill the GPU.
+        if (index == 0 || (blocks >= sms && area > best_area)) best = index, best_area = area;
         ++index;
         return false;
     });

@@ -1,11 +1,10 @@
 // v8's choice of tiles by size (labs/matmul/versions.h: choose_tiles, v8's
 // three configurations), and each configuration's kernel on the emulator.
 //
-// The rule: a launch lasts as long as its busiest SM, which computes
-// ceil(blocks / SMs) tiles of BM×BN elements; take the configuration that
-// leaves it the fewest elements, the larger tiles on a tie. v8's
-// configurations: 128×128 (BK 16), 128×64 (BK 16), 64×64 (BK 32). Every
-// expected choice below is derived by hand beside it.
+// The rule: the largest tiles whose grid gives every SM at least one block;
+// where none does, the smallest. v8's configurations: 128×128 (BK 16),
+// 128×64 (BK 16), 64×64 (BK 32). Every expected choice below is derived by
+// hand beside it.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -31,68 +30,74 @@ std::string v8_choice(std::size_t m, std::size_t n, unsigned sms)
     return out;
 }
 
-TEST(MatmulTileRule, PicksByTheBusiestSmsWork)
+TEST(MatmulTileRule, TakesTheLargestTilesThatFillEverySm)
 {
-    // 1024×1024 on 132 SMs: 64 blocks of 128×128 (busiest SM: 1 tile, 16384
-    // elements), 128 of 128×64 (1 tile, 8192), 256 of 64×64 (2 tiles, 8192):
-    // a tie between the smaller two, so the larger of them.
-    EXPECT_EQ(v8_choice(1024, 1024, 132), "128×64");
-    // 4096×4096: 1024, 2048, 4096 blocks; ceil(/132) = 8, 16, 32 tiles;
-    // 8·16384 = 16·8192 = 32·4096 = 131072 each: a tie of all three.
-    EXPECT_EQ(v8_choice(4096, 4096, 132), "128×128");
-    // 2048×2048: 256, 512, 1024 blocks; 2, 4, 8 tiles: 32768 each.
+    // Blocks of 128×128, 128×64 and 64×64 tiles, against 132 SMs:
+    // 1024×1024: 64, 128, 256: only 64×64 fills.
+    EXPECT_EQ(v8_choice(1024, 1024, 132), "64×64");
+    // 1280×1280: 100, 200, 400: 128×64 is the largest that fills.
+    EXPECT_EQ(v8_choice(1280, 1280, 132), "128×64");
+    // 1408×1408: 11·11 = 121, 11·22 = 242: 128×64; 1409×1409: 12·12 = 144.
+    EXPECT_EQ(v8_choice(1408, 1408, 132), "128×64");
+    EXPECT_EQ(v8_choice(1409, 1409, 132), "128×128");
+    // 2048×2048: 256; 4096×4096: 1024; 8192×8192: 4096: 128×128 fills.
     EXPECT_EQ(v8_choice(2048, 2048, 132), "128×128");
-    // 3072×3072: 576, 1152, 2304 blocks; 5, 9, 18 tiles (132·4 = 528 < 576;
-    // 132·8 = 1056 < 1152; 132·17 = 2244 < 2304): 81920, 73728, 73728.
-    EXPECT_EQ(v8_choice(3072, 3072, 132), "128×64");
-    // 512×512: 16, 32, 64 blocks, each SM at most one: 16384, 8192, 4096.
+    EXPECT_EQ(v8_choice(4096, 4096, 132), "128×128");
+    EXPECT_EQ(v8_choice(8192, 8192, 132), "128×128");
+    // 512×512: 16, 32, 64: none fills; the smallest tiles leave fewest idle.
     EXPECT_EQ(v8_choice(512, 512, 132), "64×64");
-    // 1280×1280: 100, 200, 400 blocks; 1, 2, 4 tiles: 16384 each.
-    EXPECT_EQ(v8_choice(1280, 1280, 132), "128×128");
-    // Non-square, partial tiles: 4097×31 is 33×1 blocks of 128×128 or of
-    // 128×64, 65×1 of 64×64, one per SM at most: 16384, 8192, 4096.
+    // Non-square, partial tiles: 4097×31 is 33×1 blocks of 128×128 or
+    // 128×64, 65×1 of 64×64: none fills: 64×64. 4097×4097: 33·33 = 1089.
     EXPECT_EQ(v8_choice(4097, 31, 132), "64×64");
+    EXPECT_EQ(v8_choice(4097, 4097, 132), "128×128");
+    // A wide C: 128×8192 is 1·64 blocks of 128×128 (too few), 1·128 of
+    // 128×64 (too few), 2·128 = 256 of 64×64.
+    EXPECT_EQ(v8_choice(128, 8192, 132), "64×64");
     // The trace default, 64×64: one block whichever the tiles.
     EXPECT_EQ(v8_choice(matmul::V8::trace_m, matmul::V8::trace_n, 132), "64×64");
 }
 
 TEST(MatmulTileRule, DependsOnTheSmCount)
 {
-    // 1024×1024 on 16 SMs: 64, 128, 256 blocks; 4, 8, 16 tiles: 65536 each
-    // (128×64 on 132 SMs, above: with fewer SMs the largest tiles fill them).
-    EXPECT_EQ(v8_choice(1024, 1024, 16), "128×128");
-    // On one SM every configuration of a product of whole tiles computes all of
-    // C there: a tie. No SM count (0) counts as one.
-    EXPECT_EQ(v8_choice(1024, 1024, 1), "128×128");
+    // 1024×1024 on 108 SMs (an A100): 64 blocks of 128×128 (too few), 128
+    // of 128×64: 128×64; on 64 SMs 128×128 fills; on 132 (above) only 64×64.
+    EXPECT_EQ(v8_choice(1024, 1024, 108), "128×64");
+    EXPECT_EQ(v8_choice(1024, 1024, 64), "128×128");
+    EXPECT_EQ(v8_choice(1024, 1024, 65), "128×64");
+    // One block fills one SM; no SM count (0) is filled by any launch.
+    EXPECT_EQ(v8_choice(128, 128, 1), "128×128");
     EXPECT_EQ(v8_choice(1024, 1024, 0), "128×128");
-    // 2048×1024 on 132 SMs: 128, 256, 512 blocks; 1, 2, 4 tiles: 16384 each;
-    // on 108 SMs (an A100): 2, 3, 5 tiles: 32768, 24576, 20480.
-    EXPECT_EQ(v8_choice(2048, 1024, 132), "128×128");
-    EXPECT_EQ(v8_choice(2048, 1024, 108), "64×64");
 }
 
 // Rules that look plausible and are not this one each get one of these wrong:
 // "always the largest tiles" (1024×1024), "always the smallest" (4096×4096),
-// "the largest tiles that leave no SM idle, else the smallest" (1024×1024:
-// 128×64 makes 128 blocks for 132 SMs, so it would take 64×64).
+// "the fewest elements of C on the busiest SM, the larger tiles on a tie"
+// (8192×8192: ceil(4096/132) = 32 tiles of 128×128 make 524288 elements,
+// ceil(16384/132) = 125 tiles of 64×64 only 512000, so it would take 64×64).
 TEST(MatmulTileRule, OtherRulesDisagree)
 {
     struct Case {
         std::size_t m, n;
         std::string expected;
     };
-    const Case cases[] = {{1024, 1024, "128×64"}, {4096, 4096, "128×128"}, {2048, 2048, "128×128"}, {512, 512, "64×64"}};
+    const Case cases[] = {{1024, 1024, "64×64"}, {4096, 4096, "128×128"}, {8192, 8192, "128×128"}, {1280, 1280, "128×64"}};
     for (const Case& c : cases) EXPECT_EQ(v8_choice(c.m, c.n, 132), c.expected) << c.m << "×" << c.n;
 
     using Rule = std::function<std::string(const Case&)>;
     const Rule largest = [](const Case&) { return std::string("128×128"); };
     const Rule smallest = [](const Case&) { return std::string("64×64"); };
-    const Rule no_idle_sm = [](const Case& c) {
-        if (std::size_t(matmul::ceil_div(c.m, 128)) * matmul::ceil_div(c.n, 128) >= 132) return std::string("128×128");
-        if (std::size_t(matmul::ceil_div(c.m, 128)) * matmul::ceil_div(c.n, 64) >= 132) return std::string("128×64");
-        return std::string("64×64");
+    const Rule busiest_sm = [](const Case& c) {
+        std::string pick;
+        std::size_t fewest = 0;
+        for (const auto& [bm, bn, name] : {std::tuple<unsigned, unsigned, const char*>{64, 64, "64×64"},
+                                           {128, 64, "128×64"}, {128, 128, "128×128"}}) {
+            const std::size_t blocks = std::size_t(matmul::ceil_div(c.m, bm)) * matmul::ceil_div(c.n, bn);
+            const std::size_t elements = (blocks + 131) / 132 * bm * bn;
+            if (pick.empty() || elements <= fewest) pick = name, fewest = elements;
+        }
+        return pick;
     };
-    for (const Rule& rule : {largest, smallest, no_idle_sm}) {
+    for (const Rule& rule : {largest, smallest, busiest_sm}) {
         bool disagrees = false;
         for (const Case& c : cases) disagrees |= rule(c) != c.expected;
         EXPECT_TRUE(disagrees);
@@ -154,8 +159,8 @@ TEST(MatmulV8Tiles, AGridTooSmallForTheTilesFails)
 
 // The lab runs v8 with the rule's tiles on the emulator's 132 SMs, and says
 // which: K = 1 keeps the emulator's work small at sizes where the rule picks
-// each configuration (1280×1280: 128×128, 10×10 blocks; 1024×1024: 128×64,
-// 16×8 blocks; the trace default 64×64×64: 64×64, one block).
+// each configuration (1536×1536: 128×128, 12×12 blocks; 1280×1280: 128×64,
+// 20×10 blocks; the trace default 64×64×64: 64×64, one block).
 TEST(MatmulV8Tiles, TheLabRunsAndNamesTheRulesTiles)
 {
     struct Case {
@@ -163,8 +168,8 @@ TEST(MatmulV8Tiles, TheLabRunsAndNamesTheRulesTiles)
         unsigned grid_x, grid_y;
         const char* tiles;
     };
-    const Case cases[] = {{{1280, 1280, 1}, 10, 10, "each a 128×128 tile of C (BK = 16, warp tiles 64×64, 8×16 per lane;"},
-                          {{1024, 1024, 1}, 16, 8, "each a 128×64 tile of C (BK = 16, warp tiles 64×32, 8×8 per lane;"},
+    const Case cases[] = {{{1536, 1536, 1}, 12, 12, "each a 128×128 tile of C (BK = 16, warp tiles 64×64, 8×16 per lane;"},
+                          {{1280, 1280, 1}, 20, 10, "each a 128×64 tile of C (BK = 16, warp tiles 64×32, 8×8 per lane;"},
                           {{}, 1, 1, "each a 64×64 tile of C (BK = 32, warp tiles 32×32, 4×8 per lane;"}};
     for (const Case& c : cases) {
         RunRequest req = emulator_request("v8", 0, 0, "float", Schedule::Independent);

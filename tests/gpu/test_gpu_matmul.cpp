@@ -16,9 +16,12 @@
 //    double-precision product on the rows the CPU can afford.
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #include "gpu_test_helpers.h"
 #include "labs/common/traced_run.h"
 #include "labs/matmul/lab.h"
+#include "labs/matmul/versions.h"
 
 namespace {
 
@@ -128,5 +131,38 @@ TEST_P(GpuMatmulVsCublas, Size4096)
 
 INSTANTIATE_TEST_SUITE_P(Matmul, GpuMatmulVsCublas, ::testing::ValuesIn(versions()),
                          [](const auto& info) { return info.param; });
+
+// v8 runs one of its tile configurations, picked by the size of C and the
+// GPU's SM count (choose_tiles in labs/matmul/versions.h), so the shapes above
+// may not reach them all. Each is checked against cuBLAS at the smallest
+// square size, a multiple of 64 up to 4096, at which this GPU's rule picks it
+// (on 132 SMs: 64 for 64×64, 1088 for 128×64, 1472 for 128×128), with K = 96,
+// a multiple of every BK (blocks inside A and B take the unchecked float4
+// loads), and K = 97 (the scalar fallback); the run must say which tiles ran.
+TEST(GpuMatmulV8Tiles, EachConfigurationAgainstCublas)
+{
+    REQUIRE_GPU();
+    const unsigned sms = gpu_status().multiprocessors;
+    ASSERT_GT(sms, 0u);
+    std::size_t covered = 0;
+    for_each_version<matmul::V8::tile_choices>([&](auto config) {
+        using Config = decltype(config);
+        const std::string tiles = std::to_string(Config::tiles.bm) + "×" + std::to_string(Config::tiles.bn) + " tile of C";
+        for (std::size_t s = 64; s <= 4096; s += 64) {
+            bool picked = false;
+            matmul::with_tiles<matmul::V8>(s, s, sms, [&](auto c) { picked = std::is_same_v<decltype(c), Config>; });
+            if (!picked) continue;
+            for (std::size_t k : {96, 97}) {
+                const RunResult r = matmul::check_on_gpu(request("v8", {s, s, k}, BackendChoice::Gpu));
+                EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
+                EXPECT_NE(r.problem.find(tiles), std::string::npos) << r.problem;
+            }
+            ++covered;
+            break;
+        }
+        return false;
+    });
+    EXPECT_EQ(covered, std::tuple_size_v<matmul::V8::tile_choices>) << "a configuration no size up to 4096 gets on " << sms << " SMs";
+}
 
 }  // namespace

@@ -249,8 +249,10 @@ struct Block {
 
 thread_local Lane* tls_lane = nullptr;
 
-// Every change of a lane's state after the block starts comes through here,
-// so that the scheduler knows without a scan whether a warp has a lane to run.
+// Every change of a lane's state after the block starts comes through here
+// (or through release_barrier, which makes every lane runnable at once and
+// sets the counts to match), so that the scheduler knows without a scan
+// whether a warp has a lane to run.
 inline void set_state(Lane& lane, LaneState s)
 {
     Warp& w = lane.block->warps[lane.warp];
@@ -452,7 +454,7 @@ std::uint32_t lane_clock(const Lane& lane)
     return b.opt->schedule == Schedule::Lockstep ? b.warps[lane.warp].round : lane.clock;
 }
 
-bool ordered(const Lane& now, const AccessStamp& before)
+inline bool ordered(const Lane& now, const AccessStamp& before)
 {
     if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
     if (before.thread / 32 != now.warp) return false;
@@ -461,16 +463,31 @@ bool ordered(const Lane& now, const AccessStamp& before)
     return std::max(now.vc[k], now.block->warps[now.warp].full_vc[k]) >= before.clock;
 }
 
-void check_race(Lane& lane, const Access& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
-                bool other_writes, bool both_atomic)
+[[noreturn, gnu::cold, gnu::noinline]] void race_fault(Lane& lane, const Access& a, std::uint64_t word,
+                                                      const AccessStamp& other, bool other_writes)
 {
-    if (both_atomic || !(bytes & other.bytes) || ordered(lane, other)) return;
     const char* this_kind = a.kind == Kind::Load ? "read" : "written";
     std::ostringstream what;
     what << "data race on shared memory: " << a.array->name << "[" << a.index << "] (word " << word << ") is "
          << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
          << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line)
          << ", with no __syncthreads() or __syncwarp() between the two";
+    fault(lane, a.file, a.line, what.str());
+}
+
+// Inline: nearly every access meets no earlier one of this interval from another thread.
+inline void check_race(Lane& lane, const Access& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
+                       bool other_writes, bool both_atomic)
+{
+    if (both_atomic || !(bytes & other.bytes) || ordered(lane, other)) return;
+    race_fault(lane, a, word, other, other_writes);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void uninitialised_fault(Lane& lane, const Access& a)
+{
+    std::ostringstream what;
+    what << "read of uninitialised shared memory: " << a.array->name << "[" << a.index
+         << "] was never written in this block";
     fault(lane, a.file, a.line, what.str());
 }
 
@@ -488,12 +505,7 @@ void check_shared(Lane& lane, const Access& a)
         const std::size_t lo = std::max(byte, w * 4), hi = std::min(end, w * 4 + 4);
         stamp.bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
         WordShadow& s = b.shadow[w];
-        if (reads && (s.initialised & stamp.bytes) != stamp.bytes) {
-            std::ostringstream what;
-            what << "read of uninitialised shared memory: " << a.array->name << "[" << a.index
-                 << "] was never written in this block";
-            fault(lane, a.file, a.line, what.str());
-        }
+        if (reads && (s.initialised & stamp.bytes) != stamp.bytes) uninitialised_fault(lane, a);
         check_race(lane, a, w, stamp.bytes, s.write, true, atomic && s.write.atomic);
         if (writes) {
             check_race(lane, a, w, stamp.bytes, s.read, false, atomic && s.read.atomic);
@@ -1013,8 +1025,9 @@ bool release_active_masks(Block& b)
 void release_barrier(Block& b)
 {
     const unsigned count = b.barrier_votes;
+    for (std::size_t w = 0; w < b.warps.size(); ++w) b.warps[w].runnable = b.warps[w].lanes;  // what set_state would count
     for (Lane& l : b.lanes) {
-        set_state(l, LaneState::Runnable);
+        l.state = LaneState::Runnable;
         l.epoch += 1;
         l.sub = 0;
         switch (l.bar_op) {

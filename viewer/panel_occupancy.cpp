@@ -43,12 +43,12 @@ void what_if_slider(const char* label, std::optional<unsigned>& what_if, unsigne
     }
 }
 
-void sliders(App& app, const occ::Arch& arch, const occ::KernelResources& k, unsigned own_block)
+void sliders(App& app, const occ::Arch& arch, const occ::KernelResources& k, unsigned own_block, unsigned own_dynamic_shared)
 {
     occ::WhatIf& w = app.occupancy.what_if;
     what_if_slider("threads per block", w.block, own_block, 32, int(arch.max_threads_per_block));
     what_if_slider("registers per thread", w.registers, k.registers, 1, int(arch.max_registers_per_thread));
-    what_if_slider("shared bytes per block", w.shared, k.shared_static, 0, int(arch.shared_per_block));
+    what_if_slider("shared bytes per block", w.shared, k.shared_static + own_dynamic_shared, 0, int(arch.shared_per_block));
     if (ImGui::Button("Reset to the kernel's")) w = {};
 }
 
@@ -107,10 +107,13 @@ void occupancy_panel(App& app)
         const occ::Arch& arch = occ::architectures()[app.occupancy.arch];
         try {
             const occ::LaunchUsage launch =
-                occ::launch_usage(current_lab(app).id, v.kernel, v.bench_block, element_type(app), app.occupancy.what_if);
+                occ::launch_usage(current_lab(app).id, v.kernel, v.bench_block, element_type(app), app.occupancy.what_if,
+                                  v.dynamic_shared_bytes);
             const occ::KernelResources& k = *launch.instance;
+            const std::string dynamic =
+                v.dynamic_shared_bytes ? " + " + std::to_string(v.dynamic_shared_bytes) + " B dynamic" : std::string();
             wrapped_text(palette().muted, k.entry + ": " + std::to_string(k.registers) + " registers, " +
-                                              std::to_string(k.shared_static) + " B shared, " +
+                                              std::to_string(k.shared_static) + " B shared" + dynamic + ", " +
                                               std::to_string(k.stack + k.spill_stores + k.spill_loads) + " B local");
             ImGui::SameLine();
             help_marker("Registers, shared memory and local (stack, spill) bytes as ptxas compiles the lab's PTX for "
@@ -125,7 +128,7 @@ void occupancy_panel(App& app)
                 limits_chart(app, arch, o);
                 ImGui::TableNextColumn();
                 gpu_picker(app);
-                sliders(app, arch, k, v.bench_block);
+                sliders(app, arch, k, v.bench_block, v.dynamic_shared_bytes);
                 ImGui::EndTable();
             }
         } catch (const std::invalid_argument& e) {

@@ -58,7 +58,7 @@ void print_table(const Lab& lab, const std::vector<std::size_t>& versions, const
                 "local", "shared B", "threads", "blocks/SM", "warps/SM", "occupancy", "limited by");
     for (std::size_t i : versions) {
         const auto& v = lab.versions[i];
-        const occ::LaunchUsage launch = occ::launch_usage(lab.id, v.kernel, v.bench_block, type, what_if);
+        const occ::LaunchUsage launch = occ::launch_usage(lab.id, v.kernel, v.bench_block, type, what_if, v.dynamic_shared_bytes);
         const occ::Occupancy o = occ::occupancy(arch, launch.usage);
         const occ::KernelResources& k = *launch.instance;
         const std::string limit = o.unlaunchable.empty() ? o.limiters() : "cannot launch: " + o.unlaunchable;
@@ -98,8 +98,8 @@ int OccupancyCommand::run() const
         if (i) std::printf("\n");
         print_table(*lab, versions, *archs[i], type, what_if);
     }
-    std::printf("\nregs, local (stack and spill bytes) and shared B (static; the labs launch no dynamic shared memory) "
-                "from ptxas for sm_90; threads: each version's bench block size.%s\n",
+    std::printf("\nregs, local (stack and spill bytes) and static shared memory from ptxas for sm_90, plus the dynamic "
+                "shared memory a version's launch gives (shared B); threads: each version's bench block size.%s\n",
                 block_ || registers_ || smem_ ? " *: a what-if value, not the kernel's own." : "");
     return 0;
 }

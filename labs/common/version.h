@@ -28,6 +28,7 @@ struct VersionMeta {
     bool variant = false;      // a marked variant (e.g. a racy form kept for teaching), not a step of the ladder
     unsigned bench_block = 256;  // threads per block `warplab bench` times it at; trace and viewer default to it
     const char* gpu_only = nullptr;  // why the emulator cannot run it (it runs only on a GPU); nullptr: it can
+    unsigned dynamic_shared_bytes = 0;  // dynamic shared memory its launch gives each block (extern __shared__)
 };
 
 // Where a lab's kernels are: kernels/<lab>/NN_<name>.cuh, each defining the

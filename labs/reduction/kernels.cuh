@@ -37,7 +37,9 @@ WL_REDUCTION_KERNEL(V7, grid_stride);
 WL_REDUCTION_KERNEL(V8, warp_shuffle);
 WL_REDUCTION_KERNEL(V9, vector_single_pass);
 WL_REDUCTION_KERNEL(V10, bulk_copy);
-static_assert(V10::piece_bytes == kPieceBytes, "the registry's ring is made of the kernel's pieces");
+static_assert(V10::piece_bytes == kPieceBytes && V10::meta.dynamic_shared_bytes % kPieceBytes == 0 &&
+                  V10::meta.dynamic_shared_bytes / kPieceBytes <= kMaxPieces,
+              "the registry's ring is made of the kernel's pieces");
 
 #undef WL_REDUCTION_KERNEL
 

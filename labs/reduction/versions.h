@@ -186,12 +186,12 @@ struct V10 {
         .bench_block = 1024,
         .gpu_only = "its cp.async.bulk copies and mbarrier waits are Hopper's copy engine, which warplab's emulator "
                     "(a PTX interpreter) does not implement",
+        // The ring: six of the kernel's 32 KB pieces, the most that fits beside
+        // its own variables in the H100's 227 KB per block.
+        .dynamic_shared_bytes = 6 * 32 * 1024,
     };
     static constexpr unsigned min_block = 64;
-    // The shared-memory ring: six of the kernel's 32 KB pieces (kPieceBytes), the
-    // most that fits beside its own variables in the H100's 227 KB per block.
-    static constexpr unsigned piece_bytes = 32 * 1024;
-    static constexpr unsigned dynamic_shared_bytes = 6 * piece_bytes;
+    static constexpr unsigned piece_bytes = 32 * 1024;  // the kernel's kPieceBytes (kernels.cuh checks)
     static std::size_t blocks(std::size_t m, unsigned /*block*/, unsigned sms)
     {
         const std::size_t pieces = m * 4 / piece_bytes;  // int and float are 4 bytes
@@ -209,8 +209,8 @@ template <class V, unsigned B, class T> using Kernel = KernelInstance<V, Templat
 // dynamic shared memory.
 template <class V, unsigned B, class T, class Backend> void launch(Backend& be, dim3 grid, const Pass<T>& p)
 {
-    if constexpr (requires { V::dynamic_shared_bytes; }) {
-        be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), V::dynamic_shared_bytes, p.in, p.partial, p.done, p.out, p.n);
+    if constexpr (V::meta.dynamic_shared_bytes > 0) {
+        be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), V::meta.dynamic_shared_bytes, p.in, p.partial, p.done, p.out, p.n);
     } else if constexpr (V::single_pass) {
         be.launch(Kernel<V, B, T>{}, grid, dim3(B), p.in, p.partial, p.done, p.out, p.n);
     } else {

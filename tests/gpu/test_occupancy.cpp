@@ -84,15 +84,18 @@ TEST(GpuOccupancy, EveryVersionAsTheDriverSeesIt)
         ASSERT_NE(library.lib, nullptr) << "the driver cannot load lab " << lab.id << "'s PTX";
         for (const auto& v : lab.versions) {
             SCOPED_TRACE(lab.id + " " + v.id);
-            const occ::LaunchUsage launch = occ::launch_usage(lab.id, v.kernel, v.bench_block, lab.types.front());
+            const occ::LaunchUsage launch =
+                occ::launch_usage(lab.id, v.kernel, v.bench_block, lab.types.front(), {}, v.dynamic_shared_bytes);
             const void* k = library.kernel(launch.instance->mangled);
             ASSERT_NE(k, nullptr) << launch.instance->entry;
             cudaFuncAttributes attr{};
             CUDA_OK(cudaFuncGetAttributes(&attr, k));
             EXPECT_EQ(unsigned(attr.numRegs), launch.instance->registers) << launch.instance->entry;
             EXPECT_EQ(attr.sharedSizeBytes, launch.instance->shared_static) << launch.instance->entry;
+            if (v.dynamic_shared_bytes > 48 * 1024)  // as the lab's launch does, or the runtime counts 0 blocks
+                CUDA_OK(cudaFuncSetAttribute(k, cudaFuncAttributeMaxDynamicSharedMemorySize, int(v.dynamic_shared_bytes)));
             int blocks = -1;
-            CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, int(v.bench_block), 0));
+            CUDA_OK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, int(v.bench_block), int(v.dynamic_shared_bytes)));
             EXPECT_EQ(unsigned(blocks), occ::occupancy(*arch, launch.usage).blocks_per_sm) << launch.instance->entry;
         }
     }

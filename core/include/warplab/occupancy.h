@@ -125,7 +125,8 @@ struct LaunchUsage {
     bool compiled_at_block = true;  // false: the block size is a what-if the lab has no instance for
 };
 // Throws std::invalid_argument when the lab has no report or its report no such kernel.
+// own_dynamic_shared: the dynamic shared memory the version's launch gives a block.
 LaunchUsage launch_usage(std::string_view lab, std::string_view kernel, unsigned own_block, std::string_view type,
-                         const WhatIf& what_if = {});
+                         const WhatIf& what_if = {}, unsigned own_dynamic_shared = 0);
 
 }  // namespace wl::occupancy

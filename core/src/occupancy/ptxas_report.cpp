@@ -164,7 +164,7 @@ const KernelResources* find_instance(const std::vector<KernelResources>& report,
 }
 
 LaunchUsage launch_usage(std::string_view lab, std::string_view kernel, unsigned own_block, std::string_view type,
-                         const WhatIf& what_if)
+                         const WhatIf& what_if, unsigned own_dynamic_shared)
 {
     const std::vector<KernelResources>* report = lab_resources(lab);
     if (!report)
@@ -181,7 +181,7 @@ LaunchUsage launch_usage(std::string_view lab, std::string_view kernel, unsigned
         throw std::invalid_argument("the ptxas report of lab " + std::string(lab) + " has no instance of " +
                                     std::string(kernel) + " at " + std::to_string(own_block) + " threads");
     out.usage = {block, what_if.registers.value_or(out.instance->registers),
-                 what_if.shared.value_or(out.instance->shared_static)};
+                 what_if.shared.value_or(out.instance->shared_static + own_dynamic_shared)};
     return out;
 }
 

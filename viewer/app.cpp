@@ -106,6 +106,16 @@ std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version)
     return std::nullopt;
 }
 
+std::optional<std::size_t> compared_version(const App& app)
+{
+    const Lab& lab = current_lab(app);
+    const bool users = app.user_lab && &lab == &app.user_lab->lab && app.sel.version + 1 == lab.versions.size();
+    if (users)
+        for (std::size_t i = 0; i < lab.versions.size(); ++i)
+            if (lab.versions[i].id == app.user_lab->as_version) return i;
+    return previous_version(lab, app.sel.version);
+}
+
 const FontSet& fonts(const App& app) { return app.presenter ? app.fonts.presenter : app.fonts.desk; }
 
 std::string element_type(const App& app) { return app.sel.type.empty() ? current_lab(app).types.front() : app.sel.type; }
@@ -227,14 +237,15 @@ void add_user_kernel(App& app, const std::string& file, const std::string& kerne
     user->as_version = base.versions.at(app.sel.version).id;
     user->shown_file = UserKernel::shown_path(file);
     user->idea = "your kernel " + (kernel.empty() ? std::string("(the file's only one)") : kernel) + " from " + user->shown_file;
-    user->changed = "your own kernel, launched as " + user->as_version + " is";
+    user->changed = "your own kernel, with " + user->as_version + "'s signature, grid and block";
     user->lab = base;
     auto entry = base.versions.at(app.sel.version);  // its launch; the rest is the user's
     entry.id = kUserVersionId;
     entry.name = "your kernel";
     entry.idea = user->idea.c_str();
     entry.changed = user->changed.c_str();
-    entry.expected = "";
+    user->expected = "compare its steps, banks and sectors with " + user->as_version + "'s";
+    entry.expected = user->expected.c_str();
     entry.variant = true;  // compared with the lab's ladder, not a step of it
     entry.file = user->shown_file.c_str();
     entry.kernel = user->kernel.c_str();

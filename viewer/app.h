@@ -80,7 +80,7 @@ struct OccupancyView {
 // lab's entry with that version appended, whose run sets the file and kernel.
 struct UserLab {
     std::string file, kernel, as_version;  // as given; as_version: the version whose launch it takes
-    std::string shown_file, idea, changed;  // what the appended entry's text fields point into
+    std::string shown_file, idea, changed, expected;  // what the appended entry's text fields point into
     Lab lab;
 };
 
@@ -120,6 +120,9 @@ const TracedRun* current_run(App& app);                     // nullptr when the 
 std::uint32_t step_count(App& app);
 // The version this one is compared with: the nearest earlier one that is not a variant.
 std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version);
+// The version the selected one is compared with: previous_version, except that
+// the user's own kernel (--file) is compared with the version it stands in for.
+std::optional<std::size_t> compared_version(const App& app);
 const FontSet& fonts(const App& app);
 std::string element_type(const App& app);  // the selected element type, or the lab's first
 float animation_progress(const App& app);  // 0..1 since the step appeared

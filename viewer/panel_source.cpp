@@ -53,7 +53,7 @@ ShownSource shown_source(App& app)
         }
     const TraceSlot& slot = current_trace(app);
     if (slot.fault && wl::trace::file_hash(slot.fault_file.c_str()) == s.file->hash) s.fault_line = slot.fault_line;
-    if (const auto prev = previous_version(lab, app.sel.version)) {
+    if (const auto prev = compared_version(app)) {
         s.changes = changed_lines(app.sources.get(lab.versions[*prev].file).lines, s.file->lines);
         s.compared_with = lab.versions[*prev].id;
     }
@@ -106,14 +106,15 @@ void what_changed(App& app)
 {
     const Lab& lab = current_lab(app);
     const Version& v = current_version(app);
-    const auto prev = previous_version(lab, app.sel.version);
+    const auto prev = compared_version(app);
     if (!app.presenter) {  // presenting, the header names the version
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().active), "%s", v.id);
         ImGui::SameLine();
         ImGui::TextUnformatted(v.name);
         if (v.variant) {
             ImGui::SameLine();
-            ImGui::TextDisabled("(a variant kept for teaching)");
+            ImGui::TextDisabled(app.user_lab && v.id == std::string_view(kUserVersionId) ? "(yours, beside the ladder)"
+                                                                                          : "(a variant kept for teaching)");
         }
     }
     wrapped_text(palette().text, (prev ? std::string("Changed from ") + lab.versions[*prev].id + ": " : std::string("Start: ")) + v.changed);

@@ -58,7 +58,7 @@ ImU32 bar_colour(App& app, const BenchRow& r)
 {
     const Lab& lab = current_lab(app);
     if (r.version == current_version(app).id) return palette().bar_selected;
-    const auto prev = previous_version(lab, app.sel.version);
+    const auto prev = compared_version(app);
     if (prev && r.version == lab.versions[*prev].id) return palette().bar_previous;
     return palette().bar;
 }
@@ -121,7 +121,7 @@ void speedup_sentence(App& app, const BenchTable& t)
 {
     const Lab& lab = current_lab(app);
     const BenchRow* r = find_row(t, current_version(app).id);
-    const auto prev = previous_version(lab, app.sel.version);
+    const auto prev = compared_version(app);
     if (!r) {
         ImGui::TextDisabled("%s is not in this recording", current_version(app).id);
         return;

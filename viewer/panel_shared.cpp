@@ -258,8 +258,9 @@ void bank_picture(App& app, const BankView& v)
         ImGui::TextUnformatted("no bank conflict");
     help_marker("Shared memory has 32 banks, 4 bytes wide: word w is in bank w mod 32. A warp instruction takes as "
                 "many wavefronts as the most distinct words any one bank must deliver; lanes reading the same word "
-                "share it. 8- and 16-byte accesses are served a half-warp at a time (16-byte as Nsight Compute "
-                "measures them on an H100): each phase costs at least one wavefront, 16 distinct float4 two. Each cell is a word (rows of 32 words, labelled with the first word's index); the numbers "
+                "share it. 8-byte accesses are served a half-warp at a time, 16-byte a quarter-warp, and loads whose "
+                "lanes agree in pairs (lane l reads what l^1 or l^2 reads) twice as many lanes at a time: each phase "
+                "costs at least one wavefront. Each cell is a word (rows of 32 words, labelled with the first word's index); the numbers "
                 "are the lanes that touch it (5+2: lane 5 and two more). The bank numbers on top are coloured by how "
                 "many ways that bank conflicts.");
     bank_legend();

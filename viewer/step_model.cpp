@@ -109,7 +109,7 @@ std::vector<std::size_t> memory_events(const BlockTrace& block, std::uint32_t st
 std::optional<std::size_t> worst_shared_event(const BlockTrace& block, std::uint32_t step, std::optional<std::uint32_t> warp)
 {
     return best_event(block, step, Space::Shared, warp, [](const WarpEvent& e) {
-        return wl::trace::shared_bank_cost(e.mask, e.offset, e.size).ways();
+        return wl::trace::shared_bank_cost(e.mask, e.offset, e.size, e.kind).ways();
     });
 }
 
@@ -121,7 +121,10 @@ std::optional<std::size_t> worst_global_event(const BlockTrace& block, std::uint
     });
 }
 
-BankView bank_view(const WarpEvent& e) { return bank_view(wl::trace::shared_bank_detail(e.mask, e.offset, e.size), e.array); }
+BankView bank_view(const WarpEvent& e)
+{
+    return bank_view(wl::trace::shared_bank_detail(e.mask, e.offset, e.size, e.kind), e.array);
+}
 
 BankView bank_view(const wl::trace::BankDetail& detail, std::uint8_t array)
 {

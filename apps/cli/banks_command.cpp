@@ -123,8 +123,8 @@ void print_bank_grid(const BankPlayground& g)
 void print_phases(const BankPlayground& g)
 {
     if (g.phase_lanes == kWarpSize) return;
-    std::printf("%u-byte elements are served a half-warp (%u lanes) at a time; wavefronts per phase:", g.pattern.size,
-                g.phase_lanes);
+    std::printf("%u-byte elements are served a %s (%u lanes) at a time; wavefronts per phase:", g.pattern.size,
+                g.phase_lanes == kWarpSize / 2 ? "half-warp" : "quarter-warp", g.phase_lanes);
     for (unsigned first = 0; first < kWarpSize; first += g.phase_lanes) {
         const std::uint32_t lanes = g.event.mask & (((1u << g.phase_lanes) - 1u) << first);
         const auto cost = wl::trace::shared_bank_cost(lanes, g.event.offset, g.event.size);

@@ -4,10 +4,11 @@
 # Run as:  cmake -DWARPLAB=<path to warplab> -P banks.cmake
 #
 # Derivations (word w = byte / 4 is in bank w mod 32; a phase is the whole
-# warp up to 4 bytes, a half-warp for 8 and 16 (16: as Nsight Compute counts on
-# an H100, results/fidelity); wavefronts = sum over phases of the most distinct
-# words one bank delivers; ideal = per phase with an active lane, its distinct
-# words / 32 rounded up; n-way = wavefronts / ideal):
+# warp up to 4 bytes, a half-warp for 8, a quarter-warp for 16, twice as many
+# lanes for loads whose lanes agree in pairs, l and l^1 or l and l^2 (as Nsight
+# Compute counts on an H100, results/fidelity); wavefronts = sum over phases of
+# the most distinct words one bank delivers; ideal = the phases with an active
+# lane; n-way = wavefronts / ideal):
 #   stride1        word l: 32 banks once                              -> 1, ideal 1, 1-way
 #   stride2        word 2l: lanes l, l+16 in bank 2l mod 32            -> 2, 1, 2-way
 #   stride3        3l mod 32 is a permutation (gcd(3, 32) = 1)         -> 1, 1, 1-way
@@ -15,8 +16,8 @@
 #   tile32-column  word 32l: all in bank 0, 32 words                   -> 32, 1, 32-way
 #   tile33-column  word 33l: bank l                                    -> 1, 1, 1-way
 #   double         each half-warp covers words 0..31 (+32) once        -> 2, 2, 1-way
-#   float4         each half-warp covers 64 consecutive words, 2 a bank -> 2 + 2, 2 + 2, 1-way
-#   float4-broadcast  one float4 for all lanes: 4 words once per half  -> 1 + 1, 1 + 1, 1-way
+#   float4         each quarter-warp covers 32 consecutive words       -> 4, 4, 1-way
+#   float4-broadcast  one float4 for all lanes: pairs agree, per half   -> 1 + 1, 1 + 1, 1-way
 #   broadcast      one word for all lanes                              -> 1, 1, 1-way
 #   --size 8 --stride 2: per half-warp lanes l, l+8 share banks 4l, 4l+1 -> 2 + 2 = 4, 2, 2-way
 #   --preset stride4 --lanes 16: word 4l, l < 16: lanes l, l+8 share    -> 2, 1, 2-way

@@ -97,11 +97,11 @@ TEST_F(CorpusTest, PaddedTileColumnReadsAreConflictFree)
 
 // ---- 8- and 16-byte shared accesses: one block of 64 threads (2 warps) ----
 //
-// Shared memory serves 8- and 16-byte accesses a half warp at a time: 16 lanes
-// x 8 bytes = 128 bytes, all 32 banks once (1 wavefront); 16 lanes x 16 bytes
-// = 256 bytes, every bank twice (2). So a full warp of consecutive elements (or
-// the reversed order the copies read back) needs 2 wavefronts (8 bytes) or 4
-// (16 bytes), which is also the ideal: 1-way. Global: 32 x 8 = 256 bytes -> 8
+// Shared memory serves 8-byte accesses a half warp at a time and 16-byte ones
+// a quarter warp at a time (when no two lanes read one address): 16 lanes x 8
+// bytes = 8 lanes x 16 bytes = 128 bytes, all 32 banks once. So a full warp of
+// consecutive elements (or the reversed order the copies read back) needs 2
+// wavefronts (8 bytes) or 4 (16 bytes), which is also the ideal: 1-way. Global: 32 x 8 = 256 bytes -> 8
 // sectors; 32 x 16 = 512 bytes -> 16 sectors per request.
 struct WideCase {
     const char* kernel;

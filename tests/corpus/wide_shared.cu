@@ -4,9 +4,9 @@
 //   loading its global input through reinterpret_cast of the float pointer.
 // Changed: nothing; three kernels, one per width.
 // Expected effect: the trace records each access with its real width; shared
-//   memory serves wide accesses (eight and sixteen bytes) a half warp at a
-//   time (sixteen: as Nsight Compute counts them on an H100), so consecutive
-//   elements are conflict-free at that rate.
+//   memory serves wide accesses a half warp (eight bytes) or a quarter warp
+//   (sixteen bytes) at a time, so consecutive elements are conflict-free at
+//   that rate.
 // Preconditions: one block of at most kMaxBlock threads; n == blockDim.x
 //   elements (float4: 4 n floats).
 #include "layout.h"

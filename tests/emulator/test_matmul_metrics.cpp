@@ -137,8 +137,9 @@ TEST_P(MatmulMetrics, V3ReadsEachElementOncePerTile)
         EXPECT_EQ(v3.steps.at(s).shared_load.requests, 0u);
     }
     // Compute steps, as the machine code has them (kernels/ptx/matmul.sass): ptxas reads
-    // As[ty][k..k+3] with one LDS.128 (8 per tile), all lanes of a warp at one address:
-    // 1 wavefront per half-warp -> 2; Bs[k][tx] stays 32 LDS.32 of 1 wavefront. Per step:
+    // As[ty][k..k+3] with one LDS.128 (8 per tile), all lanes of a warp at one address
+    // (lanes agree in pairs: a half-warp a phase, 1 wavefront each) -> 2; Bs[k][tx] stays
+    // 32 LDS.32 of 1 wavefront. Per step:
     // 32 warps × (8 + 32) = 1280 instructions, 32 × (8·2 + 32) = 1536 wavefronts, the
     // ideal. (Per PTX instruction it would be 2048 and 2048; Nsight Compute counts
     // 10240 and 12288 for the 8 tiles of a 256³ block: 8 × 1280, 8 × 1536.)
@@ -154,21 +155,21 @@ TEST_P(MatmulMetrics, V3ReadsEachElementOncePerTile)
 // Bank conflicts, 128×128×64, block of 256 threads (8 warps), BK = 8: 8 tiles.
 // v5 (scalar): a warp is threads tx = 0..15 of two rows ty. Per step k it reads
 //   8 As[ty*8+i][k] (the two ty are 64 words apart: one bank, 2 wavefronts) and
-//   Bs[k][tx*8 .. tx*8+7], which ptxas reads as 2 LDS.128 (a half-warp reads 16
-//   float4 32 bytes apart: tx, tx+4, tx+8, tx+12 share banks -> 4 per half, 8,
-//   ideal 4). Per compute step: 8 warps × 8 k × (8·2 + 2·8) = 2048 wavefronts,
+//   Bs[k][tx*8 .. tx*8+7], which ptxas reads as 2 LDS.128 (no lanes agree; a
+//   quarter-warp reads 8 float4 32 bytes apart: tx and tx+4 share banks -> 2
+//   per quarter, 8, ideal 4). Per compute step: 8 warps × 8 k × (8·2 + 2·8) = 2048 wavefronts,
 //   ideal 8·8·(8 + 8) = 1024, 8·8·10 = 640 instructions. (Nsight Compute, per
 //   256³ block of 32 tiles: 65536 wavefronts = 32 × 2048, 20480 = 32 × 640.)
 // v6 (float4, As transposed): per compute step each warp reads, per k, 2
-//   float4 of As (a half-warp shares ty: broadcast, 1 wavefront per half, 2 per
-//   instruction = ideal) and 2 float4 of Bs (as v5's: 8 wavefronts, ideal 4):
+//   float4 of As (a half-warp shares ty: lanes agree in pairs, 1 wavefront per
+//   half, 2 per instruction = ideal) and 2 float4 of Bs (as v5's: 8 wavefronts, ideal 4):
 //   8 × 8 × (2+2+8+8) = 1280, ideal 8 × 8 × 12 = 768 (Nsight Compute: 40960 =
 //   32 × 1280 per 256³ block). Per load step each warp stores 4 scalars into As (lanes
 //   2i and 2i+1 hit bank i at two words: 2 wavefronts, ideal 1) and 1 float4
 //   into Bs (4, ideal 4): 8 × (4·2 + 4) = 96, ideal 64.
 // v7 (As padded, Bs swizzled): the same instructions at the ideal: 768 and 64
-//   (the swizzle puts a half-warp's 16 float4 of Bs on 8 bank groups twice:
-//   2 per half, 4 = ideal).
+//   (the swizzle puts a quarter-warp's 8 float4 of Bs in 8 different groups
+//   of banks: 1 per quarter, 4 = ideal).
 // The counts are of the machine's instructions (kernels/ptx/matmul.sass): v5's
 // 16 `ld.shared.f32` per k become 8 LDS + 2 LDS.128 (ptxas merges the Bs row),
 // v6's and v7's are `ld.shared.v4.f32` already (TM/4 + TN/4 = 4 per k), and

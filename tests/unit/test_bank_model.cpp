@@ -1,7 +1,8 @@
 // Shared-memory bank model: 32 banks of 4 bytes, word w in bank
-// w % 32, wavefronts = most distinct words one bank must deliver; 8- and
-// 16-byte accesses per half-warp (16 bytes: as Nsight Compute counts LDS.128
-// on an H100, results/fidelity).
+// w % 32, wavefronts = most distinct words one bank must deliver; 8-byte
+// accesses per half-warp, 16-byte per quarter-warp, twice as many lanes for
+// loads whose lanes agree in pairs (l and l^1, or l and l^2): Nsight Compute's
+// counts on an H100 (results/fidelity).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 namespace {
 
 using wl::trace::BankCost;
+using wl::trace::Kind;
 using wl::trace::kWarpSize;
 using wl::trace::shared_bank_cost;
 using Offsets = std::array<std::uint64_t, kWarpSize>;
@@ -176,8 +178,8 @@ TEST(BankModel, EightByteHalfWarpOnly)
 
 TEST(BankModel, SixteenByteStride1IsFourWavefronts)
 {
-    // float4, lane l at 16l. Each half-warp (16 lanes x 16 B = 256 B) covers 64
-    // consecutive words, two per bank -> 2; 2 halves -> 4; ideal 64 / 32 = 2 per half -> 4.
+    // float4, lane l at 16l (no two lanes agree). Each quarter-warp (8 lanes x 16 B =
+    // 128 B) covers 32 consecutive words, one per bank -> 1; 4 quarters -> 4, ideal 4.
     const BankCost c = shared_bank_cost(kFull, strided(16), 16);
     EXPECT_EQ(c.wavefronts, 4u);
     EXPECT_EQ(c.ideal, 4u);
@@ -187,15 +189,14 @@ TEST(BankModel, SixteenByteStride1IsFourWavefronts)
 TEST(BankModel, SixteenByteColumnConflictsAndPaddingFixesIt)
 {
     // float4 tile[32][8] (row 128 B), lane l reads tile[l][0] at 128l: words 32l..32l+3,
-    // banks 0..3 for every lane. A half-warp puts 16 distinct words in each of banks
-    // 0..3 -> 16; 2 halves -> 32; ideal 2 per half (64 words) -> 4, 8-way.
+    // banks 0..3 for every lane. A quarter-warp puts 8 distinct words in each of banks
+    // 0..3 -> 8; 4 quarters -> 32, ideal 4, 8-way.
     const BankCost square = shared_bank_cost(kFull, strided(128), 16);
     EXPECT_EQ(square.wavefronts, 32u);
     EXPECT_EQ(square.ideal, 4u);
     EXPECT_DOUBLE_EQ(square.ways(), 8.0);
     // float4 tile[32][9] (row 144 B = 36 words): lane l covers banks 4l mod 32 .. +3;
-    // in a half-warp lanes l and l + 8 share a group of 4 banks (2 distinct words each)
-    // -> 2 per half -> 4, ideal 4: as cheap as 64 distinct words can be.
+    // 8 consecutive lanes give 8 disjoint groups of 4 banks -> 1 per quarter -> 4.
     const BankCost padded = shared_bank_cost(kFull, strided(144), 16);
     EXPECT_EQ(padded.wavefronts, 4u);
     EXPECT_EQ(padded.ideal, 4u);
@@ -203,34 +204,61 @@ TEST(BankModel, SixteenByteColumnConflictsAndPaddingFixesIt)
 
 TEST(BankModel, SixteenByteSingleLane)
 {
-    // One lane, one half-warp with 4 words in 4 banks -> 1, ideal 1.
+    // One lane (its partners idle: not packed), one quarter-warp, 4 words in 4 banks -> 1, ideal 1.
     const BankCost c = shared_bank_cost(1u << 9, strided(16), 16);
     EXPECT_EQ(c.wavefronts, 1u);
     EXPECT_EQ(c.ideal, 1u);
 }
 
-TEST(BankModel, SixteenByteBroadcastIsOnePerHalfWarp)
+TEST(BankModel, SixteenByteBroadcastIsServedAHalfWarpAtATime)
 {
-    // Every lane reads the same float4 (words 0..3): each half-warp asks 4 words of 4
-    // banks, once each -> 1; 2 halves -> 2, ideal 2. (Per quarter-warp it would be 4.)
+    // Every lane reads the same float4 (words 0..3): lanes agree in pairs, so a half-warp
+    // a phase; each asks 4 words of 4 banks once -> 1; 2 halves -> 2, ideal 2. (Per
+    // quarter-warp it would be 4.)
     const BankCost c = shared_bank_cost(kFull, Offsets{}, 16);
     EXPECT_EQ(c.wavefronts, 2u);
     EXPECT_EQ(c.ideal, 2u);
-    // Lanes 0-15 at float4 0, lanes 16-31 at float4 1: still one float4 per half -> 2.
+    // Lanes 0-15 at float4 0, lanes 16-31 at float4 1 (matmul v6's A): pairs agree, one
+    // float4 per half -> 2.
     Offsets halves{};
     for (unsigned lane = 16; lane < kWarpSize; ++lane) halves[lane] = 16;
     EXPECT_EQ(shared_bank_cost(kFull, halves, 16).wavefronts, 2u);
 }
 
-TEST(BankModel, SixteenByteEveryOtherLaneConflictsInTheHalfWarp)
+TEST(BankModel, SixteenBytePairsDecideThePhase)
 {
-    // Lanes 0, 2, ..., 30 at float4 = lane (words 4l..4l+3). Half-warp 0: lanes 0..14 even,
-    // words 0-3, 8-11, ..., 56-59 = 32 words; lanes l and l + 8 meet in banks 4l mod 32..+3
-    // -> 2 per half -> 4. Ideal: 32 words per half -> 1 -> 2; 2-way. (Per quarter-warp,
-    // 4 lanes, 16 words, no bank twice: 4 wavefronts, ideal 4.)
-    const BankCost c = shared_bank_cost(0x55555555u, strided(16), 16);
-    EXPECT_EQ(c.wavefronts, 4u);
-    EXPECT_EQ(c.ideal, 2u);
+    // Matmul v8's A tile: lane l reads float4 l / 4 (lanes 4r..4r+3 agree: l and l^1 do).
+    // Packed: a half-warp reads float4 0..3 = words 0..15, once each -> 1; 2 halves -> 2.
+    Offsets a{};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) a[lane] = 16 * (lane / 4);
+    EXPECT_EQ(shared_bank_cost(kFull, a, 16).wavefronts, 2u);
+    EXPECT_EQ(shared_bank_cost(kFull, a, 16).ideal, 2u);
+    // Its B tile: lane l reads float4 l % 4: l and l^1 differ, l and l^2 differ (lanes l and
+    // l + 4 agree, which does not pack). A quarter-warp reads float4 0..3, words 0..15 once
+    // each -> 1; 4 quarters -> 4, ideal 4: twice the A tile's, with no bank conflict.
+    Offsets b{};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) b[lane] = 16 * (lane % 4);
+    EXPECT_EQ(shared_bank_cost(kFull, b, 16).wavefronts, 4u);
+    EXPECT_EQ(shared_bank_cost(kFull, b, 16).ideal, 4u);
+    // Lanes l and l^2 agreeing packs too: lane l reads float4 (l / 4) * 2 + l % 2.
+    Offsets c{};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) c[lane] = 16 * ((lane / 4) * 2 + lane % 2);
+    EXPECT_EQ(shared_bank_cost(kFull, c, 16).wavefronts, 2u);
+    // Stores never pack: the broadcast pattern stored is 4 quarters of one float4 -> 4.
+    EXPECT_EQ(shared_bank_cost(kFull, Offsets{}, 16, Kind::Store).wavefronts, 4u);
+    // Every other lane (0x55555555) at float4 = lane: partners idle, not packed; a quarter
+    // has lanes l = 0, 2, 4, 6 at words 4l..4l+3, distinct banks -> 1 each -> 4, ideal 4.
+    EXPECT_EQ(shared_bank_cost(0x55555555u, strided(16), 16).wavefronts, 4u);
+}
+
+TEST(BankModel, EightByteLoadsPackLikeSixteen)
+{
+    // double, every lane at word 0..1: pairs agree, so 32 lanes a phase: 1 wavefront, ideal 1.
+    // (The same rule as for 16 bytes; no 8-byte access was among the measured kernels.)
+    const BankCost c = shared_bank_cost(kFull, Offsets{}, 8);
+    EXPECT_EQ(c.wavefronts, 1u);
+    EXPECT_EQ(c.ideal, 1u);
+    EXPECT_EQ(shared_bank_cost(kFull, Offsets{}, 8, Kind::Store).wavefronts, 2u);
 }
 
 // Matmul v6's inner loop (kernels/matmul/06_vectorized.cuh, 16 x 16 threads, TM = TN = 8):
@@ -250,14 +278,15 @@ Offsets v6_b_read(unsigned j)
     return o;
 }
 
-// The rule this model replaced, as a counter-example: 16-byte accesses served 8 lanes at
-// a time, wavefronts = most distinct words of one bank in those 8 lanes.
-unsigned quarter_warp_wavefronts(const Offsets& o)
+// Rules this model refined, as counter-examples: 16-byte accesses always served `lanes`
+// lanes at a time (8: a quarter-warp; 16: a half-warp), wavefronts = most distinct words
+// of one bank in those lanes.
+unsigned fixed_phase_wavefronts(const Offsets& o, unsigned lanes)
 {
     unsigned total = 0;
-    for (unsigned first = 0; first < kWarpSize; first += 8) {
+    for (unsigned first = 0; first < kWarpSize; first += lanes) {
         std::array<std::vector<std::uint64_t>, 32> words;
-        for (unsigned lane = first; lane < first + 8; ++lane)
+        for (unsigned lane = first; lane < first + lanes; ++lane)
             for (std::uint64_t w = o[lane] / 4; w < o[lane] / 4 + 4; ++w)
                 if (std::find(words[w % 32].begin(), words[w % 32].end(), w) == words[w % 32].end()) words[w % 32].push_back(w);
         std::size_t most = 0;
@@ -269,9 +298,10 @@ unsigned quarter_warp_wavefronts(const Offsets& o)
 
 TEST(BankModel, MatmulV6ReadsCostWhatNsightComputeMeasured)
 {
-    // A: one float4 per half-warp -> 1 + 1 = 2. B: a half-warp reads 16 float4 32 bytes
-    // apart (words 8tx..8tx+3): tx, tx+4, tx+8, tx+12 meet in banks 8tx mod 32..+3 -> 4 per
-    // half -> 8. Per k: 2 + 2 + 8 + 8 = 20 wavefronts for 4 instructions.
+    // A: pairs agree, one float4 per half-warp -> 1 + 1 = 2. B: no pair agrees; a
+    // quarter-warp reads 8 float4 32 bytes apart (words 8tx..8tx+3): tx and tx+4 meet in
+    // banks 8tx mod 32..+3 -> 2 per quarter -> 8. Per k: 2 + 2 + 8 + 8 = 20 wavefronts for
+    // 4 instructions.
     unsigned per_k = 0;
     for (unsigned i : {0u, 4u}) per_k += shared_bank_cost(kFull, v6_a_read(i), 16).wavefronts;
     for (unsigned j : {0u, 4u}) per_k += shared_bank_cost(kFull, v6_b_read(j), 16).wavefronts;
@@ -280,12 +310,33 @@ TEST(BankModel, MatmulV6ReadsCostWhatNsightComputeMeasured)
     // Compute's count) and 2048 x 20 = 40960 wavefronts: Nsight Compute measured 40960.
     constexpr unsigned kSteps = 8 * 32 * 8;
     EXPECT_EQ(kSteps * per_k, 40960u);
-    // The quarter-warp rule fails here: A 4 per read (one address per quarter), B 2 per
-    // quarter (tx and tx + 4) -> 8; per k 4 + 4 + 8 + 8 = 24 -> 49152, 20 % too many.
+    // Always per quarter-warp it fails: A 4 per read (one address per quarter), B 8 as
+    // above; per k 4 + 4 + 8 + 8 = 24 -> 49152, 20 % too many.
     unsigned quarter_per_k = 0;
-    for (unsigned i : {0u, 4u}) quarter_per_k += quarter_warp_wavefronts(v6_a_read(i));
-    for (unsigned j : {0u, 4u}) quarter_per_k += quarter_warp_wavefronts(v6_b_read(j));
+    for (unsigned i : {0u, 4u}) quarter_per_k += fixed_phase_wavefronts(v6_a_read(i), 8);
+    for (unsigned j : {0u, 4u}) quarter_per_k += fixed_phase_wavefronts(v6_b_read(j), 8);
     EXPECT_EQ(kSteps * quarter_per_k, 49152u);
+}
+
+TEST(BankModel, MatmulV8ReadsCostWhatNsightComputeMeasured)
+{
+    // Matmul v8 as measured (kernels/matmul/08_warptiled.cuh, 128×128 tiles, BK = 16,
+    // warp tiles 64×64, TM = 8, TN = 16, so LM = 8, LN = 4): lane l has lr = l / 4 and
+    // lc = l % 4; at each k it reads As float4 8i + lr (i = 0, 1) and Bs float4 4j + lc
+    // (j = 0..3): six LDS.128.
+    Offsets a{}, b{};
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) a[lane] = 16 * (lane / 4), b[lane] = 16 * (lane % 4);
+    // A: pairs agree -> 2 (see SixteenBytePairsDecideThePhase); B: no pair agrees -> 4.
+    const unsigned per_k = 2 * shared_bank_cost(kFull, a, 16).wavefronts + 4 * shared_bank_cost(kFull, b, 16).wavefronts;
+    EXPECT_EQ(per_k, 20u);
+    // Per block at 256³: 4 warps × 16 tiles × 16 k = 1024 k-steps, 6144 LDS.128 (Nsight
+    // Compute's count) and 1024 × 20 = 20480 wavefronts: Nsight Compute measured 20480.
+    constexpr unsigned kSteps = 4 * 16 * 16;
+    EXPECT_EQ(kSteps * per_k, 20480u);
+    // Always per half-warp it fails: A 1 + 1, B 1 + 1 -> 12 per k, 12288 (40 % short);
+    // always per quarter-warp: A 4, B 4 -> 24 per k, 24576 (20 % over).
+    EXPECT_EQ(kSteps * (2 * fixed_phase_wavefronts(a, 16) + 4 * fixed_phase_wavefronts(b, 16)), 12288u);
+    EXPECT_EQ(kSteps * (2 * fixed_phase_wavefronts(a, 8) + 4 * fixed_phase_wavefronts(b, 8)), 24576u);
 }
 
 TEST(BankModel, PartialMasks)

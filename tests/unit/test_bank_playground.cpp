@@ -79,17 +79,19 @@ TEST(BankPlayground, EightByteStrideOneAndTwo)
 
 TEST(BankPlayground, SixteenByteStrideOne)
 {
-    // float4, stride 1: each half-warp (16 lanes x 16 B = 256 B) covers 64 consecutive
-    // words, two per bank -> 2; two halves -> 4 wavefronts; ideal 64 / 32 = 2 per half
-    // -> 4; 1-way. (Nsight Compute on an H100 serves LDS.128 per half-warp: results/fidelity.)
+    // float4, stride 1: each quarter-warp (8 lanes x 16 B = 128 B) covers 32 consecutive
+    // words, one per bank -> 1; four quarters -> 4 wavefronts, ideal 4, 1-way.
     const BankPlayground p = play(16, 1);
     expect_cost(p, 4, 4);
-    EXPECT_EQ(p.phase_lanes, 16u);
+    EXPECT_EQ(p.phase_lanes, 8u);
     EXPECT_EQ(p.lanes[1].bank(), 4u);       // byte 16 = word 4
     EXPECT_EQ(p.lanes[1].last_bank(), 7u);  // .. word 7
-    // float4, stride 0 (the float4-broadcast preset): each half-warp asks banks 0..3 for
-    // words 0..3 once -> 1 + 1 = 2, ideal 2. A quarter-warp rule would say 4.
-    expect_cost(play(16, 0), 2, 2);
+    // float4, stride 0 (the float4-broadcast preset): lanes agree in pairs, so a half-warp
+    // a phase (Nsight Compute on an H100: results/fidelity), each asking banks 0..3 for
+    // words 0..3 once -> 1 + 1 = 2, ideal 2. Per quarter-warp it would be 4.
+    const BankPlayground broadcast = play(16, 0);
+    expect_cost(broadcast, 2, 2);
+    EXPECT_EQ(broadcast.phase_lanes, 16u);
 }
 
 TEST(BankPlayground, OffsetsShiftTheBanks)
@@ -101,10 +103,9 @@ TEST(BankPlayground, OffsetsShiftTheBanks)
     // bank 0 holds word 32 and bank 1 word 33, each once (words 0, 1 are not read) -> 1;
     // half-warp 1: words 34..65 -> 1. An unaligned start does not conflict here: 2, ideal 2.
     expect_cost(play(8, 1, 1), 2, 2);
-    // float4 stride 2 with offset 1: lane l at element 2l + 1, words 8l+4 .. 8l+7. Half 0:
-    // lanes 0..15 words 4..7, 12..15, ..., 124..127: banks 4-7, 12-15, 20-23, 28-31 four
-    // times each (lanes l, l+4, l+8, l+12) -> 4 per half -> 8; 64 words per half -> ideal
-    // 2 + 2 = 4; 2-way.
+    // float4 stride 2 with offset 1: lane l at element 2l + 1, words 8l+4 .. 8l+7. Quarter 0:
+    // lanes 0..7 words 4..7, 12..15, ..., 60..63: banks 4-7, 12-15, 20-23, 28-31 twice each
+    // (lane l and l+4, words 32 apart) -> 2 per quarter -> 8, ideal 4, 2-way.
     expect_cost(play(16, 2, 1), 8, 4);
 }
 
@@ -117,10 +118,9 @@ TEST(BankPlayground, HalfTheLanesActive)
     expect_cost(play(4, 4, 0, first_lanes(16)), 2, 1);
     // double stride 1, lanes 0..15: only half-warp 0 -> 1 wavefront, ideal 1.
     expect_cost(play(8, 1, 0, first_lanes(16)), 1, 1);
-    // Every other lane (0x55555555), stride 1 float4: each half-warp has 8 active lanes
-    // (l = 0, 2, ..., 14 at words 0-3, 8-11, ..., 56-59): lanes l and l + 8 meet in banks
-    // 4l mod 32..+3 -> 2 per half -> 4; 32 words per half -> ideal 1 + 1 = 2; 2-way.
-    expect_cost(play(16, 1, 0, 0x55555555u), 4, 2);
+    // Every other lane (0x55555555), stride 1 float4: each quarter has 4 active lanes
+    // (l = 0, 2, 4, 6 at words 0-3, 8-11, ...) -> 1 each -> 4, ideal 4.
+    expect_cost(play(16, 1, 0, 0x55555555u), 4, 4);
     // Inactive lanes are marked, and their addresses are not counted.
     const BankPlayground p = play(4, 32, 0, first_lanes(16));
     EXPECT_TRUE(p.lanes[15].active);

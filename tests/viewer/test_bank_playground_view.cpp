@@ -48,14 +48,14 @@ TEST(BankPlaygroundView, BroadcastIsOneWordForAllLanes)
     EXPECT_EQ(v.banks.lanes_by_word.at(0).size(), 32u);
 }
 
-TEST(BankPlaygroundView, Float4ColumnIsEightWayPerHalfWarp)
+TEST(BankPlaygroundView, Float4ColumnIsEightWayPerQuarter)
 {
     // float4 at stride 8 (a 128-byte row per lane): lane l covers words 32l..32l+3, banks 0..3.
-    // Each half-warp puts 16 distinct words in each of banks 0..3 -> ways 16, wavefronts
-    // 2 x 16 = 32, ideal 2 x 2 = 4 (64 words a half; 8-way). A whole-warp count would say
-    // 32 ways per bank.
+    // No two lanes agree, so a quarter-warp a phase: each puts 8 distinct words in each of
+    // banks 0..3 -> ways 8, wavefronts 4 x 8 = 32, ideal 4 (8-way). A whole-warp count
+    // would say 32 ways per bank.
     const PlaygroundView v = playground_view({16, 8, 0, kFull});
-    EXPECT_EQ(v.banks.ways[0], 16u);
+    EXPECT_EQ(v.banks.ways[0], 8u);
     EXPECT_EQ(v.banks.ways[4], 0u);
     EXPECT_EQ(v.banks.cost.wavefronts, 32u);
     EXPECT_EQ(v.banks.cost.ideal, 4u);

@@ -246,7 +246,7 @@ Finding first_bank_conflict(const Harness& h, const BlockView& v)
 {
     for (const trace::WarpEvent& e : v.block.events) {
         if (e.space != trace::Space::Shared || !is_memory(e.kind)) continue;
-        const trace::BankCost c = trace::shared_bank_cost(e.mask, e.offset, e.size);
+        const trace::BankCost c = trace::shared_bank_cost(e.mask, e.offset, e.size, e.kind);
         if (c.wavefronts <= c.ideal) continue;
         const trace::Totals t = trace::totals(v.steps);
         return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(__builtin_popcount(e.mask)) +

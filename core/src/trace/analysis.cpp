@@ -14,21 +14,14 @@ std::uint64_t first_word(std::uint64_t offset) { return offset / kBankWidth; }
 std::uint64_t last_word(std::uint64_t offset, unsigned size) { return (offset + std::max(size, 1u) - 1) / kBankWidth; }
 
 // Most words one phase can touch: 32 lanes of up to 4 bytes (2 words each
-// when unaligned), 16 lanes of 8 bytes (up to 3) or of 16 bytes (up to 5).
-constexpr std::size_t kMaxPhaseWords = 5 * kWarpSize / 2;
+// when unaligned), 32 packed lanes of 8 bytes (3), 16 of 16 bytes (5).
+constexpr std::size_t kMaxPhaseWords = 3 * kWarpSize;
 
-// The fewest wavefronts that can deliver `words` distinct words: 32 a wavefront.
-std::uint32_t fewest_wavefronts(std::size_t words) { return static_cast<std::uint32_t>(std::max<std::size_t>(1, (words + kBanks - 1) / kBanks)); }
-
-// One phase's demand: per bank, the distinct words asked of it, and how many distinct words in all.
-struct PhaseDemand {
-    std::array<std::uint32_t, kBanks> ways{};
-    std::size_t words = 0;
-};
+using Offsets = std::array<std::uint64_t, kWarpSize>;
 
 // Per bank, the distinct words that the active lanes first..first+count-1 touch.
-PhaseDemand phase_demand(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
-                         unsigned first, unsigned count)
+std::array<std::uint32_t, kBanks> phase_ways(std::uint32_t mask, const Offsets& offset, unsigned size, unsigned first,
+                                             unsigned count)
 {
     std::array<std::uint64_t, kMaxPhaseWords> words{};
     std::size_t n = 0;
@@ -37,23 +30,33 @@ PhaseDemand phase_demand(std::uint32_t mask, const std::array<std::uint64_t, kWa
             for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size) && n < words.size(); ++w)
                 words[n++] = w;
     std::sort(words.begin(), words.begin() + n);
-    PhaseDemand d;
+    std::array<std::uint32_t, kBanks> ways{};
     for (std::size_t i = 0; i < n; ++i)
-        if (i == 0 || words[i] != words[i - 1]) {  // a shared word counts once
-            d.ways[words[i] % kBanks] += 1;
-            d.words += 1;
-        }
-    return d;
+        if (i == 0 || words[i] != words[i - 1]) ways[words[i] % kBanks] += 1;  // a shared word counts once
+    return ways;
 }
 
-// Calls on_phase(demand) for each phase of the instruction that has an active lane.
-template <class OnPhase>
-void for_each_phase(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size, OnPhase on_phase)
+// Every active lane l has lane l ^ partner active too, reading the same
+// address. (Where a partner is idle we do not assume packing: no measurement
+// here says what the hardware does then.)
+bool pairs_agree(std::uint32_t mask, const Offsets& offset, unsigned partner)
 {
-    const unsigned lanes = lanes_per_phase(size);
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+        if (!lane_active(mask, lane)) continue;
+        const unsigned other = lane ^ partner;
+        if (!lane_active(mask, other) || offset[lane] != offset[other]) return false;
+    }
+    return true;
+}
+
+// Calls on_phase(ways) for each phase of the instruction that has an active lane.
+template <class OnPhase>
+void for_each_phase(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind, OnPhase on_phase)
+{
+    const unsigned lanes = lanes_per_phase(mask, offset, size, kind);
     for (unsigned first = 0; first < kWarpSize; first += lanes) {
         const std::uint32_t phase_mask = lanes == kWarpSize ? ~0u : ((1u << lanes) - 1u) << first;
-        if (mask & phase_mask) on_phase(phase_demand(mask, offset, size, first, lanes));
+        if (mask & phase_mask) on_phase(phase_ways(mask, offset, size, first, lanes));
     }
 }
 
@@ -82,7 +85,7 @@ void add_memory_event(StepMetrics& m, const WarpEvent& e)
 {
     if (e.kind != Kind::Load && !writes(e.kind)) return;
     if (e.space == Space::Shared) {
-        const BankCost c = shared_bank_cost(e.mask, e.offset, e.size);
+        const BankCost c = shared_bank_cost(e.mask, e.offset, e.size, e.kind);
         add_shared(writes(e.kind) ? m.shared_store : m.shared_load, c);
         if (e.kind == Kind::Load) m.shared_load_ways.push_back(c.ways());
     } else if (e.space == Space::Global) {
@@ -188,25 +191,35 @@ std::uint32_t working_lanes(const WarpEvent& e) { return is_work(e.kind) ? e.mas
 
 bool partially_active(const WarpEvent& e) { return is_work(e.kind) && e.mask != e.existing; }
 
-unsigned lanes_per_phase(unsigned size) { return size >= 8 ? kWarpSize / 2 : kWarpSize; }
+bool packs_pairs(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind)
+{
+    return kind == Kind::Load && size >= 8 && (pairs_agree(mask, offset, 1) || pairs_agree(mask, offset, 2));
+}
 
-BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
+unsigned lanes_per_phase(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind)
+{
+    if (size <= kBankWidth) return kWarpSize;
+    const unsigned lanes = size >= 16 ? kWarpSize / 4 : kWarpSize / 2;  // 128 bytes of registers a wavefront
+    return packs_pairs(mask, offset, size, kind) ? 2 * lanes : lanes;
+}
+
+BankCost shared_bank_cost(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind)
 {
     BankCost cost;
-    for_each_phase(mask, offset, size, [&](const PhaseDemand& phase) {
-        cost.ideal += fewest_wavefronts(phase.words);
-        cost.wavefronts += most(phase.ways);
+    for_each_phase(mask, offset, size, kind, [&](const std::array<std::uint32_t, kBanks>& ways) {
+        cost.ideal += 1;
+        cost.wavefronts += most(ways);
     });
     return cost;
 }
 
-BankDetail shared_bank_detail(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
+BankDetail shared_bank_detail(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind)
 {
     BankDetail d;
-    for_each_phase(mask, offset, size, [&](const PhaseDemand& phase) {
-        d.cost.ideal += fewest_wavefronts(phase.words);
-        d.cost.wavefronts += most(phase.ways);
-        for (unsigned b = 0; b < kBanks; ++b) d.ways[b] = std::max(d.ways[b], phase.ways[b]);
+    for_each_phase(mask, offset, size, kind, [&](const std::array<std::uint32_t, kBanks>& ways) {
+        d.cost.ideal += 1;
+        d.cost.wavefronts += most(ways);
+        for (unsigned b = 0; b < kBanks; ++b) d.ways[b] = std::max(d.ways[b], ways[b]);
     });
     for (unsigned lane = 0; lane < kWarpSize; ++lane)
         if (lane_active(mask, lane))

@@ -76,7 +76,7 @@ BankPlayground bank_playground(const BankPattern& p)
     out.event = block.events.at(0);  // one instruction of one warp: one event
     out.load = analyze_steps(block).at(0).shared_load;
     out.detail = shared_bank_detail(out.event.mask, out.event.offset, out.event.size);
-    out.phase_lanes = lanes_per_phase(p.size);
+    out.phase_lanes = lanes_per_phase(out.event.mask, out.event.offset, out.event.size);
     for (unsigned lane = 0; lane < kWarpSize; ++lane) out.lanes[lane] = lane_of(out.event, lane);
     return out;
 }
@@ -99,9 +99,9 @@ const std::vector<BankPreset>& bank_presets()
          {4, 33, 0, 0xFFFFFFFFu}},
         {"double", "8-byte doubles at stride 1: each half-warp reads 128 bytes, every bank once: 2 wavefronts, ideal 2: 1-way",
          {8, 1, 0, 0xFFFFFFFFu}},
-        {"float4", "16-byte float4 at stride 1: each half-warp reads 256 bytes, every bank twice: 2 + 2 = 4 wavefronts, ideal 4: 1-way",
+        {"float4", "16-byte float4 at stride 1: each quarter-warp reads 128 bytes, every bank once: 4 wavefronts, ideal 4: 1-way",
          {16, 1, 0, 0xFFFFFFFFu}},
-        {"float4-broadcast", "stride 0: every lane reads one float4; each half-warp gets its 4 words at once: 1 + 1 = 2 wavefronts, ideal 2: 1-way",
+        {"float4-broadcast", "stride 0: every lane reads one float4, so lanes agree in pairs and a half-warp is served at once: 2 wavefronts, ideal 2: 1-way",
          {16, 0, 0, 0xFFFFFFFFu}},
         {"broadcast", "stride 0: all 32 lanes read one word, delivered once to all of them: 1-way",
          {4, 0, 0, 0xFFFFFFFFu}},

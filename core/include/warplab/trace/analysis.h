@@ -25,27 +25,33 @@ bool partially_active(const WarpEvent& e);
 
 // ---- hardware model: shared memory banks (32 banks x 4 bytes) ----
 // Word w (byte offset / 4) lives in bank w % 32. A warp instruction is served
-// in phases: the whole warp for accesses of up to 4 bytes, a half-warp (lanes
-// 0-15, then 16-31) for 8 and 16 bytes. A phase takes as many wavefronts as
-// the most distinct words one bank must deliver; lanes touching the same word
-// share it (broadcast). For 16 bytes this is what Nsight Compute counts on an
-// H100 (results/fidelity): a half-warp of distinct float4 needs 2 wavefronts,
-// one float4 read by a whole half-warp 1, so an LDS.128 costs 2 to 32.
+// in phases: a wavefront returns 128 bytes of registers, so the whole warp for
+// accesses of up to 4 bytes, a half-warp for 8 bytes, a quarter-warp for 16.
+// A load whose lanes agree in pairs (every active lane l reads what lane l ^ 1,
+// active too, reads, or what lane l ^ 2 reads: a broadcast is one such)
+// has its registers packed two lanes to a slot and is served twice as many
+// lanes a phase (as an NVIDIA engineer describes it on the NVIDIA Developer
+// Forums, "Unexpected shared memory bank conflict"; Nsight Compute's counts on
+// an H100 agree, results/fidelity: LDS.128 of matmul v3, v6, v7 and v8's A
+// tile, pairs agreeing, 2 wavefronts; v8's B tile, lanes l and l + 4 agreeing,
+// 4). A phase takes as many wavefronts as the most distinct words one bank
+// must deliver; lanes touching the same word share it (broadcast).
 constexpr unsigned kBanks = 32;
 constexpr unsigned kBankWidth = 4;
-unsigned lanes_per_phase(unsigned size);
+// Lanes served together: 32, 16 or 8 (see above).
+unsigned lanes_per_phase(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
+                         Kind kind = Kind::Load);
 
 struct BankCost {
     std::uint32_t wavefronts = 0;  // actual
-    // the minimum for the words asked: per phase with an active lane, its
-    // distinct words / 32, rounded up (1 unless a 16-byte phase asks for more than 32)
-    std::uint32_t ideal = 0;
+    std::uint32_t ideal = 0;       // minimum for this access and lane count: one per phase with an active lane
     // n-way = wavefronts / ideal (>= 1); 0 when no lane is active
     double ways() const { return ideal ? double(wavefronts) / ideal : 0.0; }
 };
 // offsets are byte offsets of each active lane (mask) from a 4-byte aligned base;
-// size is 1, 2, 4, 8 or 16 bytes.
-BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size);
+// size is 1, 2, 4, 8 or 16 bytes; kind Load or Store (an atomic counts as a store).
+BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
+                          Kind kind = Kind::Load);
 
 // The same model, with what a picture of the instruction needs.
 struct BankDetail {
@@ -55,7 +61,8 @@ struct BankDetail {
     std::array<std::uint32_t, kBanks> ways{};
     std::map<std::uint64_t, std::vector<unsigned>> lanes_by_word;  // 4-byte word -> the lanes touching it, ascending
 };
-BankDetail shared_bank_detail(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size);
+BankDetail shared_bank_detail(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
+                              Kind kind = Kind::Load);
 
 // ---- hardware model: global memory sectors (32 bytes) ----
 struct SectorCost {

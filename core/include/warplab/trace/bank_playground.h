@@ -48,7 +48,7 @@ struct BankPlayground {
     WarpEvent event;         // the load as the trace groups it
     SharedStats load;        // the step's shared loads as analyze_steps counts them: one request
     BankDetail detail;       // per bank, per word: the picture of the same event
-    unsigned phase_lanes = kWarpSize;  // lanes served together (32, 16 for 8 and 16 bytes)
+    unsigned phase_lanes = kWarpSize;  // lanes served together (lanes_per_phase: 32, 16 or 8)
 };
 
 // Throws std::invalid_argument with pattern_problem's text for an invalid pattern.

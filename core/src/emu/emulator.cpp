@@ -166,9 +166,13 @@ struct Lane {
     ctx::fcontext_t sched = nullptr;  // where this lane returns to the scheduler
     // Independent schedule: this lane's own clock, and what it learnt of the
     // other lanes' clocks through partial-mask collectives (full-warp ones are
-    // kept once, in Warp::full_vc).
+    // kept once, in Warp::full_vc). vc holds something only once has_vc is
+    // set (at the lane's first partial-mask collective in the block): until
+    // then it reads as zeros, so that a block's start need not clear 128 bytes a lane.
     std::uint32_t clock = 1;
+    bool has_vc = false;
     std::uint32_t vc[32] = {};
+    std::uint32_t learnt(unsigned k) const { return has_vc ? vc[k] : 0; }
 };
 
 struct Warp {
@@ -460,7 +464,7 @@ inline bool ordered(const Lane& now, const AccessStamp& before)
     if (before.thread / 32 != now.warp) return false;
     if (now.block->opt->schedule == Schedule::Lockstep) return before.clock != now.block->warps[now.warp].round;
     const unsigned k = before.thread % 32;
-    return std::max(now.vc[k], now.block->warps[now.warp].full_vc[k]) >= before.clock;
+    return std::max(now.learnt(k), now.block->warps[now.warp].full_vc[k]) >= before.clock;
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void race_fault(Lane& lane, const Access& a, std::uint64_t word,
@@ -770,12 +774,13 @@ void join_clocks(Block& b, Warp& w, unsigned base, unsigned mask)
     for (unsigned m = mask; m; m &= m - 1) {
         const unsigned p = __builtin_ctz(m);
         const Lane& lane = b.lanes[base + p];
-        for (unsigned k = 0; k < 32; ++k) joined[k] = std::max(joined[k], lane.vc[k]);
+        for (unsigned k = 0; k < 32; ++k) joined[k] = std::max(joined[k], lane.learnt(k));
         joined[p] = lane.clock;
     }
     for (unsigned m = mask; m; m &= m - 1) {
         Lane& lane = b.lanes[base + __builtin_ctz(m)];
         std::memcpy(lane.vc, joined, sizeof joined);
+        lane.has_vc = true;
         lane.clock += 1;
     }
 }
@@ -1108,7 +1113,7 @@ void run_block(Block& b, WorkerMemory& mem)
         Lane& l = b.lanes[t];
         l.state = LaneState::Runnable;
         l.seq = l.epoch = l.sub = l.declared = 0;
-        std::fill(std::begin(l.vc), std::end(l.vc), 0u);
+        l.has_vc = false;
         l.collective = nullptr;
         l.started = false;
         l.bar_op = detail::BarrierOp::None;

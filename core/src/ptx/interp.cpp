@@ -289,6 +289,11 @@ private:
     Target resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr, unsigned size, Kind kind);
     Target shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind);
     Target global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind);
+    // The fault messages, out of the hot paths' way.
+    [[noreturn, gnu::cold, gnu::noinline]] void shared_bounds_fault(const Instr& in, std::uint64_t off,
+                                                                    const SharedSlot* v, Kind kind) const;
+    [[noreturn, gnu::cold, gnu::noinline]] void global_bounds_fault(const Instr& in, std::uint64_t addr, unsigned size,
+                                                                    const PointerArg* below, Kind kind) const;
     void record(const Instr& in, Kind kind, const Target& tg, unsigned size, const void* value) const
     {
         if (t_.lane.watched && tg.space != trace::Space::None)
@@ -382,24 +387,28 @@ bool traced_space(Space s) { return s == Space::Shared || s == Space::Global || 
 
 const char* verb(Kind k) { return k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic"; }
 
+// v: the shared variable at or below the offset, or null.
+void Interpreter::shared_bounds_fault(const Instr& in, std::uint64_t off, const SharedSlot* v, Kind kind) const
+{
+    std::ostringstream what;
+    what << "out-of-bounds shared " << verb(kind) << ": ";
+    if (v) {
+        what << v->name << "[" << (off - v->offset) / v->elem << "] is outside its " << v->bytes / v->elem
+             << " elements";
+    } else {
+        what << "shared offset " << off << " lies outside every shared variable";
+    }
+    if (t_.L->slots.empty()) what << " (the kernel declares no shared memory)";
+    fail(in, what.str());
+}
+
 Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind)
 {
     const Launch& L = *t_.L;
     const SharedSlot* v = nullptr;
     for (const SharedSlot& s : L.slots)
         if (s.offset <= off) v = &s;
-    if (!v || off + size > v->offset + v->bytes) {
-        std::ostringstream what;
-        what << "out-of-bounds shared " << verb(kind) << ": ";
-        if (v) {
-            what << v->name << "[" << (off - v->offset) / v->elem << "] is outside its " << v->bytes / v->elem
-                 << " elements";
-        } else {
-            what << "shared offset " << off << " lies outside every shared variable";
-        }
-        if (L.slots.empty()) what << " (the kernel declares no shared memory)";
-        fail(in, what.str());
-    }
+    if (!v || off + size > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
     if (t_.lane.lockstep && !t_.stepping) emu::detail::access_round();
     const long long index = static_cast<long long>((off - v->offset) / v->elem);
     emu::detail::check_shared_access(kind, t_.arena + off, size, v->name, index, file(in), line(in));
@@ -426,6 +435,13 @@ Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t ad
         if (emu::detail::find_allocation(addr, base, bytes) && addr + size <= base + bytes)
             return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, 0xFF, addr - base + base % 256};
     }
+    global_bounds_fault(in, addr, size, below, kind);
+}
+
+// below: the pointer argument at or below the address, or null.
+void Interpreter::global_bounds_fault(const Instr& in, std::uint64_t addr, unsigned size, const PointerArg* below,
+                                      Kind kind) const
+{
     std::ostringstream what;
     what << "out-of-bounds " << verb(kind) << ": ";
     if (below) {

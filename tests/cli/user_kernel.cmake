@@ -30,6 +30,15 @@ endif()
 if(NOT out MATCHES "\n1 +[0-9]+ +128 +4 +0 ")
   string(APPEND failures "tree_sum: step 1 is not 128 threads in 4 whole warps: '${out}'\n")
 endif()
+# The user's kernel has no machine-code listing: one line says its shared
+# accesses are counted per PTX instruction. The lab's own v3 has one: no such line.
+if(NOT out MATCHES "\nshared accesses counted per PTX instruction: no machine code of this kernel")
+  string(APPEND failures "tree_sum: no line saying the counts are per PTX instruction: '${out}'\n")
+endif()
+run_warplab(trace reduction v3 --n 1000 --type float)
+if(NOT rc EQUAL 0 OR out MATCHES "counted per PTX instruction")
+  string(APPEND failures "lab v3: exit ${rc}, or its counts said to be per PTX instruction: '${out}'\n")
+endif()
 
 # 2. Without the barrier in the loop: a kernel fault (exit 3) naming the race
 #    and the user's file and line (12: the addition).

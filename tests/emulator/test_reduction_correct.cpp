@@ -139,9 +139,6 @@ TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
     EXPECT_NE(module.find("warplab::reduction::reduce_interleaved_divergent<32u, int>"), nullptr);
 }
 
-}  // namespace
-}  // namespace warplab::test
-
 // v10 is the only reduction version marked GPU-only (its bulk copies have no
 // emulator counterpart); on the emulator it is refused with one sentence that
 // names the reason, before anything runs.
@@ -164,3 +161,6 @@ TEST(ReductionGpuOnly, TheEmulatorRefusesV10AndSaysWhy)
         EXPECT_NE(what.find("cp.async.bulk"), std::string::npos) << what;
     }
 }
+
+}  // namespace
+}  // namespace warplab::test

@@ -60,8 +60,13 @@ TEST(ViewerUserKernel, OneMoreVersionTracedFromTheFile)
     ASSERT_TRUE(source.found) << source.path;
     EXPECT_NE(source.lines.at(11).find("partial[t] += partial[t + half]"), std::string::npos);
     EXPECT_EQ(source.hash, slot.run->block.events.front().site.file_hash);
+    // It is compared with the version it stands in for (v3), not with the
+    // lab's last version, which comes just before it in the list.
+    const auto compared = compared_version(app);
+    ASSERT_TRUE(compared.has_value());
+    EXPECT_STREQ(current_lab(app).versions[*compared].id, "v3");
     // The lab's own versions still run the lab's kernels.
-    select_version(app, lab_versions - 1);
+    select_version(app, *compared);
     ASSERT_TRUE(current_trace(app).run);
     EXPECT_NE(current_trace(app).run->block.events.front().site.file_hash, source.hash);
 }

@@ -123,8 +123,10 @@ void print_bank_grid(const BankPlayground& g)
 void print_phases(const BankPlayground& g)
 {
     if (g.phase_lanes == kWarpSize) return;
-    std::printf("%u-byte elements are served a %s (%u lanes) at a time; wavefronts per phase:", g.pattern.size,
-                g.phase_lanes == kWarpSize / 2 ? "half-warp" : "quarter-warp", g.phase_lanes);
+    const bool packed = g.phase_lanes * g.pattern.size > 128;  // more than a wavefront's 128 bytes of registers
+    std::printf("%u-byte elements are served a %s (%u lanes) at a time%s; wavefronts per phase:", g.pattern.size,
+                g.phase_lanes == kWarpSize / 2 ? "half-warp" : "quarter-warp", g.phase_lanes,
+                packed ? " (lanes agree in pairs: two share a register slot)" : "");
     for (unsigned first = 0; first < kWarpSize; first += g.phase_lanes) {
         const std::uint32_t lanes = g.event.mask & (((1u << g.phase_lanes) - 1u) << first);
         const auto cost = wl::trace::shared_bank_cost(lanes, g.event.offset, g.event.size);

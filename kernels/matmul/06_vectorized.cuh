@@ -12,8 +12,8 @@
 //   4, rows are not 16-byte aligned: the loads and stores fall back to four
 //   scalar accesses (load_a4, load_b4, store_c4), so any M, N, K still works.
 // Expected effect: a quarter of the load and store instructions. The trace now
-//   shows 16-byte shared accesses, served a quarter-warp (8 lanes) at a time,
-//   and two 2-way bank conflicts: (1) the transposed stores to As: lanes 2i
+//   shows 16-byte shared accesses, served 8 lanes at a time (16 when lanes
+//   read in pairs), and two 2-way bank conflicts: (1) the stores to As: lanes 2i
 //   and 2i+1 write k rows 4 apart, and a row of As is BM = 128 words, a
 //   multiple of 32, so both land in bank i; (2) the float4 reads of Bs: lane
 //   tx reads words 8·tx..8·tx+3, so lanes tx and tx + 4 of a quarter-warp

@@ -18,11 +18,7 @@ void validate(const RunRequest& req, const Shape& s)
     with_version(req.version, [&](auto v) {
         using V = decltype(v);
         found = true;
-        if (V::meta.gpu_only && !runs_on_gpu(req)) {
-            const GpuStatus gpu = gpu_status();
-            throw std::invalid_argument(std::string(V::meta.id) + " runs only on a GPU: " + V::meta.gpu_only +
-                                        (gpu.available ? "; leave out --backend cpu" : "; this machine has none (" + gpu.reason + ")"));
-        }
+        refuse_emulating_gpu_only(V::meta, req);
         if constexpr (requires { V::untraced; })
             if (runs_on_gpu(req)) throw std::invalid_argument(std::string(V::meta.id) + " is not traced: " + V::untraced);
         if (req.block != 0 && req.block != V::threads)

@@ -361,7 +361,8 @@ void yield_to_scheduler(Lane& lane)
 // Fiber switches made by this host thread: each resume is two (there and back).
 thread_local std::uint64_t tls_switches = 0;
 
-void resume(Lane& lane)
+// Inlined into the scheduler's loops: it runs at every resume.
+[[gnu::always_inline]] inline void resume(Lane& lane)
 {
     tls_lane = &lane;
     detail::tls_view = &lane.view;
@@ -495,7 +496,7 @@ inline void check_race(Lane& lane, const Access& a, std::uint64_t word, std::uin
     fault(lane, a.file, a.line, what.str());
 }
 
-void check_shared(Lane& lane, const Access& a)
+inline void check_shared(Lane& lane, const Access& a)
 {
     Block& b = *lane.block;
     const auto byte = static_cast<std::size_t>(static_cast<unsigned char*>(a.ptr) - b.arena);

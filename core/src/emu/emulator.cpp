@@ -383,6 +383,33 @@ thread_local std::uint64_t tls_switches = 0;
     tls_switches += 2;
 }
 
+// The next lane to run: its hot fields on their way into the cache.
+inline void prefetch_lane(const Lane& next)
+{
+    __builtin_prefetch(&next);
+    __builtin_prefetch(reinterpret_cast<const char*>(&next) + 64);
+}
+
+// A step_warp body's pass over one warp: the lanes in the scheduler's order.
+struct WarpPass {
+    Block* block = nullptr;
+    Lane* lanes = nullptr;  // the warp's
+    const unsigned* order = nullptr;
+    unsigned count = 0, next = 0;
+    Lane* running = nullptr;
+    bool ran = false;
+};
+thread_local WarpPass tls_pass;
+
+// What resume() does after a step, for the lane a pass is running.
+inline void leave_turn(WarpPass& p, bool ended)
+{
+    if (ended) set_state(*p.running, LaneState::Done);
+    p.running = nullptr;
+    tls_lane = nullptr;
+    tls_switches += 2;
+}
+
 // Stops the launch: the lane never runs again, the scheduler sees the fault.
 [[noreturn]] void fault(Lane& lane, const char* file, unsigned line, std::string what)
 {
@@ -648,6 +675,45 @@ void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned lin
 unsigned barrier_result() { return tls_lane->bar_value; }
 
 void wait_turn() { yield_to_scheduler(*tls_lane); }
+
+// As run_warp_independent's loop: a lane runs again while it stays runnable,
+// then the next in order; a lane passed over is not revisited in this pass.
+// The pass's fields are read into locals once: the stores to lanes could alias them.
+bool next_lane(bool ended, LaneTurn& next)
+{
+    WarpPass& p = tls_pass;
+    Lane* lane = p.running;
+    unsigned i = p.next;
+    if (lane) {
+        leave_turn(p, ended);
+        if (p.block->fault) return false;
+        if (lane->state != LaneState::Runnable) {
+            lane = nullptr;
+            ++i;
+        }
+    }
+    Lane* const lanes = p.lanes;
+    const unsigned* const order = p.order;
+    const unsigned count = p.count;
+    while (!lane) {
+        if (i == count) {
+            p.next = i;
+            return false;
+        }
+        Lane& candidate = lanes[order[i]];
+        if (i + 1 < count) prefetch_lane(lanes[order[i + 1]]);
+        if (candidate.state == LaneState::Runnable) lane = &candidate;
+        else ++i;
+    }
+    p.running = lane;
+    p.next = i;
+    p.ran = true;
+    tls_lane = lane;
+    detail::tls_view = &lane->view;
+    next = LaneTurn{lane->flat, !lane->started};
+    lane->started = true;
+    return true;
+}
 
 // ------------------------------------------- the PTX interpreter's entries --
 
@@ -954,11 +1020,17 @@ bool run_warp_lockstep(Block& b, unsigned w)
     }
 }
 
-// The next lane to run: its hot fields on their way into the cache.
-inline void prefetch_lane(const Lane& next)
+// The same pass as one call into a step_warp body, which takes its lanes from next_lane().
+bool run_pass(Block& b, Lane* lanes, const unsigned* order, unsigned count)
 {
-    __builtin_prefetch(&next);
-    __builtin_prefetch(reinterpret_cast<const char*>(&next) + 64);
+    WarpPass& p = tls_pass;
+    p = WarpPass{&b, lanes, order, count, 0, nullptr, false};
+    try {
+        b.body.step_warp(b.body.ctx);
+    } catch (const LaneStopped&) {
+    }
+    if (p.running) leave_turn(p, false);  // a fault unwound from the running lane
+    return p.ran;
 }
 
 // Independent: each lane runs to its next synchronisation, lanes in a
@@ -982,6 +1054,7 @@ bool run_warp_independent(Block& b, unsigned w)
             std::swap(order[i - 1], order[(std::uint64_t(draw) * i) >> 32]);
         }
     }
+    if (b.body.step_warp) return run_pass(b, lanes, order, warp.lanes);
     bool ran = false;
     for (unsigned i = 0; i < warp.lanes; ++i) {
         Lane& lane = lanes[order[i]];

@@ -6,7 +6,9 @@
 // nvcc inlines) run as explicit-state lanes: a lane is its pc and its register
 // slots in a per-host-thread array, and waiting (a barrier, a warp collective,
 // a Lockstep round before an access) returns from the interpreter loop; the
-// result is collected when the scheduler steps the lane again. Kernels that
+// result is collected when the scheduler steps the lane again. Under the
+// Independent schedule one call runs a whole pass over a warp, switching
+// lanes at each wait in the scheduler's order. Kernels that
 // call device functions run each lane on a fiber instead, since a wait may
 // come deep inside a call; their frames live on the fiber's stack.
 #include <alloca.h>
@@ -201,12 +203,15 @@ double round_integer(double x, Round r)
 
 class Interpreter {
 public:
-    Interpreter(Thread& t) : t_(t), m_(*t.L->mod) {}
+    Interpreter(Thread& t) : t_(&t), m_(*t.L->mod) {}
     Flow run(const Frame& fr, std::size_t& pc);
+    // Warp stepping (KernelBody::step_warp): run() goes on with the pass's
+    // next lane where it would return, and returns when the pass is over.
+    void step_warp() { warp_ = true; }
     void finish(const Frame& fr, const Instr& in);
     void fill_thread_constants(const Frame& fr) const
     {
-        for (const auto& [slot, which] : t_.L->thread_specials) fr.r[slot] = special(which);
+        for (const auto& [slot, which] : t_->L->thread_specials) fr.r[slot] = special(which);
     }
     // The constant slots of a frame that starts.
     void fill_constants(const Frame& fr) const
@@ -214,7 +219,7 @@ public:
         std::uint64_t* c = fr.r + fr.f->registers;
         for (const ConstSlot& k : fr.f->consts) {
             switch (k.kind) {
-            case OpKind::SharedSym: *c++ = t_.L->shared_offset[k.id] + static_cast<std::uint64_t>(k.imm); break;
+            case OpKind::SharedSym: *c++ = t_->L->shared_offset[k.id] + static_cast<std::uint64_t>(k.imm); break;
             case OpKind::LocalSym: *c++ = fr.local_base + static_cast<std::uint64_t>(k.imm); break;
             case OpKind::Special: *c++ = special(static_cast<Special>(k.imm)); break;
             case OpKind::Func: *c++ = kFunctionTag | k.id; break;
@@ -224,8 +229,10 @@ public:
     }
 
 private:
-    Thread& t_;
+    Thread* t_;  // the lane running (warp stepping switches it)
     const Module::Impl& m_;
+    bool warp_ = false;
+    bool switch_lane(bool ended, Frame& fr, std::size_t*& saved_pc);
     enum class Step { Next, Return, Exit, Wait };
     Step slow(const Frame& fr, const Instr& in, std::size_t& pc);
 
@@ -253,7 +260,7 @@ private:
     {
         switch (o.kind) {
         case OpKind::Imm: return static_cast<std::uint64_t>(o.imm);
-        case OpKind::SharedSym: return t_.L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
+        case OpKind::SharedSym: return t_->L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
         case OpKind::LocalSym: return fr.local_base + static_cast<std::uint64_t>(o.imm);
         case OpKind::ParamSym: return static_cast<std::uint64_t>(o.imm);
         case OpKind::Special: return special(static_cast<Special>(o.imm));
@@ -273,7 +280,7 @@ private:
     {
         switch (o.base) {
         case OpKind::Reg: return fr.r[o.reg] + static_cast<std::uint64_t>(o.imm);
-        case OpKind::SharedSym: return t_.L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
+        case OpKind::SharedSym: return t_->L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
         case OpKind::LocalSym: return fr.local_base + static_cast<std::uint64_t>(o.imm);
         default: return static_cast<std::uint64_t>(o.imm);
         }
@@ -296,7 +303,7 @@ private:
                                                                     const PointerArg* below, Kind kind) const;
     void record(const Instr& in, Kind kind, const Target& tg, unsigned size, const void* value) const
     {
-        if (t_.lane.watched && tg.space != trace::Space::None)
+        if (t_->lane.watched && tg.space != trace::Space::None)
             emu::detail::record_access(kind, tg.space, size, tg.array, tg.offset, value, size, file(in), line(in));
     }
     std::uint32_t load32(const Instr& in, const Target& tg)
@@ -332,12 +339,12 @@ private:
     bool round_pending(std::size_t& pc)
     {
         // Lockstep, explicit-state lanes: return to the scheduler once before each access
-        if (!t_.stepping || !t_.lane.lockstep) return false;
-        if (t_.round_done) {
-            t_.round_done = false;
+        if (!t_->stepping || !t_->lane.lockstep) return false;
+        if (t_->round_done) {
+            t_->round_done = false;
             return false;
         }
-        t_.round_done = true;
+        t_->round_done = true;
         --pc;
         return true;
     }
@@ -347,26 +354,26 @@ private:
 
 std::uint64_t Interpreter::special(Special s) const
 {
-    const unsigned lane = t_.lane.lane;
+    const unsigned lane = t_->lane.lane;
     switch (s) {
-    case Special::TidX: return t_.tid.x;
-    case Special::TidY: return t_.tid.y;
-    case Special::TidZ: return t_.tid.z;
-    case Special::NtidX: return t_.L->block.x;
-    case Special::NtidY: return t_.L->block.y;
-    case Special::NtidZ: return t_.L->block.z;
-    case Special::CtaidX: return t_.ctaid.x;
-    case Special::CtaidY: return t_.ctaid.y;
-    case Special::CtaidZ: return t_.ctaid.z;
-    case Special::NctaidX: return t_.L->grid.x;
-    case Special::NctaidY: return t_.L->grid.y;
-    case Special::NctaidZ: return t_.L->grid.z;
+    case Special::TidX: return t_->tid.x;
+    case Special::TidY: return t_->tid.y;
+    case Special::TidZ: return t_->tid.z;
+    case Special::NtidX: return t_->L->block.x;
+    case Special::NtidY: return t_->L->block.y;
+    case Special::NtidZ: return t_->L->block.z;
+    case Special::CtaidX: return t_->ctaid.x;
+    case Special::CtaidY: return t_->ctaid.y;
+    case Special::CtaidZ: return t_->ctaid.z;
+    case Special::NctaidX: return t_->L->grid.x;
+    case Special::NctaidY: return t_->L->grid.y;
+    case Special::NctaidZ: return t_->L->grid.z;
     case Special::LaneId: return lane;
-    case Special::WarpId: return t_.lane.warp;
-    case Special::NWarpId: return (t_.L->block.x * t_.L->block.y * t_.L->block.z + 31) / 32;
+    case Special::WarpId: return t_->lane.warp;
+    case Special::NWarpId: return (t_->L->block.x * t_->L->block.y * t_->L->block.z + 31) / 32;
     case Special::SmId: case Special::GridId: return 0;
     case Special::NSmId: return 1;
-    case Special::Clock: case Special::Clock64: return ++t_.clock;  // monotonic per thread
+    case Special::Clock: case Special::Clock64: return ++t_->clock;  // monotonic per thread
     case Special::GlobalTimer:
         return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
     case Special::LanemaskLt: return (1u << lane) - 1;
@@ -374,8 +381,8 @@ std::uint64_t Interpreter::special(Special s) const
     case Special::LanemaskEq: return 1u << lane;
     case Special::LanemaskGe: return ~((1u << lane) - 1);
     case Special::LanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
-    case Special::DynSmem: return t_.L->dynamic_bytes;
-    case Special::TotalSmem: return t_.L->shared_total;
+    case Special::DynSmem: return t_->L->dynamic_bytes;
+    case Special::TotalSmem: return t_->L->shared_total;
     }
     return 0;
 }
@@ -398,27 +405,27 @@ void Interpreter::shared_bounds_fault(const Instr& in, std::uint64_t off, const 
     } else {
         what << "shared offset " << off << " lies outside every shared variable";
     }
-    if (t_.L->slots.empty()) what << " (the kernel declares no shared memory)";
+    if (t_->L->slots.empty()) what << " (the kernel declares no shared memory)";
     fail(in, what.str());
 }
 
 Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind)
 {
-    const Launch& L = *t_.L;
+    const Launch& L = *t_->L;
     const SharedSlot* v = nullptr;
     for (const SharedSlot& s : L.slots)
         if (s.offset <= off) v = &s;
     if (!v || off + size > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
-    if (t_.lane.lockstep && !t_.stepping) emu::detail::access_round();
+    if (t_->lane.lockstep && !t_->stepping) emu::detail::access_round();
     const long long index = static_cast<long long>((off - v->offset) / v->elem);
-    emu::detail::check_shared_access(kind, t_.arena + off, size, v->name, index, file(in), line(in));
-    return Target{t_.arena + off, trace::Space::Shared, v->id, off - v->offset};
+    emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, file(in), line(in));
+    return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
 
 Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind)
 {
-    const Launch& L = *t_.L;
-    if (t_.lane.lockstep && !t_.stepping) emu::detail::access_round();
+    const Launch& L = *t_->L;
+    if (t_->lane.lockstep && !t_->stepping) emu::detail::access_round();
     const PointerArg* below = nullptr;
     for (const PointerArg& a : L.pointers)
         if (a.ptr <= addr) below = &a;
@@ -471,8 +478,8 @@ Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space
                 return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::None, 0, 0};
         fail(in, "out-of-bounds constant " + std::string(verb(kind)));
     case Space::Local:
-        if (addr + size > t_.sp + 0ULL || addr + size < addr) fail(in, "out-of-bounds local " + std::string(verb(kind)) + " at local offset " + std::to_string(addr));
-        return Target{t_.local + addr, trace::Space::None, 0, 0};
+        if (addr + size > t_->sp + 0ULL || addr + size < addr) fail(in, "out-of-bounds local " + std::string(verb(kind)) + " at local offset " + std::to_string(addr));
+        return Target{t_->local + addr, trace::Space::None, 0, 0};
     case Space::Param:
         if (addr + size > fr.f->param_bytes) fail(in, "out-of-bounds parameter " + std::string(verb(kind)));
         return Target{fr.param + addr, trace::Space::None, 0, 0};
@@ -700,7 +707,7 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
         x &= top;
         y &= top;
         const unsigned __int128 sum = static_cast<unsigned __int128>(x) + y + carry_in;
-        if (in.flags & kCarryOut) t_.carry = (sum >> w) != 0;
+        if (in.flags & kCarryOut) t_->carry = (sum >> w) != 0;
         return static_cast<std::uint64_t>(sum);
     };
     auto product = [&](bool high) -> std::uint64_t {
@@ -709,12 +716,12 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
         return s ? static_cast<std::uint64_t>((sa * sb) >> w) : (ua * ub) >> w;
     };
     if (in.flags & kCarryOut || in.op == Op::AddC || in.op == Op::SubC || in.op == Op::MadC || in.op == Op::MadCHi) {
-        const bool carry_in = (in.op == Op::AddC || in.op == Op::SubC || in.op == Op::MadC || in.op == Op::MadCHi) && t_.carry;
+        const bool carry_in = (in.op == Op::AddC || in.op == Op::SubC || in.op == Op::MadC || in.op == Op::MadCHi) && t_->carry;
         switch (in.op) {
         case Op::Add: case Op::AddC: r = add_carry(a, b, carry_in); break;
         case Op::Sub: case Op::SubC: {  // a - (b + borrow): the borrow is the carry of a + ~b + 1, inverted
             const std::uint64_t diff = add_carry(a, ~b, !carry_in);
-            if (in.flags & kCarryOut) t_.carry = !t_.carry;
+            if (in.flags & kCarryOut) t_->carry = !t_->carry;
             r = diff;
             break;
         }
@@ -1017,8 +1024,8 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
 bool Interpreter::warp_op(const Frame& fr, const Instr& in)
 {
     arrive(fr, in);
-    if (t_.stepping) {
-        t_.pending = &in;
+    if (t_->stepping) {
+        t_->pending = &in;
         return true;
     }
     emu::detail::wait_turn();
@@ -1066,8 +1073,8 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
         const int width = 32 - static_cast<int>((c >> 8) & 0x1F);  // c = ((32 - width) << 8) | clamp
         const CollectiveOp op = collective_op(in);
         bool inside = true;
-        emu::detail::shuffle_source(op, t_.lane.lane, arg, width, &inside);
-        t_.pending_pred = inside;
+        emu::detail::shuffle_source(op, t_->lane.lane, arg, width, &inside);
+        t_->pending_pred = inside;
         emu::detail::collective_arrive(op, mask, &value, 4, arg, width, f, l);
         return;
     }
@@ -1101,7 +1108,7 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
         const bool red = in.op == Op::BarRed;
         const unsigned first = red ? 1 : 0;
         if (get(fr, in.o[first]) != 0) unsupported(in, "only barrier 0 is implemented");
-        const unsigned threads = t_.L->block.x * t_.L->block.y * t_.L->block.z;
+        const unsigned threads = t_->L->block.x * t_->L->block.y * t_->L->block.z;
         const bool counted = red ? in.nops == 4 : in.nops == 2;  // the thread count operand b
         if (counted && get(fr, in.o[first + 1]) != threads) unsupported(in, "a barrier over part of the block");
         emu::detail::BarrierOp op = emu::detail::BarrierOp::None;
@@ -1125,7 +1132,7 @@ void Interpreter::finish(const Frame& fr, const Instr& in)
         std::uint32_t out = 0;
         emu::detail::collective_take(&out, 4);
         put(fr, in.o[0], Ty::B32, out);
-        if (in.flags & kPair) put_pred(fr, in.o[1], t_.pending_pred);
+        if (in.flags & kPair) put_pred(fr, in.o[1], t_->pending_pred);
         return;
     }
     case Op::Vote: {
@@ -1165,8 +1172,8 @@ void Interpreter::finish(const Frame& fr, const Instr& in)
 
 const char* Interpreter::host_string(std::uint64_t generic, const Instr& in)
 {
-    if (generic >= kLocalWindow && generic < kLocalWindow + kWindowSize) return reinterpret_cast<const char*>(t_.local + (generic - kLocalWindow));
-    if (generic >= kSharedWindow) return reinterpret_cast<const char*>(t_.arena + (generic - kSharedWindow));
+    if (generic >= kLocalWindow && generic < kLocalWindow + kWindowSize) return reinterpret_cast<const char*>(t_->local + (generic - kLocalWindow));
+    if (generic >= kSharedWindow) return reinterpret_cast<const char*>(t_->arena + (generic - kSharedWindow));
     if (generic == 0) fail(in, "a null string pointer");
     return reinterpret_cast<const char*>(generic);
 }
@@ -1275,7 +1282,7 @@ Flow Interpreter::call(const Frame& fr, const Instr& in)
         else if (kind == OpKind::Reg) std::memcpy(buf + p.offset, &fr.r[src], std::min(8u, p.bytes));
         else fail(in, "a call argument that is neither a parameter nor a register");
     }
-    const Flow flow = run_function(t_, callee, buf, nullptr);
+    const Flow flow = run_function(*t_, callee, buf, nullptr);
     const Operand& rets = in.o[0];
     for (unsigned k = 0; k < rets.n && k < callee.rets.size(); ++k) {
         const std::uint32_t dst = fr.f->lists[rets.reg + 2 * k];
@@ -1427,20 +1434,22 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
 // parser ends every function with a `ret`, so pc never runs off the end.
 // pc is a local copy, stored back when the lane leaves: the caller's could
 // alias the register slots, and every slot write would reload it.
-Flow Interpreter::run(const Frame& fr, std::size_t& saved_pc)
+Flow Interpreter::run(const Frame& entry, std::size_t& entry_pc)
 {
-    std::size_t pc = saved_pc;
-    auto leave = [&](Flow flow) {
-        saved_pc = pc;
-        return flow;
-    };
+    Frame fr = entry;  // under warp stepping, the running lane's
+    std::size_t* saved_pc = &entry_pc;
+    std::size_t pc = *saved_pc;
+    Flow stopped = Flow::Waiting;
     const Instr* code = fr.f->code.data();
     std::uint64_t* r = fr.r;
     const Instr* in = nullptr;
-    if (t_.pending) {  // resumed after a wait: collect the result first
-        finish(fr, *t_.pending);
-        t_.pending = nullptr;
-    }
+    auto collect = [&] {  // resumed after a wait: collect the result first
+        if (t_->pending) {
+            finish(fr, *t_->pending);
+            t_->pending = nullptr;
+        }
+    };
+    collect();
     static const void* const handlers[] = {
         &&general, &&mov32, &&mov64, &&mov_pred, &&add32, &&add64, &&sub32, &&sub64, &&mul32, &&mul64, &&mad32,
         &&mad64, &&mul_wide_u32, &&mul_wide_s32, &&shl32, &&shl64, &&shr_u32, &&shr_s32, &&shr_u64, &&and32, &&or32,
@@ -1455,14 +1464,26 @@ Flow Interpreter::run(const Frame& fr, std::size_t& saved_pc)
 #define WL_B (r[in->o[2].reg])
 #define WL_C (r[in->o[3].reg])
 #define WL_D (r[in->o[0].reg])
+#define WL_STOP(flow) \
+    do {              \
+        stopped = flow; \
+        goto stop;    \
+    } while (0)
 #define WL_ROUND() \
-    if (round_pending(pc)) return leave(Flow::Waiting)
+    if (round_pending(pc)) WL_STOP(Flow::Waiting)
 #define WL_NEXT()                                                                                    \
     do {                                                                                             \
         in = code + pc++;                                                                            \
         if (in->pred != kNoReg && ((r[in->pred] & 1) != 0) == ((in->flags & kNegPred) != 0)) goto skip; \
         goto* handlers[static_cast<unsigned>(in->fast)];                                            \
     } while (0)
+    WL_NEXT();
+stop:
+    *saved_pc = pc;
+    if (!warp_ || !switch_lane(stopped != Flow::Waiting, fr, saved_pc)) return stopped;
+    r = fr.r;
+    pc = *saved_pc;
+    collect();
     WL_NEXT();
 skip:
     WL_NEXT();
@@ -1472,9 +1493,9 @@ general: {
     pc = next;
     switch (step) {
     case Step::Next: WL_NEXT();
-    case Step::Return: return leave(Flow::Returned);
-    case Step::Exit: return leave(Flow::Exited);
-    case Step::Wait: return leave(Flow::Waiting);
+    case Step::Return: WL_STOP(Flow::Returned);
+    case Step::Exit: WL_STOP(Flow::Exited);
+    case Step::Wait: WL_STOP(Flow::Waiting);
     }
 }
 mov32: WL_D = u32(WL_A); WL_NEXT();
@@ -1524,9 +1545,9 @@ st_shared32: WL_ROUND(); store32(*in, shared_target(*in, WL_D + in->o[0].imm, 4,
 ld_global32: WL_ROUND(); WL_D = load32(*in, global_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
 st_global32: WL_ROUND(); store32(*in, global_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
 bar_sync:
-    if (t_.stepping) {
+    if (t_->stepping) {
         emu::detail::barrier_arrive(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
-        return leave(Flow::Waiting);
+        WL_STOP(Flow::Waiting);
     }
     emu::detail::barrier(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
     WL_NEXT();
@@ -1537,6 +1558,7 @@ nop: WL_NEXT();
 #undef WL_D
 #undef WL_NEXT
 #undef WL_ROUND
+#undef WL_STOP
 }
 
 // A frame on this fiber's stack: registers and the local depot.
@@ -1611,7 +1633,8 @@ thread_local std::vector<unsigned char> tls_params;  // kernels that call vprint
 std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots + 7) / 8 * 8; }
 
 // A lane's first step: its state and slots set up, shared memory declared.
-LaneRun& start_lane(const Launch& L, unsigned lane)
+// Out of line: inlined, it would widen every later step's entry and exit.
+[[gnu::noinline]] LaneRun& start_lane(const Launch& L, unsigned lane)
 {
     const std::size_t threads = std::size_t(L.block.x) * L.block.y * L.block.z;
     const std::size_t words = L.lane_words;
@@ -1641,14 +1664,48 @@ unsigned char* lane_params(const Launch& L, unsigned lane)
     return L.calls ? tls_params.data() + lane * L.params.size() : const_cast<unsigned char*>(L.params.data());
 }
 
-bool lane_step(void* ctx, unsigned lane, bool first)
+LaneRun& lane_run(const Launch& L, unsigned lane, bool first)
 {
-    const Launch& L = *static_cast<const Launch*>(ctx);
-    LaneRun& run = first ? start_lane(L, lane) : *reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * L.lane_words);
+    return first ? start_lane(L, lane) : *reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * L.lane_words);
+}
+
+// The lane that stopped leaves (ended: its body is done); the pass's next one,
+// if any, becomes the running lane: its state, slots and pc.
+bool Interpreter::switch_lane(bool ended, Frame& fr, std::size_t*& saved_pc)
+{
+    emu::detail::LaneTurn turn;
+    if (!emu::detail::next_lane(ended, turn)) return false;
+    const Launch& L = *t_->L;
+    LaneRun& run = lane_run(L, turn.flat, turn.first);
+    t_ = &run.t;
+    fr.r = run.slots();
+    fr.param = lane_params(L, turn.flat);
+    saved_pc = &run.pc;
+    if (turn.first) fill_thread_constants(fr);
+    return true;
+}
+
+// Runs a lane from where it stopped until it waits or ends (true when it
+// ended); warp: then the pass's next lanes too (KernelBody::step_warp).
+bool run_lane(const Launch& L, unsigned lane, bool first, bool warp)
+{
+    LaneRun& run = lane_run(L, lane, first);
     Interpreter interp(run.t);
     const Frame frame{L.kernel, run.slots(), lane_params(L, lane), 0};
     if (first) interp.fill_thread_constants(frame);
+    if (warp) interp.step_warp();
     return interp.run(frame, run.pc) != Flow::Waiting;
+}
+
+bool lane_step(void* ctx, unsigned lane, bool first)
+{
+    return run_lane(*static_cast<const Launch*>(ctx), lane, first, false);
+}
+
+void warp_step(void* ctx)
+{
+    emu::detail::LaneTurn turn;
+    if (emu::detail::next_lane(false, turn)) run_lane(*static_cast<const Launch*>(ctx), turn.flat, turn.first, true);
 }
 
 std::string describe(const Function& k)
@@ -1777,6 +1834,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     if (!L.calls_functions) {
         L.lane_words = lane_words(L.image.size());
         body.step = lane_step;
+        body.step_warp = warp_step;
     }
     emu.launch_body(L.kernel_name.c_str(), grid, block, body);
 }

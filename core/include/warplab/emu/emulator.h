@@ -65,7 +65,20 @@ struct KernelBody {
     // runtime's waiting entries then return at once instead of yielding: the
     // body keeps its own state and picks up the results when resumed.
     bool (*step)(void* ctx, unsigned lane, bool first) = nullptr;
+    // Or, with step, under Independent: runs one pass over a warp in a single
+    // call, taking its lanes from next_lane() in the scheduler's order until
+    // it says the pass is over. Saves a call and a return per wait.
+    void (*step_warp)(void* ctx) = nullptr;
 };
+// The lane a step_warp body runs next: its flat index, and whether it starts.
+struct LaneTurn {
+    unsigned flat;
+    bool first;
+};
+// Ends the running lane's turn (ended: it finished its body; ignored before
+// the pass's first lane) and makes the next runnable lane of the pass the
+// running one. False when the pass is over (or the block faulted).
+bool next_lane(bool ended, LaneTurn& next);
 // Runs body once per thread of the grid. Appends the watched blocks' records.
 // Adds the fiber switches the launch made to `switches`.
 void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,

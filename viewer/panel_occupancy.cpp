@@ -92,7 +92,8 @@ void summary(App& app, const occ::Arch& arch, const occ::Occupancy& o)
     ImGui::PopFont();
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::Text("%u blocks of %u warps per SM: %u of %u warps", o.blocks_per_sm, o.warps_per_block, o.warps_per_sm,
+    ImGui::Text("%u block%s of %u warps per SM: %u of %u warps", o.blocks_per_sm, o.blocks_per_sm == 1 ? "" : "s",
+                o.warps_per_block, o.warps_per_sm,
                 arch.max_warps_per_sm);
     ImGui::Text("limited by %s", o.limiters().c_str());
     ImGui::EndGroup();

@@ -50,16 +50,12 @@ template <class V> void bench_version(BenchTable& table, std::size_t n, const Be
 
 void require_room(std::size_t n)
 {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
     std::size_t largest = 0;
     for_each_version<Versions>([&](auto v) {
         largest = std::max(largest, input_elements<decltype(v)>(n, decltype(v)::setting.last));
         return false;
     });
-    if ((largest + n) * sizeof(float) > free_bytes)
-        throw std::invalid_argument("n = " + std::to_string(n) + " needs " + std::to_string((largest + n) * sizeof(float) >> 20) +
-                                    " MiB, more than the GPU's " + std::to_string(free_bytes >> 20) + " MiB of free memory");
+    wl::cuda::require_free_memory((largest + n) * sizeof(float), "n = " + std::to_string(n));
 }
 
 }  // namespace

@@ -196,11 +196,8 @@ Shape bench_shape(const BenchOptions& o)
 
 void require_fit(const Shape& s)
 {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    if ((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) + (std::size_t(256) << 20) > free_bytes)
-        throw std::invalid_argument("shape " + s.text() + " needs more than the GPU's " + std::to_string(free_bytes >> 20) +
-                                    " MiB of free memory");
+    wl::cuda::require_free_memory((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) + (std::size_t(256) << 20),
+                                  "shape " + s.text());
 }
 
 }  // namespace

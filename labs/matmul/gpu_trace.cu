@@ -12,11 +12,7 @@ RunResult run_on_gpu(const RunRequest& req)
     const GpuStatus status = gpu_status();
     if (!status.available) throw std::invalid_argument("no GPU backend: " + status.reason);
     const Shape s = shape_of(req);
-    std::size_t free_bytes = 0, total_bytes = 0;
-    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    if ((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) > free_bytes)
-        throw std::invalid_argument("shape " + s.text() + " does not fit in the GPU's " + std::to_string(free_bytes >> 20) +
-                                    " MiB of free memory");
+    wl::cuda::require_free_memory((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float), "shape " + s.text());
     GpuTraceBackend gpu(ptx_module(), kKernels, req);
     const Inputs in = make_inputs(s, req.seed);
     float* d_a = gpu.alloc<float>(in.a.size());

@@ -79,11 +79,7 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
     if (!status.available) throw std::invalid_argument("no GPU to time on: " + status.reason);
     if (o.n == 0 || o.n > (std::size_t(1) << 31) - 1)
         throw std::invalid_argument("n = " + std::to_string(o.n) + " is outside 1 .. 2^31 - 1");
-    std::size_t free_bytes = 0, total_bytes = 0;
-    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
-    if (2 * o.n * sizeof(T) > free_bytes)
-        throw std::invalid_argument("n = " + std::to_string(o.n) + " needs more than the GPU's " +
-                                    std::to_string(free_bytes >> 20) + " MiB of free memory");
+    wl::cuda::require_free_memory(2 * o.n * sizeof(T), "n = " + std::to_string(o.n));
     BenchTable table;
     table.lab = "reduction";
     table.type = to_string(std::is_integral_v<T> ? ElemType::Int : ElemType::Float);

@@ -90,13 +90,9 @@ BenchRow bench_copy(Problem& p, const BenchOptions& o)
 
 void require_fit(const Shape& s)
 {
-    std::size_t free_bytes = 0, total_bytes = 0;
-    wl::cuda::check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
     // The timed shape, the awkward one, the copy kernel's own buffers and room for the L2 flush.
     const std::size_t needed = s.bytes_moved() * 2 + kAwkwardShape.bytes_moved() + (std::size_t(256) << 20);
-    if (needed > free_bytes)
-        throw std::invalid_argument("shape " + s.text() + " needs more than the GPU's " + std::to_string(free_bytes >> 20) +
-                                    " MiB of free memory");
+    wl::cuda::require_free_memory(needed, "shape " + s.text());
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 #pragma once
 #include <cuda_runtime.h>
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -13,6 +14,17 @@ namespace wl::cuda {
 inline void check(cudaError_t e, const std::string& what)
 {
     if (e != cudaSuccess) throw std::runtime_error("CUDA error in " + what + ": " + cudaGetErrorString(e));
+}
+
+// Refuses, in one sentence, work whose device buffers need `bytes` when the
+// GPU has less free: "<what> needs N MiB, more than the GPU's M MiB of free memory".
+inline void require_free_memory(std::size_t bytes, const std::string& what)
+{
+    std::size_t free_bytes = 0, total_bytes = 0;
+    check(cudaMemGetInfo(&free_bytes, &total_bytes), "cudaMemGetInfo");
+    if (bytes > free_bytes)
+        throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) + " MiB, more than the GPU's " +
+                                    std::to_string(free_bytes >> 20) + " MiB of free memory");
 }
 
 class Device {

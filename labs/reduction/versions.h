@@ -209,12 +209,11 @@ template <class V, unsigned B, class T> using Kernel = KernelInstance<V, Templat
 // dynamic shared memory.
 template <class V, unsigned B, class T, class Backend> void launch(Backend& be, dim3 grid, const Pass<T>& p)
 {
-    if constexpr (V::meta.dynamic_shared_bytes > 0) {
-        be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), V::meta.dynamic_shared_bytes, p.in, p.partial, p.done, p.out, p.n);
-    } else if constexpr (V::single_pass) {
-        be.launch(Kernel<V, B, T>{}, grid, dim3(B), p.in, p.partial, p.done, p.out, p.n);
+    if constexpr (V::single_pass) {
+        be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), V::meta.dynamic_shared_bytes, p.in, p.partial, p.done,
+                              p.out, p.n);
     } else {
-        be.launch(Kernel<V, B, T>{}, grid, dim3(B), p.in, p.out, p.n);
+        be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), V::meta.dynamic_shared_bytes, p.in, p.out, p.n);
     }
 }
 

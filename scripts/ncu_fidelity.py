@@ -7,10 +7,18 @@ nvcc compiled it, and warplab counts the same launch from its trace of block
 0 (the emulator; the sizes below give every block of these launches the same
 accesses, so one block is the per-block average). Compared per block:
 
-  shared load / store wavefronts   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum / _st.sum
+  shared load / store wavefronts   smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum / _st.sum
   shared load / store instructions smsp__sass_inst_executed_op_shared_ld.sum / _st.sum
   global load requests / sectors   l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,
                                    l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+
+The wavefronts compared are the ones ncu derives from each executed shared
+instruction's addresses (its SASS-patched "smsp__sass_" metrics). The L1
+unit's own wavefront counters (l1tex__data_pipe_lsu_wavefronts_mem_shared_*)
+are recorded beside them, not compared: when blocks of a many-wave grid come
+and go on an SM they count a little more than the addresses cause, and it
+varies from run to run. To show that, the reduction is profiled once more
+with a grid of one wave (every block resident at once), where the two agree.
 
 Writes a JSON record with provenance and prints a table; exits 1 when a
 count differs by more than the tolerance (3 %), 77 when there is no ncu or GPU.
@@ -32,12 +40,17 @@ import subprocess
 import sys
 
 METRICS = {
-    "shared_ld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-    "shared_st_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "shared_ld_wavefronts": "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "shared_st_wavefronts": "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
     "shared_ld_instructions": "smsp__sass_inst_executed_op_shared_ld.sum",
     "shared_st_instructions": "smsp__sass_inst_executed_op_shared_st.sum",
     "global_ld_requests": "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
     "global_ld_sectors": "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+}
+# The L1 unit's wavefront counters, recorded beside the compared ones.
+HARDWARE_COUNTERS = {
+    "shared_ld_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "shared_st_wavefronts": "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
 }
 
 # What each lab runs: the CLI's size options and those of the target program.
@@ -48,8 +61,12 @@ METRICS = {
 # elements (v9). Block 0 is then the average block (v9's last block also adds
 # the partial sums).
 REDUCTION_N = "4325376"
+# One wave: n = 67,584 = 132 * 512 gives v1-v3 264 blocks of 256 (two per SM),
+# v4-v8 132 blocks, v9 and v10 fewer: every block is resident from the start.
+REDUCTION_ONE_WAVE_N = "67584"
 LABS = {
-    "reduction": {"target": ["--n", REDUCTION_N, "--type", "int"], "trace": ["--n", REDUCTION_N, "--type", "int"]},
+    "reduction": {"target": ["--n", REDUCTION_N, "--type", "int"], "trace": ["--n", REDUCTION_N, "--type", "int"],
+                  "one_wave": ["--n", REDUCTION_ONE_WAVE_N, "--type", "int"]},
     "matmul": {"target": ["--size", "256"], "trace": ["--size", "256"]},
 }
 
@@ -75,15 +92,17 @@ def blocks_of(grid):
     return total
 
 
-def ncu_launches(ncu, target, lab, log, reuse):
+def ncu_launches(ncu, target, lab, log, reuse, run_name=None, target_args=None):
     """Every profiled launch in order ({kernel, blocks, block, metrics}), and
     the target's "version kernel block" lines. With `reuse`, what an earlier
     run left in the log folder is read instead of profiling again."""
-    csv_path = os.path.join(log, f"ncu_{lab}.csv")
-    order_path = os.path.join(log, f"ncu_{lab}_order.txt")
+    run_name = run_name or lab
+    csv_path = os.path.join(log, f"ncu_{run_name}.csv")
+    order_path = os.path.join(log, f"ncu_{run_name}_order.txt")
     if not reuse:
+        metrics = list(METRICS.values()) + list(HARDWARE_COUNTERS.values())
         cmd = [ncu, "--csv", "--print-units", "base", "--log-file", csv_path,
-               "--metrics", ",".join(METRICS.values()), target, lab] + LABS[lab]["target"]
+               "--metrics", ",".join(metrics), target, lab] + (target_args or LABS[lab]["target"])
         with open(order_path, "w") as f:
             f.write(run(cmd).stdout)
     with open(order_path) as f:
@@ -120,7 +139,31 @@ def warplab_totals(warplab, lab, version, block):
     }
 
 
+def first_launch(launches, kernel):
+    return next((l for l in launches if base_name(l["kernel"]) == kernel), None)
+
+
+def per_block(launch, metric):
+    return launch["metrics"].get(metric, float("nan")) / launch["blocks"]
+
+
+def hardware_counters(launch, one_wave_launch):
+    """The L1 unit's wavefront counters beside the SASS-derived ones, per block:
+    at the compared launch and, where profiled, at one wave."""
+    out = {}
+    for key, counter in HARDWARE_COUNTERS.items():
+        entry = {"counter_per_block": per_block(launch, counter), "sass_per_block": per_block(launch, METRICS[key])}
+        if one_wave_launch is not None:
+            entry["one_wave"] = {"blocks": one_wave_launch["blocks"],
+                                 "counter_per_block": per_block(one_wave_launch, counter),
+                                 "sass_per_block": per_block(one_wave_launch, METRICS[key])}
+        out[key] = entry
+    return out
+
+
 def relative(a, b):
+    if a != a or b != b:  # a metric ncu did not report fails the check
+        return float("inf")
     if a == b:
         return 0.0
     return abs(a - b) / max(abs(a), abs(b))
@@ -143,7 +186,28 @@ def markdown(doc):
                          f"{100 * m['relative_difference']:.2f} % |")
     for f in doc["not_compared"]:
         lines.append(f"\nNot compared: {f}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + hardware_counter_table(doc["rows"])) + "\n"
+
+
+def excess(entry):
+    return f"{100 * (entry['counter_per_block'] / entry['sass_per_block'] - 1):+.2f} %" if entry["sass_per_block"] else "-"
+
+
+def hardware_counter_table(rows):
+    """Recorded, not compared: the L1 unit's own wavefront counters against the
+    SASS-derived ones, at the compared launch and at one wave."""
+    lines = ["", "## The L1 unit's wavefront counters (recorded, not compared)", "",
+             "| lab | version | wavefronts | blocks | counter per block | from addresses | above | "
+             "one wave: blocks | counter | from addresses | above |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in rows:
+        for key, e in r.get("hardware_counters", {}).items():
+            w = e.get("one_wave")
+            tail = (f"{w['blocks']} | {w['counter_per_block']:.2f} | {w['sass_per_block']:.2f} | {excess(w)}"
+                    if w else "| | |")
+            lines.append(f"| {r['lab']} | {r['version']} | {key.split('_')[1]} | {r['blocks']} | "
+                         f"{e['counter_per_block']:.2f} | {e['sass_per_block']:.2f} | {excess(e)} | {tail} |")
+    return lines
 
 
 def provenance(args):
@@ -202,12 +266,16 @@ def main():
     for lab in args.labs.split(","):
         try:
             launches, order = ncu_launches(args.ncu, target, lab, args.log, args.reuse)
+            one_wave = []
+            if "one_wave" in LABS[lab]:
+                one_wave, _ = ncu_launches(args.ncu, target, lab, args.log, args.reuse, f"{lab}_one_wave",
+                                           LABS[lab]["one_wave"])
         except (subprocess.CalledProcessError, OSError) as e:
             print(f"{lab}: no measurement ({e}; {getattr(e, 'stderr', '')})", file=sys.stderr)
             failures.append(f"{lab}: ncu")
             continue
         for version, kernel, block, *status in order:
-            first = next((l for l in launches if base_name(l["kernel"]) == kernel), None)
+            first = first_launch(launches, kernel)
             if first is None:
                 print(f"{lab} {version}: ncu profiled no launch of {kernel}", file=sys.stderr)
                 failures.append(f"{lab} {version}: not profiled")
@@ -225,10 +293,11 @@ def main():
                    "blocks": first["blocks"], "trace_args": trace_args(lab, block), "result_ok": not status,
                    "metrics": {}}
             for key, metric in METRICS.items():
-                hw = first["metrics"].get(metric, float("nan")) / first["blocks"]
+                hw = per_block(first, metric)
                 diff = relative(hw, ours[key])
                 worst = max(worst, diff)
                 row["metrics"][key] = {"ncu_per_block": hw, "warplab": ours[key], "relative_difference": diff}
+            row["hardware_counters"] = hardware_counters(first, first_launch(one_wave, kernel))
             rows.append(row)
     print(f"{'lab':9} {'ver':4} {'metric':24} {'ncu/block':>12} {'warplab':>10} {'diff':>7}")
     for r in rows:

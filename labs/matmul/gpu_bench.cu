@@ -159,6 +159,35 @@ BenchRow bench_cublas(Problem& p, Cublas& blas, const BenchOptions& o, std::vect
     return row;
 }
 
+// Dense TF32 multiply-adds per SM per clock on the tensor cores: 512 on an
+// A100 SM (compute capability 8.0), twice that on a Hopper SM (9.0), per
+// NVIDIA's A100 and H100 architecture whitepapers; 0 for a GPU not listed here.
+unsigned tf32_fma_per_sm_clock()
+{
+    int device = 0, major = 0, minor = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    if (major == 9 && minor == 0) return 1024;
+    if (major == 8 && minor == 0) return 512;
+    return 0;
+}
+
+// The TF32 rows' % of peak is of the tensor cores' TF32 rate, not of the
+// FP32 lanes' (a TF32 row at "600 % of peak" says nothing); the note says which.
+void tf32_peak(BenchTable& table, const std::vector<std::string>& tf32_rows)
+{
+    const Provenance& p = table.provenance;
+    const unsigned fma = tf32_fma_per_sm_clock();
+    const double peak = double(p.sms) * fma * 2 * p.sm_clock_mhz / 1e3;
+    for (BenchRow& r : table.rows)
+        if (std::find(tf32_rows.begin(), tf32_rows.end(), r.version) != tf32_rows.end())
+            r.pct_peak = peak > 0 ? 100.0 * r.rate / peak : 0;
+    table.note += peak > 0 ? "; % peak of the TF32 rows: of " + std::to_string(p.sms) + " SMs × " + std::to_string(fma) +
+                                 " TF32 multiply-adds (tensor cores, dense) × 2 × " + std::to_string(p.sm_clock_mhz) + " MHz"
+                           : "; % peak of the TF32 rows: not known for this GPU";
+}
+
 // Every row against the cuBLAS of its arithmetic: the TF32 rows (v9, cuBLAS
 // TF32) against cuBLAS TF32, the others against pedantic FP32 SGEMM.
 void compare_by_arithmetic(BenchTable& table, const std::vector<std::string>& tf32_rows, const Cublas& fp32, const Cublas& tf32)
@@ -243,6 +272,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     table.rows.push_back(bench_cublas(problem, tf32, o, errors));
     derive_ratios(table);
     compare_by_arithmetic(table, tf32_rows, fp32, tf32);
+    tf32_peak(table, tf32_rows);
     table.note += error_note(errors, problem.exact.c.size() / s.n) +
                   "; \"vs cuBLAS\" is against the cuBLAS of the row's arithmetic (TF32 rows: cuBLAS TF32)";
     return table;

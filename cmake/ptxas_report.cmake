@@ -1,16 +1,18 @@
-# What ptxas makes of a lab's PTX for the H100 (sm_90): registers per thread,
+# What ptxas makes of a lab's PTX for the H100 (sm_90a, or -DARCH=...): registers per thread,
 # static shared memory, stack and spills of every kernel, as `ptxas -v` reports
 # them. `warplab occupancy` and the viewer read these reports (embedded in the
 # library); kernels/ptx/<lab>.resources ships one beside the PTX, for machines
 # without the CUDA toolkit.
 #
-#   cmake -DMODE=write -DPTXAS=<ptxas> -DIN=lab.ptx -DOUT=lab.resources -DNAME=kernels/ptx/lab.ptx -P ptxas_report.cmake
+#   cmake -DMODE=write -DPTXAS=<ptxas> -DIN=lab.ptx -DOUT=lab.resources -DNAME=<what IN is> [-DARCH=sm_90a] -P ptxas_report.cmake
 #   cmake -DMODE=check -DSHIPPED=kernels/ptx/lab.resources -DBUILT=<build>/ptx/lab.resources -DBUILD_DIR=<build> -P ...
 #   cmake -DMODE=embed -DREPORTS="lab1=file1|lab2=file2" -DOUT=reports.cpp -P ptxas_report.cmake
 # check and embed serve the labs' other machine-code file too (cmake/sass_map.py's
 # kernels/ptx/<lab>.sass): -DWHAT="..." names it in check's messages; embed's
 # -DNAMESPACE=ns -DPREFIX=kName give ns::kNameLabs, kNameTexts, kNameCount.
-set(ARCH sm_90)
+if(NOT ARCH)
+  set(ARCH sm_90)
+endif()
 if(NOT WHAT)
   set(WHAT "the ptxas report of the kernels")
 endif()

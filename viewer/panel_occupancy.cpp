@@ -117,8 +117,8 @@ void occupancy_panel(App& app)
                                               std::to_string(k.shared_static) + " B shared" + dynamic + ", " +
                                               std::to_string(k.stack + k.spill_stores + k.spill_loads) + " B local");
             ImGui::SameLine();
-            help_marker("Registers, shared memory and local (stack, spill) bytes as ptxas compiles the lab's PTX for "
-                        "sm_90, at the block size `warplab bench` times the version at. Occupancy: resident warps "
+            help_marker("Registers, shared memory and local (stack, spill) bytes as ptxas compiles the lab's kernels for "
+                        "sm_90a, at the block size `warplab bench` times the version at. Occupancy: resident warps "
                         "per SM over the most the SM holds. The bars: blocks per SM each resource alone allows; the "
                         "highlighted ones bound it.");
             const occ::Occupancy o = occ::occupancy(arch, launch.usage);

@@ -54,7 +54,7 @@ void print_table(const Lab& lab, const std::vector<std::size_t>& versions, const
 {
     std::printf("%s on %s: per SM %u warps, %u blocks, %u registers, %u bytes of shared memory\n", lab.id.c_str(),
                 arch.name, arch.max_warps_per_sm, arch.max_blocks_per_sm, arch.registers_per_sm, arch.shared_per_sm);
-    std::printf("%-8s %-44s %5s %6s %9s %8s %10s %9s %10s  %s\n", "version", "instance (ptxas -arch=sm_90)", "regs",
+    std::printf("%-8s %-44s %5s %6s %9s %8s %10s %9s %10s  %s\n", "version", "instance (ptxas -arch=sm_90a)", "regs",
                 "local", "shared B", "threads", "blocks/SM", "warps/SM", "occupancy", "limited by");
     for (std::size_t i : versions) {
         const auto& v = lab.versions[i];
@@ -98,7 +98,7 @@ int OccupancyCommand::run() const
         if (i) std::printf("\n");
         print_table(*lab, versions, *archs[i], type, what_if);
     }
-    std::printf("\nregs, local (stack and spill bytes) and static shared memory from ptxas for sm_90, plus the dynamic "
+    std::printf("\nregs, local (stack and spill bytes) and static shared memory from ptxas for sm_90a (the GPU build), plus the dynamic "
                 "shared memory a version's launch gives (shared B); threads: each version's bench block size.%s\n",
                 block_ || registers_ || smem_ ? " *: a what-if value, not the kernel's own." : "");
     return 0;

@@ -3,6 +3,7 @@
 
 #include "labs/common/lab.h"
 #include "labs/matmul/lab.h"
+#include "labs/matmul/versions.h"
 #include "labs/reduction/lab.h"
 
 namespace warplab {
@@ -21,6 +22,7 @@ namespace matmul {
 RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
 RunResult check_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU: " + gpu_status().reason); }
 BenchTable bench_on_gpu(const BenchOptions&) { throw std::invalid_argument("no GPU to time on: " + gpu_status().reason); }
+void launch_tma_pipeline(const Operands&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
 }  // namespace matmul
 
 }  // namespace warplab

@@ -11,6 +11,7 @@
 #include "kernels/matmul/08_warptiled.cuh"
 #include "kernels/matmul/09_tensor_cores.cuh"
 #include "kernels/matmul/10_wgmma.cuh"
+#include "kernels/matmul/11_tma_pipeline.cuh"
 #include "labs/matmul/versions.h"
 
 namespace warplab::matmul {
@@ -35,6 +36,7 @@ WL_MATMUL_KERNEL(V7, conflict_free);
 WL_MATMUL_KERNEL(V8, warptiled);
 WL_MATMUL_KERNEL(V9, tensor_cores);
 WL_MATMUL_KERNEL(V10, wgmma);
+WL_MATMUL_KERNEL(V11, tma_pipeline);
 
 #undef WL_MATMUL_KERNEL
 

@@ -285,16 +285,56 @@ struct V10 : Tiled<Tiles{.bm = 128, .bn = 64, .bk = 32, .wm = 128, .wn = 16}> {
     using template_args = Values<tiles.bm, tiles.bn, tiles.bk, stages>;
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10>;
+// v11's block is not a grid of thread tiles: a producer warpgroup and two
+// consumer warpgroups, 384 threads in x, for a 128×256 tile of C.
+struct V11 {
+    static constexpr Tiles tiles{.bm = 128, .bn = 256, .bk = 32};
+    static constexpr unsigned stages = 4;       // 4 × 48 KB of tiles in flight
+    static constexpr unsigned group_rows = 8;   // blocks visited in groups of 8 block-rows
+    static constexpr unsigned threads = 3 * 128;
+    static dim3 block() { return dim3(threads); }
+    static dim3 grid(std::size_t m, std::size_t n) { return dim3(ceil_div(n, tiles.bn), ceil_div(m, tiles.bm)); }
+    static constexpr std::size_t trace_m = tiles.bm, trace_n = tiles.bn, trace_k = 64;
+    static constexpr VersionMeta meta{
+        .id = "v11",
+        .name = "tma_pipeline",
+        .idea = "feed the tensor cores: a producer warpgroup fills a 4-stage TMA ring, two consumer warpgroups only multiply",
+        .changed = "384 threads (1 producer, 2 consumer warpgroups) per 128×256 tile; tiles by the tensor copy engine into "
+                   "4 stages with full/empty mbarriers; m64n256k8 with both operands from shared memory (B transposed "
+                   "once); wgmma groups overlap (wait_group 1)",
+        .expected = "near cuBLAS TF32 at large sizes, the same TF32 error; the pass over B weighs at small sizes",
+        .bench_block = threads,
+        .gpu_only = "its wgmma (Hopper's tensor-core instruction), setmaxnreg and tensor copies exist only in sm_90a code, "
+                    "which warplab's emulator (a PTX interpreter, one lane at a time) does not implement",
+        .dynamic_shared_bytes = stages * (tiles.bm + tiles.bn) * tiles.bk * 4 + 1024,  // + alignment to 1024 bytes
+    };
+    static constexpr const char* untraced = "its wgmma exists only in sm_90a code, and the PTX warplab instruments is "
+                                            "compute_90's; warplab bench times it and the gpu tests check it";
+    static constexpr Arithmetic arithmetic = Arithmetic::Tf32;
+    // Its launch is more than one kernel: B's transpose, the tensor maps, then
+    // the kernel (launch_tma_pipeline, labs/matmul/tma_launch.cu).
+    static constexpr bool host_prepared = true;
+    using template_args = Values<tiles.bn, stages, group_rows>;
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11>;
+
+// v11's launch on the GPU: transposes B, makes the tensor maps, launches its
+// kernel (GPU builds; elsewhere it throws, as v11 runs only on a GPU).
+void launch_tma_pipeline(const Operands& o);
 
 // Every kernel takes (A, B, C, M, N, K); the tile sizes are its template
 // arguments, those of the version's tiles for this size on the backend's SMs.
 template <class V, class Backend> void launch(Backend& be, const Operands& o)
 {
-    with_tiles<V>(o.m, o.n, be.multiprocessors(), [&](auto tiles) {
-        using C = decltype(tiles);
-        be.launch(KernelInstance<V, typename C::template_args>{}, C::grid(o.m, o.n), C::block(), o.a, o.b, o.c, o.m, o.n, o.k);
-    });
+    if constexpr (requires { V::host_prepared; }) {
+        launch_tma_pipeline(o);
+    } else {
+        with_tiles<V>(o.m, o.n, be.multiprocessors(), [&](auto tiles) {
+            using C = decltype(tiles);
+            be.launch(KernelInstance<V, typename C::template_args>{}, C::grid(o.m, o.n), C::block(), o.a, o.b, o.c, o.m, o.n, o.k);
+        });
+    }
 }
 
 }  // namespace warplab::matmul

@@ -85,7 +85,7 @@ TEST(MatmulTf32Check, ToleranceIsFp32sPlusTheInputRounding)
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, true, matmul::Arithmetic::Tf32).gamma, 2 * 33 * u / (1 - 33 * u) + inputs);
 }
 
-// v9 and v10 are marked GPU-only in the registry, each naming its
+// v9, v10 and v11 are marked GPU-only in the registry, each naming its
 // tensor-core instruction; every other version runs on the emulator. The
 // emulator refuses them with one sentence that says why, before anything runs
 // (the CLI exits 2 with it).
@@ -93,7 +93,7 @@ TEST(MatmulTf32Check, TheEmulatorRefusesTheTensorCoreVersionsAndSaysWhy)
 {
     const Lab* lab = find_lab("matmul");
     ASSERT_NE(lab, nullptr);
-    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v9", "mma.sync"}, {"v10", "wgmma"}};
+    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v9", "mma.sync"}, {"v10", "wgmma"}, {"v11", "wgmma"}};
     for (const VersionMeta& v : lab->versions) {
         const auto listed = std::find_if(gpu_only.begin(), gpu_only.end(), [&](const auto& g) { return g.first == v.id; });
         if (listed == gpu_only.end()) {

@@ -1,6 +1,6 @@
 // GPU tests (skip, saying why, where no CUDA GPU is present, or on a GPU whose
 // limits warplab does not declare): for every version of every lab, the lab's
-// PTX as the driver compiles it for this GPU has the registers and static
+// sm_90a PTX as the driver compiles it for this GPU has the registers and static
 // shared memory of the ptxas report warplab embeds (cudaFuncGetAttributes),
 // and cudaOccupancyMaxActiveBlocksPerMultiprocessor at the version's bench
 // block size gives the blocks per SM that warplab's calculator gives. Then the
@@ -42,9 +42,12 @@ const occ::Arch* this_gpu(std::string& why)
     return nullptr;
 }
 
+// The PTX the embedded report was made from: the lab's kernels compiled for
+// compute_90a, as the GPU build compiles them (the emulator's compute_90 PTX
+// holds only stubs of the versions that need sm_90a).
 std::string lab_ptx(const std::string& lab)
 {
-    std::ifstream f(std::string(WARPLAB_LAB_PTX_DIR) + "/" + lab + ".ptx");
+    std::ifstream f(std::string(WARPLAB_LAB_PTX_DIR) + "/" + lab + ".sm_90a.ptx");
     std::stringstream s;
     s << f.rdbuf();
     return s.str();

@@ -13,8 +13,10 @@ std::string status_text(App& app)
     const Lab& lab = current_lab(app);
     const TraceSlot& slot = current_trace(app);
     const TraceKey key = trace_key(app, app.sel.version);
-    std::string what = printf_string("%s %s · n = %zu %s, %u threads per block", lab.id.c_str(), current_version(app).id,
-                                     lab.default_n, key.type.c_str(), key.block);
+    // A lab sized by shape (matmul) has no default n: only the type then.
+    const std::string size = lab.default_n ? printf_string("n = %zu ", lab.default_n) : std::string();
+    std::string what = printf_string("%s %s · %s%s, %u threads per block", lab.id.c_str(), current_version(app).id,
+                                     size.c_str(), key.type.c_str(), key.block);
     if (!slot.run) return what + " · " + slot.error;
     const RunResult& r = slot.run->result;
     if (!r.problem.empty()) what = lab.id + " " + current_version(app).id + " · " + r.problem;

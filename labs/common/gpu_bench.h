@@ -22,6 +22,7 @@ struct TimingDevice : wl::cuda::Device {
 
 #if defined(WARPLAB_HAVE_PTX_TRACE)
     UserKernelOnGpu* user = nullptr;  // set: the user's --file kernel runs in place of every version's
+    unsigned user_launches = 0;       // how many launches it took over
 #endif
 
     using wl::cuda::Device::launch;
@@ -37,6 +38,7 @@ struct TimingDevice : wl::cuda::Device {
         if (user) {
             const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
             user->launch(Args{}, grid, block, list);
+            ++user_launches;
             return;
         }
 #endif
@@ -75,6 +77,7 @@ void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const BenchOption
         ~Swap() { gpu.user = nullptr; }
     } swap{gpu};
     gpu.user = &user;
+    gpu.user_launches = 0;
     BenchRow row;
     const bool found = for_each_version<Versions>([&](auto v) {
         if (o.as_version != decltype(v)::meta.id) return false;
@@ -82,6 +85,11 @@ void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const BenchOption
         return true;
     });
     if (!found) throw std::invalid_argument("unknown version '" + o.as_version + "' to launch your kernel as");
+    // A version whose launch is more than one kernel of the lab's signature
+    // (matmul v11 prepares tensor maps on the host) never hands it over.
+    if (gpu.user_launches == 0)
+        throw std::invalid_argument(o.as_version + "'s launch is not one kernel your file can stand in for; launch your kernel as "
+                                                   "another version");
     row.version = kUserVersionId;
     row.variant = true;
     const auto as = std::find_if(table.rows.begin(), table.rows.end(), [&](const BenchRow& r) { return r.version == o.as_version; });

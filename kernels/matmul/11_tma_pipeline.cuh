@@ -28,9 +28,9 @@
 //   tiles of A and Bt in L2; B is transposed first (and A's rows padded
 //   when K is not a multiple of 4, as a tensor map's row stride must be a
 //   multiple of 16 bytes).
-// Expected effect: several times v10's throughput at large sizes, near
-//   cuBLAS TF32; the same TF32 error. At small sizes the extra pass over B
-//   and the few blocks weigh more.
+// Expected effect: faster than v10 at every size, most at large sizes, and
+//   near cuBLAS TF32 there; the same TF32 error. At small sizes the extra
+//   pass over B and the few blocks weigh more.
 // Needs the sm_90a target (wgmma, setmaxnreg); elsewhere (the emulator's
 //   compute_90 PTX) the kernel does nothing. Runs only on a GPU.
 // Preconditions: blockDim == 384; grid == (ceil(N / 256), ceil(M / 128));

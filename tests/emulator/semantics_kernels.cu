@@ -119,3 +119,10 @@ __global__ void arrival_order(unsigned* order)
     order[first] = threadIdx.x;
     order[second] = threadIdx.x;
 }
+
+// Every lane stores its id to one word, with nothing between them: the lane
+// that stores last is the last in the order the schedule ran them.
+__global__ void last_writer(unsigned* out)
+{
+    out[0] = threadIdx.x;
+}

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <set>
 
 #include "emulator/helpers.h"
 #include "emulator/ptx_modules.h"
@@ -298,6 +299,37 @@ TEST(Schedules, IndependentRunsEachLaneToItsNextSyncInShuffledOrder)
     std::iota(identity.begin(), identity.end(), 0u);
     EXPECT_EQ(sorted, identity);
     EXPECT_NE(lanes, identity);
+}
+
+// The lane whose id last_writer's one word holds at the end.
+unsigned last_writer(Schedule schedule, std::uint64_t seed)
+{
+    Emulator emu;
+    emu.options.schedule = schedule;
+    emu.options.seed = seed;
+    unsigned* out = emu.alloc<unsigned>(1);
+    run_one_warp(emu, "last_writer", out);
+    return to_host(emu, out, 1)[0];
+}
+
+TEST(Schedules, LanesAtOneInstructionGoInTheShuffledOrder)
+{
+    // The 32 lanes reach `out[0] = threadIdx.x` together and store one after
+    // another: the last of them is left. Lockstep goes in lane order, so lane
+    // 31 is left every time. The independent schedule runs the converged
+    // lanes together too, in the pass's shuffled order: the lane left changes
+    // with the seed (8 seeds giving one lane would mean lane order), and the
+    // same seed gives the same lane.
+    WL_SKIP_WITHOUT_NVCC();
+    EXPECT_EQ(last_writer(Schedule::Lockstep, 1), 31u);
+    std::set<unsigned> left;
+    for (std::uint64_t seed = 1; seed <= 8; ++seed) {
+        const unsigned lane = last_writer(Schedule::Independent, seed);
+        EXPECT_LT(lane, 32u);
+        EXPECT_EQ(last_writer(Schedule::Independent, seed), lane) << "seed " << seed;
+        left.insert(lane);
+    }
+    EXPECT_GT(left.size(), 1u);
 }
 
 TEST(Schedules, IndependentOrderIsReproducibleFromItsSeed)

@@ -395,13 +395,13 @@ struct WarpPass {
     Block* block = nullptr;
     Lane* lanes = nullptr;  // the warp's
     const unsigned* order = nullptr;
-    unsigned count = 0, next = 0;
-    Lane* running = nullptr;
+    unsigned count = 0;
+    Lane* running = nullptr;  // the entered lane
     bool ran = false;
 };
 thread_local WarpPass tls_pass;
 
-// What resume() does after a step, for the lane a pass is running.
+// What resume() does after a step, for the lane a pass has entered.
 inline void leave_turn(WarpPass& p, bool ended)
 {
     if (ended) set_state(*p.running, LaneState::Done);
@@ -674,46 +674,60 @@ void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned lin
 
 unsigned barrier_result() { return tls_lane->bar_value; }
 
-void wait_turn() { yield_to_scheduler(*tls_lane); }
-
-// As run_warp_independent's loop: a lane runs again while it stays runnable,
-// then the next in order; a lane passed over is not revisited in this pass.
-// The pass's fields are read into locals once: the stores to lanes could alias them.
-bool next_lane(bool ended, LaneTurn& next)
+void barrier_arrive_lanes(const unsigned* flats, unsigned count, const char* file, unsigned line)
 {
     WarpPass& p = tls_pass;
-    Lane* lane = p.running;
-    unsigned i = p.next;
-    if (lane) {
-        leave_turn(p, ended);
-        if (p.block->fault) return false;
-        if (lane->state != LaneState::Runnable) {
-            lane = nullptr;
-            ++i;
-        }
+    Block& b = *p.block;
+    for (unsigned i = 0; i < count; ++i) {
+        Lane& lane = b.lanes[flats[i]];
+        record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
+        lane.state = LaneState::AtBarrier;  // from Runnable: the warp's count follows below
+        lane.wait_file = file;
+        lane.wait_line = line;
+        lane.bar_op = BarrierOp::None;
+        lane.bar_value = 0;
     }
-    Lane* const lanes = p.lanes;
-    const unsigned* const order = p.order;
-    const unsigned count = p.count;
-    while (!lane) {
-        if (i == count) {
-            p.next = i;
-            return false;
-        }
-        Lane& candidate = lanes[order[i]];
-        if (i + 1 < count) prefetch_lane(lanes[order[i + 1]]);
-        if (candidate.state == LaneState::Runnable) lane = &candidate;
-        else ++i;
+    if (count == 0) return;
+    b.warps[b.lanes[flats[0]].warp].runnable -= count;
+    if (b.at_barrier == 0) {
+        b.barrier_file = file;
+        b.barrier_line = line;
+        b.barrier_sites_differ = false;
+    } else {
+        b.barrier_sites_differ |= b.barrier_file != file || b.barrier_line != line;
     }
-    p.running = lane;
-    p.next = i;
-    p.ran = true;
-    tls_lane = lane;
-    detail::tls_view = &lane->view;
-    next = LaneTurn{lane->flat, !lane->started};
-    lane->started = true;
-    return true;
+    b.at_barrier += count;
+    p.running = nullptr;
+    tls_lane = nullptr;
+    tls_switches += 2 * count;
 }
+
+void wait_turn() { yield_to_scheduler(*tls_lane); }
+
+unsigned pass_lanes(LaneTurn (&lanes)[32])
+{
+    WarpPass& p = tls_pass;
+    unsigned n = 0;
+    for (unsigned i = 0; i < p.count; ++i) {
+        Lane& lane = p.lanes[p.order[i]];
+        if (lane.state != LaneState::Runnable) continue;
+        lanes[n++] = LaneTurn{lane.flat, !lane.started};
+        lane.started = true;
+    }
+    p.ran = n != 0;
+    return n;
+}
+
+void enter_lane(unsigned flat)
+{
+    WarpPass& p = tls_pass;
+    Lane& lane = p.block->lanes[flat];
+    p.running = &lane;
+    tls_lane = &lane;
+    detail::tls_view = &lane.view;
+}
+
+void leave_lane(bool ended) { leave_turn(tls_pass, ended); }
 
 // ------------------------------------------- the PTX interpreter's entries --
 
@@ -1020,11 +1034,11 @@ bool run_warp_lockstep(Block& b, unsigned w)
     }
 }
 
-// The same pass as one call into a step_warp body, which takes its lanes from next_lane().
+// The same pass as one call into a step_warp body, which takes its lanes from pass_lanes().
 bool run_pass(Block& b, Lane* lanes, const unsigned* order, unsigned count)
 {
     WarpPass& p = tls_pass;
-    p = WarpPass{&b, lanes, order, count, 0, nullptr, false};
+    p = WarpPass{&b, lanes, order, count, nullptr, false};
     try {
         b.body.step_warp(b.body.ctx);
     } catch (const LaneStopped&) {

@@ -7,10 +7,10 @@
 // slots in a per-host-thread array, and waiting (a barrier, a warp collective,
 // a Lockstep round before an access) returns from the interpreter loop; the
 // result is collected when the scheduler steps the lane again. Under the
-// Independent schedule one call runs a whole pass over a warp, switching
-// lanes at each wait in the scheduler's order. Kernels that
-// call device functions run each lane on a fiber instead, since a wait may
-// come deep inside a call; their frames live on the fiber's stack.
+// Independent schedule one call runs a whole pass over a warp, the lanes at
+// one pc together (see "warp-major passes"). Kernels that call device
+// functions run each lane on a fiber instead, since a wait may come deep
+// inside a call; their frames live on the fiber's stack.
 #include <alloca.h>
 
 #include <algorithm>
@@ -105,8 +105,34 @@ struct Frame {
 
 enum class Flow { Returned, Exited, Waiting };
 
+// Explicit-state lanes: each lane's interpreter state and, right after it,
+// its register slots live in one per-host-thread array indexed by the lane,
+// so that resuming a lane touches one region; a wait returns from run().
+struct LaneRun {
+    std::size_t pc = 0;
+    Thread t;
+    std::uint64_t* slots() { return reinterpret_cast<std::uint64_t*>(this + 1); }
+};
+static_assert(sizeof(LaneRun) % 8 == 0 && alignof(LaneRun) <= 8, "slots follow a LaneRun in 8-byte words");
+
+// One lane of a warp-major pass (Interpreter::run_warp), and a set of them at one pc.
+struct PassLane {
+    LaneRun* run;
+    std::uint64_t* r;
+    unsigned char* param;
+    unsigned flat;
+};
+struct LaneGroup {
+    std::size_t pc;
+    std::uint32_t lanes;  // bit k: the pass's k-th lane
+};
+LaneRun& lane_run(const Launch& L, unsigned lane, bool first);
+unsigned char* lane_params(const Launch& L, unsigned lane);
+
 // ---------------------------------------------------------------- values --
 
+inline std::uint32_t u32(std::uint64_t v) { return static_cast<std::uint32_t>(v); }
+inline std::int32_t s32(std::uint64_t v) { return static_cast<std::int32_t>(v); }
 inline float f32(std::uint64_t v) { return std::bit_cast<float>(static_cast<std::uint32_t>(v)); }
 inline double f64(std::uint64_t v) { return std::bit_cast<double>(v); }
 inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
@@ -204,10 +230,10 @@ double round_integer(double x, Round r)
 class Interpreter {
 public:
     Interpreter(Thread& t) : t_(&t), m_(*t.L->mod) {}
+    explicit Interpreter(const Module::Impl& m) : t_(nullptr), m_(m) {}
     Flow run(const Frame& fr, std::size_t& pc);
-    // Warp stepping (KernelBody::step_warp): run() goes on with the pass's
-    // next lane where it would return, and returns when the pass is over.
-    void step_warp() { warp_ = true; }
+    // One pass over a warp (KernelBody::step_warp), warp-major.
+    void run_warp(const Launch& L);
     void finish(const Frame& fr, const Instr& in);
     void fill_thread_constants(const Frame& fr) const
     {
@@ -229,12 +255,20 @@ public:
     }
 
 private:
-    Thread* t_;  // the lane running (warp stepping switches it)
+    Thread* t_;  // the lane running (a warp-major pass switches it)
     const Module::Impl& m_;
-    bool warp_ = false;
-    bool switch_lane(bool ended, Frame& fr, std::size_t*& saved_pc);
     enum class Step { Next, Return, Exit, Wait };
     Step slow(const Frame& fr, const Instr& in, std::size_t& pc);
+    void run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
+    void run_lanes_apart(PassLane* lanes, std::uint32_t group, std::size_t pc);
+    // A warp-major pass makes a lane the running one: the runtime's, the interpreter's and the frame's.
+    void enter(const PassLane& p, Frame& fr)
+    {
+        emu::detail::enter_lane(p.flat);
+        t_ = &p.run->t;
+        fr.r = p.r;
+        fr.param = p.param;
+    }
 
     const char* file(const Instr& in) const { return m_.files[m_.locations[in.loc].file].c_str(); }
     unsigned line(const Instr& in) const { return m_.locations[in.loc].line; }
@@ -1429,27 +1463,82 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
     return Step::Next;
 }
 
-// Threaded dispatch: each handler jumps straight to the next instruction's,
-// so the host's branch predictor sees one indirect jump per handler. The
-// parser ends every function with a `ret`, so pc never runs off the end.
-// pc is a local copy, stored back when the lane leaves: the caller's could
-// alias the register slots, and every slot write would reload it.
+// The hot instructions (Fast), each once: what one lane does. `r` is the
+// lane's register slots, `in` the instruction, `fr` the lane's frame.
+#define WL_A (r[in->o[1].reg])
+#define WL_B (r[in->o[2].reg])
+#define WL_C (r[in->o[3].reg])
+#define WL_D (r[in->o[0].reg])
+// Register to register: no lane state but the slots.
+#define WL_REGISTER_OPS(X)                                                                                   \
+    X(mov32, Mov32, WL_D = u32(WL_A))                                                                        \
+    X(mov64, Mov64, WL_D = WL_A)                                                                             \
+    X(mov_pred, MovPred, WL_D = WL_A & 1)                                                                    \
+    X(add32, Add32, WL_D = u32(WL_A + WL_B))                                                                 \
+    X(add64, Add64, WL_D = WL_A + WL_B)                                                                      \
+    X(sub32, Sub32, WL_D = u32(WL_A - WL_B))                                                                 \
+    X(sub64, Sub64, WL_D = WL_A - WL_B)                                                                      \
+    X(mul32, Mul32, WL_D = u32(WL_A * WL_B))                                                                 \
+    X(mul64, Mul64, WL_D = WL_A * WL_B)                                                                      \
+    X(mad32, Mad32, WL_D = u32(WL_A * WL_B + WL_C))                                                          \
+    X(mad64, Mad64, WL_D = WL_A * WL_B + WL_C)                                                               \
+    X(mul_wide_u32, MulWideU32, WL_D = std::uint64_t(u32(WL_A)) * u32(WL_B))                                 \
+    X(mul_wide_s32, MulWideS32, WL_D = static_cast<std::uint64_t>(std::int64_t(s32(WL_A)) * s32(WL_B)))      \
+    X(shl32, Shl32, WL_D = u32(WL_B) >= 32 ? 0 : u32(u32(WL_A) << u32(WL_B)))                                \
+    X(shl64, Shl64, WL_D = u32(WL_B) >= 64 ? 0 : WL_A << u32(WL_B))                                          \
+    X(shr_u32, ShrU32, WL_D = u32(WL_B) >= 32 ? 0 : u32(WL_A) >> u32(WL_B))                                  \
+    X(shr_s32, ShrS32, WL_D = u32(s32(WL_A) >> std::min(u32(WL_B), 31u)))                                    \
+    X(shr_u64, ShrU64, WL_D = u32(WL_B) >= 64 ? 0 : WL_A >> u32(WL_B))                                       \
+    X(and32, And32, WL_D = u32(WL_A & WL_B))                                                                 \
+    X(or32, Or32, WL_D = u32(WL_A | WL_B))                                                                   \
+    X(xor32, Xor32, WL_D = u32(WL_A ^ WL_B))                                                                 \
+    X(and64, And64, WL_D = WL_A & WL_B)                                                                      \
+    X(rem_u32, RemU32, WL_D = u32(WL_B) ? u32(WL_A) % u32(WL_B) : u32(WL_A))                                 \
+    X(div_u32, DivU32, WL_D = u32(WL_B) ? u32(WL_A) / u32(WL_B) : 0xFFFFFFFFu)                               \
+    X(min_u32, Min32U, WL_D = std::min(u32(WL_A), u32(WL_B)))                                                \
+    X(max_u32, Max32U, WL_D = std::max(u32(WL_A), u32(WL_B)))                                                \
+    X(min_s32, Min32S, WL_D = u32(std::min(s32(WL_A), s32(WL_B))))                                           \
+    X(max_s32, Max32S, WL_D = u32(std::max(s32(WL_A), s32(WL_B))))                                           \
+    X(selp32, Selp32, WL_D = u32((WL_C & 1) ? WL_A : WL_B))                                                  \
+    X(selp64, Selp64, WL_D = (WL_C & 1) ? WL_A : WL_B)                                                       \
+    X(setp_u32, SetpU32, WL_D = compare_values(in->cmp, u32(WL_A), u32(WL_B)))                               \
+    X(setp_s32, SetpS32, WL_D = compare_values(in->cmp, s32(WL_A), s32(WL_B)))                               \
+    X(setp_u64, SetpU64, WL_D = compare_values(in->cmp, WL_A, WL_B))                                         \
+    X(setp_s64, SetpS64,                                                                                     \
+      WL_D = compare_values(in->cmp, static_cast<std::int64_t>(WL_A), static_cast<std::int64_t>(WL_B)))      \
+    X(setp_f32, SetpF32, WL_D = compare_floats(in->cmp, f32(WL_A), f32(WL_B)))                               \
+    X(add_f32, AddF32, WL_D = bits(f32(WL_A) + f32(WL_B)))                                                   \
+    X(sub_f32, SubF32, WL_D = bits(f32(WL_A) - f32(WL_B)))                                                   \
+    X(mul_f32, MulF32, WL_D = bits(f32(WL_A) * f32(WL_B)))                                                   \
+    X(fma_f32, FmaF32, WL_D = bits(__builtin_fmaf(f32(WL_A), f32(WL_B), f32(WL_C))))
+// Reading the lane's parameter space.
+#define WL_PARAM_OPS(X)                                                                                      \
+    X(ld_param32, LdParam32, { std::uint32_t v; std::memcpy(&v, fr.param + in->o[1].imm, 4); WL_D = v; })     \
+    X(ld_param64, LdParam64, std::memcpy(&WL_D, fr.param + in->o[1].imm, 8))
+// Traced accesses: the runtime checks and records them for the running lane.
+#define WL_MEMORY_OPS(X)                                                                                     \
+    X(ld_shared32, LdShared32, WL_D = load32(*in, shared_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)))   \
+    X(st_shared32, StShared32, store32(*in, shared_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A))) \
+    X(ld_global32, LdGlobal32, WL_D = load32(*in, global_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)))   \
+    X(st_global32, StGlobal32, store32(*in, global_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)))
+
+// Lane at a time, with threaded dispatch: each handler jumps straight to the
+// next instruction's, so the host's branch predictor sees one indirect jump
+// per handler. The parser ends every function with a `ret`, so pc never runs
+// off the end. pc is a local copy, stored back when the lane leaves: the
+// caller's could alias the register slots, and every slot write would reload it.
 Flow Interpreter::run(const Frame& entry, std::size_t& entry_pc)
 {
-    Frame fr = entry;  // under warp stepping, the running lane's
-    std::size_t* saved_pc = &entry_pc;
-    std::size_t pc = *saved_pc;
+    const Frame fr = entry;
+    std::size_t pc = entry_pc;
     Flow stopped = Flow::Waiting;
     const Instr* code = fr.f->code.data();
     std::uint64_t* r = fr.r;
     const Instr* in = nullptr;
-    auto collect = [&] {  // resumed after a wait: collect the result first
-        if (t_->pending) {
-            finish(fr, *t_->pending);
-            t_->pending = nullptr;
-        }
-    };
-    collect();
+    if (t_->pending) {  // resumed after a wait: collect the result first
+        finish(fr, *t_->pending);
+        t_->pending = nullptr;
+    }
     static const void* const handlers[] = {
         &&general, &&mov32, &&mov64, &&mov_pred, &&add32, &&add64, &&sub32, &&sub64, &&mul32, &&mul64, &&mad32,
         &&mad64, &&mul_wide_u32, &&mul_wide_s32, &&shl32, &&shl64, &&shr_u32, &&shr_s32, &&shr_u64, &&and32, &&or32,
@@ -1458,33 +1547,30 @@ Flow Interpreter::run(const Frame& entry, std::size_t& entry_pc)
         &&bra, &&ld_param32, &&ld_param64, &&ld_shared32, &&st_shared32, &&ld_global32, &&st_global32, &&bar_sync, &&nop,
     };
     static_assert(sizeof handlers / sizeof handlers[0] == static_cast<unsigned>(Fast::Nop) + 1, "one handler per Fast");
-    auto u32 = [](std::uint64_t v) { return static_cast<std::uint32_t>(v); };
-    auto s32 = [](std::uint64_t v) { return static_cast<std::int32_t>(v); };
-#define WL_A (r[in->o[1].reg])
-#define WL_B (r[in->o[2].reg])
-#define WL_C (r[in->o[3].reg])
-#define WL_D (r[in->o[0].reg])
 #define WL_STOP(flow) \
     do {              \
         stopped = flow; \
         goto stop;    \
     } while (0)
-#define WL_ROUND() \
-    if (round_pending(pc)) WL_STOP(Flow::Waiting)
 #define WL_NEXT()                                                                                    \
     do {                                                                                             \
         in = code + pc++;                                                                            \
         if (in->pred != kNoReg && ((r[in->pred] & 1) != 0) == ((in->flags & kNegPred) != 0)) goto skip; \
         goto* handlers[static_cast<unsigned>(in->fast)];                                            \
     } while (0)
+#define WL_LANE_OP(label, fast, stmt) \
+    label:                            \
+    stmt;                             \
+    WL_NEXT();
+#define WL_LANE_ACCESS(label, fast, stmt) \
+    label:                                \
+    if (round_pending(pc)) WL_STOP(Flow::Waiting); \
+    stmt;                                 \
+    WL_NEXT();
     WL_NEXT();
 stop:
-    *saved_pc = pc;
-    if (!warp_ || !switch_lane(stopped != Flow::Waiting, fr, saved_pc)) return stopped;
-    r = fr.r;
-    pc = *saved_pc;
-    collect();
-    WL_NEXT();
+    entry_pc = pc;
+    return stopped;
 skip:
     WL_NEXT();
 general: {
@@ -1498,52 +1584,10 @@ general: {
     case Step::Wait: WL_STOP(Flow::Waiting);
     }
 }
-mov32: WL_D = u32(WL_A); WL_NEXT();
-mov64: WL_D = WL_A; WL_NEXT();
-mov_pred: WL_D = WL_A & 1; WL_NEXT();
-add32: WL_D = u32(WL_A + WL_B); WL_NEXT();
-add64: WL_D = WL_A + WL_B; WL_NEXT();
-sub32: WL_D = u32(WL_A - WL_B); WL_NEXT();
-sub64: WL_D = WL_A - WL_B; WL_NEXT();
-mul32: WL_D = u32(WL_A * WL_B); WL_NEXT();
-mul64: WL_D = WL_A * WL_B; WL_NEXT();
-mad32: WL_D = u32(WL_A * WL_B + WL_C); WL_NEXT();
-mad64: WL_D = WL_A * WL_B + WL_C; WL_NEXT();
-mul_wide_u32: WL_D = std::uint64_t(u32(WL_A)) * u32(WL_B); WL_NEXT();
-mul_wide_s32: WL_D = static_cast<std::uint64_t>(std::int64_t(s32(WL_A)) * s32(WL_B)); WL_NEXT();
-shl32: WL_D = u32(WL_B) >= 32 ? 0 : u32(u32(WL_A) << u32(WL_B)); WL_NEXT();
-shl64: WL_D = u32(WL_B) >= 64 ? 0 : WL_A << u32(WL_B); WL_NEXT();
-shr_u32: WL_D = u32(WL_B) >= 32 ? 0 : u32(WL_A) >> u32(WL_B); WL_NEXT();
-shr_s32: WL_D = u32(s32(WL_A) >> std::min(u32(WL_B), 31u)); WL_NEXT();
-shr_u64: WL_D = u32(WL_B) >= 64 ? 0 : WL_A >> u32(WL_B); WL_NEXT();
-and32: WL_D = u32(WL_A & WL_B); WL_NEXT();
-or32: WL_D = u32(WL_A | WL_B); WL_NEXT();
-xor32: WL_D = u32(WL_A ^ WL_B); WL_NEXT();
-and64: WL_D = WL_A & WL_B; WL_NEXT();
-rem_u32: WL_D = u32(WL_B) ? u32(WL_A) % u32(WL_B) : u32(WL_A); WL_NEXT();
-div_u32: WL_D = u32(WL_B) ? u32(WL_A) / u32(WL_B) : 0xFFFFFFFFu; WL_NEXT();
-min_u32: WL_D = std::min(u32(WL_A), u32(WL_B)); WL_NEXT();
-max_u32: WL_D = std::max(u32(WL_A), u32(WL_B)); WL_NEXT();
-min_s32: WL_D = u32(std::min(s32(WL_A), s32(WL_B))); WL_NEXT();
-max_s32: WL_D = u32(std::max(s32(WL_A), s32(WL_B))); WL_NEXT();
-selp32: WL_D = u32((WL_C & 1) ? WL_A : WL_B); WL_NEXT();
-selp64: WL_D = (WL_C & 1) ? WL_A : WL_B; WL_NEXT();
-setp_u32: WL_D = compare_values(in->cmp, u32(WL_A), u32(WL_B)); WL_NEXT();
-setp_s32: WL_D = compare_values(in->cmp, s32(WL_A), s32(WL_B)); WL_NEXT();
-setp_u64: WL_D = compare_values(in->cmp, WL_A, WL_B); WL_NEXT();
-setp_s64: WL_D = compare_values(in->cmp, static_cast<std::int64_t>(WL_A), static_cast<std::int64_t>(WL_B)); WL_NEXT();
-setp_f32: WL_D = compare_floats(in->cmp, f32(WL_A), f32(WL_B)); WL_NEXT();
-add_f32: WL_D = bits(f32(WL_A) + f32(WL_B)); WL_NEXT();
-sub_f32: WL_D = bits(f32(WL_A) - f32(WL_B)); WL_NEXT();
-mul_f32: WL_D = bits(f32(WL_A) * f32(WL_B)); WL_NEXT();
-fma_f32: WL_D = bits(__builtin_fmaf(f32(WL_A), f32(WL_B), f32(WL_C))); WL_NEXT();
+    WL_REGISTER_OPS(WL_LANE_OP)
+    WL_PARAM_OPS(WL_LANE_OP)
+    WL_MEMORY_OPS(WL_LANE_ACCESS)
 bra: pc = in->o[0].reg; WL_NEXT();
-ld_param32: { std::uint32_t v; std::memcpy(&v, fr.param + in->o[1].imm, 4); WL_D = v; } WL_NEXT();
-ld_param64: std::memcpy(&WL_D, fr.param + in->o[1].imm, 8); WL_NEXT();
-ld_shared32: WL_ROUND(); WL_D = load32(*in, shared_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
-st_shared32: WL_ROUND(); store32(*in, shared_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
-ld_global32: WL_ROUND(); WL_D = load32(*in, global_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)); WL_NEXT();
-st_global32: WL_ROUND(); store32(*in, global_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)); WL_NEXT();
 bar_sync:
     if (t_->stepping) {
         emu::detail::barrier_arrive(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
@@ -1552,14 +1596,189 @@ bar_sync:
     emu::detail::barrier(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
     WL_NEXT();
 nop: WL_NEXT();
+#undef WL_LANE_OP
+#undef WL_LANE_ACCESS
+#undef WL_NEXT
+#undef WL_STOP
+}
+
+// ------------------------------------------------------ warp-major passes --
+//
+// Under the Independent schedule a pass runs each runnable lane of a warp on
+// until it waits or ends, in a shuffled order. Lanes at one pc run together,
+// one instruction for all of them at a time (the lanes in the pass's order),
+// so that decoding, dispatch and the runtime's turn taking are paid once per
+// warp rather than once per lane. A branch that splits them makes two groups,
+// one run after the other. Between two synchronisations the lanes of a warp
+// are unordered: two accesses of one shared word, one a write, are a race in
+// every order, and the race check reports them whichever lane comes first;
+// without such a conflict the order cannot change what a kernel computes.
+// Atomics and calls are the exceptions (who gets which old value, the order
+// of printed lines): from the first of them a group goes on lane by lane,
+// each lane to its next wait, as if the lanes had run apart all along.
+
+// Instructions whose effect depends on the order of the lanes even in a
+// race-free kernel: atomics (which lane gets which old value) and calls
+// (vprintf's lines).
+bool orders_lanes(const Instr& in)
+{
+    return in.op == Op::Atom || in.op == Op::Red || in.op == Op::Call;
+}
+
+// From pc on, the group's lanes one after another, each to its next wait or
+// its end, in the pass's order: the order the Independent schedule promises.
+void Interpreter::run_lanes_apart(PassLane* lanes, std::uint32_t group, std::size_t pc)
+{
+    for (std::uint32_t m = group; m; m &= m - 1) {
+        const PassLane& lane = lanes[std::countr_zero(m)];
+        Frame fr{lane.run->t.L->kernel, nullptr, nullptr, 0};
+        enter(lane, fr);
+        lane.run->pc = pc;
+        const Flow flow = run(fr, lane.run->pc);
+        emu::detail::leave_lane(flow != Flow::Waiting);
+    }
+}
+
+void Interpreter::run_warp(const Launch& L)
+{
+    emu::detail::LaneTurn turns[32];
+    const unsigned n = emu::detail::pass_lanes(turns);
+    PassLane lanes[32];
+    for (unsigned k = 0; k < n; ++k) {
+        const bool first = turns[k].first;
+        if (first) emu::detail::enter_lane(turns[k].flat);  // start_lane declares the shared variables
+        LaneRun& run = lane_run(L, turns[k].flat, first);
+        lanes[k] = PassLane{&run, run.slots(), lane_params(L, turns[k].flat), turns[k].flat};
+        if (!first && !run.t.pending) continue;
+        Frame fr{L.kernel, nullptr, nullptr, 0};
+        enter(lanes[k], fr);
+        if (first) fill_thread_constants(fr);
+        if (run.t.pending) {  // resumed after a wait: collect the result first
+            finish(fr, *run.t.pending);
+            run.t.pending = nullptr;
+        }
+    }
+    LaneGroup work[32];
+    unsigned groups = 0;
+    for (std::uint32_t left = n == 32 ? ~0u : (1u << n) - 1; left;) {
+        const std::size_t pc = lanes[std::countr_zero(left)].run->pc;
+        std::uint32_t same = 0;
+        for (std::uint32_t m = left; m; m &= m - 1)
+            if (lanes[std::countr_zero(m)].run->pc == pc) same |= 1u << std::countr_zero(m);
+        work[groups++] = LaneGroup{pc, same};
+        left &= ~same;
+    }
+    while (groups) {
+        const LaneGroup g = work[--groups];
+        run_group(L, lanes, g, work, groups);
+    }
+}
+
+// Runs a group until each of its lanes waits or ends; lanes a branch sends
+// elsewhere go to `work` as groups of their own.
+void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups)
+{
+    const Instr* code = L.kernel->code.data();
+    std::size_t pc = g.pc;
+    std::uint32_t live = g.lanes;
+    Frame fr{L.kernel, nullptr, nullptr, 0};
+    std::uint64_t* r = nullptr;
+    auto leave = [&](unsigned k, std::size_t at, bool ended) {  // the entered lane k waits or ends
+        lanes[k].run->pc = at;
+        emu::detail::leave_lane(ended);
+        live &= ~(1u << k);
+    };
+    std::size_t next[32];
+    while (live) {
+        const Instr* in = code + pc++;
+        std::uint32_t exec = live;  // the lanes whose guard lets them execute
+        if (in->pred != kNoReg) {
+            const bool negated = (in->flags & kNegPred) != 0;
+            exec = 0;
+            for (std::uint32_t m = live; m; m &= m - 1)
+                if (((lanes[std::countr_zero(m)].r[in->pred] & 1) != 0) != negated) exec |= 1u << std::countr_zero(m);
+            if (!exec) continue;
+        }
+#define WL_EACH_LANE(prepare, stmt)                                                   \
+    for (std::uint32_t m = exec; m; m &= m - 1) {                                     \
+        const PassLane& lane = lanes[std::countr_zero(m)];                            \
+        prepare;                                                                      \
+        stmt;                                                                         \
+    }                                                                                 \
+    continue;
+#define WL_GROUP_OP(label, fast, stmt) \
+    case Fast::fast: WL_EACH_LANE(r = lane.r, stmt)
+#define WL_GROUP_PARAM(label, fast, stmt) \
+    case Fast::fast: WL_EACH_LANE((r = lane.r, fr.param = lane.param), stmt)
+#define WL_GROUP_ACCESS(label, fast, stmt) \
+    case Fast::fast: WL_EACH_LANE((enter(lane, fr), r = lane.r), stmt)
+        switch (in->fast) {
+            WL_REGISTER_OPS(WL_GROUP_OP)
+            WL_PARAM_OPS(WL_GROUP_PARAM)
+            WL_MEMORY_OPS(WL_GROUP_ACCESS)
+        case Fast::Bra:
+            if (exec == live) {
+                pc = in->o[0].reg;
+            } else {  // divergence: the taken lanes wait their turn as a group
+                work[groups++] = LaneGroup{in->o[0].reg, exec};
+                live &= ~exec;
+            }
+            continue;
+        case Fast::BarSync: {
+            unsigned flats[32], count = 0;
+            for (std::uint32_t m = exec; m; m &= m - 1) {
+                lanes[std::countr_zero(m)].run->pc = pc;
+                flats[count++] = lanes[std::countr_zero(m)].flat;
+            }
+            emu::detail::barrier_arrive_lanes(flats, count, file(*in), line(*in));
+            live &= ~exec;
+            continue;
+        }
+        case Fast::Nop: continue;
+        default:
+            if (orders_lanes(*in)) {
+                run_lanes_apart(lanes, live, pc - 1);
+                return;
+            }
+            break;
+        }
+#undef WL_EACH_LANE
+#undef WL_GROUP_OP
+#undef WL_GROUP_PARAM
+#undef WL_GROUP_ACCESS
+        // The general path, lane by lane; the lanes that go on may go on in different places.
+        for (std::uint32_t m = exec; m; m &= m - 1) {
+            const unsigned k = std::countr_zero(m);
+            enter(lanes[k], fr);
+            std::size_t at = pc;
+            const Step step = slow(fr, *in, at);
+            if (step == Step::Next) next[k] = at;
+            else leave(k, at, step != Step::Wait);
+        }
+        for (std::uint32_t m = live & ~exec; m; m &= m - 1) next[std::countr_zero(m)] = pc;
+        if (!live) return;
+        pc = next[std::countr_zero(live)];
+        std::uint32_t elsewhere = 0;
+        for (std::uint32_t m = live; m; m &= m - 1)
+            if (next[std::countr_zero(m)] != pc) elsewhere |= 1u << std::countr_zero(m);
+        live &= ~elsewhere;
+        while (elsewhere) {
+            const std::size_t at = next[std::countr_zero(elsewhere)];
+            std::uint32_t same = 0;
+            for (std::uint32_t m = elsewhere; m; m &= m - 1)
+                if (next[std::countr_zero(m)] == at) same |= 1u << std::countr_zero(m);
+            work[groups++] = LaneGroup{at, same};
+            elsewhere &= ~same;
+        }
+    }
+}
 #undef WL_A
 #undef WL_B
 #undef WL_C
 #undef WL_D
-#undef WL_NEXT
-#undef WL_ROUND
-#undef WL_STOP
-}
+#undef WL_REGISTER_OPS
+#undef WL_PARAM_OPS
+#undef WL_MEMORY_OPS
 
 // A frame on this fiber's stack: registers and the local depot.
 // image: the frame's starting slots prepared once per launch (the kernel's), or null.
@@ -1616,15 +1835,6 @@ void lane_main(void* ctx)
     run_function(t, *L.kernel, param, L.image.data());
 }
 
-// Explicit-state lanes: each lane's interpreter state and, right after it,
-// its register slots live in one per-host-thread array indexed by the lane,
-// so that resuming a lane touches one region; a wait returns from run().
-struct LaneRun {
-    std::size_t pc = 0;
-    Thread t;
-    std::uint64_t* slots() { return reinterpret_cast<std::uint64_t*>(this + 1); }
-};
-static_assert(sizeof(LaneRun) % 8 == 0 && alignof(LaneRun) <= 8, "slots follow a LaneRun in 8-byte words");
 thread_local std::vector<std::uint64_t> tls_lane_state;
 thread_local std::vector<unsigned char> tls_local;
 thread_local std::vector<unsigned char> tls_params;  // kernels that call vprintf & co write their arguments
@@ -1669,43 +1879,21 @@ LaneRun& lane_run(const Launch& L, unsigned lane, bool first)
     return first ? start_lane(L, lane) : *reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * L.lane_words);
 }
 
-// The lane that stopped leaves (ended: its body is done); the pass's next one,
-// if any, becomes the running lane: its state, slots and pc.
-bool Interpreter::switch_lane(bool ended, Frame& fr, std::size_t*& saved_pc)
+// Runs a lane from where it stopped until it waits or ends (true when it ended).
+bool lane_step(void* ctx, unsigned lane, bool first)
 {
-    emu::detail::LaneTurn turn;
-    if (!emu::detail::next_lane(ended, turn)) return false;
-    const Launch& L = *t_->L;
-    LaneRun& run = lane_run(L, turn.flat, turn.first);
-    t_ = &run.t;
-    fr.r = run.slots();
-    fr.param = lane_params(L, turn.flat);
-    saved_pc = &run.pc;
-    if (turn.first) fill_thread_constants(fr);
-    return true;
-}
-
-// Runs a lane from where it stopped until it waits or ends (true when it
-// ended); warp: then the pass's next lanes too (KernelBody::step_warp).
-bool run_lane(const Launch& L, unsigned lane, bool first, bool warp)
-{
+    const Launch& L = *static_cast<const Launch*>(ctx);
     LaneRun& run = lane_run(L, lane, first);
     Interpreter interp(run.t);
     const Frame frame{L.kernel, run.slots(), lane_params(L, lane), 0};
     if (first) interp.fill_thread_constants(frame);
-    if (warp) interp.step_warp();
     return interp.run(frame, run.pc) != Flow::Waiting;
-}
-
-bool lane_step(void* ctx, unsigned lane, bool first)
-{
-    return run_lane(*static_cast<const Launch*>(ctx), lane, first, false);
 }
 
 void warp_step(void* ctx)
 {
-    emu::detail::LaneTurn turn;
-    if (emu::detail::next_lane(false, turn)) run_lane(*static_cast<const Launch*>(ctx), turn.flat, turn.first, true);
+    const Launch& L = *static_cast<const Launch*>(ctx);
+    Interpreter(*L.mod).run_warp(L);
 }
 
 std::string describe(const Function& k)

@@ -66,19 +66,25 @@ struct KernelBody {
     // body keeps its own state and picks up the results when resumed.
     bool (*step)(void* ctx, unsigned lane, bool first) = nullptr;
     // Or, with step, under Independent: runs one pass over a warp in a single
-    // call, taking its lanes from next_lane() in the scheduler's order until
-    // it says the pass is over. Saves a call and a return per wait.
+    // call. It takes the pass's lanes from pass_lanes() and may run them warp
+    // by warp instruction (converged lanes together), entering each lane
+    // before it touches the runtime for it and leaving it when it waits or ends.
     void (*step_warp)(void* ctx) = nullptr;
 };
-// The lane a step_warp body runs next: its flat index, and whether it starts.
+// One lane of a step_warp pass: its flat index, and whether it starts.
 struct LaneTurn {
     unsigned flat;
     bool first;
 };
-// Ends the running lane's turn (ended: it finished its body; ignored before
-// the pass's first lane) and makes the next runnable lane of the pass the
-// running one. False when the pass is over (or the block faulted).
-bool next_lane(bool ended, LaneTurn& next);
+// The pass's runnable lanes, in the scheduler's order; each is marked started. Returns how many.
+unsigned pass_lanes(LaneTurn (&lanes)[32]);
+// Makes one of the pass's lanes the one the runtime's entries act for.
+void enter_lane(unsigned flat);
+// Ends the entered lane's turn (ended: it finished its body).
+void leave_lane(bool ended);
+// Lanes of the pass reach one bar.sync together: each arrives as
+// barrier_arrive(None) would have it, and their turns end.
+void barrier_arrive_lanes(const unsigned* flats, unsigned count, const char* file, unsigned line);
 // Runs body once per thread of the grid. Appends the watched blocks' records.
 // Adds the fiber switches the launch made to `switches`.
 void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,

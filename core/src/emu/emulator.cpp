@@ -960,10 +960,11 @@ void collective_take(void* out, unsigned bytes)
     if (--c->waiting == 0) c->in_use = false;  // every participant has taken its result
 }
 
-void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width,
-                       const char* file, unsigned line)
+namespace {
+// One lane's arrival at a warp collective (it waits there until the collective completes).
+inline void arrive_at_collective(Lane& lane, CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg,
+                                 int width, const char* file, unsigned line)
 {
-    Lane& lane = *tls_lane;
     Block& b = *lane.block;
     Warp& w = b.warps[lane.warp];
     std::uint64_t value[2] = {};
@@ -997,6 +998,26 @@ void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned 
         complete(b, w, *c);
         if (b.fault) fault(lane, file, line, "");
     }
+}
+}  // namespace
+
+void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width,
+                       const char* file, unsigned line)
+{
+    arrive_at_collective(*tls_lane, op, mask, in, bytes, arg, width, file, line);
+}
+
+void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, unsigned mask, const char* file, unsigned line)
+{
+    WarpPass& p = tls_pass;
+    for (unsigned i = 0; i < count; ++i) {
+        Lane& lane = p.block->lanes[flats[i]];
+        p.running = tls_lane = &lane;  // a fault names this lane
+        arrive_at_collective(lane, CollectiveOp::SyncWarp, mask, nullptr, 0, 0, 32, file, line);
+    }
+    p.running = nullptr;
+    tls_lane = nullptr;
+    tls_switches += 2 * count;
 }
 
 }  // namespace wl::emu::detail

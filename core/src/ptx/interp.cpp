@@ -261,6 +261,7 @@ private:
     Step slow(const Frame& fr, const Instr& in, std::size_t& pc);
     void run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
     void run_lanes_apart(PassLane* lanes, std::uint32_t group, std::size_t pc);
+    bool syncwarp_together(PassLane* lanes, std::uint32_t exec, const Instr& in, std::size_t pc, Frame& fr);
     // A warp-major pass makes a lane the running one: the runtime's, the interpreter's and the frame's.
     void enter(const PassLane& p, Frame& fr)
     {
@@ -1639,6 +1640,28 @@ void Interpreter::run_lanes_apart(PassLane* lanes, std::uint32_t group, std::siz
     }
 }
 
+// bar.warp.sync reached by the group's executing lanes with one mask (the
+// usual __syncwarp()): they arrive as one batch. False, and nothing done,
+// when their masks differ.
+bool Interpreter::syncwarp_together(PassLane* lanes, std::uint32_t exec, const Instr& in, std::size_t pc, Frame& fr)
+{
+    unsigned flats[32], count = 0;
+    fr.r = lanes[std::countr_zero(exec)].r;
+    const auto mask = static_cast<unsigned>(get(fr, in.o[0]));
+    for (std::uint32_t m = exec; m; m &= m - 1) {
+        fr.r = lanes[std::countr_zero(m)].r;
+        if (static_cast<unsigned>(get(fr, in.o[0])) != mask) return false;
+    }
+    for (std::uint32_t m = exec; m; m &= m - 1) {
+        LaneRun& run = *lanes[std::countr_zero(m)].run;
+        run.pc = pc;
+        run.t.pending = &in;  // collective_take when the lane resumes
+        flats[count++] = lanes[std::countr_zero(m)].flat;
+    }
+    emu::detail::syncwarp_arrive_lanes(flats, count, mask, file(in), line(in));
+    return true;
+}
+
 void Interpreter::run_warp(const Launch& L)
 {
     emu::detail::LaneTurn turns[32];
@@ -1746,6 +1769,10 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
 #undef WL_GROUP_OP
 #undef WL_GROUP_PARAM
 #undef WL_GROUP_ACCESS
+        if (in->op == Op::BarWarp && syncwarp_together(lanes, exec, *in, pc, fr)) {
+            live &= ~exec;
+            continue;
+        }
         // The general path, lane by lane; the lanes that go on may go on in different places.
         for (std::uint32_t m = exec; m; m &= m - 1) {
             const unsigned k = std::countr_zero(m);

@@ -85,6 +85,9 @@ void leave_lane(bool ended);
 // Lanes of the pass reach one bar.sync together: each arrives as
 // barrier_arrive(None) would have it, and their turns end.
 void barrier_arrive_lanes(const unsigned* flats, unsigned count, const char* file, unsigned line);
+// Likewise for one __syncwarp(mask) (bar.warp.sync): each arrives as
+// collective_arrive(SyncWarp, mask) would have it, and their turns end.
+void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, unsigned mask, const char* file, unsigned line);
 // Runs body once per thread of the grid. Appends the watched blocks' records.
 // Adds the fiber switches the launch made to `switches`.
 void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,

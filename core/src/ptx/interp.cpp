@@ -1712,6 +1712,9 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         live &= ~(1u << k);
     };
     std::size_t next[32];
+    // The pass's lanes 0 .. count - 1, when they are all in this group.
+    const unsigned count = static_cast<unsigned>(std::popcount(g.lanes));
+    const std::uint32_t whole = g.lanes == (count == 32 ? ~0u : (1u << count) - 1) ? g.lanes : 0;
     while (live) {
         const Instr* in = code + pc++;
         std::uint32_t exec = live;  // the lanes whose guard lets them execute
@@ -1722,7 +1725,17 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
                 if (((lanes[std::countr_zero(m)].r[in->pred] & 1) != 0) != negated) exec |= 1u << std::countr_zero(m);
             if (!exec) continue;
         }
+// Every lane of the group's first `whole` executes (the common case: a
+// converged warp) or the lanes of the mask.
 #define WL_EACH_LANE(prepare, stmt)                                                   \
+    if (exec == whole) {                                                              \
+        for (unsigned k = 0; k < count; ++k) {                                        \
+            const PassLane& lane = lanes[k];                                          \
+            prepare;                                                                  \
+            stmt;                                                                     \
+        }                                                                             \
+        continue;                                                                     \
+    }                                                                                 \
     for (std::uint32_t m = exec; m; m &= m - 1) {                                     \
         const PassLane& lane = lanes[std::countr_zero(m)];                            \
         prepare;                                                                      \

@@ -94,20 +94,34 @@ std::string markdown_row(const BenchTable& t, const BenchRow& r, bool with_size)
     return line;
 }
 
-// The roofline's lower bound: the bytes read at the DRAM peak (memory-bound
-// labs) or the FLOPs at the FP32 peak (matmul: 2·M·N·K), from the recorded peak.
+// A lower bound's time: microseconds where milliseconds would print as 0.0000.
+std::string bound_text(double ms)
+{
+    char buf[32];
+    if (ms < 0.01) std::snprintf(buf, sizeof buf, "%.3g µs", ms * 1e3);
+    else std::snprintf(buf, sizeof buf, "%s ms", ms_text(ms).c_str());
+    return buf;
+}
+
+// The roofline's lower bound: the work the table's rates count (bytes moved,
+// or matmul's 2·M·N·K FLOP) at the recorded peak. The work is a timed row's
+// rate × time, so that it counts what the rates count: a transpose reads and
+// writes n × n elements, a reduction reads n.
 std::string markdown_bound(const BenchTable& t)
 {
+    const auto timed = std::find_if(t.rows.begin(), t.rows.end(), [](const BenchRow& r) { return r.rate > 0 && r.median_ms > 0; });
+    if (timed == t.rows.end() || t.peak <= 0) return "no row was timed";
+    const double work = timed->rate * timed->median_ms / 1e3;  // GB or GFLOP
+    const double bound_ms = work / t.peak * 1e3;
     char buf[200];
-    const std::vector<std::size_t> dims = dims_of(t);
-    if (dims.size() == 3) {
-        const double gflop = 2.0 * double(dims[0]) * double(dims[1]) * double(dims[2]) / 1e9;
-        std::snprintf(buf, sizeof buf, "%.1f GFLOP at the FP32 peak of %.0f GFLOP/s: no kernel can take less than %s ms",
-                      gflop, t.peak, ms_text(gflop / t.peak * 1e3).c_str());
+    if (t.rate_unit == "GFLOP/s") {
+        std::snprintf(buf, sizeof buf,
+                      "%.1f GFLOP at the FP32 peak of %.0f GFLOP/s: no kernel on the FP32 lanes can take less than %s "
+                      "(TF32 rows run on the tensor cores, whose peak is higher)",
+                      work, t.peak, bound_text(bound_ms).c_str());
     } else {
-        const double gb = double(t.n) * (t.type == "double" ? 8 : 4) / 1e9;
-        std::snprintf(buf, sizeof buf, "%.3g GB read at the DRAM peak of %.0f GB/s: no kernel can take less than %s ms", gb,
-                      t.peak, ms_text(gb / t.peak * 1e3).c_str());
+        std::snprintf(buf, sizeof buf, "%.3g GB moved at the DRAM peak of %.0f GB/s: no kernel can take less than %s", work,
+                      t.peak, bound_text(bound_ms).c_str());
     }
     return buf;
 }

@@ -652,24 +652,48 @@ unsigned barrier(BarrierOp op, unsigned value, const char* file, unsigned line)
     return barrier_result();
 }
 
-void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned line)
+namespace {
+// `count` more lanes of the block wait at the barrier at file:line: kept so
+// that settle_barrier knows without a scan whether all wait at one site.
+void count_at_barrier(Block& b, unsigned count, const char* file, unsigned line)
 {
-    Lane& lane = *tls_lane;
-    record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
-    set_state(lane, LaneState::AtBarrier);
-    Block& b = *lane.block;
-    b.barrier_votes += value != 0;
-    if (b.at_barrier++ == 0) {
+    if (b.at_barrier == 0) {
         b.barrier_file = file;
         b.barrier_line = line;
         b.barrier_sites_differ = false;
     } else {
         b.barrier_sites_differ |= b.barrier_file != file || b.barrier_line != line;
     }
+    b.at_barrier += count;
+}
+
+// A lane's own part of arriving at a barrier (the block's counts aside).
+void wait_at_barrier(Lane& lane, BarrierOp op, unsigned value, const char* file, unsigned line)
+{
+    record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
     lane.wait_file = file;
     lane.wait_line = line;
     lane.bar_op = op;
     lane.bar_value = value;
+}
+
+// A batch of the pass's lanes has arrived somewhere: their turns end.
+void end_turns(WarpPass& p, unsigned count)
+{
+    p.running = nullptr;
+    tls_lane = nullptr;
+    tls_switches += 2 * count;
+}
+}  // namespace
+
+void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned line)
+{
+    Lane& lane = *tls_lane;
+    wait_at_barrier(lane, op, value, file, line);
+    set_state(lane, LaneState::AtBarrier);
+    Block& b = *lane.block;
+    b.barrier_votes += value != 0;
+    count_at_barrier(b, 1, file, line);
 }
 
 unsigned barrier_result() { return tls_lane->bar_value; }
@@ -680,26 +704,13 @@ void barrier_arrive_lanes(const unsigned* flats, unsigned count, const char* fil
     Block& b = *p.block;
     for (unsigned i = 0; i < count; ++i) {
         Lane& lane = b.lanes[flats[i]];
-        record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
+        wait_at_barrier(lane, BarrierOp::None, 0, file, line);
         lane.state = LaneState::AtBarrier;  // from Runnable: the warp's count follows below
-        lane.wait_file = file;
-        lane.wait_line = line;
-        lane.bar_op = BarrierOp::None;
-        lane.bar_value = 0;
     }
     if (count == 0) return;
     b.warps[b.lanes[flats[0]].warp].runnable -= count;
-    if (b.at_barrier == 0) {
-        b.barrier_file = file;
-        b.barrier_line = line;
-        b.barrier_sites_differ = false;
-    } else {
-        b.barrier_sites_differ |= b.barrier_file != file || b.barrier_line != line;
-    }
-    b.at_barrier += count;
-    p.running = nullptr;
-    tls_lane = nullptr;
-    tls_switches += 2 * count;
+    count_at_barrier(b, count, file, line);
+    end_turns(p, count);
 }
 
 void wait_turn() { yield_to_scheduler(*tls_lane); }
@@ -1015,9 +1026,7 @@ void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, unsigned mask,
         p.running = tls_lane = &lane;  // a fault names this lane
         arrive_at_collective(lane, CollectiveOp::SyncWarp, mask, nullptr, 0, 0, 32, file, line);
     }
-    p.running = nullptr;
-    tls_lane = nullptr;
-    tls_switches += 2 * count;
+    end_turns(p, count);
 }
 
 }  // namespace wl::emu::detail

@@ -23,7 +23,7 @@
 //   cuBLAS in TF32, which on Hopper issues wgmma from four warps at once, fed
 //   by the bulk copy engine several stages deep; v9 keeps v8's pipeline (one
 //   tile in flight through registers, a barrier per 16 k, 8 warps per SM).
-// Runs only on a GPU: the emulator's PTX interpreter has no tensor cores.
+// On the emulator, mma.sync is a warp collective (the lanes' fragments meet).
 // Preconditions: blockDim == (32, (BM/WM)·(BN/WN)); grid == (ceil(N / BN),
 //   ceil(M / BM)); A, B, C 16-byte aligned; M·K, K·N and M·N below 2^32.
 #pragma once

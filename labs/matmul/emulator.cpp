@@ -45,8 +45,10 @@ RunResult run_on_emulator(const RunRequest& req)
     out.shape = {s.m, s.n, s.k};
     std::optional<UserKernel> user;
     if (!req.file.empty()) user.emplace(req.file, req.kernel);
+    Arithmetic arithmetic = Arithmetic::Fp32;
     const bool found = with_version(req.version, [&](auto v) {
         using V = decltype(v);
+        arithmetic = arithmetic_of<V>();
         describe_launch<V>(out, s, req, kEmulatedMultiprocessors);
         EmulatorBackend backend{emu, ptx_module(), kKernels, kEmulatedMultiprocessors};
         if (user) backend.user = &*user;
@@ -56,7 +58,7 @@ RunResult run_on_emulator(const RunRequest& req)
 
     std::vector<float> c(s.m * s.n);
     emu.copy_to_host(c.data(), d_c, c.size());
-    check_product(out, s, in, c);
+    check_product(out, s, in, c, arithmetic);
     out.records = emu.take_records();
     return out;
 }

@@ -247,7 +247,7 @@ struct V8 : TileChoices<Warptiles64x64, Warptiles128x64, Warptiles128x128> {
     };
 };
 
-// v9 keeps v8's tiles; the emulator has no tensor cores, so it runs only on a GPU.
+// v9 keeps v8's tiles; the emulator runs its mma.sync as a warp collective.
 struct V9 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min_blocks = 2}> {
     static constexpr VersionMeta meta{
         .id = "v9",
@@ -256,8 +256,6 @@ struct V9 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min
         .changed = "v8's tiles and stages; mma.sync on its fragments instead of FFMA; As untransposed, Bs rows padded by 8",
         .expected = "several times v8, errors of TF32's size (about 1e-4); compared with cuBLAS in TF32",
         .bench_block = threads,
-        .gpu_only = "its mma.sync is a tensor-core instruction, which warplab's emulator (a PTX interpreter, "
-                    "one lane at a time) does not implement",
     };
     static constexpr Arithmetic arithmetic = Arithmetic::Tf32;
     using template_args = Values<tiles.bm, tiles.bn, tiles.bk, tiles.wm, tiles.wn, tiles.min_blocks>;
@@ -275,8 +273,8 @@ struct V10 : Tiled<Tiles{.bm = 128, .bn = 64, .bk = 32, .wm = 128, .wn = 16}> {
                    "BK = 32, two stages; A's tile in the 128-byte swizzle its matrix descriptor names",
         .expected = "faster than v9, same TF32 error; short of cuBLAS TF32 (one wgmma group in flight, every thread issues copies)",
         .bench_block = threads,
-        .gpu_only = "its wgmma is a Hopper tensor-core instruction (sm_90a), which warplab's emulator (a PTX interpreter, "
-                    "one lane at a time) does not implement",
+        .gpu_only = "its wgmma is a Hopper tensor-core instruction (sm_90a) that works on a warpgroup's operands in "
+                    "shared memory, which warplab's emulator (a PTX interpreter) does not implement",
     };
     // The lab's PTX, which the GPU trace instruments, is built for compute_90, where wgmma does not exist.
     static constexpr const char* untraced = "its wgmma exists only in sm_90a code, and the PTX warplab instruments is "
@@ -305,7 +303,7 @@ struct V11 {
         .expected = "near cuBLAS TF32 at large sizes, the same TF32 error; the pass over B weighs at small sizes",
         .bench_block = threads,
         .gpu_only = "its wgmma (Hopper's tensor-core instruction), setmaxnreg and tensor copies exist only in sm_90a code, "
-                    "which warplab's emulator (a PTX interpreter, one lane at a time) does not implement",
+                    "which warplab's emulator (a PTX interpreter) does not implement",
         .dynamic_shared_bytes = stages * (tiles.bm + tiles.bn) * tiles.bk * 4 + 1024,  // + alignment to 1024 bytes
     };
     static constexpr const char* untraced = "its wgmma exists only in sm_90a code, and the PTX warplab instruments is "

@@ -16,11 +16,17 @@
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
+#include "emulator/helpers.h"
+#include "labs/common/emulator_backend.h"
 #include "labs/common/lab.h"
+#include "labs/matmul/driver.h"
+#include "labs/matmul/lab.h"
 #include "labs/matmul/problem.h"
 
 namespace warplab::test {
@@ -85,15 +91,15 @@ TEST(MatmulTf32Check, ToleranceIsFp32sPlusTheInputRounding)
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, true, matmul::Arithmetic::Tf32).gamma, 2 * 33 * u / (1 - 33 * u) + inputs);
 }
 
-// v9, v10 and v11 are marked GPU-only in the registry, each naming its
-// tensor-core instruction; every other version runs on the emulator. The
-// emulator refuses them with one sentence that says why, before anything runs
-// (the CLI exits 2 with it).
-TEST(MatmulTf32Check, TheEmulatorRefusesTheTensorCoreVersionsAndSaysWhy)
+// v10 and v11 are marked GPU-only in the registry, each naming its
+// tensor-core instruction; every other version, v9's mma.sync included, runs
+// on the emulator. The emulator refuses them with one sentence that says why,
+// before anything runs (the CLI exits 2 with it).
+TEST(MatmulTf32Check, TheEmulatorRefusesTheWgmmaVersionsAndSaysWhy)
 {
     const Lab* lab = find_lab("matmul");
     ASSERT_NE(lab, nullptr);
-    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v9", "mma.sync"}, {"v10", "wgmma"}, {"v11", "wgmma"}};
+    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v10", "wgmma"}, {"v11", "wgmma"}};
     for (const VersionMeta& v : lab->versions) {
         const auto listed = std::find_if(gpu_only.begin(), gpu_only.end(), [&](const auto& g) { return g.first == v.id; });
         if (listed == gpu_only.end()) {
@@ -118,6 +124,33 @@ TEST(MatmulTf32Check, TheEmulatorRefusesTheTensorCoreVersionsAndSaysWhy)
         }
     }
     for (const auto& [id, instruction] : gpu_only) EXPECT_NE(find_version(*lab, id), nullptr) << id << " is in the registry";
+}
+
+// v9 on the emulator: each mma.sync is a warp collective that cuts the
+// operands to TF32 and sums exact products (tests/ptx/test_mma.cpp). So its C
+// is tf32_product's up to the order of the float additions: within
+// 2·K·2^-24·S of it (two float sums of K terms, each off by at most K·2^-24·S),
+// about 3e-5 here, while a product from the wrong lane or k moves C by
+// |a·b|, about 0.25. And its error against the exact product is TF32's size:
+// above 1e-5, where an FP32 multiply would give about 1e-7.
+TEST(MatmulTf32Check, V9OnTheEmulatorMultipliesAsTheTensorCoresDo)
+{
+    const matmul::Shape s{67, 45, 33};
+    const matmul::Inputs in = matmul::make_inputs(s, 5);
+    wl::emu::Emulator emu;
+    emu.options.record = false;
+    EmulatorBackend be{emu, matmul::ptx_module(), matmul::kKernels, kEmulatedMultiprocessors};
+    const float* a = to_device(emu, in.a);
+    const float* b = to_device(emu, in.b);
+    float* d_c = to_device(emu, std::vector<float>(s.m * s.n, std::numeric_limits<float>::quiet_NaN()));
+    matmul::multiply_on<matmul::V9>(be, a, b, d_c, s);
+    const std::vector<float> c = to_host(emu, static_cast<const float*>(d_c), s.m * s.n);
+    const std::vector<float> model = tf32_product(s, in);
+    const matmul::Reference ref = matmul::reference(s, in.a, in.b, s.m);
+    double worst = 0;
+    for (std::size_t i = 0; i < c.size(); ++i) worst = std::max(worst, std::abs(double(c[i]) - model[i]) / ref.abs[i]);
+    EXPECT_LT(worst, 2 * 33 * std::ldexp(1.0, -24)) << "C against TF32 products summed in float, in units of S";
+    EXPECT_GT(matmul::relative_error(c, ref.c), 1e-5);
 }
 
 }  // namespace

@@ -6,7 +6,9 @@
 //    of C, K = 64) and at an awkward shape whose tiles are all partial.
 //    Both backends group lane records with the same code, and the inputs are
 //    the same seeded floats, so even the values loaded and stored must agree:
-//    each lane adds its products in the same order on both.
+//    each lane adds its products in the same order on both. Except v9's
+//    stores of C: its tensor cores' adder rounds in its own way, so those
+//    values agree within a bound (same_events below) and everything else exactly.
 // 2. The timing build of every version (what `warplab bench` times) against
 //    cuBLAS SGEMM in pedantic FP32, every element of C within the lab's
 //    tolerance for the version's arithmetic (labs/matmul/problem.h; TF32 for
@@ -16,6 +18,8 @@
 //    double-precision product on the rows the CPU can afford.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstring>
 #include <type_traits>
 
 #include "gpu_test_helpers.h"
@@ -50,6 +54,36 @@ std::vector<std::string> versions(bool emulated_only = false)
     return out;
 }
 
+// The events agree, except that the float values a TF32 version stores to
+// global memory (C) may differ by `tolerance` each. Derivation: a C element
+// is K/8 mma.sync roundings of partial sums of at most S = sum_k |a·b| <= K
+// (inputs in [-1, 1)); the GPU's and the emulator's rounding of each differ
+// by at most 2 ulp, 2·2^-23·S, so C by at most (K/4)·2^-23·K. A product
+// from the wrong lane or k moves C by |a·b|, about 0.25.
+bool same_events(const std::vector<wl::trace::WarpEvent>& gpu, const std::vector<wl::trace::WarpEvent>& cpu,
+                 double tolerance)
+{
+    if (gpu.size() != cpu.size()) return false;
+    for (std::size_t i = 0; i < gpu.size(); ++i) {
+        const bool c_store = gpu[i].kind == wl::trace::Kind::Store && gpu[i].space == wl::trace::Space::Global;
+        if (tolerance == 0 || !c_store) {
+            if (!(gpu[i] == cpu[i])) return false;
+            continue;
+        }
+        wl::trace::WarpEvent g = gpu[i], c = cpu[i];
+        g.value = c.value = {};
+        if (!(g == c)) return false;
+        for (unsigned lane = 0; lane < wl::trace::kWarpSize; ++lane) {
+            float gv[4], cv[4];
+            std::memcpy(gv, gpu[i].value[lane].data(), sizeof gv);
+            std::memcpy(cv, cpu[i].value[lane].data(), sizeof cv);
+            for (unsigned e = 0; e < gpu[i].size / 4; ++e)
+                if (!(std::abs(double(gv[e]) - cv[e]) <= tolerance)) return false;
+        }
+    }
+    return true;
+}
+
 class GpuMatmulTrace : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GpuMatmulTrace, EqualsTheEmulatorEventForEvent)
@@ -66,7 +100,10 @@ TEST_P(GpuMatmulTrace, EqualsTheEmulatorEventForEvent)
         ASSERT_TRUE(cpu.result.ok) << cpu.result.check;
         ASSERT_FALSE(cpu.block.events.empty());
         EXPECT_EQ(gpu.block.steps, cpu.block.steps);
-        EXPECT_TRUE(gpu.block.events == cpu.block.events) << first_difference(gpu.block.events, cpu.block.events);
+        const double k = shape.empty() ? 64 : shape[2];  // the trace default's K is 64
+        const double tolerance = GetParam() == "v9" ? k / 4 * std::ldexp(1.0, -23) * k : 0.0;
+        EXPECT_TRUE(same_events(gpu.block.events, cpu.block.events, tolerance))
+            << first_difference(gpu.block.events, cpu.block.events);
         EXPECT_EQ(gpu.block.shared_arrays.size(), cpu.block.shared_arrays.size());
     }
 }

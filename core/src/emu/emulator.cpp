@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdlib>
 #include <map>
@@ -141,7 +142,7 @@ struct Collective {
     unsigned waiting = 0;  // participants that have not yet taken their result
     int width = 32;
     bool in_use = false;
-    std::uint64_t in[32][2];
+    std::uint64_t in[32][5];  // 16 bytes a lane; 40 for mma.sync's fragments
     int arg[32];
     std::uint64_t out[32][2];
 };
@@ -825,6 +826,7 @@ const char* op_name(CollectiveOp op)
     case CollectiveOp::ReduceAnd: return "__reduce_and_sync";
     case CollectiveOp::ReduceOr: return "__reduce_or_sync";
     case CollectiveOp::ReduceXor: return "__reduce_xor_sync";
+    case CollectiveOp::MmaTf32: return "mma.sync";
     }
     return "?";
 }
@@ -898,8 +900,56 @@ std::uint32_t reduce_lanes(const Collective& c)
     return acc;
 }
 
+// A float's top 19 bits, as the tensor cores read a TF32 operand (the 13 low
+// mantissa bits are ignored).
+double tf32(std::uint64_t word)
+{
+    return std::bit_cast<float>(static_cast<std::uint32_t>(word) & 0xFFFFE000u);
+}
+
+// mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32: D = A·B + C for the
+// warp's 16×8 piece of C. Lane l = 4·group + t holds, in PTX's fragment
+// layout, a0..a3 = A[group][t], A[group + 8][t], A[group][t + 4],
+// A[group + 8][t + 4]; b0, b1 = B[t][group], B[t + 4][group]; c0..c3 (and
+// d0..d3) = C[group][2t], C[group][2t + 1], C[group + 8][2t], C[group + 8][2t + 1].
+// The products of TF32 inputs are exact; each element's eight and its C are
+// summed in double and rounded once to float. The hardware's adder rounds in
+// its own, undocumented way, so a GPU's D may differ in its last bits.
+void multiply_tf32_16x8x8(Collective& c)
+{
+    double a[16][8], b[8][8], acc[16][8];
+    for (unsigned l = 0; l < 32; ++l) {
+        const unsigned g = l / 4, t = l % 4;
+        std::uint32_t w[10];
+        std::memcpy(w, c.in[l], sizeof w);
+        a[g][t] = tf32(w[0]), a[g + 8][t] = tf32(w[1]), a[g][t + 4] = tf32(w[2]), a[g + 8][t + 4] = tf32(w[3]);
+        b[t][g] = tf32(w[4]), b[t + 4][g] = tf32(w[5]);
+        acc[g][2 * t] = std::bit_cast<float>(w[6]), acc[g][2 * t + 1] = std::bit_cast<float>(w[7]);
+        acc[g + 8][2 * t] = std::bit_cast<float>(w[8]), acc[g + 8][2 * t + 1] = std::bit_cast<float>(w[9]);
+    }
+    float d[16][8];
+    for (unsigned i = 0; i < 16; ++i)
+        for (unsigned j = 0; j < 8; ++j) {
+            double sum = acc[i][j];
+            for (unsigned k = 0; k < 8; ++k) sum += a[i][k] * b[k][j];
+            d[i][j] = static_cast<float>(sum);
+        }
+    for (unsigned l = 0; l < 32; ++l) {
+        const unsigned g = l / 4, t = l % 4;
+        const float out[4] = {d[g][2 * t], d[g][2 * t + 1], d[g + 8][2 * t], d[g + 8][2 * t + 1]};
+        std::memcpy(c.out[l], out, sizeof out);
+    }
+}
+
 void complete(Block& b, Warp& w, Collective& c)
 {
+    const unsigned base = static_cast<unsigned>(&w - b.warps.data()) * 32;
+    if (c.op == CollectiveOp::MmaTf32) {
+        // No step and no clock join: mma.sync orders no memory accesses.
+        multiply_tf32_16x8x8(c);
+        for (unsigned m = c.mask; m; m &= m - 1) set_state(b.lanes[base + __builtin_ctz(m)], LaneState::Runnable);
+        return;
+    }
     unsigned ballot = 0, sum = 0;
     if (c.op >= CollectiveOp::Ballot) {
         for (unsigned m = c.mask; m; m &= m - 1) {
@@ -908,7 +958,6 @@ void complete(Block& b, Warp& w, Collective& c)
             sum += static_cast<unsigned>(c.in[l][0]);
         }
     }
-    const unsigned base = static_cast<unsigned>(&w - b.warps.data()) * 32;
     if (b.opt->schedule == Schedule::Independent) join_clocks(b, w, base, c.mask);
     for (unsigned m = c.mask; m; m &= m - 1) {
         const unsigned l = __builtin_ctz(m);
@@ -978,9 +1027,9 @@ inline void arrive_at_collective(Lane& lane, CollectiveOp op, unsigned mask, con
 {
     Block& b = *lane.block;
     Warp& w = b.warps[lane.warp];
-    std::uint64_t value[2] = {};
+    std::uint64_t value[5] = {};
     if (in) std::memcpy(value, in, bytes);
-    record(lane, op_kind(op), trace::Space::None, bytes, 0, 0, value, sizeof value, file, line);
+    if (op != CollectiveOp::MmaTf32) record(lane, op_kind(op), trace::Space::None, bytes, 0, 0, value, 16, file, line);
     if (!(mask >> lane.lane & 1)) {
         std::ostringstream what;
         what << op_name(op) << " with mask 0x" << std::hex << mask << " that does not include the calling lane";

@@ -1137,6 +1137,20 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
         emu::detail::collective_arrive(CollectiveOp::SyncWarp, mask, nullptr, 0, 0, 32, f, l);
         return;
     }
+    case Op::Mma: {  // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {d0..d3}, {a0..a3}, {b0, b1}, {c0..c3}
+        std::uint32_t words[10];  // the lane's a, b and c fragments, in that order
+        unsigned n = 0;
+        for (unsigned o = 1; o <= 3; ++o) {
+            if (in.o[o].kind != OpKind::Vec || n + in.o[o].n > 10) unsupported(in, "operands other than the fragments of m16n8k8");
+            for (unsigned k = 0; k < in.o[o].n; ++k) {
+                const std::uint32_t reg = fr.f->lists[in.o[o].reg + k];
+                words[n++] = reg == kNoReg ? 0u : static_cast<std::uint32_t>(fr.r[reg]);
+            }
+        }
+        if (n != 10 || in.o[0].kind != OpKind::Vec || in.o[0].n != 4) unsupported(in, "operands other than the fragments of m16n8k8");
+        emu::detail::collective_arrive(CollectiveOp::MmaTf32, 0xFFFFFFFFu, words, sizeof words, 0, 32, f, l);
+        return;
+    }
     case Op::Activemask: emu::detail::active_mask_arrive(f, l); return;
     case Op::Bar: case Op::BarRed: {
         // bar.sync a{, b}; bar.red.op.type d, a{, b}, {!}c
@@ -1191,6 +1205,15 @@ void Interpreter::finish(const Frame& fr, const Instr& in)
         return;
     }
     case Op::BarWarp: emu::detail::collective_take(nullptr, 0); return;
+    case Op::Mma: {
+        std::uint32_t d[4];
+        emu::detail::collective_take(d, sizeof d);
+        for (unsigned k = 0; k < 4; ++k) {
+            const std::uint32_t reg = fr.f->lists[in.o[0].reg + k];
+            if (reg != kNoReg) fr.r[reg] = d[k];
+        }
+        return;
+    }
     case Op::Activemask: put(fr, in.o[0], Ty::B32, emu::detail::active_mask_result()); return;
     case Op::Bar: return;
     case Op::BarRed: {
@@ -1446,7 +1469,7 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
     case Op::Exit: return Step::Exit;
     case Op::Trap: fail(in, "kernel called trap (an assert failed or the kernel aborted)");
     case Op::Bar: case Op::BarRed: case Op::BarWarp: case Op::Shfl: case Op::Vote: case Op::Match:
-    case Op::Redux: case Op::Activemask:
+    case Op::Redux: case Op::Activemask: case Op::Mma:
         if (warp_op(fr, in)) return Step::Wait;
         break;
     case Op::Nop: break;

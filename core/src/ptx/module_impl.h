@@ -46,7 +46,7 @@ enum class Op : std::uint16_t {
     Setp, Selp, Slct, Set,
     Bra, Call, Ret, Exit, Trap,
     Bar, BarRed, BarWarp, Shfl, Vote, Match, Redux, Activemask, Nop,
-    Atom, Red, CpAsync,
+    Atom, Red, CpAsync, Mma,
     Unsupported,
 };
 

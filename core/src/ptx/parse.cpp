@@ -775,11 +775,16 @@ private:
             {"vote", Op::Vote}, {"match", Op::Match}, {"redux", Op::Redux}, {"activemask", Op::Activemask},
             {"membar", Op::Nop}, {"fence", Op::Nop}, {"nanosleep", Op::Nop}, {"prefetch", Op::Nop},
             {"prefetchu", Op::Nop}, {"pmevent", Op::Nop}, {"atom", Op::Atom}, {"red", Op::Red}, {"cp", Op::CpAsync},
+            {"mma", Op::Mma},
         };
         in.op = Op::Unsupported;
         for (auto& [n, o] : ops)
             if (base == n) in.op = o;
         if (in.op == Op::Unsupported) return;
+        if (in.op == Op::Mma) {  // the one shape and type the lab's v9 uses
+            if (opcode != "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") in.op = Op::Unsupported;
+            return;
+        }
         if (in.op == Op::CpAsync) {  // cp.async copies at once here: its groups need no waiting
             if (q.size() < 2 || q[1] != "async") in.op = Op::Unsupported;
             else if (q.size() >= 3 && (q[2] == "commit_group" || q[2] == "wait_group" || q[2] == "wait_all")) in.op = Op::Nop;

@@ -47,10 +47,14 @@ extern thread_local const ThreadView* tls_view;
 
 void syncthreads(const char* file, unsigned line);
 // A warp collective: every lane in mask must arrive; returns this lane's result bytes.
-// Ballot and everything after it is a vote (recorded as Kind::Vote).
+// Ballot and everything after it up to MmaTf32 is a vote (recorded as
+// Kind::Vote). MmaTf32 (mma.sync m16n8k8 in TF32, from the PTX interpreter:
+// 40 bytes in, a lane's a, b and c fragments; 16 out, its d) is not recorded
+// and opens no step: the GPU trace sees no event there either.
 enum class CollectiveOp : std::uint8_t {
     SyncWarp, ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ReduceAdd,
     Uni, MatchAny, MatchAll, ReduceMinU, ReduceMaxU, ReduceMinS, ReduceMaxS, ReduceAnd, ReduceOr, ReduceXor,
+    MmaTf32,
 };
 void collective(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width, void* out,
                 const char* file, unsigned line);

@@ -29,10 +29,10 @@ void table_picker(App& app, int shown)
     const std::vector<int> mine = tables_of_lab(app.timing, current_lab(app).id);
     const TimingTable& t = app.timing.tables[shown];
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
-    if (ImGui::BeginCombo("##table", size_label(t.table).c_str())) {
+    if (ImGui::BeginCombo("##table", size_label_of(t.table).c_str())) {
         for (int i : mine) {
             const TimingTable& o = app.timing.tables[i];
-            const std::string label = size_label(o.table) + (o.measured_now ? "  (measured now)" : "") + "##" + std::to_string(i);
+            const std::string label = size_label_of(o.table) + (o.measured_now ? "  (measured now)" : "") + "##" + std::to_string(i);
             if (ImGui::Selectable(label.c_str(), i == shown)) app.timing.selected = i;
         }
         ImGui::EndCombo();
@@ -165,7 +165,7 @@ void time_panel(App& app)
                 table_picker(app, shown);
                 measure_button(app);
             } else {
-                ImGui::TextDisabled("%s · %s", size_label(t).c_str(), source_label(app.timing.tables[shown]).c_str());
+                ImGui::TextDisabled("%s · %s", size_label_of(t).c_str(), source_label(app.timing.tables[shown]).c_str());
             }
             speedup_sentence(app, t);
             chart(app, t);

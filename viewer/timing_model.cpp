@@ -60,16 +60,7 @@ std::string source_label(const TimingTable& t)
     return "recorded on " + p.gpu + ", " + p.date.substr(0, 10);
 }
 
-std::string size_label(const BenchTable& t)
-{
-    std::string n = std::to_string(t.n);
-    if (t.n && (t.n & (t.n - 1)) == 0) {
-        int k = 0;
-        while ((std::size_t(1) << k) < t.n) ++k;
-        n = "2^" + std::to_string(k);
-    }
-    return t.type + ", n = " + n + (t.warm ? ", L2 warm" : "");
-}
+std::string size_label_of(const BenchTable& t) { return size_label(t) + (t.warm ? ", L2 warm" : ""); }
 
 const BenchRow* find_row(const BenchTable& t, const std::string& version)
 {

@@ -37,8 +37,8 @@ int default_table(const Timing& timing, const std::string& lab, const std::strin
 // "measured now on NVIDIA H100 80GB HBM3" or "recorded on NVIDIA H100 80GB HBM3, 2026-11-21".
 std::string source_label(const TimingTable& t);
 
-// "int, n = 2^28" (a power of two is written as one).
-std::string size_label(const BenchTable& t);
+// "int, n = 2^28" or "float, 4096×4096×4096" (labs/common's size_label), and ", L2 warm" where it was.
+std::string size_label_of(const BenchTable& t);
 
 const BenchRow* find_row(const BenchTable& t, const std::string& version);
 const BenchRow* reference_row(const BenchTable& t);

@@ -16,41 +16,6 @@ std::string fixed(double v, const char* format)
     return buf;
 }
 
-std::string size_text(std::size_t n)
-{
-    for (int k = 40; k >= 10; --k)
-        if (n == (std::size_t(1) << k)) return "2^" + std::to_string(k);
-    return std::to_string(n);
-}
-
-// The problem's dimensions: the recorded shape, or n×n×n for a compute-bound
-// (GFLOP/s) table recorded without one; empty for one-dimensional problems.
-std::vector<std::size_t> dims_of(const BenchTable& t)
-{
-    if (!t.shape.empty()) return t.shape;
-    if (t.rate_unit == "GFLOP/s") return {t.n, t.n, t.n};
-    return {};
-}
-
-// "64×64×64": the dimensions with `sign` between them. (Appended piece by
-// piece: g++ 12 misreads `("" or sign) + std::to_string(d)` as an overlapping copy.)
-std::string joined(const std::vector<std::size_t>& dims, const char* sign)
-{
-    std::string text;
-    for (std::size_t d : dims) {
-        if (!text.empty()) text += sign;
-        text += std::to_string(d);
-    }
-    return text;
-}
-
-std::string size_label(const BenchTable& t)
-{
-    const std::vector<std::size_t> dims = dims_of(t);
-    if (dims.empty()) return t.type + ", n = " + size_text(t.n);
-    return t.type + ", " + joined(dims, "×");
-}
-
 // Milliseconds to four significant-ish places: 0.0513, 2.598, 275.608.
 std::string ms_text(double ms) { return fixed(ms, ms < 1 ? "%.4f" : "%.3f"); }
 

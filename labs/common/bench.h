@@ -65,4 +65,14 @@ double measure_read_gbps(std::size_t bytes, bool warm, double seconds);
 // Fills step_speedup, cumulative, pct_peak, pct_copy and vs_reference from the
 // times: the ladder's rows in order, variants compared with the row before them.
 void derive_ratios(BenchTable& table);
+
+// labs/common/bench_labels.cpp: "2^22", or the number when n is no power of two from 2^10 up.
+std::string size_text(std::size_t n);
+// The problem's dimensions: the recorded shape, or n×n×n for a compute-bound
+// (GFLOP/s) table recorded without one; empty for one-dimensional problems.
+std::vector<std::size_t> dims_of(const BenchTable& t);
+// "64×64×64": the dimensions with `sign` between them.
+std::string joined(const std::vector<std::size_t>& dims, const char* sign);
+// "int, n = 2^28" or "float, 4096×4096×4096".
+std::string size_label(const BenchTable& t);
 }  // namespace warplab

@@ -86,7 +86,7 @@ void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const BenchOption
     });
     if (!found) throw std::invalid_argument("unknown version '" + o.as_version + "' to launch your kernel as");
     // A version whose launch is more than one kernel of the lab's signature
-    // (matmul v11 prepares tensor maps on the host) never hands it over.
+    // (matmul v12 prepares tensor maps on the host) never hands it over.
     if (gpu.user_launches == 0)
         throw std::invalid_argument(o.as_version + "'s launch is not one kernel your file can stand in for; launch your kernel as "
                                                    "another version");

@@ -22,7 +22,7 @@ template <class F> bool with_version(const std::string& id, F&& f)
 }
 
 // The arithmetic version V multiplies in: FP32 unless its entry says otherwise
-// (v9: TF32 on the tensor cores). It sets the tolerance of its check.
+// (v10: TF32 on the tensor cores). It sets the tolerance of its check.
 template <class V> constexpr Arithmetic arithmetic_of()
 {
     if constexpr (requires { V::arithmetic; })

@@ -188,7 +188,7 @@ void tf32_peak(BenchTable& table, const std::vector<std::string>& tf32_rows)
                            : "; % peak of the TF32 rows: not known for this GPU";
 }
 
-// Every row against the cuBLAS of its arithmetic: the TF32 rows (v9, cuBLAS
+// Every row against the cuBLAS of its arithmetic: the TF32 rows (v10, cuBLAS
 // TF32) against cuBLAS TF32, the others against pedantic FP32 SGEMM.
 void compare_by_arithmetic(BenchTable& table, const std::vector<std::string>& tf32_rows, const Cublas& fp32, const Cublas& tf32)
 {

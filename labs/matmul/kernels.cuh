@@ -9,9 +9,10 @@
 #include "kernels/matmul/06_vectorized.cuh"
 #include "kernels/matmul/07_conflict_free.cuh"
 #include "kernels/matmul/08_warptiled.cuh"
-#include "kernels/matmul/09_tensor_cores.cuh"
-#include "kernels/matmul/10_wgmma.cuh"
-#include "kernels/matmul/11_tma_pipeline.cuh"
+#include "kernels/matmul/09_pipelined.cuh"
+#include "kernels/matmul/10_tensor_cores.cuh"
+#include "kernels/matmul/11_wgmma.cuh"
+#include "kernels/matmul/12_tma_pipeline.cuh"
 #include "labs/matmul/versions.h"
 
 namespace warplab::matmul {
@@ -34,9 +35,10 @@ WL_MATMUL_KERNEL(V5, 2d_blocktiling);
 WL_MATMUL_KERNEL(V6, vectorized);
 WL_MATMUL_KERNEL(V7, conflict_free);
 WL_MATMUL_KERNEL(V8, warptiled);
-WL_MATMUL_KERNEL(V9, tensor_cores);
-WL_MATMUL_KERNEL(V10, wgmma);
-WL_MATMUL_KERNEL(V11, tma_pipeline);
+WL_MATMUL_KERNEL(V9, pipelined);
+WL_MATMUL_KERNEL(V10, tensor_cores);
+WL_MATMUL_KERNEL(V11, wgmma);
+WL_MATMUL_KERNEL(V12, tma_pipeline);
 
 #undef WL_MATMUL_KERNEL
 

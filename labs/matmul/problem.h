@@ -83,7 +83,7 @@ inline Reference reference(const Shape& s, const std::vector<float>& a, const st
 // typical S = K/4 = 1024 (inputs in [-1, 1), E|a| = 1/2); K = 33 gives the
 // worst-case gamma = 33·u = 2e-6.
 //
-// TF32 (tensor cores, v9): the multiply reads each input with 10 of float's
+// TF32 (tensor cores, v10): the multiply reads each input with 10 of float's
 // 23 mantissa bits, so a_ik and b_kj may each be off by a relative 2^-10
 // (truncated; 2^-11 if rounded to nearest), and their product by
 // (1 + 2^-10)^2 - 1 = 2·2^-10 + 2^-20; the products are then added in FP32 as

@@ -1,6 +1,6 @@
-// v11's launch (nvcc only): B transposed into a K-major copy, A's rows
+// v12's launch (nvcc only): B transposed into a K-major copy, A's rows
 // padded when K is not a multiple of 4, a tensor map of each, then the
-// kernel with its dynamic shared memory. The timing of v11 covers all of it.
+// kernel with its dynamic shared memory. The timing of v12 covers all of it.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
@@ -45,7 +45,7 @@ CUtensorMap k_major_map(const float* p, unsigned rows, unsigned padded_k, unsign
     return map;
 }
 
-// Device memory kept from launch to launch (v11 is timed many times), grown when too small.
+// Device memory kept from launch to launch (v12 is timed many times), grown when too small.
 class Scratch {
 public:
     float* floats(std::size_t count)
@@ -53,7 +53,7 @@ public:
         if (count > capacity_) {
             if (p_) wl::cuda::check(cudaFree(p_), "cudaFree");
             p_ = nullptr;
-            wl::cuda::check(cudaMalloc(&p_, count * sizeof(float)), "cudaMalloc of v11's scratch");
+            wl::cuda::check(cudaMalloc(&p_, count * sizeof(float)), "cudaMalloc of v12's scratch");
             capacity_ = count;
         }
         return p_;
@@ -68,7 +68,7 @@ private:
 
 void launch_tma_pipeline(const Operands& o)
 {
-    using V = V11;
+    using V = V12;
     static Scratch transposed_b, padded_a;
     const dim3 copy_block(32, 8);
     const unsigned padded_k = (o.k + 3) / 4 * 4;
@@ -80,18 +80,18 @@ void launch_tma_pipeline(const Operands& o)
         to_k_major<false><<<dim3(ceil_div(padded_k, 32), ceil_div(o.m, 32)), copy_block>>>(o.a, ap, o.m, o.k, padded_k);
         a = ap;
     }
-    wl::cuda::check(cudaGetLastError(), "v11's transpose of B");
+    wl::cuda::check(cudaGetLastError(), "v12's transpose of B");
     const CUtensorMap a_map = k_major_map(a, o.m, padded_k, V::tiles.bm);
     const CUtensorMap bt_map = k_major_map(bt, o.n, padded_k, V::tiles.bn);
     const auto kernel = kernel_pointer(KernelInstance<V, V::template_args>{});
     static const bool shared_raised = [&] {
         wl::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(V::meta.dynamic_shared_bytes)),
-                        "shared memory limit of v11");
+                        "shared memory limit of v12");
         return true;
     }();
     (void)shared_raised;
     kernel<<<V::grid(o.m, o.n), V::block(), V::meta.dynamic_shared_bytes>>>(a_map, bt_map, o.c, o.m, o.n, o.k);
-    wl::cuda::check(cudaGetLastError(), "launch of v11");
+    wl::cuda::check(cudaGetLastError(), "launch of v12");
 }
 
 }  // namespace warplab::matmul

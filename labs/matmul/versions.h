@@ -247,10 +247,28 @@ struct V8 : TileChoices<Warptiles64x64, Warptiles128x64, Warptiles128x128> {
     };
 };
 
-// v9 keeps v8's tiles; the emulator runs its mma.sync as a warp collective.
-struct V9 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min_blocks = 2}> {
+// v9: v8's warp tiles, twice as many per block, fed by a ring of cp.async
+// stages in dynamic shared memory.
+struct V9 : Tiled<Tiles{.bm = 128, .bn = 256, .bk = 16, .tm = 8, .tn = 16, .wm = 64, .wn = 64, .min_blocks = 1}> {
+    static constexpr unsigned stages = 3;  // 3 × 24.8 KB: two tiles in flight while one is computed on
     static constexpr VersionMeta meta{
         .id = "v9",
+        .name = "pipelined",
+        .idea = "a multistage cp.async pipeline: copies straight to shared memory, fragments double-buffered, FFMAs in "
+                "operand-reuse order",
+        .changed = "8 warps of 64×64 per 128×256 tile; 3 stages filled by cp.async (spread over the k steps) instead of "
+                   "loads and stores through registers; two fragment sets; column-serpentine FFMA order",
+        .expected = "level with cuBLAS's FP32 SGEMM at 2048^3 and up; slower than v8 at 1024^3 (32 blocks for 132 SMs)",
+        .bench_block = threads,
+        .dynamic_shared_bytes = stages * tiles.bk * (tiles.bm + 4 + tiles.bn) * 4,  // As (rows padded by 4) and Bs
+    };
+    using template_args = Values<tiles.bm, tiles.bn, tiles.bk, tiles.wm, tiles.wn, tiles.tm, tiles.tn, stages, tiles.min_blocks>;
+};
+
+// v10 keeps v8's tiles; the emulator runs its mma.sync as a warp collective.
+struct V10 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min_blocks = 2}> {
+    static constexpr VersionMeta meta{
+        .id = "v10",
         .name = "tensor_cores",
         .idea = "tensor cores: mma.sync multiplies 16×8×8 pieces in TF32",
         .changed = "v8's tiles and stages; mma.sync on its fragments instead of FFMA; As untransposed, Bs rows padded by 8",
@@ -261,17 +279,17 @@ struct V9 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .min
     using template_args = Values<tiles.bm, tiles.bn, tiles.bk, tiles.wm, tiles.wn, tiles.min_blocks>;
 };
 
-// v10: one warpgroup (4 warps) per block, its 128×64 tile of C; each warp's
+// v11: one warpgroup (4 warps) per block, its 128×64 tile of C; each warp's
 // accumulators are 16 columns of it, all 128 rows (wgmma's m64n128k8 on C^T).
-struct V10 : Tiled<Tiles{.bm = 128, .bn = 64, .bk = 32, .wm = 128, .wn = 16}> {
+struct V11 : Tiled<Tiles{.bm = 128, .bn = 64, .bk = 32, .wm = 128, .wn = 16}> {
     static constexpr unsigned stages = 2;  // 2 × 24 KB of tiles: within a block's 48 KB of static shared memory
     static constexpr VersionMeta meta{
-        .id = "v10",
+        .id = "v11",
         .name = "wgmma",
         .idea = "Hopper's warpgroup tensor cores: wgmma multiplies 64×128×8 pieces in TF32, fed by cp.async",
         .changed = "mma.sync becomes wgmma (a warpgroup of 4 warps per 128×64 tile, C^T = B^T·A^T); tiles by cp.async, "
                    "BK = 32, two stages; A's tile in the 128-byte swizzle its matrix descriptor names",
-        .expected = "faster than v9, same TF32 error; short of cuBLAS TF32 (one wgmma group in flight, every thread issues copies)",
+        .expected = "faster than v10, same TF32 error; short of cuBLAS TF32 (one wgmma group in flight, every thread issues copies)",
         .bench_block = threads,
         .gpu_only = "its wgmma is a Hopper tensor-core instruction (sm_90a) that works on a warpgroup's operands in "
                     "shared memory, which warplab's emulator (a PTX interpreter) does not implement",
@@ -283,9 +301,9 @@ struct V10 : Tiled<Tiles{.bm = 128, .bn = 64, .bk = 32, .wm = 128, .wn = 16}> {
     using template_args = Values<tiles.bm, tiles.bn, tiles.bk, stages>;
 };
 
-// v11's block is not a grid of thread tiles: a producer warpgroup and two
+// v12's block is not a grid of thread tiles: a producer warpgroup and two
 // consumer warpgroups, 384 threads in x, for a 128×256 tile of C.
-struct V11 {
+struct V12 {
     static constexpr Tiles tiles{.bm = 128, .bn = 256, .bk = 32};
     static constexpr unsigned stages = 4;       // 4 × 48 KB of tiles in flight
     static constexpr unsigned group_rows = 8;   // blocks visited in groups of 8 block-rows
@@ -294,7 +312,7 @@ struct V11 {
     static dim3 grid(std::size_t m, std::size_t n) { return dim3(ceil_div(n, tiles.bn), ceil_div(m, tiles.bm)); }
     static constexpr std::size_t trace_m = tiles.bm, trace_n = tiles.bn, trace_k = 64;
     static constexpr VersionMeta meta{
-        .id = "v11",
+        .id = "v12",
         .name = "tma_pipeline",
         .idea = "feed the tensor cores: a producer warpgroup fills a 4-stage TMA ring, two consumer warpgroups only multiply",
         .changed = "384 threads (1 producer, 2 consumer warpgroups) per 128×256 tile; tiles by the tensor copy engine into "
@@ -315,10 +333,10 @@ struct V11 {
     using template_args = Values<tiles.bn, stages, group_rows>;
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11>;
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12>;
 
-// v11's launch on the GPU: transposes B, makes the tensor maps, launches its
-// kernel (GPU builds; elsewhere it throws, as v11 runs only on a GPU).
+// v12's launch on the GPU: transposes B, makes the tensor maps, launches its
+// kernel (GPU builds; elsewhere it throws, as v12 runs only on a GPU).
 void launch_tma_pipeline(const Operands& o);
 
 // Every kernel takes (A, B, C, M, N, K); the tile sizes are its template
@@ -330,7 +348,8 @@ template <class V, class Backend> void launch(Backend& be, const Operands& o)
     } else {
         with_tiles<V>(o.m, o.n, be.multiprocessors(), [&](auto tiles) {
             using C = decltype(tiles);
-            be.launch(KernelInstance<V, typename C::template_args>{}, C::grid(o.m, o.n), C::block(), o.a, o.b, o.c, o.m, o.n, o.k);
+            be.launch_with_shared(KernelInstance<V, typename C::template_args>{}, C::grid(o.m, o.n), C::block(),
+                                  V::meta.dynamic_shared_bytes, o.a, o.b, o.c, o.m, o.n, o.k);
         });
     }
 }

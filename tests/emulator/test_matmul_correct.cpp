@@ -58,7 +58,7 @@ std::vector<Case> all_cases()
 {
     std::vector<Case> out;
     for (const VersionMeta& v : matmul_lab().versions) {
-        if (v.gpu_only) continue;  // v10, v11: refused on the emulator (test_matmul_tf32.cpp); their GPU test is test_gpu_matmul
+        if (v.gpu_only) continue;  // v11, v12: refused on the emulator (test_matmul_tf32.cpp); their GPU test is test_gpu_matmul
         for (const auto& shape : kSmallShapes) {
             for (std::uint64_t seed : {1, 2, 3}) out.push_back({v.id, shape, Schedule::Independent, seed});
             out.push_back({v.id, shape, Schedule::Lockstep, 1});

@@ -1,4 +1,4 @@
-// The TF32 check (matmul v9) is tight enough to catch a wrong product and
+// The TF32 check (matmul v10) is tight enough to catch a wrong product and
 // loose enough for TF32's own rounding, on the CPU: a TF32 product is
 // computed here as the tensor cores compute it (each input cut to TF32, the
 // exact products summed in FP32), then put through the lab's check.
@@ -91,15 +91,15 @@ TEST(MatmulTf32Check, ToleranceIsFp32sPlusTheInputRounding)
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, true, matmul::Arithmetic::Tf32).gamma, 2 * 33 * u / (1 - 33 * u) + inputs);
 }
 
-// v10 and v11 are marked GPU-only in the registry, each naming its
-// tensor-core instruction; every other version, v9's mma.sync included, runs
+// v11 and v12 are marked GPU-only in the registry, each naming its
+// tensor-core instruction; every other version, v10's mma.sync included, runs
 // on the emulator. The emulator refuses them with one sentence that says why,
 // before anything runs (the CLI exits 2 with it).
 TEST(MatmulTf32Check, TheEmulatorRefusesTheWgmmaVersionsAndSaysWhy)
 {
     const Lab* lab = find_lab("matmul");
     ASSERT_NE(lab, nullptr);
-    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v10", "wgmma"}, {"v11", "wgmma"}};
+    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v11", "wgmma"}, {"v12", "wgmma"}};
     for (const VersionMeta& v : lab->versions) {
         const auto listed = std::find_if(gpu_only.begin(), gpu_only.end(), [&](const auto& g) { return g.first == v.id; });
         if (listed == gpu_only.end()) {
@@ -126,14 +126,14 @@ TEST(MatmulTf32Check, TheEmulatorRefusesTheWgmmaVersionsAndSaysWhy)
     for (const auto& [id, instruction] : gpu_only) EXPECT_NE(find_version(*lab, id), nullptr) << id << " is in the registry";
 }
 
-// v9 on the emulator: each mma.sync is a warp collective that cuts the
+// v10 on the emulator: each mma.sync is a warp collective that cuts the
 // operands to TF32 and sums exact products (tests/ptx/test_mma.cpp). So its C
 // is tf32_product's up to the order of the float additions: within
 // 2·K·2^-24·S of it (two float sums of K terms, each off by at most K·2^-24·S),
 // about 3e-5 here, while a product from the wrong lane or k moves C by
 // |a·b|, about 0.25. And its error against the exact product is TF32's size:
 // above 1e-5, where an FP32 multiply would give about 1e-7.
-TEST(MatmulTf32Check, V9OnTheEmulatorMultipliesAsTheTensorCoresDo)
+TEST(MatmulTf32Check, V10OnTheEmulatorMultipliesAsTheTensorCoresDo)
 {
     const matmul::Shape s{67, 45, 33};
     const matmul::Inputs in = matmul::make_inputs(s, 5);
@@ -143,7 +143,7 @@ TEST(MatmulTf32Check, V9OnTheEmulatorMultipliesAsTheTensorCoresDo)
     const float* a = to_device(emu, in.a);
     const float* b = to_device(emu, in.b);
     float* d_c = to_device(emu, std::vector<float>(s.m * s.n, std::numeric_limits<float>::quiet_NaN()));
-    matmul::multiply_on<matmul::V9>(be, a, b, d_c, s);
+    matmul::multiply_on<matmul::V10>(be, a, b, d_c, s);
     const std::vector<float> c = to_host(emu, static_cast<const float*>(d_c), s.m * s.n);
     const std::vector<float> model = tf32_product(s, in);
     const matmul::Reference ref = matmul::reference(s, in.a, in.b, s.m);

@@ -6,14 +6,14 @@
 //    of C, K = 64) and at an awkward shape whose tiles are all partial.
 //    Both backends group lane records with the same code, and the inputs are
 //    the same seeded floats, so even the values loaded and stored must agree:
-//    each lane adds its products in the same order on both. Except v9's
+//    each lane adds its products in the same order on both. Except v10's
 //    stores of C: its tensor cores' adder rounds in its own way, so those
 //    values agree within a bound (same_events below) and everything else exactly.
 // 2. The timing build of every version (what `warplab bench` times) against
 //    cuBLAS SGEMM in pedantic FP32, every element of C within the lab's
 //    tolerance for the version's arithmetic (labs/matmul/problem.h; TF32 for
-//    v9, v10 and v11), at these shapes: awkward small ones, 1000^3 and 4096^3.
-//    C is poisoned to NaN first, so a kernel that writes nothing (v10 built
+//    v10, v11 and v12), at these shapes: awkward small ones, 1000^3 and 4096^3.
+//    C is poisoned to NaN first, so a kernel that writes nothing (v11 built
 //    without sm_90a) fails. cuBLAS is itself checked against the CPU's
 //    double-precision product on the rows the CPU can afford.
 #include <gtest/gtest.h>
@@ -101,7 +101,7 @@ TEST_P(GpuMatmulTrace, EqualsTheEmulatorEventForEvent)
         ASSERT_FALSE(cpu.block.events.empty());
         EXPECT_EQ(gpu.block.steps, cpu.block.steps);
         const double k = shape.empty() ? 64 : shape[2];  // the trace default's K is 64
-        const double tolerance = GetParam() == "v9" ? k / 4 * std::ldexp(1.0, -23) * k : 0.0;
+        const double tolerance = GetParam() == "v10" ? k / 4 * std::ldexp(1.0, -23) * k : 0.0;
         EXPECT_TRUE(same_events(gpu.block.events, cpu.block.events, tolerance))
             << first_difference(gpu.block.events, cpu.block.events);
         EXPECT_EQ(gpu.block.shared_arrays.size(), cpu.block.shared_arrays.size());
@@ -112,7 +112,7 @@ INSTANTIATE_TEST_SUITE_P(Matmul, GpuMatmulTrace, ::testing::ValuesIn(versions(tr
                          [](const auto& info) { return info.param; });
 
 // A GPU-only version is still traced on the GPU: correct, with a trace to
-// show. Except v10 and v11: their wgmma exists only in sm_90a code, and the PTX
+// show. Except v11 and v12: their wgmma exists only in sm_90a code, and the PTX
 // the GPU trace instruments is compute_90's, where their bodies are empty;
 // asking for their trace is refused, saying so (the GpuMatmulVsCublas tests
 // check their results).
@@ -123,7 +123,7 @@ TEST(GpuMatmulTraceGpuOnly, RecordsTheWatchedBlock)
     for (const Version& v : lab.versions) {
         if (!v.gpu_only) continue;
         SCOPED_TRACE(v.id);
-        if (std::string(v.id) == "v10" || std::string(v.id) == "v11") {
+        if (std::string(v.id) == "v11" || std::string(v.id) == "v12") {
             try {
                 trace_version(lab, request(v.id, {67, 45, 33}, BackendChoice::Gpu));
                 ADD_FAILURE() << v.id << " was traced from PTX that has no wgmma";
@@ -146,7 +146,7 @@ TEST_P(GpuMatmulVsCublas, AwkwardShapes)
     for (const std::vector<std::size_t>& shape :
          {std::vector<std::size_t>{1, 1, 1}, {17, 33, 9}, {67, 45, 33}, {128, 128, 128}, {100, 60, 20},
           {300, 129, 257}, {1, 513, 64}, {513, 1, 64}, {64, 64, 1},
-          // K not a multiple of 4 (v10 copies single floats), and M one past a tile with a thin N
+          // K not a multiple of 4 (v11 copies single floats), and M one past a tile with a thin N
           {33, 70, 129}, {4097, 31, 65}}) {
         const RunResult r = matmul::check_on_gpu(request(GetParam(), shape, BackendChoice::Gpu));
         EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;

@@ -1,4 +1,4 @@
-// mma.sync.m16n8k8 in TF32 (matmul v9's tensor-core instruction) as the
+// mma.sync.m16n8k8 in TF32 (matmul v10's tensor-core instruction) as the
 // interpreter runs it: a warp collective whose 32 lanes each bring their
 // pieces of A, B and C and take their piece of D, in the fragment layout of
 // the PTX ISA ("Matrix Fragments for mma.m16n8k8", .tf32): lane l = 4·g + t

@@ -424,11 +424,11 @@ Address parse_address(std::string_view op)
 
 // Registers the generated code uses; declared once per instrumented function.
 constexpr const char* kRegisterDeclarations =
-    "\t.reg .pred \t%wl_on, %wl_g, %wl_full, %wl_ps, %wl_pg, %wl_q;\n"
+    "\t.reg .pred \t%wl_on, %wl_g, %wl_full, %wl_ps, %wl_pg, %wl_q, %wl_pc;\n"
     "\t.reg .b32 \t%wl_thr, %wl_blk, %wl_cap, %wl_seq, %wl_ep, %wl_sub, %wl_pad, %wl_idx, %wl_word, %wl_t<8>;\n"
     "\t.reg .b64 \t%wl_ctl, %wl_st, %wl_recs, %wl_rec, %wl_a, %wl_d<4>;\n"
     "\t.reg .b16 \t%wl_h<4>;\n"
-    "\t.reg .b32 \t%wl_x32, %wl_y32, %wl_o32, %wl_n32;\n"
+    "\t.reg .b32 \t%wl_x32, %wl_y32, %wl_o32, %wl_n32, %wl_c<4>;\n"
     "\t.reg .b64 \t%wl_x64, %wl_y64, %wl_o64, %wl_n64;\n"
     "\t.reg .b16 \t%wl_x16, %wl_y16, %wl_o16, %wl_n16;\n";
 
@@ -668,6 +668,9 @@ private:
         const std::string& base = in.parts[0];
         if (base == "ld" || base == "ldu") return memory(in, original, Kind::Load);
         if (base == "st") return memory(in, original, Kind::Store);
+        if (base == "cp" && has_part(in, "async") && has_part(in, "shared") && has_part(in, "global") &&
+            (has_part(in, "ca") || has_part(in, "cg")))
+            return copy(in, original);
         if (base == "atom" || base == "red") return atomic(in);
         if (base == "bar" || base == "barrier") return barrier(in, original);
         if (base == "shfl" || base == "vote" || base == "match" || base == "redux") return collective(in, original);
@@ -694,6 +697,49 @@ private:
         emit_.raw(original);
         emit_.record(next_id_++, in.guard, s, sites_.current());
         ++count_;
+        return true;
+    }
+
+    // cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}: as
+    // the emulator records it, a global load of the source's bytes (none when
+    // src-size is 0), then a shared store of cp-size bytes (zeros past the
+    // source). The bytes are read here by an ordinary load, for the record:
+    // the copy itself lands later. A src-size strictly between 0 and cp-size
+    // is recorded as a whole copy (warplab's kernels use 0 or cp-size).
+    bool copy(const Instruction& in, std::string_view original)
+    {
+        if (in.operands.size() < 3) return false;
+        const unsigned size = unsigned(std::stoul(in.operands[2], nullptr, 0));
+        if (size != 4 && size != 8 && size != 16) return false;
+        const unsigned words = size / 4;
+        Site load;
+        load.kind = Kind::Load;
+        load.space = {true, false, Space::Global};
+        load.size = size;
+        load.has_address = true;
+        for (unsigned w = 0; w < words; ++w) load.values.push_back({4 * w, "b32", "%wl_c" + std::to_string(w)});
+        Site store = load;
+        store.kind = Kind::Store;
+        store.space = {true, false, Space::Shared};
+        narrowest_shared_ = std::min(narrowest_shared_, size);
+
+        // %wl_pc: this lane copies bytes from global memory.
+        emit_.line(in.operands.size() > 3 ? "setp.ne.u32 \t%wl_pc, " + in.operands[3] + ", 0" : "setp.eq.u32 \t%wl_pc, 0, 0");
+        if (!in.guard.empty()) {
+            const bool negated = in.guard.size() > 1 && in.guard[1] == '!';
+            emit_.line("and.pred \t%wl_pc, %wl_pc, " + std::string(negated ? "!" : "") + in.guard.substr(negated ? 2 : 1));
+        }
+        for (unsigned w = 0; w < words; ++w) emit_.line("mov.b32 \t%wl_c" + std::to_string(w) + ", 0");
+        emit_.capture_address(parse_address(in.operands[1]), widths_, Space::Global);
+        std::string regs = "%wl_c0";
+        for (unsigned w = 1; w < words; ++w) regs += ", %wl_c" + std::to_string(w);
+        emit_.line("@%wl_pc ld.global" + std::string(words == 1 ? ".b32 \t" + regs : (words == 2 ? ".v2" : ".v4") +
+                                                      std::string(".b32 \t{") + regs + "}") + ", [%wl_a]");
+        emit_.record(next_id_++, "@%wl_pc", load, sites_.current());
+        emit_.raw(original);
+        emit_.capture_address(parse_address(in.operands[0]), widths_, Space::Shared);
+        emit_.record(next_id_++, in.guard, store, sites_.current());
+        count_ += 2;
         return true;
     }
 

@@ -252,7 +252,7 @@ TEST(Instrument, PtxasAcceptsEveryLabKernel)
         const std::regex entry_re(R"(\.entry\s+([A-Za-z0-9_$]+))");
         std::vector<std::pair<std::string, std::string>> modules;
         // A kernel with global or shared accesses gets sites; one with none (matmul
-        // v10's compute_90 body, empty: its wgmma exists only in sm_90a code) gets none.
+        // v11's compute_90 body, empty: its wgmma exists only in sm_90a code) gets none.
         const std::regex memory_re(R"(\b(ld|st|atom|red)\.(global|shared)\b)");
         for (auto it = std::sregex_iterator(text.begin(), text.end(), entry_re); it != std::sregex_iterator(); ++it) {
             const std::string name = (*it)[1];

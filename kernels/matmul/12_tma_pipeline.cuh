@@ -1,8 +1,8 @@
-// Matmul v11: feed the tensor cores. The bulk tensor copy engine (TMA)
+// Matmul v12: feed the tensor cores. The bulk tensor copy engine (TMA)
 // fills a ring of shared-memory stages; one warpgroup only issues copies,
 // two only multiply.
 //
-// Idea: v10's warpgroup waited for its own wgmma after every tile, and every
+// Idea: v11's warpgroup waited for its own wgmma after every tile, and every
 //   thread spent instructions on copies. Here the work is split by warps, as
 //   in the Hopper GEMMs NVIDIA describes (CUTLASS's "warp-specialized"
 //   kernels): warpgroup 0 is the producer; one of its threads asks the copy
@@ -20,7 +20,7 @@
 //   row-major) is; B is not, so the launch first transposes B once into
 //   Bt (N×K, row-major), a pass over B that the timing includes. Then C =
 //   A·B directly, both operands by descriptor, nothing through registers.
-// Changed from v10: a 384-thread block (a producer warpgroup and two
+// Changed from v11: a 384-thread block (a producer warpgroup and two
 //   consumer warpgroups) owns a 128×256 tile of C; tiles come by TMA with
 //   the 128-byte swizzle into 4 stages of 48 KB (dynamic shared memory);
 //   m64n256k8 with both operands from shared memory; blocks are ordered in
@@ -28,7 +28,7 @@
 //   tiles of A and Bt in L2; B is transposed first (and A's rows padded
 //   when K is not a multiple of 4, as a tensor map's row stride must be a
 //   multiple of 16 bytes).
-// Expected effect: faster than v10 at every size, most at large sizes, and
+// Expected effect: faster than v11 at every size, most at large sizes, and
 //   near cuBLAS TF32 there; the same TF32 error. At small sizes the extra
 //   pass over B and the few blocks weigh more.
 // Needs the sm_90a target (wgmma, setmaxnreg); elsewhere (the emulator's
@@ -40,7 +40,7 @@
 #pragma once
 #include <cuda.h>  // CUtensorMap
 
-#include "kernels/matmul/10_wgmma.cuh"  // shared_address, tile_descriptor, the wgmma fences
+#include "kernels/matmul/11_wgmma.cuh"  // shared_address, tile_descriptor, the wgmma fences
 
 namespace warplab::matmul {
 

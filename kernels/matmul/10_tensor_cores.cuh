@@ -1,4 +1,4 @@
-// Matmul v9: tensor cores, in TF32.
+// Matmul v10: tensor cores, in TF32.
 //
 // Idea: let the tensor cores do the multiply-adds. One warp-wide instruction,
 //   mma.sync.m16n8k8 (PTX, inline assembly), multiplies a 16×8 piece of A by
@@ -6,9 +6,10 @@
 //   one instruction, where v8 needed 32 lanes × 32 FFMA. Its inputs are TF32
 //   (the 8-bit exponent of a float, 10 of its 23 mantissa bits); it adds in
 //   FP32. The result is no longer FP32 SGEMM: each product carries a relative
-//   error of up to about 2^-10, so v9 is compared with cuBLAS in TF32 mode.
-// Changed from v8: the block, its warps' 64×64 tiles, BK and the double
-//   buffering are v8's; the compute step is 4 × 8 mma.sync per 8 k instead
+//   error of up to about 2^-10, so v10 is compared with cuBLAS in TF32 mode.
+// Changed from v8 (it starts again from v8, not from v9's FP32 pipeline, so
+//   that the one change is the multiply): the block, its warps' 64×64 tiles,
+//   BK and the double buffering are v8's; the compute step is 4 × 8 mma.sync per 8 k instead
 //   of FFMA on 8×16 registers, and each lane holds the pieces of A, B and C
 //   that mma.sync assigns it (PTX ISA, "Matrix Fragments for mma.m16n8k8":
 //   lane = 4·group + t reads A rows group and group + 8 at k = t and t + 4,
@@ -21,7 +22,7 @@
 // Expected effect: several times v8's speed at large sizes, with errors of
 //   TF32's size (about 1e-4 of C's norm instead of 1e-7). Still well short of
 //   cuBLAS in TF32, which on Hopper issues wgmma from four warps at once, fed
-//   by the bulk copy engine several stages deep; v9 keeps v8's pipeline (one
+//   by the bulk copy engine several stages deep; v10 keeps v8's pipeline (one
 //   tile in flight through registers, a barrier per 16 k, 8 warps per SM).
 // On the emulator, mma.sync is a warp collective (the lanes' fragments meet).
 // Preconditions: blockDim == (32, (BM/WM)·(BN/WN)); grid == (ceil(N / BN),

@@ -1,4 +1,4 @@
-// Matmul v10: warpgroup tensor-core instructions (wgmma), fed by cp.async.
+// Matmul v11: warpgroup tensor-core instructions (wgmma), fed by cp.async.
 //
 // Idea: on Hopper the tensor cores take their work from a warpgroup (4 warps,
 //   128 threads) at a time. One wgmma.mma_async multiplies a 64×8 piece of
@@ -6,13 +6,13 @@
 //   other, which the tensor cores read straight from shared memory through a
 //   matrix descriptor (address, stride of 8-row groups, swizzle mode), and
 //   adds the 64×BM product to accumulators in registers: 64·BM·8 multiply-adds
-//   per instruction, against 16·8·8 for v9's mma.sync. It runs asynchronously:
+//   per instruction, against 16·8·8 for v10's mma.sync. It runs asynchronously:
 //   the warpgroup issues BK/8 of them, commits them as a group and waits.
 //   TF32 wgmma reads both operands k-contiguous ("K-major"). A (M×K,
-//   row-major) is; B (K×N, row-major) is not, so v10 computes C^T = B^T·A^T:
+//   row-major) is; B (K×N, row-major) is not, so v11 computes C^T = B^T·A^T:
 //   B^T is the register operand (the lanes read its fragments from shared
-//   memory as v9 read B's), A's tile is the descriptor operand.
-// Changed from v9: mma.sync becomes wgmma; the block is one warpgroup owning a
+//   memory as v10 read B's), A's tile is the descriptor operand.
+// Changed from v10: mma.sync becomes wgmma; the block is one warpgroup owning a
 //   BM×BN = 128×64 tile of C (one m64n128k8 per 8 k), BK = 32; the tiles
 //   arrive by cp.async (global to shared memory without registers, with
 //   zeros outside A and B) instead of loads and stores through registers,
@@ -21,7 +21,7 @@
 //   128-byte swizzle (row r's 16-byte chunk c at c ^ (r mod 8)); B's rows
 //   have their 16-byte chunks XOR-ed with 2·(k mod 4), so that the fragment
 //   reads (k = tig, n = group) hit 32 different banks. Same TF32 arithmetic.
-// Expected effect: faster than v9 at every size, with the same error. Still
+// Expected effect: faster than v10 at every size, with the same error. Still
 //   short of cuBLAS in TF32: each warpgroup waits for its own wgmma at the
 //   end of every tile, and every thread spends instructions issuing copies;
 //   cuBLAS keeps several wgmma groups in flight, fed by the bulk tensor copy
@@ -32,22 +32,10 @@
 // Preconditions: blockDim == (32, 4·BN/64); grid == (ceil(N / BN),
 //   ceil(M / BM)); A, B, C 16-byte aligned; M·K, K·N and M·N below 2^32.
 #pragma once
+#include "kernels/matmul/09_pipelined.cuh"  // shared_address, copy_async
 
 namespace warplab::matmul {
 
-__device__ inline unsigned shared_address(const void* p) { return static_cast<unsigned>(__cvta_generic_to_shared(p)); }
-
-// Copies `bytes` (16 or 4) from global to shared memory without registers;
-// zeros instead where !inside (src-size 0: nothing is read).
-template <unsigned bytes> __device__ inline void copy_async(unsigned dst, const float* src, bool inside)
-{
-    if constexpr (bytes == 16)
-        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(inside ? 16 : 0) : "memory");
-    else
-        asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(inside ? 4 : 0) : "memory");
-}
-__device__ inline void copy_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <unsigned pending> __device__ inline void copy_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory"); }
 // What ordinary (cp.async) writes put in shared memory becomes visible to the tensor cores.
 __device__ inline void fence_shared_for_tensor_cores() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
 

@@ -254,4 +254,42 @@ TEST(InstrumentedOnEmulator, ReductionLabKernels)
     EXPECT_GE(checked, 16);  // eight versions or more, two types, two block sizes... at least
 }
 
+// Matmul v9's cp.async copies: each becomes a global load of its source bytes
+// (none where src-size is 0) and a shared store, as the interpreter records a
+// copy. Two shapes: 128×256×32 runs the block whose tiles lie inside A and B
+// (16-byte copies of B, src-size always the full size); 130×20×37 gives two
+// blocks whose copies past M, N and K copy zeros, N = 20 keeps 16-byte copies
+// and K = 37 ends in a partial tile, and 130×21×37 (N not a multiple of 4)
+// copies B by single floats.
+TEST(InstrumentedOnEmulator, MatmulPipelinedCopies)
+{
+    namespace fs = std::filesystem;
+    fs::path path = fs::path(WARPLAB_BINARY_DIR) / "ptx" / "matmul.ptx";
+    if (!fs::exists(path)) path = fs::path(WARPLAB_SOURCE_DIR) / "kernels" / "ptx" / "matmul.ptx";
+    if (!fs::exists(path)) GTEST_SKIP() << "the matmul lab's PTX is not built";
+    const std::string ptx = warplab::test::read_file(path.string());
+    const wl::ptx::Module m = wl::ptx::Module::parse(ptx, "matmul.ptx");
+    const wl::ptx::KernelInfo* kernel = nullptr;
+    for (const wl::ptx::KernelInfo& k : m.kernels())
+        if (k.demangled.find("matmul_pipelined") != std::string::npos) kernel = &k;
+    ASSERT_NE(kernel, nullptr) << "matmul.ptx has no matmul_pipelined";
+    ASSERT_NE(ptx.find("cp.async.ca.shared.global"), std::string::npos);
+    const unsigned shared = 3 * 16 * (128 + 4 + 256) * 4;  // v9's 3 stages of As and Bs
+    for (auto [rows, cols, depth] : {std::tuple{128u, 256u, 32u}, std::tuple{130u, 20u, 37u}, std::tuple{130u, 21u, 37u}}) {
+        SCOPED_TRACE(std::to_string(rows) + "x" + std::to_string(cols) + "x" + std::to_string(depth));
+        wl::emu::Emulator emu;
+        const auto a = seeded_floats(std::size_t(rows) * depth, 21), b = seeded_floats(std::size_t(depth) * cols, 22);
+        const unsigned blocks_y = (rows + 127) / 128;
+        std::vector<std::uint32_t> watched;
+        for (unsigned y = 0; y < blocks_y; ++y) watched.push_back(y);
+        auto launch = [&] {
+            return Launch{kernel->mangled, dim3((cols + 255) / 256, blocks_y), dim3(32, 8), shared,
+                          {copy_in(emu, a), copy_in(emu, b), emu.alloc<float>(std::size_t(rows) * cols), rows, cols, depth},
+                          watched};
+        };
+        expect_same_events(instrumented_records(emu, ptx, launch()), reference_records(emu, ptx, launch()), 256,
+                           watched.size());
+    }
+}
+
 }  // namespace

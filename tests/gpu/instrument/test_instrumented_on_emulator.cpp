@@ -269,10 +269,10 @@ TEST(InstrumentedOnEmulator, MatmulPipelinedCopies)
     if (!fs::exists(path)) GTEST_SKIP() << "the matmul lab's PTX is not built";
     const std::string ptx = warplab::test::read_file(path.string());
     const wl::ptx::Module m = wl::ptx::Module::parse(ptx, "matmul.ptx");
-    const wl::ptx::KernelInfo* kernel = nullptr;
+    std::string kernel;
     for (const wl::ptx::KernelInfo& k : m.kernels())
-        if (k.demangled.find("matmul_pipelined") != std::string::npos) kernel = &k;
-    ASSERT_NE(kernel, nullptr) << "matmul.ptx has no matmul_pipelined";
+        if (k.demangled.find("matmul_pipelined") != std::string::npos) kernel = k.mangled;
+    ASSERT_FALSE(kernel.empty()) << "matmul.ptx has no matmul_pipelined";
     ASSERT_NE(ptx.find("cp.async.ca.shared.global"), std::string::npos);
     const unsigned shared = 3 * 16 * (128 + 4 + 256) * 4;  // v9's 3 stages of As and Bs
     for (auto [rows, cols, depth] : {std::tuple{128u, 256u, 32u}, std::tuple{130u, 20u, 37u}, std::tuple{130u, 21u, 37u}}) {
@@ -283,7 +283,7 @@ TEST(InstrumentedOnEmulator, MatmulPipelinedCopies)
         std::vector<std::uint32_t> watched;
         for (unsigned y = 0; y < blocks_y; ++y) watched.push_back(y);
         auto launch = [&] {
-            return Launch{kernel->mangled, dim3((cols + 255) / 256, blocks_y), dim3(32, 8), shared,
+            return Launch{kernel, dim3((cols + 255) / 256, blocks_y), dim3(32, 8), shared,
                           {copy_in(emu, a), copy_in(emu, b), emu.alloc<float>(std::size_t(rows) * cols), rows, cols, depth},
                           watched};
         };

@@ -21,8 +21,9 @@
 //   4-byte copies of A (they transpose it, as v8's stores did) and 16-byte
 //   copies of B; each thread's copy addresses are computed once and moved
 //   BK along per tile; two fragment sets; the FFMA order. A block whose tiles
-//   lie wholly inside A and B copies without bounds checks (v8's fast path);
-//   the others copy zeros outside A and B (cp.async's src-size 0).
+//   lie wholly inside A and B (and K at least STAGES tiles deep) copies
+//   without bounds checks (v8's fast path); the others copy zeros outside A
+//   and B (cp.async's src-size 0).
 // Expected effect: at large sizes level with cuBLAS's FP32 SGEMM, itself a
 //   kernel of this kind; at small sizes slower than v8, whose smaller tiles
 //   keep every SM busy (1024^3 makes 32 blocks of 128×256 for 132 SMs). The
@@ -151,8 +152,10 @@ __device__ __forceinline__ void pipelined_block(const float* __restrict__ A, con
                 read = read + 1 == STAGES ? 0 : read + 1;
                 stage = ring + read * STAGE;
             }
-            if (k + 1 < BK) read_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
-            else if (tile + 1 < tiles) read_fragments(stage, 0, a[0], b[0]);
+            if (k + 1 < BK)
+                read_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
+            else  // the next tile's first fragments; after the last tile, any stage already filled (never used)
+                read_fragments(WHOLE || tile + 1 < tiles ? stage : ring, 0, a[0], b[0]);
             if (k + 1 < BK && next < tiles)  // copies c in [k·COPIES/(BK-1), (k+1)·COPIES/(BK-1)) at step k
                 #pragma unroll
                 for (unsigned c = k * COPIES / (BK - 1); c < (k + 1) * COPIES / (BK - 1); ++c) copy(c, into, next * BK);
@@ -183,11 +186,13 @@ template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsig
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
     matmul_pipelined(const float* __restrict__ A, const float* __restrict__ B, float* C, unsigned M, unsigned N, unsigned K)
 {
-    const bool whole = (blockIdx.y + 1) * BM <= M && (blockIdx.x + 1) * BN <= N && K % BK == 0 && N % 4 == 0;
-    if (whole)
-        pipelined_block<BM, BN, BK, WM, WN, TM, TN, STAGES, true>(A, B, C, M, N, K);
-    else
+    // Whole: inside A and B, and at least STAGES tiles deep (so every stage is filled once).
+    const bool whole =
+        (blockIdx.y + 1) * BM <= M && (blockIdx.x + 1) * BN <= N && K % BK == 0 && K >= STAGES * BK && N % 4 == 0;
+    if (!whole)  // this order measured faster on the H100 than the other
         pipelined_block<BM, BN, BK, WM, WN, TM, TN, STAGES, false>(A, B, C, M, N, K);
+    else
+        pipelined_block<BM, BN, BK, WM, WN, TM, TN, STAGES, true>(A, B, C, M, N, K);
 }
 
 }  // namespace warplab::matmul

@@ -50,7 +50,7 @@ void row(std::ostringstream& out, const std::string& step, const std::string& li
          const std::string& global)
 {
     char buf[256];
-    std::snprintf(buf, sizeof buf, "%-6s %-10s %8s %6s %8s %12s %8s  %s\n", step.c_str(), lines.c_str(),
+    std::snprintf(buf, sizeof buf, "%-6s %-14s %8s %6s %8s %12s %8s  %s\n", step.c_str(), lines.c_str(),
                   threads.c_str(), warps.c_str(), partial.c_str(), shared.c_str(), worst.c_str(), global.c_str());
     out << buf;
 }

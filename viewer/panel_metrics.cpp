@@ -136,7 +136,9 @@ void measured_line(App& app, const TracedRun& run)
     ImGui::TextDisabled("%s, per block: shared wf %s, sectors %.1f per load (?)", label.c_str(),
                         count_text(p.shared_load_wavefronts + p.shared_store_wavefronts).c_str(),
                         p.global_load_requests > 0 ? p.global_load_sectors / p.global_load_requests : 0.0);
-    help_tooltip(printf_string("%s, %s, per block (counters over every block / blocks); counted by warplab:\n"
+    std::string not_compared;
+    for (const std::string& note : m->not_compared) not_compared += "\nnot compared: " + note;
+    help_tooltip((printf_string("%s, %s, per block (counters over every block / blocks); counted by warplab:\n"
                                "shared loads: %s instructions, %s wavefronts (counted %s, %s)\n"
                                "shared stores: %s instructions, %s wavefronts (counted %s, %s)\n"
                                "global loads: %s requests, %s sectors (counted %s, %s)",
@@ -146,7 +148,8 @@ void measured_line(App& app, const TracedRun& run)
                                count_text(p.shared_store_wavefronts).c_str(), count_text(c.shared_store_requests).c_str(),
                                count_text(c.shared_store_wavefronts).c_str(), count_text(p.global_load_requests).c_str(),
                                count_text(p.global_load_sectors).c_str(), count_text(c.global_load_requests).c_str(),
-                               count_text(c.global_load_sectors).c_str())
+                               count_text(c.global_load_sectors).c_str()) +
+                  not_compared)
                      .c_str());
 }
 

@@ -103,9 +103,11 @@ std::string counted_vs_measured_table(const MemoryCounts& counted, const Measure
     std::snprintf(head, sizeof head, "%-34s %17s %17s %19s\n%-34s %8s %8s %8s %8s %10s %8s\n",
                   "counted vs measured, per block", "shared loads", "shared stores", "global loads", "", "instr", "wavefr",
                   "instr", "wavefr", "requests", "sectors");
-    return std::string("\n") + head + counts_row("counted (warplab)", counted) +
-           counts_row("measured on " + short_gpu_name(measured.gpu) + " (ncu)", measured.per_block) + "(" + measured.tool +
-           ", " + measured.date + ": counters over every block of the launch, divided by the blocks)\n";
+    std::string out = std::string("\n") + head + counts_row("counted (warplab)", counted) +
+                      counts_row("measured on " + short_gpu_name(measured.gpu) + " (ncu)", measured.per_block) + "(" +
+                      measured.tool + ", " + measured.date + ": counters over every block of the launch, divided by the blocks)\n";
+    for (const std::string& note : measured.not_compared) out += "not compared: " + note + "\n";
+    return out;
 }
 
 std::string measured_note(const Lab& lab, const RunRequest& req, const RunResult& result, const wl::trace::Totals& totals)

@@ -98,10 +98,15 @@ std::optional<MeasuredCounts> measured_counts_in(const std::string& path, const 
             const nlohmann::json& p = doc.at("provenance");
             const std::string tool = p.at("ncu").get<std::string>();  // "Version 2025.3.1.0 (build ...) ..."
             const std::size_t digit = tool.find_first_of("0123456789");
-            return MeasuredCounts{first_field(p.at("gpu").get<std::string>()),
-                                  "ncu " + (digit == std::string::npos ? tool : tool.substr(digit, tool.find(' ', digit) - digit)),
-                                  p.at("date").get<std::string>().substr(0, 10), recorded_launch(row, lab),
-                                  ncu_counts(row.at("metrics"))};
+            MeasuredCounts m{first_field(p.at("gpu").get<std::string>()),
+                             "ncu " + (digit == std::string::npos ? tool : tool.substr(digit, tool.find(' ', digit) - digit)),
+                             p.at("date").get<std::string>().substr(0, 10), recorded_launch(row, lab),
+                             ncu_counts(row.at("metrics")), {}};
+            const std::string mine = lab.id + " " + version + " ";  // "matmul v9 shared_st_wavefronts (...): why"
+            for (const nlohmann::json& note : doc.value("not_compared", nlohmann::json::array()))
+                if (note.is_string() && note.get<std::string>().starts_with(mine))
+                    m.not_compared.push_back(note.get<std::string>().substr(mine.size()));
+            return m;
         }
     } catch (const nlohmann::json::exception& e) {
         throw std::invalid_argument(path + " is not a fidelity table as scripts/ncu_fidelity.py writes it: " + e.what());

@@ -318,7 +318,7 @@ int main(int argc, char** argv)
     BenchArgs ba;
     CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
     be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
-    be->add_option("--n", ba.n, "sizes, comma-separated (default: the lab's, 2^22 and 2^28 for reduction)")->delimiter(',');
+    be->add_option("--n", ba.n, "sizes, comma-separated (default: the lab's; reduction: 2^20, 2^22, 2^24, 2^28, 2^30)")->delimiter(',');
     be->add_option("--size", ba.sizes, "matmul sizes: S (S×S×S) or M,N,K; transpose: S or ROWS,COLS; several allowed (default: the lab's)");
     be->add_option("--type", ba.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     be->add_flag("--warm", ba.warm, "keep L2 warm between runs (default: flush it before each run)");

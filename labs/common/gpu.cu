@@ -24,11 +24,13 @@ GpuStatus gpu_status()
 }  // namespace warplab
 
 // ---- provenance and the copy kernel, for the benchmarks ----
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <ctime>
 #include <fstream>
 
+#include "kernels/reduction/10_bulk_copy.cuh"
 #include "labs/common/bench.h"
 #include "warplab/cuda/timing.h"
 
@@ -84,10 +86,38 @@ __global__ void read_int4(const int4* __restrict__ in, std::size_t count, int* n
     if (x == 0x7f7f7f7f) *never_written = x;
 }
 
-// Blocks of 256 threads for `count` int4: enough for 8 per SM, fewer for small inputs.
-unsigned stream_blocks(std::size_t count)
+// Reads as reduction v10 does, without the adds: thread 0 of each block (one
+// per SM) keeps a ring of 32 KB bulk copies in flight into shared memory and
+// refills each slot as it lands. Nothing reads the ring; the copies are the
+// read. Only the whole pieces are read (the caller counts their bytes).
+__global__ void read_bulk(const int4* __restrict__ in, unsigned pieces)
 {
-    return static_cast<unsigned>(std::min<std::size_t>((count + 255) / 256, std::size_t(attribute(cudaDevAttrMultiProcessorCount)) * 8));
+    using namespace warplab::reduction;
+    extern __shared__ __align__(128) unsigned char ring[];
+    __shared__ __align__(8) unsigned long long landed[kMaxPieces];
+    if (threadIdx.x != 0) return;
+    const unsigned slots = dynamic_shared_bytes() / kPieceBytes;
+    const unsigned mine = pieces > blockIdx.x ? (pieces - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+    const unsigned char* first = reinterpret_cast<const unsigned char*>(in) + std::size_t(blockIdx.x) * kPieceBytes;
+    const std::size_t step = std::size_t(gridDim.x) * kPieceBytes;
+    for (unsigned s = 0; s < slots; ++s)
+        asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(&landed[s])) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (unsigned s = 0; s < slots && s < mine; ++s) bulk_copy(ring + s * kPieceBytes, first + s * step, kPieceBytes, &landed[s]);
+    for (unsigned i = 0; i < mine; ++i) {
+        const unsigned s = i % slots;
+        wait_landed(&landed[s], (i / slots) % 2);
+        if (i + slots < mine) bulk_copy(ring + s * kPieceBytes, first + (i + slots) * step, kPieceBytes, &landed[s]);
+    }
+}
+
+// Blocks of `threads` for `count` int4: a full SM's worth (2048 threads) on
+// every SM, fewer for small inputs.
+unsigned stream_blocks(std::size_t count, unsigned threads)
+{
+    const std::size_t per_sm = 2048 / threads;
+    return static_cast<unsigned>(
+        std::min<std::size_t>((count + threads - 1) / threads, std::size_t(attribute(cudaDevAttrMultiProcessorCount)) * per_sm));
 }
 }  // namespace
 
@@ -120,13 +150,15 @@ double measure_copy_gbps(std::size_t bytes, bool warm, double seconds)
     wl::cuda::check(cudaMalloc(&in, count * 16), "cudaMalloc(copy in)");
     wl::cuda::check(cudaMalloc(&out, count * 16), "cudaMalloc(copy out)");
     wl::cuda::check(cudaMemset(in, 1, count * 16), "cudaMemset(copy in)");
-    const unsigned blocks = stream_blocks(count);
+    const unsigned blocks = stream_blocks(count, 256);
     const wl::cuda::Timing t = wl::cuda::time_runs([&] { copy_int4<<<blocks, 256>>>(in, out, count); }, warm, seconds);
     cudaFree(in);
     cudaFree(out);
     return 2.0 * count * 16 / 1e9 / (t.median_ms / 1e3);
 }
 
+// GB/s of the per-thread-load probe and, on sm_90 and later, of the bulk-copy
+// probe; the faster is the ceiling.
 double measure_read_gbps(std::size_t bytes, bool warm, double seconds)
 {
     const std::size_t count = (bytes + 15) / 16;
@@ -135,12 +167,27 @@ double measure_read_gbps(std::size_t bytes, bool warm, double seconds)
     wl::cuda::check(cudaMalloc(&in, count * 16), "cudaMalloc(read probe in)");
     wl::cuda::check(cudaMalloc(&never_written, sizeof(int)), "cudaMalloc(read probe out)");
     wl::cuda::check(cudaMemset(in, 1, count * 16), "cudaMemset(read probe in)");
-    const unsigned blocks = stream_blocks(count);
-    const wl::cuda::Timing t = wl::cuda::time_runs([&] { read_int4<<<blocks, 256>>>(in, count, never_written); }, warm, seconds);
+    // Two blocks of 1024 per SM: of the shapes measured for per-thread loads
+    // on the H100 (256 x 8, 512 x 4, 1024 x 2), the fastest far beyond L2.
+    const unsigned blocks = stream_blocks(count, 1024);
+    const wl::cuda::Timing loads = wl::cuda::time_runs([&] { read_int4<<<blocks, 1024>>>(in, count, never_written); }, warm, seconds);
     wl::cuda::check(cudaGetLastError(), "read probe");
+    double best = double(count) * 16 / 1e9 / (loads.median_ms / 1e3);
+
+    const unsigned pieces = static_cast<unsigned>(count * 16 / reduction::kPieceBytes);
+    if (attribute(cudaDevAttrComputeCapabilityMajor) >= 9 && pieces > 0) {
+        const unsigned ring_bytes = 6 * reduction::kPieceBytes;  // v10's ring
+        wl::cuda::check(cudaFuncSetAttribute(read_bulk, cudaFuncAttributeMaxDynamicSharedMemorySize, int(ring_bytes)),
+                        "shared memory limit of the bulk read probe");
+        const unsigned sms = static_cast<unsigned>(attribute(cudaDevAttrMultiProcessorCount));
+        const wl::cuda::Timing bulk = wl::cuda::time_runs(
+            [&] { read_bulk<<<std::min(pieces, sms), 32, ring_bytes>>>(in, pieces); }, warm, seconds);
+        wl::cuda::check(cudaGetLastError(), "bulk read probe");
+        best = std::max(best, double(pieces) * reduction::kPieceBytes / 1e9 / (bulk.median_ms / 1e3));
+    }
     cudaFree(in);
     cudaFree(never_written);
-    return double(count) * 16 / 1e9 / (t.median_ms / 1e3);
+    return best;
 }
 
 }  // namespace warplab

@@ -63,8 +63,9 @@ BenchRow bench_cub(const T* d_in, std::size_t n, double expected, const BenchOpt
 void add_read_probe(BenchTable& table, std::size_t bytes, const BenchOptions& o)
 {
     const double read_rate = measure_read_gbps(bytes, o.warm, o.seconds_per_version);
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "read-only probe %.0f GB/s in the same run; %% of it:", read_rate);
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "read-only probe (loads or bulk copies, the faster) %.0f GB/s in the same run; %% of it:",
+                  read_rate);
     std::string text = buf;
     for (const BenchRow& r : table.rows) {
         std::snprintf(buf, sizeof buf, " %.1f %%", 100.0 * r.rate / read_rate);

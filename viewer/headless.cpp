@@ -40,6 +40,9 @@ void write_index(const std::filesystem::path& dir, const std::vector<std::pair<s
     }
 }
 
+// A version without a trace: one that runs only on a GPU (and none is here), or one that faulted.
+const char* no_trace_suffix(const App& app) { return current_version(app).gpu_only ? "_gpu_only.png" : "_failed.png"; }
+
 }  // namespace
 
 void render_frames(Platform& platform, App& app, int frames)
@@ -105,7 +108,7 @@ int run_tour(Platform& platform, App& app, const Options& options)
             const std::uint32_t steps = std::max(1u, step_count(app));
             for (std::uint32_t s = 0; s < steps; ++s) {
                 set_step(app, s);
-                const std::string name = tour_name(app, step_count(app) ? printf_string("_step%02u.png", s).c_str() : "_failed.png");
+                const std::string name = tour_name(app, step_count(app) ? printf_string("_step%02u.png", s).c_str() : no_trace_suffix(app));
                 write_png((dir / name).string(), frame_image(platform, app));
                 pages.back().second.push_back(name);
                 ++written;

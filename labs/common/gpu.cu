@@ -70,22 +70,6 @@ __global__ void copy_int4(const int4* __restrict__ in, int4* __restrict__ out, s
         out[i] = in[i];
 }
 
-// Reads every int4 once, four loads in flight per thread, and writes nothing
-// unless the XOR of all it read is a value the input (all bytes 1) cannot
-// give: the compiler cannot drop the loads, and no store competes with them.
-__global__ void read_int4(const int4* __restrict__ in, std::size_t count, int* never_written)
-{
-    const std::size_t stride = std::size_t(gridDim.x) * blockDim.x;
-    std::size_t i = blockIdx.x * std::size_t(blockDim.x) + threadIdx.x;
-    int x = 0;
-    for (; i + 3 * stride < count; i += 4 * stride) {
-        const int4 a = in[i], b = in[i + stride], c = in[i + 2 * stride], d = in[i + 3 * stride];
-        x ^= (a.x ^ a.y ^ a.z ^ a.w) ^ (b.x ^ b.y ^ b.z ^ b.w) ^ (c.x ^ c.y ^ c.z ^ c.w) ^ (d.x ^ d.y ^ d.z ^ d.w);
-    }
-    for (; i < count; i += stride) x ^= in[i].x ^ in[i].y ^ in[i].z ^ in[i].w;
-    if (x == 0x7f7f7f7f) *never_written = x;
-}
-
 // Reads as reduction v10 does, without the adds: thread 0 of each block (one
 // per SM) keeps a ring of 32 KB bulk copies in flight into shared memory and
 // refills each slot as it lands. Nothing reads the ring; the copies are the
@@ -170,7 +154,8 @@ double measure_read_gbps(std::size_t bytes, bool warm, double seconds)
     // Two blocks of 1024 per SM: of the shapes measured for per-thread loads
     // on the H100 (256 x 8, 512 x 4, 1024 x 2), the fastest far beyond L2.
     const unsigned blocks = stream_blocks(count, 1024);
-    const wl::cuda::Timing loads = wl::cuda::time_runs([&] { read_int4<<<blocks, 1024>>>(in, count, never_written); }, warm, seconds);
+    const wl::cuda::Timing loads =
+        wl::cuda::time_runs([&] { wl::cuda::read_all<<<blocks, 1024>>>(in, count, never_written); }, warm, seconds);
     wl::cuda::check(cudaGetLastError(), "read probe");
     double best = double(count) * 16 / 1e9 / (loads.median_ms / 1e3);
 

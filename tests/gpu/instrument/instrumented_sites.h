@@ -92,6 +92,19 @@ inline std::string read_file(const std::string& path)
     return s.str();
 }
 
+#if defined(WARPLAB_BINARY_DIR) && defined(WARPLAB_SOURCE_DIR)
+// A lab's PTX ("reduction", "matmul"): the build's, else the copy shipped in
+// kernels/ptx/; an empty path where neither exists.
+inline std::filesystem::path lab_ptx_path(const std::string& lab)
+{
+    namespace fs = std::filesystem;
+    const fs::path built = fs::path(WARPLAB_BINARY_DIR) / "ptx" / (lab + ".ptx");
+    if (fs::exists(built)) return built;
+    const fs::path shipped = fs::path(WARPLAB_SOURCE_DIR) / "kernels" / "ptx" / (lab + ".ptx");
+    return fs::exists(shipped) ? shipped : fs::path();
+}
+#endif
+
 struct PtxasVerdict {
     bool ok = false;
     std::string messages;

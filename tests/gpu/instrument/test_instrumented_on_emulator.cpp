@@ -223,10 +223,8 @@ TEST(InstrumentedOnEmulator, NarrowWideGenericAndDynamic)
 // and 256, both element types: n leaves the second block partly filled.
 TEST(InstrumentedOnEmulator, ReductionLabKernels)
 {
-    namespace fs = std::filesystem;
-    fs::path path = fs::path(WARPLAB_BINARY_DIR) / "ptx" / "reduction.ptx";
-    if (!fs::exists(path)) path = fs::path(WARPLAB_SOURCE_DIR) / "kernels" / "ptx" / "reduction.ptx";
-    if (!fs::exists(path)) GTEST_SKIP() << "the reduction lab's PTX is not built";
+    const std::filesystem::path path = warplab::test::lab_ptx_path("reduction");
+    if (path.empty()) GTEST_SKIP() << "the reduction lab's PTX is not built";
     const std::string ptx = warplab::test::read_file(path.string());
     const wl::ptx::Module m = wl::ptx::Module::parse(ptx, "reduction.ptx");
     int checked = 0;
@@ -263,10 +261,8 @@ TEST(InstrumentedOnEmulator, ReductionLabKernels)
 // copies B by single floats.
 TEST(InstrumentedOnEmulator, MatmulPipelinedCopies)
 {
-    namespace fs = std::filesystem;
-    fs::path path = fs::path(WARPLAB_BINARY_DIR) / "ptx" / "matmul.ptx";
-    if (!fs::exists(path)) path = fs::path(WARPLAB_SOURCE_DIR) / "kernels" / "ptx" / "matmul.ptx";
-    if (!fs::exists(path)) GTEST_SKIP() << "the matmul lab's PTX is not built";
+    const std::filesystem::path path = warplab::test::lab_ptx_path("matmul");
+    if (path.empty()) GTEST_SKIP() << "the matmul lab's PTX is not built";
     const std::string ptx = warplab::test::read_file(path.string());
     const wl::ptx::Module m = wl::ptx::Module::parse(ptx, "matmul.ptx");
     std::string kernel;

@@ -244,9 +244,8 @@ TEST(Instrument, PtxasAcceptsEveryLabKernel)
     namespace fs = std::filesystem;
     int labs = 0;
     for (const char* lab : {"reduction", "matmul"}) {
-        fs::path ptx = fs::path(WARPLAB_BINARY_DIR) / "ptx" / (std::string(lab) + ".ptx");
-        if (!fs::exists(ptx)) ptx = fs::path(WARPLAB_SOURCE_DIR) / "kernels" / "ptx" / (std::string(lab) + ".ptx");
-        if (!fs::exists(ptx)) continue;
+        const fs::path ptx = lab_ptx_path(lab);
+        if (ptx.empty()) continue;
         ++labs;
         const std::string text = read_file(ptx.string());
         const std::regex entry_re(R"(\.entry\s+([A-Za-z0-9_$]+))");

@@ -120,6 +120,12 @@ def ncu_launches(ncu, target, lab, log, reuse, run_name=None, target_args=None):
                "--metrics", ",".join(metrics), target, lab] + (target_args or LABS[lab]["target"])
         with open(order_path, "w") as f:
             f.write(run(cmd).stdout)
+        # Keep the CSV alone: ncu's "==PROF== Connected to process N (path)"
+        # lines name this machine's folders.
+        with open(csv_path) as f:
+            text = f.read()
+        with open(csv_path, "w") as f:
+            f.write(text[text.find('"ID"'):])
     with open(order_path) as f:
         order = [l.split() for l in f.read().splitlines() if l.strip()]
     with open(csv_path) as f:

@@ -53,10 +53,13 @@ template <unsigned bytes> __device__ inline void copy_async(unsigned dst, const 
 __device__ inline void copy_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
 template <unsigned pending> __device__ inline void copy_async_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(pending) : "memory"); }
 
-// One block's BM×BN tile of C; WHOLE: its tiles of A and B lie wholly inside them.
+// Adds k-tiles first … first + count - 1 of the block's BM×BN tile of C at
+// (bm, bn) into acc, this lane's TM×TN results; WHOLE: those tiles of A and B
+// lie wholly inside them.
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN, unsigned STAGES, bool WHOLE>
-__device__ __forceinline__ void pipelined_block(const float* __restrict__ A, const float* __restrict__ B, float* C,
-                                                unsigned M, unsigned N, unsigned K)
+__device__ __forceinline__ void multiply_block_tile(const float* __restrict__ A, const float* __restrict__ B, unsigned M,
+                                                    unsigned N, unsigned K, unsigned bm, unsigned bn, unsigned first,
+                                                    unsigned count, float (&acc)[TM][TN])
 {
     constexpr unsigned THREADS = (BM / WM) * (BN / WN) * 32;
     constexpr unsigned LM = WM / TM, LN = WN / TN;  // the warp's lanes: LM down, LN across
@@ -77,15 +80,14 @@ __device__ __forceinline__ void pipelined_block(const float* __restrict__ A, con
 
     const unsigned lane = threadIdx.x, warp = threadIdx.y;
     const unsigned t = warp * 32 + lane;
-    const unsigned bm = blockIdx.y * BM, bn = blockIdx.x * BN;
     const unsigned wm = warp / (BN / WN) * WM, wn = warp % (BN / WN) * WN;  // the warp's tile in the block's
     const unsigned lr = lane / LN, lc = lane % LN;                           // the lane's place in the warp's
 
     // This thread's copies of a tile: A at rows ar + c·A_ROWS, column ak; B at
     // rows br + c·B_ROWS, columns bc … bc + 3. Sources move BK along per tile.
     const unsigned ar = t / BK, ak = t % BK, br = t / (BN / 4), bc = t % (BN / 4) * 4;
-    const float* a_src = A + std::size_t(bm + ar) * K + ak;
-    const float* b_src = B + std::size_t(br) * N + bn + bc;
+    const float* a_src = A + std::size_t(bm + ar) * K + first * BK + ak;
+    const float* b_src = B + std::size_t(first * BK + br) * N + bn + bc;
     const std::size_t a_step = std::size_t(A_ROWS) * K, b_step = std::size_t(B_ROWS) * N;
     const unsigned a_dst = (ak * LDA + ar) * 4, b_dst = (BK * LDA + br * BN + bc) * 4;  // bytes into a stage
 
@@ -113,10 +115,9 @@ __device__ __forceinline__ void pipelined_block(const float* __restrict__ A, con
     auto advance = [&] { a_src += BK, b_src += std::size_t(BK) * N; };
 
     // Tiles 0 … STAGES - 2 on their way, one commit group each; tile 0 landed.
-    const unsigned tiles = (K + BK - 1) / BK;
     for (unsigned s = 0; s + 1 < STAGES; ++s) {
-        if (s < tiles) {
-            for (unsigned c = 0; c < COPIES; ++c) copy(c, ring_address + s * STAGE * 4, s * BK);
+        if (s < count) {
+            for (unsigned c = 0; c < COPIES; ++c) copy(c, ring_address + s * STAGE * 4, (first + s) * BK);
             advance();
         }
         copy_async_commit();
@@ -140,8 +141,7 @@ __device__ __forceinline__ void pipelined_block(const float* __restrict__ A, con
     const float* stage = ring;
     read_fragments(stage, 0, a[0], b[0]);
 
-    float acc[TM][TN] = {};
-    for (unsigned tile = 0; tile < tiles; ++tile) {
+    for (unsigned tile = 0; tile < count; ++tile) {
         const unsigned next = tile + STAGES - 1;  // the tile whose copies this one issues
         const unsigned into = ring_address + write * STAGE * 4;
         #pragma unroll
@@ -155,12 +155,12 @@ __device__ __forceinline__ void pipelined_block(const float* __restrict__ A, con
             if (k + 1 < BK)
                 read_fragments(stage, k + 1, a[(k + 1) % 2], b[(k + 1) % 2]);
             else  // the next tile's first fragments; after the last tile, any stage already filled (never used)
-                read_fragments(WHOLE || tile + 1 < tiles ? stage : ring, 0, a[0], b[0]);
-            if (k + 1 < BK && next < tiles)  // copies c in [k·COPIES/(BK-1), (k+1)·COPIES/(BK-1)) at step k
+                read_fragments(WHOLE || tile + 1 < count ? stage : ring, 0, a[0], b[0]);
+            if (k + 1 < BK && next < count)  // copies c in [k·COPIES/(BK-1), (k+1)·COPIES/(BK-1)) at step k
                 #pragma unroll
-                for (unsigned c = k * COPIES / (BK - 1); c < (k + 1) * COPIES / (BK - 1); ++c) copy(c, into, next * BK);
+                for (unsigned c = k * COPIES / (BK - 1); c < (k + 1) * COPIES / (BK - 1); ++c) copy(c, into, (first + next) * BK);
             if (k == BK - 2) {
-                if (next < tiles) advance();
+                if (next < count) advance();
                 copy_async_commit();  // one group per tile, empty ones too: wait_group counts them
                 write = write + 1 == STAGES ? 0 : write + 1;
             }
@@ -174,11 +174,31 @@ __device__ __forceinline__ void pipelined_block(const float* __restrict__ A, con
                 }
         }
     }
+}
 
+// Stores acc, this lane's TM×TN results, into the block's tile of C at (bm, bn).
+template <unsigned BN, unsigned WM, unsigned WN, unsigned TM, unsigned TN>
+__device__ __forceinline__ void store_block_tile(float* C, unsigned M, unsigned N, unsigned bm, unsigned bn,
+                                                 const float (&acc)[TM][TN])
+{
+    constexpr unsigned LM = WM / TM, LN = WN / TN;
+    const unsigned lane = threadIdx.x, warp = threadIdx.y;
+    const unsigned wm = warp / (BN / WN) * WM, wn = warp % (BN / WN) * WN, lr = lane / LN, lc = lane % LN;
     for (unsigned i = 0; i < TM; ++i)
         for (unsigned j = 0; j < TN / 4; ++j)
             store_c4(C, M, N, bm + wm + i / 4 * 4 * LM + lr * 4 + i % 4, bn + wn + j * 4 * LN + lc * 4,
                      make_float4(acc[i][4 * j], acc[i][4 * j + 1], acc[i][4 * j + 2], acc[i][4 * j + 3]));
+}
+
+// One block's BM×BN tile of C, all of K.
+template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN, unsigned STAGES, bool WHOLE>
+__device__ __forceinline__ void pipelined_block(const float* __restrict__ A, const float* __restrict__ B, float* C,
+                                                unsigned M, unsigned N, unsigned K)
+{
+    const unsigned bm = blockIdx.y * BM, bn = blockIdx.x * BN;
+    float acc[TM][TN] = {};
+    multiply_block_tile<BM, BN, BK, WM, WN, TM, TN, STAGES, WHOLE>(A, B, M, N, K, bm, bn, 0, (K + BK - 1) / BK, acc);
+    store_block_tile<BN, WM, WN, TM, TN>(C, M, N, bm, bn, acc);
 }
 
 template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsigned TM, unsigned TN, unsigned STAGES,

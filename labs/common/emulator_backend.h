@@ -34,12 +34,26 @@ struct EmulatorBackend {
     unsigned sms = 0;              // what multiprocessors() reports, for grids sized by the GPU
     bool record_first_launch_only = false;
     UserKernel* user = nullptr;    // set: the user's kernel runs in place of every version's
+    void* scratch_memory = nullptr;
+    std::size_t scratch_bytes = 0;
 
     template <class T> T* alloc(std::size_t n) { return emu.alloc<T>(n); }
     void free(void* p) { emu.free(p); }
     // Emulator memory starts poisoned: counters are zeroed explicitly, as on the GPU.
     template <class T> void zero(T* p, std::size_t n) { std::memset(static_cast<void*>(p), 0, n * sizeof(T)); }
     unsigned multiprocessors() const { return sms; }
+    // A kernel's workspace: at least `bytes`, zeroed when allocated, the same
+    // memory on every call that fits (kernels that count in it reset their
+    // counters). The emulator frees it with the rest of its memory.
+    void* scratch(std::size_t bytes)
+    {
+        if (bytes > scratch_bytes) {
+            scratch_memory = emu.alloc_bytes(bytes);
+            std::memset(scratch_memory, 0, bytes);
+            scratch_bytes = bytes;
+        }
+        return scratch_memory;
+    }
     template <class T> void copy_to_device(T* dst, const T* src, std::size_t n) { emu.copy_to_device(dst, src, n); }
     template <class T> void copy_to_host(T* dst, const T* src, std::size_t n) { emu.copy_to_host(dst, src, n); }
 

@@ -88,7 +88,7 @@ template <class V> void describe_launch(RunResult& out, const Shape& s, const Ru
     out.threads_per_block = V::threads;
     with_tiles<V>(s.m, s.n, sms, [&](auto tiles) {
         using C = decltype(tiles);
-        const dim3 b = C::block(), g = C::grid(s.m, s.n);
+        const dim3 b = C::block(), g = launch_grid<C>(s.m, s.n, s.k, sms);
         out.block_dim = {b.x, b.y, b.z};
         out.grid_dim = {g.x, g.y, g.z};
         if (g.y > 65535)

@@ -13,6 +13,7 @@
 #include "kernels/matmul/10_tensor_cores.cuh"
 #include "kernels/matmul/11_wgmma.cuh"
 #include "kernels/matmul/12_tma_pipeline.cuh"
+#include "kernels/matmul/13_stream_k.cuh"
 #include "labs/matmul/versions.h"
 
 namespace warplab::matmul {
@@ -39,6 +40,7 @@ WL_MATMUL_KERNEL(V9, pipelined);
 WL_MATMUL_KERNEL(V10, tensor_cores);
 WL_MATMUL_KERNEL(V11, wgmma);
 WL_MATMUL_KERNEL(V12, tma_pipeline);
+WL_MATMUL_KERNEL(V13, stream_k);
 
 #undef WL_MATMUL_KERNEL
 

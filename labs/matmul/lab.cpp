@@ -77,7 +77,7 @@ std::string describe(const std::string& version, const Shape& s, unsigned sms)
         using V = decltype(v);
         with_tiles<V>(s.m, s.n, sms, [&](auto tiles) {
             using C = decltype(tiles);
-            const dim3 g = C::grid(s.m, s.n);
+            const dim3 g = launch_grid<C>(s.m, s.n, s.k, sms);
             const std::size_t blocks = std::size_t(g.x) * g.y;
             out = "C = A·B, M×N×K = " + s.text() + " floats, row-major; " + std::to_string(blocks) +
                   (blocks == 1 ? " block (" : " blocks (") + dims(g) + ") of " + dims(C::block()) + " threads, each a " +

@@ -6,6 +6,7 @@
 // without CUDA, and a version's kernel is found in the lab's PTX by name
 // (labs/common/kernel_instance.h).
 #pragma once
+#include <algorithm>
 #include <cstddef>
 #include <tuple>
 
@@ -333,7 +334,45 @@ struct V12 {
     using template_args = Values<tiles.bn, stages, group_rows>;
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12>;
+// v13: v9's kernel and tiles, one block per SM; the tiles beyond full waves
+// are shared out among the blocks by k-tile (stream-K).
+struct V13 : Tiled<V9::tiles> {
+    static constexpr VersionMeta meta{
+        .id = "v13",
+        .name = "stream_k",
+        .idea = "stream-K: one block per SM, each given the same number of BK-deep steps; blocks that share a tile add "
+                "their sums through a workspace",
+        .changed = "v9's loop over K runs per piece of a tile; the tiles that do not fill a wave (and one wave more) are "
+                   "cut into k-tiles and shared out evenly; the last block of a split tile adds the others' sums",
+        .expected = "faster than v9 where tiles fill the SMs unevenly (1024^3: 32 tiles for 132 SMs; 4096^3: 512), the "
+                    "same where they divide evenly",
+        .bench_block = threads,
+        .dynamic_shared_bytes = V9::meta.dynamic_shared_bytes,
+    };
+    using template_args = V9::template_args;
+    // One block per SM, and no more blocks than k-tiles (every block has work).
+    static dim3 grid(std::size_t m, std::size_t n, std::size_t k, unsigned sms)
+    {
+        const std::size_t steps = std::size_t(ceil_div(m, tiles.bm)) * ceil_div(n, tiles.bn) * ceil_div(k, tiles.bk);
+        return dim3(static_cast<unsigned>(std::min<std::size_t>(sms, steps)));
+    }
+    // The kernel's workspace for `blocks` blocks: two pieces of a tile's sums
+    // (a block's first and last) and two tile counters per block.
+    static std::size_t partial_floats(unsigned blocks) { return std::size_t(2) * blocks * tiles.bm * tiles.bn; }
+    static std::size_t workspace_bytes(unsigned blocks) { return partial_floats(blocks) * 4 + std::size_t(2) * blocks * 4; }
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13>;
+
+// The grid of a launch of C (a version or one of its tile configurations)
+// for M×N×K on `sms` SMs: by the tiles of C, or as C's grid says (v13).
+template <class C> dim3 launch_grid(std::size_t m, std::size_t n, std::size_t k, unsigned sms)
+{
+    if constexpr (requires { C::grid(m, n, k, sms); })
+        return C::grid(m, n, k, sms);
+    else
+        return C::grid(m, n);
+}
 
 // v12's launch on the GPU: transposes B, makes the tensor maps, launches its
 // kernel (GPU builds; elsewhere it throws, as v12 runs only on a GPU).
@@ -345,6 +384,12 @@ template <class V, class Backend> void launch(Backend& be, const Operands& o)
 {
     if constexpr (requires { V::host_prepared; }) {
         launch_tma_pipeline(o);
+    } else if constexpr (requires { V::workspace_bytes(1u); }) {
+        const dim3 grid = launch_grid<V>(o.m, o.n, o.k, be.multiprocessors());
+        float* partial = static_cast<float*>(be.scratch(V::workspace_bytes(grid.x)));
+        unsigned* arrived = reinterpret_cast<unsigned*>(partial + V::partial_floats(grid.x));
+        be.launch_with_shared(KernelInstance<V, typename V::template_args>{}, grid, V::block(),
+                              V::meta.dynamic_shared_bytes, o.a, o.b, o.c, o.m, o.n, o.k, partial, arrived);
     } else {
         with_tiles<V>(o.m, o.n, be.multiprocessors(), [&](auto tiles) {
             using C = decltype(tiles);

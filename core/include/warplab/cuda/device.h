@@ -4,6 +4,7 @@
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -37,6 +38,20 @@ public:
     }
     void free(void* p) { cudaFree(p); }
     template <class T> void zero(T* p, std::size_t count) { check(cudaMemset(p, 0, count * sizeof(T)), "cudaMemset"); }
+    // A kernel's workspace: at least `bytes`, zeroed when allocated, the same
+    // memory on every call that fits (so a timed launch allocates nothing;
+    // kernels that count in it reset their counters). Freed with the Device.
+    void* scratch(std::size_t bytes)
+    {
+        if (bytes > scratch_bytes_) {
+            void* p = nullptr;
+            check(cudaMalloc(&p, bytes), "cudaMalloc(" + std::to_string(bytes) + " bytes of workspace)");
+            scratch_.reset(p, [](void* q) { cudaFree(q); });
+            check(cudaMemset(p, 0, bytes), "cudaMemset of workspace");
+            scratch_bytes_ = bytes;
+        }
+        return scratch_.get();
+    }
     unsigned multiprocessors() const
     {
         int device = 0, sms = 0;
@@ -79,6 +94,9 @@ public:
     bool synchronize_each_launch = true;  // turn off for timing
 
 private:
+    std::shared_ptr<void> scratch_;
+    std::size_t scratch_bytes_ = 0;
+
     template <class Tuple, std::size_t... I> static void bind_all(Tuple& t, std::index_sequence<I...>)
     {
         (bind(std::get<I>(t), static_cast<unsigned char>(I)), ...);

@@ -15,7 +15,7 @@
 //   piece of a tile instead of once per block; one block per SM. The tiles
 //   that do not make full waves (with one wave more, so that no tile is split
 //   among many blocks) are shared out by k-tile; the others go whole, as in
-//   v9. A split tile's blocks write their sums to the workspace and count
+//   v9. A last wave within 1/16 of full is not worth sharing out. A split tile's blocks write their sums to the workspace and count
 //   themselves in on the tile's counter; the last one adds the sums in block
 //   order (the same result whichever finishes last), stores the tile and
 //   resets the counter.
@@ -33,13 +33,16 @@
 namespace warplab::matmul {
 
 // How many tiles are shared out by k-tile among G blocks, the first ones in
-// row-major order: none when the tiles make full waves; all of them when
-// there are fewer than two waves; else the last partial wave and one full
-// wave before it, so that each block's share is at least a tile deep.
+// row-major order: none when the tiles make full waves, or when the last wave
+// is within G/16 of full (its few idle SMs cost less than the sharing does:
+// 128 tiles on 132 SMs ran slower shared out); all of them when there are
+// fewer than two waves; else the last wave and one full wave before it, so
+// that each block's share is at least a tile deep.
 __device__ inline unsigned stream_k_tiles(unsigned tiles, unsigned G)
 {
-    if (tiles % G == 0) return 0;
-    return tiles < 2 * G ? tiles : G + tiles % G;
+    const unsigned last_wave = tiles % G;
+    if (last_wave == 0 || last_wave >= G - G / 16) return 0;
+    return tiles < 2 * G ? tiles : G + last_wave;
 }
 
 // The block whose share of the `total` k-tiles holds k-tile `it` (shares are

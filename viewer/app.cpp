@@ -101,6 +101,9 @@ std::uint32_t step_count(App& app)
 
 std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version)
 {
+    if (const char* base = lab.versions[version].builds_on)
+        for (std::size_t i = 0; i < version; ++i)
+            if (lab.versions[i].id == std::string_view(base)) return i;
     for (std::size_t i = version; i-- > 0;)
         if (!lab.versions[i].variant) return i;
     return std::nullopt;

@@ -118,7 +118,8 @@ const TraceSlot& trace_of(App& app, std::size_t version, int setting);  // at an
 const TraceSlot& current_trace(App& app);
 const TracedRun* current_run(App& app);                     // nullptr when the launch failed
 std::uint32_t step_count(App& app);
-// The version this one is compared with: the nearest earlier one that is not a variant.
+// The version this one is compared with: the one its entry builds on, else the
+// nearest earlier one that is not a variant.
 std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version);
 // The version the selected one is compared with: previous_version, except that
 // the user's own kernel (--file) is compared with the version it stands in for.

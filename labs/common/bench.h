@@ -26,7 +26,8 @@ struct BenchRow {
     double median_ms = 0, min_ms = 0, rse = 0;
     int samples = 0;
     double rate = 0;          // GB/s (reduction) or GFLOP/s (matmul)
-    double step_speedup = 0;  // time of the previous version / this time (0: none)
+    double step_speedup = 0;  // time of the previous version (or of step_from) / this time (0: none)
+    std::string step_from;    // the version whose time step_speedup is against, when not the row before
     double cumulative = 0;    // time of v1 / this time
     double pct_peak = 0;      // % of the device's theoretical DRAM bandwidth or FP32 rate
     double pct_copy = 0;      // % of the copy kernel's bandwidth, same run (reduction)

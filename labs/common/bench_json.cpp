@@ -40,7 +40,7 @@ nlohmann::json to_json(const BenchRow& r)
             {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"rse", r.rse}, {"samples", r.samples},
             {"rate", r.rate}, {"step_speedup", r.step_speedup}, {"cumulative", r.cumulative},
             {"pct_peak", r.pct_peak}, {"pct_copy", r.pct_copy}, {"vs_reference", r.vs_reference},
-            {"compared_with", r.compared_with}};
+            {"compared_with", r.compared_with}, {"step_from", r.step_from}};
 }
 
 BenchRow row_from_json(const nlohmann::json& j)
@@ -62,6 +62,7 @@ BenchRow row_from_json(const nlohmann::json& j)
     r.pct_copy = j.at("pct_copy");
     r.vs_reference = j.at("vs_reference");
     r.compared_with = j.value("compared_with", "");
+    r.step_from = j.value("step_from", "");
     return r;
 }
 

@@ -15,7 +15,11 @@ void derive_ratios(BenchTable& table)
         if (reference && r.median_ms > 0) r.vs_reference = reference->median_ms / r.median_ms;
         if (r.reference) continue;
         if (!first) first = &r;
-        if (previous && r.median_ms > 0) r.step_speedup = previous->median_ms / r.median_ms;
+        const BenchRow* from = previous;
+        if (!r.step_from.empty())
+            for (const BenchRow& other : table.rows)
+                if (other.version == r.step_from) from = &other;
+        if (from && r.median_ms > 0) r.step_speedup = from->median_ms / r.median_ms;
         if (r.median_ms > 0) r.cumulative = first->median_ms / r.median_ms;
         if (!r.variant) previous = &r;
     }

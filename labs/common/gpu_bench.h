@@ -61,6 +61,16 @@ inline BenchRow timed_row(std::string version, const wl::cuda::Timing& t, double
     return r;
 }
 
+// A version's row: as above, marked as its entry says (a variant; the version
+// its step is against).
+inline BenchRow timed_row(const VersionMeta& v, const wl::cuda::Timing& t, double giga_work, bool ok)
+{
+    BenchRow r = timed_row(v.id, t, giga_work, ok);
+    r.variant = v.variant;
+    if (v.builds_on) r.step_from = v.builds_on;
+    return r;
+}
+
 // With --file (o.file): the user's kernel timed as the lab times the version
 // it is launched as (o.as_version), on `gpu`, which runs it in place of the
 // version's meanwhile; its row goes right after that version's, as a variant,

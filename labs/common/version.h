@@ -29,6 +29,9 @@ struct VersionMeta {
     unsigned bench_block = 256;  // threads per block `warplab bench` times it at; trace and viewer default to it
     const char* gpu_only = nullptr;  // why the emulator cannot run it (it runs only on a GPU); nullptr: it can
     unsigned dynamic_shared_bytes = 0;  // dynamic shared memory its launch gives each block (extern __shared__)
+    // The version this one changes, where that is not the step before it (v13
+    // goes back to v9): its step speed-up and its source diff are against it.
+    const char* builds_on = nullptr;
 };
 
 // Where a lab's kernels are: kernels/<lab>/NN_<name>.cuh, each defining the

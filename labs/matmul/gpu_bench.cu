@@ -137,8 +137,7 @@ template <class V> BenchRow bench_version(Problem& p, const BenchOptions& o, std
     wl::cuda::check(cudaGetLastError(), V::meta.name);
     const bool ok_after = run_checked<V>(p).ok;
     errors.push_back({V::meta.id, p.fp64_error()});
-    BenchRow row = timed_row(V::meta.id, t, double(p.s.flops()) / 1e9, ok_before && ok_after);
-    row.variant = V::meta.variant;
+    BenchRow row = timed_row(V::meta, t, double(p.s.flops()) / 1e9, ok_before && ok_after);
     row.block = V::threads;
     return row;
 }

@@ -79,9 +79,10 @@ std::string describe(const std::string& version, const Shape& s, unsigned sms)
             using C = decltype(tiles);
             const dim3 g = launch_grid<C>(s.m, s.n, s.k, sms);
             const std::size_t blocks = std::size_t(g.x) * g.y;
+            const std::string tile = std::to_string(C::tiles.bm) + "×" + std::to_string(C::tiles.bn);
             out = "C = A·B, M×N×K = " + s.text() + " floats, row-major; " + std::to_string(blocks) +
                   (blocks == 1 ? " block (" : " blocks (") + dims(g) + ") of " + dims(C::block()) + " threads, each a " +
-                  std::to_string(C::tiles.bm) + "×" + std::to_string(C::tiles.bn) + " tile of C";
+                  (requires { V::workspace_bytes(1u); } ? "share of the " + std::to_string(C::tiles.bk) + "-deep steps of " + tile + " tiles of C" : tile + " tile of C");
             if constexpr (requires { typename V::tile_choices; })
                 out += " (" + tile_details(C::tiles) + "; of " + V::meta.id + "'s " +
                        std::to_string(std::tuple_size_v<typename V::tile_choices>) +
@@ -94,9 +95,10 @@ std::string describe(const std::string& version, const Shape& s, unsigned sms)
 Lab make_lab()
 {
     // n = 0: each version's trace default (one block's worth of C, K = 64).
-    // 4096^3 is the size v8's target ratio to cuBLAS was set at; 1024 and 2048 show the climb.
+    // 4096^3 is the size v8's target ratio to cuBLAS was set at; 1024 and 2048 show the climb;
+    // 3072^3 makes 288 tiles of 128×256, 2.2 waves on 132 SMs: what v13 (stream-K) is for.
     return Lab{"matmul", "Matrix multiply (SGEMM)", version_list<Versions>(kKernels), 0, 0, {"float"}, run,
-               {1024, 2048, 4096}, bench_on_gpu};
+               {1024, 2048, 3072, 4096}, bench_on_gpu};
 }
 
 }  // namespace warplab::matmul

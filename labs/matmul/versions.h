@@ -275,6 +275,7 @@ struct V10 : Tiled<Tiles{.bm = 128, .bn = 128, .bk = 16, .wm = 64, .wn = 64, .mi
         .changed = "v8's tiles and stages; mma.sync on its fragments instead of FFMA; As untransposed, Bs rows padded by 8",
         .expected = "several times v8, errors of TF32's size (about 1e-4); compared with cuBLAS in TF32",
         .bench_block = threads,
+        .builds_on = "v8",
     };
     static constexpr Arithmetic arithmetic = Arithmetic::Tf32;
     using template_args = Values<tiles.bm, tiles.bn, tiles.bk, tiles.wm, tiles.wn, tiles.min_blocks>;
@@ -348,6 +349,7 @@ struct V13 : Tiled<V9::tiles> {
                     "same where they divide evenly",
         .bench_block = threads,
         .dynamic_shared_bytes = V9::meta.dynamic_shared_bytes,
+        .builds_on = "v9",
     };
     using template_args = V9::template_args;
     // One block per SM, and no more blocks than k-tiles (every block has work).

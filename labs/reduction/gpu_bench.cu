@@ -24,8 +24,7 @@ BenchRow bench_version(TimingDevice& gpu, const T* d_in, std::size_t n, double e
         const wl::cuda::Timing t = wl::cuda::time_runs([&] { reducer.run(d_in); }, o.warm, o.seconds_per_version);
         wl::cuda::check(cudaGetLastError(), V::meta.name);
         const bool ok_after = sum_matches<T>(reducer.sum(d_in), expected);
-        row = timed_row(V::meta.id, t, giga_bytes<T>(n), ok_before && ok_after);
-        row.variant = V::meta.variant;
+        row = timed_row(V::meta, t, giga_bytes<T>(n), ok_before && ok_after);
         row.block = V::meta.bench_block;
     });
     return row;

@@ -69,8 +69,7 @@ template <class V> BenchRow bench_version(Problem& p, Problem& awkward, const Be
     const wl::cuda::Timing t = wl::cuda::time_runs([&] { transpose_on<V>(p.gpu, p.d_in, p.d_out, p.s); }, o.warm, o.seconds_per_version);
     wl::cuda::check(cudaGetLastError(), V::meta.name);
     const bool ok_after = run_checked<V>(p).ok;
-    BenchRow row = timed_row(V::meta.id, t, double(p.s.bytes_moved()) / 1e9, ok_before && ok_after);
-    row.variant = V::meta.variant;
+    BenchRow row = timed_row(V::meta, t, double(p.s.bytes_moved()) / 1e9, ok_before && ok_after);
     row.block = V::threads;
     return row;
 }

@@ -164,6 +164,25 @@ namespace {
 
 // The keys a teacher uses: right/left step, down/up version, F presents, Esc
 // leaves presenting and then quits. No window needed: keys act on the state.
+// A version is compared (time chart, source diff) with the version it
+// changes: the step before it, passing over variants, unless its entry says
+// which it builds on (matmul v10 starts again from v8, v13 from v9).
+TEST(ViewerModel, AVersionIsComparedWithTheOneItBuildsOn)
+{
+    App app;
+    struct Case {
+        const char *lab, *version, *compared;
+    };
+    for (const Case& c : {Case{"matmul", "v9", "v8"}, Case{"matmul", "v10", "v8"}, Case{"matmul", "v11", "v10"},
+                          Case{"matmul", "v13", "v9"}, Case{"reduction", "v6", "v5"}}) {
+        SCOPED_TRACE(std::string(c.lab) + " " + c.version);
+        select_by_name(app, c.lab, c.version);
+        const auto compared = compared_version(app);
+        ASSERT_TRUE(compared.has_value());
+        EXPECT_STREQ(current_lab(app).versions[*compared].id, c.compared);
+    }
+}
+
 TEST(ViewerModel, KeysActOnTheState)
 {
     App app;

@@ -91,9 +91,17 @@ TEST_P(GpuMatmulTrace, EqualsTheEmulatorEventForEvent)
     REQUIRE_GPU();
     const Lab& lab = *find_lab("matmul");
     // {}: the version's trace default; 67×45×33: partial tiles everywhere, the
-    // scalar fallback of the float4 versions (K and N are odd).
-    for (const std::vector<std::size_t>& shape : {std::vector<std::size_t>{}, std::vector<std::size_t>{67, 45, 33}}) {
-        SCOPED_TRACE(shape.empty() ? "trace default" : "67x45x33");
+    // scalar fallback of the float4 versions (K and N are odd). v13's split
+    // tiles are finished by whichever block counts in last, on a GPU a
+    // different one from run to run (the emulator's is always the highest),
+    // so the watched block's trace is compared where every tile is whole: K at
+    // most 16 makes one k-tile per tile and a block per tile (256×512×16: 4
+    // blocks; 67×45×9: one, partial).
+    const bool whole_tiles_only = GetParam() == "v13";
+    using Shapes = std::vector<std::vector<std::size_t>>;
+    const Shapes shapes = whole_tiles_only ? Shapes{{256, 512, 16}, {67, 45, 9}} : Shapes{{}, {67, 45, 33}};
+    for (const std::vector<std::size_t>& shape : shapes) {
+        SCOPED_TRACE(shape.empty() ? "trace default" : std::to_string(shape[0]) + "x" + std::to_string(shape[1]) + "x" + std::to_string(shape[2]));
         const TracedRun gpu = trace_version(lab, request(GetParam(), shape, BackendChoice::Gpu));
         const TracedRun cpu = trace_version(lab, request(GetParam(), shape, BackendChoice::Cpu));
         ASSERT_TRUE(gpu.result.ok) << gpu.result.check;

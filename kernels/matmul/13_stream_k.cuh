@@ -11,17 +11,17 @@
 //   tile's blocks each add their k-tiles into registers, and the last to
 //   finish adds the others' sums (left in a workspace) to its own.
 // Changed from v9 (the FP32 ladder's last step; v10 to v12 are TF32): v9's
-//   loop over K and its store of C are v9's own functions, called per
-//   piece of a tile instead of once per block; one block per SM. The tiles
-//   that do not make full waves (with one wave more, so that no tile is split
-//   among many blocks) are shared out by k-tile; the others go whole, as in
-//   v9. A last wave within 1/16 of full is not worth sharing out. A split tile's blocks write their sums to the workspace and count
-//   themselves in on the tile's counter; the last one adds the sums in block
-//   order (the same result whichever finishes last), stores the tile and
-//   resets the counter.
-// Expected effect: at sizes whose tiles fill the SMs unevenly (1024^3,
-//   4096^3), faster than v9 by up to the idle share of its last wave, less
-//   the workspace traffic; the same where they divide evenly.
+//   loop over K and its store of C, now functions of a piece of a tile, are
+//   called per piece instead of once per block; one block per SM. The tiles
+//   that do not make full waves, and one full wave more (so that no tile is
+//   cut among many blocks), are shared out by k-tile, unless the last wave is
+//   within 1/16 of full; the others go whole, as in v9. A split tile's blocks
+//   write their sums to the workspace and count in on the tile's counter; the
+//   last adds the sums in block order (the same result whichever finishes
+//   last), stores the tile and resets the counter.
+// Expected effect: where tiles fill the SMs unevenly (1024^3, 3072^3,
+//   4096^3), faster than v9 by up to its last wave's idle share, less the
+//   workspace traffic; the same where they divide evenly or nearly.
 // Preconditions: v9's, but grid == (G) with G at most the number of k-tiles
 //   (so that every block has work), one block per SM; `partial` holds 2·G·BM·BN
 //   floats and `arrived` 2·G unsigned counters, zero before the first launch

@@ -18,7 +18,7 @@ RunRequest request_for(const App& app, std::size_t version)
     const Lab& lab = current_lab(app);
     RunRequest req;
     req.version = lab.versions.at(version).id;
-    req.n = lab.default_n;
+    req.n = default_n(lab, lab.versions.at(version));
     req.block = app.sel.block ? app.sel.block : lab.versions.at(version).bench_block;  // 0: as the bench times it
     req.type = element_type(app);
     req.backend = app.sel.backend;

@@ -14,7 +14,8 @@ std::string status_text(App& app)
     const TraceSlot& slot = current_trace(app);
     const TraceKey key = trace_key(app, app.sel.version);
     // A lab sized by shape (matmul) has no default n: only the type then.
-    const std::string size = lab.default_n ? printf_string("n = %zu ", lab.default_n) : std::string();
+    const std::size_t n = default_n(lab, current_version(app));
+    const std::string size = n ? printf_string("n = %zu ", n) : std::string();
     std::string what = printf_string("%s %s · %s%s, %u threads per block", lab.id.c_str(), current_version(app).id,
                                      size.c_str(), key.type.c_str(), key.block);
     if (!slot.run) return what + " · " + slot.error;

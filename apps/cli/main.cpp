@@ -78,7 +78,7 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
 {
     RunRequest req;
     req.version = v.id;
-    req.n = a.n.value_or(lab.default_n);
+    req.n = a.n.value_or(default_n(lab, v));
     req.block = a.block.value_or(v.bench_block);
     req.type = a.type.empty() ? lab.types.front() : a.type;
     if (!a.size.empty()) req.shape = parse_size(a.size);

@@ -16,8 +16,7 @@
 // Expected effect: a few percent above v9 at sizes far beyond L2, where both
 //   are close to the DRAM bandwidth; about the same below.
 // Preconditions: as v9, plus sm_90 and a dynamic shared size that is a
-//   multiple of kPieceBytes, at most kMaxPieces of them. The emulator does not
-//   implement the copy engine or mbarriers: this version runs only on a GPU.
+//   multiple of kPieceBytes, at most kMaxPieces of them.
 #pragma once
 
 #include "kernels/reduction/09_vector_single_pass.cuh"

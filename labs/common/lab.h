@@ -64,6 +64,9 @@ struct Lab {
 
 const std::vector<Lab>& all_labs();
 
+// The n a version's trace defaults to: its own (VersionMeta::trace_n) or the lab's.
+inline std::size_t default_n(const Lab& lab, const VersionMeta& v) { return v.trace_n ? v.trace_n : lab.default_n; }
+
 // Host memory free now, in bytes: the emulator refuses inputs larger than this.
 std::size_t available_host_bytes();
 const Lab* find_lab(std::string_view id);

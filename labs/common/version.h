@@ -32,6 +32,9 @@ struct VersionMeta {
     // The version this one changes, where that is not the step before it (v13
     // goes back to v9): its step speed-up and its source diff are against it.
     const char* builds_on = nullptr;
+    // The n its trace and the viewer default to where the lab's default would
+    // not show the idea (reduction v10's copies start at 32 KB); 0: the lab's.
+    std::size_t trace_n = 0;
 };
 
 // Where a lab's kernels are: kernels/<lab>/NN_<name>.cuh, each defining the

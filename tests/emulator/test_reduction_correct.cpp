@@ -14,6 +14,7 @@
 // one element (0.5 on average) exceeds 1e-4 * sum (< 0.05).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cmath>
 
@@ -62,7 +63,6 @@ std::vector<Schedule> schedules_for(const VersionMeta& v, std::size_t n)
 template <class V> void add_cases(std::vector<Case>& out, std::size_t n, unsigned block)
 {
     if (block < V::min_block) return;  // the version refuses such a block by design
-    if (V::meta.gpu_only) return;      // refused on the emulator (ReductionGpuOnly below)
     for (const char* type : kTypes)
         for (Schedule s : schedules_for(V::meta, n)) out.push_back(Case{V::meta.id, n, block, type, s});
 }
@@ -113,8 +113,7 @@ TEST(ReductionRegistry, HasVersions)
 // The lab's PTX holds every kernel the registry can launch, under the name
 // the runner looks up, and nothing else. Expected count, by hand: v1-v4 take
 // blocks 32..1024 (6 sizes), v5, v5-racy and v6-v10 64..1024 (5 sizes), each
-// for int and float: 4*6*2 + 7*5*2 = 48 + 70 = 118 entries. (v10 runs only on
-// a GPU, but its PTX is in the module: the GPU trace loads it from there.)
+// for int and float: 4*6*2 + 7*5*2 = 48 + 70 = 118 entries.
 TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
 {
     const wl::ptx::Module& module = reduction::ptx_module();
@@ -139,27 +138,27 @@ TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
     EXPECT_NE(module.find("warplab::reduction::reduce_interleaved_divergent<32u, int>"), nullptr);
 }
 
-// v10 is the only reduction version marked GPU-only (its bulk copies have no
-// emulator counterpart); on the emulator it is refused with one sentence that
-// names the reason, before anything runs.
-TEST(ReductionGpuOnly, TheEmulatorRefusesV10AndSaysWhy)
+// No reduction version is GPU-only: v10's bulk copies and mbarriers run on
+// the emulator too (test_bulk_copy.cpp tests them alone), so the suite above
+// covers every version.
+TEST(ReductionRegistry, EveryVersionRunsOnTheEmulator)
 {
-    unsigned gpu_only = 0;
-    for (const VersionMeta& v : reduction_lab().versions)
-        if (v.gpu_only) {
-            ++gpu_only;
-            EXPECT_EQ(std::string(v.id), "v10");
-        }
-    EXPECT_EQ(gpu_only, 1u);
-    RunRequest req = emulator_request("v10", 1000, 256, "int", Schedule::Independent, 1);
-    try {
-        reduction_lab().run(req);
-        ADD_FAILURE() << "v10 ran on the emulator";
-    } catch (const std::invalid_argument& e) {
-        const std::string what = e.what();
-        EXPECT_NE(what.find("v10 runs only on a GPU"), std::string::npos) << what;
-        EXPECT_NE(what.find("cp.async.bulk"), std::string::npos) << what;
-    }
+    for (const VersionMeta& v : reduction_lab().versions) EXPECT_EQ(v.gpu_only, nullptr) << v.id;
+    const std::vector<Case> cases = all_cases();
+    EXPECT_TRUE(std::any_of(cases.begin(), cases.end(), [](const Case& c) { return c.version == "v10"; }));
+}
+
+// v10 with more pieces than its ring has slots, so that blocks refill slots
+// (the sizes above give each block at most one 32 KB piece). 793 pieces of
+// 8192 ints over 132 blocks: block 0 takes pieces 0, 132, ..., 792, seven of
+// them, one more than the six slots; plus 3 elements after the last piece.
+TEST(ReductionV10, BlocksRefillTheirRingSlots)
+{
+    const std::size_t n = 793 * 8192 + 3;
+    const RunRequest req = emulator_request("v10", n, 256, "int", Schedule::Independent, 7);
+    const RunResult r = reduction::run_on_emulator(req);
+    EXPECT_EQ(r.value, r.expected);
+    EXPECT_TRUE(r.ok);
 }
 
 }  // namespace

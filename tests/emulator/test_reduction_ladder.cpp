@@ -40,8 +40,8 @@ std::vector<std::tuple<std::string, std::size_t>> ladder_at_large_odd_sizes()
 {
     std::vector<std::tuple<std::string, std::size_t>> out;
     for (const VersionMeta& v : reduction_lab().versions)
-        // v5-racy races under the independent schedule, by design (below); v10 runs only on a GPU
-        if (!v.variant && !v.gpu_only)
+        // v5-racy races under the independent schedule, by design (below)
+        if (!v.variant)
             for (std::size_t n : {(std::size_t(1) << 22) + 1, 3 * (std::size_t(1) << 20) + 7}) out.emplace_back(v.id, n);
     return out;
 }

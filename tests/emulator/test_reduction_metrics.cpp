@@ -185,5 +185,29 @@ TEST(ReductionTrace, WarpEventsDoNotDependOnTheSchedule)
     EXPECT_GE(compared, 3u) << "at least v1-v3 are compared";
 }
 
+// v10's warps load no piece from global memory: the copy engine does, and
+// its copies are not warp accesses. n = 8192 + 40 ints: one 32 KB piece, so
+// one block (deterministic: it is also the last block), block 256.
+//   global loads: the 40 elements after the piece, elements 8192..8231 at
+//     byte 32768 (256-aligned): warp 0 one request of 4 sectors, warp 1
+//     (8 lanes) one of 1 sector; then thread 0 of the last block reads
+//     g_partial[0]: one request, 1 sector. 3 requests, 6 sectors in all.
+//   shared loads: the piece is 2048 int4, 8 per thread; each warp's int4
+//     load covers 512 consecutive bytes, 4 wavefronts and no conflict:
+//     8 warps x 8 loads x 4 = 256 wavefronts, plus the block sums' few.
+TEST(ReductionTrace, V10WarpsReadThePieceFromSharedMemoryOnly)
+{
+    for (Schedule schedule : kSchedules) {
+        SCOPED_TRACE(schedule_name(schedule));
+        const TracedRun run = trace_version(reduction_lab(), emulator_request("v10", 8192 + 40, kBlock, "int", schedule));
+        EXPECT_TRUE(run.result.ok);
+        EXPECT_EQ(run.totals.global_load.requests, 3u);
+        EXPECT_EQ(run.totals.global_load.sectors, 6u);
+        EXPECT_GE(run.totals.shared_load.wavefronts, 256u);
+        EXPECT_LT(run.totals.shared_load.wavefronts, 256u + 16u) << "the block sums add a few, not a piece's worth";
+        EXPECT_EQ(run.totals.shared_load.wavefronts, run.totals.shared_load.ideal) << "conflict-free";
+    }
+}
+
 }  // namespace
 }  // namespace warplab::test

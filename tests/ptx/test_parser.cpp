@@ -283,7 +283,7 @@ constexpr const char* kScopedModifiers = R"(
 	st.global.u32 [%rd1+16], %r5;
 	setp.eq.s32 %p1, %r7, 0;
 	@%p1 bra $L_done;
-	mbarrier.init.shared::cta.b64 [%r6], 1;
+	mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%r6];
 $L_done:
 	ret;
 }
@@ -300,9 +300,9 @@ TEST(PtxParser, DoubleColonModifiersAreOneName)
     EXPECT_EQ(p[4], 3 + 4);  // p[0] + p[3], read by the hinted v4 load
     try {
         wl::ptx::launch(emu, m, "hinted", dim3(1), dim3(1), 0, p, 1u);
-        FAIL() << "ran an mbarrier, which the interpreter does not implement";
+        FAIL() << "ran an arrival on a cluster's mbarrier, which the interpreter does not implement";
     } catch (const wl::emu::KernelFault& f) {
         const std::string what = f.what();
-        EXPECT_NE(what.find("unsupported PTX instruction 'mbarrier.init.shared::cta.b64'"), std::string::npos) << what;
+        EXPECT_NE(what.find("unsupported PTX instruction 'mbarrier.arrive.release.cluster.shared::cluster.b64'"), std::string::npos) << what;
     }
 }

@@ -357,6 +357,10 @@ private:
     void store(const Frame& fr, const Instr& in);
     void atomic(const Frame& fr, const Instr& in);
     void copy_async(const Frame& fr, const Instr& in);
+    void bulk_copy(const Frame& fr, const Instr& in);
+    bool mbarrier(const Frame& fr, const Instr& in);
+    Target mbarrier_target(const Frame& fr, const Instr& in, const Operand& o, Kind kind);
+    const SharedSlot* shared_slot(std::uint64_t off) const;
 
     // ---- arithmetic
     void integer_op(const Frame& fr, const Instr& in);
@@ -444,12 +448,18 @@ void Interpreter::shared_bounds_fault(const Instr& in, std::uint64_t off, const 
     fail(in, what.str());
 }
 
+// The shared variable at or below the offset, or null.
+const SharedSlot* Interpreter::shared_slot(std::uint64_t off) const
+{
+    const SharedSlot* v = nullptr;
+    for (const SharedSlot& s : t_->L->slots)
+        if (s.offset <= off) v = &s;
+    return v;
+}
+
 Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind)
 {
-    const Launch& L = *t_->L;
-    const SharedSlot* v = nullptr;
-    for (const SharedSlot& s : L.slots)
-        if (s.offset <= off) v = &s;
+    const SharedSlot* v = shared_slot(off);
     if (!v || off + size > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
     if (t_->lane.lockstep && !t_->stepping) emu::detail::access_round();
     const long long index = static_cast<long long>((off - v->offset) / v->elem);
@@ -645,6 +655,78 @@ void Interpreter::copy_async(const Frame& fr, const Instr& in)
     const Target dst = resolve(fr, in, Space::Shared, address(fr, in.o[0]), size, Kind::Store);
     std::memcpy(dst.p, value, size);
     record(in, Kind::Store, dst, size, value);
+}
+
+// cp.async.bulk [dst], [src], size, [mbar]: the copy engine moves size
+// bytes from global to shared memory and counts them off the mbarrier when
+// they land. The copy engine is not a thread: its bytes are not in the trace.
+void Interpreter::bulk_copy(const Frame& fr, const Instr& in)
+{
+    const auto bytes = static_cast<unsigned>(get(fr, in.o[2]));
+    if (bytes == 0 || bytes % 16)
+        fail(in, "cp.async.bulk of " + std::to_string(bytes) + " bytes: the size must be a non-zero multiple of 16");
+    const std::uint64_t to = address(fr, in.o[0]), from = address(fr, in.o[1]);
+    if (to % 16 || from % 16) fail(in, "cp.async.bulk needs 16-byte-aligned shared and global addresses");
+    const SharedSlot* v = shared_slot(to);
+    if (!v || to + bytes > v->offset + v->bytes) shared_bounds_fault(in, to, v, Kind::Store);
+    const Target src = global_target(in, from, bytes, Kind::Load);
+    const Target bar = mbarrier_target(fr, in, in.o[3], Kind::Atomic);
+    const emu::detail::BulkCopyTarget target{v->name, v->elem, static_cast<long long>((to - v->offset) / v->elem)};
+    emu::detail::bulk_copy(t_->arena + to, src.p, bytes, bar.p, target, file(in), line(in));
+}
+
+Interpreter::Target Interpreter::mbarrier_target(const Frame& fr, const Instr& in, const Operand& o, Kind kind)
+{
+    const Target t = resolve(fr, in, in.space, address(fr, o), 8, kind);
+    if (t.space != trace::Space::Shared) fail(in, "an mbarrier must be in shared memory");
+    if ((t.p - t_->arena) % 8) fail(in, "misaligned mbarrier: it takes 8-byte-aligned shared memory");
+    return t;
+}
+
+// mbarrier.init [bar], count / arrive state, [bar]{, count} / arrive.expect_tx
+// state, [bar], tx / expect_tx [bar], tx / {test,try}_wait p, [bar], state
+// (or .parity p, [bar], parity). A state is the phase's parity here. False:
+// an explicit-state lane must wait, and runs this try_wait again when resumed.
+bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
+{
+    const char* at_file = file(in);
+    const unsigned at_line = line(in);
+    switch (in.sub) {
+    case Sub::MbInit: {
+        const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Store);
+        emu::detail::mbarrier_init(bar.p, static_cast<unsigned>(get(fr, in.o[1])), at_file, at_line);
+        return true;
+    }
+    case Sub::MbArrive: {
+        const bool expect_tx = in.flags & kFull;
+        const bool counted = !expect_tx && in.nops > 2 && in.o[2].kind != OpKind::None;
+        const Target bar = mbarrier_target(fr, in, in.o[1], Kind::Atomic);
+        const auto count = counted ? static_cast<unsigned>(get(fr, in.o[2])) : 1u;
+        const auto tx = expect_tx ? static_cast<unsigned>(get(fr, in.o[2])) : 0u;
+        put(fr, in.o[0], Ty::B64, emu::detail::mbarrier_arrive(bar.p, count, tx, at_file, at_line));
+        return true;
+    }
+    case Sub::MbExpectTx: {
+        const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
+        emu::detail::mbarrier_expect_tx(bar.p, static_cast<unsigned>(get(fr, in.o[1])), at_file, at_line);
+        return true;
+    }
+    case Sub::MbTestWait: case Sub::MbTryWait: {
+        const Target bar = mbarrier_target(fr, in, in.o[1], Kind::Atomic);
+        const auto parity = static_cast<unsigned>(get(fr, in.o[2]) & 1);
+        bool done = emu::detail::mbarrier_phase_done(bar.p, parity, at_file, at_line);
+        while (!done && in.sub == Sub::MbTryWait) {  // try_wait suspends the thread until the phase completes
+            const std::uint64_t off = static_cast<std::uint64_t>(bar.p - t_->arena);
+            const SharedSlot* v = shared_slot(off);
+            emu::detail::mbarrier_block(bar.p, v->name, static_cast<long long>((off - v->offset) / v->elem), at_file, at_line);
+            if (t_->stepping) return false;
+            done = emu::detail::mbarrier_phase_done(bar.p, parity, at_file, at_line);
+        }
+        put_pred(fr, in.o[0], done);
+        return true;
+    }
+    default: unsupported(in);
+    }
 }
 
 // ---------------------------------------------------------- arithmetic --
@@ -1480,6 +1562,17 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
     case Op::CpAsync:
         if (round_pending(pc)) return Step::Wait;
         copy_async(fr, in);
+        break;
+    case Op::CpAsyncBulk:
+        if (round_pending(pc)) return Step::Wait;
+        bulk_copy(fr, in);
+        break;
+    case Op::Mbarrier:
+        if (round_pending(pc)) return Step::Wait;
+        if (!mbarrier(fr, in)) {
+            --pc;  // the try_wait again, once the mbarrier has changed
+            return Step::Wait;
+        }
         break;
     case Op::Unsupported: unsupported(in);
     default: unsupported(in);  // an opcode the parser knows and this switch forgot: never a silent no-op

@@ -775,7 +775,7 @@ private:
             {"vote", Op::Vote}, {"match", Op::Match}, {"redux", Op::Redux}, {"activemask", Op::Activemask},
             {"membar", Op::Nop}, {"fence", Op::Nop}, {"nanosleep", Op::Nop}, {"prefetch", Op::Nop},
             {"prefetchu", Op::Nop}, {"pmevent", Op::Nop}, {"atom", Op::Atom}, {"red", Op::Red}, {"cp", Op::CpAsync},
-            {"mma", Op::Mma},
+            {"mma", Op::Mma}, {"mbarrier", Op::Mbarrier},
         };
         in.op = Op::Unsupported;
         for (auto& [n, o] : ops)
@@ -783,6 +783,15 @@ private:
         if (in.op == Op::Unsupported) return;
         if (in.op == Op::Mma) {  // the one shape and type the lab's v9 uses
             if (opcode != "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") in.op = Op::Unsupported;
+            return;
+        }
+        if (in.op == Op::Nop) return;  // fences and hints: every access is done at once here
+        if (in.op == Op::Mbarrier) {
+            decode_mbarrier(q, in);
+            return;
+        }
+        if (in.op == Op::CpAsync && q.size() >= 3 && q[1] == "async" && q[2] == "bulk") {
+            decode_bulk_copy(opcode, in);
             return;
         }
         if (in.op == Op::CpAsync) {  // cp.async copies at once here: its groups need no waiting
@@ -886,6 +895,45 @@ private:
             if (in.op == Op::Cvt || in.op == Op::Set || in.op == Op::Slct) { in.ty = types[0]; in.ty2 = types[1]; }
         }
         if (in.op == Op::MulWide || in.op == Op::MadWide) in.ty2 = in.ty;
+    }
+
+    // mbarrier.init / arrive[.expect_tx] / expect_tx / test_wait[.parity] /
+    // try_wait[.parity], on a CTA's own shared memory (.shared, .shared::cta)
+    // or a generic address; the .b64 form.
+    void decode_mbarrier(const std::vector<std::string_view>& q, Instr& in)
+    {
+        static const std::pair<std::string_view, Sub> ops[] = {{"init", Sub::MbInit}, {"arrive", Sub::MbArrive},
+                                                               {"expect_tx", Sub::MbExpectTx}, {"test_wait", Sub::MbTestWait},
+                                                               {"try_wait", Sub::MbTryWait}};
+        in.op = Op::Unsupported;
+        if (q.size() < 2) return;
+        for (auto& [n, sub] : ops)
+            if (q[1] == n) in.sub = sub;
+        if (in.sub == Sub::None) return;
+        bool b64 = false;
+        for (std::size_t k = 2; k < q.size(); ++k) {
+            const std::string_view s = q[k];
+            if (s == "shared" || s == "shared::cta") in.space = Space::Shared;
+            else if (s == "b64") b64 = true;
+            else if (s == "parity" && (in.sub == Sub::MbTestWait || in.sub == Sub::MbTryWait)) in.flags |= kParity;
+            else if (s == "expect_tx" && in.sub == Sub::MbArrive) in.flags |= kFull;  // arrive.expect_tx
+            else if (s != "release" && s != "acquire" && s != "relaxed" && s != "cta") return;  // e.g. .cluster scope, noComplete
+        }
+        if (b64) in.op = Op::Mbarrier;
+    }
+
+    // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+    // (also .shared::cta, and .L2::cache_hint with its policy operand): a
+    // global-to-shared copy by the copy engine. Other directions, multicast
+    // and the tensor forms are not implemented.
+    void decode_bulk_copy(std::string_view opcode, Instr& in)
+    {
+        const bool to_shared = opcode.starts_with("cp.async.bulk.shared::cluster.global.") ||
+                               opcode.starts_with("cp.async.bulk.shared::cta.global.");
+        const bool plain = opcode.ends_with(".mbarrier::complete_tx::bytes") ||
+                           opcode.ends_with(".mbarrier::complete_tx::bytes.L2::cache_hint");
+        in.op = to_shared && plain ? Op::CpAsyncBulk : Op::Unsupported;
+        in.space = Space::Shared;
     }
 
     // call [.uni] [(rets),] target [, (args)] [, prototype] -> o[0] rets, o[1] target, o[2] args

@@ -126,6 +126,28 @@ void wait_turn();
 unsigned active_mask();
 void active_mask_arrive(const char* file, unsigned line);  // the two halves, for explicit-state bodies
 unsigned active_mask_result();
+// Hopper's mbarrier (an 8-byte transaction barrier in shared memory, at
+// `bar`, which the interpreter has bounds- and race-checked) and its bulk
+// copy engine (cp.async.bulk). Faults name file:line.
+void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line);
+// `count` arrivals, after adding `tx` bytes the phase must also see land; returns the phase's parity.
+unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* file, unsigned line);
+void mbarrier_expect_tx(void* bar, unsigned tx, const char* file, unsigned line);
+// The copies that signal bar land; then: has the phase of this parity completed?
+bool mbarrier_phase_done(void* bar, unsigned parity, const char* file, unsigned line);
+// The lane waits until bar changes (fiber lanes return then; explicit-state
+// lanes return at once, and retry their test when resumed).
+void mbarrier_block(const void* bar, const char* name, long long index, const char* file, unsigned line);
+// The shared array a bulk copy writes, for messages: its name, element size, the first element's index.
+struct BulkCopyTarget {
+    const char* name;
+    unsigned elem;
+    long long first_index;
+};
+// A copy-engine copy of `bytes` from global `src` to shared `dst`; it lands,
+// completing `bytes` of bar's transaction count, when a thread tests bar.
+void bulk_copy(void* dst, const void* src, unsigned bytes, void* bar, const BulkCopyTarget& target, const char* file,
+               unsigned line);
 // The emulator allocation holding addr; false when none does.
 bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& bytes);
 // Which lane a shuffle reads (PTX shfl.sync semantics) and whether it lies inside the segment.

@@ -22,7 +22,8 @@ varies from run to run. To show that, the reduction is profiled once more
 with a grid of one wave (every block resident at once), where the two agree.
 
 Writes a JSON record with provenance and prints a table; exits 1 when a
-count differs by more than the tolerance (3 %), 77 when there is no ncu or GPU.
+count differs by more than the tolerance (3 %, and by half an access per
+block or more), 77 when there is no ncu or GPU.
 
   python3 scripts/ncu_fidelity.py --build build --out results/fidelity/h100-80gb-hbm3-ncu.json
 
@@ -196,6 +197,17 @@ def hardware_counters(launch, one_wave_launch):
     return out
 
 
+# Under half an access per block, a difference is no miscount of block 0
+# (warplab's counts are whole numbers): it is the few accesses one block
+# makes beside the others (v10's last block reads the 132 partials: 5 load
+# requests, 0.04 a block), averaged over the grid.
+ABSOLUTE_FLOOR = 0.5
+
+
+def within(m, tolerance):
+    return m["relative_difference"] <= tolerance or abs(m["ncu_per_block"] - m["warplab"]) < ABSOLUTE_FLOOR
+
+
 def relative(a, b):
     if a != a or b != b:  # a metric ncu did not report fails the check
         return float("inf")
@@ -217,7 +229,8 @@ def markdown(doc):
               "| --- | --- | --- | ---: | ---: | ---: |"]
     for r in doc["rows"]:
         for key, m in r["metrics"].items():
-            note = " (not compared)" if m.get("compared", True) is False else ""
+            note = (" (not compared)" if m.get("compared", True) is False else
+                    " (under half an access per block)" if m["relative_difference"] > doc["tolerance"] else "")
             lines.append(f"| {r['lab']} | {r['version']} | {key} | {m['ncu_per_block']:.2f} | {m['warplab']} | "
                          f"{100 * m['relative_difference']:.2f} %{note} |")
     for f in doc["not_compared"]:
@@ -298,7 +311,7 @@ def main():
             return 77
     warplab = os.path.join(args.build, "warplab")
     target = os.path.join(args.build, "warplab_ncu_target")
-    rows, worst, failures, skipped = [], 0.0, [], []
+    rows, worst, over, failures, skipped = [], 0.0, 0, [], []
     for lab in args.labs.split(","):
         try:
             launches, order = ncu_launches(args.ncu, target, lab, args.log, args.reuse)
@@ -342,13 +355,15 @@ def main():
                                    f"{UNMODELLED_WITH_COPIES[key]}")
                     continue
                 worst = max(worst, diff)
+                over += not within(row["metrics"][key], args.tolerance)
             row["hardware_counters"] = hardware_counters(first, first_launch(one_wave, kernel))
             rows.append(row)
     print(f"{'lab':9} {'ver':4} {'metric':24} {'ncu/block':>12} {'warplab':>10} {'diff':>7}")
     for r in rows:
         for key, m in r["metrics"].items():
             flag = ("  (recorded, not compared)" if m.get("compared", True) is False else
-                    "" if m["relative_difference"] <= args.tolerance else "  <-- over tolerance")
+                    "" if m["relative_difference"] <= args.tolerance else
+                    "  (under half an access per block)" if within(m, args.tolerance) else "  <-- over tolerance")
             print(f"{r['lab']:9} {r['version']:4} {key:24} {m['ncu_per_block']:12.2f} {m['warplab']:10d} "
                   f"{100 * m['relative_difference']:6.2f}%{flag}")
     doc = {"provenance": provenance(args), "tolerance": args.tolerance, "rows": rows, "not_compared": failures + skipped}
@@ -357,10 +372,11 @@ def main():
             json.dump(doc, f, indent=1)
         with open(os.path.splitext(args.out)[0] + ".md", "w") as f:
             f.write(markdown(doc))
-    print(f"worst relative difference: {100 * worst:.2f}% (tolerance {100 * args.tolerance:.0f}%)")
+    print(f"worst relative difference: {100 * worst:.2f}% (tolerance {100 * args.tolerance:.0f}%, or under "
+          f"{ABSOLUTE_FLOOR} of an access per block); over both: {over}")
     for f in failures + skipped:
         print(f"not compared: {f}")
-    return 0 if worst <= args.tolerance and not failures else 1
+    return 0 if over == 0 and not failures else 1
 
 
 if __name__ == "__main__":

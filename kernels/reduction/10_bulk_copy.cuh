@@ -92,7 +92,10 @@ __global__ void reduce_bulk_copy(const T* __restrict__ g_in, T* g_partial, unsig
         wait_landed(&landed[s], (i / slots) % 2);
         const V4* piece = reinterpret_cast<const V4*>(ring + s * kPieceBytes);
 #pragma unroll
-        for (unsigned j = 0; j < kPieceBytes / sizeof(V4) / BLOCK; ++j) sum += add_lanes<T>(piece[threadIdx.x + j * BLOCK]);
+        for (unsigned j = 0; j < kPieceBytes / sizeof(V4) / BLOCK; ++j) {
+            const V4 v = piece[threadIdx.x + j * BLOCK];
+            sum += add_lanes<T>(v);
+        }
         __syncthreads();  // every thread has read slot s
         if (threadIdx.x == 0 && i + slots < mine)
             bulk_copy(ring + s * kPieceBytes, first + (i + slots) * step, kPieceBytes, &landed[s]);

@@ -25,9 +25,9 @@ __device__ void first_copy(int* ring, const int* in, unsigned bytes, unsigned lo
 }
 
 // Piece p of `in` goes through a one-slot ring into out (piece p of out),
-// pieces in order. The last thread issues each copy, so the block's other
-// warps reach the wait first and must wait for it.
-__global__ void copy_through_ring(const int* in, int* out, unsigned pieces)
+// pieces in order, each waited for with Wait. The last thread issues each
+// copy, so the block's other warps reach the wait first and must wait for it.
+template <void (*Wait)(unsigned long long*, unsigned)> __device__ void through_ring(const int* in, int* out, unsigned pieces)
 {
     __shared__ __align__(128) int ring[kPiece / 4];
     __shared__ __align__(8) unsigned long long landed;
@@ -36,10 +36,21 @@ __global__ void copy_through_ring(const int* in, int* out, unsigned pieces)
     __syncthreads();
     for (unsigned p = 0; p < pieces; ++p) {
         if (issuer) bulk_copy(ring, in + p * (kPiece / 4), kPiece, &landed);
-        wait_landed(&landed, p % 2);
+        Wait(&landed, p % 2);
         for (unsigned i = threadIdx.x; i < kPiece / 4; i += blockDim.x) out[p * (kPiece / 4) + i] = ring[i];
         __syncthreads();  // every thread has read the slot before it is filled again
     }
+}
+
+__global__ void copy_through_ring(const int* in, int* out, unsigned pieces) { through_ring<wait_landed>(in, out, pieces); }
+
+// The same with the wait in a function nvcc does not inline: a kernel with
+// calls runs each lane on a fiber, where a waiting lane yields instead of returning.
+__device__ __noinline__ void wait_called(unsigned long long* landed, unsigned parity) { wait_landed(landed, parity); }
+
+__global__ void copy_through_ring_called(const int* in, int* out, unsigned pieces)
+{
+    through_ring<wait_called>(in, out, pieces);
 }
 
 // Reads the slot after a __syncthreads() but without waiting on its mbarrier:

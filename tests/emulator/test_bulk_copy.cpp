@@ -80,6 +80,10 @@ TEST_P(BulkCopyTest, PiecesPassThroughAOneSlotRingInOrder)
     int* out = zeros<int>(emu, host.size());
     ASSERT_NO_THROW(run(emu, "copy_through_ring", dim3(96), in, out, pieces));
     EXPECT_EQ(to_host(emu, out, host.size()), host);
+    // Again with the wait in a called function: the lanes run on fibers.
+    int* again = zeros<int>(emu, host.size());
+    ASSERT_NO_THROW(run(emu, "copy_through_ring_called", dim3(96), in, again, pieces));
+    EXPECT_EQ(to_host(emu, again, host.size()), host);
 }
 
 TEST_P(BulkCopyTest, AReadBeforeTheWaitIsCaught)

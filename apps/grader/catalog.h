@@ -103,6 +103,15 @@ inline constexpr CheckSpec kE8[] = {
      "let consecutive lanes take consecutive elements in every iteration (grid-stride), not a contiguous chunk "
      "per thread"},
 };
+inline constexpr CheckSpec kE9[] = {
+    {kCorrect, "right sums per block: pattern, seeded random, refilled slots, blocks with no piece, two block sizes", 5,
+     "piece k of the block is in slot k % kSlots, in that slot's fill k / kSlots: wait_slot(&landed[s], "
+     "(k / kSlots) % 2) before reading it, __syncthreads() after every thread has read it, then thread 0 refills it"},
+    {"copy_engine", "the warps load no global memory: every piece comes through the ring, each thread reading its share",
+     5,
+     "read the piece from ring[k % kSlots], never from in: the copy engine has brought it there; and let every thread "
+     "add its share (j = threadIdx.x, threadIdx.x + BLOCK, ...), not one thread all of it"},
+};
 
 }  // namespace catalog_detail
 
@@ -158,6 +167,12 @@ inline constexpr ExerciseSpec kExercises[] = {
      "__global__ void exercise::saxpy(float a, const float* x, float* y, unsigned n)",
      "void (*grader_calls_saxpy)(float, const float*, float*, unsigned) = exercise::saxpy;\n", catalog_detail::kE8,
      10},
+    {"E9", "E9_sum_bulk_copy", "a sum fed by the copy engine (cp.async.bulk into a ring of mbarrier-guarded slots)",
+     "reduction v9 -> v10",
+     "template <unsigned BLOCK> __global__ void exercise::ring_sum(const int* in, int* out, unsigned pieces)",
+     "void (*grader_calls_ring_sum_128)(const int*, int*, unsigned) = exercise::ring_sum<128>;\n"
+     "void (*grader_calls_ring_sum_256)(const int*, int*, unsigned) = exercise::ring_sum<256>;\n",
+     catalog_detail::kE9, 10},
 };
 
 constexpr const ExerciseSpec* find_exercise(std::string_view id)

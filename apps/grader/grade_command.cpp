@@ -41,7 +41,10 @@ std::vector<const grade::ExerciseSpec*> resolve_ids(const std::vector<std::strin
     for (std::string id : ids) {
         for (char& c : id) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         const grade::ExerciseSpec* spec = grade::find_exercise(id);
-        if (!spec) throw std::invalid_argument("unknown exercise '" + id + "' (there are E1 to E8)");
+        if (!spec)
+            throw std::invalid_argument("unknown exercise '" + id + "' (there are " +
+                                        std::string(grade::kExercises[0].id) + " to " +
+                                        std::string(std::end(grade::kExercises)[-1].id) + ")");
         specs.push_back(spec);
     }
     return specs;

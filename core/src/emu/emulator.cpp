@@ -572,7 +572,7 @@ inline void check_race(Lane& lane, const Access& a, std::uint64_t word, std::uin
     for (const Block::BulkCopy& c : b.copies)
         if (byte + a.size > c.dst && byte < c.dst + c.bytes) {
             what << "read of shared memory that a bulk copy has not filled yet: " << a.array->name << "[" << a.index
-                 << "] is written by the cp.async.bulk " << thread_name(b, c.issuer) << " issued at "
+                 << "] is written by the cp.async.bulk that " << thread_name(b, c.issuer) << " issued at "
                  << site(c.file, c.line) << ", which has landed only once a thread has waited on its mbarrier";
             fault(lane, a.file, a.line, what.str());
         }

@@ -65,14 +65,18 @@ __global__ void read_before_wait(const int* in, int* out)
     wait_landed(&landed, 0);
 }
 
-// Waits for a phase nobody arrives at: no thread arms the mbarrier.
+// Waits for a phase nobody arrives at: no thread arms mbarrier 2 of 4. Like
+// v10 (warp_sums) the kernel also has 4-byte shared variables: the report
+// must still count the mbarriers in 8-byte elements.
 __global__ void wait_never_armed(int* out)
 {
-    __shared__ __align__(8) unsigned long long landed;
-    if (threadIdx.x == 0) init_mbarrier(&landed);
+    __shared__ __align__(8) unsigned long long landed[4];
+    __shared__ int word[32];
+    if (threadIdx.x < 4) init_mbarrier(&landed[threadIdx.x]);
+    if (threadIdx.x < 32) word[threadIdx.x] = threadIdx.x;
     __syncthreads();
-    wait_landed(&landed, 0);  // waits for ever: reported at wait_landed's try_wait
-    out[threadIdx.x] = 1;
+    wait_landed(&landed[2], 0);  // waits for ever: reported at wait_landed's try_wait
+    out[threadIdx.x] = word[threadIdx.x % 32];
 }
 
 // Refills the slot while other threads may still be reading it: the

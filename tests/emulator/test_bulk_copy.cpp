@@ -101,14 +101,16 @@ TEST_P(BulkCopyTest, AReadBeforeTheWaitIsCaught)
 
 TEST_P(BulkCopyTest, AWaitNoArrivalCanEndIsADeadlock)
 {
-    // The mbarrier expects one arrival that no thread makes: every thread
-    // waits for ever. The report names the mbarrier and what it still expects
-    // (1 arrival, 0 bytes), at the try_wait in v10's wait_landed().
+    // mbarrier 2 of 4 expects one arrival that no thread makes: every thread
+    // waits for ever. The report names the mbarrier, landed[2] (bytes 16-23:
+    // counted in 8-byte elements although the kernel's other shared variable
+    // is of 4-byte ints), and what it still expects (1 arrival, 0 bytes), at
+    // the try_wait in v10's wait_landed().
     int* out = zeros<int>(emu, 64);
     auto f = fault_of([&] { run(emu, "wait_never_armed", dim3(64), out); });
     ASSERT_TRUE(f) << "a wait that can never end must fault, not hang";
     expect_in_helper(*f, "wait_never_armed", std::nullopt, "mbarrier.try_wait",
-                     {"mbarrier deadlock", "landed[0]", "1 arrival and 0 bytes"});
+                     {"mbarrier deadlock", "landed[2]", "1 arrival and 0 bytes"});
 }
 
 TEST_P(BulkCopyTest, ARefillWhileOthersReadIsARace)

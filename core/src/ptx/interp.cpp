@@ -675,12 +675,22 @@ void Interpreter::bulk_copy(const Frame& fr, const Instr& in)
     emu::detail::bulk_copy(t_->arena + to, src.p, bytes, bar.p, target, file(in), line(in));
 }
 
+// An mbarrier is 8 bytes of shared memory: messages count 8-byte elements
+// ("landed[3]"), whatever the variable's element size looks like in the PTX.
 Interpreter::Target Interpreter::mbarrier_target(const Frame& fr, const Instr& in, const Operand& o, Kind kind)
 {
-    const Target t = resolve(fr, in, in.space, address(fr, o), 8, kind);
-    if (t.space != trace::Space::Shared) fail(in, "an mbarrier must be in shared memory");
-    if ((t.p - t_->arena) % 8) fail(in, "misaligned mbarrier: it takes 8-byte-aligned shared memory");
-    return t;
+    std::uint64_t off = address(fr, o);
+    if (in.space == Space::Generic) {
+        if (off < kSharedWindow || off >= kSharedWindow + kWindowSize) fail(in, "an mbarrier must be in shared memory");
+        off -= kSharedWindow;
+    }
+    if (off % 8) fail(in, "misaligned mbarrier: it takes 8-byte-aligned shared memory");
+    const SharedSlot* v = shared_slot(off);
+    if (!v || off + 8 > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
+    if (t_->lane.lockstep && !t_->stepping) emu::detail::access_round();
+    emu::detail::check_shared_access(kind, t_->arena + off, 8, v->name, static_cast<long long>((off - v->offset) / 8),
+                                     file(in), line(in));
+    return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
 
 // mbarrier.init [bar], count / arrive state, [bar]{, count} / arrive.expect_tx
@@ -718,7 +728,7 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         while (!done && in.sub == Sub::MbTryWait) {  // try_wait suspends the thread until the phase completes
             const std::uint64_t off = static_cast<std::uint64_t>(bar.p - t_->arena);
             const SharedSlot* v = shared_slot(off);
-            emu::detail::mbarrier_block(bar.p, v->name, static_cast<long long>((off - v->offset) / v->elem), at_file, at_line);
+            emu::detail::mbarrier_block(bar.p, v->name, static_cast<long long>((off - v->offset) / 8), at_file, at_line);
             if (t_->stepping) return false;
             done = emu::detail::mbarrier_phase_done(bar.p, parity, at_file, at_line);
         }

@@ -230,7 +230,8 @@ def markdown(doc):
     for r in doc["rows"]:
         for key, m in r["metrics"].items():
             note = (" (not compared)" if m.get("compared", True) is False else
-                    " (under half an access per block)" if m["relative_difference"] > doc["tolerance"] else "")
+                    " (under half an access per block)" if m["relative_difference"] > doc["tolerance"] and
+                    within(m, doc["tolerance"]) else "")
             lines.append(f"| {r['lab']} | {r['version']} | {key} | {m['ncu_per_block']:.2f} | {m['warplab']} | "
                          f"{100 * m['relative_difference']:.2f} %{note} |")
     for f in doc["not_compared"]:

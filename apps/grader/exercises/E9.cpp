@@ -4,7 +4,6 @@
 // its copy has landed, a refill that races with reads, or a wait that can
 // never end is a fault, and fails `correct` with the emulator's report.
 #include <algorithm>
-#include <numeric>
 
 #include "harness/harness.h"
 

@@ -946,15 +946,6 @@ unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* fil
     return phase;
 }
 
-void mbarrier_expect_tx(void* bar, unsigned tx, const char* file, unsigned line)
-{
-    Lane& lane = *tls_lane;
-    MbarrierState s = load_mbarrier(bar);
-    add_tx(lane, s, tx, file, line);
-    store_mbarrier(bar, s);
-    wake_mbarrier_waiters(*lane.block, bar);
-}
-
 bool mbarrier_phase_done(void* bar, unsigned parity, const char* file, unsigned line)
 {
     Lane& lane = *tls_lane;

@@ -329,7 +329,8 @@ private:
         std::uint64_t offset;
     };
     Target resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr, unsigned size, Kind kind);
-    Target shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind);
+    // elem: the element size messages count in (0: the variable's).
+    Target shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind, unsigned elem = 0);
     Target global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind);
     // The fault messages, out of the hot paths' way.
     [[noreturn, gnu::cold, gnu::noinline]] void shared_bounds_fault(const Instr& in, std::uint64_t off,
@@ -457,12 +458,12 @@ const SharedSlot* Interpreter::shared_slot(std::uint64_t off) const
     return v;
 }
 
-Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind)
+Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind, unsigned elem)
 {
     const SharedSlot* v = shared_slot(off);
     if (!v || off + size > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
     if (t_->lane.lockstep && !t_->stepping) emu::detail::access_round();
-    const long long index = static_cast<long long>((off - v->offset) / v->elem);
+    const long long index = static_cast<long long>((off - v->offset) / (elem ? elem : v->elem));
     emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, file(in), line(in));
     return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
@@ -685,17 +686,13 @@ Interpreter::Target Interpreter::mbarrier_target(const Frame& fr, const Instr& i
         off -= kSharedWindow;
     }
     if (off % 8) fail(in, "misaligned mbarrier: it takes 8-byte-aligned shared memory");
-    const SharedSlot* v = shared_slot(off);
-    if (!v || off + 8 > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
-    if (t_->lane.lockstep && !t_->stepping) emu::detail::access_round();
-    emu::detail::check_shared_access(kind, t_->arena + off, 8, v->name, static_cast<long long>((off - v->offset) / 8),
-                                     file(in), line(in));
-    return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
+    return shared_target(in, off, 8, kind, 8);
 }
 
 // mbarrier.init [bar], count / arrive state, [bar]{, count} / arrive.expect_tx
 // state, [bar], tx / expect_tx [bar], tx / {test,try}_wait p, [bar], state
-// (or .parity p, [bar], parity). A state is the phase's parity here. False:
+// (or .parity p, [bar], parity). A state is the phase's parity here, so the
+// two forms of a wait are one. False:
 // an explicit-state lane must wait, and runs this try_wait again when resumed.
 bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
 {
@@ -707,8 +704,8 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         emu::detail::mbarrier_init(bar.p, static_cast<unsigned>(get(fr, in.o[1])), at_file, at_line);
         return true;
     }
-    case Sub::MbArrive: {
-        const bool expect_tx = in.flags & kFull;
+    case Sub::MbArrive: case Sub::MbArriveExpectTx: {
+        const bool expect_tx = in.sub == Sub::MbArriveExpectTx;
         const bool counted = !expect_tx && in.nops > 2 && in.o[2].kind != OpKind::None;
         const Target bar = mbarrier_target(fr, in, in.o[1], Kind::Atomic);
         const auto count = counted ? static_cast<unsigned>(get(fr, in.o[2])) : 1u;
@@ -716,9 +713,9 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         put(fr, in.o[0], Ty::B64, emu::detail::mbarrier_arrive(bar.p, count, tx, at_file, at_line));
         return true;
     }
-    case Sub::MbExpectTx: {
+    case Sub::MbExpectTx: {  // expected bytes with no arrival
         const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
-        emu::detail::mbarrier_expect_tx(bar.p, static_cast<unsigned>(get(fr, in.o[1])), at_file, at_line);
+        emu::detail::mbarrier_arrive(bar.p, 0, static_cast<unsigned>(get(fr, in.o[1])), at_file, at_line);
         return true;
     }
     case Sub::MbTestWait: case Sub::MbTryWait: {
@@ -726,9 +723,8 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         const auto parity = static_cast<unsigned>(get(fr, in.o[2]) & 1);
         bool done = emu::detail::mbarrier_phase_done(bar.p, parity, at_file, at_line);
         while (!done && in.sub == Sub::MbTryWait) {  // try_wait suspends the thread until the phase completes
-            const std::uint64_t off = static_cast<std::uint64_t>(bar.p - t_->arena);
-            const SharedSlot* v = shared_slot(off);
-            emu::detail::mbarrier_block(bar.p, v->name, static_cast<long long>((off - v->offset) / 8), at_file, at_line);
+            const char* name = t_->L->slots[bar.array].name;
+            emu::detail::mbarrier_block(bar.p, name, static_cast<long long>(bar.offset / 8), at_file, at_line);
             if (t_->stepping) return false;
             done = emu::detail::mbarrier_phase_done(bar.p, parity, at_file, at_line);
         }

@@ -68,7 +68,6 @@ enum : std::uint16_t {
     kPair = 4096,  // a d|p destination pair (setp, shfl, match.all)
     kShiftAmt = 8192,  // bfind.shiftamt
     kCarryOut = 16384,  // .cc: the carry (or borrow) goes to the thread's condition code
-    kParity = 32768,    // mbarrier.{test,try}_wait.parity: the operand is a phase's parity, not a state
 };
 // Sub-operations of atom/red/vote/shfl/redux/match/bar.red/shf.
 enum class Sub : std::uint8_t {
@@ -76,7 +75,7 @@ enum class Sub : std::uint8_t {
     Popc, All, Any, Uni, Ballot,                                // vote, bar.red
     Up, Down, Bfly, Idx,                                        // shfl
     MatchAny, MatchAll,
-    MbInit, MbArrive, MbExpectTx, MbTestWait, MbTryWait,        // mbarrier
+    MbInit, MbArrive, MbArriveExpectTx, MbExpectTx, MbTestWait, MbTryWait,  // mbarrier
 };
 
 enum class OpKind : std::uint8_t { None, Reg, Imm, Vec, Addr, Special, SharedSym, LocalSym, ParamSym, Sink, Label, Func, List };

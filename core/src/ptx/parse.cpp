@@ -915,8 +915,8 @@ private:
             const std::string_view s = q[k];
             if (s == "shared" || s == "shared::cta") in.space = Space::Shared;
             else if (s == "b64") b64 = true;
-            else if (s == "parity" && (in.sub == Sub::MbTestWait || in.sub == Sub::MbTryWait)) in.flags |= kParity;
-            else if (s == "expect_tx" && in.sub == Sub::MbArrive) in.flags |= kFull;  // arrive.expect_tx
+            else if (s == "parity" && (in.sub == Sub::MbTestWait || in.sub == Sub::MbTryWait)) continue;  // a state is a parity here
+            else if (s == "expect_tx" && in.sub == Sub::MbArrive) in.sub = Sub::MbArriveExpectTx;
             else if (s != "release" && s != "acquire" && s != "relaxed" && s != "cta") return;  // e.g. .cluster scope, noComplete
         }
         if (b64) in.op = Op::Mbarrier;

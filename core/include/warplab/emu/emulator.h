@@ -130,9 +130,9 @@ unsigned active_mask_result();
 // `bar`, which the interpreter has bounds- and race-checked) and its bulk
 // copy engine (cp.async.bulk). Faults name file:line.
 void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line);
-// `count` arrivals, after adding `tx` bytes the phase must also see land; returns the phase's parity.
+// `count` arrivals (0: expect_tx alone), after adding `tx` bytes the phase must
+// also see land; returns the phase's parity.
 unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* file, unsigned line);
-void mbarrier_expect_tx(void* bar, unsigned tx, const char* file, unsigned line);
 // The copies that signal bar land; then: has the phase of this parity completed?
 bool mbarrier_phase_done(void* bar, unsigned parity, const char* file, unsigned line);
 // The lane waits until bar changes (fiber lanes return then; explicit-state

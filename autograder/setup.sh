@@ -9,11 +9,11 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-# warplab itself, as its README sets it up: packages, then a build in
-# warplab/build/. Before nvcc is installed, so that the build is the
-# emulator's alone (the GPU backend would need cuBLAS and a driver): the
-# grader finds nvcc when it runs, not when it is built.
-bash warplab/scripts/setup.sh
+# The grader alone, as the README's grader set-up makes it: a compiler, three
+# libraries and the warplab binary in warplab/build/, built for the emulator
+# (the GPU backend would need cuBLAS and a driver): the grader finds nvcc when
+# it runs, not when it is built.
+bash warplab/scripts/setup.sh --grader
 
 # nvcc from NVIDIA's apt repository where the image has none (CUDA 12 or later:
 # the grader compiles for compute_90). Only the compiler and the runtime headers.
@@ -21,12 +21,12 @@ if ! command -v nvcc >/dev/null && [[ ! -x /usr/local/cuda/bin/nvcc ]]; then
   . /etc/os-release
   repo="${ID}${VERSION_ID//./}"   # ubuntu2204, ubuntu2404, debian12
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wget ca-certificates >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends wget ca-certificates >/dev/null
   wget -q "https://developer.download.nvidia.com/compute/cuda/repos/${repo}/x86_64/cuda-keyring_1.1-1_all.deb"
   dpkg -i cuda-keyring_1.1-1_all.deb >/dev/null
   rm cuda-keyring_1.1-1_all.deb
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq cuda-nvcc-12-6 cuda-cudart-dev-12-6 >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends cuda-nvcc-12-6 cuda-cudart-dev-12-6 >/dev/null
   [[ -e /usr/local/cuda ]] || ln -s /usr/local/cuda-12.6 /usr/local/cuda
 fi
 

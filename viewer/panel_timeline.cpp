@@ -1,0 +1,126 @@
+// Timeline (the transfers lab only): the recorded runs of the selected
+// version as Gantt charts, one row per engine (copy in, compute, peer, copy
+// out) per GPU, each copy or kernel a bar at its place in the run, labelled
+// with its bytes and GB/s; where bars of different rows stand above one
+// another, the engines overlapped. The numbers are results/'s (recorded with
+// warplab bench transfers --record), so the panel works without a GPU.
+#include <imgui.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "labs/transfers/timeline.h"
+#include "viewer/draw_util.h"
+#include "viewer/format.h"
+#include "viewer/panels.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+// One colour per engine (Okabe & Ito, as the sectors): copy in, compute, peer, copy out.
+ImU32 engine_colour(const std::string& engine)
+{
+    const Palette& pal = palette();
+    if (engine == "copy in") return pal.sector[0];
+    if (engine == "compute") return pal.sector[2];
+    if (engine == "peer") return pal.sector[3];
+    return pal.sector[1];
+}
+
+// The chart of one run: row names on the left, bars over the run's wall-clock time.
+void chart(App& app, const transfers::TimelineChart& c, float row_h)
+{
+    const Palette& pal = palette();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    const float name_w = ImGui::CalcTextSize("GPU 0 copy out  ").x;
+    const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x - name_w);
+    const float x0 = top.x + name_w;
+    for (std::size_t i = 0; i < c.rows.size(); ++i) {
+        const transfers::TimelineRow& row = c.rows[i];
+        const float y = top.y + float(i) * row_h;
+        dl->AddText(ImVec2(top.x, y + (row_h - ImGui::GetTextLineHeight()) / 2), pal.text, row.name().c_str());
+        dl->AddRectFilled(ImVec2(x0, y + 1), ImVec2(x0 + width, y + row_h - 1), pal.bar_background);
+        for (const transfers::Bar& b : row.bars) {
+            const ImVec2 a(x0 + float(b.from) * width, y + 2), z(std::max(x0 + float(b.to) * width, x0 + float(b.from) * width + 1), y + row_h - 2);
+            dl->AddRectFilled(a, z, engine_colour(row.engine));
+            dl->AddRect(a, z, pal.panel);
+            const std::string label = "s" + std::to_string(b.stream) + " " + b.label;
+            const ImVec2 size = ImGui::CalcTextSize(label.c_str());
+            if (size.x + 4 < z.x - a.x) dl->AddText(ImVec2(a.x + 3, y + (row_h - size.y) / 2), pal.text, label.c_str());
+            if (ImGui::IsMouseHoveringRect(a, z)) ImGui::SetTooltip("%s, stream %u: %s", row.name().c_str(), b.stream, b.label.c_str());
+        }
+    }
+    const float bottom = top.y + float(c.rows.size()) * row_h;
+    for (int k = 0; k <= 4; ++k) {  // the time axis: 0, ¼, ½, ¾ and all of the run
+        const float x = x0 + width * float(k) / 4;
+        dl->AddLine(ImVec2(x, top.y), ImVec2(x, bottom + 3), pal.grid_line);
+        const std::string t = printf_string("%.1f ms", c.wall_ms * k / 4);
+        const float w = ImGui::CalcTextSize(t.c_str()).x;
+        dl->AddText(ImVec2(std::min(x - w / 2, x0 + width - w), bottom + 3), pal.muted, t.c_str());
+    }
+    add_region(app, "timeline." + c.version, ImVec2(x0, top.y), ImVec2(x0 + width, bottom));
+    ImGui::Dummy(ImVec2(name_w + width, float(c.rows.size()) * row_h + ImGui::GetTextLineHeightWithSpacing()));
+}
+
+// The recorded table the panel draws from, if any.
+const BenchTable* recorded_table(const App& app)
+{
+    const int shown = default_table(app.timing, "transfers", "float");
+    return shown >= 0 ? &app.timing.tables[shown].table : nullptr;
+}
+
+// Rows of the table for the selected version ("v3" has one per stream count).
+std::vector<const BenchRow*> version_rows(const BenchTable& t, const std::string& id)
+{
+    std::vector<const BenchRow*> out;
+    for (const BenchRow& r : t.rows)
+        if (r.version == id || r.version.rfind(id + " ", 0) == 0) out.push_back(&r);
+    return out;
+}
+
+void legend()
+{
+    for (const char* engine : transfers::kEngines) {
+        legend_swatch(engine_colour(engine), engine);
+        ImGui::SameLine();
+    }
+    ImGui::NewLine();
+}
+
+}  // namespace
+
+void timeline_panel(App& app)
+{
+    if (begin_panel(app, Panel::Timeline, "Timeline: copy engines, SMs and peer links per GPU")) {
+        const BenchTable* t = recorded_table(app);
+        const std::string id = current_version(app).id;
+        if (!t) {
+            ImGui::TextDisabled("No transfers run recorded in results/ yet (on a GPU: warplab bench transfers --record ...)");
+        } else {
+            ImGui::TextDisabled("%s, %s", t->provenance.gpu.c_str(), size_label_of(*t).c_str());
+            help_marker("One timed run of each row, from CUDA events against a base event on each GPU. A bar is one copy or "
+                        "kernel, labelled sN (its stream), its bytes and GB/s. Bars above one another ran at once: the "
+                        "copy-in engine, the SMs and the copy-out engine overlap. The axis is the run's wall-clock time; "
+                        "the bound is the busiest link at the rates measured in the same run.");
+            legend();
+            const std::vector<const BenchRow*> rows = version_rows(*t, id);
+            if (rows.empty()) ImGui::TextWrapped("%s was not timed in this recording: %s", id.c_str(), t->note.c_str());
+            std::size_t lines = 0;
+            for (const BenchRow* r : rows)
+                if (const RunTimeline* run = transfers::find_timeline(*t, r->version)) lines += transfers::timeline_chart(*run).rows.size() + 2;
+            const float row_h = std::clamp(ImGui::GetContentRegionAvail().y / float(std::max<std::size_t>(lines, 1)) - 2,
+                                           ImGui::GetTextLineHeight() + 2, ImGui::GetTextLineHeight() * 2.2f);
+            for (const BenchRow* r : rows) {
+                const RunTimeline* run = transfers::find_timeline(*t, r->version);
+                ImGui::Text("%s: %.3f ms median, bound %.3f ms (%.0f %% of it)%s", r->version.c_str(), r->median_ms, r->bound_ms,
+                            r->pct_peak, r->ok ? "" : ", wrong result");
+                if (run) chart(app, transfers::timeline_chart(*run), row_h);
+            }
+        }
+    }
+    end_panel();
+}
+
+}  // namespace warplab::viewer

@@ -43,13 +43,18 @@ void chart(App& app, const transfers::TimelineChart& c, float row_h)
         dl->AddText(ImVec2(top.x, y + (row_h - ImGui::GetTextLineHeight()) / 2), pal.text, row.name().c_str());
         dl->AddRectFilled(ImVec2(x0, y + 1), ImVec2(x0 + width, y + row_h - 1), pal.bar_background);
         for (const transfers::Bar& b : row.bars) {
-            const ImVec2 a(x0 + float(b.from) * width, y + 2), z(std::max(x0 + float(b.to) * width, x0 + float(b.from) * width + 1), y + row_h - 2);
+            const float x_wait = x0 + float(b.from) * width, x_run = x0 + float(b.running_from) * width;
+            const ImVec2 a(x_run, y + 2), z(std::max(x0 + float(b.to) * width, x_run + 1), y + row_h - 2);
+            if (x_run > x_wait)  // queued behind an earlier copy of its direction: a thin line
+                dl->AddLine(ImVec2(x_wait, y + row_h / 2), ImVec2(x_run, y + row_h / 2), engine_colour(row.engine), 1.0f);
             dl->AddRectFilled(a, z, engine_colour(row.engine));
             dl->AddRect(a, z, pal.panel);
             const std::string label = "s" + std::to_string(b.stream) + " " + b.label;
             const ImVec2 size = ImGui::CalcTextSize(label.c_str());
             if (size.x + 4 < z.x - a.x) dl->AddText(ImVec2(a.x + 3, y + (row_h - size.y) / 2), pal.text, label.c_str());
-            if (ImGui::IsMouseHoveringRect(a, z)) ImGui::SetTooltip("%s, stream %u: %s", row.name().c_str(), b.stream, b.label.c_str());
+            if (ImGui::IsMouseHoveringRect(ImVec2(x_wait, a.y), z))
+                ImGui::SetTooltip("%s, stream %u: %s; issued at %.3f ms, ran from %.3f ms", row.name().c_str(), b.stream, b.label.c_str(),
+                                  b.from * c.wall_ms, b.running_from * c.wall_ms);
         }
     }
     const float bottom = top.y + float(c.rows.size()) * row_h;
@@ -102,7 +107,9 @@ void timeline_panel(App& app)
             ImGui::TextDisabled("%s, %s", t->provenance.gpu.c_str(), size_label_of(*t).c_str());
             help_marker("One timed run of each row, from CUDA events against a base event on each GPU. A bar is one copy or "
                         "kernel, labelled sN (its stream), its bytes and GB/s. Bars above one another ran at once: the "
-                        "copy-in engine, the SMs and the copy-out engine overlap. The axis is the run's wall-clock time; "
+                        "copy-in engine, the SMs and the copy-out engine overlap. A copy's thin line before its bar: its "
+                        "stream had reached it, but the engine was still running an earlier copy of its direction. "
+                        "The axis is the run's wall-clock time; "
                         "the bound is the busiest link at the rates measured in the same run.");
             legend();
             const std::vector<const BenchRow*> rows = version_rows(*t, id);

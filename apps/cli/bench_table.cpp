@@ -145,13 +145,16 @@ std::string bench_text(const BenchTable& t, const std::string& source)
                       fixed(r.vs_reference, "%.2fx").c_str(), r.ok ? "yes" : "WRONG");
         out << line;
     }
-    std::snprintf(line, sizeof line, "peak: %.0f %s theoretical", t.peak, t.rate_unit.c_str());
-    out << line;
-    if (t.copy_rate > 0) {
-        std::snprintf(line, sizeof line, "; copy kernel %.0f GB/s (read + write) in this run", t.copy_rate);
+    if (t.peak > 0) {  // transfers has none: its rows are compared with their links' bound
+        std::snprintf(line, sizeof line, "peak: %.0f %s theoretical", t.peak, t.rate_unit.c_str());
         out << line;
+        if (t.copy_rate > 0) {
+            std::snprintf(line, sizeof line, "; copy kernel %.0f GB/s (read + write) in this run", t.copy_rate);
+            out << line;
+        }
+        out << ". ";
     }
-    out << ". vs ref: reference time / version time (1.00x = as fast as the reference). * = marked variant.\n";
+    out << "vs ref: reference time / version time (1.00x = as fast as the reference). * = marked variant.\n";
     out << "provenance: driver " << p.driver << ", CUDA " << p.cuda_runtime << ", SM clock " << p.sm_clock_mhz
         << " MHz, memory clock " << p.mem_clock_mhz << " MHz x " << p.bus_width_bits << " bits, commit " << p.commit
         << ", command: " << p.command << "\n";

@@ -24,10 +24,10 @@ std::pair<int, int> row_key(const TimelineSpan& s)
     return {s.gpu, engine};
 }
 
-// Cells [first, last] of a `width`-cell row that a bar covers (at least one).
+// Cells [first, last] of a `width`-cell row that a bar ran in (at least one).
 std::pair<unsigned, unsigned> cells_of(const Bar& b, unsigned width)
 {
-    const unsigned first = std::min(width - 1, unsigned(std::floor(b.from * width)));
+    const unsigned first = std::min(width - 1, unsigned(std::floor(b.running_from * width)));
     const unsigned last = std::max(first, std::min(width - 1, unsigned(std::ceil(b.to * width)) - (b.to * width > 0 ? 1 : 0)));
     return {first, last};
 }
@@ -41,7 +41,7 @@ std::string chart_text(const TimelineChart& chart, unsigned width)
         for (const Bar& b : row.bars) {
             const auto [first, last] = cells_of(b, width);
             for (unsigned c = first; c <= last; ++c) cells[c] = char('0' + b.stream % 10);
-            busy_ms += (b.to - b.from) * chart.wall_ms;
+            busy_ms += (b.to - b.running_from) * chart.wall_ms;
         }
         char line[256];
         std::snprintf(line, sizeof line, "  %-16s |%s| %zu span%s, busy %.3f ms", row.name().c_str(), cells.c_str(), row.bars.size(),
@@ -103,11 +103,18 @@ TimelineChart timeline_chart(const RunTimeline& run)
     TimelineChart chart{run.version, run.wall_ms, {}};
     std::map<std::pair<int, int>, std::vector<const TimelineSpan*>> rows;
     for (const TimelineSpan& s : run.spans) rows[row_key(s)].push_back(&s);
+    const double scale = run.wall_ms > 0 ? run.wall_ms : 1;
     for (const auto& [key, spans] : rows) {
         TimelineRow row{key.first, spans.front()->engine, {}};
+        const bool serial = copy_engine(row.engine);
         for (const TimelineSpan* s : spans) {
-            const double scale = run.wall_ms > 0 ? run.wall_ms : 1;
-            row.bars.push_back({s->start_ms / scale, s->end_ms / scale, s->stream, span_label(*s)});
+            // The copy that ended last before this one ended (the engine ran it just before).
+            double before = s->start_ms;
+            if (serial)
+                for (const TimelineSpan* o : spans)
+                    if (o != s && o->end_ms <= s->end_ms && o->end_ms > before && (o->end_ms < s->end_ms || o < s)) before = o->end_ms;
+            const double running = std::min(before, s->end_ms);
+            row.bars.push_back({s->start_ms / scale, running / scale, s->end_ms / scale, s->stream, span_label(*s, s->end_ms - running)});
         }
         chart.rows.push_back(std::move(row));
     }
@@ -129,9 +136,10 @@ std::string bytes_text(std::size_t bytes)
     return std::to_string(bytes) + " B";
 }
 
-std::string span_label(const TimelineSpan& s)
+bool copy_engine(const std::string& engine) { return engine == "copy in" || engine == "copy out"; }
+
+std::string span_label(const TimelineSpan& s, double ms)
 {
-    const double ms = s.end_ms - s.start_ms;
     if (s.bytes == 0 || ms <= 0) return printf_text("%.3f ms", ms);
     return bytes_text(s.bytes) + " · " + printf_text("%.1f GB/s", double(s.bytes) / 1e9 / (ms / 1e3));
 }

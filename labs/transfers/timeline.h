@@ -14,11 +14,21 @@ namespace warplab::transfers {
 // The engines, in the order their rows are drawn on each GPU.
 inline constexpr const char* kEngines[] = {"copy in", "compute", "peer", "copy out"};
 
+// A span as a bar. CUDA events time a copy from when its stream reaches it,
+// so copies of one direction issued on several streams overlap in their
+// events while the copy engine runs them one at a time (their ends come one
+// copy's time apart). In a copy row a bar therefore runs from the later of its
+// start and the end of the copy that ended before it: [from, running_from) it
+// waited, [running_from, to) it ran. Kernels of several streams may truly run
+// at once: theirs run from `from`.
 struct Bar {
-    double from = 0, to = 0;  // fractions of the run's wall-clock time, 0..1
+    double from = 0, running_from = 0, to = 0;  // fractions of the run's wall-clock time, 0..1
     unsigned stream = 0;
-    std::string label;        // "256 MiB · 24.1 GB/s", or "0.312 ms" for a kernel that moves no link's bytes
+    std::string label;  // "64 MiB · 24.1 GB/s" over the running part, or "0.312 ms" for a kernel that moves no link's bytes
 };
+
+// Whether an engine's row is a copy engine's (one copy at a time, in order).
+bool copy_engine(const std::string& engine);
 
 struct TimelineRow {
     int gpu = 0;
@@ -40,8 +50,8 @@ const RunTimeline* find_timeline(const BenchTable& t, const std::string& version
 
 // "256 MiB", "1.00 GiB", "96 B".
 std::string bytes_text(std::size_t bytes);
-// A span's bar label: its bytes and rate, or its duration when it moved none.
-std::string span_label(const TimelineSpan& s);
+// A span's bar label: its bytes and rate over `ms`, or `ms` when it moved none.
+std::string span_label(const TimelineSpan& s, double ms);
 
 // What is wrong with a timeline, or "" when every span ends after it starts,
 // starts at or after its GPU's base event, ends within the run's wall-clock

@@ -160,6 +160,37 @@ TEST(TransfersTimeline, LayoutFromARecordedTable)
     EXPECT_EQ(find_timeline(t, "v9"), nullptr);
 }
 
+// Copies of one direction on two streams, as events see them (from the GPU):
+// stream 0's copy in [0, 1.3], stream 1's [0.04, 2.7], 64 MiB each. The engine
+// ran stream 1's after stream 0's ended: it waited [0.04, 1.3] and ran
+// [1.3, 2.7], 1.4 ms: 67108864 B / 1.4 ms = 47.9 GB/s. Kernels on two streams
+// may run at once: stream 1's [2.7, 2.9] keeps its start inside stream 0's [1.3, 2.8]. Wall 4 ms.
+TEST(TransfersTimeline, CopiesOfOneDirectionQueueOnTheEngine)
+{
+    const std::size_t mib64 = std::size_t(64) << 20;
+    const RunTimeline run{"v3 2 streams", 4.0,
+                          {{0, 0, "copy in", mib64, 0.0, 1.3}, {0, 1, "copy in", mib64, 0.04, 2.7},
+                           {0, 0, "compute", 0, 1.3, 2.8}, {0, 1, "compute", 0, 2.7, 2.9}}};
+    EXPECT_EQ(timeline_problem(run, 0), "");
+    const TimelineChart c = timeline_chart(run);
+    ASSERT_EQ(c.rows.size(), 2u);
+    const Bar& second = c.rows[0].bars[1];
+    EXPECT_DOUBLE_EQ(second.from, 0.01);
+    EXPECT_DOUBLE_EQ(second.running_from, 1.3 / 4.0);
+    EXPECT_DOUBLE_EQ(second.to, 2.7 / 4.0);
+    EXPECT_EQ(second.label, "64 MiB · 47.9 GB/s");
+    EXPECT_DOUBLE_EQ(c.rows[0].bars[0].running_from, 0.0);  // the first copy never waited
+    EXPECT_DOUBLE_EQ(c.rows[1].bars[1].running_from, c.rows[1].bars[1].from);  // kernels overlap: no wait
+    // 8 cells of 0.5 ms: stream 0 ran in cells 0-2 ([0, 1.3]), stream 1 in 2-5 ([1.3, 2.7]), the later one drawn last.
+    BenchTable t;
+    t.n = 1;
+    t.rows.push_back(BenchRow{});
+    t.rows.back().version = run.version;
+    t.timelines = {run};
+    const std::string text = timeline_text(t, 8);
+    EXPECT_NE(text.find("GPU 0 copy in    |001111..| 2 spans, busy 2.700 ms"), std::string::npos) << text;
+}
+
 // Both fixture runs are ordered and nested; each kind of wrong timeline is
 // named: a span ending before it starts, one before the base event, one past
 // the run, and two overlapping on one stream (two streams may overlap).

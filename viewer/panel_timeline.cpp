@@ -28,45 +28,89 @@ ImU32 engine_colour(const std::string& engine)
     return pal.sector[1];
 }
 
+// The longest form of a bar's label that fits `room` pixels: "s1 64 MiB · 47.9 GB/s",
+// "64 MiB · 47.9 GB/s", "47.9 GB/s", "47.9"; empty when none does (the tooltip has it all).
+std::string fitting_label(const transfers::Bar& b, float room)
+{
+    const std::string& full = b.label;
+    const std::size_t dot = full.find("· ");
+    const std::string rate = dot == std::string::npos ? full : full.substr(dot + 3);
+    const std::string with_stream = printf_string("s%u %s", b.stream, full.c_str());
+    const std::string* const candidates[] = {&with_stream, &full, &rate};
+    for (const std::string* text : candidates)
+        if (ImGui::CalcTextSize(text->c_str()).x + 4 < room) return *text;
+    const std::string number = rate.substr(0, rate.find(' '));
+    return ImGui::CalcTextSize(number.c_str()).x + 4 < room ? number : "";
+}
+
+// Where a chart is drawn: names in the left column, time from x0 over width.
+struct ChartFrame {
+    ImVec2 top;
+    float name_w, x0, width, row_h, bottom;
+};
+
+// The time axis under the rows and its grid lines across them: 0, ¼, ½, ¾ and
+// all of the run; the end's label always, the others where they do not overlap.
+void time_axis(const ChartFrame& f, double wall_ms)
+{
+    const Palette& pal = palette();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const std::string end = printf_string("%.1f ms", wall_ms);
+    const float end_left = f.x0 + f.width - ImGui::CalcTextSize(end.c_str()).x;
+    dl->AddText(ImVec2(end_left, f.bottom + 3), pal.muted, end.c_str());
+    float free_from = f.top.x;
+    for (int k = 0; k <= 4; ++k) {
+        const float x = f.x0 + f.width * float(k) / 4;
+        dl->AddLine(ImVec2(x, f.top.y), ImVec2(x, f.bottom + 3), pal.grid_line);
+        const std::string t = printf_string("%.1f ms", wall_ms * k / 4);
+        const float w = ImGui::CalcTextSize(t.c_str()).x, left = x - w / 2;
+        if (k == 4 || left < free_from || left + w + 8 > end_left) continue;
+        dl->AddText(ImVec2(left, f.bottom + 3), pal.muted, t.c_str());
+        free_from = left + w + 8;
+    }
+}
+
+// One row's bars at height y: the wait thin, the run solid, labelled where the label fits.
+void row_bars(const ChartFrame& f, const transfers::TimelineRow& row, float y, double wall_ms)
+{
+    const Palette& pal = palette();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (const transfers::Bar& b : row.bars) {
+        const float x_wait = f.x0 + float(b.from) * f.width, x_run = f.x0 + float(b.running_from) * f.width;
+        const ImVec2 a(x_run, y + 2), z(std::max(f.x0 + float(b.to) * f.width, x_run + 1), y + f.row_h - 2);
+        if (x_run > x_wait)  // queued behind an earlier copy of its direction: a thin line
+            dl->AddLine(ImVec2(x_wait, y + f.row_h / 2), ImVec2(x_run, y + f.row_h / 2), engine_colour(row.engine), 1.0f);
+        dl->AddRectFilled(a, z, engine_colour(row.engine));
+        dl->AddRect(a, z, pal.panel);
+        const std::string label = fitting_label(b, z.x - a.x);
+        if (!label.empty()) dl->AddText(ImVec2(a.x + 3, y + (f.row_h - ImGui::GetTextLineHeight()) / 2), pal.text, label.c_str());
+        if (ImGui::IsMouseHoveringRect(ImVec2(x_wait, a.y), z))
+            ImGui::SetTooltip("%s, stream %u: %s; issued at %.3f ms, ran from %.3f ms", row.name().c_str(), b.stream, b.label.c_str(),
+                              b.from * wall_ms, b.running_from * wall_ms);
+    }
+}
+
 // The chart of one run: row names on the left, bars over the run's wall-clock time.
 void chart(App& app, const transfers::TimelineChart& c, float row_h)
 {
     const Palette& pal = palette();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 top = ImGui::GetCursorScreenPos();
-    const float name_w = ImGui::CalcTextSize("GPU 0 copy out  ").x;
-    const float width = std::max(1.0f, ImGui::GetContentRegionAvail().x - name_w);
-    const float x0 = top.x + name_w;
+    ChartFrame f;
+    f.top = ImGui::GetCursorScreenPos();
+    f.name_w = ImGui::CalcTextSize("GPU 0 copy out  ").x;
+    f.width = std::max(1.0f, ImGui::GetContentRegionAvail().x - f.name_w);
+    f.x0 = f.top.x + f.name_w;
+    f.row_h = row_h;
+    f.bottom = f.top.y + float(c.rows.size()) * row_h;
     for (std::size_t i = 0; i < c.rows.size(); ++i) {
-        const transfers::TimelineRow& row = c.rows[i];
-        const float y = top.y + float(i) * row_h;
-        dl->AddText(ImVec2(top.x, y + (row_h - ImGui::GetTextLineHeight()) / 2), pal.text, row.name().c_str());
-        dl->AddRectFilled(ImVec2(x0, y + 1), ImVec2(x0 + width, y + row_h - 1), pal.bar_background);
-        for (const transfers::Bar& b : row.bars) {
-            const float x_wait = x0 + float(b.from) * width, x_run = x0 + float(b.running_from) * width;
-            const ImVec2 a(x_run, y + 2), z(std::max(x0 + float(b.to) * width, x_run + 1), y + row_h - 2);
-            if (x_run > x_wait)  // queued behind an earlier copy of its direction: a thin line
-                dl->AddLine(ImVec2(x_wait, y + row_h / 2), ImVec2(x_run, y + row_h / 2), engine_colour(row.engine), 1.0f);
-            dl->AddRectFilled(a, z, engine_colour(row.engine));
-            dl->AddRect(a, z, pal.panel);
-            const std::string label = "s" + std::to_string(b.stream) + " " + b.label;
-            const ImVec2 size = ImGui::CalcTextSize(label.c_str());
-            if (size.x + 4 < z.x - a.x) dl->AddText(ImVec2(a.x + 3, y + (row_h - size.y) / 2), pal.text, label.c_str());
-            if (ImGui::IsMouseHoveringRect(ImVec2(x_wait, a.y), z))
-                ImGui::SetTooltip("%s, stream %u: %s; issued at %.3f ms, ran from %.3f ms", row.name().c_str(), b.stream, b.label.c_str(),
-                                  b.from * c.wall_ms, b.running_from * c.wall_ms);
-        }
+        const float y = f.top.y + float(i) * row_h;
+        dl->AddText(ImVec2(f.top.x, y + (row_h - ImGui::GetTextLineHeight()) / 2), pal.text, c.rows[i].name().c_str());
+        dl->AddRectFilled(ImVec2(f.x0, y + 1), ImVec2(f.x0 + f.width, y + row_h - 1), pal.bar_background);
     }
-    const float bottom = top.y + float(c.rows.size()) * row_h;
-    for (int k = 0; k <= 4; ++k) {  // the time axis: 0, ¼, ½, ¾ and all of the run
-        const float x = x0 + width * float(k) / 4;
-        dl->AddLine(ImVec2(x, top.y), ImVec2(x, bottom + 3), pal.grid_line);
-        const std::string t = printf_string("%.1f ms", c.wall_ms * k / 4);
-        const float w = ImGui::CalcTextSize(t.c_str()).x;
-        dl->AddText(ImVec2(std::min(x - w / 2, x0 + width - w), bottom + 3), pal.muted, t.c_str());
-    }
-    add_region(app, "timeline." + c.version, ImVec2(x0, top.y), ImVec2(x0 + width, bottom));
-    ImGui::Dummy(ImVec2(name_w + width, float(c.rows.size()) * row_h + ImGui::GetTextLineHeightWithSpacing()));
+    time_axis(f, c.wall_ms);
+    for (std::size_t i = 0; i < c.rows.size(); ++i) row_bars(f, c.rows[i], f.top.y + float(i) * row_h, c.wall_ms);
+    add_region(app, "timeline." + c.version, ImVec2(f.x0, f.top.y), ImVec2(f.x0 + f.width, f.bottom));
+    ImGui::Dummy(ImVec2(f.name_w + f.width, f.bottom - f.top.y + ImGui::GetTextLineHeightWithSpacing()));
 }
 
 // The recorded table the panel draws from, if any.

@@ -14,7 +14,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <stdexcept>
 
 #include "kernels/transfers/01_pageable.cuh"
@@ -24,6 +23,7 @@
 #include "kernels/transfers/05_two_gpus.cuh"
 #include "kernels/transfers/06_peer_to_peer.cuh"
 #include "kernels/transfers/07_nccl_all_reduce.cuh"
+#include "labs/transfers/check.h"
 #include "labs/transfers/lab.h"
 #include "labs/transfers/timeline.h"
 #include "labs/transfers/versions.h"
@@ -313,23 +313,6 @@ template <class V> RunTimeline run_once(Run& r, const std::string& row)
             out.spans.push_back({g, p.stream, p.engine, p.bytes, start, end});
         }
     return out;
-}
-
-// Seeded inputs whose y = 2x + 1 is exact: multiples of 1/8 in [-125, 125].
-std::vector<float> make_input(std::size_t n, std::uint64_t seed)
-{
-    std::vector<float> x(n);
-    std::mt19937_64 rng(seed);
-    for (float& v : x) v = float(int(rng() % 2001) - 1000) / 8.0f;
-    return x;
-}
-
-// The first element of y that is not 2x + 1 (n: none).
-std::size_t first_wrong(const std::vector<float>& x, const float* y)
-{
-    for (std::size_t i = 0; i < x.size(); ++i)
-        if (!(y[i] == kScale * x[i] + kOffset)) return i;
-    return x.size();
 }
 
 // Runs V over a y poisoned with NaN and checks all of it.

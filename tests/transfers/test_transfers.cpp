@@ -4,11 +4,14 @@
 // recorded table, and the emulator's refusal.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 
 #include "labs/common/bench_json.h"
 #include "labs/common/lab.h"
+#include "labs/transfers/check.h"
 #include "labs/transfers/split.h"
 #include "labs/transfers/timeline.h"
 #include "labs/transfers/versions.h"
@@ -259,6 +262,35 @@ TEST(TransfersTimeline, RecordedRunsAreOrderedAndNested)
         }
     }
     if (checked == 0) GTEST_SKIP() << "no transfers results recorded yet";
+}
+
+// The check every GPU run goes through: a right y passes; programs that do
+// less (the last chunk never copied back, left as the NaN poison) or compute
+// another thing (y = 2x, one element off by one unit in the last place) are
+// caught at the first wrong element. The inputs are seeded: same seed, same x.
+TEST(TransfersCheck, WrongResultsAreCaught)
+{
+    const std::size_t n = 1001;
+    const std::vector<float> x = make_input(n, 7);
+    EXPECT_EQ(make_input(n, 7), x);
+    EXPECT_NE(make_input(n, 8), x);
+    std::vector<float> y(n);
+    for (std::size_t i = 0; i < n; ++i) y[i] = 2 * x[i] + 1;
+    EXPECT_EQ(first_wrong(x, y.data()), n);
+    // 1001 = 16·62 + 9: nine chunks of 63, seven of 62; the last starts at 9·63 + 6·62 = 939.
+    const Chunk last = plan_chunks(n, 1, 16, 4).back();
+    ASSERT_EQ(last.offset, 939u);
+    std::vector<float> short_of_last_chunk = y;
+    std::fill(short_of_last_chunk.begin() + std::ptrdiff_t(last.offset), short_of_last_chunk.end(), std::nanf(""));
+    EXPECT_EQ(first_wrong(x, short_of_last_chunk.data()), 939u);
+    std::vector<float> without_offset(n);
+    for (std::size_t i = 0; i < n; ++i) without_offset[i] = 2 * x[i];
+    EXPECT_EQ(first_wrong(x, without_offset.data()), 0u);
+    std::vector<float> one_off = y;
+    one_off[500] = std::nextafter(one_off[500], 1e9f);
+    EXPECT_EQ(first_wrong(x, one_off.data()), 500u);
+    // Every x is a multiple of 1/8 in [-125, 125], so 2x + 1 is exact.
+    for (float v : x) EXPECT_TRUE(v * 8 == std::floor(v * 8) && v >= -125 && v <= 125) << v;
 }
 
 // Every version is refused by the emulator in one line that says why.

@@ -22,7 +22,7 @@ constexpr PanelEntry kPanels[] = {
     {Panel::Threads, threads_panel}, {Panel::SharedValues, shared_values_panel}, {Panel::Banks, banks_panel},
     {Panel::Source, source_panel},   {Panel::Global, global_panel},     {Panel::Metrics, metrics_panel},
     {Panel::Time, time_panel},       {Panel::Status, status_panel}, {Panel::BankPlayground, bank_playground_panel},
-    {Panel::Coalescing, coalescing_panel}, {Panel::Occupancy, occupancy_panel},
+    {Panel::Coalescing, coalescing_panel}, {Panel::Occupancy, occupancy_panel}, {Panel::Timeline, timeline_panel},
 };
 
 }  // namespace
@@ -45,6 +45,7 @@ void draw_frame(App& app)
         app.layout = desk_layout(size.x, size.y, header_h, status_h);
     }
     if (current_lab(app).id == "coalescing") app.layout = coalescing_layout(app.layout);
+    if (current_lab(app).host_programs) app.layout = timeline_layout(app.layout);
     app.regions.clear();
     app.focus.hovered_thread.reset();
     current_trace(app);  // run it now, before any panel draws

@@ -30,7 +30,7 @@ void column(Layout& l, float x, float y, float w, float h, std::initializer_list
 const char* panel_name(Panel p)
 {
     static constexpr std::array<const char*, kPanelCount> names = {
-        "header", "versions", "source", "steps", "threads", "shared_values", "banks", "global", "metrics", "time", "status", "bank_playground", "coalescing", "occupancy"};
+        "header", "versions", "source", "steps", "threads", "shared_values", "banks", "global", "metrics", "time", "status", "bank_playground", "coalescing", "occupancy", "timeline"};
     return names[static_cast<int>(p)];
 }
 
@@ -78,6 +78,16 @@ Layout coalescing_layout(Layout l)
     const Rect top = l[Panel::SharedValues], bottom = l[Panel::Banks];
     place(l, Panel::Coalescing, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
     l.shown[static_cast<int>(Panel::SharedValues)] = l.shown[static_cast<int>(Panel::Banks)] = false;
+    return l;
+}
+
+Layout timeline_layout(Layout l)
+{
+    if (!l.has(Panel::Threads) || !l.has(Panel::Banks)) return l;
+    const Rect top = l[Panel::Threads];
+    const Rect bottom = l.has(Panel::Occupancy) ? l[Panel::Occupancy] : l[Panel::Banks];
+    place(l, Panel::Timeline, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
+    for (Panel p : {Panel::Threads, Panel::SharedValues, Panel::Banks, Panel::Occupancy}) l.shown[static_cast<int>(p)] = false;
     return l;
 }
 

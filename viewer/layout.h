@@ -8,7 +8,7 @@
 
 namespace warplab::viewer {
 
-enum class Panel : int { Header, Versions, Source, Steps, Threads, SharedValues, Banks, Global, Metrics, Time, Status, BankPlayground, Coalescing, Occupancy, Count };
+enum class Panel : int { Header, Versions, Source, Steps, Threads, SharedValues, Banks, Global, Metrics, Time, Status, BankPlayground, Coalescing, Occupancy, Timeline, Count };
 constexpr int kPanelCount = static_cast<int>(Panel::Count);
 
 const char* panel_name(Panel p);  // "banks", as the layout JSON names it
@@ -32,6 +32,9 @@ Layout playground_layout(float width, float height, float header_h);
 // The coalescing lab's: its kernels use no shared memory, so its sweep panel
 // takes the place of the shared-values and banks panels (where they are shown).
 Layout coalescing_layout(Layout l);
+// The transfers lab's: its versions are host programs, so the timeline takes
+// the place of the threads, shared-values, banks and occupancy panels.
+Layout timeline_layout(Layout l);
 
 // Named rectangles drawn this frame inside panels ("banks.grid"), for tests.
 using Regions = std::map<std::string, Rect>;

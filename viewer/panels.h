@@ -16,6 +16,7 @@ void metrics_panel(App& app);        // the per-step table and every version's t
 void time_panel(App& app);           // measured times: this version beside the previous one, and the reference
 void coalescing_panel(App& app);     // coalescing lab: sectors/request and GB/s over the setting, a slider to re-trace
 void bank_playground_panel(App& app);  // the bank playground page: a pattern's lanes over the 32 banks
+void timeline_panel(App& app);      // transfers lab: each recorded run as a Gantt chart, one row per engine per GPU
 void occupancy_panel(App& app);     // registers, shared memory, resident warps per SM; what-if sliders
 void status_panel(App& app);         // where the trace came from, and what went wrong
 

@@ -37,11 +37,17 @@ std::string reference_name(const BenchTable& t)
     return "reference";
 }
 
+// Transfers' rows are compared with their links' lower bound, not with a peak from clocks.
+bool has_bound(const BenchTable& t)
+{
+    return std::any_of(t.rows.begin(), t.rows.end(), [](const BenchRow& r) { return r.bound_ms > 0; });
+}
+
 std::string markdown_header(const BenchTable& t, bool with_size)
 {
     std::string head = with_size ? "| size " : "";
     std::string align = with_size ? "|---" : "";
-    head += "| version | block | median ms | min ms | " + t.rate_unit + " | % of peak" + (has_copy(t) ? " | % of copy" : "") +
+    head += "| version | block | median ms | min ms | " + t.rate_unit + (has_bound(t) ? " | % of bound" : " | % of peak") + (has_copy(t) ? " | % of copy" : "") +
             " | step speedup | cumulative | vs " + reference_name(t) + " |\n";
     align += std::string("|---|--:|--:|--:|--:|--:|") + (has_copy(t) ? "--:|" : "") + "--:|--:|--:|\n";
     return head + align;
@@ -75,7 +81,8 @@ std::string bound_text(double ms)
 std::string markdown_bound(const BenchTable& t)
 {
     const auto timed = std::find_if(t.rows.begin(), t.rows.end(), [](const BenchRow& r) { return r.rate > 0 && r.median_ms > 0; });
-    if (timed == t.rows.end() || t.peak <= 0) return "no row was timed";
+    if (timed == t.rows.end()) return "no row was timed";
+    if (t.peak <= 0) return "no peak from clocks; each row's bound is its links' (see the links below)";
     const double work = timed->rate * timed->median_ms / 1e3;  // GB or GFLOP
     const double bound_ms = work / t.peak * 1e3;
     char buf[200];
@@ -102,8 +109,10 @@ std::string markdown_provenance(const BenchTable& t, bool one_table)
         std::snprintf(buf, sizeof buf, "; copy kernel (read + write) %.0f GB/s in the same run", t.copy_rate);
         text += buf;
     }
-    std::snprintf(buf, sizeof buf, "; peak from clocks %.0f %s", t.peak, t.rate_unit.c_str());
-    text += buf;
+    if (t.peak > 0) {
+        std::snprintf(buf, sizeof buf, "; peak from clocks %.0f %s", t.peak, t.rate_unit.c_str());
+        text += buf;
+    }
     return text + "; warplab " + p.commit + ", " + p.date.substr(0, 10) + ".</sub>\n";
 }
 
@@ -136,13 +145,16 @@ std::string bench_text(const BenchTable& t, const std::string& source)
                       fixed(r.vs_reference, "%.2fx").c_str(), r.ok ? "yes" : "WRONG");
         out << line;
     }
-    std::snprintf(line, sizeof line, "peak: %.0f %s theoretical", t.peak, t.rate_unit.c_str());
-    out << line;
-    if (t.copy_rate > 0) {
-        std::snprintf(line, sizeof line, "; copy kernel %.0f GB/s (read + write) in this run", t.copy_rate);
+    if (t.peak > 0) {  // transfers has none: its rows are compared with their links' bound
+        std::snprintf(line, sizeof line, "peak: %.0f %s theoretical", t.peak, t.rate_unit.c_str());
         out << line;
+        if (t.copy_rate > 0) {
+            std::snprintf(line, sizeof line, "; copy kernel %.0f GB/s (read + write) in this run", t.copy_rate);
+            out << line;
+        }
+        out << ". ";
     }
-    out << ". vs ref: reference time / version time (1.00x = as fast as the reference). * = marked variant.\n";
+    out << "vs ref: reference time / version time (1.00x = as fast as the reference). * = marked variant.\n";
     out << "provenance: driver " << p.driver << ", CUDA " << p.cuda_runtime << ", SM clock " << p.sm_clock_mhz
         << " MHz, memory clock " << p.mem_clock_mhz << " MHz x " << p.bus_width_bits << " bits, commit " << p.commit
         << ", command: " << p.command << "\n";

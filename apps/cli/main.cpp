@@ -4,7 +4,7 @@
 //   warplab trace <lab> <version> [--file F.cu [--kernel K]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
-//                        [--markdown [--versions v1,v2,ref]]
+//                        [--markdown [--versions v1,v2,ref]] [--timeline]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include "labs/coalescing/versions.h"
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
+#include "labs/transfers/timeline.h"
 #include "bench_table.h"
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
@@ -181,6 +182,7 @@ struct BenchArgs {
     std::vector<std::string> versions;  // --markdown: only these rows ("ref": the vendor library's)
     std::string file, kernel, as;       // the user's own kernel, timed as one more row, launched as version `as`
     bool warm = false, json = false, csv = false, markdown = false, recorded = false;
+    bool timeline = false;  // transfers: each row's bytes per link, bound and one run's timeline as text
     double seconds = 1.0;
 };
 
@@ -192,11 +194,14 @@ void print_tables(const std::vector<BenchTable>& tables, const BenchArgs& a, con
     }
     if (a.markdown) {
         std::fputs(bench_markdown(tables, a.versions).c_str(), stdout);
+        if (a.timeline)
+            for (const BenchTable& t : tables) std::fputs(("\n" + transfers::timeline_markdown(t)).c_str(), stdout);
         return;
     }
     for (const BenchTable& t : tables) {
         std::fputs((a.csv ? bench_csv(t) : bench_text(t, source)).c_str(), stdout);
         std::fputs("\n", stdout);
+        if (a.timeline) std::fputs(transfers::timeline_text(t).c_str(), stdout);
     }
 }
 
@@ -237,8 +242,10 @@ int bench(const BenchArgs& a, const std::string& command)
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
     if (!a.versions.empty() && !a.markdown) throw std::invalid_argument("--versions needs --markdown");
-    for (const std::string& v : a.versions)
-        if (v != "ref" && !find_version(*lab, v))
+    if (a.timeline && !lab->host_programs)
+        throw std::invalid_argument("--timeline: lab " + lab->id + " records no timeline (the transfers lab does)");
+    for (const std::string& v : a.versions)  // a version, or a row of one ("v3 4 streams")
+        if (v != "ref" && !find_version(*lab, v) && !(v.find(' ') != std::string::npos && find_version(*lab, v.substr(0, v.find(' ')))))
             throw std::invalid_argument("unknown version '" + v + "' of lab " + lab->id + " (see `warplab list`)");
     if (!a.file.empty() && (a.recorded || !a.record.empty()))
         throw std::invalid_argument("--file times your kernel now; it is not recorded, so it takes neither --record nor --recorded");
@@ -330,6 +337,7 @@ int main(int argc, char** argv)
         ->delimiter(',');
     be->add_option("--record", ba.record, "write the results (every size and type) to this JSON file, e.g. results/<gpu>.json");
     be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
+    be->add_flag("--timeline", ba.timeline, "transfers: also print each row's bytes per link, lower bound and timeline");
     be->add_option("--file", ba.file, "also time your own kernel from this .cu file, launched as --as's version");
     be->add_option("--kernel", ba.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");

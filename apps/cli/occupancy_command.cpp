@@ -78,6 +78,8 @@ int OccupancyCommand::run() const
 {
     const Lab* lab = find_lab(lab_);
     if (!lab) throw std::invalid_argument("unknown lab '" + lab_ + "' (see `warplab list`)");
+    if (lab->host_programs)
+        throw std::invalid_argument("lab " + lab->id + "'s versions are host programs around one small kernel: no occupancy to compare");
     std::vector<std::size_t> versions;
     if (version_.empty()) {
         for (std::size_t i = 0; i < lab->versions.size(); ++i) versions.push_back(i);

@@ -33,6 +33,32 @@ struct BenchRow {
     double pct_copy = 0;      // % of the copy kernel's bandwidth, same run (reduction)
     double vs_reference = 0;  // reference time / this time (1.0 = as fast as CUB or cuBLAS)
     std::string compared_with;  // the reference row of vs_reference (empty: the table's first reference row)
+    double bound_ms = 0;      // a lower bound on the time from the links' measured bandwidths (transfers); 0: none
+};
+
+// Labs whose versions are schedules of copies and kernels (transfers): one
+// copy's or kernel's span on a GPU's stream, from CUDA events, in ms after
+// that GPU's base event of the run.
+struct TimelineSpan {
+    int gpu = 0;
+    unsigned stream = 0;
+    std::string engine;     // "copy in", "compute", "peer", "copy out"
+    std::size_t bytes = 0;  // what it moved over a link (0: a kernel that only touches the GPU's memory)
+    double start_ms = 0, end_ms = 0;
+};
+
+// One timed run of a row, as its events saw it: the host's wall-clock time of
+// the whole run, and every span within it.
+struct RunTimeline {
+    std::string version;  // the row's name
+    double wall_ms = 0;
+    std::vector<TimelineSpan> spans;
+};
+
+// A link's bandwidth measured in the same run ("host→GPU 0", pinned copies).
+struct LinkRate {
+    std::string link;
+    double gbps = 0;
 };
 
 struct Provenance {
@@ -51,6 +77,8 @@ struct BenchTable {
     std::vector<std::size_t> shape;  // the problem's dimensions where it has several (matmul: {M, N, K})
     Provenance provenance;
     std::vector<BenchRow> rows;
+    std::vector<LinkRate> links;          // transfers: the links' bandwidths of this run
+    std::vector<RunTimeline> timelines;   // transfers: one timed run of each row
 };
 
 }  // namespace warplab

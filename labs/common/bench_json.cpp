@@ -36,11 +36,13 @@ Provenance provenance_from_json(const nlohmann::json& j)
 
 nlohmann::json to_json(const BenchRow& r)
 {
-    return {{"version", r.version}, {"reference", r.reference}, {"variant", r.variant}, {"ok", r.ok}, {"block", r.block},
+    nlohmann::json j = {{"version", r.version}, {"reference", r.reference}, {"variant", r.variant}, {"ok", r.ok}, {"block", r.block},
             {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"rse", r.rse}, {"samples", r.samples},
             {"rate", r.rate}, {"step_speedup", r.step_speedup}, {"cumulative", r.cumulative},
             {"pct_peak", r.pct_peak}, {"pct_copy", r.pct_copy}, {"vs_reference", r.vs_reference},
             {"compared_with", r.compared_with}, {"step_from", r.step_from}};
+    if (r.bound_ms > 0) j["bound_ms"] = r.bound_ms;  // optional: only labs that time copies (transfers)
+    return j;
 }
 
 BenchRow row_from_json(const nlohmann::json& j)
@@ -63,7 +65,32 @@ BenchRow row_from_json(const nlohmann::json& j)
     r.vs_reference = j.at("vs_reference");
     r.compared_with = j.value("compared_with", "");
     r.step_from = j.value("step_from", "");
+    r.bound_ms = j.value("bound_ms", 0.0);
     return r;
+}
+
+nlohmann::json to_json(const TimelineSpan& s)
+{
+    return {{"gpu", s.gpu}, {"stream", s.stream}, {"engine", s.engine}, {"bytes", s.bytes}, {"start_ms", s.start_ms}, {"end_ms", s.end_ms}};
+}
+
+TimelineSpan span_from_json(const nlohmann::json& j)
+{
+    return {j.at("gpu"), j.at("stream"), j.at("engine"), j.at("bytes"), j.at("start_ms"), j.at("end_ms")};
+}
+
+nlohmann::json to_json(const RunTimeline& t)
+{
+    nlohmann::json spans = nlohmann::json::array();
+    for (const TimelineSpan& s : t.spans) spans.push_back(to_json(s));
+    return {{"version", t.version}, {"wall_ms", t.wall_ms}, {"spans", spans}};
+}
+
+RunTimeline timeline_from_json(const nlohmann::json& j)
+{
+    RunTimeline t{j.at("version"), j.at("wall_ms"), {}};
+    for (const auto& s : j.at("spans")) t.spans.push_back(span_from_json(s));
+    return t;
 }
 
 }  // namespace
@@ -76,6 +103,13 @@ nlohmann::json to_json(const BenchTable& t)
                         {"peak", t.peak}, {"copy_rate", t.copy_rate}, {"note", t.note},
                         {"provenance", to_json(t.provenance)}, {"rows", rows}};
     if (!t.shape.empty()) j["shape"] = t.shape;  // optional: only labs with several dimensions
+    if (!t.links.empty() || !t.timelines.empty()) {  // optional: only labs that time copies (transfers)
+        nlohmann::json links = nlohmann::json::array(), timelines = nlohmann::json::array();
+        for (const LinkRate& l : t.links) links.push_back({{"link", l.link}, {"gbps", l.gbps}});
+        for (const RunTimeline& r : t.timelines) timelines.push_back(to_json(r));
+        j["links"] = links;
+        j["timelines"] = timelines;
+    }
     return j;
 }
 
@@ -93,6 +127,10 @@ BenchTable bench_table_from_json(const nlohmann::json& j)
     t.provenance = provenance_from_json(j.at("provenance"));
     if (j.contains("shape")) t.shape = j.at("shape").get<std::vector<std::size_t>>();
     for (const auto& r : j.at("rows")) t.rows.push_back(row_from_json(r));
+    if (j.contains("links"))
+        for (const auto& l : j.at("links")) t.links.push_back({l.at("link"), l.at("gbps")});
+    if (j.contains("timelines"))
+        for (const auto& r : j.at("timelines")) t.timelines.push_back(timeline_from_json(r));
     return t;
 }
 

@@ -60,6 +60,10 @@ struct Lab {
     std::function<RunResult(const RunRequest&)> run;  // throws std::invalid_argument on bad input
     std::vector<std::size_t> bench_sizes;               // what `warplab bench <lab>` times by default
     std::function<BenchTable(const BenchOptions&)> bench;  // on the GPU; throws std::invalid_argument without one
+    // Its versions are host programs around one kernel (copies, streams, GPUs:
+    // transfers), not kernels: nothing to trace, no PTX, no occupancy; its
+    // bench tables carry a timeline of each run.
+    bool host_programs = false;
 };
 
 const std::vector<Lab>& all_labs();

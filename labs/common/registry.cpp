@@ -7,13 +7,15 @@
 #include "labs/coalescing/lab.h"
 #include "labs/matmul/lab.h"
 #include "labs/reduction/lab.h"
+#include "labs/transfers/lab.h"
 #include "labs/transpose/lab.h"
 
 namespace warplab {
 
 const std::vector<Lab>& all_labs()
 {
-    static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab(), coalescing::make_lab(), transpose::make_lab()};
+    static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab(), coalescing::make_lab(), transpose::make_lab(),
+                                          transfers::make_lab()};
     return labs;
 }
 

@@ -30,6 +30,9 @@ endif()
 foreach(lab IN LISTS labs)
   execute_process(COMMAND "${WARPLAB}" occupancy ${lab} --gpu all
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  if(rc EQUAL 2 AND err MATCHES "^warplab: error: lab ${lab}'s versions are host programs[^\n]*\n$")
+    continue()  # transfers: host code around one kernel, refused in one line
+  endif()
   if(NOT rc EQUAL 0)
     string(APPEND failures "occupancy ${lab}: exit ${rc}: ${err}\n")
     continue()

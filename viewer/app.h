@@ -94,11 +94,14 @@ struct App {
     double step_shown_at = 0;     // when the current step appeared (arrow animation)
     bool animate = true;          // false: draw every animation finished (screenshots)
     struct {
-        bool source = true, metrics = true;  // bring the step into view once after it changes
+        bool source = true, metrics = true, time = true;  // bring the step (the version) into view once after it changes
     } follow_step;
     bool presenter = false;
     bool quit = false;
     Layout layout;
+    float header_content_h = 0;  // what the top bar's contents took last frame (they wrap on narrow windows)
+    float steps_content_h = 0;   // the same for the step controls
+    std::optional<bool> time_log_scale;  // the time chart's scale; unset: logarithmic where the times span over 10x
     Regions regions;  // filled while drawing
     Fonts fonts;
     SourceCache sources{default_source_root()};

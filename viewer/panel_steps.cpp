@@ -48,9 +48,11 @@ void steps_panel(App& app)
         else
             ImGui::TextDisabled("no steps");
         ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+        const float speed_w = ImGui::GetFontSize() * 9;
+        wrap_unless_fits(ImGui::CalcTextSize("speed").x + ImGui::GetStyle().ItemSpacing.x + speed_w);
         ImGui::TextUnformatted("speed");
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
+        ImGui::SetNextItemWidth(speed_w);
         ImGui::SliderFloat("##speed", &app.play.steps_per_second, 0.25f, 6.0f, "%.2g steps/s");
         help_marker("A step is one stage of the algorithm as you would draw it: the code between two "
                     "__syncthreads() of the block, or, in a warp-level tail, one __syncwarp() or shuffle round.");
@@ -60,8 +62,8 @@ void steps_panel(App& app)
         ImGui::BeginDisabled(steps < 2);
         if (ImGui::SliderInt("##step", &s, 0, steps ? int(steps) - 1 : 0, "step %d")) set_step(app, s);
         ImGui::EndDisabled();
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", step_description(app).c_str());
+        wrapped_text_after(palette().muted, step_description(app));
+        app.steps_content_h = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y - ImGui::GetStyle().WindowPadding.y;
     }
     end_panel();
 }

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "viewer/declared_arrays.h"
+#include "viewer/format.h"
 #include "viewer/step_model.h"
 #include "viewer/trace_runner.h"
 
@@ -90,7 +91,11 @@ const TraceSlot& trace_of(App& app, std::size_t version, int setting)
         RunRequest req = request_for(app, version);
         req.setting = setting;
         it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;
-        if (it->second.run) use_declared_types(*it->second.run, version_files(app, version), req.type);
+        if (TraceSlot& slot = it->second; slot.run) {
+            use_declared_types(*slot.run, version_files(app, version), req.type);
+            const std::vector<std::size_t>& shape = slot.run->result.shape;  // {M, N, K}: rows of C are N long
+            slot.output = output_tile(slot.run->block, type_size(req.type), shape.size() >= 2 ? shape[1] : 0);
+        }
     }
     return it->second;
 }

@@ -14,6 +14,7 @@
 #include "labs/common/user_kernel.h"
 #include "viewer/layout.h"
 #include "viewer/source_model.h"
+#include "viewer/step_model.h"
 #include "viewer/theme.h"
 #include "viewer/timing_model.h"
 #include "warplab/occupancy.h"
@@ -34,6 +35,7 @@ struct TraceKey {
 
 struct TraceSlot {
     std::optional<TracedRun> run;  // the launch succeeded
+    std::optional<OutputTile> output;  // what each thread writes to global memory: derived once, drawn every frame
     std::string error;             // otherwise why not: the fault or the bad input, one paragraph
     bool fault = false;            // the kernel faulted (wl::emu::KernelFault); the lockstep schedule may avoid it
     std::string fault_file;        // where, when it faulted

@@ -62,6 +62,24 @@ ImU32 cell_fill(const ArrayStep& st, std::uint64_t i, const Values* after)
     return st.written[i] ? pal.written_cell : st.read[i] ? pal.read_cell : value_at(after, i) ? pal.panel : pal.unwritten_cell;
 }
 
+// Cells [first, last) in reading order, in one colour.
+void fill_run(ImDrawList* dl, const ArrayGrid& g, std::uint64_t first, std::uint64_t last, ImU32 fill)
+{
+    const auto row_span = [&](std::uint64_t from, std::uint64_t to) {  // within one row
+        const ImVec2 a = g.cell_min(from);
+        dl->AddRectFilled(a, ImVec2(a.x + g.cell_w * float(to - from), a.y + g.cell_h), fill);
+    };
+    const std::uint64_t first_row_end = std::min(last, (first / g.columns + 1) * g.columns);
+    row_span(first, first_row_end);
+    if (first_row_end == last) return;
+    const std::uint64_t whole_end = last / g.columns * g.columns;
+    if (whole_end > first_row_end) {
+        const ImVec2 a = g.cell_min(first_row_end);
+        dl->AddRectFilled(a, ImVec2(a.x + g.cell_w * float(g.columns), a.y + g.cell_h * float((whole_end - first_row_end) / g.columns)), fill);
+    }
+    if (last > whole_end && whole_end >= first_row_end) row_span(whole_end, last);
+}
+
 // Grid lines are the gaps between cells over one background rectangle: only
 // axis-aligned rectangles, which SDL's software renderer fills fastest.
 void draw_cell_backgrounds(const ArrayGrid& g, const wl::trace::SharedArrayInfo& info, const ArrayStep& st, const Values* after)
@@ -74,9 +92,21 @@ void draw_cell_backgrounds(const ArrayGrid& g, const wl::trace::SharedArrayInfo&
         dl->AddRectFilled(ImVec2(g.origin.x - gap, g.origin.y - gap),
                           ImVec2(g.origin.x + g.cell_w * float(std::min<std::uint64_t>(info.count, g.columns)), g.origin.y + g.cell_h * float(rows)),
                           pal.grid_line);
-    for (std::uint64_t i = 0; i < info.count; ++i) {
-        const ImVec2 a = g.cell_min(i), b(a.x + g.cell_w - gap, a.y + g.cell_h - gap);
-        dl->AddRectFilled(a, b, cell_fill(st, i, after));
+    if (gap > 0) {  // cells big enough to see apart: few of them
+        for (std::uint64_t i = 0; i < info.count; ++i) {
+            const ImVec2 a = g.cell_min(i), b(a.x + g.cell_w - gap, a.y + g.cell_h - gap);
+            dl->AddRectFilled(a, b, cell_fill(st, i, after));
+        }
+        return;
+    }
+    // Thin rows (a ring of 196608 bytes): each run of cells of one colour is
+    // at most three rectangles (its first row's tail, whole rows, its last row's head).
+    for (std::uint64_t i = 0; i < info.count;) {
+        const ImU32 fill = cell_fill(st, i, after);
+        std::uint64_t j = i + 1;
+        while (j < info.count && cell_fill(st, j, after) == fill) ++j;
+        fill_run(dl, g, i, j, fill);
+        i = j;
     }
 }
 
@@ -166,7 +196,9 @@ void draw_array(App& app, const TracedRun& run, const wl::trace::SharedArrayInfo
     const std::uint64_t rows = (info.count + g.columns - 1) / g.columns;
     const float title_h = ImGui::GetTextLineHeightWithSpacing();
     g.cell_w = std::floor(size.x / kBanks);
-    g.cell_h = std::floor(std::clamp((size.y - title_h - 2) / float(rows), 3.0f, std::max(3.0f, g.cell_w * 1.1f)));
+    // Rows may be under a pixel: a large array still shows whole, in its rectangle.
+    const float fit = std::max(0.01f, (size.y - title_h - 2) / float(rows));
+    g.cell_h = std::min(fit >= 3 ? std::floor(fit) : fit, std::max(1.0f, g.cell_w * 1.1f));
     g.origin = ImVec2(min.x + 1, min.y + title_h);
     const float progress = animation_progress(app);
     draw_cell_backgrounds(g, info, st, after);
@@ -216,12 +248,19 @@ std::string cell_lanes_text(const std::vector<unsigned>& lanes)
     return std::to_string(lanes[0]) + "+" + std::to_string(lanes.size() - 1);
 }
 
+// Numbers in bank and word cells: the small font, larger in large cells (the
+// bank playground's page), smaller in short ones.
+float cell_text_size(float small, float cell_w, float cell_h)
+{
+    return std::min({std::max(small, std::min(cell_h * 0.45f, cell_w * 0.3f)), cell_h * 0.85f});
+}
+
 // The 32 banks in a row, each coloured by its ways; numbered where the numbers fit.
 void bank_header(App& app, ImVec2 origin, float cell_w, float cell_h, const BankView& v)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
-    const float text_size = std::min(px(small), cell_h * 0.85f);
+    const float text_size = cell_text_size(px(small), cell_w, cell_h);
     const bool numbered = small->CalcTextSizeA(text_size, 1e9f, 0, "31").x < cell_w - 2;
     for (unsigned b = 0; b < kBanks; ++b) {
         const ImVec2 a(origin.x + b * cell_w, origin.y);
@@ -255,7 +294,8 @@ void compact_bank_picture(App& app, const BankView& v)
         ImGui::TextWrapped("%u wavefronts for %u words; lanes %s", r.ways, r.words, lanes_text(r.lanes).c_str());
     }
     const std::size_t unused = kBanks - rows.size();
-    if (single) wrapped_text(palette().muted, printf_string("%zu more bank%s: one word each", single, single == 1 ? "" : "s"));
+    if (single)
+        wrapped_text(palette().muted, printf_string("%zu%s bank%s: one word each", single, single < rows.size() ? " more" : "", single == 1 ? "" : "s"));
     if (unused) wrapped_text(palette().muted, printf_string("%zu bank%s unused", unused, unused == 1 ? "" : "s"));
     ImGui::EndChild();
 }
@@ -264,7 +304,7 @@ void bank_rows(App& app, ImVec2 origin, float cell_w, float cell_h, float label_
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
-    const float text_size = std::min(px(small), cell_h * 0.85f);
+    const float text_size = cell_text_size(px(small), cell_w, cell_h);
     for (std::size_t r = 0; r < v.rows.size(); ++r) {
         const float y = origin.y + float(r) * cell_h;
         dl->AddText(small, text_size, ImVec2(origin.x - label_w, y + (cell_h - text_size) * 0.5f), palette().muted,

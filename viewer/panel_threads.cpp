@@ -256,8 +256,7 @@ void thread_grid(App& app, const TracedRun& run)
                 "active (divergent) when only some of its lanes take part in an access: the others wait, masked off. "
                 "Click a warp to show its instructions in the bank and sector panels.");
     end_line();
-    const std::vector<std::size_t>& shape = run.result.shape;  // {M, N, K}: rows of C are N long
-    const std::optional<OutputTile> tile = output_tile(run.block, type_size(element_type(app)), shape.size() >= 2 ? shape[1] : 0);
+    const std::optional<OutputTile>& tile = current_trace(app).output;
     const bool show_tile = tile && tile->owners.size() > 1;
     ImFont* small = fonts(app).small;
     const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();

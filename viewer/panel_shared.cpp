@@ -36,6 +36,10 @@ struct ArrayGrid {
 
 using Values = std::vector<std::optional<std::uint64_t>>;
 
+// Numbers under three quarters of the small font are not drawn: too small to
+// read from a seat; the colours and the tooltip still tell.
+bool legible(float text_size, float small) { return text_size >= small * 0.75f; }
+
 const Values* values_of(const TracedRun& run, std::uint32_t step, std::uint8_t array)
 {
     if (step >= run.shared_after.size()) return nullptr;
@@ -117,7 +121,7 @@ void draw_cell_values(App& app, const ArrayGrid& g, const wl::trace::SharedArray
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
     const float text_size = std::min(px(small), g.cell_h * 0.8f);
-    if (text_size < 9) return;  // too small to read: the tooltip tells the value
+    if (!legible(text_size, px(small))) return;  // the tooltip tells the value
     const std::string type = element_type(app);
     for (std::uint64_t i = 0; i < info.count; ++i) {
         const auto value = shown_value(st, i, before, after, progress);
@@ -255,13 +259,14 @@ float cell_text_size(float small, float cell_w, float cell_h)
     return std::min({std::max(small, std::min(cell_h * 0.45f, cell_w * 0.3f)), cell_h * 0.85f});
 }
 
+
 // The 32 banks in a row, each coloured by its ways; numbered where the numbers fit.
 void bank_header(App& app, ImVec2 origin, float cell_w, float cell_h, const BankView& v)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
     const float text_size = cell_text_size(px(small), cell_w, cell_h);
-    const bool numbered = small->CalcTextSizeA(text_size, 1e9f, 0, "31").x < cell_w - 2;
+    const bool numbered = legible(text_size, px(small)) && small->CalcTextSizeA(text_size, 1e9f, 0, "31").x < cell_w - 2;
     for (unsigned b = 0; b < kBanks; ++b) {
         const ImVec2 a(origin.x + b * cell_w, origin.y);
         const ImU32 fill = v.ways[b] ? palette().conflict[conflict_level(v.ways[b])] : palette().untouched_word;
@@ -317,7 +322,7 @@ void bank_rows(App& app, ImVec2 origin, float cell_w, float cell_h, float label_
             const bool hit = it != v.lanes_by_word.end();
             dl->AddRectFilled(a, ImVec2(a.x + cell_w - 1, a.y + cell_h - 1),
                               hit ? palette().conflict[conflict_level(v.ways[b])] : palette().untouched_word);
-            if (hit && small->CalcTextSizeA(text_size, 1e9f, 0, cell_lanes_text(it->second).c_str()).x < cell_w - 2)
+            if (hit && legible(text_size, px(small)) && small->CalcTextSizeA(text_size, 1e9f, 0, cell_lanes_text(it->second).c_str()).x < cell_w - 2)
                 text_centered(dl, small, text_size, ImVec2(a.x + cell_w * 0.5f, a.y + cell_h * 0.5f), palette().text,
                               cell_lanes_text(it->second));
         }

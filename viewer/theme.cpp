@@ -145,7 +145,7 @@ void apply_style(bool presenter)
     c[ImGuiCol_Text] = rgb4(0x111111);
     c[ImGuiCol_TextDisabled] = rgb4(0x5A5A5A);
     c[ImGuiCol_WindowBg] = rgb4(0xFFFFFF);
-    c[ImGuiCol_ChildBg] = rgb4(0xFFFFFF);
+    c[ImGuiCol_ChildBg] = rgb4(0xFFFFFF, 0.0f);  // the frame is cleared to white: a child's fill is time for nothing
     c[ImGuiCol_PopupBg] = rgb4(0xFFFFF4);
     c[ImGuiCol_Border] = rgb4(0xB8B8B8);
     c[ImGuiCol_TitleBg] = rgb4(0xE4E4E4);

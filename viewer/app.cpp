@@ -4,6 +4,8 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "viewer/declared_arrays.h"
+#include "viewer/format.h"
 #include "viewer/step_model.h"
 #include "viewer/trace_runner.h"
 
@@ -54,6 +56,14 @@ void poll_measurement(App& app)
     }
 }
 
+// The version's file and the kernel files it includes (matmul v7 builds on v6's).
+std::vector<const SourceFile*> version_files(App& app, std::size_t version)
+{
+    std::vector<const SourceFile*> files{&app.sources.get(current_lab(app).versions.at(version).file)};
+    for (const std::string& path : included_kernel_files(*files.front())) files.push_back(&app.sources.get(path));
+    return files;
+}
+
 }  // namespace
 
 const Lab& current_lab(const App& app)
@@ -81,6 +91,11 @@ const TraceSlot& trace_of(App& app, std::size_t version, int setting)
         RunRequest req = request_for(app, version);
         req.setting = setting;
         it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;
+        if (TraceSlot& slot = it->second; slot.run) {
+            use_declared_types(*slot.run, version_files(app, version), req.type);
+            const std::vector<std::size_t>& shape = slot.run->result.shape;  // {M, N, K}: rows of C are N long
+            slot.output = output_tile(slot.run->block, type_size(req.type), shape.size() >= 2 ? shape[1] : 0);
+        }
     }
     return it->second;
 }

@@ -14,6 +14,7 @@
 #include "labs/common/user_kernel.h"
 #include "viewer/layout.h"
 #include "viewer/source_model.h"
+#include "viewer/step_model.h"
 #include "viewer/theme.h"
 #include "viewer/timing_model.h"
 #include "warplab/occupancy.h"
@@ -34,6 +35,7 @@ struct TraceKey {
 
 struct TraceSlot {
     std::optional<TracedRun> run;  // the launch succeeded
+    std::optional<OutputTile> output;  // what each thread writes to global memory: derived once, drawn every frame
     std::string error;             // otherwise why not: the fault or the bad input, one paragraph
     bool fault = false;            // the kernel faulted (wl::emu::KernelFault); the lockstep schedule may avoid it
     std::string fault_file;        // where, when it faulted
@@ -94,11 +96,14 @@ struct App {
     double step_shown_at = 0;     // when the current step appeared (arrow animation)
     bool animate = true;          // false: draw every animation finished (screenshots)
     struct {
-        bool source = true, metrics = true;  // bring the step into view once after it changes
+        bool source = true, metrics = true, time = true;  // bring the step (the version) into view once after it changes
     } follow_step;
     bool presenter = false;
     bool quit = false;
     Layout layout;
+    float header_content_h = 0;  // what the top bar's contents took last frame (they wrap on narrow windows)
+    float steps_content_h = 0;   // the same for the step controls
+    std::optional<bool> time_log_scale;  // the time chart's scale; unset: logarithmic where the times span over 10x
     Regions regions;  // filled while drawing
     Fonts fonts;
     SourceCache sources{default_source_root()};

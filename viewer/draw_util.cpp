@@ -1,5 +1,7 @@
 #include "viewer/draw_util.h"
 
+#include <imgui_internal.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -27,10 +29,9 @@ void arrow_head(ImDrawList* dl, ImVec2 tip, ImVec2 direction, ImU32 colour, floa
 
 float font_scale(float width, float height, bool presenter)
 {
-    const float fit = std::min(width / 1920.0f, height / 1080.0f);
-    if (presenter) return std::clamp(fit, 0.55f, 2.5f);
-    if (height < 820) return std::max(0.7f, height / 820.0f);
-    return height > 1400 ? std::min(2.5f, fit) : 1.0f;
+    (void)width;  // a narrow window wraps more; its text stays as tall
+    if (presenter) return std::clamp(height / 1080.0f, 0.6f, 2.5f);
+    return height > 1400 ? std::min(2.5f, height / 1080.0f) : 1.0f;
 }
 
 // Panels draw no background of their own: the frame is cleared to the panel
@@ -54,9 +55,29 @@ void fill_panel(ImU32 colour)
     ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + size.x, p.y + size.y), colour);
 }
 
+// end_line() starts the next line the way ImGui does after an item without SameLine():
+// NewLine() would first place an empty item where SameLine() left the
+// cursor, past the window's edge, and the window would count it as contents.
+void wrap_unless_fits(float width)
+{
+    const float x = ImGui::GetCursorPosX();
+    if (x <= ImGui::GetStyle().WindowPadding.x + 1 || x + width <= ImGui::GetWindowContentRegionMax().x) return;
+    end_line();
+}
+
+void end_line()
+{
+    ImGuiWindow* w = ImGui::GetCurrentWindow();
+    w->DC.CursorPos = ImVec2(w->Pos.x + w->DC.Indent.x + w->DC.ColumnsOffset.x,
+                             w->DC.CursorPosPrevLine.y + w->DC.PrevLineSize.y + ImGui::GetStyle().ItemSpacing.y);
+    w->DC.CurrLineSize = ImVec2(0, 0);
+    w->DC.CurrLineTextBaseOffset = 0;
+}
+
 void help_marker(const char* text)
 {
     ImGui::SameLine(0, 4);
+    wrap_unless_fits(ImGui::CalcTextSize("(?)").x);
     ImGui::TextDisabled("(?)");
     help_tooltip(text);
 }
@@ -74,6 +95,7 @@ void help_tooltip(const char* text)
 void legend_swatch(ImU32 fill, const char* label, ImU32 outline)
 {
     const float s = ImGui::GetTextLineHeight() * 0.8f;
+    wrap_unless_fits(s + 4 + ImGui::CalcTextSize(label).x);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float dy = (ImGui::GetTextLineHeight() - s) * 0.5f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -157,6 +179,13 @@ void wrapped_text(ImU32 colour, const std::string& text)
     ImGui::PopStyleColor();
 }
 
+void wrapped_text_after(ImU32 colour, const std::string& text)
+{
+    ImGui::SameLine();
+    wrap_unless_fits(std::min(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetContentRegionAvail().x * 0.5f));
+    wrapped_text(colour, text);
+}
+
 std::string array_name(App& app, wl::trace::Space space, std::uint8_t array)
 {
     if (space == wl::trace::Space::Shared) {
@@ -179,7 +208,7 @@ std::string instruction_label(App& app, const wl::trace::WarpEvent& e)
 bool no_trace_note(App& app)
 {
     if (current_run(app)) return false;
-    ImGui::TextDisabled("No trace: the launch did not complete (the threads panel says why).");
+    wrapped_text(palette().muted, "No trace: the launch did not complete (the threads panel says why).");
     return true;
 }
 

@@ -14,9 +14,9 @@ namespace warplab::viewer {
 // A font's size in pixels on screen (its loaded size times the global scale).
 inline float px(const ImFont* font) { return font->FontSize * ImGui::GetIO().FontGlobalScale; }
 
-// The fonts' scale for a window size: presenting, the text grows and shrinks
-// with the screen (a 720p projector still shows every panel); at the desk it
-// stays at its loaded size between 820 and 1400 pixels of height.
+// The fonts' scale for a window size: presenting, the text follows the
+// screen's height (24 px body text at 1080p, 17 at 768); at the desk it keeps
+// its loaded size up to 1400 pixels of height, and grows on 4K screens.
 float font_scale(float width, float height, bool presenter);
 
 // A fixed window at the layout's rectangle for the panel. Always pair with end_panel().
@@ -25,12 +25,17 @@ void end_panel();
 // Fills the current panel with a colour (the header and status bars are grey).
 void fill_panel(ImU32 colour);
 
-// "(?)" after the last item; hovering it shows the text.
+// After SameLine(): starts a new line unless an item `width` wide fits on this one.
+void wrap_unless_fits(float width);
+// After SameLine(): starts a new line (NewLine() would count the spot past the last item as contents).
+void end_line();
+
+// "(?)" after the last item (on the next line if it does not fit); hovering it shows the text.
 void help_marker(const char* text);
 // The same explanation when the last item is hovered (a table header that ends in "(?)").
 void help_tooltip(const char* text);
 
-// A coloured square and its label, on the current line.
+// A coloured square and its label, on the current line (the next, if it does not fit).
 void legend_swatch(ImU32 fill, const char* label, ImU32 outline = 0);
 
 // Records a named rectangle drawn this frame (tests find pixels by it).
@@ -49,6 +54,8 @@ bool instruction_picker(const char* id, const std::vector<std::size_t>& events, 
 
 // Text wrapped to the available width in a colour.
 void wrapped_text(ImU32 colour, const std::string& text);
+// The same after the last item on its line, or on the next line where it does not fit there.
+void wrapped_text_after(ImU32 colour, const std::string& text);
 
 // The shared label of one warp instruction: "warp 0 · load sdata · line 33".
 std::string instruction_label(App& app, const wl::trace::WarpEvent& e);

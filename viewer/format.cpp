@@ -54,6 +54,30 @@ std::string ways_text(double ways)
     return ways == std::floor(ways) ? printf_string("%.0f-way", ways) : printf_string("%.1f-way", ways);
 }
 
+std::string a_ways_text(double ways)
+{
+    const std::string w = ways_text(ways);
+    const bool vowel = w[0] == '8' || w.rfind("11-", 0) == 0 || w.rfind("18-", 0) == 0 || w.rfind("11.", 0) == 0 || w.rfind("18.", 0) == 0;
+    return (vowel ? "an " : "a ") + w;
+}
+
+std::string lanes_text(const std::vector<unsigned>& lanes)
+{
+    if (lanes.empty()) return "-";
+    const unsigned stride = lanes.size() > 1 ? lanes[1] - lanes[0] : 1;
+    bool even = stride > 1 && lanes.size() > 3;
+    for (std::size_t i = 1; i < lanes.size() && even; ++i) even = lanes[i] - lanes[i - 1] == stride;
+    if (even) return printf_string("%u, %u, ..., %u", lanes[0], lanes[1], lanes.back());
+    std::string out;
+    for (std::size_t i = 0; i < lanes.size();) {
+        std::size_t j = i;
+        while (j + 1 < lanes.size() && lanes[j + 1] == lanes[j] + 1) ++j;
+        out += (out.empty() ? "" : ", ") + (j == i ? std::to_string(lanes[i]) : printf_string("%u-%u", lanes[i], lanes[j]));
+        i = j + 1;
+    }
+    return out;
+}
+
 std::string ms_text(double ms)
 {
     return printf_string(ms >= 1 ? "%.3f ms" : "%.4f ms", ms);

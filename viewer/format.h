@@ -17,6 +17,9 @@ std::string access_value_text(const std::array<std::uint64_t, 2>& value, unsigne
 unsigned type_size(const std::string& type);  // int, float: 4; double: 8; half: 2
 
 std::string ways_text(double ways);     // "2-way", "-" for none
+std::string a_ways_text(double ways);   // "a 2-way", "an 8-way", "an 11-way"
+// Lanes as runs and strides: "0-31", "0, 2, ..., 30", "3", "0-3, 8-11".
+std::string lanes_text(const std::vector<unsigned>& lanes);
 std::string ms_text(double ms);         // "0.0513 ms", "2.598 ms"
 std::string lines_text(const std::vector<std::uint32_t>& lines, std::size_t at_most = 4);  // "33", "42, 43, 44", "41, 57, 72, 73, ...", "-"
 std::string printf_string(const char* fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,6 +1,8 @@
 // One frame: the layout for the window's size and mode, then every panel in it.
 #include <imgui.h>
 
+#include <algorithm>
+
 #include "viewer/draw_util.h"
 #include "viewer/panels.h"
 
@@ -34,21 +36,25 @@ void draw_frame(App& app)
     ImGui::GetIO().FontGlobalScale = font_scale(size.x, size.y, app.presenter);
     ImGui::PushFont(f.ui);
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float status_h = ImGui::GetTextLineHeight() + 2 * style.WindowPadding.y + 2;
+    current_trace(app);  // run it now, before any panel draws
+    // The status line wraps: as many lines as its text takes at this width.
+    const float status_text_h = ImGui::CalcTextSize(status_text(app).c_str(), nullptr, false, size.x - 2 * style.WindowPadding.x).y;
+    const float status_h = status_text_h + 2 * style.WindowPadding.y + 2;
+    // The top bar's contents wrap too; last frame's height holds until they change.
+    const float one_row = app.presenter ? px(f.big) + ImGui::GetTextLineHeight() + 8 : ImGui::GetFrameHeight() + 2;
+    const float header_h = std::max(one_row, app.header_content_h) + 2 * style.WindowPadding.y;
     if (app.playground.open) {
-        app.layout = playground_layout(size.x, size.y, ImGui::GetFrameHeight() + 2 * style.WindowPadding.y + 2);
+        app.layout = playground_layout(size.x, size.y, header_h);
     } else if (app.presenter) {
-        const float header_h = px(f.big) + ImGui::GetTextLineHeight() + 2 * style.WindowPadding.y + 8;
         app.layout = presenter_layout(size.x, size.y, header_h, status_h);
     } else {
-        const float header_h = ImGui::GetFrameHeight() + 2 * style.WindowPadding.y + 2;
-        app.layout = desk_layout(size.x, size.y, header_h, status_h);
+        const float steps_h = std::max(2 * ImGui::GetFrameHeightWithSpacing(), app.steps_content_h) + 2 * style.WindowPadding.y;
+        app.layout = desk_layout(size.x, size.y, header_h, status_h, std::floor(steps_h));
     }
     if (current_lab(app).id == "coalescing") app.layout = coalescing_layout(app.layout);
     if (current_lab(app).host_programs) app.layout = timeline_layout(app.layout);
     app.regions.clear();
     app.focus.hovered_thread.reset();
-    current_trace(app);  // run it now, before any panel draws
     for (const PanelEntry& p : kPanels)
         if (app.layout.has(p.panel)) p.draw(app);
     ImGui::PopFont();

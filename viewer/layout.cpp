@@ -39,7 +39,7 @@ const char* panel_name(Panel p)
 // |----------| shared values  | global  |
 // | source   | banks          | time    |
 // |          | occupancy      |         |
-Layout desk_layout(float width, float height, float header_h, float status_h)
+Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h)
 {
     Layout l;
     const float body_y = header_h, body_h = height - header_h - status_h;
@@ -47,7 +47,6 @@ Layout desk_layout(float width, float height, float header_h, float status_h)
     const float center_w = width - left_w - right_w;
     place(l, Panel::Header, 0, 0, width, header_h);
     column(l, 0, body_y, left_w, body_h, {{Panel::Versions, 0.36f}, {Panel::Source, 0}});
-    const float steps_h = std::floor(header_h * 1.9f);
     place(l, Panel::Steps, left_w, body_y, center_w, steps_h);
     column(l, left_w, body_y + steps_h, center_w, body_h - steps_h,
            {{Panel::Threads, 0.22f}, {Panel::SharedValues, 0.27f}, {Panel::Banks, 0.31f}, {Panel::Occupancy, 0}});

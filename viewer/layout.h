@@ -24,8 +24,9 @@ struct Layout {
     bool has(Panel p) const { return shown[static_cast<int>(p)]; }
 };
 
-// header_h and status_h: heights of the top bar and the status line in pixels.
-Layout desk_layout(float width, float height, float header_h, float status_h);
+// header_h and status_h: heights of the top bar and the status line in
+// pixels; steps_h: of the step controls (at the desk).
+Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h);
 Layout presenter_layout(float width, float height, float header_h, float status_h);
 // The bank playground page: the top bar and one panel.
 Layout playground_layout(float width, float height, float header_h);

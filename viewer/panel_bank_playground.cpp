@@ -3,6 +3,7 @@
 // (playground_view), and drawn with the banks panel's own picture.
 #include <imgui.h>
 
+#include <algorithm>
 #include <array>
 #include <string>
 
@@ -46,13 +47,26 @@ void preset_combo(BankPattern& p)
 }
 
 // A slider over an unsigned field, clamped to [low, high].
+// "Stride 2 elements" then the slider: the value is never under the slider's grab.
+bool labelled_slider(const char* label, const std::string& shown, int& v, int low, int high)
+{
+    const float width = ImGui::GetFontSize() * 8;
+    const std::string text = std::string(label) + " " + shown;
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    wrap_unless_fits(ImGui::CalcTextSize(text.c_str()).x + ImGui::GetStyle().ItemSpacing.x + width);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(width);
+    return ImGui::SliderInt((std::string("##") + label).c_str(), &v, low, high, "", ImGuiSliderFlags_AlwaysClamp);
+}
+
+// Shown as before + the value + after ("first 32", "2 elements").
 template <class T>
-void slider(const char* label, T& value, int low, int high, const char* format)
+void slider(const char* label, T& value, int low, int high, const char* before, const char* after)
 {
     int v = int(value);
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    if (ImGui::SliderInt(label, &v, low, high, format, ImGuiSliderFlags_AlwaysClamp)) value = T(v);
+    if (labelled_slider(label, before + std::to_string(v) + after, v, low, high)) value = T(v);
 }
 
 void size_slider(BankPattern& p)
@@ -61,10 +75,7 @@ void size_slider(BankPattern& p)
     for (int i = 0; i < int(kSizes.size()); ++i)
         if (kSizes[i] == p.size) index = i;
     const std::string shown = std::to_string(p.size) + (p.size == 1 ? " byte" : " bytes");
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
-    if (ImGui::SliderInt("Element size", &index, 0, int(kSizes.size()) - 1, shown.c_str(), ImGuiSliderFlags_AlwaysClamp))
-        p.size = kSizes[std::size_t(index)];
+    if (labelled_slider("Element size", shown, index, 0, int(kSizes.size()) - 1)) p.size = kSizes[std::size_t(index)];
 }
 
 void controls(App& app)
@@ -72,16 +83,16 @@ void controls(App& app)
     BankPattern& p = app.playground.pattern;
     preset_combo(p);
     size_slider(p);
-    slider("Stride", p.stride, 0, kSliderMax, "%d elements");
-    slider("Offset", p.offset, 0, kSliderMax, "%d elements");
+    slider("Stride", p.stride, 0, kSliderMax, "", " elements");
+    slider("Offset", p.offset, 0, kSliderMax, "", " elements");
     unsigned lanes = unsigned(__builtin_popcount(p.mask));
-    slider("Active lanes", lanes, 1, int(kWarpSize), "first %d");
+    slider("Active lanes", lanes, 1, int(kWarpSize), "first ", "");
     if (lanes != unsigned(__builtin_popcount(p.mask))) p.mask = wl::trace::first_lanes(lanes);
 }
 
 void explanation(const BankPattern& p)
 {
-    ImGui::Text("x = shared[%llu + %llu * lane], %u-byte elements", static_cast<unsigned long long>(p.offset),
+    ImGui::TextWrapped("x = shared[%llu + %llu * lane], %u-byte elements", static_cast<unsigned long long>(p.offset),
                 static_cast<unsigned long long>(p.stride), p.size);
     help_marker("Each active lane of one warp reads one element. Its bytes lie in 4-byte words; word w is in bank "
                 "w mod 32. The numbers come from the same analysis as the labs' traces: the pattern is turned into "
@@ -94,6 +105,9 @@ void lane_table(const PlaygroundView& v)
 {
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame;
     if (!ImGui::BeginTable("lanes", int(kWarpSize) + 1, flags)) return;
+    ImGui::TableSetupColumn("##row", ImGuiTableColumnFlags_WidthFixed,
+                            std::max(ImGui::CalcTextSize("lane").x, ImGui::CalcTextSize("bank").x));
+    for (unsigned lane = 0; lane < kWarpSize; ++lane) ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextDisabled("lane");
@@ -122,7 +136,7 @@ void lane_table(const PlaygroundView& v)
 
 void bank_playground_panel(App& app)
 {
-    if (begin_panel(app, Panel::BankPlayground, "Bank playground: one warp's shared load", ImGuiWindowFlags_NoScrollbar)) {
+    if (begin_panel(app, Panel::BankPlayground, "Bank playground: one warp's shared load")) {
         controls(app);
         const PlaygroundView v = playground_view(app.playground.pattern);
         explanation(app.playground.pattern);

@@ -42,10 +42,10 @@ std::vector<coalescing::SweepPoint> sweep_points(App& app, const coalescing::Set
 void curve(App& app, const char* id, const std::string& title, const std::vector<float>& ys, float y_max, const coalescing::Setting& s,
            unsigned current, float height, float reference = 0)
 {
-    ImGui::TextUnformatted(title.c_str());
+    wrapped_text(palette().text, title);
     const ImVec2 top = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
-    ImGui::PlotLines(id, ys.data(), int(ys.size()), 0, nullptr, 0.0f, y_max, ImVec2(width, height));
+    ImGui::PlotLines((std::string("##") + id).c_str(), ys.data(), int(ys.size()), 0, nullptr, 0.0f, y_max, ImVec2(width, height));
     // PlotLines puts point k at k / (count - 1) of the frame inside its padding.
     const ImVec2 pad = ImGui::GetStyle().FramePadding;
     const auto x_of = [&](unsigned setting) {
@@ -67,13 +67,12 @@ void curve(App& app, const char* id, const std::string& title, const std::vector
 void setting_slider(App& app, const coalescing::Setting& s, unsigned current)
 {
     int value = int(current);
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
     if (ImGui::SliderInt(s.name, &value, int(s.first), int(s.last))) {
         app.sel.setting = value;
         select_version(app, app.sel.version);  // re-traces, and focuses the new trace's worst access
     }
-    ImGui::SameLine();
-    ImGui::TextDisabled("in[i %s %d]", s.op, value);
+    wrapped_text_after(palette().muted, printf_string("in[i %s %d]", s.op, value));
 }
 
 }  // namespace
@@ -83,7 +82,7 @@ void coalescing_panel(App& app)
     if (begin_panel(app, Panel::Coalescing, "Coalescing: sectors per request and bandwidth by setting")) {
         const coalescing::Setting* s = coalescing::setting_of(current_version(app).id);
         if (!s) {
-            ImGui::TextDisabled("This version has no setting to sweep.");
+            wrapped_text(palette().muted, "This version has no setting to sweep.");
         } else {
             const unsigned current = app.sel.setting < 0 ? s->standard : unsigned(app.sel.setting);
             setting_slider(app, *s, current);
@@ -107,7 +106,7 @@ void coalescing_panel(App& app)
                 curve(app, "gbps", printf_string("effective bandwidth, GB/s (read + write, recorded); here %.0f", at != points.end() ? at->gbps : 0.0),
                       gbps, std::ceil(most * 1.1f), *s, current, height);
             } else {
-                ImGui::TextDisabled("GB/s: none recorded in results/ yet (on a GPU: warplab bench coalescing --record ...)");
+                wrapped_text(palette().muted, "GB/s: none recorded in results/ yet (on a GPU: warplab bench coalescing --record ...)");
             }
         }
     }

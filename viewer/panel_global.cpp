@@ -19,8 +19,8 @@ void step_summary(const wl::trace::StepMetrics& m)
     const unsigned requests = m.global_load.requests + m.global_store.requests;
     const unsigned sectors = m.global_load.sectors + m.global_store.sectors;
     const unsigned ideal = m.global_load.ideal + m.global_store.ideal;
-    ImGui::TextDisabled("this step: %u request%s, %u sectors (ideal %u): %.1f sectors/request", requests,
-                        requests == 1 ? "" : "s", sectors, ideal, requests ? double(sectors) / requests : 0.0);
+    wrapped_text(palette().muted, printf_string("this step: %u request%s, %u sectors (ideal %u): %.1f sectors/request", requests,
+                                                requests == 1 ? "" : "s", sectors, ideal, requests ? double(sectors) / requests : 0.0));
 }
 
 void lanes_to_sectors(App& app, const SectorView& v)
@@ -30,8 +30,9 @@ void lanes_to_sectors(App& app, const SectorView& v)
     const Palette& pal = palette();
     const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
     const float lane_w = std::floor(avail.x / kWarpSize);
-    const float lane_h = std::min(lane_w, px(small) * 1.4f);
-    const float sector_y = top.y + std::max(lane_h * 3, avail.y - lane_h * 1.6f - px(small));
+    // Lanes, then joins, then sectors 1.6 lanes tall: as tall as the panel leaves room for, 4 pixels at least.
+    const float lane_h = std::max(4.0f, std::min({lane_w, px(small) * 1.4f, (avail.y - px(small)) / 4.6f}));
+    const float sector_y = top.y + px(small) + lane_h + std::max(lane_h, avail.y - px(small) - lane_h * 2.6f);
     const float sector_w = std::min(lane_w * 8, std::floor(avail.x / float(std::max<std::size_t>(1, v.sectors.size()))));
     const float sectors_x = top.x + (avail.x - sector_w * float(v.sectors.size())) * 0.5f;
     const auto sector_colour = [&](std::size_t s) { return pal.sector[s % pal.sector.size()]; };
@@ -39,8 +40,11 @@ void lanes_to_sectors(App& app, const SectorView& v)
         const ImVec2 a(top.x + lane * lane_w, top.y + px(small));
         const bool on = !v.lane_sectors[lane].empty();
         dl->AddRectFilled(a, ImVec2(a.x + lane_w - 2, a.y + lane_h), on ? sector_colour(v.lane_sectors[lane][0]) : pal.idle);
-        if (lane % 8 == 0 || lane == 31)
-            dl->AddText(small, px(small), ImVec2(a.x, top.y), pal.muted, std::to_string(lane).c_str());
+        if (lane % 8 == 0 || lane == 31) {  // 31 ends at the last lane's edge
+            const std::string text = std::to_string(lane);
+            const float x = lane == 31 ? a.x + lane_w - 2 - small->CalcTextSizeA(px(small), 1e9f, 0, text.c_str()).x : a.x;
+            dl->AddText(small, px(small), ImVec2(x, top.y), pal.muted, text.c_str());
+        }
         for (std::uint32_t s : v.lane_sectors[lane])
             dl->AddLine(ImVec2(a.x + lane_w * 0.5f - 1, a.y + lane_h), ImVec2(sectors_x + (float(s) + 0.5f) * sector_w, sector_y),
                         sector_colour(s), 1.5f);
@@ -50,7 +54,8 @@ void lanes_to_sectors(App& app, const SectorView& v)
         dl->AddRectFilled(a, ImVec2(a.x + sector_w - 3, a.y + lane_h * 1.6f), sector_colour(s));
         const std::string label = printf_string("%llu-%llu", static_cast<unsigned long long>(v.sectors[s] * 32),
                                                 static_cast<unsigned long long>(v.sectors[s] * 32 + 31));
-        if (small->CalcTextSizeA(px(small), 1e9f, 0, label.c_str()).x < sector_w - 4)
+        const ImVec2 ls = small->CalcTextSizeA(px(small), 1e9f, 0, label.c_str());
+        if (ls.x < sector_w - 4 && ls.y <= lane_h * 1.6f)
             text_centered(dl, small, px(small), ImVec2(a.x + (sector_w - 3) * 0.5f, a.y + lane_h * 0.8f), pal.panel, label);
     }
     const ImVec2 end(top.x + avail.x, sector_y + lane_h * 1.6f);
@@ -63,8 +68,8 @@ void instruction_view(App& app, const wl::trace::WarpEvent& e)
     const SectorView v = sector_view(e);
     const unsigned bytes = unsigned(__builtin_popcount(e.mask)) * e.size;
     const unsigned lanes = unsigned(__builtin_popcount(e.mask));
-    ImGui::Text("%u lane%s x %u bytes = %u bytes: %u sector%s, ideal %u", lanes, lanes == 1 ? "" : "s", unsigned(e.size),
-                bytes, v.cost.sectors, v.cost.sectors == 1 ? "" : "s", v.cost.ideal);
+    ImGui::TextWrapped("%u lane%s x %u bytes = %u bytes: %u sector%s, ideal %u", lanes, lanes == 1 ? "" : "s", unsigned(e.size),
+                       bytes, v.cost.sectors, v.cost.sectors == 1 ? "" : "s", v.cost.ideal);
     help_marker("Global memory moves in 32-byte sectors. One warp instruction is one request; it costs every sector "
                 "its active lanes' bytes touch. The ideal is the bytes requested / 32, rounded up: 4 sectors for 32 "
                 "lanes reading consecutive 4-byte words. Scattered or misaligned addresses touch more.");
@@ -75,7 +80,7 @@ void instruction_view(App& app, const wl::trace::WarpEvent& e)
 
 void global_panel(App& app)
 {
-    if (begin_panel(app, Panel::Global, "Global memory: lanes to 32-byte sectors", ImGuiWindowFlags_NoScrollbar)) {
+    if (begin_panel(app, Panel::Global, "Global memory: lanes to 32-byte sectors")) {
         if (!no_trace_note(app)) {
             const TracedRun& run = *current_run(app);
             const auto events = memory_events(run.block, app.sel.step, wl::trace::Space::Global);
@@ -85,8 +90,7 @@ void global_panel(App& app)
                 instruction_picker("global", events, app.focus.global_event);
                 if (app.focus.global_event) {
                     const auto& e = run.block.events[*app.focus.global_event];
-                    ImGui::SameLine();
-                    ImGui::TextUnformatted(instruction_label(app, e).c_str());
+                    wrapped_text_after(palette().text, instruction_label(app, e));
                     if (!app.presenter) step_summary(run.steps[app.sel.step]);
                     instruction_view(app, e);
                 }

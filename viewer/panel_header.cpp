@@ -16,6 +16,8 @@ template <class T>
 bool combo(const char* label, float width, const std::vector<std::pair<T, std::string>>& choices, T& value)
 {
     ImGui::SameLine();
+    wrap_unless_fits(ImGui::CalcTextSize(label).x + ImGui::GetStyle().ItemSpacing.x + width);
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(label);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(width);
@@ -58,10 +60,13 @@ void settings_combos(App& app)
         }
         if (!s.block) {
             ImGui::SameLine();
+            wrap_unless_fits(ImGui::CalcTextSize("(as benched)").x);
             ImGui::TextDisabled("(as benched)");
         }
     } else {
         ImGui::SameLine();
+        wrap_unless_fits(ImGui::CalcTextSize("block fixed by each version").x);
+        ImGui::AlignTextToFramePadding();
         ImGui::TextDisabled("block fixed by each version");
     }
     changed |= combo("Type", w, types, s.type);
@@ -78,16 +83,29 @@ void settings_combos(App& app)
     if (changed) select_settings(app, s);
 }
 
+// The key hints at the right end of the bar's last row, where they fit; else a "(?)" that tells them.
+void key_hints()
+{
+    ImGui::SameLine();
+    const float hints_w = ImGui::CalcTextSize(kKeyHints).x;
+    const float right = ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetCursorPosX() + 20 + hints_w <= right) {
+        ImGui::SameLine(right - hints_w);
+        ImGui::TextDisabled("%s", kKeyHints);
+    } else {
+        help_marker(kKeyHints);
+    }
+}
+
 void desk_header(App& app)
 {
+    ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("warplab");
     ImGui::SameLine();
     if (ImGui::Button(app.playground.open ? "< Back to the lab" : "Bank playground")) app.playground.open = !app.playground.open;
     lab_combo(app);
     settings_combos(app);
-    const float hints_w = ImGui::CalcTextSize(kKeyHints).x;
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX() + 20, ImGui::GetWindowWidth() - hints_w - 16));
-    ImGui::TextDisabled("%s", kKeyHints);
+    key_hints();
 }
 
 std::string step_summary(App& app)
@@ -113,23 +131,32 @@ void presenter_header(App& app)
     const VersionMeta& v = current_version(app);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float title_size = px(f.big) * 0.72f;
-    const std::string title = std::string(v.id) + "  " + v.name + (v.variant ? "  (variant)" : "");
-    dl->AddText(f.big, title_size, p, palette().text, title.c_str());
     const std::string counter = step_count(app) ? printf_string("step %u", app.sel.step) : "no steps";
     const ImVec2 cs = f.big->CalcTextSizeA(px(f.big), 1e9f, 0, counter.c_str());
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowWidth() - ImGui::GetStyle().WindowPadding.x;
     dl->AddText(f.big, px(f.big), ImVec2(right - cs.x, p.y - 2), palette().active, counter.c_str());
+    float title_right = right - cs.x - ImGui::GetFontSize();
     if (step_count(app)) {
         const std::string range = printf_string("of steps 0-%u", step_count(app) - 1);
         const ImVec2 rs = ImGui::CalcTextSize(range.c_str());
         dl->AddText(ImVec2(right - cs.x - rs.x - 12, p.y + cs.y - rs.y - 6), palette().muted, range.c_str());
+        title_right -= rs.x + 12;
     }
     add_region(app, "header.step_counter", ImVec2(right - cs.x, p.y), ImVec2(right, p.y + cs.y));
-    ImGui::Dummy(ImVec2(1, px(f.big) + 4));
+    // The title in large type, smaller where the counter leaves less room, never below the body text.
+    const std::string title = std::string(v.id) + "  " + v.name + (v.variant ? "  (variant)" : "");
+    const float full = f.big->CalcTextSizeA(px(f.big) * 0.72f, 1e9f, 0, title.c_str()).x;
+    const float title_size = std::max(ImGui::GetFontSize(), px(f.big) * 0.72f * std::min(1.0f, (title_right - p.x) / full));
+    dl->AddText(f.big, title_size, p, palette().text, title.c_str(), nullptr, title_right - p.x);
+    const float title_h = f.big->CalcTextSizeA(title_size, 1e9f, title_right - p.x, title.c_str()).y;
+    ImGui::Dummy(ImVec2(1, std::max(px(f.big), title_h) + 4));
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(v.idea);
+    ImGui::PopTextWrapPos();
+    const std::string summary = step_summary(app);
     ImGui::SameLine(0, ImGui::GetFontSize() * 2);
-    ImGui::TextDisabled("%s", step_summary(app).c_str());
+    wrap_unless_fits(ImGui::CalcTextSize(summary.c_str()).x);
+    ImGui::TextDisabled("%s", summary.c_str());
 }
 
 }  // namespace
@@ -142,6 +169,7 @@ void header_panel(App& app)
             presenter_header(app);
         else
             desk_header(app);
+        app.header_content_h = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y - ImGui::GetStyle().WindowPadding.y;
     }
     end_panel();
 }

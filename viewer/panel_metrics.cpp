@@ -128,14 +128,14 @@ void measured_line(App& app, const TracedRun& run)
     const std::string label = "measured on " + short_gpu_name(m->gpu) + " (ncu)";
     const MemoryCounts c = counted(run.totals), &p = m->per_block;
     if (launch != m->launch) {
-        ImGui::TextDisabled("%s: for %s only (?)", label.c_str(), describe(m->launch).c_str());
+        wrapped_text(palette().muted, label + ": for " + describe(m->launch) + " only (?)");
         help_tooltip(("Nsight Compute counted this version on the " + m->gpu + " for " + describe(m->launch) +
                       "; this trace is " + describe(launch) + ". `warplab trace` with that launch prints both.").c_str());
         return;
     }
-    ImGui::TextDisabled("%s, per block: shared wf %s, sectors %.1f per load (?)", label.c_str(),
-                        count_text(p.shared_load_wavefronts + p.shared_store_wavefronts).c_str(),
-                        p.global_load_requests > 0 ? p.global_load_sectors / p.global_load_requests : 0.0);
+    wrapped_text(palette().muted, printf_string("%s, per block: shared wf %s, sectors %.1f per load (?)", label.c_str(),
+                                                count_text(p.shared_load_wavefronts + p.shared_store_wavefronts).c_str(),
+                                                p.global_load_requests > 0 ? p.global_load_sectors / p.global_load_requests : 0.0));
     std::string not_compared;
     for (const std::string& note : m->not_compared) not_compared += "\nnot compared: " + note;
     help_tooltip((printf_string("%s, %s, per block (counters over every block / blocks); counted by warplab:\n"
@@ -178,7 +178,7 @@ void step_table(App& app, const TracedRun& run, float height)
     cells({"", "", "", std::to_string(t.partial_warp_steps), shared_cell(t.shared_load, t.shared_store),
            ways_text(std::max(t.shared_load.worst_ways, t.shared_store.worst_ways)), sectors_cell(t.global_load, t.global_store)});
     ImGui::EndTable();
-    if (!run.per_machine_instruction) ImGui::TextDisabled("%s", wl::trace::kPerPtxInstructionNote);
+    if (!run.per_machine_instruction) wrapped_text(palette().muted, wl::trace::kPerPtxInstructionNote);
     measured_line(app, run);
 }
 
@@ -215,7 +215,7 @@ void metrics_panel(App& app)
             ImGui::Text("%s, step by step", current_version(app).id);
             step_table(app, *run, ImGui::GetContentRegionAvail().y * 0.52f);
         } else {
-            ImGui::TextDisabled("%s: no trace", current_version(app).id);
+            wrapped_text(palette().muted, std::string(current_version(app).id) + ": no trace");
         }
         ImGui::TextUnformatted("Every version, whole block");
         version_table(app);

@@ -36,6 +36,10 @@ struct ArrayGrid {
 
 using Values = std::vector<std::optional<std::uint64_t>>;
 
+// Numbers under three quarters of the small font are not drawn: too small to
+// read from a seat; the colours and the tooltip still tell.
+bool legible(float text_size, float small) { return text_size >= small * 0.75f; }
+
 const Values* values_of(const TracedRun& run, std::uint32_t step, std::uint8_t array)
 {
     if (step >= run.shared_after.size()) return nullptr;
@@ -56,6 +60,30 @@ std::optional<std::uint64_t> shown_value(const ArrayStep& st, std::uint64_t i, c
     return st.written[i] && progress < 0.5f ? value_at(before, i) : value_at(after, i);
 }
 
+ImU32 cell_fill(const ArrayStep& st, std::uint64_t i, const Values* after)
+{
+    const Palette& pal = palette();
+    return st.written[i] ? pal.written_cell : st.read[i] ? pal.read_cell : value_at(after, i) ? pal.panel : pal.unwritten_cell;
+}
+
+// Cells [first, last) in reading order, in one colour.
+void fill_run(ImDrawList* dl, const ArrayGrid& g, std::uint64_t first, std::uint64_t last, ImU32 fill)
+{
+    const auto row_span = [&](std::uint64_t from, std::uint64_t to) {  // within one row
+        const ImVec2 a = g.cell_min(from);
+        dl->AddRectFilled(a, ImVec2(a.x + g.cell_w * float(to - from), a.y + g.cell_h), fill);
+    };
+    const std::uint64_t first_row_end = std::min(last, (first / g.columns + 1) * g.columns);
+    row_span(first, first_row_end);
+    if (first_row_end == last) return;
+    const std::uint64_t whole_end = last / g.columns * g.columns;
+    if (whole_end > first_row_end) {
+        const ImVec2 a = g.cell_min(first_row_end);
+        dl->AddRectFilled(a, ImVec2(a.x + g.cell_w * float(g.columns), a.y + g.cell_h * float((whole_end - first_row_end) / g.columns)), fill);
+    }
+    if (last > whole_end && whole_end >= first_row_end) row_span(whole_end, last);
+}
+
 // Grid lines are the gaps between cells over one background rectangle: only
 // axis-aligned rectangles, which SDL's software renderer fills fastest.
 void draw_cell_backgrounds(const ArrayGrid& g, const wl::trace::SharedArrayInfo& info, const ArrayStep& st, const Values* after)
@@ -68,10 +96,21 @@ void draw_cell_backgrounds(const ArrayGrid& g, const wl::trace::SharedArrayInfo&
         dl->AddRectFilled(ImVec2(g.origin.x - gap, g.origin.y - gap),
                           ImVec2(g.origin.x + g.cell_w * float(std::min<std::uint64_t>(info.count, g.columns)), g.origin.y + g.cell_h * float(rows)),
                           pal.grid_line);
-    for (std::uint64_t i = 0; i < info.count; ++i) {
-        const ImVec2 a = g.cell_min(i), b(a.x + g.cell_w - gap, a.y + g.cell_h - gap);
-        const ImU32 fill = st.written[i] ? pal.written_cell : st.read[i] ? pal.read_cell : value_at(after, i) ? pal.panel : pal.unwritten_cell;
-        dl->AddRectFilled(a, b, fill);
+    if (gap > 0) {  // cells big enough to see apart: few of them
+        for (std::uint64_t i = 0; i < info.count; ++i) {
+            const ImVec2 a = g.cell_min(i), b(a.x + g.cell_w - gap, a.y + g.cell_h - gap);
+            dl->AddRectFilled(a, b, cell_fill(st, i, after));
+        }
+        return;
+    }
+    // Thin rows (a ring of 196608 bytes): each run of cells of one colour is
+    // at most three rectangles (its first row's tail, whole rows, its last row's head).
+    for (std::uint64_t i = 0; i < info.count;) {
+        const ImU32 fill = cell_fill(st, i, after);
+        std::uint64_t j = i + 1;
+        while (j < info.count && cell_fill(st, j, after) == fill) ++j;
+        fill_run(dl, g, i, j, fill);
+        i = j;
     }
 }
 
@@ -82,15 +121,19 @@ void draw_cell_values(App& app, const ArrayGrid& g, const wl::trace::SharedArray
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
     const float text_size = std::min(px(small), g.cell_h * 0.8f);
-    if (text_size < 9) return;  // too small to read: the tooltip tells the value
+    if (!legible(text_size, px(small))) return;  // the tooltip tells the value
     const std::string type = element_type(app);
     for (std::uint64_t i = 0; i < info.count; ++i) {
         const auto value = shown_value(st, i, before, after, progress);
         if (!value) continue;
         const std::string text = compact_number(value_as(*value, info.elem_size, type));
-        if (small->CalcTextSizeA(text_size, 1e9f, 0, text.c_str()).x >= g.cell_w - 2) continue;
-        const ImVec2 a = g.cell_min(i);
-        text_centered(dl, small, text_size, ImVec2(a.x + g.cell_w * 0.5f, a.y + g.cell_h * 0.5f), palette().text, text);
+        const ImVec2 ts = small->CalcTextSizeA(text_size, 1e9f, 0, text.c_str());
+        if (ts.x >= g.cell_w - 2) continue;
+        const ImVec2 a = g.cell_min(i), c(a.x + g.cell_w * 0.5f, a.y + g.cell_h * 0.5f);
+        // The cell's own colour under the digits: the arrows pass behind them, not through them.
+        dl->AddRectFilled(ImVec2(std::floor(c.x - ts.x * 0.5f) - 1, std::floor(c.y - ts.y * 0.5f)),
+                          ImVec2(std::ceil(c.x + ts.x * 0.5f) + 1, std::ceil(c.y + ts.y * 0.5f)), cell_fill(st, i, after));
+        text_centered(dl, small, text_size, c, palette().text, text);
     }
 }
 
@@ -144,15 +187,22 @@ void draw_array(App& app, const TracedRun& run, const wl::trace::SharedArrayInfo
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const std::string title = printf_string("%s[%llu]", info.name.c_str(), static_cast<unsigned long long>(info.count));
     dl->AddText(min, palette().text, title.c_str());
-    const std::string counts = printf_string("%zu written, %zu read", std::size_t(std::count(st.written.begin(), st.written.end(), 1)),
-                                             std::size_t(std::count(st.read.begin(), st.read.end(), 1)));
-    dl->AddText(ImVec2(min.x + ImGui::CalcTextSize(title.c_str()).x + 10, min.y), palette().muted, counts.c_str());
+    const std::size_t written = std::size_t(std::count(st.written.begin(), st.written.end(), 1));
+    const std::size_t read = std::size_t(std::count(st.read.begin(), st.read.end(), 1));
+    // The counts beside the name; where both do not fit, the ones that are not zero; else none.
+    const float counts_x = min.x + ImGui::CalcTextSize(title.c_str()).x + 10;
+    std::string counts = printf_string("%zu written, %zu read", written, read);
+    if (counts_x + ImGui::CalcTextSize(counts.c_str()).x > min.x + size.x)
+        counts = written && read ? printf_string("%zu w, %zu r", written, read) : written ? printf_string("%zu written", written) : read ? printf_string("%zu read", read) : "";
+    if (counts_x + ImGui::CalcTextSize(counts.c_str()).x <= min.x + size.x) dl->AddText(ImVec2(counts_x, min.y), palette().muted, counts.c_str());
     ArrayGrid g;
     g.columns = unsigned(std::min<std::uint64_t>(kBanks, std::max<std::uint64_t>(info.count, 1)));
     const std::uint64_t rows = (info.count + g.columns - 1) / g.columns;
     const float title_h = ImGui::GetTextLineHeightWithSpacing();
     g.cell_w = std::floor(size.x / kBanks);
-    g.cell_h = std::floor(std::clamp((size.y - title_h - 2) / float(rows), 3.0f, g.cell_w * 1.1f));
+    // Rows may be under a pixel: a large array still shows whole, in its rectangle.
+    const float fit = std::max(0.01f, (size.y - title_h - 2) / float(rows));
+    g.cell_h = std::min(fit >= 3 ? std::floor(fit) : fit, std::max(1.0f, g.cell_w * 1.1f));
     g.origin = ImVec2(min.x + 1, min.y + title_h);
     const float progress = animation_progress(app);
     draw_cell_backgrounds(g, info, st, after);
@@ -172,7 +222,7 @@ std::vector<std::pair<ImVec2, ImVec2>> plan_arrays(const std::vector<wl::trace::
 {
     const auto rows_of = [](const wl::trace::SharedArrayInfo& a) { return float((a.count + kBanks - 1) / kBanks); };
     std::vector<std::pair<ImVec2, ImVec2>> best;
-    float best_cell = -1;
+    float best_cell = -1e9f;  // a panel shorter than its titles still gets a plan, every cell of it tiny
     for (unsigned columns = 1; columns <= std::min<std::size_t>(2, arrays.size()); ++columns) {
         const float col_w = (size.x - float(columns - 1) * title_h) / float(columns);
         std::vector<float> col_rows(columns, 0.0f), col_titles(columns, 0.0f);
@@ -195,30 +245,71 @@ std::vector<std::pair<ImVec2, ImVec2>> plan_arrays(const std::vector<wl::trace::
 
 // ---- banks ----
 
-std::string lanes_text(const std::vector<unsigned>& lanes)
+// A word cell's lanes: "5", or "5+2" (lane 5 and two more).
+std::string cell_lanes_text(const std::vector<unsigned>& lanes)
 {
     if (lanes.size() == 1) return std::to_string(lanes[0]);
     return std::to_string(lanes[0]) + "+" + std::to_string(lanes.size() - 1);
 }
 
+// Numbers in bank and word cells: the small font, larger in large cells (the
+// bank playground's page), smaller in short ones.
+float cell_text_size(float small, float cell_w, float cell_h)
+{
+    return std::min({std::max(small, std::min(cell_h * 0.45f, cell_w * 0.3f)), cell_h * 0.85f});
+}
+
+
+// The 32 banks in a row, each coloured by its ways; numbered where the numbers fit.
 void bank_header(App& app, ImVec2 origin, float cell_w, float cell_h, const BankView& v)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
+    const float text_size = cell_text_size(px(small), cell_w, cell_h);
+    const bool numbered = legible(text_size, px(small)) && small->CalcTextSizeA(text_size, 1e9f, 0, "31").x < cell_w - 2;
     for (unsigned b = 0; b < kBanks; ++b) {
         const ImVec2 a(origin.x + b * cell_w, origin.y);
         const ImU32 fill = v.ways[b] ? palette().conflict[conflict_level(v.ways[b])] : palette().untouched_word;
         dl->AddRectFilled(a, ImVec2(a.x + cell_w - 1, a.y + cell_h - 1), fill);
-        text_centered(dl, small, std::min(px(small), cell_h * 0.85f), ImVec2(a.x + cell_w * 0.5f, a.y + cell_h * 0.5f),
-                      palette().text, std::to_string(b));
+        if (numbered)
+            text_centered(dl, small, text_size, ImVec2(a.x + cell_w * 0.5f, a.y + cell_h * 0.5f), palette().text, std::to_string(b));
     }
+}
+
+// The compact form (8-way and up): the bank strip, then one line per bank
+// that serves more than one word, in the panel's own font, most ways first.
+void compact_bank_picture(App& app, const BankView& v)
+{
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float cell_w = std::floor(avail.x / kBanks), cell_h = std::floor(ImGui::GetTextLineHeight() * 1.1f);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    bank_header(app, origin, cell_w, cell_h, v);
+    add_region(app, "banks.grid", origin, ImVec2(origin.x + cell_w * kBanks, origin.y + cell_h));
+    ImGui::Dummy(ImVec2(cell_w * kBanks, cell_h));
+    ImGui::BeginChild("bank_rows", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, ImGui::GetFrameHeight() * 2)), false);
+    const auto rows = bank_rows(v);
+    std::size_t single = 0;
+    for (const BankRow& r : rows) {
+        if (r.ways < 2) {
+            ++single;
+            continue;
+        }
+        legend_swatch(palette().conflict[conflict_level(r.ways)], printf_string("bank %u:", r.bank).c_str());
+        ImGui::SameLine(0, 6);
+        ImGui::TextWrapped("%u wavefronts for %u words; lanes %s", r.ways, r.words, lanes_text(r.lanes).c_str());
+    }
+    const std::size_t unused = kBanks - rows.size();
+    if (single)
+        wrapped_text(palette().muted, printf_string("%zu%s bank%s: one word each", single, single < rows.size() ? " more" : "", single == 1 ? "" : "s"));
+    if (unused) wrapped_text(palette().muted, printf_string("%zu bank%s unused", unused, unused == 1 ? "" : "s"));
+    ImGui::EndChild();
 }
 
 void bank_rows(App& app, ImVec2 origin, float cell_w, float cell_h, float label_w, const BankView& v)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
-    const float text_size = std::min(px(small), cell_h * 0.85f);
+    const float text_size = cell_text_size(px(small), cell_w, cell_h);
     for (std::size_t r = 0; r < v.rows.size(); ++r) {
         const float y = origin.y + float(r) * cell_h;
         dl->AddText(small, text_size, ImVec2(origin.x - label_w, y + (cell_h - text_size) * 0.5f), palette().muted,
@@ -231,9 +322,9 @@ void bank_rows(App& app, ImVec2 origin, float cell_w, float cell_h, float label_
             const bool hit = it != v.lanes_by_word.end();
             dl->AddRectFilled(a, ImVec2(a.x + cell_w - 1, a.y + cell_h - 1),
                               hit ? palette().conflict[conflict_level(v.ways[b])] : palette().untouched_word);
-            if (hit && small->CalcTextSizeA(text_size, 1e9f, 0, lanes_text(it->second).c_str()).x < cell_w - 2)
+            if (hit && legible(text_size, px(small)) && small->CalcTextSizeA(text_size, 1e9f, 0, cell_lanes_text(it->second).c_str()).x < cell_w - 2)
                 text_centered(dl, small, text_size, ImVec2(a.x + cell_w * 0.5f, a.y + cell_h * 0.5f), palette().text,
-                              lanes_text(it->second));
+                              cell_lanes_text(it->second));
         }
     }
 }
@@ -242,7 +333,7 @@ void bank_legend()
 {
     for (int level = 0; level < int(palette().conflict.size()); ++level)
         legend_swatch(palette().conflict[level], conflict_label(level));
-    ImGui::NewLine();
+    end_line();
 }
 
 }  // namespace
@@ -251,11 +342,10 @@ void bank_picture(App& app, const BankView& v)
 {
     const auto& c = v.cost;
     ImGui::Text("%u wavefront%s, ideal %u:", c.wavefronts, c.wavefronts == 1 ? "" : "s", c.ideal);
-    ImGui::SameLine();
     if (c.ways() > 1)
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().partial_outline), "a %s bank conflict", ways_text(c.ways()).c_str());
+        wrapped_text_after(palette().partial_outline, a_ways_text(c.ways()) + " bank conflict");
     else
-        ImGui::TextUnformatted("no bank conflict");
+        wrapped_text_after(palette().text, "no bank conflict");
     help_marker("Shared memory has 32 banks, 4 bytes wide: word w is in bank w mod 32. A warp instruction takes as "
                 "many wavefronts as the most distinct words any one bank must deliver; lanes reading the same word "
                 "share it. 8-byte accesses are served a half-warp at a time, 16-byte a quarter-warp, and loads whose "
@@ -265,10 +355,16 @@ void bank_picture(App& app, const BankView& v)
                 "many ways that bank conflicts.");
     bank_legend();
     ImFont* small = fonts(app).small;
+    // Rows of words too short for their lane numbers: the compact form tells the same per bank.
+    const bool rows_legible = (ImGui::GetContentRegionAvail().y - 6) / float(v.rows.size() + 1) >= px(small) * 0.9f;
+    if (c.ways() >= kCompactBankWays || !rows_legible) {
+        compact_bank_picture(app, v);
+        return;
+    }
     const float label_w = small->CalcTextSizeA(px(small), 1e9f, 0, "00000 ").x;
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float cell_w = std::floor((avail.x - label_w) / kBanks);
-    const float cell_h = std::floor(std::clamp((avail.y - 6) / float(v.rows.size() + 1), 6.0f, cell_w * 0.9f));
+    const float cell_h = std::floor(std::clamp((avail.y - 6) / float(v.rows.size() + 1), 6.0f, std::max(6.0f, cell_w * 0.9f)));
     const ImVec2 origin(ImGui::GetCursorScreenPos().x + label_w, ImGui::GetCursorScreenPos().y);
     bank_header(app, origin, cell_w, cell_h, v);
     bank_rows(app, ImVec2(origin.x, origin.y + cell_h + 3), cell_w, cell_h, label_w, v);
@@ -279,7 +375,7 @@ void bank_picture(App& app, const BankView& v)
 
 void shared_values_panel(App& app)
 {
-    if (begin_panel(app, Panel::SharedValues, "Shared memory: values after the step", ImGuiWindowFlags_NoScrollbar)) {
+    if (begin_panel(app, Panel::SharedValues, "Shared memory: values after the step")) {
         if (!no_trace_note(app)) {
             const TracedRun* run = current_run(app);
             legend_swatch(palette().written_cell, "written in this step");
@@ -288,7 +384,7 @@ void shared_values_panel(App& app)
             help_marker("Each arrow goes from a value a thread read to the cell the same thread wrote in this step: "
                         "the reduction tree, one level per step. The focused warp's arrows are dark; hover a thread "
                         "in the grid above to see its own.");
-            ImGui::NewLine();
+            end_line();
             const auto arrays = shared_arrays(run->block);
             if (arrays.empty()) ImGui::TextDisabled("This version uses no shared memory.");
             const ImVec2 min = ImGui::GetCursorScreenPos(), size = ImGui::GetContentRegionAvail();
@@ -301,7 +397,7 @@ void shared_values_panel(App& app)
 
 void banks_panel(App& app)
 {
-    if (begin_panel(app, Panel::Banks, "Shared memory banks: one warp instruction", ImGuiWindowFlags_NoScrollbar)) {
+    if (begin_panel(app, Panel::Banks, "Shared memory banks: one warp instruction")) {
         if (!no_trace_note(app)) {
             const TracedRun* run = current_run(app);
             const auto events = memory_events(run->block, app.sel.step, wl::trace::Space::Shared);
@@ -310,8 +406,7 @@ void banks_panel(App& app)
             } else {
                 instruction_picker("banks", events, app.focus.shared_event);
                 if (app.focus.shared_event) {
-                    ImGui::SameLine();
-                    ImGui::TextUnformatted(instruction_label(app, run->block.events[*app.focus.shared_event]).c_str());
+                    wrapped_text_after(palette().text, instruction_label(app, run->block.events[*app.focus.shared_event]));
                     bank_picture(app, bank_view(run->block.events[*app.focus.shared_event]));
                 }
             }

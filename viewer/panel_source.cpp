@@ -110,11 +110,14 @@ void what_changed(App& app)
     if (!app.presenter) {  // presenting, the header names the version
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().active), "%s", v.id);
         ImGui::SameLine();
+        wrap_unless_fits(ImGui::CalcTextSize(v.name).x);
         ImGui::TextUnformatted(v.name);
         if (v.variant) {
+            const char* note = app.user_lab && v.id == std::string_view(kUserVersionId) ? "(yours, beside the ladder)"
+                                                                                         : "(a variant kept for teaching)";
             ImGui::SameLine();
-            ImGui::TextDisabled(app.user_lab && v.id == std::string_view(kUserVersionId) ? "(yours, beside the ladder)"
-                                                                                          : "(a variant kept for teaching)");
+            wrap_unless_fits(ImGui::CalcTextSize(note).x);
+            ImGui::TextDisabled("%s", note);
         }
     }
     wrapped_text(palette().text, (prev ? std::string("Changed from ") + lab.versions[*prev].id + ": " : std::string("Start: ")) + v.changed);
@@ -125,13 +128,13 @@ void source_legend(App& app, const ShownSource& s)
 {
     const std::string own = current_version(app).file;
     if (s.file->path == own)
-        ImGui::TextDisabled("%s", s.file->path.c_str());
+        wrapped_text(palette().muted, s.file->path);
     else  // the step runs in a file the version includes
-        ImGui::TextDisabled("%s, included by %s", s.file->path.c_str(), own.substr(own.rfind('/') + 1).c_str());
+        wrapped_text(palette().muted, s.file->path + ", included by " + own.substr(own.rfind('/') + 1));
     if (!s.changes.empty()) legend_swatch(palette().changed_line, ("changed from " + s.compared_with).c_str());
     legend_swatch(palette().step_line, "this step's accesses");
     if (s.fault_line) legend_swatch(palette().fault_banner, "where it faulted");
-    ImGui::NewLine();
+    end_line();
 }
 
 }  // namespace

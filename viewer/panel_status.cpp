@@ -32,13 +32,11 @@ void status_panel(App& app)
         const TraceSlot& slot = current_trace(app);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const std::string text = status_text(app);
-        if (slot.run && slot.run->result.ok)
-            ImGui::TextUnformatted(text.c_str());
-        else
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().partial_outline), "%s", text.c_str());
-        if (!slot.run) add_region(app, "status.error", p, ImVec2(p.x + ImGui::CalcTextSize(text.c_str()).x, p.y + ImGui::GetTextLineHeight()));
+        wrapped_text(slot.run && slot.run->result.ok ? palette().text : palette().partial_outline, text);
+        if (!slot.run) add_region(app, "status.error", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
         if (!app.timing.load_error.empty()) {
             ImGui::SameLine(0, 30);
+            wrap_unless_fits(ImGui::CalcTextSize(("results: " + app.timing.load_error).c_str()).x);
             ImGui::TextDisabled("results: %s", app.timing.load_error.c_str());
         }
     }

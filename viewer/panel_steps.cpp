@@ -48,20 +48,25 @@ void steps_panel(App& app)
         else
             ImGui::TextDisabled("no steps");
         ImGui::SameLine(0, ImGui::GetFontSize() * 2);
-        ImGui::TextUnformatted("speed");
+        // The value beside the slider, not inside it where the grab covers it.
+        const float speed_w = ImGui::GetFontSize() * 6;
+        const std::string speed = printf_string("speed %.2g steps/s", app.play.steps_per_second);
+        wrap_unless_fits(ImGui::CalcTextSize(speed.c_str()).x + ImGui::GetStyle().ItemSpacing.x + speed_w);
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(speed.c_str());
         ImGui::SameLine();
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 12);
-        ImGui::SliderFloat("##speed", &app.play.steps_per_second, 0.25f, 6.0f, "%.2g steps/s");
+        ImGui::SetNextItemWidth(speed_w);
+        ImGui::SliderFloat("##speed", &app.play.steps_per_second, 0.25f, 6.0f, "");
         help_marker("A step is one stage of the algorithm as you would draw it: the code between two "
                     "__syncthreads() of the block, or, in a warp-level tail, one __syncwarp() or shuffle round.");
 
         int s = int(app.sel.step);
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.55f);
         ImGui::BeginDisabled(steps < 2);
-        if (ImGui::SliderInt("##step", &s, 0, steps ? int(steps) - 1 : 0, "step %d")) set_step(app, s);
+        if (ImGui::SliderInt("##step", &s, 0, steps ? int(steps) - 1 : 0, "")) set_step(app, s);  // the step is told above
         ImGui::EndDisabled();
-        ImGui::SameLine();
-        ImGui::TextDisabled("%s", step_description(app).c_str());
+        wrapped_text_after(palette().muted, step_description(app));
+        app.steps_content_h = ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y - ImGui::GetStyle().WindowPadding.y;
     }
     end_panel();
 }

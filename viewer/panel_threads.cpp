@@ -124,14 +124,26 @@ void draw_cells(App& app, const Grid& g, const BlockActivity& act, std::optional
     }
 }
 
+// Lanes 0, 8, 16, 24 and 31 over the grid ("lane 8" where there is room,
+// else "8"; only 0 and 31 where not even that fits); 31 ends at the grid's edge.
 void lane_ruler(App& app, const Grid& g)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
+    // From lane 24 to the grid's end: room for "lane 24" and the right-aligned "lane 31".
+    const float size = px(small), room = 8 * g.cell_w - size * 0.5f;
+    const auto fits = [&](const char* a, const char* b) {
+        return small->CalcTextSizeA(size, 1e9f, 0, a).x + small->CalcTextSizeA(size, 1e9f, 0, b).x < room;
+    };
+    const bool words = fits("lane 24", "lane 31");
+    const bool every = words || fits("24", "31");
     for (unsigned lane : {0u, 8u, 16u, 24u, 31u}) {
+        if (!every && lane != 0 && lane != 31) continue;
+        const std::string text = words ? printf_string("lane %u", lane) : std::to_string(lane);
+        const float w = small->CalcTextSizeA(size, 1e9f, 0, text.c_str()).x;
         const ImVec2 p = g.cell_min(0, lane);
-        dl->AddText(small, px(small), ImVec2(p.x, p.y - px(small) - 1), palette().muted,
-                    printf_string("lane %u", lane).c_str());
+        const float x = lane == 31 ? g.cell_max(0, 31).x - w : p.x;
+        dl->AddText(small, size, ImVec2(x, p.y - size - 1), palette().muted, text.c_str());
     }
 }
 
@@ -165,8 +177,8 @@ void ownership_map(App& app, const OutputTile& tile, ImVec2 min, ImVec2 max)
     const std::string title = tile.pitch ? printf_string("%s rows %llu-%llu, cols %llu-%llu", name.c_str(), ull(tile.first_row),
                                                          ull(tile.first_row + rows - 1), ull(tile.first_col), ull(tile.first_col + cols - 1))
                                          : printf_string("%s[%llu..%llu]", name.c_str(), ull(first), ull(tile.owners.back().first));
-    dl->AddText(min, palette().text, title.c_str());
-    const float title_h = ImGui::GetTextLineHeightWithSpacing();
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), min, palette().text, title.c_str(), nullptr, max.x - min.x);
+    const float title_h = ImGui::CalcTextSize(title.c_str(), nullptr, false, max.x - min.x).y + ImGui::GetStyle().ItemSpacing.y;
     // Cells may be under a pixel: a 128x128 tile in a small panel still shows whole.
     const float cell = std::max(0.25f, std::min((max.x - min.x) / float(cols), (max.y - min.y - title_h) / float(rows)));
     const float gap = cell >= 4 ? 1.0f : 0.0f;
@@ -243,9 +255,8 @@ void thread_grid(App& app, const TracedRun& run)
     help_marker("A thread is active in a step when it accesses memory, shuffles or votes. A warp is partially "
                 "active (divergent) when only some of its lanes take part in an access: the others wait, masked off. "
                 "Click a warp to show its instructions in the bank and sector panels.");
-    ImGui::NewLine();
-    const std::vector<std::size_t>& shape = run.result.shape;  // {M, N, K}: rows of C are N long
-    const std::optional<OutputTile> tile = output_tile(run.block, type_size(element_type(app)), shape.size() >= 2 ? shape[1] : 0);
+    end_line();
+    const std::optional<OutputTile>& tile = current_trace(app).output;
     const bool show_tile = tile && tile->owners.size() > 1;
     ImFont* small = fonts(app).small;
     const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
@@ -276,7 +287,7 @@ void threads_panel(App& app)
     const TracedRun* traced = current_run(app);
     const std::string title = traced ? printf_string("Threads and warps of block 0 (%u threads)###threads", traced->block.threads)
                                      : std::string("Threads and warps###threads");
-    if (begin_panel(app, Panel::Threads, title.c_str(), ImGuiWindowFlags_NoScrollbar)) {
+    if (begin_panel(app, Panel::Threads, title.c_str())) {
         if (const TracedRun* run = current_run(app))
             thread_grid(app, *run);
         else

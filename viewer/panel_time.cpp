@@ -15,14 +15,44 @@ namespace warplab::viewer {
 
 namespace {
 
+// Bars from the left edge (label_w) to x_of(ms): linear from 0, or
+// logarithmic from a decade under the fastest time, so that a ladder from
+// 273 ms down to 2 ms shows every rung.
 struct Chart {
     ImVec2 min, max;
     float label_w = 0, row_h = 0;
     ImFont* font = nullptr;
-    float text_size = 0;  // shrinks with the rows when many versions share little height
-    double max_ms = 0;
-    float x_of(double ms) const { return min.x + label_w + float(ms / max_ms) * (max.x - min.x - label_w); }
+    float text_size = 0;
+    double min_ms = 0, max_ms = 0;
+    bool log = false;
+    float x_of(double ms) const
+    {
+        const float w = max.x - min.x - label_w;
+        if (!log) return min.x + label_w + float(ms / max_ms) * w;
+        const double floor_ms = min_ms / 2;  // the fastest bar keeps some length
+        const double t = std::log(std::max(ms, floor_ms) / floor_ms) / std::log(max_ms / floor_ms);
+        return min.x + label_w + float(t) * w;
+    }
 };
+
+// The ratio from the slowest to the fastest time of the table.
+double time_span(const BenchTable& t)
+{
+    double lo = 0, hi = 0;
+    for (const BenchRow& r : t.rows)
+        if (r.median_ms > 0) lo = lo ? std::min(lo, r.median_ms) : r.median_ms, hi = std::max(hi, r.median_ms);
+    return lo > 0 ? hi / lo : 1;
+}
+
+bool log_scale(const App& app, const BenchTable& t) { return app.time_log_scale.value_or(time_span(t) > 10); }
+
+void scale_switch(App& app, const BenchTable& t)
+{
+    bool log = log_scale(app, t);
+    ImGui::SameLine();
+    wrap_unless_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize("log scale").x + 8);
+    if (ImGui::Checkbox("log scale", &log)) app.time_log_scale = log;
+}
 
 void table_picker(App& app, int shown)
 {
@@ -40,7 +70,7 @@ void table_picker(App& app, int shown)
     const std::string label = source_label(t);
     const float button = app.gpu.available ? ImGui::CalcTextSize("Measure now").x + 30 : 0.0f;
     if (ImGui::CalcTextSize(label.c_str()).x + button < ImGui::GetContentRegionAvail().x - ImGui::GetItemRectSize().x - 20) ImGui::SameLine();
-    ImGui::TextDisabled("%s", label.c_str());
+    wrapped_text(palette().muted, label);
 }
 
 void measure_button(App& app)
@@ -63,44 +93,70 @@ ImU32 bar_colour(App& app, const BenchRow& r)
     return palette().bar;
 }
 
+// The bar's label inside its end where it fits, else just after it; the
+// rate is left out where neither has room for both.
+void bar_label(const Chart& c, const BenchTable& t, const BenchRow& r, float x0, float x1, float y)
+{
+    const std::string ms = ms_text(r.median_ms);
+    for (const std::string& label : {ms + printf_string("  %.0f %s", r.rate, t.rate_unit.c_str()), ms}) {
+        const float tw = c.font->CalcTextSizeA(c.text_size, 1e9f, 0, label.c_str()).x;
+        const float ty = y + (c.row_h - c.text_size) * 0.5f;
+        if (x1 - x0 > tw + 12) {
+            ImGui::GetWindowDrawList()->AddText(c.font, c.text_size, ImVec2(x1 - tw - 6, ty), palette().panel, label.c_str());
+            return;
+        }
+        if (x1 + 6 + tw <= c.max.x) {
+            ImGui::GetWindowDrawList()->AddText(c.font, c.text_size, ImVec2(x1 + 6, ty), palette().text, label.c_str());
+            return;
+        }
+    }
+}
+
 void bar_row(App& app, const Chart& c, const BenchTable& t, const BenchRow& r, float y)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const Palette& pal = palette();
-    dl->AddText(c.font, c.text_size, ImVec2(c.min.x, y + (c.row_h - c.text_size) * 0.5f), pal.text, r.version.c_str());
-    const float x1 = c.x_of(r.median_ms);
+    dl->AddText(c.font, c.text_size, ImVec2(c.min.x, y + (c.row_h - c.text_size) * 0.5f), palette().text, r.version.c_str());
+    const float x0 = c.min.x + c.label_w, x1 = c.x_of(r.median_ms);
     const float pad = c.row_h * 0.12f;
-    dl->AddRectFilled(ImVec2(c.x_of(0), y + pad), ImVec2(x1, y + c.row_h - pad), bar_colour(app, r));
-    const std::string label = ms_text(r.median_ms) + printf_string("  %.0f %s", r.rate, t.rate_unit.c_str());
-    const float tw = c.font->CalcTextSizeA(c.text_size, 1e9f, 0, label.c_str()).x;
-    const bool inside = x1 - c.x_of(0) > tw + 12;
-    const float tx = inside ? x1 - tw - 6 : std::min(x1 + 6, c.max.x - tw);
-    dl->AddText(c.font, c.text_size, ImVec2(tx, y + (c.row_h - c.text_size) * 0.5f), inside ? pal.panel : pal.text, label.c_str());
+    dl->AddRectFilled(ImVec2(x0, y + pad), ImVec2(x1, y + c.row_h - pad), bar_colour(app, r));
+    bar_label(c, t, r, x0, x1, y);
 }
 
-void reference_line(const Chart& c, const BenchRow& ref)
+// A dashed line at the reference's time, labelled under the chart (wrapped
+// where the chart is narrower than the label); returns the label's height.
+float reference_line(const Chart& c, const BenchRow& ref)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float x = c.x_of(ref.median_ms);
     for (float y = c.min.y; y < c.max.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 5, c.max.y)), palette().reference_line, 2.5f);
     const std::string label = ref.version + " " + ms_text(ref.median_ms);
-    const float tw = ImGui::CalcTextSize(label.c_str()).x;
-    dl->AddText(ImVec2(std::min(x + 4, c.max.x - tw), c.max.y + 2), palette().reference_line, label.c_str());
+    const float width = c.max.x - c.min.x;
+    const ImVec2 ts = ImGui::CalcTextSize(label.c_str(), nullptr, false, width);
+    const float left = std::max(c.min.x, std::min(x + 4, c.max.x - ts.x));
+    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(left, c.max.y + 2), palette().reference_line, label.c_str(), nullptr,
+                c.max.x - left);
+    return ImGui::CalcTextSize(label.c_str(), nullptr, false, c.max.x - left).y;
 }
 
+// One bar a version, a row each at the body text's size: where they do not
+// all fit, the chart scrolls, the selected version kept in view.
 void chart(App& app, const BenchTable& t)
 {
+    const Lab& lab = current_lab(app);
+    ImGui::BeginChild("time_chart", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, ImGui::GetFrameHeight() * 3)), false);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     Chart c;
-    c.min = ImGui::GetCursorScreenPos();
-    c.max = ImVec2(c.min.x + avail.x, c.min.y + avail.y - ImGui::GetTextLineHeightWithSpacing() * 1.2f);
-    for (const BenchRow& r : t.rows) c.max_ms = std::max(c.max_ms, r.median_ms);
-    c.max_ms *= 1.02;
-    const Lab& lab = current_lab(app);
-    c.row_h = std::min(ImGui::GetFontSize() * 1.9f, (c.max.y - c.min.y) / float(std::max<std::size_t>(1, lab.versions.size())));
     c.font = ImGui::GetFont();
-    c.text_size = std::min(ImGui::GetFontSize(), std::floor(c.row_h * 0.8f));
-    c.label_w = c.font->CalcTextSizeA(c.text_size, 1e9f, 0, "v5-racy ").x;
+    c.text_size = ImGui::GetFontSize();
+    c.row_h = std::max(std::floor(c.text_size * 1.25f),
+                       std::min(c.text_size * 1.9f, (avail.y - ImGui::GetTextLineHeightWithSpacing() * 1.2f) / float(std::max<std::size_t>(1, lab.versions.size()))));
+    c.min = ImGui::GetCursorScreenPos();
+    c.max = ImVec2(c.min.x + avail.x, c.min.y + c.row_h * float(lab.versions.size()));
+    for (const BenchRow& r : t.rows)
+        if (r.median_ms > 0) c.min_ms = c.min_ms ? std::min(c.min_ms, r.median_ms) : r.median_ms, c.max_ms = std::max(c.max_ms, r.median_ms);
+    c.max_ms *= 1.02;
+    c.log = log_scale(app, t) && c.min_ms > 0;
+    for (const VersionMeta& v : lab.versions) c.label_w = std::max(c.label_w, ImGui::CalcTextSize((std::string(v.id) + "  ").c_str()).x);
     float y = c.min.y;
     for (const VersionMeta& v : lab.versions) {
         if (const BenchRow* r = find_row(t, v.id))
@@ -108,12 +164,18 @@ void chart(App& app, const BenchTable& t)
         else
             ImGui::GetWindowDrawList()->AddText(c.font, c.text_size, ImVec2(c.min.x, y), palette().muted,
                                                 (std::string(v.id) + "  not in this recording").c_str());
+        if (std::string(v.id) == current_version(app).id && app.follow_step.time) {
+            ImGui::SetCursorScreenPos(ImVec2(c.min.x, y));
+            ImGui::SetScrollHereY(0.5f);
+            app.follow_step.time = false;
+        }
         y += c.row_h;
     }
-    c.max.y = y;
-    if (const BenchRow* ref = reference_row(t)) reference_line(c, *ref);
+    const float label_h = reference_row(t) ? reference_line(c, *reference_row(t)) : 0.0f;
     add_region(app, "time.chart", c.min, c.max);
-    ImGui::Dummy(ImVec2(avail.x, c.max.y - c.min.y + ImGui::GetTextLineHeightWithSpacing()));
+    ImGui::SetCursorScreenPos(c.min);
+    ImGui::Dummy(ImVec2(avail.x, c.max.y - c.min.y + label_h + 4));
+    ImGui::EndChild();
 }
 
 // "v3: 1.30x faster than v2" in large type, then the cumulative and reference ratios.
@@ -128,13 +190,13 @@ void speedup_sentence(App& app, const BenchTable& t)
     }
     if (prev && r->step_speedup > 0 && std::fabs(r->step_speedup - 1) < 0.01) {
         // Within 1 %: timings repeat to about that, so call it a tie rather than "1.00x slower".
-        ImGui::Text("%s: as fast as %s (%.3fx)", r->version.c_str(), lab.versions[*prev].id, r->step_speedup);
+        ImGui::TextWrapped("%s: as fast as %s (%.3fx)", r->version.c_str(), lab.versions[*prev].id, r->step_speedup);
     } else if (prev && r->step_speedup > 0) {
         const bool faster = r->step_speedup >= 1;
-        ImGui::Text("%s: %.2fx %s than %s", r->version.c_str(), faster ? r->step_speedup : 1 / r->step_speedup,
+        ImGui::TextWrapped("%s: %.2fx %s than %s", r->version.c_str(), faster ? r->step_speedup : 1 / r->step_speedup,
                     faster ? "faster" : "slower", lab.versions[*prev].id);
     } else {
-        ImGui::Text("%s: the starting point, %s", r->version.c_str(), ms_text(r->median_ms).c_str());
+        ImGui::TextWrapped("%s: the starting point, %s", r->version.c_str(), ms_text(r->median_ms).c_str());
     }
     std::string more;
     if (prev && r->cumulative > 0) more = printf_string("%.2fx since %s", r->cumulative, lab.versions.front().id);
@@ -142,9 +204,8 @@ void speedup_sentence(App& app, const BenchTable& t)
     if (ref && r->vs_reference > 0 && !app.presenter)
         more += printf_string("%s%.2fx the speed of %s", more.empty() ? "" : " · ", r->vs_reference, ref->version.c_str());
     if (more.empty()) return;
-    if (app.presenter) {  // one line: the chart's line shows the reference
-        ImGui::SameLine();
-        ImGui::TextDisabled("· %s", more.c_str());
+    if (app.presenter) {  // one line where it fits: the chart's line shows the reference
+        wrapped_text_after(palette().muted, "· " + more);
     } else {
         wrapped_text(palette().muted, more);
     }
@@ -154,7 +215,7 @@ void speedup_sentence(App& app, const BenchTable& t)
 
 void time_panel(App& app)
 {
-    if (begin_panel(app, Panel::Time, "Time per version", ImGuiWindowFlags_NoScrollbar)) {
+    if (begin_panel(app, Panel::Time, "Time per version")) {
         const int shown = default_table(app.timing, current_lab(app).id, element_type(app));
         if (shown < 0) {
             ImGui::TextDisabled("No recorded times for this lab in results/.");
@@ -165,9 +226,10 @@ void time_panel(App& app)
                 table_picker(app, shown);
                 measure_button(app);
             } else {
-                ImGui::TextDisabled("%s · %s", size_label_of(t).c_str(), source_label(app.timing.tables[shown]).c_str());
+                wrapped_text(palette().muted, size_label_of(t) + " · " + source_label(app.timing.tables[shown]));
             }
             speedup_sentence(app, t);
+            scale_switch(app, t);
             chart(app, t);
         }
         if (!app.timing.measure_error.empty()) wrapped_text(palette().partial_outline, app.timing.measure_error);

@@ -64,6 +64,14 @@ void bound_tile(OutputTile& tile)
 
 }  // namespace
 
+Covered covered_elements(std::uint64_t offset, unsigned size, std::uint32_t elem_size, std::uint64_t count)
+{
+    if (elem_size == 0) return {0, 0};
+    const std::uint64_t first = offset / elem_size;
+    const std::uint64_t last = (offset + std::max(size, 1u) - 1) / elem_size + 1;
+    return {std::min(first, count), std::min(last, count)};
+}
+
 bool is_memory_access(const WarpEvent& e)
 {
     return (e.kind == Kind::Load || e.kind == Kind::Store || e.kind == Kind::Atomic) && e.space != Space::None;
@@ -136,6 +144,22 @@ BankView bank_view(const wl::trace::BankDetail& detail, std::uint8_t array)
     return v;
 }
 
+std::vector<BankRow> bank_rows(const BankView& v)
+{
+    std::vector<BankRow> rows;
+    for (unsigned b = 0; b < kBanks; ++b) {
+        if (!v.ways[b]) continue;
+        BankRow r{b, v.ways[b], 0, {}};
+        std::set<unsigned> lanes;
+        for (const auto& [word, word_lanes] : v.lanes_by_word)
+            if (word % kBanks == b) ++r.words, lanes.insert(word_lanes.begin(), word_lanes.end());
+        r.lanes.assign(lanes.begin(), lanes.end());
+        rows.push_back(std::move(r));
+    }
+    std::stable_sort(rows.begin(), rows.end(), [](const BankRow& a, const BankRow& b) { return a.ways > b.ways; });
+    return rows;
+}
+
 PlaygroundView playground_view(const wl::trace::BankPattern& pattern)
 {
     PlaygroundView v;
@@ -183,20 +207,22 @@ ArrayStep array_step(const BlockTrace& block, std::uint32_t step, std::uint8_t a
         for (unsigned lane = 0; lane < kWarpSize; ++lane) {
             if (!lane_active(e.mask, lane)) continue;
             const std::uint32_t thread = e.warp * kWarpSize + lane;
-            const std::uint64_t elem = e.offset[lane] / elem_size;
-            if (elem >= count) continue;
+            const Covered elems = covered_elements(e.offset[lane], e.size, elem_size, count);
+            if (elems.first >= elems.last) continue;
             std::vector<std::uint64_t>& reads = pending_reads[thread];
-            if (!writes_memory(e) || e.kind == Kind::Atomic) {
-                if (std::find(reads.begin(), reads.end(), elem) == reads.end()) reads.push_back(elem);
-                if (now) out.read[elem] = 1;
-            }
+            if (!writes_memory(e) || e.kind == Kind::Atomic)
+                for (std::uint64_t elem = elems.first; elem < elems.last; ++elem) {
+                    if (std::find(reads.begin(), reads.end(), elem) == reads.end()) reads.push_back(elem);
+                    if (now) out.read[elem] = 1;
+                }
             if (!writes_memory(e)) continue;
-            if (now) {
-                out.written[elem] = 1;
-                if (reads.size() <= kMaxFlowSources)
-                    for (std::uint64_t from : reads)
-                        if (from != elem && seen.insert({from, elem, thread}).second) out.flows.push_back({thread, from, elem});
-            }
+            if (now)
+                for (std::uint64_t elem = elems.first; elem < elems.last; ++elem) {
+                    out.written[elem] = 1;
+                    if (reads.size() <= kMaxFlowSources)
+                        for (std::uint64_t from : reads)
+                            if (from != elem && seen.insert({from, elem, thread}).second) out.flows.push_back({thread, from, elem});
+                }
             reads.clear();
         }
     }

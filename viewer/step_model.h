@@ -65,6 +65,18 @@ struct BankView : wl::trace::BankDetail {
 BankView bank_view(const WarpEvent& e);
 BankView bank_view(const wl::trace::BankDetail& detail, std::uint8_t array = 0);
 
+// The compact form of a high-degree conflict: one row per bank the
+// instruction touches, the most wavefronts first (then by bank number).
+struct BankRow {
+    unsigned bank = 0;
+    std::uint32_t ways = 0;   // wavefronts this bank needs (its phase's distinct words)
+    std::uint32_t words = 0;  // distinct words of this bank the instruction touches
+    std::vector<unsigned> lanes;  // lanes served by this bank, ascending
+};
+std::vector<BankRow> bank_rows(const BankView& v);
+// 8-way and up: 32 rows of 32 words no longer fit legibly; the rows do.
+constexpr double kCompactBankWays = 8;
+
 // The bank playground page: a pattern analysed by the core (the labs' own
 // grouping and bank model), and the same picture as a traced instruction's.
 struct PlaygroundView {
@@ -94,6 +106,14 @@ struct Flow {
 // kMaxFlowSources distinct elements before writing was computing, not
 // folding (a matmul tile), and gets no arrows.
 constexpr std::size_t kMaxFlowSources = 3;
+
+// The elements [first, last) of an array that one lane's access of `size`
+// bytes at `offset` covers: an ld.shared.v4 of floats covers four. Clipped to
+// the array's `count` elements.
+struct Covered {
+    std::uint64_t first = 0, last = 0;
+};
+Covered covered_elements(std::uint64_t offset, unsigned size, std::uint32_t elem_size, std::uint64_t count);
 
 struct ArrayStep {
     std::vector<Flow> flows;

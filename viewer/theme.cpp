@@ -124,8 +124,9 @@ nlohmann::json palette_json()
 Fonts load_fonts()
 {
     Fonts f;
-    f.desk = font_set(16, 14, 12, 30);
-    f.presenter = font_set(24, 20, 16, 54);
+    // Presenting, nothing is smaller than 24 px at 1080p: the back row reads the numbers in the cells too.
+    f.desk = font_set(16, 14, 13, 30);
+    f.presenter = font_set(24, 24, 24, 54);
     return f;
 }
 
@@ -144,7 +145,7 @@ void apply_style(bool presenter)
     c[ImGuiCol_Text] = rgb4(0x111111);
     c[ImGuiCol_TextDisabled] = rgb4(0x5A5A5A);
     c[ImGuiCol_WindowBg] = rgb4(0xFFFFFF);
-    c[ImGuiCol_ChildBg] = rgb4(0xFFFFFF);
+    c[ImGuiCol_ChildBg] = rgb4(0xFFFFFF, 0.0f);  // the frame is cleared to white: a child's fill is time for nothing
     c[ImGuiCol_PopupBg] = rgb4(0xFFFFF4);
     c[ImGuiCol_Border] = rgb4(0xB8B8B8);
     c[ImGuiCol_TitleBg] = rgb4(0xE4E4E4);

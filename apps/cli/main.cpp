@@ -144,7 +144,8 @@ int trace(const TraceArgs& a)
     }
     if (!a.json) {
         print_header(*lab, *v, req, run);
-        std::fputs(trace_table(run.steps, run.totals).c_str(), stdout);
+        const SourceNames names = source_names(*lab, req.file.empty() ? std::string(v->file) : req.file);
+        std::fputs(trace_table(run.steps, run.totals, run.block, names).c_str(), stdout);
         if (!run.per_machine_instruction) std::printf("%s\n", wl::trace::kPerPtxInstructionNote);
         std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
     }

@@ -1,22 +1,46 @@
 #include "trace_table.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <set>
 #include <sstream>
+#include <tuple>
+
+#include "warplab/trace/record.h"
 
 namespace warplab::cli {
 
 namespace {
 
-std::string lines_text(const std::vector<std::uint32_t>& lines)
+// A step's source lines: "45,47" in the version's own file; a line of
+// another file carries its name ("06_vectorized.cuh:68"), or "?:" where the
+// file is none of the lab's (a CUDA header).
+std::string lines_text(const std::vector<wl::trace::Site>& sites, const SourceNames& names)
 {
-    if (lines.empty()) return "-";
+    if (sites.empty()) return "-";
     std::string s;
-    for (std::size_t i = 0; i < lines.size() && i < 3; ++i) {
+    for (std::size_t i = 0; i < sites.size() && i < 3; ++i) {
         if (i) s += ',';  // not `(i ? "," : "") + ...`, which g++ 12 misreads as an overlapping copy (-Wrestrict)
-        s += std::to_string(lines[i]);
+        if (sites[i].file_hash != names.own) {
+            const auto it = names.others.find(sites[i].file_hash);
+            s += (it == names.others.end() ? std::string("?") : it->second) + ":";
+        }
+        s += std::to_string(sites[i].line);
     }
-    if (lines.size() > 3) s += ",..";
+    if (sites.size() > 3) s += ",..";
     return s;
+}
+
+// Per step, its work's distinct sites, the version's own file first, then by line.
+std::vector<std::vector<wl::trace::Site>> step_sites(const wl::trace::BlockTrace& block, std::size_t steps, std::uint32_t own)
+{
+    std::vector<std::set<std::tuple<bool, std::uint32_t, std::uint32_t>>> sorted(steps);
+    for (const wl::trace::WarpEvent& e : block.events)
+        if (e.step < steps && wl::trace::is_work(e.kind)) sorted[e.step].insert({e.site.file_hash != own, e.site.line, e.site.file_hash});
+    std::vector<std::vector<wl::trace::Site>> out(steps);
+    for (std::size_t i = 0; i < steps; ++i)
+        for (const auto& [other, line, hash] : sorted[i]) out[i].push_back({hash, line});
+    return out;
 }
 
 // "wavefronts/ideal", or "-" when there was no such access.
@@ -45,33 +69,54 @@ std::string sectors_text(const wl::trace::GlobalStats& a, const wl::trace::Globa
     return buf;
 }
 
-void row(std::ostringstream& out, const std::string& step, const std::string& lines, const std::string& threads,
+// lines_w: the line column's width, as wide as its widest entry ("06_vectorized.cuh:68").
+void row(std::ostringstream& out, int lines_w, const std::string& step, const std::string& lines, const std::string& threads,
          const std::string& warps, const std::string& partial, const std::string& shared, const std::string& worst,
          const std::string& global)
 {
-    char buf[256];
-    std::snprintf(buf, sizeof buf, "%-6s %-14s %8s %6s %8s %12s %8s  %s\n", step.c_str(), lines.c_str(),
+    char buf[384];
+    std::snprintf(buf, sizeof buf, "%-6s %-*s %8s %6s %8s %12s %8s  %s\n", step.c_str(), lines_w, lines.c_str(),
                   threads.c_str(), warps.c_str(), partial.c_str(), shared.c_str(), worst.c_str(), global.c_str());
     out << buf;
 }
 
 }  // namespace
 
-std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals)
+SourceNames source_names(const Lab& lab, const std::string& own_file)
+{
+    SourceNames names;
+    names.own = wl::trace::file_hash(own_file.c_str());
+    for (const Version& v : lab.versions) {
+        const std::string path = v.file;
+        names.others.emplace(wl::trace::file_hash(path.c_str()), path.substr(path.find_last_of('/') + 1));
+    }
+    return names;
+}
+
+std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals,
+                        const wl::trace::BlockTrace& block, const SourceNames& names)
 {
     std::ostringstream out;
-    row(out, "step", "line", "threads", "warps", "partial", "shared wf", "worst", "global sectors/request");
+    const auto sites = step_sites(block, steps.size(), names.own);
+    std::vector<std::string> lines;
+    int lines_w = 14;
+    for (const auto& s : steps) {
+        lines.push_back(lines_text(sites[s.step], names));
+        lines_w = std::max(lines_w, static_cast<int>(lines.back().size()));
+    }
+    row(out, lines_w, "step", "line", "threads", "warps", "partial", "shared wf", "worst", "global sectors/request");
     for (const auto& s : steps) {
         const double worst = std::max(s.shared_load.worst_ways, s.shared_store.worst_ways);
-        row(out, std::to_string(s.step), lines_text(s.lines), std::to_string(s.active_threads),
+        row(out, lines_w, std::to_string(s.step), lines[s.step], std::to_string(s.active_threads),
             std::to_string(s.active_warps), std::to_string(s.partial_warps), shared_text(s.shared_load, s.shared_store),
             ways_text(worst), sectors_text(s.global_load, s.global_store));
     }
     const double worst = std::max(totals.shared_load.worst_ways, totals.shared_store.worst_ways);
-    row(out, "total", "", "", "", std::to_string(totals.partial_warp_steps), shared_text(totals.shared_load, totals.shared_store),
+    row(out, lines_w, "total", "", "", "", std::to_string(totals.partial_warp_steps), shared_text(totals.shared_load, totals.shared_store),
         ways_text(worst), sectors_text(totals.global_load, totals.global_store));
     out << "\nshared wf: shared-memory wavefronts, actual/ideal (loads and stores); worst: the worst n-way bank conflict\n"
-           "of one warp instruction; partial: warps with only some lanes active at an access (divergence).\n";
+           "of one warp instruction; partial: warps with only some lanes active at an access (divergence);\n"
+           "line: lines of the version's file, or file:line where a step runs code of another file.\n";
     return out.str();
 }
 

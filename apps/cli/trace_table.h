@@ -1,15 +1,27 @@
 // Plain-text tables of a traced block, as `warplab trace` prints them.
 #pragma once
+#include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "labs/common/fidelity.h"
 #include "labs/common/lab.h"
 #include "warplab/trace/analysis.h"
+#include "warplab/trace/events.h"
 
 namespace warplab::cli {
 
-std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals);
+// Which file a trace site's hash names: the version's own (shown as bare line
+// numbers) or another file of the lab (matmul v7 runs v6's loads), by base name.
+struct SourceNames {
+    std::uint32_t own = 0;
+    std::map<std::uint32_t, std::string> others;
+};
+SourceNames source_names(const Lab& lab, const std::string& own_file);
+
+std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals,
+                        const wl::trace::BlockTrace& block, const SourceNames& names);
 
 // warplab's counted totals beside Nsight Compute's measured per-block counts.
 std::string counted_vs_measured_table(const MemoryCounts& counted, const MeasuredCounts& measured);

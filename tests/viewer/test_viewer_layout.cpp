@@ -1,0 +1,154 @@
+// Every lab's every version and step, at the sizes a lecture room and a desk
+// give (1024x768, 1280x720, 1920x1080, 3840x2160), at the desk and
+// presenting: no text is cut off by its panel, none is drawn over other
+// text, and no panel that cannot scroll has contents past its edge. The
+// check reads Dear ImGui's draw lists (viewer/text_check.h), so the frames
+// are laid out but not rasterized: the whole sweep takes seconds.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include "labs/common/bench_json.h"
+#include "viewer/draw_util.h"
+#include "viewer/panels.h"
+#include "viewer/platform.h"
+#include "viewer/text_check.h"
+#include "viewer/timing_model.h"
+
+namespace warplab::viewer {
+namespace {
+
+struct Size {
+    int width, height;
+};
+constexpr Size kSizes[] = {{1024, 768}, {1280, 720}, {1920, 1080}, {3840, 2160}};
+
+// Lays out one frame (twice: a panel decides on its scroll bar from the
+// previous frame's contents) and checks it.
+std::vector<TextProblem> lay_out(Platform& platform, App& app)
+{
+    std::vector<TextProblem> problems;
+    for (int frame = 0; frame < 2; ++frame) {
+        platform.begin_frame(app);
+        draw_frame(app);
+        platform.end_frame();
+        if (frame == 1) problems = check_text(*ImGui::GetDrawData());
+    }
+    return problems;
+}
+
+std::string where(App& app, Size s)
+{
+    return std::to_string(s.width) + "x" + std::to_string(s.height) + (app.presenter ? " presenter " : " desk ") + current_lab(app).id +
+           " " + current_version(app).id + " step " + std::to_string(app.sel.step);
+}
+
+// The problems found, each told once (where it was first seen, and how often).
+struct Sweep {
+    std::size_t frames = 0;
+    std::map<std::string, std::pair<std::string, std::size_t>> problems;  // what -> (first seen where, times)
+    void add(App& app, Size s, const std::vector<TextProblem>& found)
+    {
+        ++frames;
+        for (const TextProblem& p : found) {
+            auto& seen = problems[p.describe()];
+            if (!seen.second++) seen.first = where(app, s);
+        }
+    }
+};
+
+void sweep_labs(Platform& platform, App& app, Size size, Sweep& out)
+{
+    for (std::size_t lab = 0; lab < all_labs().size(); ++lab) {
+        select_lab(app, lab);
+        for (std::size_t v = 0; v < current_lab(app).versions.size(); ++v) {
+            select_version(app, v);
+            const std::uint32_t steps = std::max(1u, step_count(app));
+            for (std::uint32_t s = 0; s < steps; ++s) {
+                set_step(app, s);
+                out.add(app, size, lay_out(platform, app));
+            }
+        }
+    }
+    app.playground.open = true;
+    out.add(app, size, lay_out(platform, app));
+    app.playground.open = false;
+}
+
+TEST(ViewerLayout, NoTextClippedOrOverlappingAtAnySizeInEitherMode)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    App app;
+    app.animate = false;
+    app.timing = load_recorded_timing(results_dir());
+    Sweep sweep;
+    const auto start = std::chrono::steady_clock::now();
+    for (const Size size : kSizes) {
+        PlatformOptions po;
+        po.headless = true;
+        po.width = size.width, po.height = size.height;
+        Platform platform(po, app);
+        for (const bool presenter : {false, true}) {
+            app.presenter = presenter;
+            sweep_labs(platform, app, size, sweep);
+        }
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("laid out and checked %zu frames in %.1f s\n", sweep.frames, seconds);
+    EXPECT_GT(sweep.frames, 8u * 100);  // every step of every version: hundreds of frames, not a handful
+    std::size_t told = 0;
+    for (const auto& [what, seen] : sweep.problems)
+        if (told++ < 1000) ADD_FAILURE() << seen.first << " (and " << seen.second - 1 << " more frames): " << what;
+}
+
+// The check can fail: a label drawn past its panel's edge, and two labels on
+// one spot, are found; the same labels drawn apart are not.
+TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    App app;
+    app.animate = false;
+    PlatformOptions po;
+    po.headless = true;
+    po.width = 800, po.height = 600;
+    Platform platform(po, app);
+    const auto frame = [&](int layout) {
+        std::vector<TextProblem> problems;
+        for (int f = 0; f < 2; ++f) {
+            platform.begin_frame(app);
+            ImGui::PushFont(fonts(app).ui);
+            ImGui::SetNextWindowPos(ImVec2(10, 10));
+            ImGui::SetNextWindowSize(ImVec2(200, 100));
+            ImGui::Begin("probe", nullptr, ImGuiWindowFlags_NoDecoration);
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            if (layout == 0) dl->AddText(ImVec2(p.x + 150, p.y), 0xFF000000, "4 bytes");  // runs past x = 210
+            if (layout == 1) dl->AddText(p, 0xFF000000, "2.545 ms"), dl->AddText(ImVec2(p.x + 12, p.y + 3), 0xFF000000, "1688 GB/s");
+            if (layout == 2) dl->AddText(p, 0xFF000000, "2.545 ms"), dl->AddText(ImVec2(p.x, p.y + 40), 0xFF000000, "1688 GB/s");
+            if (layout == 3) ImGui::Dummy(ImVec2(10, 300)), ImGui::SetCursorPos(ImVec2(8, 8));  // past the bottom, no scroll bar
+            ImGui::End();
+            ImGui::PopFont();
+            platform.end_frame();
+            if (f == 1) problems = check_text(*ImGui::GetDrawData());
+        }
+        return problems;
+    };
+    const auto clipped = frame(0);
+    ASSERT_EQ(clipped.size(), 1u);
+    EXPECT_EQ(clipped[0].kind, TextProblem::Kind::Clipped);
+    EXPECT_NE(clipped[0].text.find("4 b"), std::string::npos) << clipped[0].describe();
+    const auto overlapping = frame(1);
+    ASSERT_EQ(overlapping.size(), 1u);
+    EXPECT_EQ(overlapping[0].kind, TextProblem::Kind::Overlap);
+    EXPECT_NE(overlapping[0].describe().find("1688 GB/s"), std::string::npos) << overlapping[0].describe();
+    EXPECT_TRUE(frame(2).empty());
+    const auto overflow = frame(3);
+    ASSERT_EQ(overflow.size(), 1u);
+    EXPECT_EQ(overflow[0].kind, TextProblem::Kind::Overflow);
+}
+
+}  // namespace
+}  // namespace warplab::viewer

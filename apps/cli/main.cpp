@@ -224,10 +224,12 @@ int print_published(const BenchArgs& a, const std::vector<BenchTable>& recorded)
     const Published published = load_published(dir.string());
     std::vector<std::string> versions;
     for (const VersionMeta& v : find_lab(a.lab)->versions) versions.push_back(v.id);
+    std::vector<const BenchTable*> tables;
+    for (const BenchTable& t : recorded) tables.push_back(&t);
     bool any = false;
     for (const PublishedTable& t : published.tables)
         if (t.lab == a.lab) {
-            std::fputs(published_beside(t, table_beside(t, recorded), versions, a.markdown).c_str(), stdout);
+            std::fputs(published_beside(t, table_beside(t, tables), versions, a.markdown).c_str(), stdout);
             any = true;
         }
     for (const PublishedStatements& s : published.statements)

@@ -105,13 +105,13 @@ double recorded_step(const PublishedTable& t, std::size_t row, const BenchTable&
     return before > 0 && after > 0 ? before / after : 0;
 }
 
-const BenchTable* table_beside(const PublishedTable& t, const std::vector<BenchTable>& recorded)
+const BenchTable* table_beside(const PublishedTable& t, const std::vector<const BenchTable*>& recorded)
 {
     const BenchTable* best = nullptr;
-    for (const BenchTable& r : recorded) {
-        if (r.lab != t.lab || r.type != t.type) continue;
-        if (t.n && double(r.n) == *t.n) return &r;
-        if (!best || r.n > best->n) best = &r;
+    for (const BenchTable* r : recorded) {
+        if (r->lab != t.lab || r->type != t.type) continue;
+        if (t.n && double(r->n) == *t.n) return r;
+        if (!best || r->n > best->n) best = r;
     }
     return best;
 }

@@ -62,7 +62,7 @@ double recorded_step(const PublishedTable& t, std::size_t row, const BenchTable&
 // The recorded table to set beside a published one: of its type, at its n
 // where one was recorded there, else at the largest n (the one furthest from
 // fitting in cache); nullptr when none is of its type.
-const BenchTable* table_beside(const PublishedTable& t, const std::vector<struct BenchTable>& recorded);
+const BenchTable* table_beside(const PublishedTable& t, const std::vector<const BenchTable*>& recorded);
 
 
 }  // namespace warplab

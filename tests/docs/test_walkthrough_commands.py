@@ -31,8 +31,10 @@ import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+from fill_results import FENCE  # noqa: E402  (one reading of a fence, shared with the reading time)
+
 LABS = ["reduction", "matmul", "coalescing", "transpose"]
-FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 INLINE = re.compile(r"`((?:build/)?warplab(?:-viewer)?\s[^`]+|diff <\([^`]+)`")
 # Where only the GPU is missing: the options were parsed and checked first.
 NEEDS_GPU = ("no GPU to time on", "runs only on a GPU")

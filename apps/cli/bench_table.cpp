@@ -168,7 +168,9 @@ std::string published_beside(const PublishedTable& p, const BenchTable* now, con
     out << indent << "published: " << p.citation << "; " << p.where << ".\n";
     out << indent << "measured: " << p.measured << "; " << p.type << ", n " << p.n_printed << ", block "
         << (p.block ? std::to_string(static_cast<long long>(*p.block)) : std::string("not printed")) << ".\n";
-    if (now) out << indent << "recorded: " << size_label(*now) << (now->note.empty() ? "" : " (" + now->note + ")") << ".\n";
+    // The recording's note to its first clause: "the input (16 MiB) fits in the 50 MiB L2".
+    const std::string clause = now ? now->note.substr(0, now->note.find_first_of(":;")) : "";
+    if (now) out << indent << "recorded: " << size_label(*now) << (clause.empty() ? "" : " (" + clause + ")") << ".\n";
     out << "\n";
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> head{"version", "published row"};

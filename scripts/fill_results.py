@@ -47,8 +47,9 @@ Kernel line numbers (the line of FILE that holds TEXT; TEXT must occur once):
 
     <!-- line: kernels/reduction/02_interleaved_strided.cuh sdata[index] += -->33<!-- /line -->
 
-Reading time (prose words at 200 a minute, plus a minute per command to run:
-a line in an `sh` fence, or an inline `build/...` command; see reading_minutes):
+Reading time, from the rule the document states in words (READING_RULE):
+"the prose at P words a minute plus S seconds for each command you run",
+where a command is a line in an `sh` fence or an inline `build/...` one:
 
     <!-- reading-time -->25<!-- /reading-time -->
 
@@ -277,9 +278,17 @@ def prose_and_commands(lines: list[str]) -> tuple[int, int]:
     return words, commands
 
 
+READING_RULE = re.compile(r"prose\s+at\s+(\d+)\s+words\s+a\s+minute\s+plus\s+(\d+)\s+seconds\s+for\s+each\s+command")
+
+
 def reading_minutes(lines: list[str]) -> int:
+    """Words at the stated pace plus each command's stated seconds, rounded up."""
+    rule = READING_RULE.search("\n".join(lines))
+    if not rule:
+        raise MarkerError("reading-time needs its rule stated: 'the prose at P words a minute plus S seconds for "
+                          "each command you run'")
     words, commands = prose_and_commands(lines)
-    return math.ceil(words / 200 + commands)
+    return math.ceil(words / int(rule[1]) + commands * int(rule[2]) / 60)
 
 
 def inline_value(tool: Tool, kind: str, args: str, lines: list[str]) -> str:

@@ -9,6 +9,7 @@
 
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
+#include "viewer/panel_time_published.h"
 #include "viewer/panels.h"
 
 namespace warplab::viewer {
@@ -228,9 +229,17 @@ void time_panel(App& app)
             } else {
                 wrapped_text(palette().muted, size_label_of(t) + " · " + source_label(app.timing.tables[shown]));
             }
+            if (has_published(app)) {
+                ImGui::Checkbox("then and now", &app.timing.then_and_now);
+                ImGui::SameLine();
+            }
             speedup_sentence(app, t);
-            scale_switch(app, t);
-            chart(app, t);
+            if (app.timing.then_and_now && has_published(app)) {
+                then_and_now(app);
+            } else {
+                scale_switch(app, t);
+                chart(app, t);
+            }
         }
         if (!app.timing.measure_error.empty()) wrapped_text(palette().partial_outline, app.timing.measure_error);
     }

@@ -26,6 +26,11 @@ Timing load_recorded_timing(const std::string& results_dir)
             timing.load_error = path.filename().string() + ": " + e.what();
         }
     }
+    try {
+        timing.published = load_published((std::filesystem::path(results_dir) / "published").string());
+    } catch (const std::exception& e) {
+        timing.load_error = e.what();
+    }
     return timing;
 }
 

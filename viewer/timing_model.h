@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "labs/common/bench.h"
+#include "labs/common/published.h"
 
 namespace warplab::viewer {
 
@@ -22,9 +23,12 @@ struct Timing {
     int selected = -1;                // index into tables; -1: pick the default for the lab
     std::future<BenchTable> measuring;
     std::string measure_error;
+    Published published;        // results/published/: the source decks' tables
+    bool then_and_now = false;  // the time panel shows their step speed-ups beside the recording's
+    int published_shown = 0;    // which of the lab's published tables
 };
 
-// Reads every results/*.json; a file that fails leaves its message in load_error.
+// Reads every results/*.json and results/published/; a file that fails leaves its message in load_error.
 Timing load_recorded_timing(const std::string& results_dir);
 
 // Indices of the tables of one lab, in order.

@@ -122,7 +122,126 @@ bool selected(const BenchRow& r, const std::vector<std::string>& versions)
                        [&](const std::string& v) { return v == r.version || (v == "ref" && r.reference); });
 }
 
+// A grid of cells as aligned text (first column left, the rest right) or markdown.
+std::string grid(const std::vector<std::vector<std::string>>& rows, bool markdown)
+{
+    std::ostringstream out;
+    if (markdown) {
+        for (std::size_t i = 0; i < rows.size(); ++i) {
+            for (const std::string& c : rows[i]) out << "| " << c << " ";
+            out << "|\n";
+            if (i == 0) {
+                out << "|---|---|";
+                for (std::size_t k = 2; k < rows[i].size(); ++k) out << "--:|";
+                out << "\n";
+            }
+        }
+        return out.str();
+    }
+    std::vector<std::size_t> width;
+    for (const auto& r : rows)
+        for (std::size_t k = 0; k < r.size(); ++k) {
+            width.resize(std::max(width.size(), r.size()));
+            width[k] = std::max(width[k], r[k].size());
+        }
+    for (const auto& r : rows) {
+        std::string line;
+        for (std::size_t k = 0; k < r.size(); ++k) {
+            const std::string pad(width[k] - r[k].size(), ' ');
+            line += (k ? "  " : "") + (k < 2 ? r[k] + pad : pad + r[k]);
+        }
+        while (!line.empty() && line.back() == ' ') line.pop_back();
+        out << line << "\n";
+    }
+    return out.str();
+}
+
+std::string optional_text(const std::optional<double>& v, const char* format)
+{
+    return v ? fixed(*v, format) : "-";
+}
+
+std::string short_gpu(const std::string& gpu) { return gpu.empty() ? "GPU not named" : gpu; }
+
 }  // namespace
+
+std::string published_beside(const PublishedTable& p, const BenchTable* now, const std::vector<std::string>& lab_versions,
+                             bool markdown)
+{
+    std::ostringstream out;
+    const std::string nowname = now ? now->provenance.gpu : "";
+    out << (markdown ? "**" : "") << "Then and now: " << p.lab << ", " << short_gpu(p.gpu) << " (published) beside "
+        << (now ? nowname + " (recorded " + now->provenance.date.substr(0, 10) + ")" : std::string("no recorded table of type ") + p.type)
+        << (markdown ? "**" : "") << "\n\n";
+    const std::string indent = markdown ? "- " : "  ";
+    out << indent << "published: " << p.citation << "; " << p.where << ".\n";
+    out << indent << "measured: " << p.measured << "; " << p.type << ", n " << p.n_printed << ", block "
+        << (p.block ? std::to_string(static_cast<long long>(*p.block)) : std::string("not printed")) << ".\n";
+    // The recording's note to its first clause: "the input (16 MiB) fits in the 50 MiB L2".
+    const std::string clause = now ? now->note.substr(0, now->note.find_first_of(":;")) : "";
+    if (now) out << indent << "recorded: " << size_label(*now) << (clause.empty() ? "" : " (" + clause + ")") << ".\n";
+    out << "\n";
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> head{"version", "published row"};
+    const bool times = std::any_of(p.rows.begin(), p.rows.end(), [](const PublishedRow& r) { return r.time.has_value(); });
+    const bool rates = std::any_of(p.rows.begin(), p.rows.end(), [](const PublishedRow& r) { return r.rate.has_value(); });
+    if (times) head.push_back("then " + p.time_unit);
+    if (rates) head.push_back("then " + p.rate_unit);
+    head.push_back("then step");
+    if (now) {
+        head.push_back("now ms");
+        head.push_back("now " + now->rate_unit);
+        head.push_back("now step");
+    }
+    rows.push_back(head);
+    for (std::size_t i = 0; i < p.rows.size(); ++i) {
+        const PublishedRow& r = p.rows[i];
+        std::vector<std::string> cells{r.version.empty() ? "none" : r.version + (r.mapping.empty() ? "" : " (close)"), r.label};
+        if (times) cells.push_back(optional_text(r.time, "%.6g"));
+        if (rates) cells.push_back(optional_text(r.rate, "%.6g"));
+        const PublishedStep step = published_step(p, i);
+        cells.push_back(fixed(step.value, "%.2fx"));
+        if (now) {
+            const BenchRow* row = nullptr;
+            for (const BenchRow& b : now->rows)
+                if (!r.version.empty() && b.version == r.version) row = &b;
+            cells.push_back(row ? ms_text(row->median_ms) : "-");
+            cells.push_back(row ? rate_text(row->rate) : "-");
+            cells.push_back(fixed(recorded_step(p, i, *now), "%.2fx"));
+        }
+        rows.push_back(cells);
+    }
+    out << grid(rows, markdown) << "\n";
+    std::vector<const char*> hows;
+    for (std::size_t i = 1; i < p.rows.size(); ++i)
+        if (const char* how = published_step(p, i).how; *how && std::find(hows.begin(), hows.end(), how) == hows.end())
+            hows.push_back(how);
+    std::string how_text;
+    for (const char* h : hows) how_text += (how_text.empty() ? "" : ", ") + std::string(h);
+    out << indent << "then step: the step's speed-up over the row before, " << (how_text.empty() ? "none printed" : how_text)
+        << (now ? "; now step: the recorded median times of the same two versions" : "") << ".\n";
+    std::string missing;
+    for (const std::string& v : lab_versions)
+        if (std::none_of(p.rows.begin(), p.rows.end(), [&](const PublishedRow& r) { return r.version == v; }))
+            missing += (missing.empty() ? "" : ", ") + v;
+    if (!missing.empty()) out << indent << "no published row for: " << missing << ".\n";
+    for (const PublishedRow& r : p.rows)
+        if (!r.mapping.empty()) out << indent << r.version << " (close): " << r.mapping << ".\n";
+    for (const std::string& note : p.notes) out << indent << "note: " << note << "\n";
+    return out.str() + "\n";
+}
+
+std::string published_statements(const PublishedStatements& s, bool markdown)
+{
+    std::ostringstream out;
+    std::string gpus;
+    for (const std::string& g : s.gpus) gpus += (gpus.empty() ? "" : ", ") + g;
+    out << (markdown ? "**" : "") << "In words only: " << s.lab << ", " << gpus << (markdown ? "**" : "") << "\n\n";
+    const std::string indent = markdown ? "- " : "  ";
+    out << indent << "published: " << s.citation << ".\n" << indent << "measured: " << s.measured << ".\n";
+    for (const std::string& t : s.text) out << indent << t << "\n";
+    return out.str() + "\n";
+}
 
 std::string bench_text(const BenchTable& t, const std::string& source)
 {

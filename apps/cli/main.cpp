@@ -4,7 +4,7 @@
 //   warplab trace <lab> <version> [--file F.cu [--kernel K]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
-//                        [--markdown [--versions v1,v2,ref]] [--timeline]
+//                        [--markdown [--versions v1,v2,ref]] [--timeline] [--recorded --published]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
 #include <algorithm>
@@ -184,6 +184,7 @@ struct BenchArgs {
     std::string file, kernel, as;       // the user's own kernel, timed as one more row, launched as version `as`
     bool warm = false, json = false, csv = false, markdown = false, recorded = false;
     bool timeline = false;  // transfers: each row's bytes per link, bound and one run's timeline as text
+    bool published = false;  // with --recorded: the source decks' tables beside the recorded rows
     double seconds = 1.0;
 };
 
@@ -222,6 +223,30 @@ bool wanted(const BenchTable& t, const BenchArgs& a)
     return t.lab == a.lab && (a.type.empty() || t.type == a.type) && n_ok && size_ok;
 }
 
+// Each published table of the lab beside the recorded table of its type and n.
+int print_published(const BenchArgs& a, const std::vector<BenchTable>& recorded)
+{
+    const std::filesystem::path dir = std::filesystem::path(results_dir()) / "published";
+    const Published published = load_published(dir.string());
+    std::vector<std::string> versions;
+    for (const VersionMeta& v : find_lab(a.lab)->versions) versions.push_back(v.id);
+    std::vector<const BenchTable*> tables;
+    for (const BenchTable& t : recorded) tables.push_back(&t);
+    bool any = false;
+    for (const PublishedTable& t : published.tables)
+        if (t.lab == a.lab) {
+            std::fputs(published_beside(t, table_beside(t, tables), versions, a.markdown).c_str(), stdout);
+            any = true;
+        }
+    for (const PublishedStatements& s : published.statements)
+        if (s.lab == a.lab) {
+            std::fputs(published_statements(s, a.markdown).c_str(), stdout);
+            any = true;
+        }
+    if (!any) throw std::invalid_argument("no published tables for " + a.lab + " in " + dir.string());
+    return 0;
+}
+
 int print_recorded(const BenchArgs& a)
 {
     std::vector<BenchTable> tables;
@@ -234,6 +259,7 @@ int print_recorded(const BenchArgs& a)
                 if (wanted(t, a)) tables.push_back(std::move(t));
         }
     if (tables.empty()) throw std::invalid_argument("no recorded results for " + a.lab + " in " + dir.string());
+    if (a.published) return print_published(a, tables);
     print_tables(tables, a, "recorded on");
     return 0;
 }
@@ -243,6 +269,9 @@ int bench(const BenchArgs& a, const std::string& command)
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
     if (!a.versions.empty() && !a.markdown) throw std::invalid_argument("--versions needs --markdown");
+    if (a.published && !a.recorded) throw std::invalid_argument("--published needs --recorded (the tables set beside it)");
+    if (a.published && (a.json || a.csv || !a.versions.empty()))
+        throw std::invalid_argument("--published prints text or --markdown, of every version");
     if (a.timeline && !lab->host_programs)
         throw std::invalid_argument("--timeline: lab " + lab->id + " records no timeline (the transfers lab does)");
     for (const std::string& v : a.versions)  // a version, or a row of one ("v3 4 streams")
@@ -339,6 +368,9 @@ int main(int argc, char** argv)
     be->add_option("--record", ba.record, "write the results (every size and type) to this JSON file, e.g. results/<gpu>.json");
     be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
     be->add_flag("--timeline", ba.timeline, "transfers: also print each row's bytes per link, lower bound and timeline");
+    be->add_flag("--published", ba.published,
+                 "with --recorded: the tables the source decks printed (results/published/) beside the recorded ones, "
+                 "aligned by version");
     be->add_option("--file", ba.file, "also time your own kernel from this .cu file, launched as --as's version");
     be->add_option("--kernel", ba.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");

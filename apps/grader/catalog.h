@@ -113,6 +113,17 @@ inline constexpr CheckSpec kE9[] = {
      "add its share (j = threadIdx.x, threadIdx.x + BLOCK, ...), not one thread all of it"},
 };
 
+inline constexpr CheckSpec kE10[] = {
+    {kCorrect, "right chunk sums at strides 8 and 4: pattern, seeded random, odd sizes, many blocks", 4,
+     "thread tid adds staged[slot(tid*STRIDE + k)] for k = 0 .. STRIDE-1, after the __syncthreads() that ends the "
+     "staging"},
+    {"predictions", "answers.txt: the n-way of shared[s * lane] for strides 1 to 8, 4- and 8-byte elements", 3,
+     "4-byte elements: lane l reads word s*l, in bank s*l mod 32; 8-byte ones are served a half-warp at a time"},
+    {"conflict_free", "no bank conflict at strides 8 and 4: neither the staging stores nor the chunk reads", 3,
+     "one pad word after every 32 (slot(e) = e + e/32) spreads a chunk read over all 32 banks and keeps the "
+     "staging stores on 32; or swizzle: an XOR of the word's column with its row"},
+};
+
 }  // namespace catalog_detail
 
 inline constexpr ExerciseSpec kExercises[] = {
@@ -173,6 +184,13 @@ inline constexpr ExerciseSpec kExercises[] = {
      "void (*grader_calls_ring_sum_128)(const int*, int*, unsigned) = exercise::ring_sum<128>;\n"
      "void (*grader_calls_ring_sum_256)(const int*, int*, unsigned) = exercise::ring_sum<256>;\n",
      catalog_detail::kE9, 10},
+    {"E10", "E10_bank_stride", "a strided shared-memory read without bank conflicts, predicted first",
+     "CS-206's degree of bank conflict for stride s; transpose v2 -> v3, padding",
+     "template <unsigned STRIDE> __device__ unsigned exercise::slot(unsigned e); template <unsigned BLOCK, unsigned "
+     "STRIDE> __global__ void exercise::chunk_sums(const float* in, float* out, unsigned chunks)",
+     "void (*grader_calls_chunk_sums_128_8)(const float*, float*, unsigned) = exercise::chunk_sums<128, 8>;\n"
+     "void (*grader_calls_chunk_sums_128_4)(const float*, float*, unsigned) = exercise::chunk_sums<128, 4>;\n",
+     catalog_detail::kE10, 10},
 };
 
 constexpr const ExerciseSpec* find_exercise(std::string_view id)

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <sstream>
+#include <tuple>
 
 #include "gpu_timing.h"
 #include "process.h"
@@ -38,18 +39,79 @@ unsigned GradeReport::max_points() const
     return p;
 }
 
-fs::path find_exercise_folder(const fs::path& dir, const ExerciseSpec& spec)
+namespace {
+
+constexpr int kSearchDepth = 4;  // upload/warplab-main/exercises/E1_.../kernel.cuh
+
+// Folders a student did not make: version control, macOS's zip metadata, builds.
+bool skipped(const fs::path& p)
+{
+    const std::string name = p.filename().string();
+    return name.empty() || name[0] == '.' || name == "__MACOSX" || name == "build" || name == "node_modules";
+}
+
+// Every folder under `dir`, `depth` levels down at most, shallowest first.
+std::vector<std::pair<int, fs::path>> folders_under(const fs::path& dir)
+{
+    std::vector<std::pair<int, fs::path>> found{{0, dir}};
+    for (std::size_t i = 0; i < found.size(); ++i) {
+        if (found[i].first == kSearchDepth) continue;
+        std::error_code ec;
+        std::vector<fs::path> children;
+        for (const auto& entry : fs::directory_iterator(found[i].second, ec))
+            if (entry.is_directory(ec) && !entry.is_symlink(ec) && !skipped(entry.path()))
+                children.push_back(entry.path());
+        std::sort(children.begin(), children.end());
+        for (const fs::path& c : children) found.push_back({found[i].first + 1, c});
+    }
+    return found;
+}
+
+bool names_exercise(const fs::path& folder, const ExerciseSpec& spec)
+{
+    const std::string name = folder.filename().string(), id(spec.id);
+    return name == id || name.rfind(id + "_", 0) == 0;
+}
+
+}  // namespace
+
+fs::path find_exercise_folder(const fs::path& dir, const ExerciseSpec& spec, bool lone_kernel)
 {
     std::error_code ec;
     if (fs::is_directory(dir / spec.folder, ec)) return dir / spec.folder;
-    std::vector<fs::path> candidates;
-    const std::string id(spec.id), prefix = id + "_";
-    for (const auto& entry : fs::directory_iterator(dir, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (entry.is_directory() && (name == id || name.rfind(prefix, 0) == 0)) candidates.push_back(entry.path());
+    const auto folders = folders_under(dir);
+    // The shallowest folder named for the exercise; among equals, one inside exercises/
+    // (a zipped repository also holds solutions/), then the first by name.
+    const std::pair<int, fs::path>* best = nullptr;
+    const auto rank = [](const std::pair<int, fs::path>& f) {
+        return std::make_tuple(f.first, f.second.parent_path().filename() != "exercises", f.second);
+    };
+    for (const auto& f : folders)
+        if (f.first > 0 && names_exercise(f.second, spec) && (!best || rank(f) < rank(*best))) best = &f;
+    if (best) return best->second;
+    if (!lone_kernel) return {};
+    // One exercise graded and no folder for it: a lone kernel.cuh anywhere in the upload is its kernel.
+    std::vector<fs::path> kernels;
+    for (const auto& f : folders)
+        if (fs::is_regular_file(f.second / "kernel.cuh", ec)) kernels.push_back(f.second);
+    return kernels.size() == 1 ? kernels.front() : fs::path();
+}
+
+std::string uploaded_files(const fs::path& dir, std::size_t most)
+{
+    std::vector<std::string> files;
+    std::size_t total = 0;
+    for (const auto& [depth, folder] : folders_under(dir)) {
+        std::error_code ec;
+        for (const auto& entry : fs::directory_iterator(folder, ec))
+            if (entry.is_regular_file(ec) && !skipped(entry.path()) && ++total <= most)
+                files.push_back(fs::relative(entry.path(), dir, ec).string());
     }
-    std::sort(candidates.begin(), candidates.end());
-    return candidates.empty() ? fs::path() : candidates.front();
+    std::sort(files.begin(), files.end());
+    std::string s;
+    for (const std::string& f : files) s += (s.empty() ? "" : ", ") + f;
+    if (total > files.size()) s += ", and " + std::to_string(total - files.size()) + " more";
+    return s.empty() ? "no files" : s;
 }
 
 namespace {
@@ -128,14 +190,20 @@ void time_if_right(ExerciseResult& ex, const Toolchain& tc)
 }
 
 // Sets ex.kernel_file, or fails every check saying what is missing.
-bool locate_kernel(ExerciseResult& ex, const fs::path& dir)
+bool locate_kernel(ExerciseResult& ex, const fs::path& dir, bool lone_kernel)
 {
     const ExerciseSpec& spec = *ex.spec;
-    const fs::path folder = find_exercise_folder(dir, spec);
+    const fs::path folder = find_exercise_folder(dir, spec, lone_kernel);
     if (folder.empty()) {
-        const std::string why =
-            "no folder " + std::string(spec.folder) + " (or " + std::string(spec.id) + "_...) in " + dir.string();
-        fail_all(ex, "not run: " + why, why, "grade the folder that holds the exercises: --dir exercises");
+        const std::string expected = std::string(spec.folder) + "/kernel.cuh";
+        const std::string why = "no " + expected + " in " + dir.string() + " (looked " +
+                                std::to_string(kSearchDepth) + " folders deep" +
+                                (lone_kernel ? ", and for a lone kernel.cuh" : "") + "); it holds " +
+                                uploaded_files(dir, 20);
+        fail_all(ex, "not run: " + why, why,
+                 "submit the exercise's folder as it is in the course repository, " + expected +
+                     " (at the top of the upload or in any folder of it), or the repository zipped; on the command "
+                     "line, --dir names the folder that holds it");
         return false;
     }
     if (!fs::is_regular_file(folder / "kernel.cuh")) {
@@ -171,7 +239,7 @@ ExerciseResult grade_one(const ExerciseSpec& spec, const GradeOptions& opt, cons
 {
     ExerciseResult ex;
     ex.spec = &spec;
-    if (!locate_kernel(ex, opt.dir)) return ex;
+    if (!locate_kernel(ex, opt.dir, opt.exercises.size() == 1)) return ex;
     const BuildResult b = compile_to_ptx(tc, spec, ex.kernel_file);
     ex.build_seconds = b.seconds;
     ex.build_cached = b.cached;

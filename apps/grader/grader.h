@@ -65,9 +65,15 @@ struct GradeOptions {
 // A seed that differs from run to run (so that no answer can be memorised).
 std::uint64_t pick_seed();
 
-// The folder of exercise `spec` under `dir`: its catalog name, or any folder
-// named "<id>" or "<id>_..."; empty when there is none.
-std::filesystem::path find_exercise_folder(const std::filesystem::path& dir, const ExerciseSpec& spec);
+// The folder of exercise `spec` under `dir`: its catalog name, or the
+// shallowest folder named "<id>" or "<id>_..." up to 4 levels down (one in
+// an exercises/ folder first: a zipped repository also has solutions/); else,
+// with `lone_kernel` (one exercise graded), the folder of the one kernel.cuh
+// in the upload. Empty when there is none.
+std::filesystem::path find_exercise_folder(const std::filesystem::path& dir, const ExerciseSpec& spec,
+                                           bool lone_kernel = false);
+// The files under `dir` (4 folders deep), by relative path, `most` of them named.
+std::string uploaded_files(const std::filesystem::path& dir, std::size_t most);
 
 // What runs the checks, and whether (and where) kernels are also timed on a GPU.
 std::string describe_backend(const GradeOptions& opt, const Toolchain& tc);

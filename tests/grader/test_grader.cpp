@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "build.h"
+#include "exercises/exercises.h"
 #include "grader.h"
 #include "harness/harness.h"
 #include "process.h"
@@ -202,7 +203,7 @@ TEST(Shape, ATreeOf64ThreadsHasSixHalvingLevels)
     std::vector<trace::LaneRecord> rs;
     store(rs, 0, 0, 64);
     for (unsigned s = 32, epoch = 1; s >= 1; s /= 2, ++epoch) store(rs, epoch, 0, s);
-    EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 64), 64, 1));
+    EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 64), 64));
 }
 
 TEST(Shape, OneThreadLoopingOverTheBlockIsNotATree)
@@ -212,9 +213,9 @@ TEST(Shape, OneThreadLoopingOverTheBlockIsNotATree)
     store(rs, 0, 0, 64);
     shared_loads(rs, 1, 0, 64);
     store(rs, 1, 0, 1);
-    const Finding f = reduction_shape(trace::analyze_block(rs, 0, 64), 64, 1);
+    const Finding f = reduction_shape(trace::analyze_block(rs, 0, 64), 64);
     ASSERT_TRUE(f);
-    EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 64, 1, then none");
+    EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 64, 1");
 }
 
 TEST(Shape, AWarpStageAfterTheTreeMayOnlyBeWarp0)
@@ -225,30 +226,110 @@ TEST(Shape, AWarpStageAfterTheTreeMayOnlyBeWarp0)
     store(rs, 1, 0, 128);
     store(rs, 2, 0, 64);
     store(rs, 3, 0, 32);
-    EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 256), 256, 64));
+    EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 256), 256));
     // The same tail done by warp 1 is not the warp stage.
     std::vector<trace::LaneRecord> other;
     store(other, 0, 0, 256);
     store(other, 1, 0, 128);
     store(other, 2, 0, 64);
     store(other, 3, 32, 32);
-    EXPECT_TRUE(reduction_shape(trace::analyze_block(other, 0, 256), 256, 64));
+    EXPECT_TRUE(reduction_shape(trace::analyze_block(other, 0, 256), 256));
 }
 
 TEST(Shape, AThreadThatReadsTheWholeTailAloneIsCaught)
 {
-    // Levels right (256, 128, 64, then 1 writer in warp 0), but thread 0 reads
-    // 64 words in the tail: 3 stores in the tree, 64 loads and 1 store in the
-    // tail, 68 accesses > 4 log2(256) + 4 = 36.
+    // Levels right (256, 128, 64, then 32 writers in warp 0), but thread 0
+    // reads 64 words in the tail: 3 stores in the tree, 64 loads and 1 store
+    // in the tail, 68 accesses > 4 log2(256) + 4 = 36.
     std::vector<trace::LaneRecord> rs;
     store(rs, 0, 0, 256);
     store(rs, 1, 0, 128);
     store(rs, 2, 0, 64);
     shared_loads(rs, 3, 0, 64);
-    store(rs, 3, 0, 1);
-    const Finding f = reduction_shape(trace::analyze_block(rs, 0, 256), 256, 64);
+    store(rs, 3, 0, 32);
+    const Finding f = reduction_shape(trace::analyze_block(rs, 0, 256), 256);
     ASSERT_TRUE(f);
     EXPECT_EQ(f->measured, "thread 0 of block 0 made 68 shared-memory accesses");
+}
+
+// One full-warp shuffle by each warp in `warps` at barrier interval `epoch`, collective number `sub`.
+void shuffle(std::vector<trace::LaneRecord>& rs, std::uint32_t epoch, std::uint32_t sub, unsigned warps)
+{
+    for (unsigned t = 0; t < 32 * warps; ++t) {
+        trace::LaneRecord r{};
+        r.thread = t;
+        r.seq = static_cast<std::uint32_t>(rs.size());
+        r.epoch = epoch;
+        r.sub = sub;
+        r.line = 50 + sub;
+        r.kind = trace::Kind::Shuffle;
+        rs.push_back(r);
+    }
+}
+
+TEST(Shape, ATreeThatEndsInWarpShufflesIsATree)
+{
+    // Solved further than asked: 256 store, 128, 64 halve in shared memory;
+    // then warp 0 folds 64 -> 32 as it reads and shuffles 5 rounds: 32 -> 1.
+    std::vector<trace::LaneRecord> rs;
+    store(rs, 0, 0, 256);
+    store(rs, 1, 0, 128);
+    store(rs, 2, 0, 64);
+    for (std::uint32_t sub = 0; sub < 5; ++sub) shuffle(rs, 3, sub, 1);
+    EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 256), 256));
+    // With 4 rounds, 2 x 2^4 = 32 < 64 values are folded: the tree is unfinished.
+    std::vector<trace::LaneRecord> short_tail;
+    store(short_tail, 0, 0, 256);
+    store(short_tail, 1, 0, 128);
+    store(short_tail, 2, 0, 64);
+    for (std::uint32_t sub = 0; sub < 4; ++sub) shuffle(short_tail, 3, sub, 1);
+    const Finding f = reduction_shape(trace::analyze_block(short_tail, 0, 256), 256);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 256, 128, 64, then "
+                           "none, and 4 warp rounds in warp 0");
+}
+
+TEST(Shape, WarpsFirstThenWarp0IsATree)
+{
+    // CUB's order: 8 warps shuffle 5 rounds each, their lanes 0 store 8 sums
+    // (8 x 2^5 = 256), then warp 0 shuffles 3 rounds (2 x 2^3 = 16 >= 8).
+    std::vector<trace::LaneRecord> rs;
+    for (std::uint32_t sub = 0; sub < 5; ++sub) shuffle(rs, 0, sub, 8);
+    for (unsigned w = 0; w < 8; ++w) store(rs, 0, 32 * w, 1);
+    for (std::uint32_t sub = 0; sub < 3; ++sub) shuffle(rs, 1, sub, 1);
+    EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 256), 256));
+}
+
+TEST(Shape, AtomicsIntoOneWordAreNotATree)
+{
+    // Thread 0 sets the word (1 writer), then 256 atomics: 1 writer cannot
+    // hold 256 elements folded by 0 rounds (1, 2 or 4 a thread at most).
+    std::vector<trace::LaneRecord> rs;
+    store(rs, 0, 0, 1);
+    store(rs, 1, 0, 256);
+    for (trace::LaneRecord& r : rs)
+        if (r.epoch == 1) r.kind = trace::Kind::Atomic;
+    const Finding f = reduction_shape(trace::analyze_block(rs, 0, 256), 256);
+    ASSERT_TRUE(f);
+    EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 1, 256, then none");
+}
+
+TEST(E10, TheModelsNWayIsGcdOfTheStride)
+{
+    // By hand from the model (32 banks of 4 bytes): 4-byte elements, lane l
+    // reads word s*l, bank s*l mod 32: gcd(s, 32) words a bank. 8-byte
+    // elements: words 2sl, 2sl + 1, a half-warp (16 lanes) a wavefront, ideal
+    // 2: the even words 2sl mod 32 of 16 lanes put gcd(s, 16) on a bank.
+    // For s = 1..8 both give 1, 2, 1, 4, 1, 2, 1, 8.
+    const unsigned want[] = {1, 2, 1, 4, 1, 2, 1, 8};
+    for (unsigned s = 1; s <= 8; ++s) {
+        EXPECT_EQ(e10::model_ways(s, 4), want[s - 1]) << "stride " << s << ", 4 bytes";
+        EXPECT_EQ(e10::model_ways(s, 8), want[s - 1]) << "stride " << s << ", 8 bytes";
+    }
+    // They part beyond: s = 16 is 16-way at both sizes; s = 32 is 32-way at 4 bytes, 16-way at 8.
+    EXPECT_EQ(e10::model_ways(16, 4), 16u);
+    EXPECT_EQ(e10::model_ways(32, 4), 32u);
+    EXPECT_EQ(e10::model_ways(32, 8), 16u);
 }
 
 }  // namespace

@@ -12,7 +12,7 @@ const BlockReduction& problem()
         "exercise::block_max", "max", [](int x) { return x; }, [](int a, int b) { return a > b ? a : b; },
         -1'000'000'000, 1'000'000'000,
         // The tent's max is 300 (harness/block_reduce.h).
-        tent_pattern(), 300, "pattern: n = 1000, in[i] = 300 - |i - 701|, max 300",
+        tent_pattern(), 300, "pattern: n = 1000, in[i] = 300 - |i - 701| (its max is 300)",
         // A block padded with 0 instead of INT_MIN gives 0 here; the max is in[0] = -1000.
         {{"all negative: n = 33, in[i] = -1000 - i, max -1000", [] {
               std::vector<int> v(33);
@@ -28,11 +28,11 @@ const BlockReduction& problem()
 Verdict whole_warps(const Harness& h)
 {
     const BlockView v = trace_reduction(h, problem());
-    if (Finding f = reduction_shape(v, 256, 1)) return *f;
+    if (Finding f = reduction_shape(v, 256)) return *f;
     if (Finding f = first_partial_warp(h, v)) return *f;
     unsigned wide = 0;
     for (const trace::StepMetrics& m : v.steps) wide += m.active_threads >= 32;
-    return pass("a tree of 8 halving steps, no partially-active warp in the " + std::to_string(wide) +
+    return pass("a tree of 8 halving rounds, no partially-active warp in the " + std::to_string(wide) +
                 " steps with 32 or more active threads (block 0; n = 4096, block 256)");
 }
 

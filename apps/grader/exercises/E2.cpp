@@ -15,7 +15,7 @@ const BlockReduction& problem()
             for (int& x : v) x = -x;
             return v;
         }(),
-        -300, "pattern: n = 1000, in[i] = |i - 701| - 300, min -300",
+        -300, "pattern: n = 1000, in[i] = |i - 701| - 300 (its min is -300)",
         // A block padded with 0 instead of INT_MAX gives 0 here; the min is in[0] = 1000.
         {{"all positive: n = 33, in[i] = 1000 + i, min 1000", [] {
               std::vector<int> v(33);
@@ -31,10 +31,10 @@ const BlockReduction& problem()
 Verdict no_bank_conflicts(const Harness& h)
 {
     const BlockView v = trace_reduction(h, problem());
-    if (Finding f = reduction_shape(v, 256, 1)) return *f;
+    if (Finding f = reduction_shape(v, 256)) return *f;
     if (Finding f = first_bank_conflict(h, v)) return *f;
     const trace::Totals t = trace::totals(v.steps);
-    return pass("a tree of 8 halving steps, every shared access at its ideal: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
+    return pass("a tree of 8 halving rounds, every shared access at its ideal: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
                 " wavefronts in block 0 (n = 4096, block 256)");
 }
 

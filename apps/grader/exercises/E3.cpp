@@ -51,9 +51,9 @@ Finding run_dot(const Harness& h, const DotInput& in, std::uint64_t lane_seed,
     for (int p : to_host(emu, partial, blocks)) sum += static_cast<std::uint32_t>(p);
     const int got = static_cast<int>(sum), expected = reference(in.a, in.b);
     if (got == expected) return std::nullopt;
-    return fail("the dot product is " + std::to_string(got) + " (the sum of the " + std::to_string(blocks) +
-                    " blocks' partials)",
-                std::to_string(expected));
+    return fail("your kernel's dot product was " + std::to_string(got) + " (the sum of the " + std::to_string(blocks) +
+                    " blocks' partials); the right dot product is " + std::to_string(expected),
+                "the dot product " + std::to_string(expected));
 }
 
 DotInput seeded(std::string name, std::size_t n, std::uint64_t seed, unsigned block, std::string hint = {})
@@ -66,7 +66,7 @@ DotInput seeded(std::string name, std::size_t n, std::uint64_t seed, unsigned bl
 std::vector<DotInput> inputs(std::uint64_t seed0)
 {
     // a = 1 everywhere, b = the tent: the dot product is the tent's sum, 9398 (harness/block_reduce.h).
-    std::vector<DotInput> v{{"pattern: n = 1000, a[i] = 1, b[i] = 300 - |i - 701|, dot 9398",
+    std::vector<DotInput> v{{"pattern: n = 1000, a[i] = 1, b[i] = 300 - |i - 701| (their dot product is 9398)",
                              std::vector<int>(1000, 1), tent_pattern(), 256, {}},
                             seeded("seeded random: n = 4096, seed " + std::to_string(seed0), 4096, seed0, 256)};
     std::uint64_t seed = seed0 + 1;

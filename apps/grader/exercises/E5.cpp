@@ -16,7 +16,7 @@ const BlockReduction& problem()
             for (int i = 0; i < 1000; ++i) v[i] = i % 7 - 3;
             return v;
         }(),
-        3995, "pattern: n = 1000, in[i] = i % 7 - 3, sum of squares 3995", {}};
+        3995, "pattern: n = 1000, in[i] = i % 7 - 3 (its sum of squares is 3995)", {}};
     return p;
 }
 
@@ -24,7 +24,7 @@ const BlockReduction& problem()
 Verdict warp_level_tail(const Harness& h)
 {
     const BlockView v = trace_reduction(h, problem());
-    if (Finding f = reduction_shape(v, 256, 64)) return *f;
+    if (Finding f = reduction_shape(v, 256)) return *f;
     for (const trace::StepMetrics& m : v.steps) {
         if (!m.has_barrier_end || m.active_threads == 0 || m.active_threads >= 64) continue;
         std::string where = "step " + std::to_string(m.step);
@@ -46,7 +46,7 @@ void grade(Harness& h)
     h.check(kCorrect, [&] { return check_reduction(h, problem()); });
     // A kernel without parallelism has no race to show: the shape first.
     h.check("no_race", [&] {
-        if (Finding f = reduction_shape(trace_reduction(h, problem()), 256, 64)) return *f;
+        if (Finding f = reduction_shape(trace_reduction(h, problem()), 256)) return *f;
         return check_no_race(h, problem());
     });
     h.check("warp_level_tail", [&] { return warp_level_tail(h); });

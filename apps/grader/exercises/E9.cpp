@@ -43,8 +43,9 @@ Finding run_ring(const Harness& h, const RingInput& in, std::uint64_t lane_seed,
     const std::vector<int> got = to_host(emu, d_out, in.blocks), want = expected_sums(in);
     for (unsigned b = 0; b < in.blocks; ++b)
         if (got[b] != want[b])
-            return fail("block " + std::to_string(b) + " of " + std::to_string(in.blocks) + " wrote " +
-                            (got[b] == -7777777 ? std::string("nothing") : std::to_string(got[b])),
+            return fail("your kernel's block " + std::to_string(b) + " of " + std::to_string(in.blocks) + " wrote " +
+                            (got[b] == -7777777 ? std::string("nothing") : std::to_string(got[b])) +
+                            "; the right sum is " + std::to_string(want[b]),
                         std::to_string(want[b]) + ", the sum of its pieces " + std::to_string(b) + ", " +
                             std::to_string(b + in.blocks) + ", ... of " + std::to_string(in.pieces()),
                         {}, in.hint);

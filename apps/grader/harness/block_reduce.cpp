@@ -27,11 +27,13 @@ Finding compare_blocks(const BlockReduction& p, const std::vector<int>& in, unsi
         if (got[b] == expected) continue;
         int combined = got[0];
         for (std::size_t k = 1; k < got.size(); ++k) combined = p.combine(combined, got[k]);
-        return fail("the " + p.what + " is " + std::to_string(combined) + "; block " + std::to_string(b) + " of " +
-                        std::to_string(got.size()) + " wrote " + std::to_string(got[b]) + " for in[" +
-                        std::to_string(first) + " .. " + std::to_string(last - 1) + "]",
-                    std::to_string(reduce_range(p, in, 0, n)) + " (block " + std::to_string(b) + " should write " +
-                        std::to_string(expected) + ")");
+        const std::string right = std::to_string(reduce_range(p, in, 0, n));
+        return fail("your kernel's " + p.what + " was " + std::to_string(combined) + "; the right " + p.what + " is " +
+                        right + ". Block " + std::to_string(b) + " of " + std::to_string(got.size()) + " wrote " +
+                        std::to_string(got[b]) + " for in[" + std::to_string(first) + " .. " +
+                        std::to_string(last - 1) + "]",
+                    "the " + p.what + " " + right + "; block " + std::to_string(b) + " should write " +
+                        std::to_string(expected));
     }
     return std::nullopt;
 }

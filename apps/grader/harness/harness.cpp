@@ -45,11 +45,21 @@ std::map<std::uint32_t, std::string> student_files(const std::string& kernel_fil
     return files;
 }
 
+bool in_catalog(const ExerciseSpec& spec, std::string_view id)
+{
+    return std::any_of(spec.checks.begin(), spec.checks.end(), [&](const CheckSpec& c) { return c.id == id; });
+}
+
 }  // namespace
 
 Harness::Harness(const ExerciseSpec& spec, const ptx::Module& module, std::string kernel_file, std::uint64_t seed,
                  std::FILE* out)
-    : spec_(spec), module_(module), seed_(seed), files_(student_files(kernel_file)), out_(out)
+    : spec_(spec),
+      module_(module),
+      seed_(seed),
+      kernel_dir_(std::filesystem::path(kernel_file).parent_path().string()),
+      files_(student_files(kernel_file)),
+      out_(out)
 {
 }
 
@@ -81,15 +91,20 @@ std::string Harness::kernel(std::string_view name) const
 
 void Harness::check(std::string_view id, const std::function<Verdict()>& measure)
 {
-    const bool known = std::any_of(spec_.checks.begin(), spec_.checks.end(), [&](const CheckSpec& c) { return c.id == id; });
-    if (!known) throw std::logic_error("grader bug: check '" + std::string(id) + "' is not in the catalog");
-    const bool is_correct = id == kCorrect;
-    if (!is_correct && !correct_passed_) {
+    if (id != kCorrect && !correct_passed_) {
+        if (!in_catalog(spec_, id)) throw std::logic_error("grader bug: check '" + std::string(id) + "' is not in the catalog");
         report(id, fail("not graded: the result must be right first (see check 'correct')",
                         "a right result, then this property"),
                false);
         return;
     }
+    check_alone(id, measure);
+}
+
+void Harness::check_alone(std::string_view id, const std::function<Verdict()>& measure)
+{
+    if (!in_catalog(spec_, id)) throw std::logic_error("grader bug: check '" + std::string(id) + "' is not in the catalog");
+    const bool is_correct = id == kCorrect;
     Verdict v;
     try {
         v = measure();
@@ -183,7 +198,8 @@ Finding compare_floats(const std::vector<float>& got, const std::vector<float>& 
         const double g = got.at(i), e = expected[i];
         if (std::fabs(g - e) <= rel * std::fabs(e) + abs) continue;  // false for NaN
         const bool untouched = i < before.size() && std::memcmp(&got[i], &before[i], sizeof(float)) == 0;
-        return fail(name(i) + " = " + str(g) + (untouched ? " (not written by the kernel)" : ""),
+        return fail("your kernel's " + name(i) + " was " + str(g) +
+                        (untouched ? ", not written by the kernel" : "") + "; the right " + name(i) + " is " + str(e),
                     name(i) + " = " + str(e));
     }
     return std::nullopt;
@@ -362,15 +378,15 @@ unsigned log2_of(unsigned x)
     return l;
 }
 
-// The threads that wrote shared memory in each barrier interval that had a
-// writer, in order; `warp0_only` says, for each, whether all were in warp 0.
-struct WriterLevels {
-    std::vector<unsigned> writers;
-    std::vector<bool> warp0_only;
-    std::vector<std::uint32_t> epochs;
+// The threads that wrote shared memory in one barrier interval that had a
+// writer; whether all were in warp 0.
+struct WriterLevel {
+    unsigned writers = 0;
+    bool warp0_only = false;
+    std::uint32_t epoch = 0;
 };
 
-WriterLevels writer_levels(const BlockView& v)
+std::vector<WriterLevel> writer_levels(const BlockView& v)
 {
     std::map<std::uint32_t, std::set<unsigned>> by_epoch;
     for (const trace::WarpEvent& e : v.block.events) {
@@ -378,46 +394,89 @@ WriterLevels writer_levels(const BlockView& v)
         for (unsigned lane = 0; lane < trace::kWarpSize; ++lane)
             if (e.mask >> lane & 1u) by_epoch[e.key.epoch].insert(e.warp * trace::kWarpSize + lane);
     }
-    WriterLevels w;
-    for (const auto& [epoch, threads] : by_epoch) {
-        w.writers.push_back(static_cast<unsigned>(threads.size()));
-        w.warp0_only.push_back(*threads.rbegin() < trace::kWarpSize);
-        w.epochs.push_back(epoch);
-    }
-    return w;
-}
-
-// The shape a reduction must have: BLOCK (the load), then BLOCK/2 ... last_level.
-std::vector<unsigned> expected_levels(unsigned block, unsigned last_level)
-{
-    std::vector<unsigned> levels{block};
-    for (unsigned s = block / 2; s >= last_level && s > 0; s /= 2) levels.push_back(s);
+    std::vector<WriterLevel> levels;
+    for (const auto& [epoch, threads] : by_epoch)
+        levels.push_back({static_cast<unsigned>(threads.size()), *threads.rbegin() < trace::kWarpSize, epoch});
     return levels;
 }
 
+// Warp-collective rounds, per barrier interval: the most any one warp made
+// there. A shuffle halves a warp's partial values once; a vote or redux over
+// k lanes (__reduce_max_sync) folds them all at once, log2(k) rounds.
+std::map<std::uint32_t, unsigned> collective_rounds(const BlockView& v, bool warp0_only)
+{
+    std::map<std::pair<std::uint32_t, unsigned>, unsigned> by_warp;
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (warp0_only && e.warp != 0) continue;
+        if (e.kind == trace::Kind::Shuffle) by_warp[{e.key.epoch, e.warp}] += 1;
+        if (e.kind == trace::Kind::Vote) by_warp[{e.key.epoch, e.warp}] += log2_of(unsigned(__builtin_popcount(e.mask)));
+    }
+    std::map<std::uint32_t, unsigned> rounds;
+    for (const auto& [key, n] : by_warp) rounds[key.first] = std::max(rounds[key.first], n);
+    return rounds;
+}
+
+// The rounds made in the barrier intervals after `after` up to `upto`, inclusive.
+unsigned rounds_in(const std::map<std::uint32_t, unsigned>& rounds, std::int64_t after, std::int64_t upto)
+{
+    unsigned n = 0;
+    for (const auto& [epoch, r] : rounds) n += epoch > after && epoch <= upto ? r : 0;
+    return n;
+}
+
+std::string writers_text(const std::vector<WriterLevel>& levels, bool stops_early)
+{
+    std::vector<unsigned> writers;
+    for (const WriterLevel& l : levels) writers.push_back(l.writers);
+    return "threads writing shared memory in each barrier interval of block 0: " + join(writers) +
+           (stops_early ? ", then none" : "");
+}
+
+constexpr const char* kTreeHint =
+    "a tree, not a loop: in each round thread tid < s folds sdata[tid + s] into sdata[tid] and s halves (or a warp "
+    "halves its values with one shuffle); one thread looping over the block, or atomics into one word, does the "
+    "block's work one element at a time";
+
 }  // namespace
 
-Finding reduction_shape(const BlockView& v, unsigned block, unsigned last_level)
+Finding reduction_shape(const BlockView& v, unsigned block)
 {
-    const WriterLevels got = writer_levels(v);
-    const std::vector<unsigned> want = expected_levels(block, last_level);
-    std::vector<unsigned> head(got.writers.begin(), got.writers.begin() + std::min(got.writers.size(), want.size()));
-    // Past the halving levels, a warp stage may write: in warp 0 only, in one interval.
-    const std::size_t extra = got.writers.size() - head.size();
-    const bool tail_ok = extra == 0 || (last_level > 1 && extra == 1 && got.warp0_only.back());
-    const unsigned tree_steps = log2_of(block) - log2_of(last_level);
-    if (head != want || !tail_ok) {
-        const bool stops_early = !got.writers.empty() && got.writers.size() < want.size();
-        std::string what = "threads writing shared memory in each barrier interval of block 0: " + join(got.writers) +
-                           (stops_early ? ", then none" : "");
-        std::string expected = std::to_string(block) + " (each thread stores its element), then " +
-                               join(std::vector<unsigned>(want.begin() + 1, want.end())) + ": " +
-                               std::to_string(tree_steps) + " tree steps, the working threads halving";
-        if (last_level > 1) expected += ", then the warp stage in warp 0";
-        return fail(what, expected, "block 0 (n = 4096, block " + std::to_string(block) + ")",
-                    "a tree, not a loop: every thread loads one element into shared memory, then in each step thread "
-                    "tid < s folds sdata[tid + s] into sdata[tid] and s halves; one thread looping over the block, or "
-                    "atomics into one word, does the block's work one element at a time");
+    const std::vector<WriterLevel> levels = writer_levels(v);
+    const auto rounds = collective_rounds(v, false);
+    const std::string where = "block 0 (n = 4096, block " + std::to_string(block) + ")";
+    const std::string rule = "a tree: the block's " + std::to_string(block) +
+                             " elements stored in shared memory (or first folded, up to 4 a thread: a vector load, "
+                             "or by warp shuffles), then halving every round, in shared memory (a barrier interval a "
+                             "round) or in a warp (a shuffle a round), down to 1: " +
+                             std::to_string(log2_of(block)) + " rounds in all";
+    const bool stops_early = !levels.empty() && levels.back().writers > 1;
+    const Verdict not_a_tree = fail(writers_text(levels, stops_early), rule, where, kTreeHint);
+    if (levels.empty()) return not_a_tree;
+    // The load: each writer folded 1, 2 or 4 elements, or a warp's shuffles folded more.
+    const WriterLevel& load = levels.front();
+    const unsigned before = rounds_in(rounds, -1, load.epoch);
+    const unsigned covered = load.writers << before;
+    if (covered != block && covered * 2 != block && covered * 4 != block) return not_a_tree;
+    // Each later level halves the one before (a shared round), or shrinks by the warp rounds between them.
+    for (std::size_t k = 1; k < levels.size(); ++k) {
+        const WriterLevel &prev = levels[k - 1], &next = levels[k];
+        const unsigned r = rounds_in(rounds, prev.epoch, next.epoch);
+        const bool halves = next.writers * 2 == prev.writers || (r > 0 && (next.writers << r) == prev.writers);
+        if (!halves) return not_a_tree;
+    }
+    // The last level may be a warp stage in shared memory: warp 0 alone, from 64 values (reduction v5).
+    const WriterLevel& last = levels.back();
+    const bool shared_tail = levels.size() > 1 && last.warp0_only && levels[levels.size() - 2].writers <= 64;
+    if (last.writers > 1 && !shared_tail) {
+        // Warp 0 finishes the last `writers` values: a lane may fold two as it reads them, then a shuffle a round.
+        const unsigned tail = rounds_in(collective_rounds(v, true), last.epoch, UINT32_MAX);
+        if (last.writers > 64 || (2u << tail) < last.writers)
+            return fail(writers_text(levels, stops_early) + (tail ? ", and " + std::to_string(tail) + " warp rounds in warp 0"
+                                                           : ""),
+                        rule, where,
+                        "the tree stops at " + std::to_string(last.writers) +
+                            " values: finish it in shared memory (s = " + std::to_string(last.writers / 2) +
+                            ", ..., 1), or, from 64 or fewer, in warp 0 with a shuffle a round");
     }
     const std::vector<unsigned> touches = per_thread(v, is_shared_access);
     const auto most = std::max_element(touches.begin(), touches.end());
@@ -427,7 +486,7 @@ Finding reduction_shape(const BlockView& v, unsigned block, unsigned last_level)
                         " shared-memory accesses",
                     "at most 4 a tree level, 4 log2(BLOCK) + 4 = " + std::to_string(limit) + " at BLOCK " +
                         std::to_string(block),
-                    "block 0 (n = 4096, block " + std::to_string(block) + ")",
+                    where,
                     "each thread folds one pair per step; a thread that reads many elements of the block is doing "
                     "the others' work one by one");
     }

@@ -47,6 +47,11 @@ public:
     // Runs `measure` for check `id` and reports its verdict; a fault or an
     // exception becomes a failure. A property is graded only once `correct` passed.
     void check(std::string_view id, const std::function<Verdict()>& measure);
+    // The same for a check that does not rest on the kernel's result (E10's
+    // predictions, read from a file): graded whatever `correct` said.
+    void check_alone(std::string_view id, const std::function<Verdict()>& measure);
+    // The folder of the student's kernel.cuh, where an exercise's other files are.
+    const std::string& kernel_dir() const { return kernel_dir_; }
 
     // "kernel.cuh:34" when the site is in a file of the student's folder, else "line 34".
     std::string site(const trace::Site& s) const;
@@ -56,6 +61,7 @@ private:
     const ExerciseSpec& spec_;
     const ptx::Module& module_;
     std::uint64_t seed_;
+    std::string kernel_dir_;
     std::map<std::uint32_t, std::string> files_;  // the student's files by trace::file_hash of their name
     std::FILE* out_;
     bool correct_passed_ = false;
@@ -141,12 +147,15 @@ bool is_shared_write(const trace::WarpEvent& e);  // store or atomic
 bool is_shared_access(const trace::WarpEvent& e);
 bool is_global_load(const trace::WarpEvent& e);
 
-// The parallel shape of a block reduction: every thread stores its element,
-// then each barrier interval halves the threads that write shared memory,
-// BLOCK/2, BLOCK/4, ... down to `last_level` (1 for a whole tree; 64 where a
-// warp stage follows, whose writers, if any, are all in warp 0); and no thread
-// touches more than 4 shared words a level (a thread that loops over the block does).
-Finding reduction_shape(const BlockView& v, unsigned block, unsigned last_level);
+// The parallel shape of a block reduction, whatever its style: the block's
+// elements stored in shared memory (or first folded, up to 4 a thread, or by
+// warp shuffles), then the partial values halve every round, in shared memory
+// (a barrier interval a round: its writers halve) or in a warp (a shuffle a
+// round), down to 1; a last warp stage in shared memory by warp 0 alone (as
+// reduction v5) counts too. And no thread touches more than 4 shared words a
+// level (a thread that loops over the block does). Serial loops and atomics
+// into one word have no such rounds.
+Finding reduction_shape(const BlockView& v, unsigned block);
 
 // The first shared-memory access with more wavefronts than its ideal.
 Finding first_bank_conflict(const Harness& h, const BlockView& v);

@@ -4,8 +4,8 @@
 //
 // Expected verdict: `correct` passes (4 points); `no_race` and
 // `warp_level_tail` fail on the shape: the tree's writers are 256, 128, 64,
-// but thread 0 then makes more than 64 shared accesses (its 64 loads of the
-// partial sums alone) against at most 4 log2(256) + 4 = 36. Score 4/10.
+// then 1 (thread 0): 64 values do not become 1 in one round, neither in
+// shared memory (a round halves them) nor in a warp (no shuffle). Score 4/10.
 #pragma once
 
 namespace exercise {

@@ -1,0 +1,221 @@
+// E10 checks: a strided shared-memory read without bank conflicts
+// (exercises/E10_bank_stride), after CS-206's "degree of bank conflict for
+// stride s" exercise. Run by the grader's child process on the PTX of the
+// student's kernel.cuh; the predictions come from answers.txt beside it.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <sstream>
+
+#include "harness/harness.h"
+
+namespace wl::grade::e10 {
+
+constexpr unsigned kBlock = 128;
+
+// ---- part 1: the predictions ----
+
+// The n-way of one full warp reading T x = shared[s * lane], from the hardware
+// model the trace analysis uses (DESIGN's 32 banks of 4 bytes).
+unsigned model_ways(unsigned stride, unsigned size)
+{
+    std::array<std::uint64_t, trace::kWarpSize> offset{};
+    for (unsigned lane = 0; lane < trace::kWarpSize; ++lane) offset[lane] = std::uint64_t(stride) * lane * size;
+    const trace::BankCost c = trace::shared_bank_cost(0xffffffffu, offset, size, trace::Kind::Load);
+    return c.wavefronts / c.ideal;
+}
+
+struct Prediction {
+    unsigned stride = 0, size = 0, answer = 0;
+};
+
+// answers.txt: "# ..." comments, then one line a stride: `s  n4  n8`.
+// Throws std::runtime_error naming the line that cannot be read.
+std::vector<Prediction> read_answers(const std::string& path)
+{
+    std::ifstream in(path);
+    if (!in)
+        throw std::runtime_error("no answers.txt beside kernel.cuh: the predictions go in " +
+                                 (std::filesystem::path(path).parent_path().filename() / "answers.txt").string());
+    std::vector<Prediction> got;
+    std::string line;
+    for (unsigned number = 1; std::getline(in, line); ++number) {
+        const std::string text = line.substr(0, line.find('#'));
+        if (text.find_first_not_of(" \t\r") == std::string::npos) continue;
+        std::istringstream fields(text);
+        unsigned stride = 0, four = 0, eight = 0;
+        std::string rest;
+        if (!(fields >> stride >> four >> eight) || (fields >> rest))
+            throw std::runtime_error("answers.txt line " + std::to_string(number) + " reads '" + text +
+                                     "': write the stride, then the 4-byte and the 8-byte n-way, as whole numbers (no ? left)");
+        got.push_back({stride, 4, four});
+        got.push_back({stride, 8, eight});
+    }
+    return got;
+}
+
+std::string prediction_name(const Prediction& p)
+{
+    return "stride " + std::to_string(p.stride) + " at " + std::to_string(p.size) + " bytes";
+}
+
+// All 16 (strides 1..8, 4 and 8 bytes), each right. Which are off is said;
+// the right values are not (`warplab banks` shows them, once predicted).
+Verdict predictions(const Harness& h)
+{
+    std::vector<Prediction> got;
+    try {
+        got = read_answers(h.kernel_dir() + "/answers.txt");
+    } catch (const std::runtime_error& e) {
+        return fail(e.what(), "16 predictions: strides 1 to 8, at 4 and at 8 bytes");
+    }
+    std::vector<std::string> missing, off;
+    for (unsigned stride = 1; stride <= 8; ++stride)
+        for (unsigned size : {4u, 8u}) {
+            const auto it = std::find_if(got.begin(), got.end(), [&](const Prediction& p) {
+                return p.stride == stride && p.size == size;
+            });
+            if (it == got.end()) missing.push_back(prediction_name({stride, size, 0}));
+            else if (it->answer != model_ways(stride, size))
+                off.push_back(prediction_name(*it) + " (you wrote " + std::to_string(it->answer) + "-way)");
+        }
+    const auto list = [](const std::vector<std::string>& xs) {
+        return std::accumulate(xs.begin(), xs.end(), std::string(),
+                               [](std::string a, const std::string& b) { return a.empty() ? b : a + "; " + b; });
+    };
+    if (!missing.empty())
+        return fail("answers.txt has no prediction for " + list(missing),
+                    "16 predictions: strides 1 to 8, at 4 and at 8 bytes");
+    if (!off.empty())
+        return fail(std::to_string(off.size()) + " of your 16 predictions are off: " + list(off),
+                    "the n-way the hardware model gives for each", "answers.txt",
+                    "4-byte elements: lane l reads word s*l, in bank s*l mod 32; count the words one bank must "
+                    "deliver. 8-byte elements are served a half-warp (16 lanes) at a time, 2 wavefronts at best. "
+                    "Then check one: build/warplab banks --size 8 --stride 2");
+    return pass("all 16 predictions right (strides 1 to 8, at 4 and 8 bytes)");
+}
+
+// ---- part 2: the kernel ----
+
+struct ChunkInput {
+    std::string name;
+    unsigned stride;
+    std::vector<float> in;  // chunks * stride floats
+    unsigned chunks() const { return static_cast<unsigned>(in.size() / stride); }
+};
+
+std::string kernel_at(unsigned stride) { return "exercise::chunk_sums<128u, " + std::to_string(stride) + "u>"; }
+
+Finding run_chunks(const Harness& h, const ChunkInput& t, std::uint64_t lane_seed,
+                   std::vector<trace::LaneRecord>* records)
+{
+    emu::Emulator emu;
+    configure(emu, emu::Schedule::Independent, lane_seed, records != nullptr);
+    const unsigned chunks = t.chunks();
+    const std::vector<float> before(chunks, std::numeric_limits<float>::quiet_NaN());
+    const float* d_in = to_device(emu, t.in);
+    float* d_out = to_device(emu, before);
+    launch(emu, h, kernel_at(t.stride), dim3((chunks + kBlock - 1) / kBlock), dim3(kBlock), d_in, d_out, chunks);
+    if (records) *records = emu.take_records();
+    std::vector<float> expected(chunks, 0.0f);
+    for (unsigned c = 0; c < chunks; ++c)
+        for (unsigned k = 0; k < t.stride; ++k) expected[c] += t.in[std::size_t(c) * t.stride + k];
+    // Whole numbers: every sum is exact in any order.
+    return compare_floats(to_host(emu, d_out, chunks), expected, 0, 0,
+                          [](std::size_t c) { return "out[" + std::to_string(c) + "]"; }, before);
+}
+
+ChunkInput seeded(const std::string& label, unsigned chunks, unsigned stride, std::uint64_t seed)
+{
+    return {label + ": " + std::to_string(chunks) + " chunks of " + std::to_string(stride) + ", seed " +
+                std::to_string(seed),
+            stride, random_whole_floats(std::size_t(chunks) * stride, seed, -1000, 1000)};
+}
+
+// The published pattern, then inputs from this run's seed.
+std::vector<ChunkInput> inputs(std::uint64_t seed0)
+{
+    // in[i] = i % 10, chunks of 8: chunk 0 adds 0..7 = 28, chunk 1 adds 8, 9, 0, ..., 5 = 32;
+    // 300 chunks: 3 blocks of 128, the last with 44.
+    ChunkInput pattern{"pattern: 300 chunks of 8, in[i] = i % 10 (out[0] = 28, out[1] = 32)", 8,
+                       std::vector<float>(300 * 8)};
+    for (std::size_t i = 0; i < pattern.in.size(); ++i) pattern.in[i] = float(i % 10);
+    std::vector<ChunkInput> v{pattern, seeded("seeded random", 512, 8, seed0), seeded("seeded random", 512, 4, seed0 + 1)};
+    std::uint64_t seed = seed0 + 2;
+    for (unsigned chunks : {1u, 31u, 33u, 257u}) v.push_back(seeded("odd size", chunks, 8, seed++));
+    v.push_back(seeded("odd size", 127, 4, seed++));
+    v.push_back(seeded("many blocks (33)", 4099, 4, seed++));
+    return v;
+}
+
+Verdict correct(const Harness& h)
+{
+    const auto run = [&](const ChunkInput& t, std::uint64_t lane_seed) { return run_chunks(h, t, lane_seed, nullptr); };
+    return run_cases(cases_of(inputs(h.seed()), run), "right chunk sums");
+}
+
+// The staging the read rests on: every thread loads its STRIDE floats of the
+// block from global memory (coalesced), stores them to shared memory once
+// (BLOCK * STRIDE distinct words in all), and reads STRIDE floats back. A
+// kernel that reads its chunk from global memory directly has no bank to
+// conflict in.
+Finding staged_once(const Harness& h, const BlockView& v, unsigned stride)
+{
+    const auto shared_load = [](const trace::WarpEvent& e) {
+        return e.space == trace::Space::Shared && e.kind == trace::Kind::Load;
+    };
+    const unsigned want = 4 * stride;
+    const auto all_equal = [&](const std::vector<unsigned>& bytes) {
+        return std::all_of(bytes.begin(), bytes.end(), [&](unsigned b) { return b == want; });
+    };
+    const std::size_t words = distinct_words(v, is_shared_write);
+    if (all_equal(per_thread_bytes(v, is_global_load)) && all_equal(per_thread_bytes(v, is_shared_write)) &&
+        all_equal(per_thread_bytes(v, shared_load)) && words == kBlock * stride) {
+        return first_uncoalesced(h, v, trace::Kind::Load);
+    }
+    const auto range = [](const std::vector<unsigned>& xs) {
+        const auto [lo, hi] = std::minmax_element(xs.begin(), xs.end());
+        return xs.empty() ? std::string("none") : range_text(*lo, *hi);
+    };
+    return fail("block 0 at stride " + std::to_string(stride) + ": its threads loaded " +
+                    range(per_thread_bytes(v, is_global_load)) + " bytes of in each, stored " +
+                    range(per_thread_bytes(v, is_shared_write)) + " bytes to shared memory (" + std::to_string(words) +
+                    " words in all) and read " + range(per_thread_bytes(v, shared_load)) + " back",
+                "each thread " + std::to_string(want) + " bytes of each: its share of the coalesced load, staged in " +
+                    std::to_string(kBlock * stride) + " shared words, then its chunk read from shared memory",
+                "block 0 (" + std::to_string(4 * kBlock) + " chunks)",
+                "keep the staging: the block loads its elements coalesced into staged[], and each thread reads its "
+                "own chunk from there");
+}
+
+Verdict conflict_free(const Harness& h)
+{
+    unsigned accesses = 0;
+    for (unsigned stride : {8u, 4u}) {
+        std::vector<trace::LaneRecord> records;
+        const ChunkInput t = seeded("traced", 4 * kBlock, stride, h.seed() + 100 + stride);
+        if (Finding f = run_chunks(h, t, 1, &records))
+            throw std::runtime_error("the traced run (stride " + std::to_string(stride) +
+                                     ") gave a wrong result: " + f->measured);
+        const BlockView v = trace::analyze_block(records, 0, kBlock);
+        if (Finding f = staged_once(h, v, stride)) return *f;
+        if (Finding f = first_bank_conflict(h, v)) {
+            f->measured = "at stride " + std::to_string(stride) + ", " + f->measured;
+            return *f;
+        }
+        accesses += static_cast<unsigned>(std::count_if(v.block.events.begin(), v.block.events.end(),
+                                                        [](const trace::WarpEvent& e) { return is_shared_access(e); }));
+    }
+    return pass("all " + std::to_string(accesses) +
+                " shared accesses of block 0 conflict-free at strides 8 and 4: the staging stores and the chunk reads");
+}
+
+void grade(Harness& h)
+{
+    h.check(kCorrect, [&] { return correct(h); });
+    h.check_alone("predictions", [&] { return predictions(h); });
+    h.check("conflict_free", [&] { return conflict_free(h); });
+}
+
+}  // namespace wl::grade::e10

@@ -112,3 +112,8 @@ expect(matmul_dynamic_tiles 0 "8192 bytes per block for extern tiles\\[\\] \\(tw
 # <TILE_DIM, BLOCK_ROWS> in order; the padded tile is 32 × 33 × 4 = 4224 bytes.
 expect(transpose_padded 0 "kernel: transpose_padded<32u, 8u>, instantiated.*4224 bytes per block for extern tile\\[\\].*correct" ""
        trace transpose v4 --file transpose_extern.cu --size 70,45)
+
+# A plain int kernel run on floats would read their bits as ints: one line
+# naming both types, exit 2.
+expect(harris_wrong_type 2 "" "^warplab: error: reduce_halves takes int\\*, but reduction v3's launch <256u, float> passes float\\*: run it with --type int\n$"
+       trace reduction v3 --file harris_style.cu --kernel reduce_halves --type float)

@@ -53,9 +53,13 @@ UserLaunch user_launch(const KernelFiles& lab, KernelInstance<V, Args>, const Bl
 {
     UserLaunch l;
     detail::split_args(Args{}, l.types, l.values);
-    if (l.values.empty()) l.values.push_back(static_cast<long long>(block.x) * block.y * block.z);
     l.instance = detail::arg_list(Args{});
     l.launch = std::string(lab.lab) + " " + V::meta.id + "'s launch <" + l.instance + ">";
+    if (l.values.empty()) {
+        const unsigned threads = block.x * block.y * block.z;
+        l.values.push_back(threads);
+        l.launch += " of " + std::to_string(threads) + " threads";
+    }
     l.block_x = block.x;
     l.block_y = block.y;
     l.element_bytes = detail::element_bytes(Args{});

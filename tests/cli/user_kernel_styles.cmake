@@ -117,3 +117,9 @@ expect(transpose_padded 0 "kernel: transpose_padded<32u, 8u>, instantiated.*4224
 # naming both types, exit 2.
 expect(harris_wrong_type 2 "" "^warplab: error: reduce_halves takes int\\*, but reduction v3's launch <256u, float> passes float\\*: run it with --type int\n$"
        trace reduction v3 --file harris_style.cu --kernel reduce_halves --type float)
+
+# coalescing v1's kernels take only <T>: BLOCK gets the launch's 256 threads,
+# and the staging array 256 × 4 bytes; every element is compared with the
+# input shifted by the offset (0).
+expect(coalescing_staged 0 "kernel: staged_copy<float, 256u>, instantiated for coalescing v1's launch <float> of 256 threads\ndynamic shared memory: 1024 bytes per block for extern raw\\[\\].*all 1000 elements copied: correct" ""
+       trace coalescing v1 --file staged_copy.cu --n 1000)

@@ -78,12 +78,13 @@ void apply_options(App& app, const Options& o)
         throw UsageError(e.what());
     }
     if (!o.file.empty()) {
+        std::string kernel;  // the one --kernel names, or the file's only one
         try {
-            check_user_file(o.file, o.kernel);  // unreadable, empty, no kernel, no such kernel: one line
+            kernel = check_user_file(o.file, o.kernel);  // unreadable, empty, no kernel, no such kernel: one line
         } catch (const std::invalid_argument& e) {
             throw UsageError(e.what());
         }
-        add_user_kernel(app, o.file, o.kernel, o.shared_bytes);
+        add_user_kernel(app, o.file, kernel, o.shared_bytes);
     }
     const Lab& lab = current_lab(app);
     if (!o.type.empty() && std::find(lab.types.begin(), lab.types.end(), o.type) == lab.types.end())

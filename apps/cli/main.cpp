@@ -112,8 +112,8 @@ void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, c
     if (req.file.empty())
         std::printf("%s %s (%s): %s\n", lab.id.c_str(), v.id, v.name, v.idea);
     else
-        std::printf("%s: your kernel %s (%s), launched as %s (%s)\n", lab.id.c_str(),
-                    req.kernel.empty() ? "(the file's only one)" : req.kernel.c_str(), req.file.c_str(), v.id, v.name);
+        std::printf("%s: your kernel %s (%s), launched as %s (%s)\n", lab.id.c_str(), req.kernel.c_str(), req.file.c_str(), v.id,
+                    v.name);
     if (!run.result.user_kernel.empty()) std::printf("%s\n", run.result.user_kernel.c_str());
     if (!run.result.problem.empty()) {  // labs that describe their own problem (matmul)
         std::printf("%s; block %u traced on the %s\n", run.result.problem.c_str(), req.watched_block, run.result.backend.c_str());
@@ -134,6 +134,7 @@ int trace(const TraceArgs& a)
     const Version* v = a.version.empty() ? &lab->versions.front() : find_version(*lab, a.version);
     if (!v) throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
     RunRequest req = make_request(*lab, *v, a);
+    if (!req.file.empty()) req.kernel = check_user_file(req.file, req.kernel);  // named in the header when not given
     req.setting = setting_option(*lab, req.version, a);
     const TracedRun run = trace_version(*lab, req);
     if (a.json || !a.out.empty()) {

@@ -75,9 +75,9 @@ std::string launch_key(const UserLaunch& l)
 
 }  // namespace
 
-void check_user_file(const std::string& file, const std::string& kernel)
+std::string check_user_file(const std::string& file, const std::string& kernel)
 {
-    wl::ptx::KernelFile(file, {}, UserKernel::shown_path(file)).pick(kernel);
+    return wl::ptx::KernelFile(file, {}, UserKernel::shown_path(file)).pick(kernel).name;
 }
 
 UserKernel::UserKernel(std::string file, std::string kernel, const KernelFiles& lab, std::optional<std::uint32_t> shared_bytes)

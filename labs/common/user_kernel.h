@@ -69,8 +69,9 @@ UserLaunch user_launch(const KernelFiles& lab, KernelInstance<V, Args>, const Bl
 
 // Checks what can be checked of a --file without compiling it: the file can
 // be read, has a __global__ kernel, and `kernel` names one of them (or, when
-// empty, it has only one). Throws std::invalid_argument in one line.
-void check_user_file(const std::string& file, const std::string& kernel);
+// empty, it has only one). Returns that kernel's qualified name; throws
+// std::invalid_argument in one line.
+std::string check_user_file(const std::string& file, const std::string& kernel);
 
 class UserKernel {
 public:

@@ -106,11 +106,12 @@ expect(empty_file_bench 2 "" "empty.cu is empty" bench reduction --file empty.cu
 # --- Other labs' textbook shared memory ---------------------------------------
 # matmul v3 launches 32×32 threads: Kirk and Hwu's two tiles, 2 × 32 × 32 × 4
 # = 8192 bytes; the product is compared with the CPU's element by element.
-expect(matmul_dynamic_tiles 0 "8192 bytes per block for extern tiles\\[\\] \\(two tiles.*within tolerance.*correct" ""
+# Without --kernel the header names the file's only kernel.
+expect(matmul_dynamic_tiles 0 "^matmul: your kernel matmul_dynamic_tiles \\(tiles_extern.cu\\), launched as v3 .*8192 bytes per block for extern tiles\\[\\] \\(two tiles.*within tolerance.*correct" ""
        trace matmul v3 --file tiles_extern.cu --size 64,48,40)
 # transpose v4 launches 32×8 threads with <TILE, ROWS> = <32, 8>, which fill
 # <TILE_DIM, BLOCK_ROWS> in order; the padded tile is 32 × 33 × 4 = 4224 bytes.
-expect(transpose_padded 0 "kernel: transpose_padded<32u, 8u>, instantiated.*4224 bytes per block for extern tile\\[\\].*correct" ""
+expect(transpose_padded_tile 0 "kernel: transpose_extern_tile<32u, 8u>, instantiated.*4224 bytes per block for extern tile\\[\\].*correct" ""
        trace transpose v4 --file transpose_extern.cu --size 70,45)
 
 # A plain int kernel run on floats would read their bits as ints: one line

@@ -3,7 +3,7 @@
 // TILE_DIM + 1 floats in an unsized extern array. The template parameters
 // come in the article's names; launched as transpose v4 (32×8 threads).
 template <unsigned TILE_DIM, unsigned BLOCK_ROWS>
-__global__ void transpose_padded(const float* idata, float* odata, unsigned rows, unsigned cols)
+__global__ void transpose_extern_tile(const float* idata, float* odata, unsigned rows, unsigned cols)
 {
     extern __shared__ float tile[];
     const unsigned pitch = TILE_DIM + 1;

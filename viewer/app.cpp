@@ -246,7 +246,7 @@ void select_by_name(App& app, const std::string& lab_id, const std::string& vers
     app.sel.version = std::size_t(v - lab->versions.data());
 }
 
-void add_user_kernel(App& app, const std::string& file, const std::string& kernel)
+void add_user_kernel(App& app, const std::string& file, const std::string& kernel, std::optional<std::uint32_t> shared_bytes)
 {
     const Lab& base = all_labs().at(app.sel.lab);
     auto user = std::make_shared<UserLab>();
@@ -268,8 +268,8 @@ void add_user_kernel(App& app, const std::string& file, const std::string& kerne
     entry.file = user->shown_file.c_str();
     entry.kernel = user->kernel.c_str();
     user->lab.versions.push_back(entry);
-    user->lab.run = [run = base.run, file, kernel, as = user->as_version](RunRequest req) {
-        if (req.version == kUserVersionId) req.version = as, req.file = file, req.kernel = kernel;
+    user->lab.run = [run = base.run, file, kernel, shared_bytes, as = user->as_version](RunRequest req) {
+        if (req.version == kUserVersionId) req.version = as, req.file = file, req.kernel = kernel, req.shared_bytes = shared_bytes;
         return run(req);
     };
     app.user_lab = std::move(user);

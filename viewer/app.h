@@ -151,6 +151,6 @@ void select_by_name(App& app, const std::string& lab, const std::string& version
 
 // Adds the user's kernel as the last version of the selected lab, launched as
 // the selected version, and selects it; the file is compiled when first traced.
-void add_user_kernel(App& app, const std::string& file, const std::string& kernel);
+void add_user_kernel(App& app, const std::string& file, const std::string& kernel, std::optional<std::uint32_t> shared_bytes = {});
 
 }  // namespace warplab::viewer

@@ -48,6 +48,7 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--layout-json", o.layout_json, "with --screenshot: write each panel's rectangle, the palette and the status here");
     cli.add_option("--file", o.file, "your own kernel from this .cu file, shown as one more version, launched as --version's");
     cli.add_option("--kernel", o.kernel, "with --file: the kernel's name (default: the file's only kernel)");
+    cli.add_option("--shared-bytes", o.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
     cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed)");
     try {
         cli.parse(argc, argv);
@@ -64,6 +65,7 @@ std::optional<Options> parse_options(int argc, char** argv)
     if (!o.layout_json.empty() && o.screenshot.empty()) throw UsageError("--layout-json needs --screenshot");
     if (!o.screenshot.empty() && !o.tour.empty()) throw UsageError("use --screenshot or --tour, not both");
     if (!o.kernel.empty() && o.file.empty()) throw UsageError("--kernel names a kernel of --file; give --file too");
+    if (o.shared_bytes && o.file.empty()) throw UsageError("--shared-bytes sizes the extern __shared__ array of --file's kernel; give --file too");
     if (o.step && *o.step < 0) throw UsageError("--step " + std::to_string(*o.step) + ": steps count from 0");
     return o;
 }
@@ -76,8 +78,13 @@ void apply_options(App& app, const Options& o)
         throw UsageError(e.what());
     }
     if (!o.file.empty()) {
-        if (!std::ifstream(o.file)) throw UsageError("cannot read kernel file '" + o.file + "'");
-        add_user_kernel(app, o.file, o.kernel);
+        std::string kernel;  // the one --kernel names, or the file's only one
+        try {
+            kernel = check_user_file(o.file, o.kernel);  // unreadable, empty, no kernel, no such kernel: one line
+        } catch (const std::invalid_argument& e) {
+            throw UsageError(e.what());
+        }
+        add_user_kernel(app, o.file, kernel, o.shared_bytes);
     }
     const Lab& lab = current_lab(app);
     if (!o.type.empty() && std::find(lab.types.begin(), lab.types.end(), o.type) == lab.types.end())

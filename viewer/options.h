@@ -2,8 +2,9 @@
 //   warplab-viewer [--lab L] [--version V] [--step S] [--block B] [--type T] [--schedule S] [--backend B]
 //                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
 //                  [--banks [--banks-preset NAME]]
-//                  [--file F.cu [--kernel K]]
+//                  [--file F.cu [--kernel K] [--shared-bytes B]]
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -23,6 +24,7 @@ struct Options {
     std::string banks_preset;  // ... with this preset
     std::string screenshot, layout_json, tour;
     std::string file, kernel;  // the user's own kernel, shown as one more version, launched as --version's
+    std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block (default: the lab's textbook's)
     bool headless() const { return !screenshot.empty() || !tour.empty(); }
 };
 

@@ -1,7 +1,7 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
-//   warplab trace <lab> <version> [--file F.cu [--kernel K]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
+//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 //                        [--markdown [--versions v1,v2,ref]] [--timeline] [--recorded --published]
@@ -18,6 +18,7 @@
 #include "labs/coalescing/versions.h"
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
+#include "labs/common/user_kernel.h"
 #include "labs/transfers/timeline.h"
 #include "bench_table.h"
 #include "labs/common/bench_json.h"
@@ -35,6 +36,7 @@ constexpr int kWrongResult = 1, kBadInput = 2, kKernelFault = 3;
 struct TraceArgs {
     std::string lab, version, backend = "auto", schedule = "independent", type, out;  // type "": the lab's first
     std::string file, kernel;  // the user's own kernel, run in place of `version`'s
+    std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block (default: the lab's textbook's)
     std::optional<std::size_t> n;
     std::string size;  // matmul: S or M,N,K
     std::optional<unsigned> block;
@@ -89,6 +91,7 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     req.seed = a.seed;
     req.file = a.file;
     req.kernel = a.kernel;
+    req.shared_bytes = a.shared_bytes;
     return req;
 }
 
@@ -110,8 +113,9 @@ void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, c
     if (req.file.empty())
         std::printf("%s %s (%s): %s\n", lab.id.c_str(), v.id, v.name, v.idea);
     else
-        std::printf("%s: your kernel %s (%s), launched as %s (%s)\n", lab.id.c_str(),
-                    req.kernel.empty() ? "(the file's only one)" : req.kernel.c_str(), req.file.c_str(), v.id, v.name);
+        std::printf("%s: your kernel %s (%s), launched as %s (%s)\n", lab.id.c_str(), req.kernel.c_str(), req.file.c_str(), v.id,
+                    v.name);
+    if (!run.result.user_kernel.empty()) std::printf("%s\n", run.result.user_kernel.c_str());
     if (!run.result.problem.empty()) {  // labs that describe their own problem (matmul)
         std::printf("%s; block %u traced on the %s\n", run.result.problem.c_str(), req.watched_block, run.result.backend.c_str());
         std::printf("result: %s: %s\n\n", run.result.check.c_str(), run.result.ok ? "correct" : "WRONG");
@@ -127,9 +131,11 @@ int trace(const TraceArgs& a)
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
     if (a.version.empty() && a.file.empty()) throw std::invalid_argument("name a version of lab " + lab->id + ", or --file");
+    if (a.shared_bytes && a.file.empty()) throw std::invalid_argument("--shared-bytes sizes your kernel's extern __shared__ array; give --file too");
     const Version* v = a.version.empty() ? &lab->versions.front() : find_version(*lab, a.version);
     if (!v) throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
     RunRequest req = make_request(*lab, *v, a);
+    if (!req.file.empty()) req.kernel = check_user_file(req.file, req.kernel);  // named in the header when not given
     req.setting = setting_option(*lab, req.version, a);
     const TracedRun run = trace_version(*lab, req);
     if (a.json || !a.out.empty()) {
@@ -182,6 +188,7 @@ struct BenchArgs {
     std::vector<std::string> sizes;  // matmul: S or M,N,K, one per size
     std::vector<std::string> versions;  // --markdown: only these rows ("ref": the vendor library's)
     std::string file, kernel, as;       // the user's own kernel, timed as one more row, launched as version `as`
+    std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block
     bool warm = false, json = false, csv = false, markdown = false, recorded = false;
     bool timeline = false;  // transfers: each row's bytes per link, bound and one run's timeline as text
     bool published = false;  // with --recorded: the source decks' tables beside the recorded rows
@@ -281,6 +288,8 @@ int bench(const BenchArgs& a, const std::string& command)
         throw std::invalid_argument("--file times your kernel now; it is not recorded, so it takes neither --record nor --recorded");
     const auto* as = a.as.empty() ? &lab->versions.front() : find_version(*lab, a.as);
     if (!as) throw std::invalid_argument("unknown version '" + a.as + "' of lab " + lab->id + " to launch your kernel as");
+    if (a.shared_bytes && a.file.empty()) throw std::invalid_argument("--shared-bytes sizes your kernel's extern __shared__ array; give --file too");
+    if (!a.file.empty()) check_user_file(a.file, a.kernel);  // its kernels are known before a GPU is looked for
     if (a.recorded) return print_recorded(a);
     std::vector<std::vector<std::size_t>> sizes;  // {n}, or a shape from --size
     for (std::size_t n : a.n.empty() && a.sizes.empty() ? lab->bench_sizes : a.n) sizes.push_back({n});
@@ -301,7 +310,7 @@ int bench(const BenchArgs& a, const std::string& command)
             BenchOptions o;
             o.n = size.size() == 1 ? size[0] : 0;
             o.type = type, o.warm = a.warm, o.seconds_per_version = a.seconds, o.command = command, o.shape = size;
-            if (!a.file.empty()) o.file = a.file, o.kernel = a.kernel, o.as_version = as->id;
+            if (!a.file.empty()) o.file = a.file, o.kernel = a.kernel, o.as_version = as->id, o.shared_bytes = a.shared_bytes;
             tables.push_back(lab->bench(o));
             for (const BenchRow& r : tables.back().rows) all_ok &= r.ok || r.variant;
         }
@@ -329,6 +338,8 @@ int main(int argc, char** argv)
     tr->add_option("version", ta.version, "version, e.g. v2 (with --file: the version whose launch your kernel takes; default the first)");
     tr->add_option("--file", ta.file, "run your own kernel from this .cu file, with the version's parameters and launch");
     tr->add_option("--kernel", ta.kernel, "with --file: the kernel's name (default: the file's only kernel)");
+    tr->add_option("--shared-bytes", ta.shared_bytes,
+                   "with --file: dynamic shared memory per block for its extern __shared__ array (default: what the lab's textbook host code gives)");
     tr->add_option("--n", ta.n, "number of elements (default: the lab's)");
     tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64); transpose: S or ROWS,COLS");
     tr->add_option("--block", ta.block, "threads per block (default: the version's, as warplab bench times it)");
@@ -374,6 +385,7 @@ int main(int argc, char** argv)
     be->add_option("--file", ba.file, "also time your own kernel from this .cu file, launched as --as's version");
     be->add_option("--kernel", ba.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");
+    be->add_option("--shared-bytes", ba.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
 
     GradeCommand grade(app);
     OccupancyCommand occupancy(app);

@@ -19,10 +19,11 @@ RunResult run_on_emulator(const RunRequest& req)
     configure(emu, req);
     EmulatorBackend backend{emu, ptx_module(), kKernels};
     std::optional<UserKernel> user;
-    if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel);
+    if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, kKernels, req.shared_bytes);
     RunResult out = copy_request(backend, req);
     out.backend = emulator_name(req.schedule);
     out.records = emu.take_records();
+    if (user) out.user_kernel = user->note();
     return out;
 }
 

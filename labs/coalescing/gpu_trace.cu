@@ -15,6 +15,7 @@ RunResult run_on_gpu(const RunRequest& req)
     RunResult out = copy_request(gpu, req);
     out.backend = "gpu " + status.name;
     out.records = std::move(gpu.records);
+    out.user_kernel = gpu.user_kernel_note();
     return out;
 }
 

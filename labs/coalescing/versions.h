@@ -17,7 +17,13 @@
 namespace warplab::coalescing {
 
 // kernels/coalescing/NN_<name>.cuh defines warplab::coalescing::copy_<name>.
-inline constexpr KernelFiles kKernels{"coalescing", "copy"};
+inline constexpr KernelFiles kKernels{
+    .lab = "coalescing",
+    .prefix = "copy",
+    // The copies of Harris's "How to Access Global Memory Efficiently" use no
+    // shared memory; a kernel that stages through it gets one element a thread.
+    .user_shared = {[](unsigned x, unsigned y, unsigned e) { return x * y * e; }, "threads × sizeof(float), one element a thread"},
+};
 
 // A version's setting: what it is called (also its CLI option, --offset or
 // --stride), how it combines with i in the read index, the values a sweep

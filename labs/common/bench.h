@@ -2,6 +2,8 @@
 // Filled by the GPU benchmark (nvcc), printed and stored by the CLI (results/).
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +17,7 @@ struct BenchOptions {
     std::string command;        // the command line, for the provenance
     std::vector<std::size_t> shape;  // matmul: {M, N, K} when not square (empty: M = N = K = n)
     std::string file, kernel, as_version;  // the user's --file kernel, timed as one more row, launched as as_version
+    std::optional<std::uint32_t> shared_bytes;  // --shared-bytes: its dynamic shared memory (default: the lab's textbook's)
 };
 
 struct BenchRow {

@@ -66,8 +66,8 @@ struct EmulatorBackend {
     void launch_with_shared(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, unsigned shared_bytes, const A&... args)
     {
         if (user) {
-            const UserKernel::Entry& e = user->entry(detail::arg_list(Args{}));
-            wl::ptx::launch(emu, *e.module, e.name, grid, block, shared_bytes, args...);
+            const UserKernel::Entry& e = user->entry(user_launch(kernels, kernel, block, shared_bytes));
+            wl::ptx::launch(emu, *e.module, e.name, grid, block, e.shared_bytes, args...);
         } else {
             wl::ptx::launch(emu, module, entry_name(kernels, kernel), grid, block, shared_bytes, args...);
         }

@@ -37,7 +37,7 @@ struct TimingDevice : wl::cuda::Device {
 #if defined(WARPLAB_HAVE_PTX_TRACE)
         if (user) {
             const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
-            user->launch(Args{}, grid, block, list);
+            user->launch(kernel, grid, block, shared_bytes, list);
             ++user_launches;
             return;
         }
@@ -77,11 +77,11 @@ inline BenchRow timed_row(const VersionMeta& v, const wl::cuda::Timing& t, doubl
 // so that its step speed-up is against that version. `time_as(V{})` is the
 // lab's timing of version V.
 template <class Versions, class TimeAs>
-void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const BenchOptions& o, TimeAs&& time_as)
+void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const KernelFiles& lab, const BenchOptions& o, TimeAs&& time_as)
 {
     if (o.file.empty()) return;
 #if defined(WARPLAB_HAVE_PTX_TRACE)
-    UserKernelOnGpu user(o.file, o.kernel);
+    UserKernelOnGpu user(o.file, o.kernel, lab, o.shared_bytes);
     struct Swap {  // the lab's kernels again when done, whatever happens
         TimingDevice& gpu;
         ~Swap() { gpu.user = nullptr; }
@@ -105,7 +105,7 @@ void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const BenchOption
     const auto as = std::find_if(table.rows.begin(), table.rows.end(), [&](const BenchRow& r) { return r.version == o.as_version; });
     table.rows.insert(as == table.rows.end() ? as : as + 1, row);
 #else
-    (void)table, (void)gpu, (void)time_as;
+    (void)table, (void)gpu, (void)lab, (void)time_as;
     throw std::invalid_argument(gpu_trace_unavailable());
 #endif
 }

@@ -45,32 +45,33 @@ inline std::string gpu_trace_unavailable()
 // timing loops launch it without reloading.
 class UserKernelOnGpu {
 public:
-    UserKernelOnGpu(std::string file, std::string kernel) : user_(std::move(file), std::move(kernel)) {}
+    UserKernelOnGpu(std::string file, std::string kernel, const KernelFiles& lab, std::optional<std::uint32_t> shared_bytes)
+        : lab_(lab), user_(std::move(file), std::move(kernel), lab, shared_bytes) {}
 
     const UserKernel& user() const { return user_; }
 
     // The launch that trace_on_gpu records.
-    template <class Args>
-    wl::cuda::TraceLaunch traced(Args, dim3 grid, dim3 block, std::span<const wl::ptx::Arg> args, std::uint32_t watched)
+    template <class V, class Args>
+    wl::cuda::TraceLaunch traced(KernelInstance<V, Args> k, dim3 grid, dim3 block, unsigned shared_bytes,
+                                 std::span<const wl::ptx::Arg> args, std::uint32_t watched)
     {
-        const UserKernel::Entry& e = user_.entry(detail::arg_list(Args{}));
-        return {e.module, e.name, grid, block, 0, args, {watched}};
+        const UserKernel::Entry& e = user_.entry(user_launch(lab_, k, block, shared_bytes));
+        return {e.module, e.name, grid, block, e.shared_bytes, args, {watched}};
     }
 
-    template <class Args> void launch(Args, dim3 grid, dim3 block, std::span<const wl::ptx::Arg> args)
+    template <class V, class Args>
+    void launch(KernelInstance<V, Args> k, dim3 grid, dim3 block, unsigned shared_bytes, std::span<const wl::ptx::Arg> args)
     {
-        const std::string instance = detail::arg_list(Args{});
-        auto it = loaded_.find(instance);
-        if (it == loaded_.end()) {
-            const UserKernel::Entry& e = user_.entry(instance);
-            it = loaded_.emplace(instance, wl::cuda::GpuKernel(*e.module, e.name)).first;
-        }
-        it->second.launch(grid, block, args);
+        const UserKernel::Entry& e = user_.entry(user_launch(lab_, k, block, shared_bytes));
+        auto it = loaded_.find(&e);
+        if (it == loaded_.end()) it = loaded_.emplace(&e, wl::cuda::GpuKernel(*e.module, e.name)).first;
+        it->second.launch(grid, block, args, e.shared_bytes);
     }
 
 private:
+    const KernelFiles& lab_;
     UserKernel user_;
-    std::map<std::string, wl::cuda::GpuKernel> loaded_;
+    std::map<const UserKernel::Entry*, wl::cuda::GpuKernel> loaded_;  // an entry's address is stable (std::map)
 };
 #endif
 
@@ -91,8 +92,17 @@ struct GpuTraceBackend : wl::cuda::Device {
         const bool from_ptx = record || !req.file.empty();
         if (from_ptx && !gpu_trace_unavailable().empty()) throw std::invalid_argument(gpu_trace_unavailable());
 #if defined(WARPLAB_HAVE_PTX_TRACE)
-        if (!req.file.empty()) user.emplace(req.file, req.kernel);
+        if (!req.file.empty()) user.emplace(req.file, req.kernel, lab, req.shared_bytes);
 #endif
+    }
+
+    // For the trace header: which instance of the user's kernel ran, and its dynamic shared memory (UserKernel::note).
+    std::string user_kernel_note() const
+    {
+#if defined(WARPLAB_HAVE_PTX_TRACE)
+        if (user) return user->user().note();
+#endif
+        return "";
     }
 
     template <class V, class Args, class... A>
@@ -107,13 +117,13 @@ struct GpuTraceBackend : wl::cuda::Device {
         const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
         if (record) {
             record = false;
-            records = wl::cuda::trace_on_gpu(user ? user->traced(Args{}, grid, block, list, watched_block)
+            records = wl::cuda::trace_on_gpu(user ? user->traced(kernel, grid, block, shared_bytes, list, watched_block)
                                                   : wl::cuda::TraceLaunch{&module, entry_name(kernels, kernel), grid,
                                                                           block, shared_bytes, list, {watched_block}});
             return;
         }
         if (user) {
-            user->launch(Args{}, grid, block, list);
+            user->launch(kernel, grid, block, shared_bytes, list);
             if (synchronize_each_launch) wl::cuda::check(cudaDeviceSynchronize(), user->user().kernel());
             return;
         }

@@ -6,6 +6,7 @@
 #pragma once
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "labs/common/version.h"
 
@@ -25,12 +26,16 @@ namespace detail {
 template <class A> struct ArgText;
 template <unsigned N> struct ArgText<Value<N>> {
     static std::string text() { return std::to_string(N) + "u"; }
+    static constexpr bool is_value = true;
+    static constexpr unsigned value = N;
 };
 template <> struct ArgText<int> {
     static std::string text() { return "int"; }
+    static constexpr bool is_value = false;
 };
 template <> struct ArgText<float> {
     static std::string text() { return "float"; }
+    static constexpr bool is_value = false;
 };
 
 template <class... A> std::string arg_list(TemplateArgs<A...>)
@@ -39,7 +44,25 @@ template <class... A> std::string arg_list(TemplateArgs<A...>)
     ((out += (out.empty() ? "" : ", ") + ArgText<A>::text()), ...);
     return out;
 }
+
+// The arguments by kind, as a user's template takes them (UserLaunch).
+template <class... A> void split_args(TemplateArgs<A...>, std::vector<std::string>& types, std::vector<long long>& values)
+{
+    ([&] {
+        if constexpr (ArgText<A>::is_value) values.push_back(ArgText<A>::value);
+        else types.push_back(ArgText<A>::text());
+    }(), ...);
+}
+
+// sizeof the first type argument: the lab's element type (float where none is named).
+template <class... A> constexpr unsigned element_bytes(TemplateArgs<A...>)
+{
+    unsigned bytes = 0;
+    ((bytes = bytes ? bytes : ArgText<A>::is_value ? 0u : unsigned(sizeof(A))), ...);
+    return bytes ? bytes : unsigned(sizeof(float));
+}
 }  // namespace detail
+
 
 // The demangled entry name without its parameter list, as wl::ptx::Module::find takes it.
 template <class V, class Args> std::string entry_name(const KernelFiles& lab, KernelInstance<V, Args>)

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -32,6 +33,9 @@ struct RunRequest {
     // The user's own kernel, run in place of `version`'s (same parameters, same
     // launch shape): a .cu file, and the kernel's name (empty: the file's only one).
     std::string file, kernel;
+    // --shared-bytes: the dynamic shared memory the user's kernel gets per
+    // block; unset: what the lab's textbook host code gives (KernelFiles::user_shared).
+    std::optional<std::uint32_t> shared_bytes;
     // The version's setting, for labs whose kernels take one (coalescing: the
     // offset or the stride); -1: the version's default.
     int setting = -1;
@@ -49,6 +53,9 @@ struct RunResult {
     std::string check;                     // "all 4096 elements within tolerance (worst 0.02 of it)"
     std::vector<std::size_t> shape;        // the dimensions that ran ({M, N, K})
     std::vector<unsigned> block_dim, grid_dim;  // {x, y, z} of the launch that was traced
+    // A user's kernel: which instance of it ran and the dynamic shared memory
+    // its first launch gave, one line each (UserKernel::note); empty: none.
+    std::string user_kernel;
 };
 
 struct Lab {

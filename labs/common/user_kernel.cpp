@@ -1,9 +1,10 @@
 #include "labs/common/user_kernel.h"
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
+#include <vector>
 
+#include "warplab/ptx/kernel_file.h"
 #include "warplab/ptx/ptx.h"
 
 namespace warplab {
@@ -19,19 +20,11 @@ std::string working_directory()
     return fs::current_path(ec).string();
 }
 
-wl::ptx::CompileOptions user_options()
-{
-    wl::ptx::CompileOptions opt;
-    opt.strip_prefix = working_directory();
-    return opt;
-}
-
-wl::ptx::Module compile(const std::string& text_or_path, const std::string& shown, bool is_path)
+// Runs f(), turning the toolkit's and the file's errors into bad input (exit 2).
+template <class F> decltype(auto) as_bad_input(const std::string& shown, F&& f)
 {
     try {
-        const wl::ptx::CompiledPtx ptx = is_path ? wl::ptx::compile_file(text_or_path, user_options())
-                                                 : wl::ptx::compile_source(text_or_path, shown, user_options());
-        return wl::ptx::Module::parse(ptx.text, shown);
+        return f();
     } catch (const wl::ptx::ToolkitMissing&) {
         throw std::invalid_argument("--file needs the CUDA toolkit (nvcc) to compile " + shown + "; none found on PATH or in /usr/local/cuda");
     } catch (const wl::ptx::CompileError& e) {
@@ -41,32 +34,59 @@ wl::ptx::Module compile(const std::string& text_or_path, const std::string& show
     }
 }
 
-// The demangled name without namespace, template arguments and parameters:
-// "ns::my_reduce<256u, float>(float const*, float*, unsigned int)" -> "my_reduce".
-std::string bare_name(const std::string& demangled)
+// The element types a kernel's pointer parameters point to, as demangled:
+// "(int*, int const*, unsigned int)" -> {"int", "int"}.
+std::vector<std::string> pointee_types(const std::string& demangled)
 {
-    std::string s = demangled.substr(0, demangled.find_first_of("<("));
-    const auto colon = s.rfind("::");
-    return colon == std::string::npos ? s : s.substr(colon + 2);
+    std::vector<std::string> out;
+    const std::size_t open = demangled.rfind('(');
+    if (open == std::string::npos) return out;
+    std::string params = demangled.substr(open + 1);
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= params.size(); ++i) {
+        if (i < params.size() && params[i] != ',' && params[i] != ')') continue;
+        std::string p = params.substr(start, i - start);
+        start = i + 1;
+        if (p.find('*') == std::string::npos) continue;
+        p = p.substr(0, p.find('*'));
+        for (const std::string q : {"const", "volatile", "__restrict__", " "})
+            for (std::size_t at; (at = p.find(q)) != std::string::npos;) p.erase(at, q.size());
+        out.push_back(p);
+    }
+    return out;
 }
 
-// The mangled name of the kernel whose demangled name, without parameters,
-// is `name` or ends in "::" + name; empty when there is none.
-std::string find_entry(const wl::ptx::Module& m, const std::string& name)
+// A kernel with `int*` parameters run on floats reads their bits as ints: one
+// line instead of a wrong sum. Only the lab's element types are compared.
+void check_element_type(const wl::ptx::KernelInfo& info, const UserLaunch& launch)
 {
-    for (const wl::ptx::KernelInfo& k : m.kernels()) {
-        const std::string d = k.demangled.substr(0, k.demangled.find('('));
-        if (d == name || (d.size() > name.size() + 2 && d.ends_with("::" + name))) return k.mangled;
-    }
-    return "";
+    if (launch.types.empty()) return;
+    const std::string& lab_type = launch.types.front();
+    for (const std::string& t : pointee_types(info.demangled))
+        if ((t == "int" || t == "float") && t != lab_type)
+            throw std::invalid_argument(info.demangled.substr(0, info.demangled.find('(')) + " takes " + t + "*, but " +
+                                        launch.launch + " passes " + lab_type + "*: run it with --type " + t);
+}
+
+std::string launch_key(const UserLaunch& l)
+{
+    return l.instance + "|" + std::to_string(l.block_x) + "x" + std::to_string(l.block_y) + "|" + std::to_string(l.version_shared_bytes);
 }
 
 }  // namespace
 
-UserKernel::UserKernel(std::string file, std::string kernel) : file_(std::move(file)), kernel_(std::move(kernel))
+std::string check_user_file(const std::string& file, const std::string& kernel)
 {
-    std::ifstream f(file_);
-    if (!f) throw std::invalid_argument("cannot read kernel file '" + file_ + "'");
+    return wl::ptx::KernelFile(file, {}, UserKernel::shown_path(file)).pick(kernel).name;
+}
+
+UserKernel::UserKernel(std::string file, std::string kernel, const KernelFiles& lab, std::optional<std::uint32_t> shared_bytes)
+    : file_(std::move(file)), kernel_(std::move(kernel)), lab_(lab), shared_bytes_(shared_bytes)
+{
+    wl::ptx::CompileOptions opt;
+    opt.strip_prefix = working_directory();
+    source_ = std::make_unique<wl::ptx::KernelFile>(file_, opt, shown_path(file_));
+    kernel_ = source_->pick(kernel_).name;  // a name that matches nothing fails here, listing the file's kernels
 }
 
 UserKernel::~UserKernel() = default;
@@ -78,39 +98,49 @@ std::string UserKernel::shown_path(const std::string& file)
     return absolute.starts_with(prefix) ? absolute.substr(prefix.size()) : absolute;
 }
 
-const wl::ptx::Module& UserKernel::plain_module()
+// --shared-bytes; else what the version's own launch gives; else, for a kernel
+// that declares `extern __shared__`, what the lab's textbook host code gives.
+std::uint32_t UserKernel::shared_bytes_for(const wl::ptx::KernelInfo& info, const UserLaunch& launch)
 {
-    if (!plain_) plain_ = std::make_unique<wl::ptx::Module>(compile(file_, file_, true));
-    return *plain_;
+    const wl::ptx::SharedInfo* extern_array = nullptr;
+    for (const wl::ptx::SharedInfo& s : info.shared)
+        if (s.dynamic) extern_array = &s;
+    std::uint32_t bytes = 0;
+    std::string why;
+    if (shared_bytes_) {
+        bytes = *shared_bytes_, why = "--shared-bytes";
+    } else if (!extern_array) {
+        return launch.version_shared_bytes;
+    } else if (launch.version_shared_bytes) {
+        bytes = launch.version_shared_bytes, why = "what the version's own launch gives";
+    } else {
+        bytes = lab_.user_shared.bytes(launch.block_x, launch.block_y, launch.element_bytes);
+        why = std::string(lab_.user_shared.rule) + "; --shared-bytes N sets it";
+    }
+    if (shared_note_.empty())
+        shared_note_ = "dynamic shared memory: " + std::to_string(bytes) + " bytes per block" +
+                       (extern_array ? " for extern " + extern_array->name + "[]" : std::string(" (the kernel declares no extern __shared__ array)")) +
+                       " (" + why + ")";
+    return bytes;
 }
 
-const UserKernel::Entry& UserKernel::entry(const std::string& template_args)
+const UserKernel::Entry& UserKernel::entry(const UserLaunch& launch)
 {
-    if (auto it = entries_.find(template_args); it != entries_.end()) return it->second;
-    const wl::ptx::Module& plain = plain_module();
-    if (kernel_.empty()) {  // no --kernel: the file's only kernel
-        const auto kernels = plain.kernels();
-        if (kernels.size() != 1)
-            throw std::invalid_argument(
-                kernels.empty() ? file_ + " compiles to no kernel as it stands (a template is compiled only once it is named): name it with --kernel"
-                                : file_ + " has " + std::to_string(kernels.size()) + " kernels: name one with --kernel");
-        kernel_ = bare_name(kernels.front().demangled);
-    }
-    // A plain __global__ function (or one the file instantiates itself) is in the file's own PTX.
-    const std::string name = kernel_ + "<" + template_args + ">";
-    if (std::string e = find_entry(plain, name); !e.empty()) return entries_[template_args] = Entry{&plain, e};
-    if (std::string e = find_entry(plain, kernel_); !e.empty()) return entries_[template_args] = Entry{&plain, e};
-    // A template: instantiate it with the version's arguments by taking its address.
-    const std::string source = "#include \"" + fs::absolute(file_).string() +
-                               "\"\n[[maybe_unused]] static const void* const warplab_user_instance = "
-                               "reinterpret_cast<const void*>(&" + kernel_ + "<" + template_args + ">);\n";
-    auto module = std::make_unique<wl::ptx::Module>(
-        compile(source, fs::path(file_).stem().string() + "_instance.cu", false));
-    const std::string entry = find_entry(*module, name);
-    if (entry.empty()) throw std::invalid_argument("no kernel " + name + " in " + file_);
-    const wl::ptx::Module* m = module.get();
-    instances_[template_args] = std::move(module);
-    return entries_[template_args] = Entry{m, entry};
+    const std::string key = launch_key(launch);
+    if (auto it = entries_.find(key); it != entries_.end()) return it->second;
+    const std::string shown = source_->shown();
+    return as_bad_input(shown, [&]() -> const Entry& {  // a KernelFileError is bad input already
+        const wl::ptx::KernelFile::Instance& k = source_->instance(kernel_, {launch.types, launch.values, launch.launch});
+        check_element_type(*k.info, launch);
+        if (instance_note_.empty() && !k.how.empty()) instance_note_ = "kernel: " + k.how;
+        return entries_[key] = Entry{k.module, k.entry, shared_bytes_for(*k.info, launch)};
+    });
+}
+
+std::string UserKernel::note() const
+{
+    if (instance_note_.empty() || shared_note_.empty()) return instance_note_ + shared_note_;
+    return instance_note_ + "\n" + shared_note_;
 }
 
 }  // namespace warplab

@@ -42,6 +42,13 @@ struct VersionMeta {
 struct KernelFiles {
     const char* lab;     // "reduction"
     const char* prefix;  // "reduce"
+    // The dynamic shared memory a user's --file kernel that declares `extern
+    // __shared__` gets per block when --shared-bytes is not given: what the
+    // lab's textbook host code gives, from the block's shape and sizeof the element.
+    struct {
+        unsigned (*bytes)(unsigned block_x, unsigned block_y, unsigned element_bytes);
+        const char* rule;  // says so in the trace header: "threads × sizeof(T), as Harris's host code gives"
+    } user_shared;
 };
 
 // The version's number: the digits after the 'v' of its id ("v5-racy" → 5).

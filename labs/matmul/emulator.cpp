@@ -44,7 +44,7 @@ RunResult run_on_emulator(const RunRequest& req)
     out.problem = describe(req.version, s, kEmulatedMultiprocessors);
     out.shape = {s.m, s.n, s.k};
     std::optional<UserKernel> user;
-    if (!req.file.empty()) user.emplace(req.file, req.kernel);
+    if (!req.file.empty()) user.emplace(req.file, req.kernel, kKernels, req.shared_bytes);
     Arithmetic arithmetic = Arithmetic::Fp32;
     const bool found = with_version(req.version, [&](auto v) {
         using V = decltype(v);
@@ -60,6 +60,7 @@ RunResult run_on_emulator(const RunRequest& req)
     emu.copy_to_host(c.data(), d_c, c.size());
     check_product(out, s, in, c, arithmetic);
     out.records = emu.take_records();
+    if (user) out.user_kernel = user->note();
     return out;
 }
 

@@ -266,7 +266,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
         if (arithmetic_of<V>() == Arithmetic::Tf32) tf32_rows.push_back(V::meta.id);
         return false;
     });
-    add_user_kernel_row<Versions>(table, problem.gpu, o, [&](auto v) { return bench_version<decltype(v)>(problem, o, errors); });
+    add_user_kernel_row<Versions>(table, problem.gpu, kKernels, o, [&](auto v) { return bench_version<decltype(v)>(problem, o, errors); });
     table.rows.push_back(bench_cublas(problem, fp32, o, errors));  // first: the table's reference
     table.rows.push_back(bench_cublas(problem, tf32, o, errors));
     derive_ratios(table);

@@ -33,6 +33,7 @@ RunResult run_on_gpu(const RunRequest& req)
         describe_launch<V>(out, s, req, gpu.multiprocessors());
         multiply_on<V>(gpu, d_a, d_b, d_c, s);
         out.records = std::move(gpu.records);
+        out.user_kernel = gpu.user_kernel_note();
     });
 
     std::vector<float> c(s.m * s.n);

@@ -21,7 +21,13 @@ namespace warplab::matmul {
 
 // Where every matmul kernel lives: version vN's is matmul_<name> in
 // kernels/matmul/0N_<name>.cuh; PTX entry names read "warplab::matmul::matmul_<name><tile sizes>".
-inline constexpr KernelFiles kKernels{.lab = "matmul", .prefix = "matmul"};
+inline constexpr KernelFiles kKernels{
+    .lab = "matmul",
+    .prefix = "matmul",
+    .user_shared = {[](unsigned x, unsigned y, unsigned e) { return 2 * x * y * e; },
+                    "two tiles of blockDim.x × blockDim.y floats, A's and B's, as Kirk and Hwu's dynamically sized tiles "
+                    "(\"Programming Massively Parallel Processors\") give"},
+};
 
 // The problem of one launch: C (M×N) = A (M×K) · B (K×N), row-major, on the device.
 struct Operands {

@@ -20,10 +20,11 @@ RunResult run_on_emulator(const RunRequest& req)
     // Records only the first launch: the first pass is the one the lab is about.
     EmulatorBackend backend{emu, ptx_module(), kKernels, kEmulatedMultiprocessors, true};
     std::optional<UserKernel> user;
-    if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel);
+    if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, kKernels, req.shared_bytes);
     RunResult out = with_element_type(req.type, [&]<class T>() { return reduce_request<T>(backend, req); });
     out.backend = emulator_name(req.schedule);
     out.records = emu.take_records();
+    if (user) out.user_kernel = user->note();
     return out;
 }
 

@@ -104,7 +104,7 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
         table.rows.push_back(bench_version<T, decltype(v)>(gpu, d_in, o.n, expected, o));
         return false;
     });
-    add_user_kernel_row<Versions>(table, gpu, o, [&](auto v) { return bench_version<T, decltype(v)>(gpu, d_in, o.n, expected, o); });
+    add_user_kernel_row<Versions>(table, gpu, kKernels, o, [&](auto v) { return bench_version<T, decltype(v)>(gpu, d_in, o.n, expected, o); });
     table.rows.push_back(bench_cub<T>(d_in, o.n, expected, o));
     gpu.free(d_in);
     derive_ratios(table);

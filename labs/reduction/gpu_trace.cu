@@ -16,6 +16,7 @@ RunResult run_on_gpu(const RunRequest& req)
     RunResult out = with_element_type(req.type, [&]<class T>() { return reduce_request<T>(gpu, req); });
     out.backend = "gpu " + status.name;
     out.records = std::move(gpu.records);
+    out.user_kernel = gpu.user_kernel_note();
     return out;
 }
 

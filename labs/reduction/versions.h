@@ -20,7 +20,12 @@ namespace warplab::reduction {
 
 // Where every reduction kernel lives: version vN's is reduce_<name> in
 // kernels/reduction/0N_<name>.cuh; PTX entry names read "warplab::reduction::reduce_<name><B, T>".
-inline constexpr KernelFiles kKernels{.lab = "reduction", .prefix = "reduce"};
+inline constexpr KernelFiles kKernels{
+    .lab = "reduction",
+    .prefix = "reduce",
+    .user_shared = {[](unsigned x, unsigned y, unsigned e) { return x * y * e; },
+                    "threads × sizeof(T), as the host code of Harris's \"Optimizing Parallel Reduction in CUDA\" gives"},
+};
 
 // The buffers of one pass. Multi-pass versions read `in` and write one
 // partial sum per block to `out`; the single-pass version also uses `partial`

@@ -34,7 +34,7 @@ RunResult run_on_emulator(const RunRequest& req)
     out.problem = describe(req.version, s);
     out.shape = {s.rows, s.cols};
     std::optional<UserKernel> user;
-    if (!req.file.empty()) user.emplace(req.file, req.kernel);
+    if (!req.file.empty()) user.emplace(req.file, req.kernel, kKernels, req.shared_bytes);
     const bool found = with_version(req.version, [&](auto v) {
         using V = decltype(v);
         describe_launch<V>(out, s, req);
@@ -48,6 +48,7 @@ RunResult run_on_emulator(const RunRequest& req)
     emu.copy_to_host(result.data(), d_out, result.size());
     check_transpose(out, s, in, result);
     out.records = emu.take_records();
+    if (user) out.user_kernel = user->note();
     return out;
 }
 

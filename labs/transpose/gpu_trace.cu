@@ -29,6 +29,7 @@ RunResult run_on_gpu(const RunRequest& req)
         describe_launch<V>(out, s, req);
         transpose_on<V>(gpu, d_in, d_out, s);
         out.records = std::move(gpu.records);
+        out.user_kernel = gpu.user_kernel_note();
     });
 
     std::vector<float> result(s.elements());

@@ -20,7 +20,13 @@ namespace warplab::transpose {
 
 // Where every transpose kernel lives: version vN's is transpose_<name> in
 // kernels/transpose/0N_<name>.cuh; PTX entry names read "warplab::transpose::transpose_<name><tile sizes>".
-inline constexpr KernelFiles kKernels{.lab = "transpose", .prefix = "transpose"};
+inline constexpr KernelFiles kKernels{
+    .lab = "transpose",
+    .prefix = "transpose",
+    .user_shared = {[](unsigned x, unsigned, unsigned e) { return x * (x + 1) * e; },
+                    "one blockDim.x × (blockDim.x + 1) tile of floats, the padded tile of Harris's "
+                    "\"An Efficient Matrix Transpose in CUDA C/C++\""},
+};
 
 // The problem of one launch: out (cols×rows) = the transpose of in (rows×cols), on the device.
 struct Operands {

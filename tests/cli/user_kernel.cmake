@@ -49,21 +49,24 @@ endif()
 
 # 3. Bad input: one line and exit 2.
 foreach(case "nope.cu|tree_sum|cannot read kernel file 'nope.cu'"
-             "tree_sum.cu|-|compiles to no kernel as it stands"
-             "tree_sum.cu|no_such_kernel|no_such_kernel")
+             "tree_sum.cu|no_such_kernel|no kernel 'no_such_kernel' in tree_sum.cu; its kernels: tree_sum<unsigned BLOCK, class T>$")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 file)
   list(GET parts 1 kernel)
   list(GET parts 2 pattern)
-  set(args trace reduction --file ${file})
-  if(NOT kernel STREQUAL "-")
-    list(APPEND args --kernel ${kernel})
-  endif()
-  run_warplab(${args})
-  if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: " OR NOT err MATCHES "${pattern}")
-    string(APPEND failures "${args}: exit ${rc}, stderr '${err}' (expected exit 2 and '${pattern}')\n")
+  run_warplab(trace reduction --file ${file} --kernel ${kernel})
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: [^\n]*\n$" OR NOT err MATCHES "${pattern}")
+    string(APPEND failures "--file ${file} --kernel ${kernel}: exit ${rc}, stderr '${err}' (expected exit 2 and '${pattern}')\n")
   endif()
 endforeach()
+# The file's only kernel is the one run when --kernel is not given, a template too.
+run_warplab(trace reduction v3 --file tree_sum.cu --n 1000)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "correct")
+  string(APPEND failures "tree_sum without --kernel: exit ${rc}, stderr '${err}'\n")
+endif()
+
+# 3b. Kernels as textbooks and samples write them (user_kernel_styles.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/user_kernel_styles.cmake)
 
 # 4. --backend gpu: on a GPU the user's PTX is traced there, giving case 1's
 #    table; without one, one line saying so and exit 2.

@@ -71,6 +71,34 @@ TEST(ViewerUserKernel, OneMoreVersionTracedFromTheFile)
     EXPECT_NE(current_trace(app).run->block.events.front().site.file_hash, source.hash);
 }
 
+// Harris's kernel 3 as he writes it, over `extern __shared__ int sdata[]`:
+// the viewer's run gives it what his host code gives (256 threads × 4 bytes),
+// and the same steps as tree_sum (load, 8 halvings, the write). With
+// --shared-bytes 512 the store of thread 128 to sdata[128] is past the 512
+// bytes: a fault in the window, not a crash.
+TEST(ViewerUserKernel, ExternSharedGetsTheTextbooksBytes)
+{
+    REQUIRE_NVCC();
+    const std::string harris = default_source_root() + "/tests/cli/kernels/harris_style.cu";
+    App app;
+    select_by_name(app, "reduction", "v3");
+    on_emulator(app);
+    add_user_kernel(app, harris, "reduce_halves");
+    const TraceSlot& slot = current_trace(app);
+    ASSERT_TRUE(slot.run) << slot.error;
+    EXPECT_TRUE(slot.run->result.ok);
+    EXPECT_NE(slot.run->result.user_kernel.find("1024 bytes per block for extern sdata[]"), std::string::npos)
+        << slot.run->result.user_kernel;
+    EXPECT_EQ(step_count(app), 10u);
+
+    App too_small;
+    select_by_name(too_small, "reduction", "v3");
+    on_emulator(too_small);
+    add_user_kernel(too_small, harris, "reduce_halves", 512);
+    EXPECT_FALSE(current_trace(too_small).run);
+    EXPECT_NE(current_trace(too_small).error.find("out-of-bounds shared store"), std::string::npos) << current_trace(too_small).error;
+}
+
 TEST(ViewerUserKernel, CompileErrorIsAMessageNamingTheFile)
 {
     REQUIRE_NVCC();

@@ -1,0 +1,127 @@
+// wl::ptx::KernelFile, the C++ API's entry for a user's .cu file: which
+// kernels a file declares and with which template parameters, the one-line
+// errors, and templates instantiated to fit a launch (or taken from the
+// file's explicit instantiations), run on the emulator against a CPU sum.
+// The .cu files are the CLI tests' (tests/cli/kernels/).
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ptx_test_util.h"
+#include "warplab/ptx/kernel_file.h"
+
+namespace {
+
+using wl::ptx::KernelFile;
+using wl::ptx::KernelFileError;
+using wl::ptx::TemplateParam;
+
+std::string kernel_path(const std::string& name) { return std::string(WARPLAB_SOURCE_DIR) + "/tests/cli/kernels/" + name; }
+
+// What the message of the KernelFileError that f throws says; "" when none is thrown.
+template <class F> std::string error_of(F&& f)
+{
+    try {
+        f();
+    } catch (const KernelFileError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ScanKernels, DeclarationsAsWritten)
+{
+    const std::string source = R"src(// __global__ void in_a_comment(int*) {}
+#define LAUNCHABLE __global__
+template <class T> struct Helper { T x; };
+namespace ns {
+const char* text = "__global__ void in_a_string()";
+template <typename T, unsigned BLOCK = 128>
+__global__ void __launch_bounds__(256) tiled(const T* in, T* out) {}
+template <> __global__ void tiled<float, 64>(const float*, float*) {}
+}
+template __global__ void ns::tiled<int>(const int*, int*);
+__global__ void plain(int* p) { p[0] = 1; }
+template <bool kFlag, template <class> class Op, class... Rest> __global__ void odd(int*) {}
+)src";
+    const std::vector<wl::ptx::KernelDecl> k = wl::ptx::scan_kernels(source);
+    // The comment, the string, the macro, the specialisation and the explicit
+    // instantiation declare no kernel; the struct's template is not plain's.
+    ASSERT_EQ(k.size(), 3u);
+    EXPECT_EQ(k[0].name, "ns::tiled");
+    EXPECT_EQ(k[0].line, 7u);
+    EXPECT_EQ(k[0].signature(), "ns::tiled<typename T, unsigned BLOCK = 128>");
+    ASSERT_EQ(k[0].params.size(), 2u);
+    EXPECT_EQ(k[0].params[0].kind, TemplateParam::Kind::Type);
+    EXPECT_EQ(k[0].params[1].kind, TemplateParam::Kind::Integral);
+    EXPECT_EQ(k[0].params[1].name, "BLOCK");
+    EXPECT_EQ(k[0].params[1].default_value, "128");
+    EXPECT_EQ(k[1].name, "plain");
+    EXPECT_FALSE(k[1].is_template);
+    ASSERT_EQ(k[2].params.size(), 3u);
+    for (const TemplateParam& p : k[2].params) EXPECT_EQ(p.kind, TemplateParam::Kind::Other) << p.text;
+}
+
+TEST(KernelFile, FilesWithNothingToRunSayWhyInOneLine)
+{
+    const std::string empty = error_of([] { KernelFile f(kernel_path("empty.cu"), {}, "empty.cu"); });
+    const std::string none = error_of([] { KernelFile f(kernel_path("no_kernel.cu"), {}, "no_kernel.cu"); });
+    const std::string missing = error_of([] { KernelFile f(kernel_path("missing.cu"), {}, "missing.cu"); });
+    EXPECT_EQ(empty, "empty.cu is empty: write a __global__ kernel in it");
+    EXPECT_EQ(none, "no_kernel.cu declares no __global__ function: only a kernel (a __global__ function) can be launched");
+    EXPECT_EQ(missing, "cannot read kernel file 'missing.cu'");
+}
+
+TEST(KernelFile, PickListsTheKernelsWhenTheNameMatchesNothing)
+{
+    KernelFile f(kernel_path("harris_style.cu"), {}, "harris_style.cu");
+    EXPECT_EQ(f.pick("reduce_halves").name, "reduce_halves");
+    EXPECT_EQ(error_of([&] { f.pick("reduce_nothing"); }),
+              "no kernel 'reduce_nothing' in harris_style.cu; its kernels: reduce_modulo, reduce_halves, reduce_two_loads, "
+              "reduce_stops_early");
+    EXPECT_NE(error_of([&] { f.pick(""); }).find("has 4 kernels: name one with --kernel"), std::string::npos);
+}
+
+// Runs reduce2 (sequential addressing over dynamic shared memory, one sum per
+// block) on 1000 seeded ints in blocks of 256 and compares each block's sum
+// with the CPU's: blocks 0..2 hold 256 elements, block 3 the last 232.
+template <class T> void expect_block_sums(const KernelFile::Instance& k)
+{
+    constexpr unsigned n = 1000, block = 256, blocks = 4;
+    std::mt19937 rng(7);
+    std::vector<T> in(n);
+    for (T& x : in) x = static_cast<T>(rng() % 100);
+    wl::emu::Emulator emu;
+    T* d_in = emu.alloc<T>(n);
+    T* d_out = emu.alloc<T>(blocks);
+    emu.copy_to_device(d_in, in.data(), n);
+    wl::ptx::launch(emu, *k.module, k.entry, dim3(blocks), dim3(block), block * sizeof(T), d_in, d_out, n);
+    std::vector<T> out(blocks);
+    emu.copy_to_host(out.data(), d_out, blocks);
+    for (unsigned b = 0; b < blocks; ++b) {
+        const auto first = in.begin() + b * block, last = in.begin() + std::min(n, (b + 1) * block);
+        EXPECT_EQ(out[b], std::accumulate(first, last, T(0))) << "block " << b;
+    }
+}
+
+TEST(KernelFile, ExplicitInstantiationWhereItFitsElseInstantiated)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    KernelFile f(kernel_path("sample_style.cu"), {}, "sample_style.cu");
+    const KernelFile::Instance& as_int = f.instance("reduce2", {{"int"}, {256}, "a launch of ints"});
+    EXPECT_EQ(as_int.how, "reduce2<int>, the file's explicit instantiation");
+    ASSERT_EQ(as_int.info->shared.size(), 1u);
+    EXPECT_TRUE(as_int.info->shared[0].dynamic);
+    expect_block_sums<int>(as_int);
+    const KernelFile::Instance& as_float = f.instance("reduce2", {{"float"}, {256}, "a launch of floats"});
+    EXPECT_EQ(as_float.how, "reduce2<float>, instantiated for a launch of floats");
+    expect_block_sums<float>(as_float);
+    EXPECT_EQ(error_of([&] { f.instance("reduce6", {{"float"}, {256}, "a launch of floats"}); }),
+              "warplab cannot fill template parameter 'bool nIsPow2' of reduce6 from a launch of floats, and no explicit "
+              "instantiation in sample_style.cu fits: give it a default or instantiate it in the file");
+}
+
+}  // namespace

@@ -82,11 +82,17 @@ Layout coalescing_layout(Layout l)
 
 Layout timeline_layout(Layout l)
 {
-    if (!l.has(Panel::Threads) || !l.has(Panel::Banks)) return l;
-    const Rect top = l[Panel::Threads];
+    if (!l.has(Panel::Threads) || !l.has(Panel::Banks) || !l.has(Panel::Time)) return l;
+    const Rect top = l.has(Panel::Steps) ? l[Panel::Steps] : l[Panel::Threads];
     const Rect bottom = l.has(Panel::Occupancy) ? l[Panel::Occupancy] : l[Panel::Banks];
     place(l, Panel::Timeline, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
-    for (Panel p : {Panel::Threads, Panel::SharedValues, Panel::Banks, Panel::Occupancy}) l.shown[static_cast<int>(p)] = false;
+    // No trace, so nothing to step through or count: the time chart takes the
+    // column the metrics and global-memory panels had.
+    const Rect time = l[Panel::Time];
+    const Rect first = l.has(Panel::Metrics) ? l[Panel::Metrics] : l.has(Panel::Global) ? l[Panel::Global] : time;
+    place(l, Panel::Time, time.x, first.y, time.w, time.y + time.h - first.y);
+    for (Panel p : {Panel::Steps, Panel::Threads, Panel::SharedValues, Panel::Banks, Panel::Occupancy, Panel::Metrics, Panel::Global})
+        l.shown[static_cast<int>(p)] = false;
     return l;
 }
 

@@ -33,8 +33,9 @@ Layout playground_layout(float width, float height, float header_h);
 // The coalescing lab's: its kernels use no shared memory, so its sweep panel
 // takes the place of the shared-values and banks panels (where they are shown).
 Layout coalescing_layout(Layout l);
-// The transfers lab's: its versions are host programs, so the timeline takes
-// the place of the threads, shared-values, banks and occupancy panels.
+// The transfers lab's: its versions are host programs with no trace, so the
+// timeline takes the place of the step controls, threads, shared-values, banks
+// and occupancy panels, and the time chart that of the metrics and global memory.
 Layout timeline_layout(Layout l);
 
 // Named rectangles drawn this frame inside panels ("banks.grid"), for tests.

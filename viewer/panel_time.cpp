@@ -85,20 +85,20 @@ void measure_button(App& app)
     if (ImGui::Button("Measure now")) start_measuring(app);
 }
 
-ImU32 bar_colour(App& app, const BenchRow& r)
+ImU32 bar_colour(App& app, const char* id)
 {
     const Lab& lab = current_lab(app);
-    if (r.version == current_version(app).id) return palette().bar_selected;
+    if (std::string(id) == current_version(app).id) return palette().bar_selected;
     const auto prev = compared_version(app);
-    if (prev && r.version == lab.versions[*prev].id) return palette().bar_previous;
+    if (prev && std::string(id) == lab.versions[*prev].id) return palette().bar_previous;
     return palette().bar;
 }
 
 // The bar's label inside its end where it fits, else just after it; the
 // rate is left out where neither has room for both.
-void bar_label(const Chart& c, const BenchTable& t, const BenchRow& r, float x0, float x1, float y)
+void bar_label(const Chart& c, const BenchTable& t, const BenchRow& r, const std::string& setting, float x0, float x1, float y)
 {
-    const std::string ms = ms_text(r.median_ms);
+    const std::string ms = (setting.empty() ? "" : setting + "  ") + ms_text(r.median_ms);
     for (const std::string& label : {ms + printf_string("  %.0f %s", r.rate, t.rate_unit.c_str()), ms}) {
         const float tw = c.font->CalcTextSizeA(c.text_size, 1e9f, 0, label.c_str()).x;
         const float ty = y + (c.row_h - c.text_size) * 0.5f;
@@ -113,14 +113,14 @@ void bar_label(const Chart& c, const BenchTable& t, const BenchRow& r, float x0,
     }
 }
 
-void bar_row(App& app, const Chart& c, const BenchTable& t, const BenchRow& r, float y)
+void bar_row(App& app, const Chart& c, const BenchTable& t, const char* id, const BenchRow& r, float y)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddText(c.font, c.text_size, ImVec2(c.min.x, y + (c.row_h - c.text_size) * 0.5f), palette().text, r.version.c_str());
+    dl->AddText(c.font, c.text_size, ImVec2(c.min.x, y + (c.row_h - c.text_size) * 0.5f), palette().text, id);
     const float x0 = c.min.x + c.label_w, x1 = c.x_of(r.median_ms);
     const float pad = c.row_h * 0.12f;
-    dl->AddRectFilled(ImVec2(x0, y + pad), ImVec2(x1, y + c.row_h - pad), bar_colour(app, r));
-    bar_label(c, t, r, x0, x1, y);
+    dl->AddRectFilled(ImVec2(x0, y + pad), ImVec2(x1, y + c.row_h - pad), bar_colour(app, id));
+    bar_label(c, t, r, row_setting(r, id), x0, x1, y);
 }
 
 // A dashed line at the reference's time, labelled under the chart (wrapped
@@ -161,7 +161,7 @@ void chart(App& app, const BenchTable& t)
     float y = c.min.y;
     for (const VersionMeta& v : lab.versions) {
         if (const BenchRow* r = find_row(t, v.id))
-            bar_row(app, c, t, *r, y);
+            bar_row(app, c, t, v.id, *r, y);
         else
             ImGui::GetWindowDrawList()->AddText(c.font, c.text_size, ImVec2(c.min.x, y), palette().muted,
                                                 (std::string(v.id) + "  not in this recording").c_str());
@@ -179,22 +179,33 @@ void chart(App& app, const BenchTable& t)
     ImGui::EndChild();
 }
 
+// The step speed-up the table gives, or, where either version was measured in
+// several settings (its row is the fastest of them), the ratio of those rows.
+double step_speedup(const BenchTable& t, const BenchRow& r, const char* id, const char* prev_id)
+{
+    const BenchRow* p = find_row(t, prev_id);
+    if (p && (!row_setting(r, id).empty() || !row_setting(*p, prev_id).empty()) && r.median_ms > 0) return p->median_ms / r.median_ms;
+    return r.step_speedup;
+}
+
 // "v3: 1.30x faster than v2" in large type, then the cumulative and reference ratios.
 void speedup_sentence(App& app, const BenchTable& t)
 {
     const Lab& lab = current_lab(app);
-    const BenchRow* r = find_row(t, current_version(app).id);
+    const char* id = current_version(app).id;
+    const BenchRow* r = find_row(t, id);
     const auto prev = compared_version(app);
     if (!r) {
-        ImGui::TextDisabled("%s is not in this recording", current_version(app).id);
+        ImGui::TextDisabled("%s is not in this recording", id);
         return;
     }
-    if (prev && r->step_speedup > 0 && std::fabs(r->step_speedup - 1) < 0.01) {
+    const double step = prev ? step_speedup(t, *r, id, lab.versions[*prev].id) : 0.0;
+    if (prev && step > 0 && std::fabs(step - 1) < 0.01) {
         // Within 1 %: timings repeat to about that, so call it a tie rather than "1.00x slower".
-        ImGui::TextWrapped("%s: as fast as %s (%.3fx)", r->version.c_str(), lab.versions[*prev].id, r->step_speedup);
-    } else if (prev && r->step_speedup > 0) {
-        const bool faster = r->step_speedup >= 1;
-        ImGui::TextWrapped("%s: %.2fx %s than %s", r->version.c_str(), faster ? r->step_speedup : 1 / r->step_speedup,
+        ImGui::TextWrapped("%s: as fast as %s (%.3fx)", r->version.c_str(), lab.versions[*prev].id, step);
+    } else if (prev && step > 0) {
+        const bool faster = step >= 1;
+        ImGui::TextWrapped("%s: %.2fx %s than %s", r->version.c_str(), faster ? step : 1 / step,
                     faster ? "faster" : "slower", lab.versions[*prev].id);
     } else {
         ImGui::TextWrapped("%s: the starting point, %s", r->version.c_str(), ms_text(r->median_ms).c_str());

@@ -131,11 +131,8 @@ std::vector<const BenchRow*> version_rows(const BenchTable& t, const std::string
 
 void legend()
 {
-    for (const char* engine : transfers::kEngines) {
-        legend_swatch(engine_colour(engine), engine);
-        ImGui::SameLine();
-    }
-    ImGui::NewLine();
+    for (const char* engine : transfers::kEngines) legend_swatch(engine_colour(engine), engine);
+    end_line();
 }
 
 }  // namespace
@@ -165,8 +162,8 @@ void timeline_panel(App& app)
                                            ImGui::GetTextLineHeight() + 2, ImGui::GetTextLineHeight() * 2.2f);
             for (const BenchRow* r : rows) {
                 const RunTimeline* run = transfers::find_timeline(*t, r->version);
-                ImGui::Text("%s: %.3f ms median, bound %.3f ms (%.0f %% of it)%s", r->version.c_str(), r->median_ms, r->bound_ms,
-                            r->pct_peak, r->ok ? "" : ", wrong result");
+                ImGui::TextWrapped("%s: %.3f ms median, bound %.3f ms (%.0f %% of it)%s", r->version.c_str(), r->median_ms,
+                                   r->bound_ms, r->pct_peak, r->ok ? "" : ", wrong result");
                 if (run) chart(app, transfers::timeline_chart(*run), row_h);
             }
         }

@@ -44,7 +44,10 @@ std::string source_label(const TimingTable& t);
 // "int, n = 2^28" or "float, 4096×4096×4096" (labs/common's size_label), and ", L2 warm" where it was.
 std::string size_label_of(const BenchTable& t);
 
+// The row of a version: its own, or the fastest of its settings' rows ("v3 4 streams").
 const BenchRow* find_row(const BenchTable& t, const std::string& version);
+// What a settings row adds to the version's id ("4 streams"); empty for the version's own row.
+std::string row_setting(const BenchRow& r, const std::string& version);
 const BenchRow* reference_row(const BenchTable& t);
 
 }  // namespace warplab::viewer

@@ -113,6 +113,8 @@ std::uint32_t UserKernel::shared_bytes_for(const wl::ptx::KernelInfo& info, cons
         return launch.version_shared_bytes;
     } else if (launch.version_shared_bytes) {
         bytes = launch.version_shared_bytes, why = "what the version's own launch gives";
+    } else if (!lab_.user_shared.bytes) {
+        why = "this lab's host code gives none; --shared-bytes N sets it";
     } else {
         bytes = lab_.user_shared.bytes(launch.block_x, launch.block_y, launch.element_bytes);
         why = std::string(lab_.user_shared.rule) + "; --shared-bytes N sets it";

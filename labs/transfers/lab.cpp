@@ -23,7 +23,7 @@ RunResult run(const RunRequest& req)
 
 Lab make_lab()
 {
-    Lab lab{"transfers", "Transfers (host and GPUs: pinned, streams, zero-copy, peer, NCCL)", version_list<Versions>(kKernels), 1u << 20,
+    Lab lab{"transfers", "Host transfers and two GPUs", version_list<Versions>(kKernels), 1u << 20,
             256, {"float"}, run, {kBenchElements}, bench_on_gpu};
     lab.host_programs = true;
     return lab;

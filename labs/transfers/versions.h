@@ -19,7 +19,9 @@
 namespace warplab::transfers {
 
 // kernels/transfers/NN_<name>.cuh defines warplab::transfers::transfers_<name>.
-inline constexpr KernelFiles kKernels{"transfers", "transfers"};
+// Its versions are host programs around one kernel; a --file kernel is not
+// launched by them, so the lab gives no textbook dynamic shared memory.
+inline constexpr KernelFiles kKernels{"transfers", "transfers", {nullptr, nullptr}};
 
 // Why the emulator refuses every version (one sentence, after "runs only on a GPU: ").
 inline constexpr const char* kNeedsGpu =

@@ -132,6 +132,39 @@ void lane_table(const PlaygroundView& v)
     ImGui::EndTable();
 }
 
+// The same load at every stride from 1 to 32 (this element size, offset and
+// lanes): a cell a stride, coloured and numbered by its n-way; the current
+// stride outlined; a click picks it. Strides that share a factor with 32 conflict.
+void stride_sweep(App& app)
+{
+    BankPattern& p = app.playground.pattern;
+    ImGui::TextUnformatted("Every stride at this element size:");
+    help_marker("Each cell is the same warp load with another stride, numbered with its n-way (wavefronts over the "
+                "ideal). With 4-byte elements stride s hits gcd(s, 32) words in one bank; odd strides never conflict.");
+    const float label_w = ImGui::CalcTextSize("stride ").x;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float cell_w = std::floor((avail.x - label_w) / 32), cell_h = std::floor(ImGui::GetTextLineHeight() * 1.6f);
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddText(ImVec2(at.x, at.y + (cell_h - ImGui::GetTextLineHeight()) / 2), palette().muted, "n-way");
+    for (unsigned s = 1; s <= 32; ++s) {
+        BankPattern q = p;
+        q.stride = s;
+        const double ways = playground_view(q).banks.cost.ways();
+        const ImVec2 a(at.x + label_w + float(s - 1) * cell_w, at.y), z(a.x + cell_w - 1, a.y + cell_h);
+        dl->AddRectFilled(a, z, palette().conflict[conflict_level(ways)]);
+        if (s == p.stride) dl->AddRect(ImVec2(a.x - 1, a.y - 1), ImVec2(z.x + 1, z.y + 1), palette().text, 0, 0, 2.0f);
+        const std::string n = printf_string("%.0f", ways), below = std::to_string(s);
+        const float nw = ImGui::CalcTextSize(n.c_str()).x, bw = ImGui::CalcTextSize(below.c_str()).x;
+        if (nw + 2 <= cell_w) dl->AddText(ImVec2(a.x + (cell_w - nw) / 2, a.y + (cell_h - ImGui::GetTextLineHeight()) / 2), palette().text, n.c_str());
+        if (bw + 2 <= cell_w) dl->AddText(ImVec2(a.x + (cell_w - bw) / 2, z.y + 2), palette().muted, below.c_str());
+        if (ImGui::IsMouseHoveringRect(a, z) && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) p.stride = s;
+    }
+    dl->AddText(ImVec2(at.x, at.y + cell_h + 2), palette().muted, "stride");
+    add_region(app, "playground.strides", ImVec2(at.x + label_w, at.y), ImVec2(at.x + label_w + 32 * cell_w, at.y + cell_h));
+    ImGui::Dummy(ImVec2(avail.x, cell_h + ImGui::GetTextLineHeight() + 4));
+}
+
 }  // namespace
 
 void bank_playground_panel(App& app)
@@ -142,6 +175,10 @@ void bank_playground_panel(App& app)
         explanation(app.playground.pattern);
         lane_table(v);
         ImGui::Spacing();
+        if (app.playground.pattern.stride >= 1 && app.playground.pattern.stride <= 32 && app.playground.pattern.size <= 8) {
+            stride_sweep(app);
+            ImGui::Spacing();
+        }
         bank_picture(app, v.banks);
     }
     end_panel();

@@ -68,6 +68,7 @@ enum : std::uint16_t {
     kPair = 4096,  // a d|p destination pair (setp, shfl, match.all)
     kShiftAmt = 8192,  // bfind.shiftamt
     kCarryOut = 16384,  // .cc: the carry (or borrow) goes to the thread's condition code
+    kUnreadable = 32768,  // Unsupported: a statement the parser could not read (texts[text] says why)
 };
 // Sub-operations of atom/red/vote/shfl/redux/match/bar.red/shf.
 enum class Sub : std::uint8_t {
@@ -84,7 +85,10 @@ enum class Special : std::uint16_t {
     TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
     LaneId, WarpId, NWarpId, SmId, NSmId, GridId, Clock, Clock64, GlobalTimer,
     LanemaskLt, LanemaskLe, LanemaskEq, LanemaskGe, LanemaskGt, DynSmem, TotalSmem,
+    // The shared memory a GPU keeps for the toolkit (cooperative groups' multi-warp tiles): its bounds and two regions.
+    ReservedBegin, ReservedEnd, ReservedCap, Reserved0, Reserved1,
 };
+constexpr bool reserved_shared(Special s) { return s >= Special::ReservedBegin && s <= Special::Reserved1; }
 
 constexpr std::uint32_t kNoReg = 0xFFFFFFFFu;
 
@@ -110,6 +114,7 @@ struct Instr {
     Sub sub = Sub::None;
     std::uint8_t vec = 1;     // ld/st .v2/.v4
     std::uint8_t nops = 0;
+    bool strong = false;      // ld/st .acquire/.release/.relaxed/.volatile: races with no atomic; a spin loop's load
     std::uint16_t flags = 0;
     std::uint32_t pred = kNoReg;  // guard predicate slot
     std::uint32_t loc = 0;        // index into Module::Impl::locations
@@ -119,8 +124,10 @@ struct Instr {
 };
 
 struct SourceLoc {
-    std::uint32_t file = 0;  // index into Module::Impl::files (0: unknown)
+    std::uint32_t file = 0;  // index into Module::Impl::files (0: unknown): the innermost frame outside the toolkit
     std::uint32_t line = 0;
+    std::uint32_t header_file = 0;  // the innermost frame when it lies in a toolkit header (0: it does not)
+    std::uint32_t header_line = 0;
 };
 
 struct ParamSlot {

@@ -507,10 +507,6 @@ private:
             const std::string_view t = peek();
             if (t == "{") { ++p_; ++depth; scopes_.emplace_back(); continue; }
             if (t == "}") { ++p_; --depth; if (depth > 0) scopes_.pop_back(); continue; }
-            if (t == ".reg" || t == ".shared" || t == ".local" || t == ".param" || t == ".global" || t == ".const") {
-                variable(false, false);
-                continue;
-            }
             if (t == ".loc") { loc_directive(); continue; }
             if (t == ".pragma") { skip_statement(); continue; }
             if (peek(1) == ":") {  // a label, or a call prototype
@@ -520,7 +516,7 @@ private:
                 labels_[name] = static_cast<std::uint32_t>(f_->code.size());
                 continue;
             }
-            instruction();
+            statement();
         }
         // a final ret: falling off the end returns, and the interpreter needs no bounds check
         Instr last;
@@ -533,8 +529,11 @@ private:
         f_->code.push_back(last);
         for (auto& [at, label] : fixups_) {
             auto it = labels_.find(label);
-            if (it == labels_.end()) throw ParseError(std::string(origin_) + ": unknown label '" + label + "' in " + f_->name);
             Instr& in = f_->code[at];
+            if (it == labels_.end()) {  // the kernel fails when it runs, not the module now
+                unreadable(in, "unknown label '" + label + "'", m_.texts[in.text]);
+                continue;
+            }
             for (unsigned k = 0; k < in.nops; ++k)
                 if (in.o[k].kind == OpKind::Label && in.o[k].reg == kNoReg) in.o[k].reg = it->second;
         }
@@ -594,6 +593,12 @@ private:
             o.reg = m_.function_ids.find(name)->second;
             return o;
         }
+        if (name == "WARP_SZ") {  // PTX's constant for warpSize: the emulator's warps are 32 lanes wide
+            Operand o;
+            o.kind = OpKind::Imm;
+            o.imm = 32;
+            return o;
+        }
         fail("unknown name '" + std::string(name) + "'");
     }
 
@@ -610,7 +615,9 @@ private:
             {"%lanemask_lt", Special::LanemaskLt}, {"%lanemask_le", Special::LanemaskLe},
             {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_ge", Special::LanemaskGe},
             {"%lanemask_gt", Special::LanemaskGt}, {"%dynamic_smem_size", Special::DynSmem},
-            {"%total_smem_size", Special::TotalSmem},
+            {"%total_smem_size", Special::TotalSmem}, {"%reserved_smem_offset_begin", Special::ReservedBegin},
+            {"%reserved_smem_offset_end", Special::ReservedEnd}, {"%reserved_smem_offset_cap", Special::ReservedCap},
+            {"%reserved_smem_offset_0", Special::Reserved0}, {"%reserved_smem_offset_1", Special::Reserved1},
         };
         for (auto& [s, v] : table)
             if (n == s) return v;
@@ -629,7 +636,7 @@ private:
     {
         for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
             if (s->count(std::string(name))) return true;
-        return module_shared_.count(name) || module_vars_.count(name) || m_.function_ids.count(name);
+        return module_shared_.count(name) || module_vars_.count(name) || m_.function_ids.count(name) || name == "WARP_SZ";
     }
 
     Operand operand(bool label_ok)
@@ -713,6 +720,57 @@ private:
             return o;
         }
         return lookup(t);
+    }
+
+    // A declaration or an instruction. What the parser cannot read becomes an
+    // instruction that faults when it runs: only the kernels that reach it fail,
+    // naming it and the user's line, and the rest of the module runs.
+    void statement()
+    {
+        const std::size_t start = p_;
+        const std::uint32_t at_line = line();
+        const std::size_t code_size = f_->code.size(), lists = f_->lists.size(), fixups = fixups_.size();
+        try {
+            const std::string_view t = peek();
+            if (t == ".reg" || t == ".shared" || t == ".local" || t == ".param" || t == ".global" || t == ".const")
+                variable(false, false);
+            else
+                instruction();
+        } catch (const ParseError& e) {
+            p_ = start;
+            std::string written;
+            for (int depth = 0; !at_end();) {  // to the statement's end; a '}' of the function ends it too
+                const std::string_view t = peek();
+                if (t == ";" && depth == 0) { ++p_; break; }
+                if (t == "}" && depth == 0) break;
+                depth += t == "{" ? 1 : t == "}" ? -1 : 0;
+                written += std::string(written.empty() ? "" : " ") + std::string(next());
+            }
+            f_->code.resize(code_size);
+            f_->lists.resize(lists);
+            fixups_.resize(fixups);
+            Instr in;
+            in.ptx_line = at_line;
+            in.loc = cur_loc_;
+            std::string why = e.what();
+            if (const auto cut = why.find(": PTX line "); cut != std::string::npos) {  // keep only what went wrong
+                const auto colon = why.find(": ", cut + 11);
+                why = why.substr(colon + 2);
+                if (const auto src = why.rfind(": "); src != std::string::npos) why.resize(src);
+            }
+            unreadable(in, why, written);
+            f_->code.push_back(in);
+        }
+    }
+    void unreadable(Instr& in, const std::string& why, const std::string& written)
+    {
+        in.op = Op::Unsupported;
+        in.fast = Fast::None;
+        in.pred = kNoReg;
+        in.nops = 0;
+        in.flags = kUnreadable;
+        in.text = static_cast<std::uint32_t>(m_.texts.size());
+        m_.texts.push_back("'" + written + "': " + why);
     }
 
     void instruction()
@@ -882,6 +940,8 @@ private:
                 "L1::evict_last", "L1::evict_first", "L1::evict_normal", "L1::evict_unchanged", "L2::64B",
                 "L2::128B", "L2::256B", "L2::cache_hint", "mmio", "weak", "noftz", "L1", "L2", "proxy",
                 "async", "clamp", "mode", "f4e"};
+            if ((in.op == Op::Ld || in.op == Op::St) && (s == "volatile" || s == "relaxed" || s == "acquire" || s == "release"))
+                in.strong = true;
             bool ignore = std::find(std::begin(ignored), std::end(ignored), s) != std::end(ignored) ||
                           s.starts_with("L1::") || s.starts_with("L2::") || s == "collector" || s.starts_with("level::") ||
                           s == "noinc" || s == "shiftamt";
@@ -974,7 +1034,11 @@ private:
             std::pair<std::uint32_t, std::uint32_t> pick = chain.back();
             for (const auto& fl : chain)
                 if (!toolkit_file(fl.first)) { pick = fl; break; }
-            m_.locations[k] = SourceLoc{pick.first <= max_file ? pick.first : 0, pick.second};
+            const auto known_file = [&](std::uint32_t f) { return f <= max_file ? f : 0; };
+            SourceLoc& at = m_.locations[k];
+            at = SourceLoc{known_file(pick.first), pick.second};
+            if (toolkit_file(chain.front().first) && pick != chain.front())
+                at.header_file = known_file(chain.front().first), at.header_line = chain.front().second;
         }
         for (Function& fn : m_.functions) {
             if (fn.declared_only) continue;
@@ -1029,7 +1093,7 @@ private:
     // The specialised form of an instruction, where it has one.
     static Fast fast_form(const Function& fn, const Instr& in)
     {
-        if ((in.op == Op::Ld || in.op == Op::St) && in.vec == 1) {
+        if ((in.op == Op::Ld || in.op == Op::St) && in.vec == 1 && !in.strong) {
             const unsigned w = ty_bytes(in.ty);
             const Operand& addr = in.op == Op::Ld ? in.o[1] : in.o[0];
             const Operand& value = in.op == Op::Ld ? in.o[0] : in.o[1];

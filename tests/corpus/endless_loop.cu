@@ -2,9 +2,12 @@
 //
 // Idea: a loop of `iterations` rounds ends; the same loop whose step never
 //   changes the counter (s *= 1) does not, and the step budget must stop it.
-//   A spin wait: warp 1 waits on a volatile flag that warp 0 raises.
+//   A spin wait: warp 1 waits on a flag that warp 0 raises (libcu++'s
+//   cuda::atomic_ref, release and acquire).
 // Expected effect: counted_loop writes the count; endless_loop stops with the
 //   budget's fault; spin_wait reads 42.
+#include <cuda/atomic>
+
 __global__ void counted_loop(unsigned iterations, unsigned* out)
 {
     unsigned s = 0;
@@ -23,18 +26,16 @@ __global__ void spin_wait(int* out)
 {
     __shared__ int data;
     __shared__ int flag;
-    volatile int* ready = &flag;
-    if (threadIdx.x == 0) *ready = 0;
+    cuda::atomic_ref<int, cuda::thread_scope_block> ready(flag), value(data);
+    if (threadIdx.x == 0) ready.store(0, cuda::memory_order_relaxed);
     __syncthreads();
     if (threadIdx.x == 0) {
-        *static_cast<volatile int*>(&data) = 42;  // strong stores and loads: no race among them
-        __threadfence_block();
-        *ready = 1;
+        value.store(42, cuda::memory_order_relaxed);
+        ready.store(1, cuda::memory_order_release);
     }
     if (threadIdx.x == 32) {
-        while (*ready == 0) {
+        while (ready.load(cuda::memory_order_acquire) == 0) {
         }
-        __threadfence_block();
-        out[0] = *static_cast<volatile int*>(&data);
+        out[0] = value.load(cuda::memory_order_relaxed);
     }
 }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <bit>
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdlib>
@@ -519,11 +520,14 @@ void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint
     r.array = array;
     r.offset = offset;
     if (value) std::memcpy(r.value, value, std::min<unsigned>(value_bytes, sizeof r.value));
-    if (b.records->size() >= b.max_records) {  // memory stays bounded however long the kernel runs
+    std::vector<LaneRecord>& out = *b.records;
+    if (out.size() >= b.max_records) {  // memory stays bounded however long the kernel runs
         b.records_cut = true;
         return;
     }
-    b.records->push_back(r);
+    if (out.size() == out.capacity())  // grown by doubling, but never past the cap
+        out.reserve(std::min(b.max_records, std::max<std::size_t>(1024, 2 * out.capacity())));
+    out.push_back(r);
 }
 
 // Only the watched blocks record; the others pay one branch.
@@ -1642,6 +1646,18 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
     std::optional<Fault> first_fault;
     std::uint64_t first_fault_block = ~0ULL;
     std::exception_ptr error;
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<std::int64_t> last_report{0};
+    const auto start = std::chrono::steady_clock::now();
+    // Progress, from whichever host thread finishes a block once half a second has passed since the last report.
+    auto report = [&] {
+        if (!opt.progress) return;
+        const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+        std::int64_t last = last_report.load();
+        if (now - last < 500 || !last_report.compare_exchange_strong(last, now)) return;
+        std::lock_guard lock(out_mutex);
+        opt.progress(done.load(), blocks);
+    };
 
     auto work = [&] {
         try {
@@ -1665,6 +1681,8 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
                 b.records = &local;
                 b.max_records = opt.max_record_bytes / sizeof(LaneRecord);
                 run_block(b, mem);
+                ++done;
+                report();
                 if (b.records_cut || !b.warnings.empty()) {
                     std::lock_guard lock(out_mutex);
                     *notes.records_cut |= b.records_cut;
@@ -1680,7 +1698,8 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
                 }
             }
             std::lock_guard lock(out_mutex);
-            records.insert(records.end(), local.begin(), local.end());
+            if (records.empty()) records = std::move(local);  // no second copy of up to the cap's bytes
+            else records.insert(records.end(), local.begin(), local.end());
             switches += tls_switches - switches_before;
         } catch (...) {
             stop = true;

@@ -516,7 +516,7 @@ Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t of
     // The toolkit's reserved memory is ordered by its own acquire/release barriers, which the race check does not model.
     if (!v->zeroed)
         emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, file(in), line(in),
-                                         in.strong ? nullptr : stored, in.strong);
+                                         in.order == kStrong ? nullptr : stored, in.order == kStrong);
     return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
 
@@ -594,7 +594,7 @@ bool Interpreter::load(const Frame& fr, const Instr& in)
     std::uint64_t value[2] = {0, 0};
     std::memcpy(value, tg.p, size);
     bool spins = false;
-    if (in.strong) {  // the same load seeing the same value again: a spin loop waits, other threads must run
+    if (in.order != kPlain) {  // the same load seeing the same value again: a spin loop waits, other threads must run
         spins = t_->spin_at == &in && t_->spin_addr == addr && t_->spin_value == value[0];
         t_->spin_at = &in, t_->spin_addr = addr, t_->spin_value = value[0];
     }

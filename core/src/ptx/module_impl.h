@@ -91,6 +91,7 @@ enum class Special : std::uint16_t {
 constexpr bool reserved_shared(Special s) { return s >= Special::ReservedBegin && s <= Special::Reserved1; }
 
 constexpr std::uint32_t kNoReg = 0xFFFFFFFFu;
+enum : std::uint8_t { kPlain = 0, kVolatile = 1, kStrong = 2 };  // Instr::order
 
 // One operand. Addr: [reg + imm] where the base is a register (reg) or a
 // symbol (base = SharedSym/LocalSym/ParamSym with reg = symbol id, or Imm:
@@ -114,7 +115,9 @@ struct Instr {
     Sub sub = Sub::None;
     std::uint8_t vec = 1;     // ld/st .v2/.v4
     std::uint8_t nops = 0;
-    bool strong = false;      // ld/st .acquire/.release/.relaxed/.volatile: races with no atomic; a spin loop's load
+    // ld/st .volatile: a spin loop may wait on it (the emulator lets other threads run); .relaxed, .acquire,
+    // .release: that too, and a strong access, which races with no atomic (volatile races as a plain access does).
+    std::uint8_t order = 0;  // kPlain, kVolatile, kStrong
     std::uint16_t flags = 0;
     std::uint32_t pred = kNoReg;  // guard predicate slot
     std::uint32_t loc = 0;        // index into Module::Impl::locations

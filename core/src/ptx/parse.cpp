@@ -504,6 +504,7 @@ private:
         cur_loc_ = 0;
         int depth = 1;
         while (depth > 0) {
+            if (at_end()) fail("unexpected end of the PTX inside " + f_->name);
             const std::string_view t = peek();
             if (t == "{") { ++p_; ++depth; scopes_.emplace_back(); continue; }
             if (t == "}") { ++p_; --depth; if (depth > 0) scopes_.pop_back(); continue; }
@@ -940,8 +941,8 @@ private:
                 "L1::evict_last", "L1::evict_first", "L1::evict_normal", "L1::evict_unchanged", "L2::64B",
                 "L2::128B", "L2::256B", "L2::cache_hint", "mmio", "weak", "noftz", "L1", "L2", "proxy",
                 "async", "clamp", "mode", "f4e"};
-            if ((in.op == Op::Ld || in.op == Op::St) && (s == "volatile" || s == "relaxed" || s == "acquire" || s == "release"))
-                in.strong = true;
+            if ((in.op == Op::Ld || in.op == Op::St) && (s == "relaxed" || s == "acquire" || s == "release")) in.order = kStrong;
+            if ((in.op == Op::Ld || in.op == Op::St) && s == "volatile" && in.order == kPlain) in.order = kVolatile;
             bool ignore = std::find(std::begin(ignored), std::end(ignored), s) != std::end(ignored) ||
                           s.starts_with("L1::") || s.starts_with("L2::") || s == "collector" || s.starts_with("level::") ||
                           s == "noinc" || s == "shiftamt";
@@ -1093,7 +1094,7 @@ private:
     // The specialised form of an instruction, where it has one.
     static Fast fast_form(const Function& fn, const Instr& in)
     {
-        if ((in.op == Op::Ld || in.op == Op::St) && in.vec == 1 && !in.strong) {
+        if ((in.op == Op::Ld || in.op == Op::St) && in.vec == 1 && in.order == kPlain) {
             const unsigned w = ty_bytes(in.ty);
             const Operand& addr = in.op == Op::Ld ? in.o[1] : in.o[0];
             const Operand& value = in.op == Op::Ld ? in.o[0] : in.o[1];

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
 #include <chrono>
 #include <bit>
 #include <boost/context/detail/fcontext.hpp>
@@ -185,9 +186,9 @@ struct Lane {
 
 struct Warp {
     // Collectives in progress. A warp has at most one per distinct (op, mask)
-    // that its lanes are waiting in: 32 slots hold one for each tile of
-    // cg::tiled_partition<1>, and lockstep tiles of 4 (8 masks, two collectives each).
-    std::vector<Collective> pending = std::vector<Collective>(32);
+    // that its lanes are waiting in, so a few slots suffice; more are added,
+    // up to kMaxCollectives (a deque: lanes keep pointers to the slots in use).
+    std::deque<Collective> pending = std::deque<Collective>(8);
     Collective* open = nullptr;  // the collective a lane most recently joined
     std::uint32_t full_vc[32];   // each lane's clock at the last full-warp collective
     std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
@@ -1113,6 +1114,9 @@ trace::Kind op_kind(CollectiveOp op)
     return trace::Kind::Shuffle;
 }
 
+// One per tile of cg::tiled_partition<1>; lockstep tiles of 4 keep two each in flight for 8 masks.
+constexpr std::size_t kMaxCollectives = 32;
+
 Collective* free_slot(Warp& w, CollectiveOp op, unsigned mask)
 {
     for (Collective& slot : w.pending)
@@ -1124,7 +1128,9 @@ Collective* free_slot(Warp& w, CollectiveOp op, unsigned mask)
             slot.in_use = true;
             return &slot;
         }
-    return nullptr;  // never reallocate: lanes hold pointers to the slots in use
+    if (w.pending.size() >= kMaxCollectives) return nullptr;
+    w.pending.emplace_back();
+    return free_slot(w, op, mask);
 }
 
 // Vector clocks only matter under Independent. A full-warp collective leaves

@@ -141,6 +141,8 @@ struct LaneGroup {
 };
 LaneRun& lane_run(const Launch& L, unsigned lane, bool first);
 unsigned char* lane_params(const Launch& L, unsigned lane);
+// Warp-major passes: each warp's step count (the budget), by warp of the block this host thread runs.
+thread_local std::vector<std::uint64_t> tls_warp_steps;
 
 // ---------------------------------------------------------------- values --
 
@@ -1853,6 +1855,11 @@ void Interpreter::run_warp(const Launch& L)
 {
     emu::detail::LaneTurn turns[32];
     const unsigned n = emu::detail::pass_lanes(turns);
+    if (n && turns[0].first) {  // the warp's first pass (every lane starts in it): its step count starts
+        const std::size_t warps = (std::size_t(L.block.x) * L.block.y * L.block.z + 31) / 32;
+        if (tls_warp_steps.size() < warps) tls_warp_steps.resize(warps);
+        tls_warp_steps[turns[0].flat / 32] = 0;
+    }
     PassLane lanes[32];
     for (unsigned k = 0; k < n; ++k) {
         const bool first = turns[k].first;
@@ -1899,6 +1906,9 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         live &= ~(1u << k);
     };
     std::size_t next[32];
+    // The step budget, counted once a warp (as if its lanes were one thread:
+    // divergent groups add up, so the count errs high, never low).
+    std::uint64_t& warp_steps = tls_warp_steps[lanes[0].flat / 32];
     // The pass's lanes 0 .. count - 1, when they are all in this group.
     const unsigned count = static_cast<unsigned>(std::popcount(g.lanes));
     const std::uint32_t whole = g.lanes == (count == 32 ? ~0u : (1u << count) - 1) ? g.lanes : 0;
@@ -1940,12 +1950,13 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
             WL_PARAM_OPS(WL_GROUP_PARAM)
             WL_MEMORY_OPS(WL_GROUP_ACCESS)
         case Fast::Bra:
-            if (in->o[0].reg < pc) [[unlikely]]  // a loop: each lane's budget
-                for (std::uint32_t m = exec; m; m &= m - 1) {
-                    t_ = &lanes[std::countr_zero(m)].run->t;
-                    if (t_->steps + (pc - in->o[0].reg) > L.max_steps) enter(lanes[std::countr_zero(m)], fr);
-                    count_loop(*in, pc, in->o[0].reg);
+            if (in->o[0].reg < pc) [[unlikely]] {  // a loop: the group's budget, once for all its lanes
+                warp_steps += pc - in->o[0].reg;
+                if (warp_steps > L.max_steps) [[unlikely]] {
+                    enter(lanes[std::countr_zero(exec)], fr);
+                    budget_spent(*in);
                 }
+            }
             if (exec == live) {
                 pc = in->o[0].reg;
             } else {  // divergence: the taken lanes wait their turn as a group

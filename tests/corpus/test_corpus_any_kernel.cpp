@@ -190,3 +190,39 @@ TEST_P(Any, ASpinWaitOnAnotherWarpEnds)
 
 }  // namespace
 }  // namespace warplab::test
+
+namespace warplab::test {
+namespace {
+
+// ---- libcu++'s asynchronous copies ----
+
+TEST_P(Any, MemcpyAsyncWithABarrierAndWithAPipeline)
+{
+    // 3 blocks of 128: out[b] = the sum of in[128 b .. 128 b + 127].
+    const auto values = seeded_ints<int>(3 * 128, -1000, 1000, 2605);
+    int* in = to_device(emu, values);
+    for (const char* kernel : {"barrier_sum", "pipeline_sum"}) {
+        SCOPED_TRACE(kernel);
+        int* out = zeros<int>(emu, 3);
+        ASSERT_NO_THROW(run_corpus(emu, "async_copies.cu", kernel, dim3(3), dim3(128), 0, in, out));
+        const auto got = to_host(emu, out, 3);
+        for (unsigned b = 0; b < 3; ++b)
+            EXPECT_EQ(got[b], std::accumulate(values.begin() + 128 * b, values.begin() + 128 * (b + 1), 0)) << b;
+    }
+}
+
+TEST_P(Any, AFaultInsideTheToolkitNamesTheCallerAndTheHeaderLine)
+{
+    // The input is one tile short: the copy of block 2's tile reads past the
+    // end of `in`, inside libcu++; the fault names the user's call and the header.
+    const auto values = seeded_ints<int>(2 * 128, 0, 9, 2606);
+    int* in = to_device(emu, values);
+    int* out = zeros<int>(emu, 3);
+    auto f = fault_of([&] { run_corpus(emu, "async_copies.cu", "barrier_sum", dim3(3), dim3(128), 0, in, out); });
+    ASSERT_TRUE(f);
+    expect_report(*f, {"barrier_sum", uint3{2, 0, 0}, std::nullopt, project_file(corpus_path("async_copies.cu")),
+                       "marker: barrier copy", {"out-of-bounds", "; inside the toolkit at ", "__memcpy_async/"}});
+}
+
+}  // namespace
+}  // namespace warplab::test

@@ -103,10 +103,17 @@ struct Thread {
     const Instr* pending = nullptr;
     bool pending_pred = false;      // shfl's in-range predicate, known at arrival
     bool carry = false;             // the condition code of add.cc / addc and kin
+    const struct CallSite* caller = nullptr;  // fiber lanes: the call instructions this frame is inside, innermost first
     std::uint64_t steps = 0;        // instructions run, counted at backward branches (the step budget)
     // The last strong load: the same one seeing the same value again is a spin loop's wait.
     const Instr* spin_at = nullptr;
     std::uint64_t spin_addr = 0, spin_value = 0;
+};
+
+// A call in progress, on the calling lane's fiber stack.
+struct CallSite {
+    const Instr* at;
+    const CallSite* outer;
 };
 
 struct Frame {
@@ -300,7 +307,11 @@ private:
     unsigned line(const Instr& in) const { return m_.locations[in.loc].line; }
     [[noreturn]] void fail(const Instr& in, const std::string& what) const
     {
-        emu::detail::kernel_fault(file(in), line(in), what + header_note(m_, m_.locations[in.loc]));
+        const SourceLoc& at = m_.locations[in.loc];
+        const SourceLoc* user = &at;  // a toolkit function's code: its innermost caller outside the toolkit
+        for (const CallSite* c = t_ ? t_->caller : nullptr; user->in_toolkit && c; c = c->outer)
+            if (!m_.locations[c->at->loc].in_toolkit) user = &m_.locations[c->at->loc];
+        emu::detail::kernel_fault(m_.files[user->file].c_str(), user->line, what + header_note(m_, at));
     }
     [[noreturn]] void unsupported(const Instr& in, const char* why = nullptr) const
     {
@@ -772,6 +783,13 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         const auto count = counted ? static_cast<unsigned>(get(fr, in.o[2])) : 1u;
         const auto tx = expect_tx ? static_cast<unsigned>(get(fr, in.o[2])) : 0u;
         put(fr, in.o[0], Ty::B64, emu::detail::mbarrier_arrive(bar.p, count, tx, at_file, at_line));
+        return true;
+    }
+    case Sub::MbCpAsyncArrive: case Sub::MbCpAsyncArriveNoinc: {
+        // The thread's cp.async copies have landed already (they copy at once here). Without
+        // .noinc the pending count is raised by one before the copies' arrival: the two cancel.
+        const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
+        if (in.sub == Sub::MbCpAsyncArriveNoinc) emu::detail::mbarrier_arrive(bar.p, 1, 0, at_file, at_line);
         return true;
     }
     case Sub::MbExpectTx: {  // expected bytes with no arrival
@@ -1489,7 +1507,10 @@ Flow Interpreter::call(const Frame& fr, const Instr& in)
         else if (kind == OpKind::Reg) std::memcpy(buf + p.offset, &fr.r[src], std::min(8u, p.bytes));
         else fail(in, "a call argument that is neither a parameter nor a register");
     }
+    const CallSite here{&in, t_->caller};
+    t_->caller = &here;
     const Flow flow = run_function(*t_, callee, buf, nullptr);
+    t_->caller = here.outer;
     const Operand& rets = in.o[0];
     for (unsigned k = 0; k < rets.n && k < callee.rets.size(); ++k) {
         const std::uint32_t dst = fr.f->lists[rets.reg + 2 * k];

@@ -77,6 +77,7 @@ enum class Sub : std::uint8_t {
     Up, Down, Bfly, Idx,                                        // shfl
     MatchAny, MatchAll,
     MbInit, MbArrive, MbArriveExpectTx, MbExpectTx, MbTestWait, MbTryWait,  // mbarrier
+    MbCpAsyncArrive, MbCpAsyncArriveNoinc,  // cp.async.mbarrier.arrive[.noinc]
 };
 
 enum class OpKind : std::uint8_t { None, Reg, Imm, Vec, Addr, Special, SharedSym, LocalSym, ParamSym, Sink, Label, Func, List };
@@ -131,6 +132,7 @@ struct SourceLoc {
     std::uint32_t line = 0;
     std::uint32_t header_file = 0;  // the innermost frame when it lies in a toolkit header (0: it does not)
     std::uint32_t header_line = 0;
+    bool in_toolkit = false;  // no frame lies outside the toolkit (a function it compiled on its own): the caller's line tells
 };
 
 struct ParamSlot {

@@ -96,6 +96,7 @@ private:
     std::unordered_map<std::string, std::uint32_t> labels_;
     std::vector<std::pair<std::uint32_t, std::string>> fixups_;  // instruction index, label
     std::uint32_t cur_loc_ = 0;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::pair<std::uint32_t, std::uint32_t>>> frame_chains_;  // this function's
     std::set<std::string> prototypes_;
     std::vector<std::pair<std::uint32_t, std::string>> call_fixups_;  // per module: (function, instruction), callee
 
@@ -501,6 +502,7 @@ private:
         expect("{");
         labels_.clear();
         fixups_.clear();
+        frame_chains_.clear();
         cur_loc_ = 0;
         int depth = 1;
         while (depth > 0) {
@@ -558,6 +560,14 @@ private:
             else if (key == "inlined_at") file_line();
             else fail("unknown .loc attribute '" + std::string(key) + "'");
         }
+        // nvcc names one caller a .loc; that caller's own callers are those of the
+        // .loc before that had it innermost: the whole chain, out to the kernel.
+        if (chain.size() == 2)
+            if (auto known = frame_chains_.find(chain[1]); known != frame_chains_.end()) {
+                chain.resize(1);
+                chain.insert(chain.end(), known->second.begin(), known->second.end());
+            }
+        frame_chains_[chain.front()] = chain;
         auto [it, fresh] = loc_ids_.try_emplace(chain, static_cast<std::uint32_t>(raw_locs_.size()));
         if (fresh) raw_locs_.push_back(RawLoc{chain});
         cur_loc_ = it->second;
@@ -853,6 +863,14 @@ private:
             decode_bulk_copy(opcode, in);
             return;
         }
+        if (in.op == Op::CpAsync && q.size() >= 4 && q[2] == "mbarrier" && q[3] == "arrive") {
+            // cp.async.mbarrier.arrive[.noinc].shared{::cta}.b64 [bar]: an arrival once this thread's copies land
+            in.op = Op::Mbarrier;
+            in.sub = opcode.find(".noinc") != std::string_view::npos ? Sub::MbCpAsyncArriveNoinc : Sub::MbCpAsyncArrive;
+            if (opcode.find(".shared") != std::string_view::npos) in.space = Space::Shared;
+            if (!opcode.ends_with(".b64")) in.op = Op::Unsupported;
+            return;
+        }
         if (in.op == Op::CpAsync) {  // cp.async copies at once here: its groups need no waiting
             if (q.size() < 2 || q[1] != "async") in.op = Op::Unsupported;
             else if (q.size() >= 3 && (q[2] == "commit_group" || q[2] == "wait_group" || q[2] == "wait_all")) in.op = Op::Nop;
@@ -1033,12 +1051,14 @@ private:
         for (std::size_t k = 1; k < raw_locs_.size(); ++k) {
             const auto& chain = raw_locs_[k].chain;
             std::pair<std::uint32_t, std::uint32_t> pick = chain.back();
+            bool found = false;
             for (const auto& fl : chain)
-                if (!toolkit_file(fl.first)) { pick = fl; break; }
+                if (!toolkit_file(fl.first)) { pick = fl; found = true; break; }
             const auto known_file = [&](std::uint32_t f) { return f <= max_file ? f : 0; };
             SourceLoc& at = m_.locations[k];
             at = SourceLoc{known_file(pick.first), pick.second};
-            if (toolkit_file(chain.front().first) && pick != chain.front())
+            at.in_toolkit = !found;
+            if (toolkit_file(chain.front().first) && (pick != chain.front() || !found))
                 at.header_file = known_file(chain.front().first), at.header_line = chain.front().second;
         }
         for (Function& fn : m_.functions) {

@@ -226,3 +226,29 @@ TEST_P(Any, AFaultInsideTheToolkitNamesTheCallerAndTheHeaderLine)
 
 }  // namespace
 }  // namespace warplab::test
+
+namespace warplab::test {
+namespace {
+
+// ---- dynamic shared memory: the extern array and the bytes the launch gave ----
+
+TEST_P(Any, AFaultInDynamicSharedMemoryNamesTheExternArrayAndItsBytes)
+{
+    // reverse_segments stores segment[t] for t < 64; 63 floats = 252 bytes leave
+    // thread 63 past the end, and 0 bytes leave every thread past it.
+    float* in = to_device(emu, seeded_floats(64, -1, 1, 2607));
+    float* out = emu.alloc<float>(64);
+    const std::string file = project_file(corpus_path("dynamic_shared.cu"));
+    auto short_by_one = fault_of([&] { run_corpus(emu, "dynamic_shared.cu", "reverse_segments", dim3(1), dim3(64), 252, in, out); });
+    ASSERT_TRUE(short_by_one);
+    expect_report(*short_by_one, {"reverse_segments", uint3{0, 0, 0}, uint3{63, 0, 0}, file, "FAULT(dynamic_past_end)",
+                                  {"segment[63] is outside its 63 elements", "extern __shared__ segment[]: the launch gave 252 bytes"}});
+    auto none = fault_of([&] { run_corpus(emu, "dynamic_shared.cu", "reverse_segments", dim3(1), dim3(64), 0, in, out); });
+    ASSERT_TRUE(none);
+    expect_report(*none, {"reverse_segments", uint3{0, 0, 0}, std::nullopt, file, "FAULT(dynamic_past_end)",
+                          {"of extern __shared__ segment[], but the launch gave 0 bytes of dynamic shared memory"}});
+    EXPECT_FALSE(contains(none->what(), "declares no shared memory"));
+}
+
+}  // namespace
+}  // namespace warplab::test

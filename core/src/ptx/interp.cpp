@@ -73,6 +73,8 @@ struct Launch {
     std::uint64_t shared_total = 0;
     std::uint32_t dynamic_bytes = 0;
     std::uint32_t reserved_offset = 0;            // the toolkit's reserved shared memory, where the kernel uses it
+    const char* dynamic_name = nullptr;           // the kernel's extern __shared__ array, if it declares one
+    std::uint32_t dynamic_offset = 0;             // where it starts
     std::vector<PointerArg> pointers;             // pointer arguments, by address
     std::uint32_t local_bytes = 0;                // per thread: the kernel's depot and room for calls
     bool calls = false;                           // the kernel has call instructions
@@ -500,13 +502,23 @@ void Interpreter::shared_bounds_fault(const Instr& in, std::uint64_t off, const 
 {
     std::ostringstream what;
     what << "out-of-bounds shared " << verb(kind) << ": ";
+    const Launch& L = *t_->L;
+    const std::string gave = " (extern __shared__ " + std::string(L.dynamic_name ? L.dynamic_name : "") + "[]: the launch gave " +
+                             std::to_string(L.dynamic_bytes) + " bytes of dynamic shared memory)";
+    const bool dynamic = L.dynamic_name && off >= L.dynamic_offset && (!v || v->offset <= L.dynamic_offset);
+    if (dynamic && L.dynamic_bytes == 0) {  // no slot: the extern array has no elements at all
+        what << "byte " << off - L.dynamic_offset << " of extern __shared__ " << L.dynamic_name
+             << "[], but the launch gave 0 bytes of dynamic shared memory";
+        fail(in, what.str());
+    }
     if (v) {
         what << v->name << "[" << (off - v->offset) / v->elem << "] is outside its " << v->bytes / v->elem
              << " elements";
     } else {
         what << "shared offset " << off << " lies outside every shared variable";
     }
-    if (t_->L->slots.empty()) what << " (the kernel declares no shared memory)";
+    if (dynamic) what << gave;
+    else if (t_->L->slots.empty()) what << " (the kernel declares no shared memory)";
     fail(in, what.str());
 }
 
@@ -2271,6 +2283,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         const SharedVar& v = mi.shared[id];
         if (!v.dynamic) continue;
         L.shared_offset[id] = dynamic_offset;
+        if (!L.dynamic_name) L.dynamic_name = v.name.c_str(), L.dynamic_offset = dynamic_offset;
         if (!dynamic_declared && dynamic_shared_bytes) {
             SharedVar sized = v;
             sized.bytes = dynamic_shared_bytes;

@@ -90,7 +90,6 @@ std::function<void(std::uint64_t, std::uint64_t)> emulator_progress()
         const double left = elapsed * static_cast<double>(total - done) / static_cast<double>(done);
         std::fprintf(stderr, "\remulator: %llu of %llu blocks, %.0f s so far, about %.0f s left   ",
                      static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), elapsed, left);
-        if (done == total) std::fputs("\n", stderr);
     };
 }
 
@@ -152,7 +151,16 @@ int trace(const TraceArgs& a)
     if (!v) throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
     RunRequest req = make_request(*lab, *v, a);
     req.setting = setting_option(*lab, req.version, a);
-    const TracedRun run = trace_version(*lab, req);
+    struct ClearProgress {  // the progress line goes before anything else is printed, a fault's message too
+        ~ClearProgress()
+        {
+            if (isatty(STDERR_FILENO)) std::fputs("\r\033[K", stderr);
+        }
+    };
+    const TracedRun run = [&] {
+        const ClearProgress clear;
+        return trace_version(*lab, req);
+    }();
     if (a.json || !a.out.empty()) {
         const std::string text = trace_document(*lab, req, run).dump(1) + "\n";
         if (a.out.empty()) {

@@ -1,14 +1,18 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
-//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--json]
+//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--max-steps N] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 //                        [--markdown [--versions v1,v2,ref]] [--timeline] [--recorded --published]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
+#include <unistd.h>
+
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
+#include <functional>
 #include <optional>
 #include <filesystem>
 #include <fstream>
@@ -42,6 +46,7 @@ struct TraceArgs {
     std::optional<unsigned> block;
     std::uint32_t watch = 0;
     std::uint64_t seed = 1;
+    std::uint64_t max_steps = 0;  // 0: the emulator's default
     bool json = false;
     std::optional<unsigned> offset, stride;  // the coalescing lab's setting
     bool markdown = false;                   // sweep: the table as markdown
@@ -77,6 +82,20 @@ std::vector<std::size_t> parse_size(const std::string& text)
     return dims;
 }
 
+// An emulator run longer than about 2 s says on stderr how far it is: blocks
+// done of all, the time so far and the time left at this pace.
+std::function<void(std::uint64_t, std::uint64_t)> emulator_progress()
+{
+    const auto start = std::chrono::steady_clock::now();
+    return [start](std::uint64_t done, std::uint64_t total) {
+        const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        if (elapsed < 2 || done == 0) return;
+        const double left = elapsed * static_cast<double>(total - done) / static_cast<double>(done);
+        std::fprintf(stderr, "\remulator: %llu of %llu blocks, %.0f s so far, about %.0f s left   ",
+                     static_cast<unsigned long long>(done), static_cast<unsigned long long>(total), elapsed, left);
+    };
+}
+
 RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
 {
     RunRequest req;
@@ -92,6 +111,8 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     req.file = a.file;
     req.kernel = a.kernel;
     req.shared_bytes = a.shared_bytes;
+    req.max_steps = a.max_steps;
+    if (isatty(STDERR_FILENO)) req.progress = emulator_progress();
     return req;
 }
 
@@ -137,7 +158,16 @@ int trace(const TraceArgs& a)
     RunRequest req = make_request(*lab, *v, a);
     if (!req.file.empty()) req.kernel = check_user_file(req.file, req.kernel);  // named in the header when not given
     req.setting = setting_option(*lab, req.version, a);
-    const TracedRun run = trace_version(*lab, req);
+    struct ClearProgress {  // the progress line goes before anything else is printed, a fault's message too
+        ~ClearProgress()
+        {
+            if (isatty(STDERR_FILENO)) std::fputs("\r\033[K", stderr);
+        }
+    };
+    const TracedRun run = [&] {
+        const ClearProgress clear;
+        return trace_version(*lab, req);
+    }();
     if (a.json || !a.out.empty()) {
         const std::string text = trace_document(*lab, req, run).dump(1) + "\n";
         if (a.out.empty()) {
@@ -154,6 +184,9 @@ int trace(const TraceArgs& a)
         std::fputs(trace_table(run.steps, run.totals, run.block, names).c_str(), stdout);
         if (!run.per_machine_instruction) std::printf("%s\n", wl::trace::kPerPtxInstructionNote);
         std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
+        for (const std::string& w : run.result.warnings) std::printf("warning: %s\n", w.c_str());
+        if (run.result.records_cut)
+            std::printf("note: the watched block's records reached the emulator's cap (384 MiB): the trace covers its start only\n");
     }
     return run.result.ok ? 0 : kWrongResult;
 }
@@ -349,6 +382,10 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember(wl::emu::schedule_names()));
     tr->add_option("--watch-block", ta.watch, "which block of the first pass to trace (default 0)");
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
+    tr->add_option("--max-steps", ta.max_steps,
+                   "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
+                       std::to_string(wl::emu::LaunchOptions::kDefaultMaxSteps) + ")")
+        ->check(CLI::PositiveNumber);
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_option("-o,--out", ta.out, "also write the JSON trace to this file");
     tr->add_option("--offset", ta.offset, "coalescing v1: read in[i + offset], 0 to 32 (default 0)");

@@ -22,7 +22,7 @@ RunResult run_on_emulator(const RunRequest& req)
     if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, kKernels, req.shared_bytes);
     RunResult out = copy_request(backend, req);
     out.backend = emulator_name(req.schedule);
-    out.records = emu.take_records();
+    take_trace(emu, out);
     if (user) out.user_kernel = user->note();
     return out;
 }

@@ -22,6 +22,17 @@ inline wl::ptx::Module parse_lab_ptx(const char* ptx, const std::string& lab)
 inline void configure(wl::emu::Emulator& emu, const RunRequest& req)
 {
     emu.options = {.schedule = req.schedule, .watched_blocks = {req.watched_block}, .record = req.record, .seed = req.seed};
+    if (req.max_steps) emu.options.max_steps = req.max_steps;
+    emu.options.progress = req.progress;
+}
+
+// The watched block's records, the warnings and whether the records were cut, into a run's result.
+inline void take_trace(wl::emu::Emulator& emu, RunResult& out)
+{
+    out.records_cut = emu.records_cut();
+    out.records = emu.take_records();
+    for (const wl::emu::Warning& w : emu.take_warnings())
+        out.warnings.push_back(w.at.message() + (w.count > 1 ? " (" + std::to_string(w.count) + " times)" : ""));
 }
 
 // What ran a request, for the status line: "cpu emulator (independent)".

@@ -39,6 +39,10 @@ struct RunRequest {
     // The version's setting, for labs whose kernels take one (coalescing: the
     // offset or the stride); -1: the version's default.
     int setting = -1;
+    // Emulator: instructions a thread may run before the launch stops as an endless loop (0: the emulator's default),
+    // and what to call as blocks finish (blocks done, blocks in the grid).
+    std::uint64_t max_steps = 0;
+    std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
 struct RunResult {
@@ -56,6 +60,11 @@ struct RunResult {
     // A user's kernel: which instance of it ran and the dynamic shared memory
     // its first launch gave, one line each (UserKernel::note); empty: none.
     std::string user_kernel;
+    // Emulator: what CUDA defines but a kernel should not count on (one line
+    // each, with its file:line), and whether the watched block's records were
+    // cut at the emulator's cap (the trace then ends early).
+    std::vector<std::string> warnings;
+    bool records_cut = false;
 };
 
 struct Lab {

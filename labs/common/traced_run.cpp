@@ -39,6 +39,8 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     if (!run.result.check.empty()) doc["result"]["check"] = run.result.check;
     doc["blocks"] = nlohmann::json::array({wl::trace::block_to_json(run.block, run.steps, run.shared_after)});
     doc["totals"] = wl::trace::totals_to_json(run.totals);
+    if (!run.result.warnings.empty()) doc["warnings"] = run.result.warnings;  // the emulator's, one line each
+    if (run.result.records_cut) doc["records_cut"] = true;                    // the watched block's records end early
     return doc;
 }
 

@@ -59,7 +59,7 @@ RunResult run_on_emulator(const RunRequest& req)
     std::vector<float> c(s.m * s.n);
     emu.copy_to_host(c.data(), d_c, c.size());
     check_product(out, s, in, c, arithmetic);
-    out.records = emu.take_records();
+    take_trace(emu, out);
     if (user) out.user_kernel = user->note();
     return out;
 }

@@ -23,7 +23,7 @@ RunResult run_on_emulator(const RunRequest& req)
     if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, kKernels, req.shared_bytes);
     RunResult out = with_element_type(req.type, [&]<class T>() { return reduce_request<T>(backend, req); });
     out.backend = emulator_name(req.schedule);
-    out.records = emu.take_records();
+    take_trace(emu, out);
     if (user) out.user_kernel = user->note();
     return out;
 }

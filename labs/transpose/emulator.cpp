@@ -47,7 +47,7 @@ RunResult run_on_emulator(const RunRequest& req)
     std::vector<float> result(s.elements());
     emu.copy_to_host(result.data(), d_out, result.size());
     check_transpose(out, s, in, result);
-    out.records = emu.take_records();
+    take_trace(emu, out);
     if (user) out.user_kernel = user->note();
     return out;
 }

@@ -12,6 +12,8 @@
 #if defined(WARPLAB_HAVE_PTX_TRACE)
 #include <gtest/gtest.h>
 
+#include <map>
+#include <memory>
 #include <random>
 
 #include "gpu_test_helpers.h"
@@ -69,12 +71,12 @@ public:
     std::pair<std::vector<wl::trace::BlockTrace>, std::vector<wl::trace::BlockTrace>> trace(
         const std::string& kernel, dim3 grid, dim3 block, std::uint32_t dynamic_shared,
         const std::vector<wl::ptx::Arg>& gpu_args, const std::vector<wl::ptx::Arg>& emu_args,
-        std::vector<std::uint32_t> watched)
+        std::vector<std::uint32_t> watched, const wl::ptx::Module& module = test_module())
     {
         const std::uint32_t threads = block.x * block.y * block.z;
-        const auto gpu = wl::cuda::trace_on_gpu({&test_module(), kernel, grid, block, dynamic_shared, gpu_args, watched});
+        const auto gpu = wl::cuda::trace_on_gpu({&module, kernel, grid, block, dynamic_shared, gpu_args, watched});
         emu_.options.watched_blocks = watched;
-        wl::ptx::launch_args(emu_, test_module(), kernel, grid, block, dynamic_shared, emu_args);
+        wl::ptx::launch_args(emu_, module, kernel, grid, block, dynamic_shared, emu_args);
         return {wl::trace::group_records(gpu, threads), wl::trace::group_records(emu_.take_records(), threads)};
     }
 
@@ -168,6 +170,61 @@ TEST(GpuPtxTrace, NarrowWideGenericAndDynamicEqualsEmulator)
     auto [gpu, cpu] = two.trace("_Z15narrow_and_widePhPsPd", dim3(1), dim3(threads), threads * sizeof(double),
                                 {b.gpu, s.gpu, d.gpu}, {b.emu, s.emu, d.emu}, {0});
     expect_equal_traces(gpu, cpu, 1);
+}
+
+// Kernels as public code writes them (tests/corpus): warpSize, the lane
+// masks, a cooperative-groups tile of 16 and one warp storing one value to
+// one shared word. Each is deterministic: no atomics between warps.
+const wl::ptx::Module& corpus_module(const std::string& file)
+{
+    static std::map<std::string, std::unique_ptr<wl::ptx::Module>> modules;
+    auto& m = modules[file];
+    if (!m) {
+        const std::string root = std::string(__FILE__).substr(0, std::string(__FILE__).rfind("/tests/gpu/"));
+        wl::ptx::CompileOptions opt;
+        opt.strip_prefix = root + "/";
+        const auto ptx = wl::ptx::compile_file(root + "/tests/corpus/" + file, opt);
+        m = std::make_unique<wl::ptx::Module>(wl::ptx::Module::parse(ptx.text, ptx.origin));
+    }
+    return *m;
+}
+
+TEST(GpuPtxTrace, PublicStyleKernelsEqualEmulator)
+{
+    REQUIRE_DRIVER_GPU();
+    {
+        TwoBackends two;
+        const Buffer out = two.buffer(std::vector<int>(33, 0));
+        auto [gpu, cpu] = two.trace("_Z10warp_widthPi", dim3(1), dim3(33), 0, {out.gpu}, {out.emu}, {0}, corpus_module("warp_size.cu"));
+        SCOPED_TRACE("warp_width");
+        expect_equal_traces(gpu, cpu, 1);
+    }
+    {
+        TwoBackends two;
+        const Buffer out = two.buffer(std::vector<unsigned>(8 * 40, 0u));
+        auto [gpu, cpu] = two.trace("_Z17special_registersPj", dim3(1), dim3(40), 160, {out.gpu}, {out.emu}, {0},
+                                    corpus_module("warp_size.cu"));
+        SCOPED_TRACE("special_registers");
+        expect_equal_traces(gpu, cpu, 1);
+    }
+    {
+        TwoBackends two;
+        std::vector<int> values(512);
+        for (int i = 0; i < 512; ++i) values[i] = (i * 37) % 101 - 50;
+        const Buffer in = two.buffer(values), out = two.buffer(std::vector<int>(32, 0));
+        auto [gpu, cpu] = two.trace("_Z9tile_sumsILj16EEvPKiPi", dim3(2), dim3(256), 0, {in.gpu, out.gpu}, {in.emu, out.emu},
+                                    {0, 1}, corpus_module("cg_wide_tiles.cu"));
+        SCOPED_TRACE("tile_sums<16>");
+        expect_equal_traces(gpu, cpu, 2);
+    }
+    {
+        TwoBackends two;
+        const Buffer in = two.buffer(std::vector<float>{2.5f}), out = two.buffer(std::vector<float>(32, 0.0f));
+        auto [gpu, cpu] = two.trace("_Z16same_value_storePKfPf", dim3(1), dim3(32), 0, {in.gpu, out.gpu}, {in.emu, out.emu},
+                                    {0}, corpus_module("cuda_races.cu"));
+        SCOPED_TRACE("same_value_store");
+        expect_equal_traces(gpu, cpu, 1);
+    }
 }
 
 }  // namespace

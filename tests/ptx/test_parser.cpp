@@ -97,28 +97,52 @@ TEST(PtxParser, RunsAndAttributesInlinedCodeToTheUsersLine)
     EXPECT_EQ(stores, n);
 }
 
-TEST(PtxParser, AnUndeclaredRegisterIsAParseErrorWithItsLine)
+// A module is read whole: a statement the parser cannot read (here an
+// undeclared register) fails the kernel that holds it when it runs, naming
+// the statement, its PTX line and the user's file:line; the module's other
+// kernels run.
+TEST(PtxParser, AnUnreadableStatementFailsOnlyItsKernelWhenItRuns)
 {
-    std::string text = kScale;
-    text.replace(text.find("%r3, %r3, 1;"), std::string("%r3, %r3, 1;").size(), "%r4, %r3, 1;");
+    std::string broken = kScale;
+    broken.replace(broken.find("%r3, %r3, 1;"), std::string("%r3, %r3, 1;").size(), "%r4, %r3, 1;");
+    // the same module with a second kernel, a good copy of scale named scale_ok
+    std::string good = kScale;
+    good = good.substr(good.find(".visible .entry"), good.find(".file") - good.find(".visible .entry"));
+    for (std::size_t at; (at = good.find("_Z5scalePKiPi")) != std::string::npos;) good.replace(at, 13, "_Z8scale_okPKiPi");
+    const std::string text = broken.substr(0, broken.find(".file")) + good + broken.substr(broken.find(".file"));
+    const Module m = Module::parse(text, "bad.ptx");  // parses: only the broken kernel fails, when launched
+    wl::emu::Emulator emu;
+    int* in = emu.alloc<int>(64);
+    int* out = emu.alloc<int>(64);
+    for (int i = 0; i < 64; ++i) in[i] = i;
+    ASSERT_NO_THROW(wl::ptx::launch(emu, m, "scale_ok", dim3(1), dim3(64), 0, in, out));
+    for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], 2 * i + 1);  // scale: 2x + 1
     try {
-        Module::parse(text, "bad.ptx");
-        FAIL() << "parsed a register outside %r<4>";
-    } catch (const wl::ptx::ParseError& e) {
-        const std::string what = e.what();
-        // the line of "add.s32 %r4": count the newlines before it
+        wl::ptx::launch(emu, m, "scale", dim3(1), dim3(64), 0, in, out);
+        FAIL() << "ran a kernel with a register outside %r<4>";
+    } catch (const wl::emu::KernelFault& f) {
+        const std::string what = f.what();
         const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(text.find("%r4, %r3")), '\n');
-        EXPECT_NE(what.find("bad.ptx: PTX line " + std::to_string(line)), std::string::npos) << what;
-        EXPECT_NE(what.find("%r4"), std::string::npos) << what;
+        EXPECT_NE(what.find("PTX that warplab cannot read"), std::string::npos) << what;
+        EXPECT_NE(what.find("unknown name '%r4'"), std::string::npos) << what;
+        EXPECT_NE(what.find("(PTX line " + std::to_string(line) + ")"), std::string::npos) << what;
+        EXPECT_EQ(f.fault.file, "labs/demo/scale.cu");  // the .loc before it: 1 6 5
+        EXPECT_EQ(f.fault.line, 6u);
     }
 }
 
 TEST(PtxParser, GarbageIsAParseErrorNotACrash)
 {
-    EXPECT_THROW(Module::parse(".version 9.0\n.target sm_90\n.visible .entry k(\n  .param .u64 p\n) { mov.u32 %r1 }", "x.ptx"),
-                 wl::ptx::ParseError);
+    // A module whose structure breaks (braces, a module-level token) is not a module.
     EXPECT_THROW(Module::parse("}}}", "x.ptx"), wl::ptx::ParseError);
-    EXPECT_THROW(Module::parse(".visible .entry k() { bra $L_nowhere; }", "x.ptx"), wl::ptx::ParseError);
+    EXPECT_THROW(Module::parse(".version 9.0\n.target sm_90\nfrobnicate;", "x.ptx"), wl::ptx::ParseError);
+    EXPECT_THROW(Module::parse(".visible .entry k() { ret;", "x.ptx"), wl::ptx::ParseError);
+    // A statement inside a kernel that cannot be read is the kernel's fault, at run time.
+    for (const char* body : {"mov.u32 %r1 }", "bra $L_nowhere; }"}) {
+        const Module m = Module::parse(std::string(".version 9.0\n.target sm_90\n.visible .entry k() { ") + body, "x.ptx");
+        wl::emu::Emulator emu;
+        EXPECT_THROW(wl::ptx::launch(emu, m, "k", dim3(1), dim3(1), 0), wl::emu::KernelFault) << body;
+    }
 }
 
 // Vectors, negated guards, sinks and an instruction the interpreter lacks.

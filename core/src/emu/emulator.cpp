@@ -12,6 +12,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <deque>
+#include <chrono>
 #include <bit>
 #include <boost/context/detail/fcontext.hpp>
 #include <cstdlib>
@@ -155,6 +157,7 @@ struct Block;
 struct Lane {
     LaneState state = LaneState::Runnable;
     bool started = false;  // explicit-state lanes: has the body run for this lane yet
+    bool spun = false;     // gave up its turn in a spin loop (spin_yield): runnable, but not again this round
     detail::BarrierOp bar_op = detail::BarrierOp::None;
     Block* block = nullptr;
     detail::ThreadView view;
@@ -183,8 +186,9 @@ struct Lane {
 
 struct Warp {
     // Collectives in progress. A warp has at most one per distinct (op, mask)
-    // that its lanes are waiting in, so a few slots suffice; more are added if not.
-    std::vector<Collective> pending = std::vector<Collective>(8);
+    // that its lanes are waiting in, so a few slots suffice; more are added,
+    // up to kMaxCollectives (a deque: lanes keep pointers to the slots in use).
+    std::deque<Collective> pending = std::deque<Collective>(8);
     Collective* open = nullptr;  // the collective a lane most recently joined
     std::uint32_t full_vc[32];   // each lane's clock at the last full-warp collective
     std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
@@ -246,6 +250,9 @@ struct Block {
     unsigned char* arena = nullptr;
     WordShadow* shadow = nullptr;
     std::vector<LaneRecord>* records = nullptr;
+    std::size_t max_records = 0;  // the watched block records no more (records_cut)
+    bool records_cut = false;
+    std::vector<Warning> warnings;  // one per site and kind
     std::optional<Fault> fault;
     // Kept as lanes arrive, so that the common case of a barrier (every lane
     // there, at one site) and an empty __activemask() queue cost no scan of the block.
@@ -514,7 +521,14 @@ void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint
     r.array = array;
     r.offset = offset;
     if (value) std::memcpy(r.value, value, std::min<unsigned>(value_bytes, sizeof r.value));
-    b.records->push_back(r);
+    std::vector<LaneRecord>& out = *b.records;
+    if (out.size() >= b.max_records) {  // memory stays bounded however long the kernel runs
+        b.records_cut = true;
+        return;
+    }
+    if (out.size() == out.capacity())  // grown by doubling, but never past the cap
+        out.reserve(std::min(b.max_records, std::max<std::size_t>(1024, 2 * out.capacity())));
+    out.push_back(r);
 }
 
 // Only the watched blocks record; the others pay one branch.
@@ -556,12 +570,60 @@ inline bool ordered(const Lane& now, const AccessStamp& before)
     fault(lane, a.file, a.line, what.str());
 }
 
+// A warning at this lane's access, kept once per site and text.
+void warn(Lane& lane, const Access& a, std::string what)
+{
+    Block& b = *lane.block;
+    for (Warning& w : b.warnings)
+        if (w.at.line == a.line && w.at.what == what && w.at.file == (a.file ? a.file : "")) {
+            ++w.count;
+            return;
+        }
+    b.warnings.push_back(Warning{Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, a.file ? a.file : "",
+                                       a.line, std::move(what)}});
+}
+
+// What this access and an unordered one of another thread are under CUDA's
+// rules (NVIDIA, "CUDA C++ Programming Guide": a warp instruction's writes to
+// one location from several lanes: one of them lands; atomics are not data
+// races among themselves): a race stops the launch, the rest are warnings or nothing.
+struct AccessFacts {
+    bool atomic;              // an atomic, or a strong (.acquire/.relaxed/.volatile) load
+    const void* stored;       // a plain store's bytes, else null
+};
+[[gnu::cold, gnu::noinline]] void clash(Lane& lane, const Access& a, std::uint64_t word, std::uint8_t bytes,
+                                        const AccessStamp& other, bool other_writes, const AccessFacts& facts)
+{
+    const Block& b = *lane.block;
+    const bool same_instruction = facts.stored && other_writes && !other.atomic && other.thread / 32 == lane.warp &&
+                                  other.line == a.line && other.file == a.file;
+    if (same_instruction) {
+        const unsigned char* now = b.arena + word * 4;
+        const auto* mine = static_cast<const unsigned char*>(facts.stored) - (static_cast<unsigned char*>(a.ptr) - b.arena) + word * 4;
+        for (unsigned k = 0; k < 4; ++k)
+            if ((bytes >> k & 1) && now[k] != mine[k]) {
+                warn(lane, a, "lanes of one store instruction write different values to " + std::string(a.array->name) + "[" +
+                                  std::to_string(a.index) + "]: one lane's value lands (which one, CUDA leaves undefined)");
+                return;
+            }
+        return;  // the same bytes: whichever lands, the word is the same
+    }
+    const bool plain_read_against_atomic = (facts.atomic && other_writes == false && !other.atomic) ||
+                                           (a.kind == Kind::Load && !facts.atomic && other.atomic);
+    if (plain_read_against_atomic) {
+        warn(lane, a, "a plain read of " + std::string(a.array->name) + "[" + std::to_string(a.index) +
+                          "] races with atomics of other threads (it may see a stale value, as atomicCAS loops allow)");
+        return;
+    }
+    race_fault(lane, a, word, other, other_writes);
+}
+
 // Inline: nearly every access meets no earlier one of this interval from another thread.
 inline void check_race(Lane& lane, const Access& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
-                       bool other_writes, bool both_atomic)
+                       bool other_writes, const AccessFacts& facts)
 {
-    if (both_atomic || !(bytes & other.bytes) || ordered(lane, other)) return;
-    race_fault(lane, a, word, other, other_writes);
+    if ((facts.atomic && other.atomic) || !(bytes & other.bytes) || ordered(lane, other)) return;
+    clash(lane, a, word, bytes, other, other_writes, facts);
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void uninitialised_fault(Lane& lane, const Access& a)
@@ -581,13 +643,14 @@ inline void check_race(Lane& lane, const Access& a, std::uint64_t word, std::uin
     fault(lane, a.file, a.line, what.str());
 }
 
-inline void check_shared(Lane& lane, const Access& a)
+inline void check_shared(Lane& lane, const Access& a, const void* stored = nullptr, bool strong = false)
 {
     Block& b = *lane.block;
     const auto byte = static_cast<std::size_t>(static_cast<unsigned char*>(a.ptr) - b.arena);
     const bool reads = a.kind != Kind::Store;
     const bool writes = a.kind != Kind::Load;
-    const bool atomic = a.kind == Kind::Atomic;
+    const bool atomic = a.kind == Kind::Atomic || strong;
+    const AccessFacts facts{atomic, a.kind == Kind::Store ? stored : nullptr};
     AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), a.file, a.line, true, atomic, 0};
     const std::size_t end = byte + a.size;
     for (std::size_t w = byte / 4; w < (end + 3) / 4; ++w) {
@@ -596,10 +659,10 @@ inline void check_shared(Lane& lane, const Access& a)
         stamp.bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
         WordShadow& s = b.shadow[w];
         if (reads && (s.initialised & stamp.bytes) != stamp.bytes) uninitialised_fault(lane, a);
-        check_race(lane, a, w, stamp.bytes, s.write, true, atomic && s.write.atomic);
+        check_race(lane, a, w, stamp.bytes, s.write, true, facts);
         if (writes) {
-            check_race(lane, a, w, stamp.bytes, s.read, false, atomic && s.read.atomic);
-            check_race(lane, a, w, stamp.bytes, s.read_other_warp, false, atomic && s.read_other_warp.atomic);
+            check_race(lane, a, w, stamp.bytes, s.read, false, facts);
+            check_race(lane, a, w, stamp.bytes, s.read_other_warp, false, facts);
             s.write = stamp;
             s.initialised |= stamp.bytes;
         } else {
@@ -664,7 +727,7 @@ unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width, bool
 }
 
 void* declare_shared(unsigned elem_size, unsigned long long count, const char* name, const char* file,
-                     unsigned line, ArrayMeta& meta_out)
+                     unsigned line, ArrayMeta& meta_out, bool zeroed)
 {
     Lane& lane = *tls_lane;
     Block& b = *lane.block;
@@ -686,8 +749,10 @@ void* declare_shared(unsigned elem_size, unsigned long long count, const char* n
         m.name = name;
         b.decls.push_back(SharedDecl{m, offset, bytes});
         b.shared_used = offset + bytes;
-        std::memset(b.arena + offset, 0xCD, bytes);
-        std::fill(b.shadow + offset / 4, b.shadow + (offset + bytes + 3) / 4, WordShadow{});
+        std::memset(b.arena + offset, zeroed ? 0 : 0xCD, bytes);
+        WordShadow fresh{};
+        fresh.initialised = zeroed ? 0xF : 0;
+        std::fill(b.shadow + offset / 4, b.shadow + (offset + bytes + 3) / 4, fresh);
     } else if (b.decls[k].bytes != bytes) {
         fault(lane, file, line, "threads of one block declared different shared arrays");
     }
@@ -814,13 +879,30 @@ void access_round()
 }
 
 void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
-                         const char* file, unsigned line)
+                         const char* file, unsigned line, const void* stored, bool strong)
 {
     ArrayMeta meta;
     meta.space = trace::Space::Shared;
     meta.name = name;
     const Access a{&meta, file, line, kind, size, index, ptr};
-    check_shared(*tls_lane, a);
+    check_shared(*tls_lane, a, stored, strong);
+}
+
+bool spin_yield()
+{
+    Lane& lane = *tls_lane;
+    lane.spun = true;
+    if (explicit_state(lane)) return true;
+    yield_to_scheduler(lane);
+    return false;
+}
+
+void step_budget_fault(std::uint64_t steps, const char* file, unsigned line)
+{
+    fault(*tls_lane, file, line,
+          "the kernel did not finish within " + std::to_string(steps) +
+              " instructions per thread: an endless loop? (this thread was on this line when the budget ran out; "
+              "--max-steps raises it)");
 }
 
 void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
@@ -1032,6 +1114,9 @@ trace::Kind op_kind(CollectiveOp op)
     return trace::Kind::Shuffle;
 }
 
+// One per tile of cg::tiled_partition<1>; lockstep tiles of 4 keep two each in flight for 8 masks.
+constexpr std::size_t kMaxCollectives = 32;
+
 Collective* free_slot(Warp& w, CollectiveOp op, unsigned mask)
 {
     for (Collective& slot : w.pending)
@@ -1043,7 +1128,9 @@ Collective* free_slot(Warp& w, CollectiveOp op, unsigned mask)
             slot.in_use = true;
             return &slot;
         }
-    return nullptr;  // never reallocate: lanes hold pointers to the slots in use
+    if (w.pending.size() >= kMaxCollectives) return nullptr;
+    w.pending.emplace_back();
+    return free_slot(w, op, mask);
 }
 
 // Vector clocks only matter under Independent. A full-warp collective leaves
@@ -1295,15 +1382,20 @@ bool run_warp_lockstep(Block& b, unsigned w)
 {
     bool ran = false;
     const unsigned first = w * 32, last = first + b.warps[w].lanes;
+    for (unsigned t = first; t < last; ++t) b.lanes[t].spun = false;
     for (;;) {
         if (b.warps[w].runnable == 0) return ran;
         ++b.warps[w].round;
+        bool all_spun = true;  // every lane has reached a spin loop's wait: other warps' turn
         for (unsigned t = first; t < last; ++t) {
-            if (b.lanes[t].state != LaneState::Runnable) continue;
-            resume(b.lanes[t]);
+            Lane& lane = b.lanes[t];
+            if (lane.state != LaneState::Runnable) continue;
+            resume(lane);
             if (b.fault) return true;
+            all_spun &= lane.spun || lane.state != LaneState::Runnable;
         }
         ran = true;
+        if (all_spun) return true;
     }
 }
 
@@ -1346,7 +1438,8 @@ bool run_warp_independent(Block& b, unsigned w)
     for (unsigned i = 0; i < warp.lanes; ++i) {
         Lane& lane = lanes[order[i]];
         if (i + 1 < warp.lanes) prefetch_lane(lanes[order[i + 1]]);
-        while (lane.state == LaneState::Runnable) {
+        lane.spun = false;
+        while (lane.state == LaneState::Runnable && !lane.spun) {
             resume(lane);
             ran = true;
             if (b.fault) return true;
@@ -1497,6 +1590,7 @@ void run_block(Block& b, WorkerMemory& mem)
         l.has_vc = false;
         l.collective = nullptr;
         l.started = false;
+        l.spun = false;
         l.bar_op = detail::BarrierOp::None;
         l.bar_value = 0;
         l.view = detail::ThreadView{uint3{t % b.dim.x, (t / b.dim.x) % b.dim.y, t / (b.dim.x * b.dim.y)}, b.idx, b.dim, b.grid};
@@ -1528,8 +1622,19 @@ void run_block(Block& b, WorkerMemory& mem)
 
 namespace detail {
 
+// One warning per site and text over the launch's blocks: the first block's, counting them all.
+void add_warning(std::vector<Warning>& all, Warning w)
+{
+    for (Warning& k : all)
+        if (k.at.line == w.at.line && k.at.file == w.at.file && k.at.what == w.at.what) {
+            k.count += w.count;
+            return;
+        }
+    all.push_back(std::move(w));
+}
+
 void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,
-              std::vector<trace::LaneRecord>& records, std::uint64_t& switches)
+              std::vector<trace::LaneRecord>& records, std::uint64_t& switches, RunNotes notes)
 {
     const std::uint64_t threads = std::uint64_t(block.x) * block.y * block.z;
     const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
@@ -1547,6 +1652,18 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
     std::optional<Fault> first_fault;
     std::uint64_t first_fault_block = ~0ULL;
     std::exception_ptr error;
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<std::int64_t> last_report{0};
+    const auto start = std::chrono::steady_clock::now();
+    // Progress, from whichever host thread finishes a block once half a second has passed since the last report.
+    auto report = [&] {
+        if (!opt.progress) return;
+        const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+        std::int64_t last = last_report.load();
+        if (now - last < 500 || !last_report.compare_exchange_strong(last, now)) return;
+        std::lock_guard lock(out_mutex);
+        opt.progress(done.load(), blocks);
+    };
 
     auto work = [&] {
         try {
@@ -1568,7 +1685,15 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
                 b.watched = opt.record && std::find(opt.watched_blocks.begin(), opt.watched_blocks.end(), i) !=
                                               opt.watched_blocks.end();
                 b.records = &local;
+                b.max_records = opt.max_record_bytes / sizeof(LaneRecord);
                 run_block(b, mem);
+                ++done;
+                report();
+                if (b.records_cut || !b.warnings.empty()) {
+                    std::lock_guard lock(out_mutex);
+                    *notes.records_cut |= b.records_cut;
+                    for (Warning& w : b.warnings) add_warning(*notes.warnings, std::move(w));
+                }
                 if (b.fault) {
                     stop = true;
                     std::lock_guard lock(out_mutex);
@@ -1579,7 +1704,8 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
                 }
             }
             std::lock_guard lock(out_mutex);
-            records.insert(records.end(), local.begin(), local.end());
+            if (records.empty()) records = std::move(local);  // no second copy of up to the cap's bytes
+            else records.insert(records.end(), local.begin(), local.end());
             switches += tls_switches - switches_before;
         } catch (...) {
             stop = true;

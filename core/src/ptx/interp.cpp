@@ -53,7 +53,14 @@ struct SharedSlot {
     std::uint32_t elem = 1;
     std::uint8_t id = 0;
     const char* name = "";
+    bool zeroed = false;  // starts as zeros, written (the reserved shared memory, as a GPU clears it)
 };
+
+// A GPU keeps 1 KB of each block's shared memory for the toolkit (sm_80 and
+// later); cooperative groups' tiles wider than a warp keep their barriers in
+// it, in the region at %reserved_smem_offset_1, and count on it starting zeroed.
+constexpr std::uint32_t kReservedSharedBytes = 1024;
+constexpr const char* kReservedSharedName = "reserved shared memory";
 
 // Everything a launch's lanes share, read-only while they run.
 struct Launch {
@@ -65,6 +72,9 @@ struct Launch {
     std::vector<SharedSlot> slots;                // this kernel's shared variables, by offset
     std::uint64_t shared_total = 0;
     std::uint32_t dynamic_bytes = 0;
+    std::uint32_t reserved_offset = 0;            // the toolkit's reserved shared memory, where the kernel uses it
+    const char* dynamic_name = nullptr;           // the kernel's extern __shared__ array, if it declares one
+    std::uint32_t dynamic_offset = 0;             // where it starts
     std::vector<PointerArg> pointers;             // pointer arguments, by address
     std::uint32_t local_bytes = 0;                // per thread: the kernel's depot and room for calls
     bool calls = false;                           // the kernel has call instructions
@@ -76,6 +86,7 @@ struct Launch {
     const char* decl_file = "";
     unsigned decl_line = 0;
     dim3 grid, block;
+    std::uint64_t max_steps = emu::LaunchOptions::kDefaultMaxSteps;
 };
 
 struct Thread {
@@ -94,6 +105,17 @@ struct Thread {
     const Instr* pending = nullptr;
     bool pending_pred = false;      // shfl's in-range predicate, known at arrival
     bool carry = false;             // the condition code of add.cc / addc and kin
+    const struct CallSite* caller = nullptr;  // fiber lanes: the call instructions this frame is inside, innermost first
+    std::uint64_t steps = 0;        // instructions run, counted at backward branches (the step budget)
+    // The last strong load: the same one seeing the same value again is a spin loop's wait.
+    const Instr* spin_at = nullptr;
+    std::uint64_t spin_addr = 0, spin_value = 0;
+};
+
+// A call in progress, on the calling lane's fiber stack.
+struct CallSite {
+    const Instr* at;
+    const CallSite* outer;
 };
 
 struct Frame {
@@ -128,6 +150,8 @@ struct LaneGroup {
 };
 LaneRun& lane_run(const Launch& L, unsigned lane, bool first);
 unsigned char* lane_params(const Launch& L, unsigned lane);
+// Warp-major passes: each warp's step count (the budget), by warp of the block this host thread runs.
+thread_local std::vector<std::uint64_t> tls_warp_steps;
 
 // ---------------------------------------------------------------- values --
 
@@ -227,6 +251,16 @@ double round_integer(double x, Round r)
 
 // ------------------------------------------------------------ the lane --
 
+// "; inside the toolkit at cuda/std/__barrier/barrier.h:120": where a fault
+// at a user's line that called into a toolkit header happened in the header.
+std::string header_note(const Module::Impl& m, const SourceLoc& at)
+{
+    if (!at.header_file) return "";
+    std::string path = m.files[at.header_file];
+    if (const auto inc = path.rfind("/include/"); inc != std::string::npos) path = path.substr(inc + 9);
+    return "; inside the toolkit at " + path + ":" + std::to_string(at.header_line);
+}
+
 class Interpreter {
 public:
     Interpreter(Thread& t) : t_(&t), m_(*t.L->mod) {}
@@ -275,11 +309,17 @@ private:
     unsigned line(const Instr& in) const { return m_.locations[in.loc].line; }
     [[noreturn]] void fail(const Instr& in, const std::string& what) const
     {
-        emu::detail::kernel_fault(file(in), line(in), what);
+        const SourceLoc& at = m_.locations[in.loc];
+        const SourceLoc* user = &at;  // a toolkit function's code: its innermost caller outside the toolkit
+        for (const CallSite* c = t_ ? t_->caller : nullptr; user->in_toolkit && c; c = c->outer)
+            if (!m_.locations[c->at->loc].in_toolkit) user = &m_.locations[c->at->loc];
+        emu::detail::kernel_fault(m_.files[user->file].c_str(), user->line, what + header_note(m_, at));
     }
     [[noreturn]] void unsupported(const Instr& in, const char* why = nullptr) const
     {
-        std::string what = "unsupported PTX instruction '" + m_.texts[in.text] + "' (PTX line " + std::to_string(in.ptx_line) + ")";
+        std::string what = in.flags & kUnreadable ? "PTX that warplab cannot read: " + m_.texts[in.text]
+                                                  : "unsupported PTX instruction '" + m_.texts[in.text] + "'";
+        what += " (PTX line " + std::to_string(in.ptx_line) + ")";
         if (why) what += std::string(": ") + why;
         fail(in, what);
     }
@@ -328,9 +368,12 @@ private:
         std::uint8_t array;
         std::uint64_t offset;
     };
-    Target resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr, unsigned size, Kind kind);
+    Target resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr, unsigned size, Kind kind,
+                   const void* stored = nullptr);
     // elem: the element size messages count in (0: the variable's).
-    Target shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind, unsigned elem = 0);
+    // stored: a store's bytes, for the race check.
+    Target shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind, unsigned elem = 0,
+                         const void* stored = nullptr);
     Target global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind);
     // The fault messages, out of the hot paths' way.
     [[noreturn, gnu::cold, gnu::noinline]] void shared_bounds_fault(const Instr& in, std::uint64_t off,
@@ -354,7 +397,23 @@ private:
         std::memcpy(tg.p, &v, 4);
         record(in, Kind::Store, tg, 4, &v);
     }
-    void load(const Frame& fr, const Instr& in);
+    void store_shared32(const Instr& in, std::uint64_t off, std::uint32_t v)
+    {
+        store32(in, shared_target(in, off, 4, Kind::Store, 0, &v), v);
+    }
+    bool load(const Frame& fr, const Instr& in);  // true: a spin loop's load (Thread::spin_at)
+    // A backward branch from pc - 1 to `to`: the loop's instructions count against the step budget.
+    void count_loop(const Instr& in, std::size_t pc, std::size_t to)
+    {
+        if (to >= pc) return;
+        t_->steps += pc - to;
+        if (t_->steps > t_->L->max_steps) [[unlikely]]
+            budget_spent(in);
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] void budget_spent(const Instr& in) const
+    {
+        emu::detail::step_budget_fault(t_->L->max_steps, file(in), line(in));
+    }
     void store(const Frame& fr, const Instr& in);
     void atomic(const Frame& fr, const Instr& in);
     void copy_async(const Frame& fr, const Instr& in);
@@ -423,6 +482,10 @@ std::uint64_t Interpreter::special(Special s) const
     case Special::LanemaskGt: return lane == 31 ? 0u : ~((2u << lane) - 1);
     case Special::DynSmem: return t_->L->dynamic_bytes;
     case Special::TotalSmem: return t_->L->shared_total;
+    case Special::ReservedBegin: case Special::Reserved0: return t_->L->reserved_offset;
+    case Special::ReservedEnd: return t_->L->reserved_offset + kReservedSharedBytes;
+    case Special::ReservedCap: return kReservedSharedBytes;
+    case Special::Reserved1: return t_->L->reserved_offset + kReservedSharedBytes / 2;
     }
     return 0;
 }
@@ -439,13 +502,23 @@ void Interpreter::shared_bounds_fault(const Instr& in, std::uint64_t off, const 
 {
     std::ostringstream what;
     what << "out-of-bounds shared " << verb(kind) << ": ";
+    const Launch& L = *t_->L;
+    const std::string gave = " (extern __shared__ " + std::string(L.dynamic_name ? L.dynamic_name : "") + "[]: the launch gave " +
+                             std::to_string(L.dynamic_bytes) + " bytes of dynamic shared memory)";
+    const bool dynamic = L.dynamic_name && off >= L.dynamic_offset && (!v || v->offset <= L.dynamic_offset);
+    if (dynamic && L.dynamic_bytes == 0) {  // no slot: the extern array has no elements at all
+        what << "byte " << off - L.dynamic_offset << " of extern __shared__ " << L.dynamic_name
+             << "[], but the launch gave 0 bytes of dynamic shared memory";
+        fail(in, what.str());
+    }
     if (v) {
         what << v->name << "[" << (off - v->offset) / v->elem << "] is outside its " << v->bytes / v->elem
              << " elements";
     } else {
         what << "shared offset " << off << " lies outside every shared variable";
     }
-    if (t_->L->slots.empty()) what << " (the kernel declares no shared memory)";
+    if (dynamic) what << gave;
+    else if (t_->L->slots.empty()) what << " (the kernel declares no shared memory)";
     fail(in, what.str());
 }
 
@@ -458,13 +531,17 @@ const SharedSlot* Interpreter::shared_slot(std::uint64_t off) const
     return v;
 }
 
-Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind, unsigned elem)
+Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind, unsigned elem,
+                                               const void* stored)
 {
     const SharedSlot* v = shared_slot(off);
     if (!v || off + size > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
     if (t_->lane.lockstep && !t_->stepping) emu::detail::access_round();
     const long long index = static_cast<long long>((off - v->offset) / (elem ? elem : v->elem));
-    emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, file(in), line(in));
+    // The toolkit's reserved memory is ordered by its own acquire/release barriers, which the race check does not model.
+    if (!v->zeroed)
+        emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, file(in), line(in),
+                                         in.order == kStrong ? nullptr : stored, in.order == kStrong);
     return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
 
@@ -508,7 +585,7 @@ void Interpreter::global_bounds_fault(const Instr& in, std::uint64_t addr, unsig
 }
 
 Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr,
-                                         unsigned size, Kind kind)
+                                         unsigned size, Kind kind, const void* stored)
 {
     if (sp == Space::Generic) {
         if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) { sp = Space::Shared; addr -= kSharedWindow; }
@@ -516,7 +593,7 @@ Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space
         else sp = Space::Global;
     }
     switch (sp) {
-    case Space::Shared: return shared_target(in, addr, size, kind);
+    case Space::Shared: return shared_target(in, addr, size, kind, 0, stored);
     case Space::Global: return global_target(in, addr, size, kind);
     case Space::Const:
         for (const auto& [base, bytes] : m_.var_ranges)
@@ -534,12 +611,18 @@ Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space
     unsupported(in);
 }
 
-void Interpreter::load(const Frame& fr, const Instr& in)
+bool Interpreter::load(const Frame& fr, const Instr& in)
 {
     const unsigned elem = ty_bytes(in.ty), size = elem * in.vec;
-    const Target tg = resolve(fr, in, in.space, address(fr, in.o[1]), size, Kind::Load);
+    const std::uint64_t addr = address(fr, in.o[1]);
+    const Target tg = resolve(fr, in, in.space, addr, size, Kind::Load);
     std::uint64_t value[2] = {0, 0};
     std::memcpy(value, tg.p, size);
+    bool spins = false;
+    if (in.order != kPlain) {  // the same load seeing the same value again: a spin loop waits, other threads must run
+        spins = t_->spin_at == &in && t_->spin_addr == addr && t_->spin_value == value[0];
+        t_->spin_at = &in, t_->spin_addr = addr, t_->spin_value = value[0];
+    }
     record(in, Kind::Load, tg, size, value);
     const Operand& d = in.o[0];
     auto element = [&](unsigned k) {
@@ -556,6 +639,7 @@ void Interpreter::load(const Frame& fr, const Instr& in)
     } else if (d.kind == OpKind::Reg) {
         fr.r[d.reg] = elem == 16 ? value[0] : element(0);
     }
+    return spins;
 }
 
 void Interpreter::store(const Frame& fr, const Instr& in)
@@ -572,7 +656,7 @@ void Interpreter::store(const Frame& fr, const Instr& in)
     } else {
         value[0] = get(fr, s);
     }
-    const Target tg = resolve(fr, in, in.space, address(fr, in.o[0]), size, Kind::Store);
+    const Target tg = resolve(fr, in, in.space, address(fr, in.o[0]), size, Kind::Store, value);
     std::memcpy(tg.p, value, size);
     record(in, Kind::Store, tg, size, value);
 }
@@ -711,6 +795,13 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         const auto count = counted ? static_cast<unsigned>(get(fr, in.o[2])) : 1u;
         const auto tx = expect_tx ? static_cast<unsigned>(get(fr, in.o[2])) : 0u;
         put(fr, in.o[0], Ty::B64, emu::detail::mbarrier_arrive(bar.p, count, tx, at_file, at_line));
+        return true;
+    }
+    case Sub::MbCpAsyncArrive: case Sub::MbCpAsyncArriveNoinc: {
+        // The thread's cp.async copies have landed already (they copy at once here). Without
+        // .noinc the pending count is raised by one before the copies' arrival: the two cancel.
+        const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
+        if (in.sub == Sub::MbCpAsyncArriveNoinc) emu::detail::mbarrier_arrive(bar.p, 1, 0, at_file, at_line);
         return true;
     }
     case Sub::MbExpectTx: {  // expected bytes with no arrival
@@ -1428,7 +1519,10 @@ Flow Interpreter::call(const Frame& fr, const Instr& in)
         else if (kind == OpKind::Reg) std::memcpy(buf + p.offset, &fr.r[src], std::min(8u, p.bytes));
         else fail(in, "a call argument that is neither a parameter nor a register");
     }
+    const CallSite here{&in, t_->caller};
+    t_->caller = &here;
     const Flow flow = run_function(*t_, callee, buf, nullptr);
+    t_->caller = here.outer;
     const Operand& rets = in.o[0];
     for (unsigned k = 0; k < rets.n && k < callee.rets.size(); ++k) {
         const std::uint32_t dst = fr.f->lists[rets.reg + 2 * k];
@@ -1475,7 +1569,7 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
     }
     case Op::Ld:
         if (traced_space(in.space) && round_pending(pc)) return Step::Wait;
-        load(fr, in);
+        if (load(fr, in) && emu::detail::spin_yield()) return Step::Wait;
         break;
     case Op::St:
         if (traced_space(in.space) && round_pending(pc)) return Step::Wait;
@@ -1549,7 +1643,10 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
         put(fr, in.o[0], in.ty, out);
         break;
     }
-    case Op::Bra: pc = in.o[0].reg; break;
+    case Op::Bra:
+        count_loop(in, pc, in.o[0].reg);
+        pc = in.o[0].reg;
+        break;
     case Op::Call:
         if (call(fr, in) == Flow::Exited) return Step::Exit;
         break;
@@ -1641,7 +1738,7 @@ Interpreter::Step Interpreter::slow(const Frame& fr, const Instr& in, std::size_
 // Traced accesses: the runtime checks and records them for the running lane.
 #define WL_MEMORY_OPS(X)                                                                                     \
     X(ld_shared32, LdShared32, WL_D = load32(*in, shared_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)))   \
-    X(st_shared32, StShared32, store32(*in, shared_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A))) \
+    X(st_shared32, StShared32, store_shared32(*in, WL_D + in->o[0].imm, u32(WL_A)))                          \
     X(ld_global32, LdGlobal32, WL_D = load32(*in, global_target(*in, WL_A + in->o[1].imm, 4, Kind::Load)))   \
     X(st_global32, StGlobal32, store32(*in, global_target(*in, WL_D + in->o[0].imm, 4, Kind::Store), u32(WL_A)))
 
@@ -1710,7 +1807,10 @@ general: {
     WL_REGISTER_OPS(WL_LANE_OP)
     WL_PARAM_OPS(WL_LANE_OP)
     WL_MEMORY_OPS(WL_LANE_ACCESS)
-bra: pc = in->o[0].reg; WL_NEXT();
+bra:
+    count_loop(*in, pc, in->o[0].reg);
+    pc = in->o[0].reg;
+    WL_NEXT();
 bar_sync:
     if (t_->stepping) {
         emu::detail::barrier_arrive(emu::detail::BarrierOp::None, 0, file(*in), line(*in));
@@ -1788,6 +1888,11 @@ void Interpreter::run_warp(const Launch& L)
 {
     emu::detail::LaneTurn turns[32];
     const unsigned n = emu::detail::pass_lanes(turns);
+    if (n && turns[0].first) {  // the warp's first pass (every lane starts in it): its step count starts
+        const std::size_t warps = (std::size_t(L.block.x) * L.block.y * L.block.z + 31) / 32;
+        if (tls_warp_steps.size() < warps) tls_warp_steps.resize(warps);
+        tls_warp_steps[turns[0].flat / 32] = 0;
+    }
     PassLane lanes[32];
     for (unsigned k = 0; k < n; ++k) {
         const bool first = turns[k].first;
@@ -1834,6 +1939,9 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         live &= ~(1u << k);
     };
     std::size_t next[32];
+    // The step budget, counted once a warp (as if its lanes were one thread:
+    // divergent groups add up, so the count errs high, never low).
+    std::uint64_t& warp_steps = tls_warp_steps[lanes[0].flat / 32];
     // The pass's lanes 0 .. count - 1, when they are all in this group.
     const unsigned count = static_cast<unsigned>(std::popcount(g.lanes));
     const std::uint32_t whole = g.lanes == (count == 32 ? ~0u : (1u << count) - 1) ? g.lanes : 0;
@@ -1875,6 +1983,13 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
             WL_PARAM_OPS(WL_GROUP_PARAM)
             WL_MEMORY_OPS(WL_GROUP_ACCESS)
         case Fast::Bra:
+            if (in->o[0].reg < pc) [[unlikely]] {  // a loop: the group's budget, once for all its lanes
+                warp_steps += pc - in->o[0].reg;
+                if (warp_steps > L.max_steps) [[unlikely]] {
+                    enter(lanes[std::countr_zero(exec)], fr);
+                    budget_spent(*in);
+                }
+            }
             if (exec == live) {
                 pc = in->o[0].reg;
             } else {  // divergence: the taken lanes wait their turn as a group
@@ -1983,7 +2098,7 @@ void lane_main(void* ctx)
     // allocates them once per block (16-byte aligned, as the layout assumes).
     for (const SharedSlot& s : L.slots) {
         ArrayMeta meta;
-        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, L.decl_file, L.decl_line, meta);
+        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, L.decl_file, L.decl_line, meta, s.zeroed);
         if (!t.arena) t.arena = static_cast<unsigned char*>(p) - s.offset;
     }
     t.local = L.local_bytes ? static_cast<unsigned char*>(alloca(L.local_bytes)) : nullptr;
@@ -2021,7 +2136,7 @@ std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots 
     run.t.local_capacity = L.local_bytes;
     for (const SharedSlot& sv : L.slots) {
         ArrayMeta meta;
-        void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, meta);
+        void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, meta, sv.zeroed);
         if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
     }
     std::memcpy(run.slots(), L.image.data(), L.image.size() * 8);
@@ -2056,6 +2171,36 @@ void warp_step(void* ctx)
 {
     const Launch& L = *static_cast<const Launch*>(ctx);
     Interpreter(*L.mod).run_warp(L);
+}
+
+// Does the kernel, or a function it calls, read %reserved_smem_offset_*?
+bool uses_reserved_shared(const Module::Impl& m, const Function& fn, int depth)
+{
+    for (const ConstSlot& c : fn.consts)
+        if (c.kind == OpKind::Special && reserved_shared(static_cast<Special>(c.imm))) return true;
+    if (depth > 16) return false;
+    for (const Instr& in : fn.code)
+        if (in.op == Op::Call && in.o[1].kind == OpKind::Func && &m.functions[in.o[1].reg] != &fn &&
+            uses_reserved_shared(m, m.functions[in.o[1].reg], depth + 1))
+            return true;
+    return false;
+}
+
+// A fault the runtime raised (a race, an uninitialised read) at a user's line
+// that calls into a toolkit header: the header's line beside it, when that line is one.
+emu::KernelFault with_header_line(const Module::Impl& m, emu::KernelFault f)
+{
+    if (f.fault.what.find("; inside the toolkit at ") != std::string::npos) return f;
+    std::string note;
+    for (const SourceLoc& at : m.locations) {
+        if (!at.header_file || at.line != f.fault.line || m.files[at.file] != f.fault.file) continue;
+        const std::string here = header_note(m, at);
+        if (!note.empty() && note != here) return f;  // several header lines: none is the one
+        note = here;
+    }
+    if (note.empty()) return f;
+    f.fault.what += note;
+    return emu::KernelFault(f.fault);
 }
 
 std::string describe(const Function& k)
@@ -2100,6 +2245,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     L.kernel_name = k->info.demangled.substr(0, k->info.demangled.find('('));
     L.grid = grid;
     L.block = block;
+    L.max_steps = emu.options.max_steps;
     L.dynamic_bytes = dynamic_shared_bytes;
     L.params.assign(k->param_bytes, 0);
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -2137,6 +2283,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         const SharedVar& v = mi.shared[id];
         if (!v.dynamic) continue;
         L.shared_offset[id] = dynamic_offset;
+        if (!L.dynamic_name) L.dynamic_name = v.name.c_str(), L.dynamic_offset = dynamic_offset;
         if (!dynamic_declared && dynamic_shared_bytes) {
             SharedVar sized = v;
             sized.bytes = dynamic_shared_bytes;
@@ -2146,6 +2293,11 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         }
     }
     L.shared_total = off + dynamic_shared_bytes;
+    if (uses_reserved_shared(mi, *k, 0)) {  // after the kernel's own: its offsets stay as they were
+        L.reserved_offset = static_cast<std::uint32_t>((L.shared_total + 15) / 16 * 16);
+        L.slots.push_back(SharedSlot{L.reserved_offset, kReservedSharedBytes, 4, static_cast<std::uint8_t>(L.slots.size()),
+                                     kReservedSharedName, true});
+    }
     // local memory: the kernel's depot, and each device function's a few times over (calls nest)
     std::uint64_t local = (k->local_bytes + 15) / 16 * 16;
     for (const Function& f : mi.functions)
@@ -2186,7 +2338,11 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         body.step = lane_step;
         body.step_warp = warp_step;
     }
-    emu.launch_body(L.kernel_name.c_str(), grid, block, body);
+    try {
+        emu.launch_body(L.kernel_name.c_str(), grid, block, body);
+    } catch (emu::KernelFault& f) {
+        throw with_header_line(mi, std::move(f));
+    }
 }
 
 }  // namespace wl::ptx

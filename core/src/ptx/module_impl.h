@@ -68,6 +68,7 @@ enum : std::uint16_t {
     kPair = 4096,  // a d|p destination pair (setp, shfl, match.all)
     kShiftAmt = 8192,  // bfind.shiftamt
     kCarryOut = 16384,  // .cc: the carry (or borrow) goes to the thread's condition code
+    kUnreadable = 32768,  // Unsupported: a statement the parser could not read (texts[text] says why)
 };
 // Sub-operations of atom/red/vote/shfl/redux/match/bar.red/shf.
 enum class Sub : std::uint8_t {
@@ -76,6 +77,7 @@ enum class Sub : std::uint8_t {
     Up, Down, Bfly, Idx,                                        // shfl
     MatchAny, MatchAll,
     MbInit, MbArrive, MbArriveExpectTx, MbExpectTx, MbTestWait, MbTryWait,  // mbarrier
+    MbCpAsyncArrive, MbCpAsyncArriveNoinc,  // cp.async.mbarrier.arrive[.noinc]
 };
 
 enum class OpKind : std::uint8_t { None, Reg, Imm, Vec, Addr, Special, SharedSym, LocalSym, ParamSym, Sink, Label, Func, List };
@@ -84,9 +86,13 @@ enum class Special : std::uint16_t {
     TidX, TidY, TidZ, NtidX, NtidY, NtidZ, CtaidX, CtaidY, CtaidZ, NctaidX, NctaidY, NctaidZ,
     LaneId, WarpId, NWarpId, SmId, NSmId, GridId, Clock, Clock64, GlobalTimer,
     LanemaskLt, LanemaskLe, LanemaskEq, LanemaskGe, LanemaskGt, DynSmem, TotalSmem,
+    // The shared memory a GPU keeps for the toolkit (cooperative groups' multi-warp tiles): its bounds and two regions.
+    ReservedBegin, ReservedEnd, ReservedCap, Reserved0, Reserved1,
 };
+constexpr bool reserved_shared(Special s) { return s >= Special::ReservedBegin && s <= Special::Reserved1; }
 
 constexpr std::uint32_t kNoReg = 0xFFFFFFFFu;
+enum : std::uint8_t { kPlain = 0, kVolatile = 1, kStrong = 2 };  // Instr::order
 
 // One operand. Addr: [reg + imm] where the base is a register (reg) or a
 // symbol (base = SharedSym/LocalSym/ParamSym with reg = symbol id, or Imm:
@@ -110,6 +116,9 @@ struct Instr {
     Sub sub = Sub::None;
     std::uint8_t vec = 1;     // ld/st .v2/.v4
     std::uint8_t nops = 0;
+    // ld/st .volatile: a spin loop may wait on it (the emulator lets other threads run); .relaxed, .acquire,
+    // .release: that too, and a strong access, which races with no atomic (volatile races as a plain access does).
+    std::uint8_t order = 0;  // kPlain, kVolatile, kStrong
     std::uint16_t flags = 0;
     std::uint32_t pred = kNoReg;  // guard predicate slot
     std::uint32_t loc = 0;        // index into Module::Impl::locations
@@ -119,8 +128,11 @@ struct Instr {
 };
 
 struct SourceLoc {
-    std::uint32_t file = 0;  // index into Module::Impl::files (0: unknown)
+    std::uint32_t file = 0;  // index into Module::Impl::files (0: unknown): the innermost frame outside the toolkit
     std::uint32_t line = 0;
+    std::uint32_t header_file = 0;  // the innermost frame when it lies in a toolkit header (0: it does not)
+    std::uint32_t header_line = 0;
+    bool in_toolkit = false;  // no frame lies outside the toolkit (a function it compiled on its own): the caller's line tells
 };
 
 struct ParamSlot {

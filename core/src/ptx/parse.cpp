@@ -96,6 +96,7 @@ private:
     std::unordered_map<std::string, std::uint32_t> labels_;
     std::vector<std::pair<std::uint32_t, std::string>> fixups_;  // instruction index, label
     std::uint32_t cur_loc_ = 0;
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::pair<std::uint32_t, std::uint32_t>>> frame_chains_;  // this function's
     std::set<std::string> prototypes_;
     std::vector<std::pair<std::uint32_t, std::string>> call_fixups_;  // per module: (function, instruction), callee
 
@@ -501,16 +502,14 @@ private:
         expect("{");
         labels_.clear();
         fixups_.clear();
+        frame_chains_.clear();
         cur_loc_ = 0;
         int depth = 1;
         while (depth > 0) {
+            if (at_end()) fail("unexpected end of the PTX inside " + f_->name);
             const std::string_view t = peek();
             if (t == "{") { ++p_; ++depth; scopes_.emplace_back(); continue; }
             if (t == "}") { ++p_; --depth; if (depth > 0) scopes_.pop_back(); continue; }
-            if (t == ".reg" || t == ".shared" || t == ".local" || t == ".param" || t == ".global" || t == ".const") {
-                variable(false, false);
-                continue;
-            }
             if (t == ".loc") { loc_directive(); continue; }
             if (t == ".pragma") { skip_statement(); continue; }
             if (peek(1) == ":") {  // a label, or a call prototype
@@ -520,7 +519,7 @@ private:
                 labels_[name] = static_cast<std::uint32_t>(f_->code.size());
                 continue;
             }
-            instruction();
+            statement();
         }
         // a final ret: falling off the end returns, and the interpreter needs no bounds check
         Instr last;
@@ -533,8 +532,11 @@ private:
         f_->code.push_back(last);
         for (auto& [at, label] : fixups_) {
             auto it = labels_.find(label);
-            if (it == labels_.end()) throw ParseError(std::string(origin_) + ": unknown label '" + label + "' in " + f_->name);
             Instr& in = f_->code[at];
+            if (it == labels_.end()) {  // the kernel fails when it runs, not the module now
+                unreadable(in, "unknown label '" + label + "'", m_.texts[in.text]);
+                continue;
+            }
             for (unsigned k = 0; k < in.nops; ++k)
                 if (in.o[k].kind == OpKind::Label && in.o[k].reg == kNoReg) in.o[k].reg = it->second;
         }
@@ -558,6 +560,14 @@ private:
             else if (key == "inlined_at") file_line();
             else fail("unknown .loc attribute '" + std::string(key) + "'");
         }
+        // nvcc names one caller a .loc; that caller's own callers are those of the
+        // .loc before that had it innermost: the whole chain, out to the kernel.
+        if (chain.size() == 2)
+            if (auto known = frame_chains_.find(chain[1]); known != frame_chains_.end()) {
+                chain.resize(1);
+                chain.insert(chain.end(), known->second.begin(), known->second.end());
+            }
+        frame_chains_[chain.front()] = chain;
         auto [it, fresh] = loc_ids_.try_emplace(chain, static_cast<std::uint32_t>(raw_locs_.size()));
         if (fresh) raw_locs_.push_back(RawLoc{chain});
         cur_loc_ = it->second;
@@ -594,6 +604,12 @@ private:
             o.reg = m_.function_ids.find(name)->second;
             return o;
         }
+        if (name == "WARP_SZ") {  // PTX's constant for warpSize: the emulator's warps are 32 lanes wide
+            Operand o;
+            o.kind = OpKind::Imm;
+            o.imm = 32;
+            return o;
+        }
         fail("unknown name '" + std::string(name) + "'");
     }
 
@@ -610,7 +626,9 @@ private:
             {"%lanemask_lt", Special::LanemaskLt}, {"%lanemask_le", Special::LanemaskLe},
             {"%lanemask_eq", Special::LanemaskEq}, {"%lanemask_ge", Special::LanemaskGe},
             {"%lanemask_gt", Special::LanemaskGt}, {"%dynamic_smem_size", Special::DynSmem},
-            {"%total_smem_size", Special::TotalSmem},
+            {"%total_smem_size", Special::TotalSmem}, {"%reserved_smem_offset_begin", Special::ReservedBegin},
+            {"%reserved_smem_offset_end", Special::ReservedEnd}, {"%reserved_smem_offset_cap", Special::ReservedCap},
+            {"%reserved_smem_offset_0", Special::Reserved0}, {"%reserved_smem_offset_1", Special::Reserved1},
         };
         for (auto& [s, v] : table)
             if (n == s) return v;
@@ -629,7 +647,7 @@ private:
     {
         for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
             if (s->count(std::string(name))) return true;
-        return module_shared_.count(name) || module_vars_.count(name) || m_.function_ids.count(name);
+        return module_shared_.count(name) || module_vars_.count(name) || m_.function_ids.count(name) || name == "WARP_SZ";
     }
 
     Operand operand(bool label_ok)
@@ -715,6 +733,57 @@ private:
         return lookup(t);
     }
 
+    // A declaration or an instruction. What the parser cannot read becomes an
+    // instruction that faults when it runs: only the kernels that reach it fail,
+    // naming it and the user's line, and the rest of the module runs.
+    void statement()
+    {
+        const std::size_t start = p_;
+        const std::uint32_t at_line = line();
+        const std::size_t code_size = f_->code.size(), lists = f_->lists.size(), fixups = fixups_.size();
+        try {
+            const std::string_view t = peek();
+            if (t == ".reg" || t == ".shared" || t == ".local" || t == ".param" || t == ".global" || t == ".const")
+                variable(false, false);
+            else
+                instruction();
+        } catch (const ParseError& e) {
+            p_ = start;
+            std::string written;
+            for (int depth = 0; !at_end();) {  // to the statement's end; a '}' of the function ends it too
+                const std::string_view t = peek();
+                if (t == ";" && depth == 0) { ++p_; break; }
+                if (t == "}" && depth == 0) break;
+                depth += t == "{" ? 1 : t == "}" ? -1 : 0;
+                written += std::string(written.empty() ? "" : " ") + std::string(next());
+            }
+            f_->code.resize(code_size);
+            f_->lists.resize(lists);
+            fixups_.resize(fixups);
+            Instr in;
+            in.ptx_line = at_line;
+            in.loc = cur_loc_;
+            std::string why = e.what();
+            if (const auto cut = why.find(": PTX line "); cut != std::string::npos) {  // keep only what went wrong
+                const auto colon = why.find(": ", cut + 11);
+                why = why.substr(colon + 2);
+                if (const auto src = why.rfind(": "); src != std::string::npos) why.resize(src);
+            }
+            unreadable(in, why, written);
+            f_->code.push_back(in);
+        }
+    }
+    void unreadable(Instr& in, const std::string& why, const std::string& written)
+    {
+        in.op = Op::Unsupported;
+        in.fast = Fast::None;
+        in.pred = kNoReg;
+        in.nops = 0;
+        in.flags = kUnreadable;
+        in.text = static_cast<std::uint32_t>(m_.texts.size());
+        m_.texts.push_back("'" + written + "': " + why);
+    }
+
     void instruction()
     {
         Instr in;
@@ -792,6 +861,14 @@ private:
         }
         if (in.op == Op::CpAsync && q.size() >= 3 && q[1] == "async" && q[2] == "bulk") {
             decode_bulk_copy(opcode, in);
+            return;
+        }
+        if (in.op == Op::CpAsync && q.size() >= 4 && q[2] == "mbarrier" && q[3] == "arrive") {
+            // cp.async.mbarrier.arrive[.noinc].shared{::cta}.b64 [bar]: an arrival once this thread's copies land
+            in.op = Op::Mbarrier;
+            in.sub = opcode.find(".noinc") != std::string_view::npos ? Sub::MbCpAsyncArriveNoinc : Sub::MbCpAsyncArrive;
+            if (opcode.find(".shared") != std::string_view::npos) in.space = Space::Shared;
+            if (!opcode.ends_with(".b64")) in.op = Op::Unsupported;
             return;
         }
         if (in.op == Op::CpAsync) {  // cp.async copies at once here: its groups need no waiting
@@ -882,6 +959,8 @@ private:
                 "L1::evict_last", "L1::evict_first", "L1::evict_normal", "L1::evict_unchanged", "L2::64B",
                 "L2::128B", "L2::256B", "L2::cache_hint", "mmio", "weak", "noftz", "L1", "L2", "proxy",
                 "async", "clamp", "mode", "f4e"};
+            if ((in.op == Op::Ld || in.op == Op::St) && (s == "relaxed" || s == "acquire" || s == "release")) in.order = kStrong;
+            if ((in.op == Op::Ld || in.op == Op::St) && s == "volatile" && in.order == kPlain) in.order = kVolatile;
             bool ignore = std::find(std::begin(ignored), std::end(ignored), s) != std::end(ignored) ||
                           s.starts_with("L1::") || s.starts_with("L2::") || s == "collector" || s.starts_with("level::") ||
                           s == "noinc" || s == "shiftamt";
@@ -972,9 +1051,15 @@ private:
         for (std::size_t k = 1; k < raw_locs_.size(); ++k) {
             const auto& chain = raw_locs_[k].chain;
             std::pair<std::uint32_t, std::uint32_t> pick = chain.back();
+            bool found = false;
             for (const auto& fl : chain)
-                if (!toolkit_file(fl.first)) { pick = fl; break; }
-            m_.locations[k] = SourceLoc{pick.first <= max_file ? pick.first : 0, pick.second};
+                if (!toolkit_file(fl.first)) { pick = fl; found = true; break; }
+            const auto known_file = [&](std::uint32_t f) { return f <= max_file ? f : 0; };
+            SourceLoc& at = m_.locations[k];
+            at = SourceLoc{known_file(pick.first), pick.second};
+            at.in_toolkit = !found;
+            if (toolkit_file(chain.front().first) && (pick != chain.front() || !found))
+                at.header_file = known_file(chain.front().first), at.header_line = chain.front().second;
         }
         for (Function& fn : m_.functions) {
             if (fn.declared_only) continue;
@@ -1029,7 +1114,7 @@ private:
     // The specialised form of an instruction, where it has one.
     static Fast fast_form(const Function& fn, const Instr& in)
     {
-        if ((in.op == Op::Ld || in.op == Op::St) && in.vec == 1) {
+        if ((in.op == Op::Ld || in.op == Op::St) && in.vec == 1 && in.order == kPlain) {
             const unsigned w = ty_bytes(in.ty);
             const Operand& addr = in.op == Op::Ld ? in.o[1] : in.o[0];
             const Operand& value = in.op == Op::Ld ? in.o[0] : in.o[1];

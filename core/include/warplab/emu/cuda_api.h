@@ -58,9 +58,10 @@ enum class CollectiveOp : std::uint8_t {
 };
 void collective(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width, void* out,
                 const char* file, unsigned line);
-// Shared arrays are per block: the first thread to declare the k-th array allocates it.
+// Shared arrays are per block: the first thread to declare the k-th array allocates it,
+// poisoned and unwritten, or (zeroed) as zeros that count as written.
 void* declare_shared(unsigned elem_size, unsigned long long count, const char* name, const char* file,
-                     unsigned line, ArrayMeta& meta_out);
+                     unsigned line, ArrayMeta& meta_out, bool zeroed = false);
 }  // namespace emu::detail
 }  // namespace wl
 

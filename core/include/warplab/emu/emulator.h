@@ -10,6 +10,7 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -33,6 +34,19 @@ struct LaunchOptions {
     bool record = true;                            // record the watched blocks at all
     unsigned workers = 0;                          // host threads; 0 = one per core
     std::uint64_t seed = 0x5eed;                   // lane order under Independent
+    // Instructions a thread may execute before the launch stops as an endless
+    // loop (counted at backward branches: a loop's instructions per iteration).
+    // The default is about 300 times what any lab's trace at its default size
+    // takes (matmul v9: 6,807), and stops an endless loop with a __syncthreads()
+    // in it, in blocks of 256 threads, within about 20 s on one loaded core.
+    std::uint64_t max_steps = kDefaultMaxSteps;
+    // Bytes of records one host thread's watched blocks may make in one launch;
+    // past it recording stops (a vector's growth may briefly hold twice this).
+    std::uint64_t max_record_bytes = std::uint64_t(384) << 20;
+    static constexpr std::uint64_t kDefaultMaxSteps = 2'000'000;
+    // Called now and then while a launch runs (at most twice a second, from a
+    // host thread that runs blocks): blocks finished, blocks in the grid.
+    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
 };
 
 struct Fault {
@@ -43,6 +57,15 @@ struct Fault {
     unsigned line = 0;
     std::string what;  // what happened, one sentence
     std::string message() const;
+};
+
+// Something CUDA defines but a kernel should not count on, which the launch
+// went past: stores of different values by lanes of one instruction to one
+// word (one lands), a plain read of a word other threads change atomically.
+// Same fields as a Fault; `count` how many times the site did it.
+struct Warning {
+    Fault at;
+    std::uint64_t count = 1;
 };
 
 class KernelFault : public std::runtime_error {
@@ -90,8 +113,13 @@ void barrier_arrive_lanes(const unsigned* flats, unsigned count, const char* fil
 void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, unsigned mask, const char* file, unsigned line);
 // Runs body once per thread of the grid. Appends the watched blocks' records.
 // Adds the fiber switches the launch made to `switches`.
+// Appends the launch's warnings (one per site) and says whether the records were cut at opt.max_record_bytes.
+struct RunNotes {
+    std::vector<Warning>* warnings;
+    bool* records_cut;
+};
 void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,
-              std::vector<trace::LaneRecord>& records, std::uint64_t& switches);
+              std::vector<trace::LaneRecord>& records, std::uint64_t& switches, RunNotes notes);
 // Elements of device memory from p to the end of its allocation; throws LaunchError if p is not device memory.
 std::uint64_t elements_from(const void* p, std::size_t elem_size);
 
@@ -105,8 +133,15 @@ LaneInfo current_lane();
 // Lockstep: one round per access (the lane yields); Independent: nothing.
 void access_round();
 // Shared-memory checks of one access (uninitialised reads, races); `name[index]` for messages.
+// stored: a store's bytes (lanes of one instruction storing the same bytes to a word do not race);
+// strong: a load with .acquire, .relaxed or .volatile, which races with no atomic.
 void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
-                         const char* file, unsigned line);
+                         const char* file, unsigned line, const void* stored = nullptr, bool strong = false);
+// A spinning lane (a strong load, which a loop may be waiting on) gives the others a turn.
+// Explicit-state lanes: true when the caller must return (the lane resumes after the load).
+bool spin_yield();
+// The budget of opt.max_steps per thread is spent: the launch stops (the message says where).
+[[noreturn]] void step_budget_fault(std::uint64_t steps, const char* file, unsigned line);
 void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
                    const void* value, unsigned value_bytes, const char* file, unsigned line);
 [[noreturn]] void kernel_fault(const char* file, unsigned line, std::string what);
@@ -195,17 +230,26 @@ public:
             auto* k = static_cast<Ctx*>(c);
             std::apply(k->kernel, *k->params);
         };
-        detail::run_grid(name, grid, block, options, detail::KernelBody{&ctx, call}, records_, switches_);
+        detail::run_grid(name, grid, block, options, detail::KernelBody{&ctx, call}, records_, switches_, notes());
     }
 
     // Runs body once per thread of the grid (the PTX interpreter's launches).
     void launch_body(const char* name, dim3 grid, dim3 block, detail::KernelBody body)
     {
-        detail::run_grid(name, grid, block, options, body, records_, switches_);
+        detail::run_grid(name, grid, block, options, body, records_, switches_, notes());
     }
 
     // Records of the watched blocks from every launch since the last take.
-    std::vector<trace::LaneRecord> take_records() { return std::exchange(records_, {}); }
+    std::vector<trace::LaneRecord> take_records()
+    {
+        records_cut_ = false;
+        return std::exchange(records_, {});
+    }
+    // Warnings of every launch since the last take, one per site and kind.
+    std::vector<Warning> take_warnings() { return std::exchange(warnings_, {}); }
+    // Did a launch since the last take_records() stop recording at options.max_record_bytes?
+    // (Its records then end where the cap fell.)
+    bool records_cut() const { return records_cut_; }
     // Fiber switches made by all launches so far (a lane's resume and its yield are two).
     std::uint64_t fiber_switches() const { return switches_; }
 
@@ -214,7 +258,10 @@ private:
     {
         (detail::bind_argument(std::get<I>(t), static_cast<std::uint8_t>(I)), ...);
     }
+    detail::RunNotes notes() { return detail::RunNotes{&warnings_, &records_cut_}; }
     std::vector<trace::LaneRecord> records_;
+    std::vector<Warning> warnings_;
+    bool records_cut_ = false;
     std::vector<void*> owned_;
     std::uint64_t switches_ = 0;
 };

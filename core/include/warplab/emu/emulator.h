@@ -46,7 +46,7 @@ struct LaunchOptions {
     static constexpr std::uint64_t kDefaultMaxSteps = 2'000'000;
     // Called now and then while a launch runs (at most twice a second, from a
     // host thread that runs blocks): blocks finished, blocks in the grid.
-    std::function<void(std::uint64_t done, std::uint64_t total)> progress;
+    std::function<void(std::uint64_t done, std::uint64_t total)> progress = nullptr;
 };
 
 struct Fault {

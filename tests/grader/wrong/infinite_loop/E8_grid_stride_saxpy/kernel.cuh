@@ -1,9 +1,9 @@
 // Known wrong (E8): an infinite loop: `i + stride` instead of `i += stride`,
 // so i never moves and every thread updates its first element for ever.
 //
-// Expected verdict: the harness is stopped at E8's time limit (10 s): every
-// check fails with "not run: time limit exceeded: stopped after 10 s", and
-// the grader itself carries on and ends normally with score 0/10.
+// Expected verdict: the emulator's step budget stops the launch (a fault naming
+// the thread and this loop's line, "an endless loop?"), before the harness's
+// time limit (10 s) would; the grader carries on and ends with score 0/10.
 #pragma once
 
 namespace exercise {

@@ -168,29 +168,48 @@ struct SourceSite {
 };
 
 // Follows `.loc`s in program order and answers, for the current point, the
-// location the interpreter gives the instruction: of the `.loc`'s own point and
-// its inlined_at point, the first (innermost) in a file that is not a CUDA
-// toolkit header; the call site when both are.
+// location the interpreter gives the instruction (the parser's rule): of the
+// `.loc`'s whole chain of inlined callers, innermost first, the first frame in a
+// file that is not a CUDA toolkit header; the outermost when all are. nvcc names
+// one caller a `.loc`; that caller's own callers are those of the `.loc` that
+// last had it innermost (cooperative groups inline header into header).
 class SiteTracker {
 public:
     explicit SiteTracker(const std::map<int, std::string>& files) : files_(files) {}
 
+    void start_function() { frames_.clear(); }
+
     void see(const Loc& loc)
     {
-        LocPoint p = loc.at;
-        if (toolkit(p.file) && loc.inlined_at) p = *loc.inlined_at;
-        auto it = files_.find(p.file);
-        current_ = SourceSite{p.line, trace::file_hash(it == files_.end() ? "" : it->second.c_str())};
+        std::vector<Frame> chain{{loc.at.file, loc.at.line}};
+        if (loc.inlined_at) {
+            const Frame caller{loc.inlined_at->file, loc.inlined_at->line};
+            if (auto known = frames_.find(caller); known != frames_.end())
+                chain.insert(chain.end(), known->second.begin(), known->second.end());
+            else
+                chain.push_back(caller);
+        }
+        frames_[chain.front()] = chain;
+        Frame pick = chain.back();
+        for (const Frame& f : chain)
+            if (!toolkit(f.first)) {
+                pick = f;
+                break;
+            }
+        auto it = files_.find(pick.first);
+        current_ = SourceSite{pick.second, trace::file_hash(it == files_.end() ? "" : it->second.c_str())};
     }
     SourceSite current() const { return current_; }
 
 private:
+    using Frame = std::pair<int, unsigned>;  // (file, line)
     bool toolkit(int file) const
     {
         auto it = files_.find(file);
         return it != files_.end() && is_toolkit_path(it->second);
     }
     const std::map<int, std::string>& files_;
+    std::map<Frame, std::vector<Frame>> frames_;  // this function's: a frame's chain out to the kernel
     SourceSite current_;
 };
 
@@ -617,6 +636,7 @@ public:
                          std::size_t& next_id, std::string& out)
         : lines_(lines), f_(f), sites_(sites), next_id_(next_id), out_(out), emit_(out)
     {
+        sites_.start_function();
         for (std::size_t i = f.open; i <= f.close; ++i) widths_.see(lines[i]);
     }
 

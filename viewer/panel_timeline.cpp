@@ -125,7 +125,7 @@ std::vector<const BenchRow*> version_rows(const BenchTable& t, const std::string
 {
     std::vector<const BenchRow*> out;
     for (const BenchRow& r : t.rows)
-        if (r.version == id || r.version.rfind(id + " ", 0) == 0) out.push_back(&r);
+        if (row_version(r.version) == id) out.push_back(&r);
     return out;
 }
 

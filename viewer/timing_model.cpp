@@ -75,8 +75,7 @@ const BenchRow* find_row(const BenchTable& t, const std::string& version)
     for (const BenchRow& r : t.rows) {
         if (r.reference) continue;
         if (r.version == version) return &r;
-        if (r.version.size() > version.size() && r.version.compare(0, version.size() + 1, version + " ") == 0 &&
-            (!best || r.median_ms < best->median_ms))
+        if (row_version(r.version) == version && (!best || r.median_ms < best->median_ms))
             best = &r;
     }
     return best;

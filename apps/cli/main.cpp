@@ -315,7 +315,7 @@ int bench(const BenchArgs& a, const std::string& command)
     if (a.timeline && !lab->host_programs)
         throw std::invalid_argument("--timeline: lab " + lab->id + " records no timeline (the transfers lab does)");
     for (const std::string& v : a.versions)  // a version, or a row of one ("v3 4 streams")
-        if (v != "ref" && !find_version(*lab, v) && !(v.find(' ') != std::string::npos && find_version(*lab, v.substr(0, v.find(' ')))))
+        if (v != "ref" && !find_version(*lab, row_version(v)))
             throw std::invalid_argument("unknown version '" + v + "' of lab " + lab->id + " (see `warplab list`)");
     if (!a.file.empty() && (a.recorded || !a.record.empty()))
         throw std::invalid_argument("--file times your kernel now; it is not recorded, so it takes neither --record nor --recorded");

@@ -20,6 +20,10 @@ struct BenchOptions {
     std::optional<std::uint32_t> shared_bytes;  // --shared-bytes: its dynamic shared memory (default: the lab's textbook's)
 };
 
+// The version a row belongs to: its name up to the first space. A version
+// measured in several settings has a row for each ("v3 4 streams", "v1 offset 5").
+inline std::string row_version(const std::string& row) { return row.substr(0, row.find(' ')); }
+
 struct BenchRow {
     std::string version;   // "v3", or the reference's name ("CUB DeviceReduce::Sum")
     bool reference = false;

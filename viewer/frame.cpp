@@ -33,7 +33,7 @@ void draw_frame(App& app)
 {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
     const FontSet& f = fonts(app);
-    ImGui::GetIO().FontGlobalScale = font_scale(size.x, size.y, app.presenter);
+    ImGui::GetIO().FontGlobalScale = font_scale(size.x, size.y, app.presenter) / app.fonts.scale;  // ~1: see follow_font_scale
     ImGui::PushFont(f.ui);
     const ImGuiStyle& style = ImGui::GetStyle();
     current_trace(app);  // run it now, before any panel draws

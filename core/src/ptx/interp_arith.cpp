@@ -492,15 +492,16 @@ Outcome exec_isspacep(Interpreter& it, const Frame& fr, const Instr& in, std::si
 Outcome exec_testp(Interpreter& it, const Frame& fr, const Instr& in, std::size_t&)
 {
     const std::uint64_t a = it.get(fr, in.o[1]);
-    const double x = in.ty == Ty::F64 ? f64(a) : f32(a);
+    // classified in the operand's own format: a float subnormal is a normal double
+    const int c = in.ty == Ty::F64 ? std::fpclassify(f64(a)) : std::fpclassify(f32(a));
     bool v = false;
     switch (in.sub) {
-    case Sub::Finite: v = std::isfinite(x); break;
-    case Sub::Infinite: v = std::isinf(x); break;
-    case Sub::Number: v = !std::isnan(x); break;
-    case Sub::NotANumber: v = std::isnan(x); break;
-    case Sub::Normal: v = std::isnormal(in.ty == Ty::F64 ? x : f32(a)); break;
-    case Sub::Subnormal: v = std::fpclassify(in.ty == Ty::F64 ? x : f32(a)) == FP_SUBNORMAL; break;
+    case Sub::Finite: v = c != FP_INFINITE && c != FP_NAN; break;
+    case Sub::Infinite: v = c == FP_INFINITE; break;
+    case Sub::Number: v = c != FP_NAN; break;
+    case Sub::NotANumber: v = c == FP_NAN; break;
+    case Sub::Normal: v = c == FP_NORMAL; break;
+    case Sub::Subnormal: v = c == FP_SUBNORMAL; break;
     default: it.unsupported(in);
     }
     Interpreter::put_pred(fr, in.o[0], v);

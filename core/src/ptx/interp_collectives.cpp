@@ -51,6 +51,7 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
 {
     const char* f = file(in);
     const unsigned l = line(in);
+    const unsigned warp = t_->L->warp_size;
     switch (in.op) {
     case Op::Shfl: {  // shfl.sync.mode.b32 d[|p], a, b, c, membermask
         const unsigned base = (in.flags & kPair) ? 2 : 1;
@@ -58,7 +59,8 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
         const int arg = static_cast<int>(get(fr, in.o[base + 1]));
         const std::uint32_t c = static_cast<std::uint32_t>(get(fr, in.o[base + 2]));
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[base + 3]));
-        const int width = 32 - static_cast<int>((c >> 8) & 0x1F);  // c = ((32 - width) << 8) | clamp
+        // c = ((warp width - segment width) << 8) | clamp, as the toolkit's __shfl_*_sync writes it
+        const int width = static_cast<int>(warp) - static_cast<int>((c >> 8) & (warp - 1));
         const CollectiveOp op = collective_op(in);
         bool inside = true;
         emu::detail::shuffle_source(op, t_->lane.lane, arg, width, &inside);
@@ -69,25 +71,25 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
     case Op::Vote: {  // vote.sync.mode.type d, {!}a, membermask
         const unsigned value = static_cast<unsigned>(get(fr, in.o[1]) & 1);
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[2]));
-        emu::detail::collective_arrive(collective_op(in), mask, &value, 4, 0, 32, f, l);
+        emu::detail::collective_arrive(collective_op(in), mask, &value, 4, 0, static_cast<int>(warp), f, l);
         return;
     }
     case Op::Match: {  // match.any.sync.b32 d, a, membermask / match.all.sync.b32 d[|p], a, membermask
         const unsigned base = (in.flags & kPair) ? 2 : 1;
         const std::uint64_t value[2] = {mask_to(in.ty, get(fr, in.o[base])), 0};
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[base + 1]));
-        emu::detail::collective_arrive(collective_op(in), mask, value, 16, 0, 32, f, l);
+        emu::detail::collective_arrive(collective_op(in), mask, value, 16, 0, static_cast<int>(warp), f, l);
         return;
     }
     case Op::Redux: {  // redux.sync.op.type d, a, membermask
         const std::uint32_t value = static_cast<std::uint32_t>(get(fr, in.o[1]));
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[2]));
-        emu::detail::collective_arrive(collective_op(in), mask, &value, 4, 0, 32, f, l);
+        emu::detail::collective_arrive(collective_op(in), mask, &value, 4, 0, static_cast<int>(warp), f, l);
         return;
     }
     case Op::BarWarp: {
         const unsigned mask = static_cast<unsigned>(get(fr, in.o[0]));
-        emu::detail::collective_arrive(CollectiveOp::SyncWarp, mask, nullptr, 0, 0, 32, f, l);
+        emu::detail::collective_arrive(CollectiveOp::SyncWarp, mask, nullptr, 0, 0, static_cast<int>(warp), f, l);
         return;
     }
     case Op::Mma: {  // mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {d0..d3}, {a0..a3}, {b0, b1}, {c0..c3}
@@ -101,7 +103,7 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
             }
         }
         if (n != 10 || in.o[0].kind != OpKind::Vec || in.o[0].n != 4) unsupported(in, "operands other than the fragments of m16n8k8");
-        emu::detail::collective_arrive(CollectiveOp::MmaTf32, 0xFFFFFFFFu, words, sizeof words, 0, 32, f, l);
+        emu::detail::collective_arrive(CollectiveOp::MmaTf32, 0xFFFFFFFFu, words, sizeof words, 0, static_cast<int>(warp), f, l);
         return;
     }
     case Op::Activemask: emu::detail::active_mask_arrive(f, l); return;

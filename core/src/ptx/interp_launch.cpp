@@ -20,22 +20,21 @@ std::string header_note(const Module::Impl& m, const SourceLoc& at)
     return "; inside the toolkit at " + path + ":" + std::to_string(at.header_line);
 }
 
+// %tid.y is the y of the thread's index: s's distance from the .x of its kind picks the component.
+template <class V> static std::uint64_t axis(const V& v, Special s, Special x)
+{
+    const auto k = static_cast<unsigned>(s) - static_cast<unsigned>(x);
+    return k == 0 ? v.x : k == 1 ? v.y : v.z;
+}
+
 std::uint64_t Interpreter::special(Special s) const
 {
     const unsigned lane = t_->lane.lane;
     switch (s) {
-    case Special::TidX: return t_->tid.x;
-    case Special::TidY: return t_->tid.y;
-    case Special::TidZ: return t_->tid.z;
-    case Special::NtidX: return t_->L->block.x;
-    case Special::NtidY: return t_->L->block.y;
-    case Special::NtidZ: return t_->L->block.z;
-    case Special::CtaidX: return t_->ctaid.x;
-    case Special::CtaidY: return t_->ctaid.y;
-    case Special::CtaidZ: return t_->ctaid.z;
-    case Special::NctaidX: return t_->L->grid.x;
-    case Special::NctaidY: return t_->L->grid.y;
-    case Special::NctaidZ: return t_->L->grid.z;
+    case Special::TidX: case Special::TidY: case Special::TidZ: return axis(t_->tid, s, Special::TidX);
+    case Special::NtidX: case Special::NtidY: case Special::NtidZ: return axis(t_->L->block, s, Special::NtidX);
+    case Special::CtaidX: case Special::CtaidY: case Special::CtaidZ: return axis(t_->ctaid, s, Special::CtaidX);
+    case Special::NctaidX: case Special::NctaidY: case Special::NctaidZ: return axis(t_->L->grid, s, Special::NctaidX);
     case Special::LaneId: return lane;
     case Special::WarpId: return t_->lane.warp;
     case Special::NWarpId: return (t_->L->block.x * t_->L->block.y * t_->L->block.z + t_->L->warp_size - 1) / t_->L->warp_size;

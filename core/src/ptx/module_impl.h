@@ -38,26 +38,32 @@ constexpr bool ty_float(Ty t)
 
 enum class Space : std::uint8_t { Generic, Global, Shared, Local, Param, Const };
 
+// Operations and their hot forms: both from the table in ops.def.
 enum class Op : std::uint16_t {
-    Mov, Ld, St, Cvta, CvtaTo, Cvt, Isspacep,
-    Add, Sub, Mul, MulHi, MulWide, Mad, MadHi, MadWide, AddC, SubC, MadC, MadCHi, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max,
-    Popc, Clz, Bfind, Brev, Bfe, Bfi, Fns, Prmt, And, Or, Xor, Not, Cnot, Shl, Shr, Shf, Lop3, Testp, Copysign,
-    Fma, Rcp, Sqrt, Rsqrt, Sin, Cos, Lg2, Ex2, Tanh,
-    Setp, Selp, Slct, Set,
-    Bra, Call, Ret, Exit, Trap,
-    Bar, BarRed, BarWarp, Shfl, Vote, Match, Redux, Activemask, Nop,
-    Atom, Red, CpAsync, CpAsyncBulk, Mbarrier, Mma,
-    Unsupported,
+#define PTX_OP(Enum, name, exec) Enum,
+#include "ops.def"
 };
 
 // Hot instructions specialised by type at decode time; None: the general path.
 // Their operands are all register slots (constants live in slots too).
 enum class Fast : std::uint8_t {
-    None, Mov32, Mov64, MovPred, Add32, Add64, Sub32, Sub64, Mul32, Mul64, Mad32, Mad64, MulWideU32, MulWideS32,
-    Shl32, Shl64, ShrU32, ShrS32, ShrU64, And32, Or32, Xor32, And64, RemU32, DivU32, Min32U, Max32U, Min32S, Max32S,
-    Selp32, Selp64, SetpU32, SetpS32, SetpU64, SetpS64, SetpF32, AddF32, SubF32, MulF32, FmaF32, Bra,
-    LdParam32, LdParam64, LdShared32, StShared32, LdGlobal32, StGlobal32, BarSync, Nop,
+    None,
+#define PTX_FAST_REGISTER(label, Enum, Op, types, statement) Enum,
+#define PTX_FAST_PARAM(label, Enum, bytes, statement) Enum,
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, statement) Enum,
+#define PTX_FAST_CONTROL(label, Enum, Op) Enum,
+#include "ops.def"
 };
+
+// Sets of types, for the hot forms' rows: bit t is Ty t.
+using TySet = std::uint32_t;
+constexpr TySet ty_bit(Ty t) { return TySet{1} << static_cast<unsigned>(t); }
+constexpr TySet kTyU32 = ty_bit(Ty::U32), kTyS32 = ty_bit(Ty::S32), kTyS64 = ty_bit(Ty::S64);
+constexpr TySet kTyF32 = ty_bit(Ty::F32), kTyPred = ty_bit(Ty::Pred);
+constexpr TySet kTyB32U32 = ty_bit(Ty::B32) | kTyU32, kTyB64U64 = ty_bit(Ty::B64) | ty_bit(Ty::U64);
+constexpr TySet kTyInt32 = kTyB32U32 | kTyS32, kTyInt64 = kTyB64U64 | kTyS64;
+constexpr TySet kTyWidth4 = kTyInt32 | kTyF32 | ty_bit(Ty::F16x2) | ty_bit(Ty::BF16x2);
+constexpr TySet kTyWidth8 = kTyInt64 | ty_bit(Ty::F64);
 
 enum class Cmp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class Round : std::uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
@@ -78,6 +84,7 @@ enum class Sub : std::uint8_t {
     MatchAny, MatchAll,
     MbInit, MbArrive, MbArriveExpectTx, MbExpectTx, MbTestWait, MbTryWait,  // mbarrier
     MbCpAsyncArrive, MbCpAsyncArriveNoinc,  // cp.async.mbarrier.arrive[.noinc]
+    Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
 };
 
 enum class OpKind : std::uint8_t { None, Reg, Imm, Vec, Addr, Special, SharedSym, LocalSym, ParamSym, Sink, Label, Func, List };
@@ -88,6 +95,7 @@ enum class Special : std::uint16_t {
     LanemaskLt, LanemaskLe, LanemaskEq, LanemaskGe, LanemaskGt, DynSmem, TotalSmem,
     // The shared memory a GPU keeps for the toolkit (cooperative groups' multi-warp tiles): its bounds and two regions.
     ReservedBegin, ReservedEnd, ReservedCap, Reserved0, Reserved1,
+    WarpSize,  // WARP_SZ: the launch's warp width
 };
 constexpr bool reserved_shared(Special s) { return s >= Special::ReservedBegin && s <= Special::Reserved1; }
 
@@ -160,8 +168,12 @@ struct ConstSlot {
     }
 };
 
+// A function the module declares and the interpreter provides (nvcc's printf and assert).
+enum class Builtin : std::uint8_t { None, Vprintf, Assertfail };
+
 struct Function {
     std::string name;
+    Builtin builtin = Builtin::None;     // declared_only: what a call of it does
     std::vector<ConstSlot> consts;       // slots registers .. registers + consts.size()
     bool entry = false;
     bool declared_only = true;

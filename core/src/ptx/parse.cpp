@@ -1,5 +1,6 @@
-// PTX text -> Module::Impl: a tokenizer, a statement parser, and the decoder
-// that turns each instruction into an Instr once.
+// PTX text -> Module::Impl: a tokenizer and a statement parser. Each
+// instruction's opcode is decoded (decode.cpp) as it is read; the module is
+// lowered for the interpreter (lower.cpp) once the last token is read.
 #include <cxxabi.h>
 
 #include <algorithm>
@@ -9,7 +10,7 @@
 #include <set>
 #include <unordered_map>
 
-#include "module_impl.h"
+#include "lower.h"
 
 namespace wl::ptx {
 namespace detail {
@@ -372,42 +373,6 @@ private:
         (void)space;
     }
 
-    static Ty type_of(std::string_view q)
-    {
-        static const std::pair<std::string_view, Ty> table[] = {
-            {"b8", Ty::B8}, {"b16", Ty::B16}, {"b32", Ty::B32}, {"b64", Ty::B64}, {"b128", Ty::B128},
-            {"u8", Ty::U8}, {"u16", Ty::U16}, {"u32", Ty::U32}, {"u64", Ty::U64},
-            {"s8", Ty::S8}, {"s16", Ty::S16}, {"s32", Ty::S32}, {"s64", Ty::S64},
-            {"f16", Ty::F16}, {"f16x2", Ty::F16x2}, {"bf16", Ty::BF16}, {"bf16x2", Ty::BF16x2},
-            {"f32", Ty::F32}, {"f64", Ty::F64}, {"pred", Ty::Pred},
-        };
-        for (auto& [n, t] : table)
-            if (q == n) return t;
-        return Ty::None;
-    }
-
-    static std::string demangle(const std::string& name)
-    {
-        int status = 0;
-        char* d = abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status);
-        if (status != 0 || !d) return name;
-        std::string s(d);
-        std::free(d);
-        return s;
-    }
-    // "void f<1u>(int)" -> "f<1u>(int)": template functions' demangled names start with the return type.
-    static std::string without_return_type(const std::string& d)
-    {
-        int depth = 0;
-        for (std::size_t i = 0; i < d.size(); ++i) {
-            const char c = d[i];
-            if (c == '<') ++depth;
-            else if (c == '>') --depth;
-            else if (c == '(' && depth == 0) break;
-            else if (c == ' ' && depth == 0) return without_return_type(d.substr(i + 1));
-        }
-        return d;
-    }
     // "_ZZ9reduce_v1ILj256EfEvPKT0_PS0_jE5sdata" -> "sdata"
     static std::string source_name(std::string ptx)
     {
@@ -604,12 +569,6 @@ private:
             o.reg = m_.function_ids.find(name)->second;
             return o;
         }
-        if (name == "WARP_SZ") {  // PTX's constant for warpSize: the emulator's warps are 32 lanes wide
-            Operand o;
-            o.kind = OpKind::Imm;
-            o.imm = 32;
-            return o;
-        }
         fail("unknown name '" + std::string(name) + "'");
     }
 
@@ -629,6 +588,7 @@ private:
             {"%total_smem_size", Special::TotalSmem}, {"%reserved_smem_offset_begin", Special::ReservedBegin},
             {"%reserved_smem_offset_end", Special::ReservedEnd}, {"%reserved_smem_offset_cap", Special::ReservedCap},
             {"%reserved_smem_offset_0", Special::Reserved0}, {"%reserved_smem_offset_1", Special::Reserved1},
+            {"WARP_SZ", Special::WarpSize},  // PTX's constant for warpSize: the launch's warp width
         };
         for (auto& [s, v] : table)
             if (n == s) return v;
@@ -647,7 +607,7 @@ private:
     {
         for (auto s = scopes_.rbegin(); s != scopes_.rend(); ++s)
             if (s->count(std::string(name))) return true;
-        return module_shared_.count(name) || module_vars_.count(name) || m_.function_ids.count(name) || name == "WARP_SZ";
+        return module_shared_.count(name) || module_vars_.count(name) || m_.function_ids.count(name) || special(name);
     }
 
     Operand operand(bool label_ok)
@@ -818,203 +778,6 @@ private:
         f_->code.push_back(in);
     }
 
-    void decode_opcode(std::string_view opcode, Instr& in)
-    {
-        std::vector<std::string_view> q;
-        for (std::size_t b = 0; b <= opcode.size();) {
-            std::size_t e = opcode.find('.', b);
-            if (e == std::string_view::npos) e = opcode.size();
-            q.push_back(opcode.substr(b, e - b));
-            b = e + 1;
-        }
-        const std::string_view base = q[0];
-        static const std::pair<std::string_view, Op> ops[] = {
-            {"mov", Op::Mov}, {"ld", Op::Ld}, {"ldu", Op::Ld}, {"st", Op::St}, {"cvta", Op::Cvta}, {"cvt", Op::Cvt},
-            {"isspacep", Op::Isspacep}, {"add", Op::Add}, {"sub", Op::Sub}, {"mul", Op::Mul}, {"mad", Op::Mad},
-            {"mul24", Op::Mul24}, {"mad24", Op::Mad24}, {"sad", Op::Sad}, {"div", Op::Div}, {"rem", Op::Rem},
-            {"addc", Op::AddC}, {"subc", Op::SubC}, {"madc", Op::MadC}, {"abs", Op::Abs}, {"neg", Op::Neg}, {"min", Op::Min}, {"max", Op::Max}, {"popc", Op::Popc},
-            {"clz", Op::Clz}, {"bfind", Op::Bfind}, {"brev", Op::Brev}, {"bfe", Op::Bfe}, {"bfi", Op::Bfi},
-            {"fns", Op::Fns}, {"prmt", Op::Prmt}, {"and", Op::And}, {"or", Op::Or}, {"xor", Op::Xor},
-            {"not", Op::Not}, {"cnot", Op::Cnot}, {"shl", Op::Shl}, {"shr", Op::Shr}, {"shf", Op::Shf},
-            {"lop3", Op::Lop3}, {"testp", Op::Testp}, {"copysign", Op::Copysign}, {"fma", Op::Fma},
-            {"rcp", Op::Rcp}, {"sqrt", Op::Sqrt}, {"rsqrt", Op::Rsqrt}, {"sin", Op::Sin}, {"cos", Op::Cos},
-            {"lg2", Op::Lg2}, {"ex2", Op::Ex2}, {"tanh", Op::Tanh}, {"setp", Op::Setp}, {"selp", Op::Selp},
-            {"slct", Op::Slct}, {"set", Op::Set}, {"bra", Op::Bra}, {"call", Op::Call}, {"ret", Op::Ret},
-            {"exit", Op::Exit}, {"trap", Op::Trap}, {"bar", Op::Bar}, {"barrier", Op::Bar}, {"shfl", Op::Shfl},
-            {"vote", Op::Vote}, {"match", Op::Match}, {"redux", Op::Redux}, {"activemask", Op::Activemask},
-            {"membar", Op::Nop}, {"fence", Op::Nop}, {"nanosleep", Op::Nop}, {"prefetch", Op::Nop},
-            {"prefetchu", Op::Nop}, {"pmevent", Op::Nop}, {"atom", Op::Atom}, {"red", Op::Red}, {"cp", Op::CpAsync},
-            {"mma", Op::Mma}, {"mbarrier", Op::Mbarrier},
-        };
-        in.op = Op::Unsupported;
-        for (auto& [n, o] : ops)
-            if (base == n) in.op = o;
-        if (in.op == Op::Unsupported) return;
-        if (in.op == Op::Mma) {  // the one shape and type the lab's v9 uses
-            if (opcode != "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") in.op = Op::Unsupported;
-            return;
-        }
-        if (in.op == Op::Nop) return;  // fences and hints: every access is done at once here
-        if (in.op == Op::Mbarrier) {
-            decode_mbarrier(q, in);
-            return;
-        }
-        if (in.op == Op::CpAsync && q.size() >= 3 && q[1] == "async" && q[2] == "bulk") {
-            decode_bulk_copy(opcode, in);
-            return;
-        }
-        if (in.op == Op::CpAsync && q.size() >= 4 && q[2] == "mbarrier" && q[3] == "arrive") {
-            // cp.async.mbarrier.arrive[.noinc].shared{::cta}.b64 [bar]: an arrival once this thread's copies land
-            in.op = Op::Mbarrier;
-            in.sub = opcode.find(".noinc") != std::string_view::npos ? Sub::MbCpAsyncArriveNoinc : Sub::MbCpAsyncArrive;
-            if (opcode.find(".shared") != std::string_view::npos) in.space = Space::Shared;
-            if (!opcode.ends_with(".b64")) in.op = Op::Unsupported;
-            return;
-        }
-        if (in.op == Op::CpAsync) {  // cp.async copies at once here: its groups need no waiting
-            if (q.size() < 2 || q[1] != "async") in.op = Op::Unsupported;
-            else if (q.size() >= 3 && (q[2] == "commit_group" || q[2] == "wait_group" || q[2] == "wait_all")) in.op = Op::Nop;
-            else if (q.size() >= 3 && (q[2] == "ca" || q[2] == "cg") && opcode.find(".shared") != std::string_view::npos &&
-                     opcode.find(".global") != std::string_view::npos && opcode.find("bulk") == std::string_view::npos &&
-                     opcode.find("mbarrier") == std::string_view::npos) in.space = Space::Shared;
-            else in.op = Op::Unsupported;
-            return;
-        }
-        std::vector<Ty> types;
-        for (std::size_t k = 1; k < q.size(); ++k) {
-            const std::string_view s = q[k];
-            if (Ty t = type_of(s); t != Ty::None) { types.push_back(t); continue; }
-            static const std::pair<std::string_view, Space> spaces[] = {
-                {"global", Space::Global}, {"shared", Space::Shared}, {"local", Space::Local},
-                {"param", Space::Param}, {"const", Space::Const}};
-            bool matched = false;
-            for (auto& [n, sp] : spaces)
-                if (s == n) { in.space = sp; matched = true; }
-            if (matched) continue;
-            static const std::pair<std::string_view, Cmp> cmps[] = {
-                {"eq", Cmp::Eq}, {"ne", Cmp::Ne}, {"lt", Cmp::Lt}, {"le", Cmp::Le}, {"gt", Cmp::Gt}, {"ge", Cmp::Ge},
-                {"lo", Cmp::Lo}, {"ls", Cmp::Ls}, {"hi", Cmp::Hi}, {"hs", Cmp::Hs}, {"equ", Cmp::Equ},
-                {"neu", Cmp::Neu}, {"ltu", Cmp::Ltu}, {"leu", Cmp::Leu}, {"gtu", Cmp::Gtu}, {"geu", Cmp::Geu},
-                {"num", Cmp::Num}, {"nan", Cmp::Nan}};
-            if (in.op == Op::Setp || in.op == Op::Set || in.op == Op::Slct) {
-                for (auto& [n, c] : cmps)
-                    if (s == n) { in.cmp = c; matched = true; }
-                if (matched) continue;
-            }
-            static const std::pair<std::string_view, Round> rounds[] = {
-                {"rn", Round::Rn}, {"rz", Round::Rz}, {"rm", Round::Rm}, {"rp", Round::Rp}, {"rni", Round::Rni},
-                {"rzi", Round::Rzi}, {"rmi", Round::Rmi}, {"rpi", Round::Rpi}};
-            for (auto& [n, r] : rounds)
-                if (s == n) { in.round = r; matched = true; }
-            if (matched) continue;
-            static const std::pair<std::string_view, Sub> subs[] = {
-                {"add", Sub::Add}, {"min", Sub::Min}, {"max", Sub::Max}, {"exch", Sub::Exch}, {"cas", Sub::Cas},
-                {"and", Sub::And}, {"or", Sub::Or}, {"xor", Sub::Xor}, {"inc", Sub::Inc}, {"dec", Sub::Dec},
-                {"popc", Sub::Popc}, {"all", Sub::All}, {"any", Sub::Any}, {"uni", Sub::Uni},
-                {"ballot", Sub::Ballot}, {"up", Sub::Up}, {"down", Sub::Down}, {"bfly", Sub::Bfly}, {"idx", Sub::Idx}};
-            if (in.op == Op::Atom || in.op == Op::Red || in.op == Op::Vote || in.op == Op::Shfl ||
-                in.op == Op::Redux || in.op == Op::Bar) {
-                for (auto& [n, sb] : subs)
-                    if (s == n) { in.sub = sb; matched = true; }
-                if (matched) continue;
-            }
-            if (in.op == Op::Match && (s == "any" || s == "all")) { in.sub = s == "any" ? Sub::MatchAny : Sub::MatchAll; continue; }
-            if (s == "lo") continue;
-            if (s == "cc" && (in.op == Op::Add || in.op == Op::Sub || in.op == Op::AddC || in.op == Op::SubC ||
-                              in.op == Op::Mad || in.op == Op::MadHi || in.op == Op::MadC || in.op == Op::MadCHi)) {
-                in.flags |= kCarryOut;
-                continue;
-            }
-            if (s == "hi") {
-                if (in.op == Op::Mul) in.op = Op::MulHi;
-                else if (in.op == Op::Mad) in.op = Op::MadHi;
-                else if (in.op == Op::MadC) in.op = Op::MadCHi;
-                else in.flags |= kHi;  // mul24.hi / mad24.hi
-                continue;
-            }
-            if (s == "wide") { in.op = in.op == Op::Mul ? Op::MulWide : Op::MadWide; continue; }
-            if (s == "v2") { in.vec = 2; continue; }
-            if (s == "v4") { in.vec = 4; continue; }
-            if (s == "v8") { in.vec = 8; continue; }
-            if (s == "ftz") { in.flags |= kFtz; continue; }
-            if (s == "sat") { in.flags |= kSat; continue; }
-            if (s == "approx") { in.flags |= kApprox; continue; }
-            if (s == "full") { in.flags |= kFull; continue; }
-            if (s == "uni") { in.flags |= kUni; continue; }
-            if (s == "to") { if (in.op == Op::Cvta) in.op = Op::CvtaTo; continue; }
-            if (s == "red") { in.op = Op::BarRed; continue; }
-            if (s == "warp") { if (in.op == Op::Bar) in.op = Op::BarWarp; continue; }
-            if (in.op == Op::Setp || in.op == Op::Set) {
-                if (s == "and") { in.flags |= kBoolAnd; continue; }
-                if (s == "or") { in.flags |= kBoolOr; continue; }
-                if (s == "xor") { in.flags |= kBoolXor; continue; }
-            }
-            if (in.op == Op::Shf && (s == "l" || s == "r")) { if (s == "l") in.flags |= kShfLeft; continue; }
-            if (in.op == Op::Shf && (s == "wrap" || s == "clamp")) { if (s == "wrap") in.flags |= kShfWrap; continue; }
-            if (in.op == Op::BarRed && (s == "and" || s == "or" || s == "popc")) { in.sub = s == "and" ? Sub::And : s == "or" ? Sub::Or : Sub::Popc; continue; }
-            // cache, scope, ordering and other hints that change nothing here
-            static const std::string_view ignored[] = {
-                "nc", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "volatile", "relaxed", "acquire", "release",
-                "acq_rel", "sc", "cta", "gpu", "gl", "sys", "cluster", "sync", "aligned", "L1::no_allocate",
-                "L1::evict_last", "L1::evict_first", "L1::evict_normal", "L1::evict_unchanged", "L2::64B",
-                "L2::128B", "L2::256B", "L2::cache_hint", "mmio", "weak", "noftz", "L1", "L2", "proxy",
-                "async", "clamp", "mode", "f4e"};
-            if ((in.op == Op::Ld || in.op == Op::St) && (s == "relaxed" || s == "acquire" || s == "release")) in.order = kStrong;
-            if ((in.op == Op::Ld || in.op == Op::St) && s == "volatile" && in.order == kPlain) in.order = kVolatile;
-            bool ignore = std::find(std::begin(ignored), std::end(ignored), s) != std::end(ignored) ||
-                          s.starts_with("L1::") || s.starts_with("L2::") || s == "collector" || s.starts_with("level::") ||
-                          s == "noinc" || s == "shiftamt";
-            if (s == "shiftamt") in.flags |= kShiftAmt;
-            if (ignore) continue;
-            in.op = Op::Unsupported;  // a qualifier that changes the meaning and that we do not implement
-            return;
-        }
-        if (!types.empty()) in.ty = types.back();
-        if (types.size() >= 2) {
-            if (in.op == Op::Cvt || in.op == Op::Set || in.op == Op::Slct) { in.ty = types[0]; in.ty2 = types[1]; }
-        }
-        if (in.op == Op::MulWide || in.op == Op::MadWide) in.ty2 = in.ty;
-    }
-
-    // mbarrier.init / arrive[.expect_tx] / expect_tx / test_wait[.parity] /
-    // try_wait[.parity], on a CTA's own shared memory (.shared, .shared::cta)
-    // or a generic address; the .b64 form.
-    void decode_mbarrier(const std::vector<std::string_view>& q, Instr& in)
-    {
-        static const std::pair<std::string_view, Sub> ops[] = {{"init", Sub::MbInit}, {"arrive", Sub::MbArrive},
-                                                               {"expect_tx", Sub::MbExpectTx}, {"test_wait", Sub::MbTestWait},
-                                                               {"try_wait", Sub::MbTryWait}};
-        in.op = Op::Unsupported;
-        if (q.size() < 2) return;
-        for (auto& [n, sub] : ops)
-            if (q[1] == n) in.sub = sub;
-        if (in.sub == Sub::None) return;
-        bool b64 = false;
-        for (std::size_t k = 2; k < q.size(); ++k) {
-            const std::string_view s = q[k];
-            if (s == "shared" || s == "shared::cta") in.space = Space::Shared;
-            else if (s == "b64") b64 = true;
-            else if (s == "parity" && (in.sub == Sub::MbTestWait || in.sub == Sub::MbTryWait)) continue;  // a state is a parity here
-            else if (s == "expect_tx" && in.sub == Sub::MbArrive) in.sub = Sub::MbArriveExpectTx;
-            else if (s != "release" && s != "acquire" && s != "relaxed" && s != "cta") return;  // e.g. .cluster scope, noComplete
-        }
-        if (b64) in.op = Op::Mbarrier;
-    }
-
-    // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
-    // (also .shared::cta, and .L2::cache_hint with its policy operand): a
-    // global-to-shared copy by the copy engine. Other directions, multicast
-    // and the tensor forms are not implemented.
-    void decode_bulk_copy(std::string_view opcode, Instr& in)
-    {
-        const bool to_shared = opcode.starts_with("cp.async.bulk.shared::cluster.global.") ||
-                               opcode.starts_with("cp.async.bulk.shared::cta.global.");
-        const bool plain = opcode.ends_with(".mbarrier::complete_tx::bytes") ||
-                           opcode.ends_with(".mbarrier::complete_tx::bytes.L2::cache_hint");
-        in.op = to_shared && plain ? Op::CpAsyncBulk : Op::Unsupported;
-        in.space = Space::Shared;
-    }
-
     // call [.uni] [(rets),] target [, (args)] [, prototype] -> o[0] rets, o[1] target, o[2] args
     void arrange_call(Instr& in)
     {
@@ -1061,160 +824,9 @@ private:
             if (toolkit_file(chain.front().first) && (pick != chain.front() || !found))
                 at.header_file = known_file(chain.front().first), at.header_line = chain.front().second;
         }
-        for (Function& fn : m_.functions) {
-            if (fn.declared_only) continue;
-            if (fn.entry) kernel_info(fn);
-            constants_to_slots(fn);
-            for (Instr& in : fn.code) in.fast = fast_form(fn, in);
-        }
-        mark_pointer_params();
+        lower_module(m_);
     }
 
-    static bool fixed_special(Special s)
-    {
-        return s != Special::Clock && s != Special::Clock64 && s != Special::GlobalTimer;
-    }
-
-    // Constant operands become register slots that a frame fills when it starts,
-    // so that the interpreter reads every hot operand as r[slot].
-    void constants_to_slots(Function& fn)
-    {
-        std::map<ConstSlot, std::uint32_t> ids;
-        auto slot = [&](OpKind kind, std::uint32_t id, std::int64_t imm) {
-            const ConstSlot c{kind, id, imm};
-            auto [it, fresh] = ids.try_emplace(c, fn.registers + static_cast<std::uint32_t>(fn.consts.size()));
-            if (fresh) fn.consts.push_back(c);
-            return it->second;
-        };
-        for (Instr& in : fn.code) {
-            for (unsigned k = 0; k < in.nops; ++k) {
-                Operand& o = in.o[k];
-                switch (o.kind) {
-                case OpKind::Imm: o.reg = slot(OpKind::Imm, 0, o.imm); break;
-                case OpKind::ParamSym: o.reg = slot(OpKind::Imm, 0, o.imm); break;
-                case OpKind::SharedSym: o.reg = slot(OpKind::SharedSym, o.reg, o.imm); break;
-                case OpKind::LocalSym: o.reg = slot(OpKind::LocalSym, 0, o.imm); break;
-                case OpKind::Func: if (in.op != Op::Call) o.reg = slot(OpKind::Func, o.reg, 0); else continue; break;
-                case OpKind::Special:
-                    if (!fixed_special(static_cast<Special>(o.imm))) continue;
-                    o.reg = slot(OpKind::Special, 0, o.imm);
-                    break;
-                case OpKind::Addr:
-                    if (o.base == OpKind::SharedSym) { o.reg = slot(OpKind::SharedSym, o.reg, 0); o.base = OpKind::Reg; }
-                    else if (o.base == OpKind::LocalSym) { o.reg = slot(OpKind::LocalSym, 0, 0); o.base = OpKind::Reg; }
-                    continue;
-                default: continue;
-                }
-                o.kind = OpKind::Reg;
-                o.n = 0;
-            }
-        }
-    }
-
-    // The specialised form of an instruction, where it has one.
-    static Fast fast_form(const Function& fn, const Instr& in)
-    {
-        if ((in.op == Op::Ld || in.op == Op::St) && in.vec == 1 && in.order == kPlain) {
-            const unsigned w = ty_bytes(in.ty);
-            const Operand& addr = in.op == Op::Ld ? in.o[1] : in.o[0];
-            const Operand& value = in.op == Op::Ld ? in.o[0] : in.o[1];
-            if (addr.kind != OpKind::Addr || value.kind != OpKind::Reg || in.nops != 2) return Fast::None;
-            // [param_name] or [offset]: either way the address is the displacement
-            const bool fixed = addr.base == OpKind::Imm || addr.base == OpKind::ParamSym;
-            if (in.space == Space::Param && in.op == Op::Ld && fixed && addr.imm >= 0 &&
-                static_cast<std::uint64_t>(addr.imm) + w <= fn.param_bytes)
-                return w == 4 ? Fast::LdParam32 : w == 8 ? Fast::LdParam64 : Fast::None;
-            if (w != 4 || addr.base != OpKind::Reg) return Fast::None;
-            if (in.space == Space::Shared) return in.op == Op::Ld ? Fast::LdShared32 : Fast::StShared32;
-            if (in.space == Space::Global) return in.op == Op::Ld ? Fast::LdGlobal32 : Fast::StGlobal32;
-            return Fast::None;
-        }
-        if (in.op == Op::Bar && in.nops == 1 && in.o[0].kind == OpKind::Reg && in.o[0].reg >= fn.registers &&
-            fn.consts[in.o[0].reg - fn.registers].kind == OpKind::Imm && fn.consts[in.o[0].reg - fn.registers].imm == 0)
-            return Fast::BarSync;  // bar.sync 0: the whole block
-        for (unsigned k = 0; k < in.nops; ++k)
-            if (in.o[k].kind != OpKind::Reg && !(in.op == Op::Bra && in.o[k].kind == OpKind::Label)) return Fast::None;
-        const bool plain = (in.flags & ~kUni) == 0 && (in.round == Round::None || in.round == Round::Rn) && in.vec == 1;
-        if (!plain) return Fast::None;
-        const unsigned w = ty_bytes(in.ty);
-        const bool i32 = (in.ty == Ty::B32 || in.ty == Ty::U32 || in.ty == Ty::S32);
-        const bool i64 = (in.ty == Ty::B64 || in.ty == Ty::U64 || in.ty == Ty::S64);
-        const bool s = ty_signed(in.ty);
-        switch (in.op) {
-        case Op::Mov:
-            if (in.ty == Ty::Pred) return Fast::MovPred;
-            return w == 4 ? Fast::Mov32 : w == 8 ? Fast::Mov64 : Fast::None;
-        case Op::Cvta: case Op::CvtaTo:
-            return in.space == Space::Global && w == 8 ? Fast::Mov64 : Fast::None;
-        case Op::Add: return i32 ? Fast::Add32 : i64 ? Fast::Add64 : in.ty == Ty::F32 ? Fast::AddF32 : Fast::None;
-        case Op::Sub: return i32 ? Fast::Sub32 : i64 ? Fast::Sub64 : in.ty == Ty::F32 ? Fast::SubF32 : Fast::None;
-        case Op::Mul: return i32 ? Fast::Mul32 : i64 ? Fast::Mul64 : in.ty == Ty::F32 ? Fast::MulF32 : Fast::None;
-        case Op::Mad: return i32 ? Fast::Mad32 : i64 ? Fast::Mad64 : Fast::None;
-        case Op::Fma: return in.ty == Ty::F32 ? Fast::FmaF32 : Fast::None;
-        case Op::MulWide: return in.ty == Ty::U32 ? Fast::MulWideU32 : in.ty == Ty::S32 ? Fast::MulWideS32 : Fast::None;
-        case Op::Shl: return i32 ? Fast::Shl32 : i64 ? Fast::Shl64 : Fast::None;
-        case Op::Shr: return i32 ? (s ? Fast::ShrS32 : Fast::ShrU32) : (i64 && !s) ? Fast::ShrU64 : Fast::None;
-        case Op::And: return i32 ? Fast::And32 : i64 ? Fast::And64 : Fast::None;
-        case Op::Or: return i32 ? Fast::Or32 : Fast::None;
-        case Op::Xor: return i32 ? Fast::Xor32 : Fast::None;
-        case Op::Rem: return in.ty == Ty::U32 ? Fast::RemU32 : Fast::None;
-        case Op::Div: return in.ty == Ty::U32 ? Fast::DivU32 : Fast::None;
-        case Op::Min: return in.ty == Ty::U32 ? Fast::Min32U : in.ty == Ty::S32 ? Fast::Min32S : Fast::None;
-        case Op::Max: return in.ty == Ty::U32 ? Fast::Max32U : in.ty == Ty::S32 ? Fast::Max32S : Fast::None;
-        case Op::Selp: return w == 4 ? Fast::Selp32 : w == 8 ? Fast::Selp64 : Fast::None;
-        case Op::Setp:
-            if (in.nops != 3) return Fast::None;
-            if (in.ty == Ty::F32) return Fast::SetpF32;
-            if (i32) return s ? Fast::SetpS32 : Fast::SetpU32;
-            if (i64) return s ? Fast::SetpS64 : Fast::SetpU64;
-            return Fast::None;
-        case Op::Bra: return Fast::Bra;
-        case Op::Nop: return Fast::Nop;
-        default: return Fast::None;
-        }
-    }
-
-    void kernel_info(Function& fn)
-    {
-        KernelInfo& k = fn.info;
-        k.mangled = fn.name;
-        k.demangled = without_return_type(demangle(fn.name));
-        for (const ParamSlot& s : fn.params) k.params.push_back(ParamInfo{s.name, s.bytes, s.align, false});
-        // shared variables: the function's own, and module ones it (or what it calls) names
-        std::vector<std::uint32_t> used;
-        collect_shared(fn, used, 0);
-        std::sort(used.begin(), used.end());
-        used.erase(std::unique(used.begin(), used.end()), used.end());
-        fn.shared_used = used;
-        std::uint64_t off = 0;
-        for (std::uint32_t id : used) {
-            const SharedVar& v = m_.shared[id];
-            k.shared.push_back(SharedInfo{v.name, v.bytes, v.align, v.dynamic});
-            if (!v.dynamic) off = (off + 15) / 16 * 16 + v.bytes;
-        }
-        k.static_shared_bytes = off;
-        k.local_bytes = fn.local_bytes;
-        k.registers = fn.registers;
-    }
-    void collect_shared(const Function& fn, std::vector<std::uint32_t>& used, int depth)
-    {
-        used.insert(used.end(), fn.shared_used.begin(), fn.shared_used.end());
-        if (depth > 16) return;
-        for (const Instr& in : fn.code)
-            if (in.op == Op::Call && in.o[1].kind == OpKind::Func && &m_.functions[in.o[1].reg] != &fn)
-                collect_shared(m_.functions[in.o[1].reg], used, depth + 1);
-    }
-
-    // A parameter is a pointer when the kernel loads it as 64 bits and uses it as an address
-    // (cvta.to.global, or an address base): good enough to name arrays in messages.
-    void mark_pointer_params()
-    {
-        for (Function& fn : m_.functions) {
-            if (!fn.entry) continue;
-            for (std::size_t k = 0; k < fn.params.size(); ++k)
-                fn.info.params[k].is_pointer = fn.params[k].bytes == 8;
-        }
-    }
 };
 
 }  // namespace

@@ -2211,17 +2211,11 @@ std::string describe(const Function& k)
     return s + " bytes)";
 }
 
-// Element size of a shared variable for the trace: the narrowest access the kernel makes to shared memory, capped by its alignment.
+// Element size of a shared variable for the trace (the rule the GPU trace uses too).
 std::uint32_t element_size(const Module::Impl& m, const Function& k, const SharedVar& v)
 {
-    unsigned narrowest = 16;
-    for (const Instr& in : k.code)
-        if ((in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red) && in.space == Space::Shared && ty_bytes(in.ty))
-            narrowest = std::min(narrowest, ty_bytes(in.ty));
     (void)m;
-    unsigned e = std::min<unsigned>(std::max(1u, v.align), narrowest);
-    while (e > 1 && v.bytes % e) e /= 2;
-    return e;
+    return shared_element_bytes(v.align, k.narrowest_shared, v.bytes);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// The PTX instrumenter behind wl::cuda::instrument and trace_on_gpu: a
-// line-level pass over PTX text, independent of the interpreter's parser.
+// The PTX instrumenter behind wl::cuda::instrument and trace_on_gpu: a pass
+// over PTX as the statement layer under the interpreter's parser reads it
+// (core/src/ptx/statements.h), so that both read each rule of PTX one way.
 //
 // The instrumented kernel keeps raw addresses (shared-window offsets, global
 // addresses) in the records it appends; the host turns them into (array,
@@ -96,8 +97,5 @@ std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const Instru
 // (block, thread, seq).
 std::vector<trace::LaneRecord> finish_records(std::vector<trace::LaneRecord> raw, const LaunchFacts& facts);
 
-// The rule both backends use for a record's source site: the innermost
-// `.loc` location whose file is not a CUDA toolkit header.
-bool is_toolkit_path(std::string_view path);
 
 }  // namespace wl::cuda::detail

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "../ptx/statements.h"
 #include "ptx_instrument.h"
 
 namespace wl::cuda::detail {
@@ -73,13 +74,6 @@ std::vector<LaneRecord> declarations(std::uint32_t block, const std::vector<Shar
     return out;
 }
 
-std::uint32_t element_size(unsigned align, unsigned narrowest_access, std::uint64_t bytes)
-{
-    unsigned e = std::min(std::max(1u, align), narrowest_access);
-    while (e > 1 && bytes % e) e /= 2;
-    return e;
-}
-
 }  // namespace
 
 std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& ptx,
@@ -89,13 +83,13 @@ std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const Instru
     const unsigned narrowest = ptx.narrowest_shared_access;
     for (std::size_t i = 0; i < kernel.shared.size() && i < bases.size(); ++i) {
         const ptx::SharedInfo& v = kernel.shared[i];
-        if (!v.dynamic) slots.push_back({bases[i], v.bytes, element_size(v.align, narrowest, v.bytes), v.name});
+        if (!v.dynamic) slots.push_back({bases[i], v.bytes, ptx::detail::shared_element_bytes(v.align, narrowest, v.bytes), v.name});
     }
     if (dynamic_shared_bytes)
         for (std::size_t i = 0; i < kernel.shared.size() && i < bases.size(); ++i) {
             const ptx::SharedInfo& v = kernel.shared[i];
             if (!v.dynamic) continue;
-            slots.push_back({bases[i], dynamic_shared_bytes, element_size(v.align, narrowest, dynamic_shared_bytes), v.name});
+            slots.push_back({bases[i], dynamic_shared_bytes, ptx::detail::shared_element_bytes(v.align, narrowest, dynamic_shared_bytes), v.name});
             break;
         }
     return slots;

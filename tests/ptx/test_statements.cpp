@@ -280,3 +280,110 @@ TEST(Statements, SharedElementSize)
 }
 
 }  // namespace
+
+namespace {
+
+struct Var {
+    std::uint64_t bytes;
+    unsigned align;
+    bool dynamic;
+};
+
+// Statics first in declaration order, then the first dynamic one alone:
+// a (1024 bytes, align 4): element 4; b (6 bytes, align 16): 16, 8, 4 do not
+// divide 6, 2 does; the dynamic area takes dyn's alignment, 16, over the
+// launch's 100 bytes: 16 and 8 do not divide 100, 4 does. dyn2 aliases it.
+// Without dynamic bytes there is no dynamic area.
+TEST(Statements, SharedArraysAsTheTraceNumbersThem)
+{
+    const std::vector<Var> vars{{1024, 4, false}, {0, 16, true}, {6, 16, false}, {0, 4, true}};
+    const auto arrays = shared_arrays(vars, kNoSharedAccess, 100);
+    ASSERT_EQ(arrays.size(), 3u);
+    EXPECT_EQ(arrays[0].var, 0u);
+    EXPECT_EQ(arrays[0].elem, 4u);
+    EXPECT_EQ(arrays[1].var, 2u);
+    EXPECT_EQ(arrays[1].elem, 2u);
+    EXPECT_EQ(arrays[2].var, 1u);
+    EXPECT_EQ(arrays[2].bytes, 100u);
+    EXPECT_EQ(arrays[2].elem, 4u);
+    EXPECT_EQ(shared_arrays(vars, kNoSharedAccess, 0).size(), 2u);
+    EXPECT_EQ(shared_arrays(vars, 1, 100)[0].elem, 1u);  // a 1-byte access narrows every array
+}
+
+// Allocations [1000, 1100) and [2000, 2064): 1050 is inside the first; 1100
+// is just past its end (an end pointer); 1500 is in neither; 0 is in none
+// (and has no byte before it to look at).
+TEST(Statements, PointerArgumentsIntoOrJustPastAnAllocation)
+{
+    auto find = [](std::uint64_t a, std::uint64_t& base, std::uint64_t& bytes) {
+        for (auto [b, n] : {std::pair<std::uint64_t, std::uint64_t>{1000, 100}, {2000, 64}})
+            if (a >= b && a < b + n) {
+                base = b;
+                bytes = n;
+                return true;
+            }
+        return false;
+    };
+    EXPECT_EQ(pointed_allocation_end(1050, find), 1100u);
+    EXPECT_EQ(pointed_allocation_end(1100, find), 1100u);
+    EXPECT_EQ(pointed_allocation_end(2064, find), 2064u);
+    EXPECT_FALSE(pointed_allocation_end(1500, find));
+    EXPECT_FALSE(pointed_allocation_end(0, find));
+    EXPECT_TRUE(pointer_parameter(8));
+    EXPECT_FALSE(pointer_parameter(4));
+}
+
+}  // namespace
+
+namespace {
+
+// The shared arrays a kernel uses: a (named by k1 itself), b (named by f,
+// which k1 calls), k1's own d; not c, which only g names and nobody calls
+// g. In declaration order: a, b, d. k2 names none and calls none.
+TEST(Statements, SharedArraysAKernelUsesThroughItsCalls)
+{
+    const Read r(R"(.shared .align 4 .b8 a[16];
+.shared .align 4 .b8 b[16];
+.extern .shared .align 4 .b8 c[];
+.func f()
+{
+	.reg .b32 %r<2>;
+	mov.u32 %r1, b;
+	ret;
+}
+.func g()
+{
+	.reg .b32 %r<2>;
+	mov.u32 %r1, c;
+	ret;
+}
+.entry k1()
+{
+	.reg .b32 %r<2>;
+	.shared .align 8 .b8 d[8];
+	mov.u32 %r1, a;
+	call.uni f, ();
+	ret;
+}
+.entry k2()
+{
+	ret;
+}
+)");
+    const auto bodies = function_bodies(r.tokens, r.statements);
+    ASSERT_EQ(bodies.size(), 4u);
+    EXPECT_EQ(bodies[2].name, "k1");
+    EXPECT_TRUE(bodies[2].entry);
+    std::vector<std::string_view> names;
+    const SharedUse use(r.tokens, r.statements, bodies);
+    for (const SharedDeclaration& d : use.of(2)) names.push_back(d.name);
+    EXPECT_EQ(names, (std::vector<std::string_view>{"a", "b", "d"}));
+    EXPECT_TRUE(use.of(3).empty());
+    // g's own view: c, dynamic (.extern with no size).
+    const auto of_g = use.of(1);
+    ASSERT_EQ(of_g.size(), 1u);
+    EXPECT_EQ(of_g[0].name, "c");
+    EXPECT_TRUE(of_g[0].dynamic);
+}
+
+}  // namespace

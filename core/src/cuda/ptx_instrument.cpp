@@ -96,46 +96,15 @@ bool is_loc(const Module& m, const Statement& s) { return s.kind == StatementKin
 
 // ------------------------------------------------------------ functions --
 
-struct Function {
-    bool entry = false;
-    std::string name;
-    std::size_t header = 0;  // statement of the header
-    std::size_t open = 0;    // statement of the body's '{'
-    std::size_t close = 0;   // statement of the body's matching '}'
-};
+using Function = reader::FunctionBody;
 
+// The module's functions with a body; a body must close.
 std::vector<Function> find_functions(const Module& m)
 {
-    std::vector<Function> out;
-    for (std::size_t k = 0; k < m.statements.size(); ++k) {
-        if (!reader::is_function_header(m.tokens, m.statements[k])) continue;
-        const reader::FunctionHeader h = reader::read_function_header(m.tokens, m.statements, k);
-        if (!h.body) continue;
-        Function f{h.entry, std::string(h.name), k, k + 1, k + 1};
-        int depth = 0;
-        for (std::size_t j = f.open; j < m.statements.size(); ++j) {
-            depth += m.statements[j].kind == StatementKind::Open ? 1 : m.statements[j].kind == StatementKind::Close ? -1 : 0;
-            if (depth == 0) {
-                f.close = j;
-                break;
-            }
-        }
-        if (depth != 0) throw std::invalid_argument("PTX: the body of " + f.name + " never closes");
-        out.push_back(f);
-        k = f.close;
-    }
-    return out;
-}
-
-// The shared variables a statement declares (none when it declares no .shared).
-std::vector<SharedSymbol> shared_declared(const Module& m, const Statement& s)
-{
-    if (s.kind != StatementKind::Directive || !reader::is_declaration(m.tokens, s)) return {};
-    const reader::Declaration d = reader::read_declaration(m.tokens, Span{s.first, s.end});
-    std::vector<SharedSymbol> out;
-    if (d.space == ".shared")
-        for (const reader::DeclaredName& n : d.names) out.push_back(SharedSymbol{std::string(n.name), d.is_extern || n.unsized});
-    return out;
+    std::vector<Function> fns = reader::function_bodies(m.tokens, m.statements);
+    for (const Function& f : fns)
+        if (f.close == m.statements.size()) throw std::invalid_argument("PTX: the body of " + std::string(f.name) + " never closes");
+    return fns;
 }
 
 // Register widths in bits, from a function's `.reg` declarations ("%r<17>" declares %r0..%r16).
@@ -703,27 +672,13 @@ private:
     unsigned narrowest_shared_ = reader::kNoSharedAccess;
 };
 
-// The kernel's shared variables in declaration order: module-scope ones it
-// (or a .func) names, then its own.
+// The kernel's shared variables, as the interpreter's parser lists them (statements.h).
 std::vector<SharedSymbol> kernel_shared(const Module& m, const std::vector<Function>& fns, const Function& kernel)
 {
-    auto inside = [&](std::size_t k) {
-        return std::any_of(fns.begin(), fns.end(), [&](const Function& f) { return k >= f.header && k <= f.close; });
-    };
-    auto used = [&](const std::string& name) {
-        for (const Function& f : fns) {
-            if (f.entry && &f != &kernel) continue;
-            for (std::size_t t = m.statements[f.open].first; t < m.statements[f.close].end; ++t)
-                if (m.tokens[t].s == name) return true;
-        }
-        return false;
-    };
     std::vector<SharedSymbol> out;
-    for (std::size_t k = 0; k < m.statements.size(); ++k) {
-        if (inside(k) && !(k > kernel.open && k < kernel.close)) continue;
-        for (const SharedSymbol& s : shared_declared(m, m.statements[k]))
-            if (inside(k) || used(s.ptx_name)) out.push_back(s);
-    }
+    const reader::SharedUse use(m.tokens, m.statements, fns);
+    for (const reader::SharedDeclaration& d : use.of(std::size_t(&kernel - fns.data())))
+        out.push_back(SharedSymbol{std::string(d.name), d.dynamic});
     return out;
 }
 
@@ -747,7 +702,7 @@ InstrumentedPtx instrument_ptx(std::string_view text, std::string_view entry)
     if (kernel == fns.end()) {
         std::string names;
         for (const Function& f : fns)
-            if (f.entry) names += (names.empty() ? "" : ", ") + f.name;
+            if (f.entry) names += (names.empty() ? "" : ", ") + std::string(f.name);
         throw std::invalid_argument("PTX has no kernel " + std::string(entry) + " (it has: " + names + ")");
     }
     if (!address_size) throw std::invalid_argument("PTX has no .address_size directive");

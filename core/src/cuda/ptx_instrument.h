@@ -83,11 +83,9 @@ struct LaunchFacts {
     std::vector<std::uint32_t> watched_blocks;
 };
 
-// The emulator's numbering of a kernel's shared arrays: the static ones in
-// declaration order, then the dynamic area (one, whatever `extern` names
-// alias it) when the launch gives it bytes. Element size: the alignment,
-// at most the narrowest shared access of the kernel, halved until it divides
-// the size. `bases`: each of `kernel.shared`'s window addresses.
+// The emulator's numbering of a kernel's shared arrays and their element
+// sizes (shared_arrays, core/src/ptx/statements.h). `bases`: each of
+// `kernel.shared`'s window addresses.
 std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& ptx,
                                      const std::vector<std::uint32_t>& bases, std::uint32_t dynamic_shared_bytes);
 

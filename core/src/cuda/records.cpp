@@ -76,22 +76,13 @@ std::vector<LaneRecord> declarations(std::uint32_t block, const std::vector<Shar
 
 }  // namespace
 
-std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& ptx,
+std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& instrumented,
                                      const std::vector<std::uint32_t>& bases, std::uint32_t dynamic_shared_bytes)
 {
     std::vector<SharedSlot> slots;
-    const unsigned narrowest = ptx.narrowest_shared_access;
-    for (std::size_t i = 0; i < kernel.shared.size() && i < bases.size(); ++i) {
-        const ptx::SharedInfo& v = kernel.shared[i];
-        if (!v.dynamic) slots.push_back({bases[i], v.bytes, ptx::detail::shared_element_bytes(v.align, narrowest, v.bytes), v.name});
-    }
-    if (dynamic_shared_bytes)
-        for (std::size_t i = 0; i < kernel.shared.size() && i < bases.size(); ++i) {
-            const ptx::SharedInfo& v = kernel.shared[i];
-            if (!v.dynamic) continue;
-            slots.push_back({bases[i], dynamic_shared_bytes, ptx::detail::shared_element_bytes(v.align, narrowest, dynamic_shared_bytes), v.name});
-            break;
-        }
+    const unsigned narrowest = instrumented.narrowest_shared_access;
+    for (const ptx::detail::SharedArray& a : ptx::detail::shared_arrays(kernel.shared, narrowest, dynamic_shared_bytes))
+        if (a.var < bases.size()) slots.push_back({bases[a.var], a.bytes, a.elem, kernel.shared[a.var].name});
     return slots;
 }
 

@@ -151,7 +151,7 @@ struct Function {
     std::vector<ParamSlot> params, rets;
     std::uint32_t param_bytes = 0;       // the frame's param buffer: params, returns, call arguments
     std::uint32_t local_bytes = 0;       // this function's .local depot
-    std::vector<std::uint32_t> shared_used;  // module shared variable ids the code names
+    std::vector<std::uint32_t> shared_used;  // kernels: the shared variables it uses (statements.h's SharedUse), by id
     unsigned narrowest_shared = kNoSharedAccess;  // bytes of its narrowest explicitly shared access (statements.h)
     KernelInfo info;
 };

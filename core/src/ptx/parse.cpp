@@ -30,6 +30,7 @@ public:
     {
         toks_ = tokenize(m_.text);
         stmts_ = split_statements(toks_);
+        bodies_ = function_bodies(toks_, stmts_);
         while (k_ < stmts_.size()) module_statement();
         finish();
     }
@@ -39,6 +40,8 @@ private:
     std::string_view origin_;
     std::vector<Token> toks_;
     std::vector<Statement> stmts_;
+    std::vector<FunctionBody> bodies_;
+    std::map<const char*, std::uint32_t> shared_ids_;  // a .shared name's declaring token -> its id
     std::size_t k_ = 0;               // the statement being lowered
     std::size_t p_ = 0, end_ = 0;     // the tokens being read: [p_, end_) of it
     std::vector<RawLoc> raw_locs_{RawLoc{}};
@@ -176,7 +179,10 @@ private:
             const unsigned align = declared_align(d);
             const std::string_view space = d.space;
             if (space == ".reg") declare_register(name, d.ty);
-            else if (space == ".shared") declare_shared(name, bytes, align, n.unsized || (d.is_extern && bytes == 0));
+            else if (space == ".shared") {
+                shared_ids_[n.name.data()] = static_cast<std::uint32_t>(m_.shared.size());
+                declare_shared(name, bytes, align, dynamic_shared(d, n));
+            }
             else if (space == ".local") declare_local(name, bytes, align);
             else if (space == ".param") declare_call_param(name, bytes, align);
             else if (space == ".global" || space == ".const") declare_module_var(name, space == ".const" ? Space::Const : Space::Global, bytes, d.ty, init);
@@ -236,7 +242,6 @@ private:
             o.kind = OpKind::SharedSym;
             o.reg = id;
             scopes_.back()[name] = o;
-            f_->shared_used.push_back(id);
         } else {
             module_shared_[name] = id;
         }
@@ -460,8 +465,6 @@ private:
             Operand o;
             o.kind = OpKind::SharedSym;
             o.reg = it->second;
-            if (std::find(f_->shared_used.begin(), f_->shared_used.end(), it->second) == f_->shared_used.end())
-                f_->shared_used.push_back(it->second);
             return o;
         }
         if (auto it = module_vars_.find(name); it != module_vars_.end()) {
@@ -917,9 +920,10 @@ private:
             if (toolkit_file(chain.front().first) && (pick != chain.front() || !found))
                 at.header_file = known_file(chain.front().first), at.header_line = chain.front().second;
         }
+        const SharedUse shared_use(toks_, stmts_, bodies_);
         for (Function& fn : m_.functions) {
             if (fn.declared_only) continue;
-            if (fn.entry) kernel_info(fn);
+            if (fn.entry) kernel_info(fn, shared_use);
             constants_to_slots(fn);
             for (Instr& in : fn.code) in.fast = fast_form(fn, in);
         }
@@ -1030,17 +1034,18 @@ private:
         }
     }
 
-    void kernel_info(Function& fn)
+    void kernel_info(Function& fn, const SharedUse& shared_use)
     {
         KernelInfo& k = fn.info;
         k.mangled = fn.name;
         k.demangled = without_return_type(demangle(fn.name));
         for (const ParamSlot& s : fn.params) k.params.push_back(ParamInfo{s.name, s.bytes, s.align, false});
-        // shared variables: the function's own, and module ones it (or what it calls) names
+        // shared variables: the statement layer's rule, which the GPU trace's instrumenter follows too
         std::vector<std::uint32_t> used;
-        collect_shared(fn, used, 0);
-        std::sort(used.begin(), used.end());
-        used.erase(std::unique(used.begin(), used.end()), used.end());
+        for (std::size_t b = 0; b < bodies_.size(); ++b)
+            if (bodies_[b].entry && bodies_[b].name == fn.name)
+                for (const SharedDeclaration& d : shared_use.of(b))
+                    if (auto id = shared_ids_.find(d.name.data()); id != shared_ids_.end()) used.push_back(id->second);
         fn.shared_used = used;
         std::uint64_t off = 0;
         for (std::uint32_t id : used) {
@@ -1052,14 +1057,6 @@ private:
         k.local_bytes = fn.local_bytes;
         k.registers = fn.registers;
     }
-    void collect_shared(const Function& fn, std::vector<std::uint32_t>& used, int depth)
-    {
-        used.insert(used.end(), fn.shared_used.begin(), fn.shared_used.end());
-        if (depth > 16) return;
-        for (const Instr& in : fn.code)
-            if (in.op == Op::Call && in.o[1].kind == OpKind::Func && &m_.functions[in.o[1].reg] != &fn)
-                collect_shared(m_.functions[in.o[1].reg], used, depth + 1);
-    }
 
     // A parameter is a pointer when the kernel loads it as 64 bits and uses it as an address
     // (cvta.to.global, or an address base): good enough to name arrays in messages.
@@ -1068,7 +1065,7 @@ private:
         for (Function& fn : m_.functions) {
             if (!fn.entry) continue;
             for (std::size_t k = 0; k < fn.params.size(); ++k)
-                fn.info.params[k].is_pointer = fn.params[k].bytes == 8;
+                fn.info.params[k].is_pointer = pointer_parameter(fn.params[k].bytes);
         }
     }
 };

@@ -344,6 +344,7 @@ std::uint64_t declared_bytes(const Declaration& d, const DeclaredName& n)
     return n.unsized ? 0 : n.count * std::max(1u, ty_bytes(d.ty));
 }
 unsigned declared_align(const Declaration& d) { return d.align ? d.align : std::max(1u, ty_bytes(d.ty)); }
+bool dynamic_shared(const Declaration& d, const DeclaredName& n) { return n.unsized || (d.is_extern && declared_bytes(d, n) == 0); }
 
 bool is_function_header(const std::vector<Token>& t, const Statement& s)
 {
@@ -383,6 +384,96 @@ FunctionHeader read_function_header(const std::vector<Token>& t, const std::vect
     if (i < s.end && t[i].s == "(") h.params = parameter_list(t, i, s.end);
     h.body = t[s.end - 1].s != ";" && k + 1 < all.size() && all[k + 1].kind == StatementKind::Open;
     return h;
+}
+
+std::vector<FunctionBody> function_bodies(const std::vector<Token>& t, const std::vector<Statement>& all)
+{
+    std::vector<FunctionBody> out;
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        if (!is_function_header(t, all[k])) continue;
+        const FunctionHeader h = read_function_header(t, all, k);
+        if (!h.body) continue;
+        FunctionBody f{h.entry, h.name, k, k + 1, all.size()};
+        int depth = 0;
+        for (std::size_t j = f.open; j < all.size(); ++j) {
+            depth += all[j].kind == StatementKind::Open ? 1 : all[j].kind == StatementKind::Close ? -1 : 0;
+            if (depth == 0) {
+                f.close = j;
+                break;
+            }
+        }
+        out.push_back(f);
+        k = f.close;
+    }
+    return out;
+}
+
+namespace {
+
+std::vector<SharedDeclaration> shared_declared(const std::vector<Token>& t, const Statement& s)
+{
+    std::vector<SharedDeclaration> out;
+    if (s.kind != StatementKind::Directive || !is_declaration(t, s)) return out;
+    const Declaration d = read_declaration(t, Span{s.first, s.end});
+    if (d.space == ".shared")
+        for (const DeclaredName& n : d.names) out.push_back(SharedDeclaration{n.name, dynamic_shared(d, n)});
+    return out;
+}
+
+// The function a call statement calls by name (npos: an indirect call, or none with a body).
+std::size_t callee(const std::vector<Token>& t, const Statement& s, const std::vector<FunctionBody>& bodies)
+{
+    const InstructionStatement in = read_instruction(t, s);
+    if (in.parts.empty() || in.parts[0] != "call") return std::string_view::npos;
+    for (Span o : in.operands) {
+        if (t[o.first].s == "(") continue;  // the return and argument lists
+        for (std::size_t b = 0; b < bodies.size(); ++b)
+            if (bodies[b].name == t[o.first].s) return b;
+        return std::string_view::npos;
+    }
+    return std::string_view::npos;
+}
+
+}  // namespace
+
+SharedUse::SharedUse(const std::vector<Token>& t, const std::vector<Statement>& all, const std::vector<FunctionBody>& bodies)
+    : calls_(bodies.size()), names_(bodies.size())
+{
+    std::map<std::string_view, std::size_t> module_scope;  // name -> index into declared_
+    std::size_t body = 0;                                   // the first body not yet left behind
+    for (std::size_t k = 0; k < all.size(); ++k) {
+        while (body < bodies.size() && k >= bodies[body].close) ++body;
+        const bool inside = body < bodies.size() && k > bodies[body].open;
+        for (const SharedDeclaration& d : shared_declared(t, all[k])) {
+            if (!inside) module_scope[d.name] = declared_.size();
+            declared_.push_back(Declared{d, inside ? body : std::string_view::npos});
+        }
+    }
+    for (std::size_t b = 0; b < bodies.size(); ++b)
+        for (std::size_t k = bodies[b].open; k < bodies[b].close && k < all.size(); ++k) {
+            if (all[k].kind != StatementKind::Instruction) continue;
+            if (const std::size_t c = callee(t, all[k], bodies); c != std::string_view::npos) calls_[b].push_back(c);
+            for (std::size_t i = all[k].first; i < all[k].end; ++i)
+                if (auto it = module_scope.find(t[i].s); it != module_scope.end()) names_[b].push_back(it->second);
+        }
+}
+
+std::vector<SharedDeclaration> SharedUse::of(std::size_t kernel) const
+{
+    std::vector<bool> reached(calls_.size(), false), named(declared_.size(), false);
+    std::vector<std::size_t> todo{kernel};
+    reached[kernel] = true;
+    while (!todo.empty()) {
+        const std::size_t b = todo.back();
+        todo.pop_back();
+        for (std::size_t d : names_[b]) named[d] = true;
+        for (std::size_t c : calls_[b])
+            if (!reached[c]) reached[c] = true, todo.push_back(c);
+    }
+    std::vector<SharedDeclaration> out;
+    for (std::size_t d = 0; d < declared_.size(); ++d)
+        if (declared_[d].body == std::string_view::npos ? named[d] : reached[declared_[d].body]) out.push_back(declared_[d].decl);
+    return out;
 }
 
 // ---------------------------------------------------- source locations --

@@ -139,6 +139,8 @@ Declaration read_declaration(const std::vector<Token>& tokens, Span s);
 // Bytes a declared name takes (0 when unsized), and the alignment it gets.
 std::uint64_t declared_bytes(const Declaration& d, const DeclaredName& n);
 unsigned declared_align(const Declaration& d);
+// A shared array whose bytes the launch gives: declared with [], or .extern with no size.
+bool dynamic_shared(const Declaration& d, const DeclaredName& n);
 
 // ".visible .entry name(.param .u64 a, ...) .maxntid 256, 1, 1" (then '{' or ';').
 struct FunctionHeader {
@@ -150,6 +152,39 @@ struct FunctionHeader {
 };
 bool is_function_header(const std::vector<Token>& tokens, const Statement& s);
 FunctionHeader read_function_header(const std::vector<Token>& tokens, const std::vector<Statement>& all, std::size_t k);
+
+// A function with a body: the statements of its header, of its body's '{'
+// and of the matching '}' (close == statements.size() when it never closes).
+struct FunctionBody {
+    bool entry = false;
+    std::string_view name;
+    std::size_t header = 0, open = 0, close = 0;
+};
+std::vector<FunctionBody> function_bodies(const std::vector<Token>& tokens, const std::vector<Statement>& statements);
+
+// A shared array a kernel uses: the token of its name in its declaration.
+struct SharedDeclaration {
+    std::string_view name;  // into the PTX text: the declaration's own token
+    bool dynamic = false;   // dynamic_shared()
+};
+// The shared arrays a kernel uses, in declaration order: those declared in
+// its body, those declared at module scope that its instructions name, and
+// those of the functions it calls, directly or through others. Read once per
+// module.
+class SharedUse {
+public:
+    SharedUse(const std::vector<Token>& tokens, const std::vector<Statement>& statements, const std::vector<FunctionBody>& bodies);
+    std::vector<SharedDeclaration> of(std::size_t kernel) const;  // kernel: an index into bodies
+
+private:
+    struct Declared {
+        SharedDeclaration decl;
+        std::size_t body;  // npos: module scope
+    };
+    std::vector<Declared> declared_;                 // in declaration order
+    std::vector<std::vector<std::size_t>> calls_;    // per body: the bodies it calls by name
+    std::vector<std::vector<std::size_t>> names_;    // per body: the module-scope declarations (index into declared_) it names
+};
 
 // ---------------------------------------------------- source locations --
 
@@ -190,5 +225,45 @@ Frame user_frame(const std::vector<Frame>& chain, const std::map<std::uint32_t, 
 // shared access of the kernel, halved until it divides the array's bytes.
 unsigned shared_element_bytes(unsigned align, unsigned narrowest_access, std::uint64_t bytes);
 inline constexpr unsigned kNoSharedAccess = 16;  // narrowest_access of a kernel without one
+
+// The shared arrays a launch declares, numbered as the trace numbers them:
+// the static ones in declaration order, then the dynamic area (one, whatever
+// `extern` names alias it) when the launch gives it bytes. `vars`: the
+// kernel's shared variables in declaration order (anything with bytes,
+// align and dynamic: KernelInfo::shared, the parser's SharedVar).
+struct SharedArray {
+    std::size_t var = 0;  // index into vars
+    std::uint64_t bytes = 0;
+    unsigned elem = 1;
+};
+template <class Vars>
+std::vector<SharedArray> shared_arrays(const Vars& vars, unsigned narrowest_access, std::uint64_t dynamic_bytes)
+{
+    std::vector<SharedArray> out;
+    for (std::size_t i = 0; i < vars.size(); ++i)
+        if (!vars[i].dynamic) out.push_back({i, vars[i].bytes, shared_element_bytes(vars[i].align, narrowest_access, vars[i].bytes)});
+    for (std::size_t i = 0; i < vars.size() && dynamic_bytes; ++i)
+        if (vars[i].dynamic) {
+            out.push_back({i, dynamic_bytes, shared_element_bytes(vars[i].align, narrowest_access, dynamic_bytes)});
+            break;
+        }
+    return out;
+}
+
+// ------------------------------------------------------------ pointers --
+
+// A parameter that may hold a pointer: 8 bytes (KernelInfo::is_pointer).
+constexpr bool pointer_parameter(std::uint64_t bytes) { return bytes == 8; }
+
+// The end of the allocation a pointer argument points into, or just past
+// (a loop's end pointer); nullopt when none. find(address, base, bytes):
+// whether an allocation holds the address, and which.
+template <class Find>
+std::optional<std::uint64_t> pointed_allocation_end(std::uint64_t value, Find&& find)
+{
+    std::uint64_t base = 0, bytes = 0;
+    if (find(value, base, bytes) || (value && find(value - 1, base, bytes) && value == base + bytes)) return base + bytes;
+    return std::nullopt;
+}
 
 }  // namespace wl::ptx::detail

@@ -2,6 +2,7 @@
 // on hand-written fragments whose reading is derived by hand in each comment.
 #include <gtest/gtest.h>
 
+#include "shared_reach_module.h"
 #include "statements.h"
 
 namespace {
@@ -337,39 +338,11 @@ TEST(Statements, PointerArgumentsIntoOrJustPastAnAllocation)
 
 namespace {
 
-// The shared arrays a kernel uses: a (named by k1 itself), b (named by f,
-// which k1 calls), k1's own d; not c, which only g names and nobody calls
-// g. In declaration order: a, b, d. k2 names none and calls none.
+// The shared arrays a kernel uses (shared_reach_module.h): a, b, d for k1;
+// none for k2.
 TEST(Statements, SharedArraysAKernelUsesThroughItsCalls)
 {
-    const Read r(R"(.shared .align 4 .b8 a[16];
-.shared .align 4 .b8 b[16];
-.extern .shared .align 4 .b8 c[];
-.func f()
-{
-	.reg .b32 %r<2>;
-	mov.u32 %r1, b;
-	ret;
-}
-.func g()
-{
-	.reg .b32 %r<2>;
-	mov.u32 %r1, c;
-	ret;
-}
-.entry k1()
-{
-	.reg .b32 %r<2>;
-	.shared .align 8 .b8 d[8];
-	mov.u32 %r1, a;
-	call.uni f, ();
-	ret;
-}
-.entry k2()
-{
-	ret;
-}
-)");
+    const Read r(kSharedReachModule);
     const auto bodies = function_bodies(r.tokens, r.statements);
     ASSERT_EQ(bodies.size(), 4u);
     EXPECT_EQ(bodies[2].name, "k1");

@@ -533,15 +533,17 @@ private:
 
     Operand operand(bool label_ok)
     {
-        if (accept("{")) {  // vector {%f1, %f2, _}
+        if (peek() == "{") {  // vector {%f1, %f2, _}
             Operand o;
             o.kind = OpKind::Vec;
             o.reg = static_cast<std::uint32_t>(f_->lists.size());
-            do {
-                f_->lists.push_back(list_register(next()));
+            for (Span e : vector_elements(toks_, Span{p_, end_})) {
+                if (e.end - e.first != 1) fail("bad vector element '" + std::string(source_span(toks_, e)) + "'");
+                f_->lists.push_back(list_register(toks_[e.first].s));
                 ++o.n;
-            } while (accept(","));
-            expect("}");
+            }
+            if (o.n == 0) fail("an empty vector");
+            p_ = end_;
             return o;
         }
         if (accept("(")) {  // call lists (retval0) / (param0, param1)

@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 
+#include "../../ptx/shared_reach_module.h"
 #include "instrumented_sites.h"
 #include "ptx_instrument.h"
 
@@ -316,6 +317,18 @@ TEST(Instrument, NarrowestSharedAccessIsTheEmulatorsRule)
     const auto inst = instrument_ptx(ptx, "copies");
     EXPECT_EQ(inst.narrowest_shared_access, 8u);
     EXPECT_EQ(inst.sites, 3u);  // the copy's global load and shared store, the shared load
+}
+
+// The kernel's shared arrays are the ones the interpreter's parser lists
+// (SharedUse), so that the trace's array ids are the emulator's: for k1 of
+// shared_reach_module.h, a, b (through its call of f) and d, not c, which
+// only the uncalled g names.
+TEST(Instrument, SharedArraysAreTheOnesTheKernelReaches)
+{
+    const auto inst = instrument_ptx(kSharedReachModule, "k1");
+    std::vector<std::string> names;
+    for (const auto& s : inst.shared) names.push_back(s.ptx_name);
+    EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "d"}));
 }
 
 // ptxas accepts every instrumented test kernel, and rejects instrumented PTX

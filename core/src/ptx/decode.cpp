@@ -25,20 +25,6 @@ void decode_bulk_copy(std::string_view opcode, Instr& in);
 
 }  // namespace
 
-Ty type_of(std::string_view q)
-{
-    static const std::pair<std::string_view, Ty> table[] = {
-        {"b8", Ty::B8}, {"b16", Ty::B16}, {"b32", Ty::B32}, {"b64", Ty::B64}, {"b128", Ty::B128},
-        {"u8", Ty::U8}, {"u16", Ty::U16}, {"u32", Ty::U32}, {"u64", Ty::U64},
-        {"s8", Ty::S8}, {"s16", Ty::S16}, {"s32", Ty::S32}, {"s64", Ty::S64},
-        {"f16", Ty::F16}, {"f16x2", Ty::F16x2}, {"bf16", Ty::BF16}, {"bf16x2", Ty::BF16x2},
-        {"f32", Ty::F32}, {"f64", Ty::F64}, {"pred", Ty::Pred},
-    };
-    for (auto& [n, t] : table)
-        if (q == n) return t;
-    return Ty::None;
-}
-
 void decode_opcode(std::string_view opcode, Instr& in)
 {
     std::vector<std::string_view> q;

@@ -121,16 +121,10 @@ static std::string describe(const Function& k)
 }
 
 // Element size of a shared variable for the trace: the narrowest access the kernel makes to shared memory, capped by its alignment.
-static std::uint32_t element_size(const Module::Impl& m, const Function& k, const SharedVar& v)
+// The element size messages count a shared array in: statements.h's rule, as the GPU trace's.
+static std::uint32_t element_size(const Function& k, const SharedVar& v)
 {
-    unsigned narrowest = 16;
-    for (const Instr& in : k.code)
-        if ((in.op == Op::Ld || in.op == Op::St || in.op == Op::Atom || in.op == Op::Red) && in.space == Space::Shared && ty_bytes(in.ty))
-            narrowest = std::min(narrowest, ty_bytes(in.ty));
-    (void)m;
-    unsigned e = std::min<unsigned>(std::max(1u, v.align), narrowest);
-    while (e > 1 && v.bytes % e) e /= 2;
-    return e;
+    return shared_element_bytes(v.align, k.narrowest_shared, v.bytes);
 }
 
 
@@ -186,7 +180,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         const SharedVar& v = mi.shared[id];
         if (v.dynamic) continue;
         off = (off + 15) / 16 * 16;
-        const std::uint32_t e = element_size(mi, *k, v);
+        const std::uint32_t e = element_size(*k, v);
         L.slots.push_back(SharedSlot{static_cast<std::uint32_t>(off), v.bytes, e, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
         L.shared_offset[id] = static_cast<std::uint32_t>(off);
         off += v.bytes;
@@ -201,7 +195,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         if (!dynamic_declared && dynamic_shared_bytes) {
             SharedVar sized = v;
             sized.bytes = dynamic_shared_bytes;
-            const std::uint32_t e = element_size(mi, *k, sized);
+            const std::uint32_t e = element_size(*k, sized);
             L.slots.push_back(SharedSlot{dynamic_offset, dynamic_shared_bytes, e, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
             dynamic_declared = true;
         }

@@ -107,22 +107,17 @@ Fast fast_form(const Function& fn, const Instr& in)
     return Fast::None;
 }
 
-void collect_shared(const Module::Impl& m, const Function& fn, std::vector<std::uint32_t>& used, int depth);
-
+// A kernel's parameters, shared arrays (the parser listed the ones it reaches:
+// statements.h's SharedUse) and sizes.
 void kernel_info(const Module::Impl& m, Function& fn)
 {
     KernelInfo& k = fn.info;
     k.mangled = fn.name;
     k.demangled = without_return_type(demangle(fn.name));
-    for (const ParamSlot& s : fn.params) k.params.push_back(ParamInfo{s.name, s.bytes, s.align, false});
-    // shared variables: the function's own, and module ones it (or what it calls) names
-    std::vector<std::uint32_t> used;
-    collect_shared(m, fn, used, 0);
-    std::sort(used.begin(), used.end());
-    used.erase(std::unique(used.begin(), used.end()), used.end());
-    fn.shared_used = used;
+    for (const ParamSlot& s : fn.params)
+        k.params.push_back(ParamInfo{s.name, s.bytes, s.align, pointer_parameter(s.bytes)});
     std::uint64_t off = 0;
-    for (std::uint32_t id : used) {
+    for (std::uint32_t id : fn.shared_used) {
         const SharedVar& v = m.shared[id];
         k.shared.push_back(SharedInfo{v.name, v.bytes, v.align, v.dynamic});
         if (!v.dynamic) off = (off + 15) / 16 * 16 + v.bytes;
@@ -130,14 +125,6 @@ void kernel_info(const Module::Impl& m, Function& fn)
     k.static_shared_bytes = off;
     k.local_bytes = fn.local_bytes;
     k.registers = fn.registers;
-}
-void collect_shared(const Module::Impl& m, const Function& fn, std::vector<std::uint32_t>& used, int depth)
-{
-    used.insert(used.end(), fn.shared_used.begin(), fn.shared_used.end());
-    if (depth > 16) return;
-    for (const Instr& in : fn.code)
-        if (in.op == Op::Call && in.o[1].kind == OpKind::Func && &m.functions[in.o[1].reg] != &fn)
-            collect_shared(m, m.functions[in.o[1].reg], used, depth + 1);
 }
 
 // The toolkit functions a module declares and the interpreter provides.
@@ -160,12 +147,6 @@ void lower_module(Module::Impl& m)
         if (fn.entry) kernel_info(m, fn);
         constants_to_slots(fn);
         for (Instr& in : fn.code) in.fast = fast_form(fn, in);
-    }
-    // A parameter is a pointer when it is 8 bytes: good enough to name arrays in messages.
-    for (Function& fn : m.functions) {
-        if (!fn.entry || fn.declared_only) continue;
-        for (std::size_t k = 0; k < fn.params.size(); ++k)
-            fn.info.params[k].is_pointer = fn.params[k].bytes == 8;
     }
 }
 

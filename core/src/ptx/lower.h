@@ -9,8 +9,6 @@
 
 namespace wl::ptx::detail {
 
-// "u32" -> Ty::U32; Ty::None for anything else.
-Ty type_of(std::string_view qualifier);
 // The instruction's operation, types, space and qualifiers from its opcode
 // ("setp.lt.u32"); Op::Unsupported for what the interpreter does not implement.
 void decode_opcode(std::string_view opcode, Instr& in);

@@ -11,30 +11,10 @@
 #include <string>
 #include <vector>
 
+#include "statements.h"
 #include "warplab/ptx/ptx.h"
 
 namespace wl::ptx::detail {
-
-enum class Ty : std::uint8_t {
-    None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64, Pred
-};
-constexpr unsigned ty_bytes(Ty t)
-{
-    switch (t) {
-    case Ty::B8: case Ty::U8: case Ty::S8: case Ty::Pred: return 1;
-    case Ty::B16: case Ty::U16: case Ty::S16: case Ty::F16: case Ty::BF16: return 2;
-    case Ty::B32: case Ty::U32: case Ty::S32: case Ty::F32: case Ty::F16x2: case Ty::BF16x2: return 4;
-    case Ty::B64: case Ty::U64: case Ty::S64: case Ty::F64: return 8;
-    case Ty::B128: return 16;
-    case Ty::None: return 0;
-    }
-    return 0;
-}
-constexpr bool ty_signed(Ty t) { return t == Ty::S8 || t == Ty::S16 || t == Ty::S32 || t == Ty::S64; }
-constexpr bool ty_float(Ty t)
-{
-    return t == Ty::F16 || t == Ty::F16x2 || t == Ty::BF16 || t == Ty::BF16x2 || t == Ty::F32 || t == Ty::F64;
-}
 
 enum class Space : std::uint8_t { Generic, Global, Shared, Local, Param, Const };
 
@@ -183,7 +163,8 @@ struct Function {
     std::vector<ParamSlot> params, rets;
     std::uint32_t param_bytes = 0;       // the frame's param buffer: params, returns, call arguments
     std::uint32_t local_bytes = 0;       // this function's .local depot
-    std::vector<std::uint32_t> shared_used;  // module shared variable ids the code names
+    std::vector<std::uint32_t> shared_used;  // kernels: the shared variables it uses (statements.h's SharedUse), by id
+    unsigned narrowest_shared = kNoSharedAccess;  // bytes of its narrowest explicitly shared access (statements.h)
     KernelInfo info;
 };
 

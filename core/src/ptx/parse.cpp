@@ -17,55 +17,10 @@ namespace detail {
 
 namespace {
 
-// ------------------------------------------------------------- tokens --
-
-struct Token {
-    std::string_view s;
-    std::uint32_t line;
-};
-
-bool ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%' || c == '.'; }
-
-std::vector<Token> tokenize(std::string_view t)
-{
-    std::vector<Token> out;
-    std::uint32_t line = 1;
-    std::size_t i = 0;
-    while (i < t.size()) {
-        const char c = t[i];
-        if (c == '\n') { ++line; ++i; continue; }
-        if (std::isspace(static_cast<unsigned char>(c))) { ++i; continue; }
-        if (c == '/' && i + 1 < t.size() && t[i + 1] == '/') {
-            while (i < t.size() && t[i] != '\n') ++i;
-            continue;
-        }
-        if (c == '/' && i + 1 < t.size() && t[i + 1] == '*') {
-            i += 2;
-            while (i + 1 < t.size() && !(t[i] == '*' && t[i + 1] == '/')) line += t[i++] == '\n';
-            i += 2;
-            continue;
-        }
-        const std::size_t start = i;
-        if (c == '"') {
-            ++i;
-            while (i < t.size() && t[i] != '"') i += t[i] == '\\' ? 2 : 1;
-            ++i;
-        } else if (ident_char(c)) {
-            // "::" inside a name belongs to it (ld.global.L1::no_allocate, mbarrier.init.shared::cta.b64).
-            while (i < t.size() && (ident_char(t[i]) || (t.substr(i, 2) == "::" && i + 2 < t.size() && ident_char(t[i + 2]))))
-                i += t[i] == ':' ? 2 : 1;
-        } else {
-            ++i;
-        }
-        out.push_back(Token{t.substr(start, std::min(i, t.size()) - start), line});
-    }
-    return out;
-}
-
 // ------------------------------------------------------------- parser --
 
 struct RawLoc {
-    std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;  // (file, line), innermost first
+    std::vector<SourceFrame> chain;  // innermost first
 };
 
 class Parser {
@@ -75,7 +30,9 @@ public:
     void run()
     {
         toks_ = tokenize(m_.text);
-        while (!at_end()) module_statement();
+        stmts_ = split_statements(toks_);
+        bodies_ = function_bodies(toks_, stmts_);
+        while (k_ < stmts_.size()) module_statement();
         finish();
     }
 
@@ -83,9 +40,13 @@ private:
     Module::Impl& m_;
     std::string_view origin_;
     std::vector<Token> toks_;
-    std::size_t p_ = 0;
+    std::vector<Statement> stmts_;
+    std::vector<FunctionBody> bodies_;
+    std::map<const char*, std::uint32_t> shared_ids_;  // a .shared name's declaring token -> its id
+    std::size_t k_ = 0;               // the statement being lowered
+    std::size_t p_ = 0, end_ = 0;     // the tokens being read: [p_, end_) of it
     std::vector<RawLoc> raw_locs_{RawLoc{}};
-    std::map<std::vector<std::pair<std::uint32_t, std::uint32_t>>, std::uint32_t> loc_ids_;
+    std::map<std::vector<SourceFrame>, std::uint32_t> loc_ids_;
     std::map<std::uint32_t, std::string> file_paths_;
     std::unordered_map<std::string, std::uint32_t> texts_;
     std::map<std::string, std::uint32_t, std::less<>> module_shared_;  // ptx name -> shared id
@@ -97,13 +58,15 @@ private:
     std::unordered_map<std::string, std::uint32_t> labels_;
     std::vector<std::pair<std::uint32_t, std::string>> fixups_;  // instruction index, label
     std::uint32_t cur_loc_ = 0;
-    std::map<std::pair<std::uint32_t, std::uint32_t>, std::vector<std::pair<std::uint32_t, std::uint32_t>>> frame_chains_;  // this function's
+    CallerChains callers_;  // this function's
     std::set<std::string> prototypes_;
     std::vector<std::pair<std::uint32_t, std::string>> call_fixups_;  // per module: (function, instruction), callee
 
-    // ---- token helpers
-    bool at_end() const { return p_ >= toks_.size(); }
-    std::string_view peek(std::size_t k = 0) const { return p_ + k < toks_.size() ? toks_[p_ + k].s : std::string_view{}; }
+    // ---- token helpers, within the tokens being read
+    void read(Span s) { p_ = s.first; end_ = s.end; }
+    void read(const Statement& s) { read(Span{s.first, s.end}); }
+    bool at_end() const { return p_ >= end_; }
+    std::string_view peek(std::size_t k = 0) const { return p_ + k < end_ ? toks_[p_ + k].s : std::string_view{}; }
     std::uint32_t line() const { return p_ < toks_.size() ? toks_[p_].line : (toks_.empty() ? 0 : toks_.back().line); }
     std::string_view next()
     {
@@ -118,6 +81,10 @@ private:
     void expect(std::string_view s)
     {
         if (!accept(s)) fail("expected '" + std::string(s) + "' but found '" + std::string(peek()) + "'");
+    }
+    void expect_end()
+    {
+        if (!at_end()) fail("unexpected '" + std::string(peek()) + "'");
     }
     [[noreturn]] void fail(const std::string& what) const
     {
@@ -134,31 +101,11 @@ private:
         }
         throw ParseError(std::string(origin_) + ": PTX line " + std::to_string(l) + ": " + what + ": " + src);
     }
-    void skip_statement()
-    {
-        while (!at_end() && peek() != ";") ++p_;
-        accept(";");
-    }
-    void skip_braces()
-    {
-        expect("{");
-        for (int depth = 1; depth > 0;) {
-            const std::string_view t = next();
-            depth += t == "{" ? 1 : t == "}" ? -1 : 0;
-        }
-    }
     std::int64_t integer(std::string_view s) const
     {
-        bool neg = false;
-        if (!s.empty() && s[0] == '-') { neg = true; s.remove_prefix(1); }
-        std::uint64_t v = 0;
-        int base = 10;
-        if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) { base = 16; s.remove_prefix(2); }
-        else if (s.size() > 1 && s[0] == '0' && std::isdigit(static_cast<unsigned char>(s[1]))) { base = 8; s.remove_prefix(1); }
-        if (!s.empty() && (s.back() == 'U' || s.back() == 'u')) s.remove_suffix(1);
-        auto r = std::from_chars(s.data(), s.data() + s.size(), v, base);
-        if (r.ec != std::errc{} || r.ptr != s.data() + s.size()) fail("bad number '" + std::string(s) + "'");
-        return neg ? -static_cast<std::int64_t>(v) : static_cast<std::int64_t>(v);
+        const auto v = parse_integer(s);
+        if (!v) fail("bad number '" + std::string(s) + "'");
+        return *v;
     }
     // An immediate as raw bits: 0fXXXXXXXX (f32), 0dXXXXXXXXXXXXXXXX (f64), integers.
     std::int64_t immediate(std::string_view s, bool negative) const
@@ -184,87 +131,64 @@ private:
     // ---- module level
     void module_statement()
     {
+        const Statement& s = stmts_[k_];
+        read(s);
         const std::string_view t = peek();
-        if (t == ".version" || t == ".target" || t == ".address_size") {
-            ++p_;
-            while (!at_end() && (peek(1) == "," || peek() == ",")) ++p_;  // ".target sm_90, debug"
-            ++p_;
-            return;
-        }
-        if (t == ".file") { file_directive(); return; }
-        if (t == ".section") {
-            next();
-            next();
-            skip_braces();
-            return;
-        }
-        if (t == ".pragma") { skip_statement(); return; }
-        bool is_extern = false;
-        while (peek() == ".visible" || peek() == ".weak" || peek() == ".extern" || peek() == ".common") {
-            is_extern |= peek() == ".extern";
-            ++p_;
-        }
-        if (peek() == ".entry" || peek() == ".func") { function(); return; }
-        if (peek() == ".global" || peek() == ".shared" || peek() == ".const" || peek() == ".local") {
-            variable(/*module*/ true, is_extern);
-            return;
+        if (s.kind == StatementKind::Directive) {
+            if (t == ".version" || t == ".target" || t == ".address_size" || t == ".section" || t == ".pragma") {
+                ++k_;
+                return;
+            }
+            if (t == ".file") {
+                const auto file = read_file_directive(toks_, s);
+                if (!file) fail("a .file without an index and a path");
+                file_paths_[file->index] = file->path;
+                ++k_;
+                return;
+            }
+            if (is_function_header(toks_, s)) { function(); return; }
+            if (is_declaration(toks_, s)) {
+                const Declaration d = read_declaration(toks_, Span{s.first, s.end});
+                if (d.space == ".global" || d.space == ".shared" || d.space == ".const" || d.space == ".local") {
+                    variable(d);
+                    ++k_;
+                    return;
+                }
+            }
         }
         fail("unexpected '" + std::string(t) + "' at module level");
     }
 
-    void file_directive()
+    // .reg/.shared/.local/.global/.const/.param declarations: registers their names.
+    void variable(const Declaration& d)
     {
-        next();
-        const auto n = static_cast<std::uint32_t>(integer(next()));
-        std::string_view path = next();
-        if (path.size() >= 2 && path.front() == '"') path = path.substr(1, path.size() - 2);
-        file_paths_[n] = std::string(path);
-        while (accept(",")) next();
-    }
-
-    // .reg/.shared/.local/.global/.const/.param declarations. Returns nothing; registers names.
-    void variable(bool module_scope, bool is_extern)
-    {
-        const std::string_view space = next();
-        unsigned align = 0;
-        Ty ty = Ty::None;
-        bool ptr_attr = false;
-        while (peek().starts_with(".")) {
-            const std::string_view q = next();
-            if (q == ".align") align = static_cast<unsigned>(integer(next()));
-            else if (q == ".ptr") ptr_attr = true;
-            else if (Ty t = type_of(q.substr(1)); t != Ty::None) ty = t;
-            else if (q == ".v2" || q == ".v4" || q == ".global" || q == ".shared" || q == ".const" || q == ".local") {
-            } else fail("unknown qualifier '" + std::string(q) + "' in a declaration");
-        }
-        (void)ptr_attr;
-        do {
-            const std::string name(next());
-            std::uint64_t count = 1;
-            bool unsized = false;
-            if (accept("<")) {  // %r<16>: registers %r0 .. %r15
-                const auto n = static_cast<std::uint32_t>(integer(next()));
-                expect(">");
-                for (std::uint32_t k = 0; k < n; ++k) declare_register(name + std::to_string(k), ty);
+        if (!d.unknown.empty()) fail("unknown qualifier '" + std::string(d.unknown) + "' in a declaration");
+        if (d.names.empty()) fail("a declaration without a name");
+        for (const DeclaredName& n : d.names) {
+            const std::string name(n.name);
+            if (n.registers) {  // %r<16>: registers %r0 .. %r15
+                for (std::uint32_t k = 0; k < n.registers; ++k) declare_register(name + std::to_string(k), d.ty);
                 continue;
             }
-            while (accept("[")) {
-                if (accept("]")) { unsized = true; continue; }
-                count *= static_cast<std::uint64_t>(integer(next()));
-                expect("]");
-            }
             std::vector<std::int64_t> init;
-            if (accept("=")) initialiser(init);
-            const std::uint64_t bytes = unsized ? 0 : count * std::max(1u, ty_bytes(ty));
-            if (space == ".reg") declare_register(name, ty);
-            else if (space == ".shared") declare_shared(name, bytes, align ? align : ty_bytes(ty), unsized || (is_extern && bytes == 0));
-            else if (space == ".local") declare_local(name, bytes, align ? align : ty_bytes(ty));
-            else if (space == ".param") declare_call_param(name, bytes, align ? align : ty_bytes(ty));
-            else if (space == ".global" || space == ".const") declare_module_var(name, space == ".const" ? Space::Const : Space::Global, bytes, ty, init);
+            if (!n.initialiser.empty()) {
+                read(n.initialiser);
+                initialiser(init);
+                expect_end();
+            }
+            const std::uint64_t bytes = declared_bytes(d, n);
+            const unsigned align = declared_align(d);
+            const std::string_view space = d.space;
+            if (space == ".reg") declare_register(name, d.ty);
+            else if (space == ".shared") {
+                shared_ids_[n.name.data()] = static_cast<std::uint32_t>(m_.shared.size());
+                declare_shared(name, bytes, align, dynamic_shared(d, n));
+            }
+            else if (space == ".local") declare_local(name, bytes, align);
+            else if (space == ".param") declare_call_param(name, bytes, align);
+            else if (space == ".global" || space == ".const") declare_module_var(name, space == ".const" ? Space::Const : Space::Global, bytes, d.ty, init);
             else fail("unknown state space '" + std::string(space) + "'");
-        } while (accept(","));
-        (void)module_scope;
-        expect(";");
+        }
     }
 
     void initialiser(std::vector<std::int64_t>& out)
@@ -319,7 +243,6 @@ private:
             o.kind = OpKind::SharedSym;
             o.reg = id;
             scopes_.back()[name] = o;
-            f_->shared_used.push_back(id);
         } else {
             module_shared_[name] = id;
         }
@@ -389,27 +312,22 @@ private:
     // ---- functions
     void function()
     {
-        const bool entry = next() == ".entry";
-        Function fn;
-        fn.entry = entry;
-        std::vector<ParamSlot> rets;
+        const FunctionHeader h = read_function_header(toks_, stmts_, k_);
+        ++k_;
         Function* saved = f_;
-        // Parameters are parsed into a scratch function first: their names go into its scope.
+        // Parameters are lowered into a scratch function first: their names go into its scope.
         m_.functions.emplace_back();
         const auto fid = static_cast<std::uint32_t>(m_.functions.size() - 1);
         f_ = &m_.functions.back();
-        f_->entry = entry;
+        f_->entry = h.entry;
         scopes_.assign(1, {});
-        if (!entry && peek() == "(") parameter_list(f_->rets);
-        f_->name = std::string(next());
-        if (peek() == "(") parameter_list(f_->params);
-        while (peek().starts_with(".") ) {  // .maxntid 256, 1, 1 / .noreturn / .reqntid ...
-            next();
-            while (!at_end() && peek() != "{" && peek() != ";" && !peek().starts_with(".")) next();
-        }
+        parameter_list(h.returns, f_->rets);
+        f_->name = std::string(h.name);
+        if (f_->name.empty()) fail("a function without a name");
+        parameter_list(h.params, f_->params);
         // a function of the same name declared before (a prototype): replace it
         if (auto it = m_.function_ids.find(f_->name); it != m_.function_ids.end() && it->second != fid) {
-            if (accept(";")) {  // a second declaration
+            if (!h.body) {  // a second declaration
                 m_.functions.pop_back();
                 f_ = saved;
                 return;
@@ -421,7 +339,7 @@ private:
         } else {
             m_.function_ids[f_->name] = fid;
         }
-        if (accept(";")) {  // a declaration (vprintf, a function defined elsewhere)
+        if (!h.body) {  // a declaration (vprintf, a function defined elsewhere)
             f_ = saved;
             return;
         }
@@ -430,63 +348,62 @@ private:
         f_ = saved;
     }
 
-    void parameter_list(std::vector<ParamSlot>& out)
+    void parameter_list(const std::vector<Declaration>& decls, std::vector<ParamSlot>& out)
     {
-        expect("(");
-        while (!accept(")")) {
-            expect(".param");
-            unsigned align = 0;
-            Ty ty = Ty::None;
-            while (peek().starts_with(".")) {
-                const std::string_view q = next();
-                if (q == ".align") align = static_cast<unsigned>(integer(next()));
-                else if (Ty t = type_of(q.substr(1)); t != Ty::None) ty = t;
-                // .ptr .global etc.: ignored
-            }
+        for (const Declaration& d : decls) {
+            if (d.space != ".param" || d.names.empty()) fail("a parameter that is not '.param type name'");
             ParamSlot s;
-            s.name = std::string(next());
-            std::uint64_t count = 1;
-            while (accept("[")) {
-                count *= static_cast<std::uint64_t>(integer(next()));
-                expect("]");
-            }
-            s.bytes = static_cast<std::uint32_t>(count * std::max(1u, ty_bytes(ty)));
-            s.align = align ? align : std::max(1u, ty_bytes(ty));
+            s.name = std::string(d.names.front().name);
+            s.bytes = static_cast<std::uint32_t>(declared_bytes(d, d.names.front()));
+            s.align = declared_align(d);
             s.offset = param_space(s.bytes, s.align);
             Operand o;
             o.kind = OpKind::ParamSym;
             o.imm = s.offset;
             scopes_.back()[s.name] = o;
             out.push_back(s);
-            accept(",");
         }
     }
 
+    // From the body's '{' (statement k_) to its matching '}'.
     void body()
     {
-        expect("{");
         labels_.clear();
         fixups_.clear();
-        frame_chains_.clear();
+        callers_.start_function();
         cur_loc_ = 0;
+        ++k_;
         int depth = 1;
         while (depth > 0) {
-            if (at_end()) fail("unexpected end of the PTX inside " + f_->name);
-            const std::string_view t = peek();
-            if (t == "{") { ++p_; ++depth; scopes_.emplace_back(); continue; }
-            if (t == "}") { ++p_; --depth; if (depth > 0) scopes_.pop_back(); continue; }
-            if (t == ".loc") { loc_directive(); continue; }
-            if (t == ".pragma") { skip_statement(); continue; }
-            if (peek(1) == ":") {  // a label, or a call prototype
-                const std::string name(next());
-                next();
-                if (peek() == ".callprototype") { prototypes_.insert(name); skip_statement(); continue; }
-                labels_[name] = static_cast<std::uint32_t>(f_->code.size());
+            if (k_ >= stmts_.size()) {
+                read(Span{toks_.size(), toks_.size()});
+                fail("unexpected end of the PTX inside " + f_->name);
+            }
+            const Statement& s = stmts_[k_++];
+            read(s);
+            switch (s.kind) {
+            case StatementKind::Open: ++depth; scopes_.emplace_back(); continue;
+            case StatementKind::Close: --depth; if (depth > 0) scopes_.pop_back(); continue;
+            case StatementKind::Label: {  // a label, or a call prototype
+                const std::string name(peek());
+                if (k_ < stmts_.size() && toks_[stmts_[k_].first].s == ".callprototype") {
+                    prototypes_.insert(name);
+                    ++k_;
+                } else {
+                    labels_[name] = static_cast<std::uint32_t>(f_->code.size());
+                }
                 continue;
             }
-            statement();
+            case StatementKind::Directive:
+                if (peek() == ".loc") { loc_directive(s); continue; }
+                if (peek() == ".pragma") continue;
+                break;
+            case StatementKind::Instruction: break;
+            }
+            statement(s);
         }
         // a final ret: falling off the end returns, and the interpreter needs no bounds check
+        p_ = stmts_[k_ - 1].end;
         Instr last;
         last.op = Op::Ret;
         last.ptx_line = line();
@@ -507,32 +424,12 @@ private:
         }
     }
 
-    void loc_directive()
+    void loc_directive(const Statement& s)
     {
-        const std::uint32_t l = line();
-        next();
-        std::vector<std::pair<std::uint32_t, std::uint32_t>> chain;
-        auto file_line = [&] {
-            const auto f = static_cast<std::uint32_t>(integer(next()));
-            const auto ln = static_cast<std::uint32_t>(integer(next()));
-            if (line() == l && !peek().empty() && std::isdigit(static_cast<unsigned char>(peek()[0]))) next();  // column
-            chain.emplace_back(f, ln);
-        };
-        file_line();
-        while (line() == l && accept(",")) {
-            const std::string_view key = next();
-            if (key == "function_name") next();
-            else if (key == "inlined_at") file_line();
-            else fail("unknown .loc attribute '" + std::string(key) + "'");
-        }
-        // nvcc names one caller a .loc; that caller's own callers are those of the
-        // .loc before that had it innermost: the whole chain, out to the kernel.
-        if (chain.size() == 2)
-            if (auto known = frame_chains_.find(chain[1]); known != frame_chains_.end()) {
-                chain.resize(1);
-                chain.insert(chain.end(), known->second.begin(), known->second.end());
-            }
-        frame_chains_[chain.front()] = chain;
+        std::string error;
+        auto named = read_loc(toks_, s, error);
+        if (!named) fail(error);
+        const std::vector<SourceFrame> chain = callers_.chain(std::move(*named));
         auto [it, fresh] = loc_ids_.try_emplace(chain, static_cast<std::uint32_t>(raw_locs_.size()));
         if (fresh) raw_locs_.push_back(RawLoc{chain});
         cur_loc_ = it->second;
@@ -547,8 +444,6 @@ private:
             Operand o;
             o.kind = OpKind::SharedSym;
             o.reg = it->second;
-            if (std::find(f_->shared_used.begin(), f_->shared_used.end(), it->second) == f_->shared_used.end())
-                f_->shared_used.push_back(it->second);
             return o;
         }
         if (auto it = module_vars_.find(name); it != module_vars_.end()) {
@@ -612,15 +507,17 @@ private:
 
     Operand operand(bool label_ok)
     {
-        if (accept("{")) {  // vector {%f1, %f2, _}
+        if (peek() == "{") {  // vector {%f1, %f2, _}
             Operand o;
             o.kind = OpKind::Vec;
             o.reg = static_cast<std::uint32_t>(f_->lists.size());
-            do {
-                f_->lists.push_back(list_register(next()));
+            for (Span e : vector_elements(toks_, Span{p_, end_})) {
+                if (e.end - e.first != 1) fail("bad vector element '" + std::string(source_span(toks_, e)) + "'");
+                f_->lists.push_back(list_register(toks_[e.first].s));
                 ++o.n;
-            } while (accept(","));
-            expect("}");
+            }
+            if (o.n == 0) fail("an empty vector");
+            p_ = end_;
             return o;
         }
         if (accept("(")) {  // call lists (retval0) / (param0, param1)
@@ -636,27 +533,22 @@ private:
             }
             return o;
         }
-        if (accept("[")) {
+        if (peek() == "[") {
+            const auto address = read_address(toks_, Span{p_, end_});
+            if (!address) fail("bad address '" + std::string(source_span(toks_, Span{p_, end_})) + "'");
+            p_ = end_;
             Operand o;
             o.kind = OpKind::Addr;
-            std::string_view t = next();
-            if (!t.empty() && (std::isdigit(static_cast<unsigned char>(t[0])) || t == "-")) {
+            o.imm = address->offset;
+            if (address->base.empty()) {
                 o.base = OpKind::Imm;
-                o.imm = t == "-" ? -integer(next()) : integer(t);
-            } else {
-                const Operand b = lookup(t);
-                o.base = b.kind;
-                o.reg = b.reg;
-                o.imm = b.kind == OpKind::Reg || b.kind == OpKind::SharedSym ? 0 : b.imm;
-                if (b.kind == OpKind::Special || b.kind == OpKind::Func) fail("bad address base '" + std::string(t) + "'");
+                return o;
             }
-            if (accept("+")) {
-                const bool neg = accept("-");
-                o.imm += neg ? -integer(next()) : integer(next());
-            } else if (accept("-")) {
-                o.imm -= integer(next());
-            }
-            expect("]");
+            const Operand b = lookup(address->base);
+            if (b.kind == OpKind::Special || b.kind == OpKind::Func) fail("bad address base '" + std::string(address->base) + "'");
+            o.base = b.kind;
+            o.reg = b.reg;
+            if (b.kind != OpKind::Reg && b.kind != OpKind::SharedSym) o.imm += b.imm;
             return o;
         }
         if (accept("_")) return Operand{OpKind::Sink};
@@ -696,32 +588,21 @@ private:
     // A declaration or an instruction. What the parser cannot read becomes an
     // instruction that faults when it runs: only the kernels that reach it fail,
     // naming it and the user's line, and the rest of the module runs.
-    void statement()
+    void statement(const Statement& s)
     {
-        const std::size_t start = p_;
-        const std::uint32_t at_line = line();
         const std::size_t code_size = f_->code.size(), lists = f_->lists.size(), fixups = fixups_.size();
         try {
-            const std::string_view t = peek();
-            if (t == ".reg" || t == ".shared" || t == ".local" || t == ".param" || t == ".global" || t == ".const")
-                variable(false, false);
-            else
-                instruction();
+            if (is_declaration(toks_, s)) variable(read_declaration(toks_, Span{s.first, s.end}));
+            else instruction(s);
         } catch (const ParseError& e) {
-            p_ = start;
             std::string written;
-            for (int depth = 0; !at_end();) {  // to the statement's end; a '}' of the function ends it too
-                const std::string_view t = peek();
-                if (t == ";" && depth == 0) { ++p_; break; }
-                if (t == "}" && depth == 0) break;
-                depth += t == "{" ? 1 : t == "}" ? -1 : 0;
-                written += std::string(written.empty() ? "" : " ") + std::string(next());
-            }
+            for (std::size_t k = s.first; k < s.end && toks_[k].s != ";"; ++k)
+                written += std::string(written.empty() ? "" : " ") + std::string(toks_[k].s);
             f_->code.resize(code_size);
             f_->lists.resize(lists);
             fixups_.resize(fixups);
             Instr in;
-            in.ptx_line = at_line;
+            in.ptx_line = s.line;
             in.loc = cur_loc_;
             std::string why = e.what();
             if (const auto cut = why.find(": PTX line "); cut != std::string::npos) {  // keep only what went wrong
@@ -744,35 +625,34 @@ private:
         m_.texts.push_back("'" + written + "': " + why);
     }
 
-    void instruction()
+    void instruction(const Statement& s)
     {
+        const InstructionStatement st = read_instruction(toks_, s);
+        if (const unsigned bytes = shared_access_bytes(st)) f_->narrowest_shared = std::min(f_->narrowest_shared, bytes);
         Instr in;
-        in.ptx_line = line();
+        in.ptx_line = s.line;
         in.loc = cur_loc_;
-        if (accept("@")) {
-            if (accept("!")) in.flags |= kNegPred;
-            const Operand p = lookup(next());
+        if (st.guarded) {
+            if (st.guard_negated) in.flags |= kNegPred;
+            const Operand p = lookup(st.guard);
             if (p.kind != OpKind::Reg) fail("the guard is not a predicate register");
             in.pred = p.reg;
         }
-        const std::string_view opcode = next();
+        if (st.opcode.empty() || st.opcode == ";") fail("a guard without an instruction");
+        const std::string_view opcode = st.opcode;
         auto [tit, fresh] = texts_.try_emplace(std::string(opcode), static_cast<std::uint32_t>(m_.texts.size()));
         if (fresh) m_.texts.emplace_back(opcode);
         in.text = tit->second;
         decode_opcode(opcode, in);
-        while (peek() != ";") {
+        for (std::size_t k = 0; k < st.operands.size(); ++k) {
             if (in.nops == 6) fail("too many operands");
-            const bool label_ok = in.op == Op::Bra || in.op == Op::Call;
-            Operand o = operand(label_ok);
-            if (accept("|")) {  // d|p: a second destination (setp, shfl)
-                in.o[in.nops++] = o;
-                in.flags |= kPair;
-                if (in.nops == 6) fail("too many operands");
-                o = operand(label_ok);
-            }
-            in.o[in.nops++] = o;
-            accept(",");
+            read(st.operands[k]);
+            in.o[in.nops++] = operand(in.op == Op::Bra || in.op == Op::Call);
+            expect_end();
+            if (st.paired[k]) in.flags |= kPair;  // d|p: a second destination (setp, shfl)
         }
+        p_ = s.end - 1;
+        end_ = s.end;
         expect(";");
         if (in.op == Op::Call) arrange_call(in);
         f_->code.push_back(in);
@@ -798,10 +678,7 @@ private:
     bool toolkit_file(std::uint32_t f) const
     {
         auto it = file_paths_.find(f);
-        if (it == file_paths_.end()) return false;
-        const std::string& p = it->second;
-        return p.find("/targets/") != std::string::npos || p.find("/crt/") != std::string::npos ||
-               (p.find("cuda") != std::string::npos && p.find("/include/") != std::string::npos);
+        return it != file_paths_.end() && is_toolkit_path(it->second);
     }
 
     void finish()
@@ -813,10 +690,8 @@ private:
         m_.locations.assign(raw_locs_.size(), SourceLoc{});
         for (std::size_t k = 1; k < raw_locs_.size(); ++k) {
             const auto& chain = raw_locs_[k].chain;
-            std::pair<std::uint32_t, std::uint32_t> pick = chain.back();
             bool found = false;
-            for (const auto& fl : chain)
-                if (!toolkit_file(fl.first)) { pick = fl; found = true; break; }
+            const SourceFrame pick = user_frame(chain, file_paths_, found);
             const auto known_file = [&](std::uint32_t f) { return f <= max_file ? f : 0; };
             SourceLoc& at = m_.locations[k];
             at = SourceLoc{known_file(pick.first), pick.second};
@@ -824,9 +699,23 @@ private:
             if (toolkit_file(chain.front().first) && (pick != chain.front() || !found))
                 at.header_file = known_file(chain.front().first), at.header_line = chain.front().second;
         }
+        // Which shared arrays each kernel reaches: the statement layer's rule,
+        // which the GPU trace's instrumenter follows too.
+        const SharedUse shared_use(toks_, stmts_, bodies_);
+        for (Function& fn : m_.functions)
+            if (fn.entry && !fn.declared_only) fn.shared_used = shared_ids(fn, shared_use);
         lower_module(m_);
     }
 
+    std::vector<std::uint32_t> shared_ids(const Function& fn, const SharedUse& shared_use) const
+    {
+        std::vector<std::uint32_t> used;
+        for (std::size_t b = 0; b < bodies_.size(); ++b)
+            if (bodies_[b].entry && bodies_[b].name == fn.name)
+                for (const SharedDeclaration& d : shared_use.of(b))
+                    if (auto id = shared_ids_.find(d.name.data()); id != shared_ids_.end()) used.push_back(id->second);
+        return used;
+    }
 };
 
 }  // namespace

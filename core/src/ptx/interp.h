@@ -204,15 +204,27 @@ public:
         fr.param = p.param;
     }
 
-    const char* file(const Instr& in) const { return m_.files[m_.locations[in.loc].file].c_str(); }
-    unsigned line(const Instr& in) const { return m_.locations[in.loc].line; }
-    [[noreturn]] void fail(const Instr& in, const std::string& what) const
+    // Where an instruction is, as the user sees it: inlined toolkit code was
+    // given its user's line by the parser; a toolkit function that nvcc kept
+    // separate gets it here, from the call instructions the lane is inside.
+    const SourceLoc& user_loc(const Instr& in) const
     {
         const SourceLoc& at = m_.locations[in.loc];
-        const SourceLoc* user = &at;  // a toolkit function's code: its innermost caller outside the toolkit
-        for (const CallSite* c = t_ ? t_->caller : nullptr; user->in_toolkit && c; c = c->outer)
-            if (!m_.locations[c->at->loc].in_toolkit) user = &m_.locations[c->at->loc];
-        emu::detail::kernel_fault(m_.files[user->file].c_str(), user->line, what + header_note(m_, at));
+        if (!at.in_toolkit || !t_ || !t_->caller) [[likely]] return at;
+        return toolkit_caller(at);
+    }
+    [[gnu::cold]] const SourceLoc& toolkit_caller(const SourceLoc& at) const
+    {
+        for (const CallSite* c = t_->caller; c; c = c->outer)
+            if (!m_.locations[c->at->loc].in_toolkit) return m_.locations[c->at->loc];
+        return at;
+    }
+    const char* file(const Instr& in) const { return m_.files[user_loc(in).file].c_str(); }
+    unsigned line(const Instr& in) const { return user_loc(in).line; }
+    [[noreturn]] void fail(const Instr& in, const std::string& what) const
+    {
+        const SourceLoc& user = user_loc(in);
+        emu::detail::kernel_fault(m_.files[user.file].c_str(), user.line, what + header_note(m_, m_.locations[in.loc]));
     }
     [[noreturn]] void unsupported(const Instr& in, const char* why = nullptr) const
     {

@@ -214,6 +214,41 @@ TEST_P(Any, MemcpyAsyncWithABarrierAndWithAPipeline)
     }
 }
 
+// cp.async through the pipeline primitives: a copy lands when its thread
+// waits for its group. double_buffer_sum is right (3 blocks of 3 tiles of 128:
+// out[b] = the sum of in[384 b .. 384 b + 383]); the wrong kernels read
+// before their copy has landed, and each is reported where it reads.
+TEST_P(Any, CpAsyncLandsWhenItsGroupIsWaitedFor)
+{
+    const auto values = seeded_ints<int>(3 * 3 * 128, -1000, 1000, 2611);
+    int* in = to_device(emu, values);
+    int* sums = zeros<int>(emu, 3);
+    ASSERT_NO_THROW(run_corpus(emu, "async_copies.cu", "double_buffer_sum", dim3(3), dim3(128), 0, in, sums, 3u));
+    const auto got = to_host(emu, sums, 3);
+    for (unsigned b = 0; b < 3; ++b)
+        EXPECT_EQ(got[b], std::accumulate(values.begin() + 384 * b, values.begin() + 384 * (b + 1), 0)) << b;
+
+    const std::string file = project_file(corpus_path("async_copies.cu"));
+    int* out = zeros<int>(emu, 128);
+    // wait_prior(1) lands stage 0 only: stage 1 was never written.
+    auto early = fault_of([&] { run_corpus(emu, "async_copies.cu", "early_stage_read", dim3(1), dim3(128), 0, in, out, 2u); });
+    ASSERT_TRUE(early);
+    expect_report(*early, {"early_stage_read", {0, 0, 0}, std::nullopt, file, "marker: early stage", {"uninitialised", "stage"}});
+    // No wait at all: __syncthreads() does not land the copies.
+    auto unwaited = fault_of([&] { run_corpus(emu, "async_copies.cu", "unwaited_read", dim3(1), dim3(128), 0, in, out); });
+    ASSERT_TRUE(unwaited);
+    expect_report(*unwaited, {"unwaited_read", {0, 0, 0}, std::nullopt, file, "marker: unwaited", {"uninitialised", "tile"}});
+    // The tile held zeros, so the early reads see old values; the copies land
+    // at the late wait, unordered with other threads' reads: a data race
+    // between the read and the copy, reported at whichever came second.
+    auto stale = fault_of([&] { run_corpus(emu, "async_copies.cu", "stale_read", dim3(1), dim3(128), 0, in, out); });
+    ASSERT_TRUE(stale);
+    const unsigned read = marker_line(file, "marker: stale"), copy = marker_line(file, "marker: late copy");
+    EXPECT_TRUE(stale->fault.line == read || stale->fault.line == copy) << stale->what();
+    EXPECT_TRUE(contains(stale->what(), "data race")) << stale->what();
+    EXPECT_TRUE(contains(stale->what(), std::to_string(stale->fault.line == read ? copy : read))) << stale->what();
+}
+
 TEST_P(Any, AFaultInsideTheToolkitNamesTheCallerAndTheHeaderLine)
 {
     // The input is one tile short: the copy of block 2's tile reads past the

@@ -65,9 +65,11 @@ void decode_opcode(std::string_view opcode, Instr& in)
         if (!opcode.ends_with(".b64")) in.op = Op::Unsupported;
         return;
     }
-    if (in.op == Op::CpAsync) {  // cp.async copies at once here: its groups need no waiting
+    if (in.op == Op::CpAsync) {  // a copy lands when its thread waits for its group (or arrives on an mbarrier)
         if (q.size() < 2 || q[1] != "async") in.op = Op::Unsupported;
-        else if (q.size() >= 3 && (q[2] == "commit_group" || q[2] == "wait_group" || q[2] == "wait_all")) in.op = Op::Nop;
+        else if (q.size() >= 3 && q[2] == "commit_group") in.sub = Sub::AsyncCommit;
+        else if (q.size() >= 3 && q[2] == "wait_group") in.sub = Sub::AsyncWait;
+        else if (q.size() >= 3 && q[2] == "wait_all") in.sub = Sub::AsyncWaitAll;
         else if (q.size() >= 3 && (q[2] == "ca" || q[2] == "cg") && opcode.find(".shared") != std::string_view::npos &&
                  opcode.find(".global") != std::string_view::npos && opcode.find("bulk") == std::string_view::npos &&
                  opcode.find("mbarrier") == std::string_view::npos) in.space = Space::Shared;

@@ -113,6 +113,7 @@ struct Thread {
     // The last strong load: the same one seeing the same value again is a spin loop's wait.
     const Instr* spin_at = nullptr;
     std::uint64_t spin_addr = 0, spin_value = 0;
+    bool async_copies = false;  // it has issued a cp.async (its pending copies: interp_memory.cpp)
 };
 
 // A call in progress, on the calling lane's fiber stack.
@@ -328,6 +329,8 @@ public:
     void store(const Frame& fr, const Instr& in);
     void atomic(const Frame& fr, const Instr& in);
     void copy_async(const Frame& fr, const Instr& in);
+    void async_group(const Frame& fr, const Instr& in);  // commit_group, wait_group, wait_all
+    void land_async_copies(std::size_t newest_groups_left, bool uncommitted_too);
     void bulk_copy(const Frame& fr, const Instr& in);
     bool mbarrier(const Frame& fr, const Instr& in);
     Target mbarrier_target(const Frame& fr, const Instr& in, const Operand& o, Kind kind);

@@ -2,6 +2,7 @@
 // the generic windows), its bounds faults, and the general path's loads,
 // stores, atomics, asynchronous copies and mbarriers. The hot path's shared and
 // global targets are inline in interp.h.
+#include <algorithm>
 #include <atomic>
 #include <sstream>
 
@@ -202,22 +203,91 @@ void Interpreter::atomic(const Frame& fr, const Instr& in)
     if (!red) put(fr, in.o[0], in.ty, old);
 }
 
-// cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}: a global
-// load and a shared store, done at once; bytes past src-size are zero.
+// cp.async copies a thread has issued and not yet seen land, oldest first;
+// group_end[k] is where its k-th oldest committed group ends. Per host
+// thread, by lane of the block (a thread's first cp.async clears its entry).
+struct AsyncCopy {
+    std::uint64_t off;  // in the block's shared memory
+    unsigned size;
+    std::uint64_t value[2];
+    const Instr* in;
+};
+struct AsyncCopies {
+    std::vector<AsyncCopy> copies;
+    std::vector<std::size_t> group_end;
+};
+static thread_local std::vector<AsyncCopies> tls_async;
+
+static AsyncCopies& async_copies_of(unsigned lane)
+{
+    if (tls_async.size() <= lane) tls_async.resize(lane + 1);
+    return tls_async[lane];
+}
+
+// cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}: the global
+// load happens now; the shared bytes land when the thread waits for the
+// copy's group (bytes past src-size are zero). Until then the destination
+// keeps what it had: a read before the wait sees old bytes, or faults as an
+// uninitialised read. The trace shows both halves at the cp.async, as the GPU
+// issues them.
 void Interpreter::copy_async(const Frame& fr, const Instr& in)
 {
     const unsigned size = static_cast<unsigned>(get(fr, in.o[2]));
     const unsigned from_src = in.nops > 3 && in.o[3].kind != OpKind::None ? static_cast<unsigned>(get(fr, in.o[3])) : size;
     if ((size != 4 && size != 8 && size != 16) || from_src > size) unsupported(in, "cp-size must be 4, 8 or 16");
-    std::uint64_t value[2] = {0, 0};
+    AsyncCopy c{address(fr, in.o[0]), size, {0, 0}, &in};
     if (from_src) {
         const Target src = resolve(fr, in, Space::Global, address(fr, in.o[1]), from_src, Kind::Load);
-        std::memcpy(value, src.p, from_src);
-        record(in, Kind::Load, src, from_src, value);
+        std::memcpy(c.value, src.p, from_src);
+        record(in, Kind::Load, src, from_src, c.value);
     }
-    const Target dst = resolve(fr, in, Space::Shared, address(fr, in.o[0]), size, Kind::Store);
-    std::memcpy(dst.p, value, size);
-    record(in, Kind::Store, dst, size, value);
+    const SharedSlot* v = shared_slot(c.off);
+    if (!v || c.off + size > v->offset + v->bytes) shared_bounds_fault(in, c.off, v, Kind::Store);
+    record(in, Kind::Store, Target{t_->arena + c.off, trace::Space::Shared, v->id, c.off - v->offset}, size, c.value);
+    AsyncCopies& mine = async_copies_of(t_->lane.flat);
+    if (!t_->async_copies) mine = {}, t_->async_copies = true;  // what an earlier block's thread left
+    mine.copies.push_back(c);
+}
+
+// Lands the thread's copies of all committed groups but the newest
+// `newest_groups_left` (and, for an mbarrier arrival, the uncommitted ones):
+// each is checked and written as a store of the cp.async's line, now.
+void Interpreter::land_async_copies(std::size_t newest_groups_left, bool uncommitted_too)
+{
+    if (!t_->async_copies) return;
+    AsyncCopies& mine = async_copies_of(t_->lane.flat);
+    const std::size_t groups = mine.group_end.size();
+    const std::size_t landing_groups = groups > newest_groups_left ? groups - newest_groups_left : 0;
+    std::size_t n = landing_groups ? mine.group_end[landing_groups - 1] : 0;
+    if (uncommitted_too && newest_groups_left == 0) n = mine.copies.size();
+    for (std::size_t k = 0; k < n; ++k) {
+        const AsyncCopy& c = mine.copies[k];
+        const SharedSlot* v = shared_slot(c.off);
+        if (!v->zeroed)
+            emu::detail::check_shared_access(Kind::Store, t_->arena + c.off, c.size, v->name,
+                                             static_cast<long long>((c.off - v->offset) / v->elem), file(*c.in),
+                                             line(*c.in), c.value, false);
+        std::memcpy(t_->arena + c.off, c.value, c.size);
+    }
+    mine.copies.erase(mine.copies.begin(), mine.copies.begin() + static_cast<std::ptrdiff_t>(n));
+    mine.group_end.erase(mine.group_end.begin(), mine.group_end.begin() + static_cast<std::ptrdiff_t>(std::min(landing_groups, groups)));
+    for (std::size_t& end : mine.group_end) end -= std::min(end, n);
+    if (uncommitted_too && newest_groups_left == 0) mine.group_end.clear();
+}
+
+// cp.async.commit_group closes the thread's open group; cp.async.wait_group N
+// waits until at most its N newest groups are pending; wait_all lands all.
+void Interpreter::async_group(const Frame& fr, const Instr& in)
+{
+    if (!t_->async_copies) return;
+    AsyncCopies& mine = async_copies_of(t_->lane.flat);
+    switch (in.sub) {
+    case Sub::AsyncCommit:
+        mine.group_end.push_back(mine.copies.size());  // an empty group counts for wait_group too
+        break;
+    case Sub::AsyncWait: land_async_copies(static_cast<std::size_t>(get(fr, in.o[0])), false); break;
+    default: land_async_copies(0, true); break;
+    }
 }
 
 // cp.async.bulk [dst], [src], size, [mbar]: the copy engine moves size
@@ -276,8 +346,9 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         return true;
     }
     case Sub::MbCpAsyncArrive: case Sub::MbCpAsyncArriveNoinc: {
-        // The thread's cp.async copies have landed already (they copy at once here). Without
-        // .noinc the pending count is raised by one before the copies' arrival: the two cancel.
+        // The arrival comes once the thread's cp.async copies have landed: they land now.
+        // Without .noinc the pending count is raised by one before that arrival: the two cancel.
+        land_async_copies(0, true);
         const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
         if (in.sub == Sub::MbCpAsyncArriveNoinc) emu::detail::mbarrier_arrive(bar.p, 1, 0, at_file, at_line);
         return true;
@@ -336,6 +407,10 @@ Outcome exec_atomic(Interpreter& it, const Frame& fr, const Instr& in, std::size
 
 Outcome exec_copy_async(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
 {
+    if (in.sub != Sub::None) {
+        it.async_group(fr, in);
+        return Outcome::Next;
+    }
     return after_round(it, pc, [&] { it.copy_async(fr, in); });
 }
 

@@ -64,6 +64,7 @@ enum class Sub : std::uint8_t {
     MatchAny, MatchAll,
     MbInit, MbArrive, MbArriveExpectTx, MbExpectTx, MbTestWait, MbTryWait,  // mbarrier
     MbCpAsyncArrive, MbCpAsyncArriveNoinc,  // cp.async.mbarrier.arrive[.noinc]
+    AsyncCommit, AsyncWait, AsyncWaitAll,   // cp.async.commit_group, wait_group N, wait_all
     Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
 };
 

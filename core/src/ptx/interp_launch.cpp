@@ -121,11 +121,6 @@ static std::string describe(const Function& k)
 }
 
 // Element size of a shared variable for the trace: the narrowest access the kernel makes to shared memory, capped by its alignment.
-// The element size messages count a shared array in: statements.h's rule, as the GPU trace's.
-static std::uint32_t element_size(const Function& k, const SharedVar& v)
-{
-    return shared_element_bytes(v.align, k.narrowest_shared, v.bytes);
-}
 
 
 }  // namespace detail
@@ -161,45 +156,45 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         if (args[i].bytes.size() != p.bytes)
             throw emu::LaunchError(describe(*k) + "; argument " + std::to_string(i) + " has " + std::to_string(args[i].bytes.size()) + " bytes");
         std::memcpy(L.params.data() + p.offset, args[i].bytes.data(), p.bytes);
-        if (p.bytes == 8 && i < 255) {
+        if (pointer_parameter(p.bytes) && i < 255) {  // statements.h's rules, as the GPU trace's
             std::uint64_t v;
             std::memcpy(&v, args[i].bytes.data(), 8);
-            std::uintptr_t base = 0;
-            std::size_t bytes = 0;
-            if (emu::detail::find_allocation(v, base, bytes) || (v && emu::detail::find_allocation(v - 1, base, bytes) && v == base + bytes))
-                L.pointers.push_back(PointerArg{v, base + bytes, static_cast<std::uint8_t>(i)});
+            const auto end = pointed_allocation_end(v, [](std::uint64_t a, std::uint64_t& base, std::uint64_t& bytes) {
+                std::uintptr_t b = 0;
+                std::size_t n = 0;
+                const bool found = emu::detail::find_allocation(a, b, n);
+                base = b, bytes = n;
+                return found;
+            });
+            if (end) L.pointers.push_back(PointerArg{v, *end, static_cast<std::uint8_t>(i)});
         }
     }
     std::sort(L.pointers.begin(), L.pointers.end(), [](const PointerArg& a, const PointerArg& b) { return a.ptr < b.ptr; });
-    // the kernel's shared layout: statics in declaration order, 16-byte aligned, then the dynamic area
+    // the kernel's shared layout: statics in declaration order, 16-byte aligned,
+    // then the dynamic area (the arrays and their element sizes: statements.h's
+    // shared_arrays, as the GPU trace numbers them)
     L.shared_offset.assign(mi.shared.size(), 0);
+    std::vector<SharedVar> used;
+    for (std::uint32_t id : k->shared_used) used.push_back(mi.shared[id]);
     std::uint64_t off = 0;
-    bool dynamic_declared = false;
-    std::uint32_t dynamic_offset = 0;
-    for (std::uint32_t id : k->shared_used) {
-        const SharedVar& v = mi.shared[id];
-        if (v.dynamic) continue;
+    for (const SharedArray& a : shared_arrays(used, k->narrowest_shared, dynamic_shared_bytes)) {
+        const SharedVar& v = used[a.var];
+        if (v.dynamic) {  // after every static: the offset is final
+            L.slots.push_back(SharedSlot{static_cast<std::uint32_t>((off + 15) / 16 * 16), static_cast<std::uint32_t>(a.bytes),
+                                         a.elem, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
+            continue;
+        }
         off = (off + 15) / 16 * 16;
-        const std::uint32_t e = element_size(*k, v);
-        L.slots.push_back(SharedSlot{static_cast<std::uint32_t>(off), v.bytes, e, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
-        L.shared_offset[id] = static_cast<std::uint32_t>(off);
+        L.slots.push_back(SharedSlot{static_cast<std::uint32_t>(off), v.bytes, a.elem, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
+        L.shared_offset[k->shared_used[a.var]] = static_cast<std::uint32_t>(off);
         off += v.bytes;
     }
     off = (off + 15) / 16 * 16;
-    dynamic_offset = static_cast<std::uint32_t>(off);
-    for (std::uint32_t id : k->shared_used) {
-        const SharedVar& v = mi.shared[id];
-        if (!v.dynamic) continue;
-        L.shared_offset[id] = dynamic_offset;
-        if (!L.dynamic_name) L.dynamic_name = v.name.c_str(), L.dynamic_offset = dynamic_offset;
-        if (!dynamic_declared && dynamic_shared_bytes) {
-            SharedVar sized = v;
-            sized.bytes = dynamic_shared_bytes;
-            const std::uint32_t e = element_size(*k, sized);
-            L.slots.push_back(SharedSlot{dynamic_offset, dynamic_shared_bytes, e, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
-            dynamic_declared = true;
+    for (std::size_t i = 0; i < used.size(); ++i)
+        if (used[i].dynamic) {  // every extern array names the one dynamic area
+            L.shared_offset[k->shared_used[i]] = static_cast<std::uint32_t>(off);
+            if (!L.dynamic_name) L.dynamic_name = used[i].name.c_str(), L.dynamic_offset = static_cast<std::uint32_t>(off);
         }
-    }
     L.shared_total = off + dynamic_shared_bytes;
     if (uses_reserved_shared(mi, *k, 0)) {  // after the kernel's own: its offsets stay as they were
         L.reserved_offset = static_cast<std::uint32_t>((L.shared_total + 15) / 16 * 16);

@@ -8,6 +8,15 @@ Layers, lowest first:
   3  apps/, viewer/                     the CLI, the grader and the viewer, on labs/
 tests/, bench/ and scripts/ sit above everything and are not checked.
 
+Inside core/, rooms, lowest first (docs/architecture.md draws them):
+  0  trace/, occupancy/, dim3.h   records, analysis, JSON; the occupancy model
+  1  emu/                         the runtime: memory, fibers, checks, barriers, collectives, scheduler
+  2  ptx/ (with user/)            the PTX reader and interpreter; a user's .cu file
+  3  cuda/                        the GPU: driver API, the instrumenter, timing
+A room includes its own headers and the public headers (core/include/warplab/)
+of lower rooms. Another room's private headers (core/src/) are included only
+where listed in PRIVATE_INTERFACES; nothing outside core/ includes core/src/.
+
 A quoted include is resolved the way the build resolves it: next to the
 including file, then from the include directories (the repository root,
 core/include, apps/grader). An include that resolves to nothing in the
@@ -26,6 +35,12 @@ LAYERS = [(0, ("kernels/", "exercises/", "solutions/")),
           (2, ("labs/",)),
           (3, ("apps/", "viewer/"))]
 INCLUDE_DIRS = ["", "core/include", "apps/grader"]
+ROOMS = {"trace": 0, "occupancy": 0, "dim3.h": 0, "emu": 1, "ptx": 2, "cuda": 3}
+ROOM_ALIASES = {"user": "ptx"}  # a user's .cu file, read into the PTX API (warplab/ptx/kernel_file.h)
+# The one private header a room may take from another: the interpreter drives
+# the runtime through runtime.h; the instrumenter reads PTX through the
+# statement layer the parser uses.
+PRIVATE_INTERFACES = {("ptx", "core/src/emu/runtime.h"), ("cuda", "core/src/ptx/statements.h")}
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 
@@ -34,6 +49,35 @@ def layer_of(rel):
     for rank, prefixes in LAYERS:
         if rel.startswith(prefixes):
             return rank
+    return None
+
+
+def room_of(rel):
+    """('trace', False) for core/include/warplab/trace/x.h, ('emu', True) for core/src/emu/x.cpp."""
+    for prefix, private in (("core/src/", True), ("core/include/warplab/", False)):
+        if rel.startswith(prefix):
+            first = rel[len(prefix):].split("/")[0]
+            first = ROOM_ALIASES.get(first, first)
+            if first.endswith(".h"):
+                first = first if first in ROOMS else first[:-2]
+            return (first, private) if first in ROOMS else (None, private)
+    return (None, False)
+
+
+def room_crossing(rel, target_rel):
+    """Why an include breaks the rooms' rules, or None."""
+    if target_rel.startswith("core/src/") and not rel.startswith("core/"):
+        return "a private header of core/ (include core/include/warplab/ instead)"
+    if not rel.startswith("core/"):
+        return None
+    room, _ = room_of(rel)
+    target, private = room_of(target_rel)
+    if room is None or target is None or room == target:
+        return None
+    if private and (room, target_rel) not in PRIVATE_INTERFACES:
+        return f"a private header of room {target} (the rooms' interfaces are listed in PRIVATE_INTERFACES)"
+    if ROOMS[target] >= ROOMS[room] and (room, target_rel) not in PRIVATE_INTERFACES:
+        return f"room {target} (rank {ROOMS[target]}) from room {room} (rank {ROOMS[room]})"
     return None
 
 
@@ -64,9 +108,11 @@ def crossings(root):
                 continue
             target_rel = target.relative_to(root).as_posix()
             theirs = layer_of(target_rel)
+            line = text.count("\n", 0, match.start()) + 1
             if theirs is not None and theirs > own:
-                line = text.count("\n", 0, match.start()) + 1
                 found.append(f"{rel}:{line}: includes {target_rel} (layer {theirs}) from layer {own}")
+            elif (why := room_crossing(rel, target_rel)) is not None:
+                found.append(f"{rel}:{line}: includes {target_rel}: {why}")
     return found
 
 
@@ -85,7 +131,26 @@ def self_test():
         if found != ["core/src/bad.cpp:2: includes labs/common/lab.h (layer 2) from layer 1"]:
             print(f"self-test: expected one crossing at core/src/bad.cpp:2, got {found}", file=sys.stderr)
             return 1
-    print("self-test: the crossing core/src/bad.cpp:2 -> labs/common/lab.h was found")
+        (root / "core/src/bad.cpp").unlink()
+        for d in ("core/src/emu", "core/src/ptx", "core/include/warplab/ptx"):
+            (root / d).mkdir(parents=True, exist_ok=True)
+        (root / "core/src/emu/runtime.h").write_text("#pragma once\n")
+        (root / "core/src/ptx/interp.h").write_text("#pragma once\n")
+        (root / "core/include/warplab/ptx/ptx.h").write_text("#pragma once\n")
+        (root / "core/src/ptx/ok.cpp").write_text('#include "../emu/runtime.h"\n#include "interp.h"\n')
+        if crossings(root):
+            print(f"self-test: the interpreter's use of runtime.h was reported: {crossings(root)}", file=sys.stderr)
+            return 1
+        (root / "core/src/emu/up.cpp").write_text('#include "warplab/ptx/ptx.h"\n#include "../ptx/interp.h"\n')
+        (root / "labs/common/peek.cpp").write_text('#include "core/src/emu/runtime.h"\n')
+        found = crossings(root)
+        expected = ["core/src/emu/up.cpp:1: includes core/include/warplab/ptx/ptx.h: room ptx (rank 2) from room emu (rank 1)",
+                    "core/src/emu/up.cpp:2: includes core/src/ptx/interp.h: a private header of room ptx (the rooms' interfaces are listed in PRIVATE_INTERFACES)",
+                    "labs/common/peek.cpp:1: includes core/src/emu/runtime.h: a private header of core/ (include core/include/warplab/ instead)"]
+        if found != expected:
+            print(f"self-test: expected {expected}, got {found}", file=sys.stderr)
+            return 1
+    print("self-test: the crossing core/src/bad.cpp:2 -> labs/common/lab.h was found, and three room crossings")
     return 0
 
 
@@ -99,7 +164,7 @@ def main(argv):
     for line in found:
         print(line)
     if not found:
-        print("no include runs from a lower layer to a higher one")
+        print("no include runs from a lower layer or room to a higher one, and no private header is taken")
     return 1 if found else 0
 
 

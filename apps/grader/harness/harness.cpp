@@ -244,15 +244,8 @@ void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_se
 
 namespace {
 
-bool is_memory(trace::Kind k)
-{
-    return k == trace::Kind::Load || k == trace::Kind::Store || k == trace::Kind::Atomic;
-}
-
-const char* kind_name(trace::Kind k)
-{
-    return k == trace::Kind::Load ? "load" : k == trace::Kind::Store ? "store" : "atomic";
-}
+using trace::is_memory;
+using trace::kind_name;
 
 std::string step_of(const trace::WarpEvent& e) { return "step " + std::to_string(e.step); }
 
@@ -313,7 +306,7 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
 
 bool is_shared_write(const trace::WarpEvent& e)
 {
-    return e.space == trace::Space::Shared && (e.kind == trace::Kind::Store || e.kind == trace::Kind::Atomic);
+    return e.space == trace::Space::Shared && trace::writes_memory(e.kind);
 }
 
 bool is_shared_access(const trace::WarpEvent& e) { return e.space == trace::Space::Shared && is_memory(e.kind); }
@@ -331,10 +324,10 @@ std::vector<unsigned> per_thread_weighted(const BlockView& v, const std::functio
     std::vector<unsigned> count(v.block.threads, 0);
     for (const trace::WarpEvent& e : v.block.events) {
         if (!which(e)) continue;
-        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane) {
-            const std::size_t t = std::size_t(e.warp) * trace::kWarpSize + lane;
-            if ((e.mask >> lane & 1u) && t < count.size()) count[t] += bytes ? e.size : 1;
-        }
+        trace::for_each_lane(e.mask, [&](unsigned lane) {
+            const std::size_t t = trace::thread_of(v.block, e, lane);
+            if (t < count.size()) count[t] += bytes ? e.size : 1;
+        });
     }
     return count;
 }
@@ -356,8 +349,7 @@ std::size_t distinct_words(const BlockView& v, const std::function<bool(const tr
     std::set<std::pair<unsigned, std::uint64_t>> words;
     for (const trace::WarpEvent& e : v.block.events) {
         if (!which(e)) continue;
-        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane)
-            if (e.mask >> lane & 1u) words.insert({e.array, e.offset[lane]});
+        trace::for_each_lane(e.mask, [&](unsigned lane) { words.insert({e.array, e.offset[lane]}); });
     }
     return words.size();
 }
@@ -391,12 +383,11 @@ std::vector<WriterLevel> writer_levels(const BlockView& v)
     std::map<std::uint32_t, std::set<unsigned>> by_epoch;
     for (const trace::WarpEvent& e : v.block.events) {
         if (!is_shared_write(e)) continue;
-        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane)
-            if (e.mask >> lane & 1u) by_epoch[e.key.epoch].insert(e.warp * trace::kWarpSize + lane);
+        trace::for_each_lane(e.mask, [&](unsigned lane) { by_epoch[e.key.epoch].insert(trace::thread_of(v.block, e, lane)); });
     }
     std::vector<WriterLevel> levels;
     for (const auto& [epoch, threads] : by_epoch)
-        levels.push_back({static_cast<unsigned>(threads.size()), *threads.rbegin() < trace::kWarpSize, epoch});
+        levels.push_back({static_cast<unsigned>(threads.size()), *threads.rbegin() < v.block.warp_size, epoch});
     return levels;
 }
 

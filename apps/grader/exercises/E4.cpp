@@ -1,6 +1,7 @@
 // E4 checks: sum with a warp-shuffle tail (exercises/E4_sum_warp_shuffle).
 // Run by the grader's child process on the PTX of the student's kernel.cuh.
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <map>
 
@@ -57,7 +58,7 @@ Verdict shuffle_tail(const Harness& h)
         if (it == stages.end() || e.key.sub <= it->second.first || e.key.sub > it->second.last) continue;
         return fail("step " + std::to_string(e.step) + ": a shared-memory " +
                         trace::kind_name(e.kind) + " by " +
-                        std::to_string(__builtin_popcount(e.mask)) + " lanes of warp " + std::to_string(e.warp) +
+                        std::to_string(std::popcount(e.mask)) + " lanes of warp " + std::to_string(e.warp) +
                         " between the warp's first and last collective",
                     "no shared-memory access in the warp stage: the lanes exchange values by shuffles",
                     "step " + std::to_string(e.step) + ", " + h.site(e.site));

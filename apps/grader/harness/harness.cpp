@@ -3,6 +3,7 @@
 #include "harness/harness.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -258,7 +259,7 @@ Finding first_bank_conflict(const Harness& h, const BlockView& v)
         const trace::BankCost c = trace::shared_bank_cost(e.mask, e.offset, e.size, e.kind);
         if (c.wavefronts <= c.ideal) continue;
         const trace::Totals t = trace::totals(v.steps);
-        return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(__builtin_popcount(e.mask)) +
+        return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(std::popcount(e.mask)) +
                         " lanes of warp " + std::to_string(e.warp) + " is " + str(c.ways()) + "-way bank-conflicted (" +
                         std::to_string(c.wavefronts) + " wavefronts, ideal " + std::to_string(c.ideal) +
                         "); block 0 in all: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
@@ -292,7 +293,7 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
         if (e.space != trace::Space::Global || e.kind != kind) continue;
         const trace::SectorCost c = trace::global_sector_cost(e.mask, e.offset, e.size);
         if (c.sectors <= c.ideal) continue;
-        return fail(step_of(e) + ": a global " + kind_name(kind) + " by " + std::to_string(__builtin_popcount(e.mask)) +
+        return fail(step_of(e) + ": a global " + kind_name(kind) + " by " + std::to_string(std::popcount(e.mask)) +
                         " lanes of warp " + std::to_string(e.warp) + " touches " + std::to_string(c.sectors) +
                         " sectors per request; its bytes fit in " + std::to_string(c.ideal),
                     "every global " + std::string(kind_name(kind)) + " at the ideal sectors per request (" +
@@ -400,7 +401,7 @@ std::map<std::uint32_t, unsigned> collective_rounds(const BlockView& v, bool war
     for (const trace::WarpEvent& e : v.block.events) {
         if (warp0_only && e.warp != 0) continue;
         if (e.kind == trace::Kind::Shuffle) by_warp[{e.key.epoch, e.warp}] += 1;
-        if (e.kind == trace::Kind::Vote) by_warp[{e.key.epoch, e.warp}] += log2_of(unsigned(__builtin_popcount(e.mask)));
+        if (e.kind == trace::Kind::Vote) by_warp[{e.key.epoch, e.warp}] += log2_of(unsigned(std::popcount(e.mask)));
     }
     std::map<std::uint32_t, unsigned> rounds;
     for (const auto& [key, n] : by_warp) rounds[key.first] = std::max(rounds[key.first], n);

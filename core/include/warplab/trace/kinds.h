@@ -80,7 +80,13 @@ constexpr std::optional<Space> find_space(std::string_view name)
     return std::nullopt;
 }
 
-static_assert(kind_info(Kind::Load).name == kKinds[0].name && static_cast<int>(Kind::Declare) == 7,
+// The records' bytes, as traces on disk and the GPU instrumentation have them.
+static_assert(static_cast<int>(Kind::Load) == 0 && static_cast<int>(Kind::Store) == 1 && static_cast<int>(Kind::Atomic) == 2 &&
+                  static_cast<int>(Kind::Shuffle) == 3 && static_cast<int>(Kind::Vote) == 4 &&
+                  static_cast<int>(Kind::SyncWarp) == 5 && static_cast<int>(Kind::SyncThreads) == 6 &&
+                  static_cast<int>(Kind::Declare) == 7,
               "the records' kind bytes are fixed: append kinds, never reorder them");
+static_assert(static_cast<int>(Space::None) == 0 && static_cast<int>(Space::Shared) == 1 && static_cast<int>(Space::Global) == 2,
+              "the records' space bytes are fixed: append spaces, never reorder them");
 
 }  // namespace wl::trace

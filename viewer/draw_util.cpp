@@ -3,6 +3,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "viewer/format.h"
@@ -201,8 +202,10 @@ std::string array_name(App& app, wl::trace::Space space, std::uint8_t array)
 
 std::string instruction_label(App& app, const wl::trace::WarpEvent& e)
 {
-    return printf_string("warp %u · %s %s · line %u · %u of 32 lanes", e.warp, wl::trace::kind_name(e.kind),
-                         array_name(app, e.space, e.array).c_str(), e.site.line, unsigned(__builtin_popcount(e.mask)));
+    const TracedRun* run = current_run(app);
+    return printf_string("warp %u · %s %s · line %u · %u of %u lanes", e.warp, wl::trace::kind_name(e.kind),
+                         array_name(app, e.space, e.array).c_str(), e.site.line, unsigned(std::popcount(e.mask)),
+                         run ? run->block.warp_size : wl::trace::kDefaultWarpSize);
 }
 
 bool no_trace_note(App& app)

@@ -86,7 +86,7 @@ void controls(App& app)
     slider("Stride", p.stride, 0, kSliderMax, "", " elements");
     slider("Offset", p.offset, 0, kSliderMax, "", " elements");
     unsigned lanes = unsigned(__builtin_popcount(p.mask));
-    slider("Active lanes", lanes, 1, int(kWarpSize), "first ", "");
+    slider("Active lanes", lanes, 1, int(wl::trace::kPlaygroundLanes), "first ", "");
     if (lanes != unsigned(__builtin_popcount(p.mask))) p.mask = wl::trace::first_lanes(lanes);
 }
 
@@ -104,14 +104,14 @@ void explanation(const BankPattern& p)
 void lane_table(const PlaygroundView& v)
 {
     const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame;
-    if (!ImGui::BeginTable("lanes", int(kWarpSize) + 1, flags)) return;
+    if (!ImGui::BeginTable("lanes", int(wl::trace::kPlaygroundLanes) + 1, flags)) return;
     ImGui::TableSetupColumn("##row", ImGuiTableColumnFlags_WidthFixed,
                             std::max(ImGui::CalcTextSize("lane").x, ImGui::CalcTextSize("bank").x));
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthStretch);
+    for (unsigned lane = 0; lane < wl::trace::kPlaygroundLanes; ++lane) ImGui::TableSetupColumn(nullptr, ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
     ImGui::TextDisabled("lane");
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    for (unsigned lane = 0; lane < wl::trace::kPlaygroundLanes; ++lane) {
         ImGui::TableNextColumn();
         ImGui::Text("%u", lane);
     }

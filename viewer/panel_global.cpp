@@ -3,6 +3,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 
 #include "viewer/draw_util.h"
@@ -23,26 +24,28 @@ void step_summary(const wl::trace::StepMetrics& m)
                                                 requests == 1 ? "" : "s", sectors, ideal, requests ? double(sectors) / requests : 0.0));
 }
 
-void lanes_to_sectors(App& app, const SectorView& v)
+// One column per lane of the warp (`warp_size` lanes), each joined to the sectors its bytes touch.
+void lanes_to_sectors(App& app, const SectorView& v, unsigned warp_size)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
     const Palette& pal = palette();
     const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
-    const float lane_w = std::floor(avail.x / kWarpSize);
+    const float lane_w = std::floor(avail.x / float(warp_size));
     // Lanes, then joins, then sectors 1.6 lanes tall: as tall as the panel leaves room for, 4 pixels at least.
     const float lane_h = std::max(4.0f, std::min({lane_w, px(small) * 1.4f, (avail.y - px(small)) / 4.6f}));
     const float sector_y = top.y + px(small) + lane_h + std::max(lane_h, avail.y - px(small) - lane_h * 2.6f);
     const float sector_w = std::min(lane_w * 8, std::floor(avail.x / float(std::max<std::size_t>(1, v.sectors.size()))));
     const float sectors_x = top.x + (avail.x - sector_w * float(v.sectors.size())) * 0.5f;
     const auto sector_colour = [&](std::size_t s) { return pal.sector[s % pal.sector.size()]; };
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
+    const unsigned last = warp_size - 1;
+    for (unsigned lane = 0; lane < warp_size; ++lane) {
         const ImVec2 a(top.x + lane * lane_w, top.y + px(small));
         const bool on = !v.lane_sectors[lane].empty();
         dl->AddRectFilled(a, ImVec2(a.x + lane_w - 2, a.y + lane_h), on ? sector_colour(v.lane_sectors[lane][0]) : pal.idle);
-        if (lane % 8 == 0 || lane == 31) {  // 31 ends at the last lane's edge
+        if (lane % (warp_size / 4) == 0 || lane == last) {  // the last ends at its lane's edge
             const std::string text = std::to_string(lane);
-            const float x = lane == 31 ? a.x + lane_w - 2 - small->CalcTextSizeA(px(small), 1e9f, 0, text.c_str()).x : a.x;
+            const float x = lane == last ? a.x + lane_w - 2 - small->CalcTextSizeA(px(small), 1e9f, 0, text.c_str()).x : a.x;
             dl->AddText(small, px(small), ImVec2(x, top.y), pal.muted, text.c_str());
         }
         for (std::uint32_t s : v.lane_sectors[lane])
@@ -63,17 +66,17 @@ void lanes_to_sectors(App& app, const SectorView& v)
     ImGui::Dummy(ImVec2(avail.x, end.y - top.y));
 }
 
-void instruction_view(App& app, const wl::trace::WarpEvent& e)
+void instruction_view(App& app, const wl::trace::WarpEvent& e, unsigned warp_size)
 {
     const SectorView v = sector_view(e);
-    const unsigned bytes = unsigned(__builtin_popcount(e.mask)) * e.size;
-    const unsigned lanes = unsigned(__builtin_popcount(e.mask));
+    const unsigned lanes = unsigned(std::popcount(e.mask));
+    const unsigned bytes = lanes * e.size;
     ImGui::TextWrapped("%u lane%s x %u bytes = %u bytes: %u sector%s, ideal %u", lanes, lanes == 1 ? "" : "s", unsigned(e.size),
                        bytes, v.cost.sectors, v.cost.sectors == 1 ? "" : "s", v.cost.ideal);
     help_marker("Global memory moves in 32-byte sectors. One warp instruction is one request; it costs every sector "
                 "its active lanes' bytes touch. The ideal is the bytes requested / 32, rounded up: 4 sectors for 32 "
                 "lanes reading consecutive 4-byte words. Scattered or misaligned addresses touch more.");
-    lanes_to_sectors(app, v);
+    lanes_to_sectors(app, v, warp_size);
 }
 
 }  // namespace
@@ -92,7 +95,7 @@ void global_panel(App& app)
                     const auto& e = run.block.events[*app.focus.global_event];
                     wrapped_text_after(palette().text, instruction_label(app, e));
                     if (!app.presenter) step_summary(run.steps[app.sel.step]);
-                    instruction_view(app, e);
+                    instruction_view(app, e, run.block.warp_size);
                 }
             }
         }

@@ -137,19 +137,21 @@ void draw_cell_values(App& app, const ArrayGrid& g, const wl::trace::SharedArray
     }
 }
 
-void draw_flows(App& app, const ArrayGrid& g, const ArrayStep& st, std::optional<std::uint32_t> focus_warp, float progress)
+// focus_warp: a warp of `warp_size` lanes whose arrows stand out.
+void draw_flows(App& app, const ArrayGrid& g, const ArrayStep& st, std::optional<std::uint32_t> focus_warp, unsigned warp_size,
+                float progress)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const Palette& pal = palette();
     const bool crowded = std::count_if(st.flows.begin(), st.flows.end(), [&](const Flow& f) {
-                             return focus_warp && f.thread / kWarpSize == *focus_warp;
+                             return focus_warp && f.thread / warp_size == *focus_warp;
                          }) > 16;  // a warp's 32 arrows in one bundle: thinner and see-through, so they read as a bundle
     const float thick = std::clamp(g.cell_w * 0.08f, 1.0f, 3.0f) * (crowded ? 0.6f : 1.0f);
     const ImU32 strong_colour = crowded ? (pal.read_arrow & 0x00FFFFFFu) | (170u << IM_COL32_A_SHIFT) : pal.read_arrow;
     for (int pass = 0; pass < 2; ++pass)  // faint ones first, so the focused warp's lie on top
         for (const Flow& f : st.flows) {
             const bool hovered = app.focus.hovered_thread == f.thread;
-            const bool strong = hovered || (focus_warp && f.thread / kWarpSize == *focus_warp);
+            const bool strong = hovered || (focus_warp && f.thread / warp_size == *focus_warp);
             if (strong != (pass == 1)) continue;
             const ImU32 colour = hovered ? pal.step_marker : strong ? strong_colour : pal.read_arrow_faint;
             const ImVec2 from = g.center(f.from), to = g.center(f.to);
@@ -208,7 +210,7 @@ void draw_array(App& app, const TracedRun& run, const wl::trace::SharedArrayInfo
     draw_cell_backgrounds(g, info, st, after);
     std::optional<std::uint32_t> warp;
     if (app.focus.shared_event) warp = run.block.events[*app.focus.shared_event].warp;
-    draw_flows(app, g, st, warp, progress);
+    draw_flows(app, g, st, warp, run.block.warp_size, progress);
     draw_cell_values(app, g, info, st, before, after, progress);
     cell_tooltip(app, g, info, st, after);
     add_region(app, "shared_values." + info.name, g.origin,

@@ -1,4 +1,5 @@
-// Every thread of the watched block as a cell, one row of 32 per warp: active
+// Every thread of the watched block as a cell, one row per warp (32 lanes, or
+// the trace's own warp width): active
 // or idle at this step, partially-active warps outlined. Hover a cell for the
 // thread's accesses; click a row to show that warp's instructions in the bank
 // and sector panels. Where the block writes a 2D tile of its output (a matrix
@@ -23,6 +24,7 @@ struct Grid {
     ImVec2 origin;  // top-left of lane 0 of warp 0
     float cell_w = 0, cell_h = 0, gap = 0, label_w = 0;
     std::uint32_t warps = 0;
+    unsigned lanes = wl::trace::kDefaultWarpSize;  // a row: the trace's warp width
     ImVec2 cell_min(std::uint32_t warp, unsigned lane) const
     {
         return ImVec2(origin.x + lane * cell_w, origin.y + warp * cell_h);
@@ -50,11 +52,12 @@ void thread_tooltip(App& app, const TracedRun& run, std::uint32_t thread, const 
 {
     ImGui::BeginTooltip();
     const std::vector<unsigned>& dim = run.result.block_dim;
+    const std::uint32_t width = run.block.warp_size;
     if (dim.size() >= 2 && dim[1] > 1 && dim[0] > 0)
-        ImGui::Text("thread %u = (%u, %u) · warp %u · lane %u", thread, thread % dim[0], thread / dim[0], thread / kWarpSize,
-                    thread % kWarpSize);
+        ImGui::Text("thread %u = (%u, %u) · warp %u · lane %u", thread, thread % dim[0], thread / dim[0], thread / width,
+                    thread % width);
     else
-        ImGui::Text("thread %u · warp %u · lane %u", thread, thread / kWarpSize, thread % kWarpSize);
+        ImGui::Text("thread %u · warp %u · lane %u", thread, thread / width, thread % width);
     const auto accesses = thread_accesses(run.block, app.sel.step, thread);
     if (accesses.empty()) ImGui::TextDisabled("idle in this step");
     for (std::size_t i = 0; i < accesses.size() && i < 8; ++i) ImGui::TextUnformatted(access_text(app, accesses[i]).c_str());
@@ -86,7 +89,7 @@ std::optional<std::uint32_t> focused_warp(App& app, const TracedRun& run)
 void partial_mark(const Grid& g, std::uint32_t w)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 a = g.cell_min(w, 0), b = g.cell_max(w, kWarpSize - 1);
+    const ImVec2 a = g.cell_min(w, 0), b = g.cell_max(w, g.lanes - 1);
     if (g.cell_h >= 10) {
         const float t = std::clamp(g.cell_h * 0.18f, 2.0f, 4.0f);
         dl->AddRect(ImVec2(a.x - t * 0.5f - 1, a.y - t * 0.5f + 1), ImVec2(b.x + t * 0.5f + 1, b.y + t * 0.5f - 1),
@@ -112,8 +115,8 @@ void draw_cells(App& app, const Grid& g, const BlockActivity& act, std::optional
             dl->AddTriangleFilled(ImVec2(row.x - 7, row.y + m - 4), ImVec2(row.x - 7, row.y + m + 4), ImVec2(row.x - 2, row.y + m),
                                   pal.focus_outline);
         }
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-            const LaneState s = act.lanes[w * kWarpSize + lane];
+        for (unsigned lane = 0; lane < g.lanes; ++lane) {
+            const LaneState s = act.lanes[w * g.lanes + lane];
             if (s == LaneState::Absent) {
                 dl->AddRect(g.cell_min(w, lane), g.cell_max(w, lane), pal.absent);
                 continue;
@@ -124,25 +127,27 @@ void draw_cells(App& app, const Grid& g, const BlockActivity& act, std::optional
     }
 }
 
-// Lanes 0, 8, 16, 24 and 31 over the grid ("lane 8" where there is room,
-// else "8"; only 0 and 31 where not even that fits); 31 ends at the grid's edge.
+// Each quarter of a row over the grid, and its last lane: lanes 0, 8, 16, 24
+// and 31 of a 32-lane warp ("lane 8" where there is room, else "8"; only the
+// first and last where not even that fits); the last ends at the grid's edge.
 void lane_ruler(App& app, const Grid& g)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* small = fonts(app).small;
-    // From lane 24 to the grid's end: room for "lane 24" and the right-aligned "lane 31".
-    const float size = px(small), room = 8 * g.cell_w - size * 0.5f;
-    const auto fits = [&](const char* a, const char* b) {
-        return small->CalcTextSizeA(size, 1e9f, 0, a).x + small->CalcTextSizeA(size, 1e9f, 0, b).x < room;
+    const unsigned quarter = g.lanes / 4, last = g.lanes - 1;
+    // From the last quarter's lane to the grid's end: room for its label and the right-aligned last one.
+    const float size = px(small), room = float(quarter) * g.cell_w - size * 0.5f;
+    const auto fits = [&](const std::string& a, const std::string& b) {
+        return small->CalcTextSizeA(size, 1e9f, 0, a.c_str()).x + small->CalcTextSizeA(size, 1e9f, 0, b.c_str()).x < room;
     };
-    const bool words = fits("lane 24", "lane 31");
-    const bool every = words || fits("24", "31");
-    for (unsigned lane : {0u, 8u, 16u, 24u, 31u}) {
-        if (!every && lane != 0 && lane != 31) continue;
+    const bool words = fits(printf_string("lane %u", 3 * quarter), printf_string("lane %u", last));
+    const bool every = words || fits(std::to_string(3 * quarter), std::to_string(last));
+    for (unsigned lane : {0u, quarter, 2 * quarter, 3 * quarter, last}) {
+        if (!every && lane != 0 && lane != last) continue;
         const std::string text = words ? printf_string("lane %u", lane) : std::to_string(lane);
         const float w = small->CalcTextSizeA(size, 1e9f, 0, text.c_str()).x;
         const ImVec2 p = g.cell_min(0, lane);
-        const float x = lane == 31 ? g.cell_max(0, 31).x - w : p.x;
+        const float x = lane == last ? g.cell_max(0, last).x - w : p.x;
         dl->AddText(small, size, ImVec2(x, p.y - size - 1), palette().muted, text.c_str());
     }
 }
@@ -152,8 +157,8 @@ void handle_mouse(App& app, const TracedRun& run, const Grid& g, const std::opti
     const ImVec2 m = ImGui::GetMousePos();
     if (!ImGui::IsWindowHovered() || m.x < g.origin.x || m.y < g.origin.y) return;
     const auto lane = unsigned((m.x - g.origin.x) / g.cell_w), warp = std::uint32_t((m.y - g.origin.y) / g.cell_h);
-    if (lane >= kWarpSize || warp >= g.warps) return;
-    const std::uint32_t thread = warp * kWarpSize + lane;
+    if (lane >= g.lanes || warp >= g.warps) return;
+    const std::uint32_t thread = warp * g.lanes + lane;
     if (thread >= run.block.threads) return;
     app.focus.hovered_thread = thread;
     thread_tooltip(app, run, thread, tile);
@@ -164,9 +169,9 @@ void handle_mouse(App& app, const TracedRun& run, const Grid& g, const std::opti
 }
 
 // The output elements the block writes, as a tile coloured by the owner's
-// warp; the hovered thread's elements stand out. One-dimensional outputs are
-// drawn 32 to a row.
-void ownership_map(App& app, const OutputTile& tile, ImVec2 min, ImVec2 max)
+// warp (of `warp_size` lanes); the hovered thread's elements stand out.
+// One-dimensional outputs are drawn 32 to a row.
+void ownership_map(App& app, const OutputTile& tile, unsigned warp_size, ImVec2 min, ImVec2 max)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const std::uint64_t first = tile.owners.front().first;
@@ -188,7 +193,7 @@ void ownership_map(App& app, const OutputTile& tile, ImVec2 min, ImVec2 max)
         return ImVec2(min.x + float(c) * cell, min.y + title_h + float(r) * cell);
     };
     const auto colour = [&](std::uint32_t owner) {
-        return app.focus.hovered_thread == owner ? palette().focus_outline : palette().sector[(owner / kWarpSize) % palette().sector.size()];
+        return app.focus.hovered_thread == owner ? palette().focus_outline : palette().sector[(owner / warp_size) % palette().sector.size()];
     };
     // Neighbours of one colour in a row are drawn as one rectangle: a 128x128 tile is 16384 cells.
     for (std::size_t i = 0; i < tile.owners.size();) {
@@ -262,10 +267,11 @@ void thread_grid(App& app, const TracedRun& run)
     const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
     Grid g;
     g.warps = act.warps;
+    g.lanes = act.warp_size;
     g.label_w = small->CalcTextSizeA(px(small), 1e9f, 0, "w31 ").x + 8;
     const float grid_w = (show_tile ? avail.x * 0.68f : avail.x) - g.label_w - 4;
     const float ruler_h = px(small) + 2;
-    g.cell_w = std::floor(grid_w / kWarpSize);
+    g.cell_w = std::floor(grid_w / float(g.lanes));
     g.cell_h = std::max(3.0f, std::min(g.cell_w, std::floor((avail.y - ruler_h - 4) / std::max(1u, g.warps))));
     g.gap = g.cell_w >= 10 && g.cell_h >= 8 ? 2.0f : 1.0f;
     g.origin = ImVec2(top.x + g.label_w, top.y + ruler_h);
@@ -273,10 +279,10 @@ void thread_grid(App& app, const TracedRun& run)
     draw_cells(app, g, act, focused_warp(app, run));
     // The partial-warp outlines reach 4 pixels beyond the cells.
     add_region(app, "threads.grid", ImVec2(g.origin.x - 4, g.origin.y - 4),
-               ImVec2(g.origin.x + g.cell_w * kWarpSize + 4, g.origin.y + g.cell_h * float(g.warps) + 4));
+               ImVec2(g.origin.x + g.cell_w * float(g.lanes) + 4, g.origin.y + g.cell_h * float(g.warps) + 4));
     handle_mouse(app, run, g, tile);
     if (show_tile)
-        ownership_map(app, *tile, ImVec2(top.x + avail.x * 0.70f, top.y), ImVec2(top.x + avail.x, top.y + avail.y));
+        ownership_map(app, *tile, run.block.warp_size, ImVec2(top.x + avail.x * 0.70f, top.y), ImVec2(top.x + avail.x, top.y + avail.y));
     ImGui::Dummy(ImVec2(avail.x, ruler_h + g.cell_h * g.warps));
 }
 

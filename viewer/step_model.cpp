@@ -72,12 +72,7 @@ Covered covered_elements(std::uint64_t offset, unsigned size, std::uint32_t elem
     return {std::min(first, count), std::min(last, count)};
 }
 
-bool is_memory_access(const WarpEvent& e)
-{
-    return (e.kind == Kind::Load || e.kind == Kind::Store || e.kind == Kind::Atomic) && e.space != Space::None;
-}
-
-bool writes_memory(const WarpEvent& e) { return e.kind == Kind::Store || e.kind == Kind::Atomic; }
+bool is_memory_access(const WarpEvent& e) { return wl::trace::is_memory(e.kind) && e.space != Space::None; }
 
 EventRange step_events(const BlockTrace& block, std::uint32_t step)
 {
@@ -90,16 +85,17 @@ EventRange step_events(const BlockTrace& block, std::uint32_t step)
 BlockActivity block_activity(const BlockTrace& block, std::uint32_t step)
 {
     BlockActivity a;
-    a.warps = (block.threads + kWarpSize - 1) / kWarpSize;
-    a.lanes.assign(std::size_t(a.warps) * kWarpSize, LaneState::Absent);
+    a.warps = wl::trace::warps_of(block);
+    a.warp_size = block.warp_size;
+    a.lanes.assign(std::size_t(a.warps) * a.warp_size, LaneState::Absent);
     a.partial.assign(a.warps, 0);
     for (std::uint32_t t = 0; t < block.threads; ++t) a.lanes[t] = LaneState::Idle;
     const EventRange range = step_events(block, step);
     for (std::size_t i = range.begin; i < range.end; ++i) {
         const WarpEvent& e = block.events[i];
         if (e.warp >= a.warps) continue;
-        for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if (lane_active(wl::trace::working_lanes(e), lane)) a.lanes[e.warp * kWarpSize + lane] = LaneState::Active;
+        wl::trace::for_each_lane(wl::trace::working_lanes(e),
+                                 [&](unsigned lane) { a.lanes[wl::trace::thread_of(block, e, lane)] = LaneState::Active; });
         if (wl::trace::partially_active(e)) a.partial[e.warp] = 1;
     }
     return a;
@@ -173,17 +169,16 @@ SectorView sector_view(const WarpEvent& e)
     SectorView v;
     v.cost = wl::trace::global_sector_cost(e.mask, e.offset, e.size);
     std::set<std::uint64_t> sectors;
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (lane_active(e.mask, lane))
-            for (std::uint64_t s = e.offset[lane] / 32; s <= (e.offset[lane] + std::max<unsigned>(e.size, 1) - 1) / 32; ++s)
-                sectors.insert(s);
+    wl::trace::for_each_lane(e.mask, [&](unsigned lane) {
+        for (std::uint64_t s = e.offset[lane] / 32; s <= (e.offset[lane] + std::max<unsigned>(e.size, 1) - 1) / 32; ++s)
+            sectors.insert(s);
+    });
     v.sectors.assign(sectors.begin(), sectors.end());
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!lane_active(e.mask, lane)) continue;
+    wl::trace::for_each_lane(e.mask, [&](unsigned lane) {
         for (std::uint64_t s = e.offset[lane] / 32; s <= (e.offset[lane] + std::max<unsigned>(e.size, 1) - 1) / 32; ++s)
             v.lane_sectors[lane].push_back(
                 std::uint32_t(std::lower_bound(v.sectors.begin(), v.sectors.end(), s) - v.sectors.begin()));
-    }
+    });
     return v;
 }
 
@@ -204,18 +199,17 @@ ArrayStep array_step(const BlockTrace& block, std::uint32_t step, std::uint8_t a
         const WarpEvent& e = block.events[i];
         if (!is_memory_access(e) || e.space != Space::Shared || e.array != array) continue;
         const bool now = i >= upto.begin;
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-            if (!lane_active(e.mask, lane)) continue;
-            const std::uint32_t thread = e.warp * kWarpSize + lane;
+        wl::trace::for_each_lane(e.mask, [&](unsigned lane) {
+            const std::uint32_t thread = wl::trace::thread_of(block, e, lane);
             const Covered elems = covered_elements(e.offset[lane], e.size, elem_size, count);
-            if (elems.first >= elems.last) continue;
+            if (elems.first >= elems.last) return;
             std::vector<std::uint64_t>& reads = pending_reads[thread];
-            if (!writes_memory(e) || e.kind == Kind::Atomic)
+            if (!wl::trace::writes_memory(e.kind) || e.kind == Kind::Atomic)
                 for (std::uint64_t elem = elems.first; elem < elems.last; ++elem) {
                     if (std::find(reads.begin(), reads.end(), elem) == reads.end()) reads.push_back(elem);
                     if (now) out.read[elem] = 1;
                 }
-            if (!writes_memory(e)) continue;
+            if (!wl::trace::writes_memory(e.kind)) return;
             if (now)
                 for (std::uint64_t elem = elems.first; elem < elems.last; ++elem) {
                     out.written[elem] = 1;
@@ -224,7 +218,7 @@ ArrayStep array_step(const BlockTrace& block, std::uint32_t step, std::uint8_t a
                             if (from != elem && seen.insert({from, elem, thread}).second) out.flows.push_back({thread, from, elem});
                 }
             reads.clear();
-        }
+        });
     }
     return out;
 }
@@ -239,8 +233,9 @@ std::vector<wl::trace::SharedArrayInfo> shared_arrays(const BlockTrace& block)
         info.id = e.array;
         info.name = "shared " + std::to_string(e.array);
         info.elem_size = info.elem_size ? info.elem_size : e.size;
-        for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if (lane_active(e.mask, lane)) info.count = std::max<std::uint64_t>(info.count, e.offset[lane] / info.elem_size + 1);
+        wl::trace::for_each_lane(e.mask, [&](unsigned lane) {
+            info.count = std::max<std::uint64_t>(info.count, e.offset[lane] / info.elem_size + 1);
+        });
     }
     std::vector<wl::trace::SharedArrayInfo> out;
     for (auto& [id, info] : seen) out.push_back(info);
@@ -250,7 +245,7 @@ std::vector<wl::trace::SharedArrayInfo> shared_arrays(const BlockTrace& block)
 std::vector<Access> thread_accesses(const BlockTrace& block, std::uint32_t step, std::uint32_t thread)
 {
     std::vector<Access> out;
-    const std::uint32_t warp = thread / kWarpSize, lane = thread % kWarpSize;
+    const std::uint32_t warp = thread / block.warp_size, lane = thread % block.warp_size;
     const EventRange range = step_events(block, step);
     for (std::size_t i = range.begin; i < range.end; ++i) {
         const WarpEvent& e = block.events[i];
@@ -265,11 +260,11 @@ std::optional<OutputTile> output_tile(const BlockTrace& block, unsigned elem_siz
     elem_size = std::max(1u, elem_size);
     std::map<std::uint8_t, std::map<std::uint64_t, std::uint32_t>> by_array;  // array -> element -> thread
     for (const WarpEvent& e : block.events) {
-        if (!writes_memory(e) || e.space != Space::Global || e.size == 0) continue;
+        if (!wl::trace::writes_memory(e.kind) || e.space != Space::Global || e.size == 0) continue;
         const unsigned per_store = std::max(1u, unsigned(e.size) / elem_size);
-        for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if (lane_active(e.mask, lane))
-                for (unsigned k = 0; k < per_store; ++k) by_array[e.array][e.offset[lane] / elem_size + k] = e.warp * kWarpSize + lane;
+        wl::trace::for_each_lane(e.mask, [&](unsigned lane) {
+            for (unsigned k = 0; k < per_store; ++k) by_array[e.array][e.offset[lane] / elem_size + k] = wl::trace::thread_of(block, e, lane);
+        });
     }
     if (by_array.empty()) return std::nullopt;
     const auto most = std::max_element(by_array.begin(), by_array.end(),

@@ -16,7 +16,7 @@
 namespace warplab::viewer {
 
 using wl::trace::BlockTrace;
-using wl::trace::kWarpSize;
+using wl::trace::kMaxWarpSize;
 using wl::trace::WarpEvent;
 
 // ---- threads and warps ----
@@ -25,7 +25,8 @@ enum class LaneState : std::uint8_t { Absent, Idle, Active };
 
 struct BlockActivity {
     std::uint32_t warps = 0;
-    std::vector<LaneState> lanes;        // warps * 32 entries; thread t at index t
+    std::uint32_t warp_size = wl::trace::kDefaultWarpSize;  // the trace's: lanes a row
+    std::vector<LaneState> lanes;        // warps * warp_size entries; thread t at index t
     std::vector<std::uint8_t> partial;   // per warp: an access by some, not all, of its lanes
 };
 // Active = the thread did work in the step (wl::trace::is_work), the rule the
@@ -38,8 +39,8 @@ struct EventRange {
 };
 EventRange step_events(const BlockTrace& block, std::uint32_t step);
 
+// A load, store or atomic (wl::trace::is_memory) in a memory space.
 bool is_memory_access(const WarpEvent& e);
-bool writes_memory(const WarpEvent& e);
 
 // The step's loads, stores and atomics in one memory space, in trace order.
 std::vector<std::size_t> memory_events(const BlockTrace& block, std::uint32_t step, wl::trace::Space space);
@@ -90,7 +91,7 @@ PlaygroundView playground_view(const wl::trace::BankPattern& pattern);
 struct SectorView {
     wl::trace::SectorCost cost;
     std::vector<std::uint64_t> sectors;                          // distinct 32-byte sectors, ascending
-    std::array<std::vector<std::uint32_t>, kWarpSize> lane_sectors;  // per lane: indices into sectors
+    std::array<std::vector<std::uint32_t>, kMaxWarpSize> lane_sectors;  // per lane: indices into sectors
 };
 SectorView sector_view(const WarpEvent& e);
 

@@ -17,7 +17,7 @@ namespace {
 using wl::trace::BankPattern;
 using wl::trace::BankPlayground;
 using wl::trace::kBanks;
-using wl::trace::kWarpSize;
+using wl::trace::kPlaygroundLanes;
 
 constexpr unsigned kCellWidth = 4;      // " 31+" : a lane number and a mark for a shared word
 constexpr unsigned kTableColumns = 4;   // the lane table: 4 columns of 8 lanes
@@ -64,7 +64,7 @@ void print_pattern(const BankPattern& p, const std::string& preset)
 // lane  byte  word  bank, four columns of eight lanes.
 void print_lane_table(const BankPlayground& g)
 {
-    const unsigned rows = kWarpSize / kTableColumns;
+    const unsigned rows = kPlaygroundLanes / kTableColumns;
     for (unsigned c = 0; c < kTableColumns; ++c) std::printf("%s lane   byte  word  bank ", c ? "|" : "");
     std::printf("\n");
     for (unsigned r = 0; r < rows; ++r) {
@@ -122,13 +122,13 @@ void print_bank_grid(const BankPlayground& g)
 // For 8- and 16-byte elements: what each phase costs, from the same model over its lanes.
 void print_phases(const BankPlayground& g)
 {
-    if (g.phase_lanes == kWarpSize) return;
+    if (g.phase_lanes == kPlaygroundLanes) return;
     const bool packed = g.phase_lanes * g.pattern.size > 128;  // more than a wavefront's 128 bytes of registers
     std::printf("%u-byte elements are served a %s (%u lanes) at a time%s; wavefronts per phase:", g.pattern.size,
-                g.phase_lanes == kWarpSize / 2 ? "half-warp" : "quarter-warp", g.phase_lanes,
+                g.phase_lanes == kPlaygroundLanes / 2 ? "half-warp" : "quarter-warp", g.phase_lanes,
                 packed ? " (lanes agree in pairs: two share a register slot)" : "");
-    for (unsigned first = 0; first < kWarpSize; first += g.phase_lanes) {
-        const std::uint32_t lanes = g.event.mask & (((1u << g.phase_lanes) - 1u) << first);
+    for (unsigned first = 0; first < kPlaygroundLanes; first += g.phase_lanes) {
+        const wl::trace::LaneMask lanes = g.event.mask & (wl::trace::first_lanes_mask(g.phase_lanes) << first);
         const auto cost = wl::trace::shared_bank_cost(lanes, g.event.offset, g.event.size);
         std::printf("%s lanes %s: %u", first ? "," : "", lanes_range(first, g.phase_lanes).c_str(), cost.wavefronts);
     }
@@ -183,7 +183,7 @@ int BanksCommand::run() const
         p = preset->pattern;
     }
     if (lanes_ && !mask_.empty()) throw std::invalid_argument("use --lanes or --mask, not both");
-    if (lanes_ && (*lanes_ < 1 || *lanes_ > kWarpSize))
+    if (lanes_ && (*lanes_ < 1 || *lanes_ > kPlaygroundLanes))
         throw std::invalid_argument("--lanes " + std::to_string(*lanes_) + " is out of range: from 1 to 32");
     if (size_) {
         if (const auto problem = wl::trace::element_size_problem(not_negative("--size", *size_)))

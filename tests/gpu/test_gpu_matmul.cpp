@@ -73,7 +73,7 @@ bool same_events(const std::vector<wl::trace::WarpEvent>& gpu, const std::vector
         wl::trace::WarpEvent g = gpu[i], c = cpu[i];
         g.value = c.value = {};
         if (!(g == c)) return false;
-        for (unsigned lane = 0; lane < wl::trace::kWarpSize; ++lane) {
+        for (unsigned lane = 0; lane < wl::trace::kDefaultWarpSize; ++lane) {
             float gv[4], cv[4];
             std::memcpy(gv, gpu[i].value[lane].data(), sizeof gv);
             std::memcpy(cv, cpu[i].value[lane].data(), sizeof cv);

@@ -16,9 +16,9 @@ namespace {
 
 using wl::trace::BankCost;
 using wl::trace::Kind;
-using wl::trace::kWarpSize;
+using wl::trace::kDefaultWarpSize;
 using wl::trace::shared_bank_cost;
-using Offsets = std::array<std::uint64_t, kWarpSize>;
+using Offsets = std::array<std::uint64_t, kDefaultWarpSize>;
 
 constexpr std::uint32_t kFull = 0xFFFFFFFFu;
 
@@ -26,7 +26,7 @@ constexpr std::uint32_t kFull = 0xFFFFFFFFu;
 Offsets strided(std::uint64_t stride_bytes)
 {
     Offsets o{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = lane * stride_bytes;
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) o[lane] = lane * stride_bytes;
     return o;
 }
 
@@ -94,11 +94,11 @@ TEST(BankModel, RandomPermutationOfBanksHasNoConflict)
     // one word each -> 1 wavefront, whatever the permutation.
     std::mt19937 rng(20240611);
     for (int round = 0; round < 10; ++round) {
-        std::array<unsigned, kWarpSize> perm{};
+        std::array<unsigned, kDefaultWarpSize> perm{};
         std::iota(perm.begin(), perm.end(), 0u);
         std::shuffle(perm.begin(), perm.end(), rng);
         Offsets o{};
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = 4 * (perm[lane] + 32 * lane);
+        for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) o[lane] = 4 * (perm[lane] + 32 * lane);
         EXPECT_EQ(shared_bank_cost(kFull, o, 4).wavefronts, 1u);
     }
 }
@@ -117,7 +117,7 @@ TEST(BankModel, TwoWordsInOneBankIsTwoWayEvenWithManyReaders)
     // Lanes 0-15 read word 0, lanes 16-31 read word 32: both in bank 0, 2 distinct
     // words -> 2 (a lane count would say 32).
     Offsets o{};
-    for (unsigned lane = 16; lane < kWarpSize; ++lane) o[lane] = 4 * 32;
+    for (unsigned lane = 16; lane < kDefaultWarpSize; ++lane) o[lane] = 4 * 32;
     EXPECT_EQ(shared_bank_cost(kFull, o, 4).wavefronts, 2u);
 }
 
@@ -125,7 +125,7 @@ TEST(BankModel, PairsOfLanesOnOneWordShareIt)
 {
     // Lane l reads word l/2: words 0..15 in banks 0..15, one word each -> 1.
     Offsets o{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = 4 * (lane / 2);
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) o[lane] = 4 * (lane / 2);
     EXPECT_EQ(shared_bank_cost(kFull, o, 4).wavefronts, 1u);
 }
 
@@ -221,7 +221,7 @@ TEST(BankModel, SixteenByteBroadcastIsServedAHalfWarpAtATime)
     // Lanes 0-15 at float4 0, lanes 16-31 at float4 1 (matmul v6's A): pairs agree, one
     // float4 per half -> 2.
     Offsets halves{};
-    for (unsigned lane = 16; lane < kWarpSize; ++lane) halves[lane] = 16;
+    for (unsigned lane = 16; lane < kDefaultWarpSize; ++lane) halves[lane] = 16;
     EXPECT_EQ(shared_bank_cost(kFull, halves, 16).wavefronts, 2u);
 }
 
@@ -230,19 +230,19 @@ TEST(BankModel, SixteenBytePairsDecideThePhase)
     // Matmul v8's A tile: lane l reads float4 l / 4 (lanes 4r..4r+3 agree: l and l^1 do).
     // Packed: a half-warp reads float4 0..3 = words 0..15, once each -> 1; 2 halves -> 2.
     Offsets a{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) a[lane] = 16 * (lane / 4);
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) a[lane] = 16 * (lane / 4);
     EXPECT_EQ(shared_bank_cost(kFull, a, 16).wavefronts, 2u);
     EXPECT_EQ(shared_bank_cost(kFull, a, 16).ideal, 2u);
     // Its B tile: lane l reads float4 l % 4: l and l^1 differ, l and l^2 differ (lanes l and
     // l + 4 agree, which does not pack). A quarter-warp reads float4 0..3, words 0..15 once
     // each -> 1; 4 quarters -> 4, ideal 4: twice the A tile's, with no bank conflict.
     Offsets b{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) b[lane] = 16 * (lane % 4);
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) b[lane] = 16 * (lane % 4);
     EXPECT_EQ(shared_bank_cost(kFull, b, 16).wavefronts, 4u);
     EXPECT_EQ(shared_bank_cost(kFull, b, 16).ideal, 4u);
     // Lanes l and l^2 agreeing packs too: lane l reads float4 (l / 4) * 2 + l % 2.
     Offsets c{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) c[lane] = 16 * ((lane / 4) * 2 + lane % 2);
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) c[lane] = 16 * ((lane / 4) * 2 + lane % 2);
     EXPECT_EQ(shared_bank_cost(kFull, c, 16).wavefronts, 2u);
     // Stores never pack: the broadcast pattern stored is 4 quarters of one float4 -> 4.
     EXPECT_EQ(shared_bank_cost(kFull, Offsets{}, 16, Kind::Store).wavefronts, 4u);
@@ -268,13 +268,13 @@ TEST(BankModel, EightByteLoadsPackLikeSixteen)
 Offsets v6_a_read(unsigned i)
 {
     Offsets o{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = 4 * ((lane / 16) * 8 + i);
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) o[lane] = 4 * ((lane / 16) * 8 + i);
     return o;
 }
 Offsets v6_b_read(unsigned j)
 {
     Offsets o{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = 4 * ((lane % 16) * 8 + j);
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) o[lane] = 4 * ((lane % 16) * 8 + j);
     return o;
 }
 
@@ -284,7 +284,7 @@ Offsets v6_b_read(unsigned j)
 unsigned fixed_phase_wavefronts(const Offsets& o, unsigned lanes)
 {
     unsigned total = 0;
-    for (unsigned first = 0; first < kWarpSize; first += lanes) {
+    for (unsigned first = 0; first < kDefaultWarpSize; first += lanes) {
         std::array<std::vector<std::uint64_t>, 32> words;
         for (unsigned lane = first; lane < first + lanes; ++lane)
             for (std::uint64_t w = o[lane] / 4; w < o[lane] / 4 + 4; ++w)
@@ -325,7 +325,7 @@ TEST(BankModel, MatmulV8ReadsCostWhatNsightComputeMeasured)
     // lc = l % 4; at each k it reads As float4 8i + lr (i = 0, 1) and Bs float4 4j + lc
     // (j = 0..3): six LDS.128.
     Offsets a{}, b{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) a[lane] = 16 * (lane / 4), b[lane] = 16 * (lane % 4);
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) a[lane] = 16 * (lane / 4), b[lane] = 16 * (lane % 4);
     // A: pairs agree -> 2 (see SixteenBytePairsDecideThePhase); B: no pair agrees -> 4.
     const unsigned per_k = 2 * shared_bank_cost(kFull, a, 16).wavefronts + 4 * shared_bank_cost(kFull, b, 16).wavefronts;
     EXPECT_EQ(per_k, 20u);

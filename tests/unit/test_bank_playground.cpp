@@ -16,7 +16,7 @@ using wl::trace::bank_playground;
 using wl::trace::BankPattern;
 using wl::trace::BankPlayground;
 using wl::trace::first_lanes;
-using wl::trace::kWarpSize;
+using wl::trace::kDefaultWarpSize;
 
 constexpr std::uint32_t kFull = 0xFFFFFFFFu;
 
@@ -162,8 +162,8 @@ TEST(BankPlayground, AgreesWithTheModelOnRandomPatterns)
     const unsigned sizes[] = {1, 2, 4, 8, 16};
     for (int round = 0; round < 200; ++round) {
         const BankPattern p{sizes[rng() % 5], rng() % 70, rng() % 40, std::uint32_t(rng()) | 1u};
-        std::array<std::uint64_t, kWarpSize> offset{};
-        for (unsigned lane = 0; lane < kWarpSize; ++lane) offset[lane] = (p.offset + p.stride * lane) * p.size;
+        std::array<std::uint64_t, kDefaultWarpSize> offset{};
+        for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) offset[lane] = (p.offset + p.stride * lane) * p.size;
         const auto c = wl::trace::shared_bank_cost(p.mask, offset, p.size);
         const BankPlayground got = bank_playground(p);
         EXPECT_EQ(got.load.wavefronts, c.wavefronts);

@@ -32,7 +32,7 @@ template <class Word>
 std::vector<LaneRecord> reads(unsigned warps, std::uint32_t line, unsigned count, Word word)
 {
     std::vector<LaneRecord> out;
-    for (unsigned t = 0; t < warps * kWarpSize; ++t)
+    for (unsigned t = 0; t < warps * kDefaultWarpSize; ++t)
         for (unsigned i = 0; i < count; ++i) {
             LaneRecord r{};
             r.thread = t;
@@ -51,7 +51,7 @@ std::vector<LaneRecord> reads(unsigned warps, std::uint32_t line, unsigned count
 
 BlockTrace regrouped(const std::vector<LaneRecord>& records, const char* listing = kListing)
 {
-    const std::uint32_t threads = static_cast<std::uint32_t>(records.size() ? (records.back().thread / kWarpSize + 1) * kWarpSize : 0);
+    const std::uint32_t threads = static_cast<std::uint32_t>(records.size() ? (records.back().thread / kDefaultWarpSize + 1) * kDefaultWarpSize : 0);
     return as_machine_instructions(group_block(0, threads, records), MachineCode::parse(listing, "test.sass"));
 }
 
@@ -97,7 +97,7 @@ TEST(MachineCode, RowOfATileBecomesOneLds128PerFourWords)
     // read word 32·ty + k. ptxas reads k..k+3 with one LDS.128: per warp 32 / 4 = 8
     // instructions, each a broadcast of one float4 (1 wavefront per half-warp -> 2).
     // Counted per PTX instruction it would be 32 instructions of 1 wavefront.
-    const auto records = reads(2, 45, 32, [](unsigned t, unsigned k) { return 32 * (t / kWarpSize) + k; });
+    const auto records = reads(2, 45, 32, [](unsigned t, unsigned k) { return 32 * (t / kDefaultWarpSize) + k; });
     const SharedStats machine = loads(regrouped(records));
     EXPECT_EQ(machine.requests, 2u * 8);
     EXPECT_EQ(machine.wavefronts, 2u * 8 * 2);
@@ -109,7 +109,7 @@ TEST(MachineCode, RowOfATileBecomesOneLds128PerFourWords)
 TEST(MachineCode, ColumnReadsOnAnLds32LineStayAsTheyAre)
 {
     // Bs[k][tx] on line 46 (LDS.32): word 32k + lane, 32 reads per thread -> 32 per warp.
-    const auto records = reads(1, 46, 32, [](unsigned t, unsigned k) { return 32 * k + t % kWarpSize; });
+    const auto records = reads(1, 46, 32, [](unsigned t, unsigned k) { return 32 * k + t % kDefaultWarpSize; });
     const BlockTrace b = regrouped(records);
     EXPECT_EQ(loads(b).requests, 32u);
     EXPECT_EQ(b.events, group_block(0, 32, records).events);
@@ -122,7 +122,7 @@ TEST(MachineCode, MergesAcrossInterleavedAccessesOfOneLine)
     // one aligned float4: 8 rows × 2 float4 = 16 LDS.128 per warp, as ptxas has them.
     const auto records = reads(1, 45, 64, [](unsigned t, unsigned i) {
         const unsigned k = i / 8, r = i % 8;
-        return (8 * (t % kWarpSize / 4) + r) * 8 + k;  // lanes 4j..4j+3 share rows 8j..8j+7
+        return (8 * (t % kDefaultWarpSize / 4) + r) * 8 + k;  // lanes 4j..4j+3 share rows 8j..8j+7
     });
     const BlockTrace b = regrouped(records);
     EXPECT_EQ(loads(b).requests, 16u);
@@ -163,7 +163,7 @@ TEST(MachineCode, LanesAtDifferentPositionsOrWithDifferentMasksStayApart)
 {
     // Lane l reads word l (positions 0..3 differ across lanes in one instruction): an
     // LDS.128 serves each lane 16 bytes at one position, so nothing merges.
-    const auto staggered = reads(1, 45, 4, [](unsigned t, unsigned i) { return 4 * i + t % kWarpSize; });
+    const auto staggered = reads(1, 45, 4, [](unsigned t, unsigned i) { return 4 * i + t % kDefaultWarpSize; });
     EXPECT_EQ(regrouped(staggered).events.size(), 4u);
     // Lanes 0-15 read words 4l and 4l+1, lanes 16-31 only 4l: the second instruction
     // has half the lanes, so no machine access serves both: two 4-byte events stay.
@@ -187,7 +187,7 @@ TEST(MachineCode, ARepeatedReadIsASecondInstruction)
 
 TEST(MachineCode, AnalyzeBlockCountsPerMachineInstructionOnlyWithAListing)
 {
-    const auto records = reads(2, 45, 32, [](unsigned t, unsigned k) { return 32 * (t / kWarpSize) + k; });
+    const auto records = reads(2, 45, 32, [](unsigned t, unsigned k) { return 32 * (t / kDefaultWarpSize) + k; });
     const MachineCode code = MachineCode::parse(kListing, "test.sass");
     const BlockAnalysis machine = analyze_block(records, 0, 64, &code);
     EXPECT_TRUE(machine.per_machine_instruction);
@@ -203,13 +203,13 @@ TEST(MachineCode, RandomAccessesKeepEveryByteRead)
     std::mt19937 rng(20261123);
     for (int round = 0; round < 50; ++round) {
         const unsigned count = 1 + rng() % 8;
-        std::vector<unsigned> words(kWarpSize * count);
+        std::vector<unsigned> words(kDefaultWarpSize * count);
         for (unsigned& w : words) w = rng() % 24;
         const auto records = reads(1, 45, count, [&](unsigned t, unsigned i) { return words[t * count + i]; });
         auto bytes = [](const BlockTrace& b) {
             std::vector<std::pair<std::uint64_t, std::uint64_t>> out;  // (lane·2^32 + byte address, value byte)
             for (const WarpEvent& e : b.events)
-                for (unsigned lane = 0; lane < kWarpSize; ++lane)
+                for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane)
                     if ((e.mask >> lane) & 1u)
                         for (unsigned j = 0; j < e.size; ++j)
                             out.emplace_back((std::uint64_t(lane) << 32) + e.offset[lane] + j, (e.value[lane][j / 8] >> (8 * (j % 8))) & 0xFF);

@@ -8,16 +8,16 @@
 namespace {
 
 using wl::trace::global_sector_cost;
-using wl::trace::kWarpSize;
+using wl::trace::kDefaultWarpSize;
 using wl::trace::SectorCost;
-using Offsets = std::array<std::uint64_t, kWarpSize>;
+using Offsets = std::array<std::uint64_t, kDefaultWarpSize>;
 
 constexpr std::uint32_t kFull = 0xFFFFFFFFu;
 
 Offsets strided(std::uint64_t stride_bytes, std::uint64_t base = 0)
 {
     Offsets o{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = base + lane * stride_bytes;
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) o[lane] = base + lane * stride_bytes;
     return o;
 }
 

@@ -14,15 +14,15 @@ namespace {
 using warplab::viewer::playground_view;
 using warplab::viewer::PlaygroundView;
 using wl::trace::BankPattern;
-using wl::trace::kWarpSize;
+using wl::trace::kDefaultWarpSize;
 
 constexpr std::uint32_t kFull = 0xFFFFFFFFu;
 
 // The offsets the pattern stands for, computed here from its definition.
-std::array<std::uint64_t, kWarpSize> offsets_of(const BankPattern& p)
+std::array<std::uint64_t, kDefaultWarpSize> offsets_of(const BankPattern& p)
 {
-    std::array<std::uint64_t, kWarpSize> o{};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) o[lane] = (p.offset + p.stride * lane) * p.size;
+    std::array<std::uint64_t, kDefaultWarpSize> o{};
+    for (unsigned lane = 0; lane < kDefaultWarpSize; ++lane) o[lane] = (p.offset + p.stride * lane) * p.size;
     return o;
 }
 

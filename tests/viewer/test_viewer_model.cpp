@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include "labs/common/traced_run.h"
 #include "viewer/app.h"
@@ -230,6 +231,48 @@ TEST(ViewerModel, PlayStepsThroughAndStops)
     for (int i = 0; i < 100; ++i) tick(app, 0.6);
     EXPECT_EQ(app.sel.step, step_count(app) - 1);
     EXPECT_FALSE(app.play.playing);
+}
+
+// A hand-made block of 100 threads at warp width 64 (AMD's wavefront): thread
+// t loads in[t], and threads 40..63 and 70..99 store out[t]. The grid has
+// rows of 64: warp 0 = threads 0..63, warp 1 = threads 64..99 (lanes 0..35;
+// 36..63 absent). Both warps work in full (the load), both diverge (the store
+// by some of their lanes). Lane 5 of warp 1 is thread 69: it loaded in[69] at
+// byte 276 and did not store. The store's sectors: warp 0's lanes 40..63 write
+// bytes 160..255, sectors 5, 6, 7; lane 63 touches the last of them.
+TEST(ViewerModel, RowsOfTheTracesWarpWidth)
+{
+    std::vector<wl::trace::LaneRecord> records;
+    std::map<std::uint32_t, std::uint32_t> seq;
+    const auto access = [&](std::uint32_t t, std::uint32_t line, wl::trace::Kind kind) {
+        records.push_back({.thread = t, .seq = seq[t]++, .line = line, .kind = kind, .space = wl::trace::Space::Global, .size = 4,
+                           .offset = 4 * t});
+    };
+    for (std::uint32_t t = 0; t < 100; ++t) access(t, 1, wl::trace::Kind::Load);
+    for (std::uint32_t t = 0; t < 100; ++t)
+        if ((t >= 40 && t < 64) || t >= 70) access(t, 2, wl::trace::Kind::Store);
+    const BlockTrace b = wl::trace::group_block(0, 100, records, 64);
+
+    const BlockActivity a = block_activity(b, 0);
+    EXPECT_EQ(a.warps, 2u);
+    EXPECT_EQ(a.warp_size, 64u);
+    ASSERT_EQ(a.lanes.size(), 128u);
+    EXPECT_EQ(std::count(a.lanes.begin(), a.lanes.end(), LaneState::Active), 100);
+    EXPECT_EQ(std::count(a.lanes.begin(), a.lanes.end(), LaneState::Absent), 28);
+    EXPECT_EQ(a.partial, (std::vector<std::uint8_t>{1, 1}));
+
+    const std::vector<Access> t69 = thread_accesses(b, 0, 69);
+    ASSERT_EQ(t69.size(), 1u);
+    EXPECT_EQ(t69[0].kind, wl::trace::Kind::Load);
+    EXPECT_EQ(t69[0].offset, 276u);
+
+    const auto store = std::find_if(b.events.begin(), b.events.end(),
+                                    [](const WarpEvent& e) { return e.warp == 0 && e.kind == wl::trace::Kind::Store; });
+    ASSERT_NE(store, b.events.end());
+    const SectorView v = sector_view(*store);
+    EXPECT_EQ(v.sectors, (std::vector<std::uint64_t>{5, 6, 7}));
+    EXPECT_EQ(v.lane_sectors[63], (std::vector<std::uint32_t>{2}));
+    EXPECT_TRUE(v.lane_sectors[39].empty());
 }
 
 }  // namespace

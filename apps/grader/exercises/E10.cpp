@@ -20,8 +20,8 @@ constexpr unsigned kBlock = 128;
 // model the trace analysis uses (DESIGN's 32 banks of 4 bytes).
 unsigned model_ways(unsigned stride, unsigned size)
 {
-    std::array<std::uint64_t, trace::kWarpSize> offset{};
-    for (unsigned lane = 0; lane < trace::kWarpSize; ++lane) offset[lane] = std::uint64_t(stride) * lane * size;
+    std::array<std::uint64_t, trace::kDefaultWarpSize> offset{};
+    for (unsigned lane = 0; lane < trace::kDefaultWarpSize; ++lane) offset[lane] = std::uint64_t(stride) * lane * size;
     const trace::BankCost c = trace::shared_bank_cost(0xffffffffu, offset, size, trace::Kind::Load);
     return c.wavefronts / c.ideal;
 }

@@ -1,6 +1,7 @@
 // E4 checks: sum with a warp-shuffle tail (exercises/E4_sum_warp_shuffle).
 // Run by the grader's child process on the PTX of the student's kernel.cuh.
 #include <algorithm>
+#include <bit>
 #include <climits>
 #include <map>
 
@@ -17,10 +18,7 @@ const BlockReduction& problem()
     return p;
 }
 
-bool is_collective(trace::Kind k)
-{
-    return k == trace::Kind::Shuffle || k == trace::Kind::Vote || k == trace::Kind::SyncWarp;
-}
+using trace::is_collective;
 
 // The parallel shape: a halving tree down to 64 sums, then warp 0 alone, in
 // log2(32) = 5 shuffle rounds of all 32 lanes.
@@ -59,8 +57,8 @@ Verdict shuffle_tail(const Harness& h)
         auto it = stages.find(e.key.epoch);
         if (it == stages.end() || e.key.sub <= it->second.first || e.key.sub > it->second.last) continue;
         return fail("step " + std::to_string(e.step) + ": a shared-memory " +
-                        (e.kind == trace::Kind::Load ? "load" : "store") + " by " +
-                        std::to_string(__builtin_popcount(e.mask)) + " lanes of warp " + std::to_string(e.warp) +
+                        trace::kind_name(e.kind) + " by " +
+                        std::to_string(std::popcount(e.mask)) + " lanes of warp " + std::to_string(e.warp) +
                         " between the warp's first and last collective",
                     "no shared-memory access in the warp stage: the lanes exchange values by shuffles",
                     "step " + std::to_string(e.step) + ", " + h.site(e.site));

@@ -1,6 +1,7 @@
 // E6 checks: tiled matrix multiply C = A B^T (exercises/E6_tiled_matmul_abt).
 // Run by the grader's child process on the PTX of the student's kernel.cuh.
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -123,7 +124,7 @@ Verdict loads_per_output(const Harness& h)
     std::string sites;
     for (const trace::WarpEvent& e : v.block.events) {
         if (e.space != trace::Space::Global || e.kind != trace::Kind::Load) continue;
-        loads += __builtin_popcount(e.mask);
+        loads += std::popcount(e.mask);
         const std::string s = h.site(e.site);
         if (sites.find(s) == std::string::npos) sites += (sites.empty() ? "" : ", ") + s;
     }

@@ -108,7 +108,7 @@ Finding tile_read_by_columns(const Harness& h, const TracedBlock& t)
     for (const trace::WarpEvent& e : t.view.block.events) {
         if (e.space != trace::Space::Shared || e.kind != trace::Kind::Load) continue;
         std::set<std::size_t> columns, rows;
-        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane) {
+        for (unsigned lane = 0; lane < t.view.block.warp_size; ++lane) {
             const auto bits = static_cast<std::uint32_t>(e.value[lane][0]);
             if (!(e.mask >> lane & 1u) || twice.count(bits) || !index_of.count(bits)) continue;
             columns.insert(index_of[bits] % t.input.cols);

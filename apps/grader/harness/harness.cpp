@@ -3,6 +3,7 @@
 #include "harness/harness.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -244,15 +245,8 @@ void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_se
 
 namespace {
 
-bool is_memory(trace::Kind k)
-{
-    return k == trace::Kind::Load || k == trace::Kind::Store || k == trace::Kind::Atomic;
-}
-
-const char* kind_name(trace::Kind k)
-{
-    return k == trace::Kind::Load ? "load" : k == trace::Kind::Store ? "store" : "atomic";
-}
+using trace::is_memory;
+using trace::kind_name;
 
 std::string step_of(const trace::WarpEvent& e) { return "step " + std::to_string(e.step); }
 
@@ -265,7 +259,7 @@ Finding first_bank_conflict(const Harness& h, const BlockView& v)
         const trace::BankCost c = trace::shared_bank_cost(e.mask, e.offset, e.size, e.kind);
         if (c.wavefronts <= c.ideal) continue;
         const trace::Totals t = trace::totals(v.steps);
-        return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(__builtin_popcount(e.mask)) +
+        return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(std::popcount(e.mask)) +
                         " lanes of warp " + std::to_string(e.warp) + " is " + str(c.ways()) + "-way bank-conflicted (" +
                         std::to_string(c.wavefronts) + " wavefronts, ideal " + std::to_string(c.ideal) +
                         "); block 0 in all: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
@@ -299,7 +293,7 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
         if (e.space != trace::Space::Global || e.kind != kind) continue;
         const trace::SectorCost c = trace::global_sector_cost(e.mask, e.offset, e.size);
         if (c.sectors <= c.ideal) continue;
-        return fail(step_of(e) + ": a global " + kind_name(kind) + " by " + std::to_string(__builtin_popcount(e.mask)) +
+        return fail(step_of(e) + ": a global " + kind_name(kind) + " by " + std::to_string(std::popcount(e.mask)) +
                         " lanes of warp " + std::to_string(e.warp) + " touches " + std::to_string(c.sectors) +
                         " sectors per request; its bytes fit in " + std::to_string(c.ideal),
                     "every global " + std::string(kind_name(kind)) + " at the ideal sectors per request (" +
@@ -313,7 +307,7 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
 
 bool is_shared_write(const trace::WarpEvent& e)
 {
-    return e.space == trace::Space::Shared && (e.kind == trace::Kind::Store || e.kind == trace::Kind::Atomic);
+    return e.space == trace::Space::Shared && trace::writes_memory(e.kind);
 }
 
 bool is_shared_access(const trace::WarpEvent& e) { return e.space == trace::Space::Shared && is_memory(e.kind); }
@@ -331,10 +325,10 @@ std::vector<unsigned> per_thread_weighted(const BlockView& v, const std::functio
     std::vector<unsigned> count(v.block.threads, 0);
     for (const trace::WarpEvent& e : v.block.events) {
         if (!which(e)) continue;
-        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane) {
-            const std::size_t t = std::size_t(e.warp) * trace::kWarpSize + lane;
-            if ((e.mask >> lane & 1u) && t < count.size()) count[t] += bytes ? e.size : 1;
-        }
+        trace::for_each_lane(e.mask, [&](unsigned lane) {
+            const std::size_t t = trace::thread_of(v.block, e, lane);
+            if (t < count.size()) count[t] += bytes ? e.size : 1;
+        });
     }
     return count;
 }
@@ -356,8 +350,7 @@ std::size_t distinct_words(const BlockView& v, const std::function<bool(const tr
     std::set<std::pair<unsigned, std::uint64_t>> words;
     for (const trace::WarpEvent& e : v.block.events) {
         if (!which(e)) continue;
-        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane)
-            if (e.mask >> lane & 1u) words.insert({e.array, e.offset[lane]});
+        trace::for_each_lane(e.mask, [&](unsigned lane) { words.insert({e.array, e.offset[lane]}); });
     }
     return words.size();
 }
@@ -391,12 +384,11 @@ std::vector<WriterLevel> writer_levels(const BlockView& v)
     std::map<std::uint32_t, std::set<unsigned>> by_epoch;
     for (const trace::WarpEvent& e : v.block.events) {
         if (!is_shared_write(e)) continue;
-        for (unsigned lane = 0; lane < trace::kWarpSize; ++lane)
-            if (e.mask >> lane & 1u) by_epoch[e.key.epoch].insert(e.warp * trace::kWarpSize + lane);
+        trace::for_each_lane(e.mask, [&](unsigned lane) { by_epoch[e.key.epoch].insert(trace::thread_of(v.block, e, lane)); });
     }
     std::vector<WriterLevel> levels;
     for (const auto& [epoch, threads] : by_epoch)
-        levels.push_back({static_cast<unsigned>(threads.size()), *threads.rbegin() < trace::kWarpSize, epoch});
+        levels.push_back({static_cast<unsigned>(threads.size()), *threads.rbegin() < v.block.warp_size, epoch});
     return levels;
 }
 
@@ -409,7 +401,7 @@ std::map<std::uint32_t, unsigned> collective_rounds(const BlockView& v, bool war
     for (const trace::WarpEvent& e : v.block.events) {
         if (warp0_only && e.warp != 0) continue;
         if (e.kind == trace::Kind::Shuffle) by_warp[{e.key.epoch, e.warp}] += 1;
-        if (e.kind == trace::Kind::Vote) by_warp[{e.key.epoch, e.warp}] += log2_of(unsigned(__builtin_popcount(e.mask)));
+        if (e.kind == trace::Kind::Vote) by_warp[{e.key.epoch, e.warp}] += log2_of(unsigned(std::popcount(e.mask)));
     }
     std::map<std::uint32_t, unsigned> rounds;
     for (const auto& [key, n] : by_warp) rounds[key.first] = std::max(rounds[key.first], n);

@@ -15,20 +15,23 @@ std::uint64_t last_word(std::uint64_t offset, unsigned size) { return (offset + 
 
 // Most words one phase can touch: 32 lanes of up to 4 bytes (2 words each
 // when unaligned), 32 packed lanes of 8 bytes (3), 16 of 16 bytes (5).
-constexpr std::size_t kMaxPhaseWords = 3 * kWarpSize;
+constexpr std::size_t kMaxPhaseWords = 3 * kBankLanes;
 
-using Offsets = std::array<std::uint64_t, kWarpSize>;
+// The mask's lanes that have an offset.
+LaneMask lanes_in(LaneMask mask, LaneOffsets offset)
+{
+    return mask & first_lanes_mask(static_cast<unsigned>(std::min<std::size_t>(offset.size(), kMaxWarpSize)));
+}
 
-// Per bank, the distinct words that the active lanes first..first+count-1 touch.
-std::array<std::uint32_t, kBanks> phase_ways(std::uint32_t mask, const Offsets& offset, unsigned size, unsigned first,
-                                             unsigned count)
+// Per bank, the distinct words that the phase's lanes touch.
+std::array<std::uint32_t, kBanks> phase_ways(LaneMask phase, LaneOffsets offset, unsigned size)
 {
     std::array<std::uint64_t, kMaxPhaseWords> words{};
     std::size_t n = 0;
-    for (unsigned lane = first; lane < first + count; ++lane)
-        if (lane_active(mask, lane))
-            for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size) && n < words.size(); ++w)
-                words[n++] = w;
+    for_each_lane(phase, [&](unsigned lane) {
+        for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size) && n < words.size(); ++w)
+            words[n++] = w;
+    });
     std::sort(words.begin(), words.begin() + n);
     std::array<std::uint32_t, kBanks> ways{};
     for (std::size_t i = 0; i < n; ++i)
@@ -39,32 +42,35 @@ std::array<std::uint32_t, kBanks> phase_ways(std::uint32_t mask, const Offsets& 
 // Every active lane l has lane l ^ partner active too, reading the same
 // address. (Where a partner is idle we do not assume packing: no measurement
 // here says what the hardware does then.)
-bool pairs_agree(std::uint32_t mask, const Offsets& offset, unsigned partner)
+bool pairs_agree(LaneMask mask, LaneOffsets offset, unsigned partner)
 {
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!lane_active(mask, lane)) continue;
+    bool agree = true;
+    for_each_lane(mask, [&](unsigned lane) {
         const unsigned other = lane ^ partner;
-        if (!lane_active(mask, other) || offset[lane] != offset[other]) return false;
-    }
-    return true;
+        agree = agree && lane_active(mask, other) && offset[lane] == offset[other];
+    });
+    return agree;
 }
 
-// Calls on_phase(ways) for each phase of the instruction that has an active lane.
+// The lanes of one 32-lane half (half 0 of a 32-lane warp is all of it).
+LaneMask half_lanes(LaneMask mask, unsigned first) { return mask & (first_lanes_mask(kBankLanes) << first); }
+
+// Calls on_phase(ways) for each phase that has an active lane: each 32-lane
+// half of the warp on its own (analysis.h), each half in phases of lanes_per_phase.
 template <class OnPhase>
-void for_each_phase(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind, OnPhase on_phase)
+void for_each_phase(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind, OnPhase on_phase)
 {
-    const unsigned lanes = lanes_per_phase(mask, offset, size, kind);
-    for (unsigned first = 0; first < kWarpSize; first += lanes) {
-        const std::uint32_t phase_mask = lanes == kWarpSize ? ~0u : ((1u << lanes) - 1u) << first;
-        if (mask & phase_mask) on_phase(phase_ways(mask, offset, size, first, lanes));
+    mask = lanes_in(mask, offset);
+    for (unsigned half = 0; half < kMaxWarpSize; half += kBankLanes) {
+        const LaneMask in_half = half_lanes(mask, half);
+        if (!in_half) continue;
+        const unsigned lanes = lanes_per_phase(in_half, offset, size, kind);
+        for (unsigned first = half; first < half + kBankLanes; first += lanes)
+            if (const LaneMask phase = in_half & (first_lanes_mask(lanes) << first)) on_phase(phase_ways(phase, offset, size));
     }
 }
 
 std::uint32_t most(const std::array<std::uint32_t, kBanks>& ways) { return *std::max_element(ways.begin(), ways.end()); }
-
-bool is_collective(Kind k) { return k == Kind::Shuffle || k == Kind::Vote || k == Kind::SyncWarp; }
-
-bool writes(Kind k) { return k == Kind::Store || k == Kind::Atomic; }
 
 void add_shared(SharedStats& s, const BankCost& c)
 {
@@ -83,13 +89,13 @@ void add_global(GlobalStats& s, const SectorCost& c)
 
 void add_memory_event(StepMetrics& m, const WarpEvent& e)
 {
-    if (e.kind != Kind::Load && !writes(e.kind)) return;
+    if (!is_memory(e.kind)) return;
     if (e.space == Space::Shared) {
         const BankCost c = shared_bank_cost(e.mask, e.offset, e.size, e.kind);
-        add_shared(writes(e.kind) ? m.shared_store : m.shared_load, c);
+        add_shared(writes_memory(e.kind) ? m.shared_store : m.shared_load, c);
         if (e.kind == Kind::Load) m.shared_load_ways.push_back(c.ways());
     } else if (e.space == Space::Global) {
-        add_global(writes(e.kind) ? m.global_store : m.global_load, global_sector_cost(e.mask, e.offset, e.size));
+        add_global(writes_memory(e.kind) ? m.global_store : m.global_load, global_sector_cost(e.mask, e.offset, e.size));
     }
 }
 
@@ -97,11 +103,10 @@ void add_memory_event(StepMetrics& m, const WarpEvent& e)
 struct StepCensus {
     std::set<std::uint32_t> threads, warps, partial, lines;
 
-    void add(const WarpEvent& e)
+    void add(const BlockTrace& block, const WarpEvent& e)
     {
         if (!is_work(e.kind)) return;
-        for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if (lane_active(working_lanes(e), lane)) threads.insert(e.warp * kWarpSize + lane);
+        for_each_lane(working_lanes(e), [&](unsigned lane) { threads.insert(thread_of(block, e, lane)); });
         warps.insert(e.warp);
         if (partially_active(e)) partial.insert(e.warp);
         lines.insert(e.site.line);
@@ -170,40 +175,34 @@ void replay_lane(std::vector<std::optional<std::uint64_t>>& elems, const ArraySh
 
 void replay_event(SharedSnapshot& state, std::map<std::uint8_t, ArrayShape>& shapes, const WarpEvent& e)
 {
-    if (e.space != Space::Shared || !writes(e.kind)) return;
+    if (e.space != Space::Shared || !writes_memory(e.kind)) return;
     ArrayShape& shape = shapes[e.array];
     if (!shape.known && shape.elem_size == 0) shape.elem_size = e.size;
     auto& elems = state[e.array];
     // Ascending lanes: when lanes of one instruction write the same element,
     // the highest lane wins (hardware picks one; we pick deterministically).
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (lane_active(e.mask, lane)) replay_lane(elems, shape, e.offset[lane], e.value[lane], e.size);
+    for_each_lane(e.mask, [&](unsigned lane) { replay_lane(elems, shape, e.offset[lane], e.value[lane], e.size); });
 }
 
 }  // namespace
 
-bool is_work(Kind kind)
-{
-    return kind == Kind::Load || kind == Kind::Store || kind == Kind::Atomic || kind == Kind::Shuffle || kind == Kind::Vote;
-}
-
-std::uint32_t working_lanes(const WarpEvent& e) { return is_work(e.kind) ? e.mask : 0u; }
+LaneMask working_lanes(const WarpEvent& e) { return is_work(e.kind) ? e.mask : 0u; }
 
 bool partially_active(const WarpEvent& e) { return is_work(e.kind) && e.mask != e.existing; }
 
-bool packs_pairs(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind)
+bool packs_pairs(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind)
 {
     return kind == Kind::Load && size >= 8 && (pairs_agree(mask, offset, 1) || pairs_agree(mask, offset, 2));
 }
 
-unsigned lanes_per_phase(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind)
+unsigned lanes_per_phase(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind)
 {
-    if (size <= kBankWidth) return kWarpSize;
-    const unsigned lanes = size >= 16 ? kWarpSize / 4 : kWarpSize / 2;  // 128 bytes of registers a wavefront
-    return packs_pairs(mask, offset, size, kind) ? 2 * lanes : lanes;
+    if (size <= kBankWidth) return kBankLanes;
+    const unsigned lanes = size >= 16 ? kBankLanes / 4 : kBankLanes / 2;  // 128 bytes of registers a wavefront
+    return packs_pairs(lanes_in(mask, offset), offset, size, kind) ? 2 * lanes : lanes;
 }
 
-BankCost shared_bank_cost(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind)
+BankCost shared_bank_cost(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind)
 {
     BankCost cost;
     for_each_phase(mask, offset, size, kind, [&](const std::array<std::uint32_t, kBanks>& ways) {
@@ -213,7 +212,7 @@ BankCost shared_bank_cost(std::uint32_t mask, const Offsets& offset, unsigned si
     return cost;
 }
 
-BankDetail shared_bank_detail(std::uint32_t mask, const Offsets& offset, unsigned size, Kind kind)
+BankDetail shared_bank_detail(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind)
 {
     BankDetail d;
     for_each_phase(mask, offset, size, kind, [&](const std::array<std::uint32_t, kBanks>& ways) {
@@ -221,18 +220,18 @@ BankDetail shared_bank_detail(std::uint32_t mask, const Offsets& offset, unsigne
         d.cost.wavefronts += most(ways);
         for (unsigned b = 0; b < kBanks; ++b) d.ways[b] = std::max(d.ways[b], ways[b]);
     });
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (lane_active(mask, lane))
-            for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size); ++w) d.lanes_by_word[w].push_back(lane);
+    for_each_lane(lanes_in(mask, offset), [&](unsigned lane) {
+        for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size); ++w) d.lanes_by_word[w].push_back(lane);
+    });
     return d;
 }
 
-SectorCost global_sector_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size)
+SectorCost global_sector_cost(LaneMask mask, LaneOffsets offset, unsigned size)
 {
     std::set<std::uint64_t> bytes;
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (lane_active(mask, lane))
-            for (unsigned b = 0; b < std::max(size, 1u); ++b) bytes.insert(offset[lane] + b);
+    for_each_lane(lanes_in(mask, offset), [&](unsigned lane) {
+        for (unsigned b = 0; b < std::max(size, 1u); ++b) bytes.insert(offset[lane] + b);
+    });
     std::set<std::uint64_t> sectors;
     for (std::uint64_t byte : bytes) sectors.insert(byte / kSectorBytes);
     SectorCost cost;
@@ -252,7 +251,7 @@ std::vector<StepMetrics> analyze_steps(const BlockTrace& block)
     for (const WarpEvent& e : block.events) {
         if (e.step >= metrics.size()) continue;  // not produced by group_block
         StepMetrics& m = metrics[e.step];
-        census[e.step].add(e);
+        census[e.step].add(block, e);
         add_memory_event(m, e);
         if (e.kind == Kind::SyncThreads) m.has_barrier_end = true;
         if (is_collective(e.kind)) m.collectives += 1;

@@ -3,6 +3,7 @@
 // any traced one.
 #include "warplab/trace/bank_playground.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace wl::trace {
@@ -27,8 +28,7 @@ LaneRecord load_record(const BankPattern& p, unsigned lane)
 std::vector<LaneRecord> load_records(const BankPattern& p)
 {
     std::vector<LaneRecord> records;
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if (lane_active(p.mask, lane)) records.push_back(load_record(p, lane));
+    for_each_lane(p.mask, [&](unsigned lane) { records.push_back(load_record(p, lane)); });
     return records;
 }
 
@@ -64,7 +64,7 @@ std::optional<std::string> pattern_problem(const BankPattern& p)
 
 std::uint32_t first_lanes(unsigned count)
 {
-    return count >= kWarpSize ? 0xFFFFFFFFu : (1u << count) - 1u;
+    return static_cast<std::uint32_t>(first_lanes_mask(std::min(count, kPlaygroundLanes)));
 }
 
 BankPlayground bank_playground(const BankPattern& p)
@@ -72,12 +72,12 @@ BankPlayground bank_playground(const BankPattern& p)
     if (const auto problem = pattern_problem(p)) throw std::invalid_argument(*problem);
     BankPlayground out;
     out.pattern = p;
-    const BlockTrace block = group_block(0, kWarpSize, load_records(p));
+    const BlockTrace block = group_block(0, kPlaygroundLanes, load_records(p), kPlaygroundLanes);
     out.event = block.events.at(0);  // one instruction of one warp: one event
     out.load = analyze_steps(block).at(0).shared_load;
     out.detail = shared_bank_detail(out.event.mask, out.event.offset, out.event.size);
     out.phase_lanes = lanes_per_phase(out.event.mask, out.event.offset, out.event.size);
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) out.lanes[lane] = lane_of(out.event, lane);
+    for (unsigned lane = 0; lane < kPlaygroundLanes; ++lane) out.lanes[lane] = lane_of(out.event, lane);
     return out;
 }
 

@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace wl::trace {
@@ -29,13 +31,12 @@ bool program_order(const LaneRecord& a, const LaneRecord& b)
     return ordering_fields(a) < ordering_fields(b);
 }
 
-// Lanes [warp*32, threads) exist; the last warp of a block may be partial.
-std::uint32_t existing_lanes(std::uint32_t warp, std::uint32_t threads_in_block)
+// Lanes [warp*width, threads) exist; the last warp of a block may be partial.
+LaneMask existing_lanes(std::uint32_t warp, std::uint32_t threads_in_block, unsigned width)
 {
-    const std::uint64_t first = std::uint64_t(warp) * kWarpSize;
+    const std::uint64_t first = std::uint64_t(warp) * width;
     if (threads_in_block <= first) return 0;
-    const std::uint64_t n = std::min<std::uint64_t>(threads_in_block - first, kWarpSize);
-    return n == kWarpSize ? 0xFFFFFFFFu : ((1u << n) - 1u);
+    return first_lanes_mask(static_cast<unsigned>(std::min<std::uint64_t>(threads_in_block - first, width)));
 }
 
 std::vector<StepKey> collect_steps(const std::vector<LaneRecord>& records)
@@ -105,16 +106,17 @@ struct Group {
     std::uint32_t min_seq = 0;
 };
 
-void add_lane(Group& g, const LaneRecord& r)
+void add_lane(Group& g, const LaneRecord& r, unsigned width)
 {
-    const unsigned lane = r.thread % kWarpSize;
+    const unsigned lane = r.thread % width;
     if (g.event.mask == 0 || r.seq < g.min_seq) g.min_seq = r.seq;
-    g.event.mask |= 1u << lane;
+    g.event.mask |= LaneMask(1) << lane;
     g.event.offset[lane] = r.offset;
     g.event.value[lane] = {r.value[0], r.value[1]};
 }
 
-WarpEvent empty_event(std::uint32_t block, const GroupKey& k, std::uint32_t step, std::uint32_t threads_in_block)
+WarpEvent empty_event(std::uint32_t block, const GroupKey& k, std::uint32_t step, std::uint32_t threads_in_block,
+                      unsigned width)
 {
     WarpEvent e;
     e.block = block;
@@ -126,7 +128,7 @@ WarpEvent empty_event(std::uint32_t block, const GroupKey& k, std::uint32_t step
     e.space = k.space;
     e.size = k.size;
     e.array = k.array;
-    e.existing = existing_lanes(k.warp, threads_in_block);
+    e.existing = existing_lanes(k.warp, threads_in_block, width);
     return e;
 }
 
@@ -135,7 +137,7 @@ std::uint32_t step_index(const std::vector<StepKey>& steps, StepKey key)
     return static_cast<std::uint32_t>(std::lower_bound(steps.begin(), steps.end(), key) - steps.begin());
 }
 
-std::map<GroupKey, Group> build_groups(std::uint32_t block, std::uint32_t threads_in_block,
+std::map<GroupKey, Group> build_groups(std::uint32_t block, std::uint32_t threads_in_block, unsigned width,
                                        const std::vector<LaneRecord>& sorted, const std::vector<StepKey>& steps)
 {
     std::map<LaneSiteKey, std::uint32_t> seen;  // records so far of a lane at a site
@@ -143,10 +145,10 @@ std::map<GroupKey, Group> build_groups(std::uint32_t block, std::uint32_t thread
     for (const LaneRecord& r : sorted) {
         if (is_declare(r)) continue;
         const std::uint32_t k = seen[{r.thread, step_key(r), site_of(r), r.kind, r.space}]++;
-        const GroupKey key{r.thread / kWarpSize, step_key(r), site_of(r), r.kind, r.space, k, r.array, r.size};
+        const GroupKey key{r.thread / width, step_key(r), site_of(r), r.kind, r.space, k, r.array, r.size};
         auto [it, fresh] = groups.try_emplace(key);
-        if (fresh) it->second.event = empty_event(block, key, step_index(steps, key.key), threads_in_block);
-        add_lane(it->second, r);
+        if (fresh) it->second.event = empty_event(block, key, step_index(steps, key.key), threads_in_block, width);
+        add_lane(it->second, r, width);
     }
     return groups;
 }
@@ -173,25 +175,30 @@ std::vector<WarpEvent> order_events(std::map<GroupKey, Group>&& groups)
 
 }  // namespace
 
-BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std::vector<LaneRecord> records)
+BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std::vector<LaneRecord> records,
+                       unsigned warp_size)
 {
+    if (!valid_warp_size(warp_size))
+        throw std::invalid_argument("warp size " + std::to_string(warp_size) + ": a warp is 32 or 64 lanes");
     std::sort(records.begin(), records.end(), program_order);
     BlockTrace trace;
     trace.block = block;
     trace.threads = threads_in_block;
+    trace.warp_size = warp_size;
     trace.steps = collect_steps(records);
     trace.shared_arrays = collect_shared_arrays(records);
-    trace.events = order_events(build_groups(block, threads_in_block, records, trace.steps));
+    trace.events = order_events(build_groups(block, threads_in_block, warp_size, records, trace.steps));
     return trace;
 }
 
-std::vector<BlockTrace> group_records(const std::vector<LaneRecord>& records, std::uint32_t threads_in_block)
+std::vector<BlockTrace> group_records(const std::vector<LaneRecord>& records, std::uint32_t threads_in_block,
+                                      unsigned warp_size)
 {
     std::map<std::uint32_t, std::vector<LaneRecord>> by_block;
     for (const LaneRecord& r : records) by_block[r.block].push_back(r);
     std::vector<BlockTrace> blocks;
     blocks.reserve(by_block.size());
-    for (auto& [block, list] : by_block) blocks.push_back(group_block(block, threads_in_block, std::move(list)));
+    for (auto& [block, list] : by_block) blocks.push_back(group_block(block, threads_in_block, std::move(list), warp_size));
     return blocks;
 }
 

@@ -9,15 +9,10 @@ namespace {
 
 using nlohmann::json;
 
-constexpr Kind kKinds[] = {Kind::Load, Kind::Store,    Kind::Atomic,      Kind::Shuffle,
-                           Kind::Vote, Kind::SyncWarp, Kind::SyncThreads, Kind::Declare};
-constexpr Space kSpaces[] = {Space::None, Space::Shared, Space::Global};
-
 json event_to_json(const WarpEvent& e)
 {
     json lanes = json::array();
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if ((e.mask >> lane) & 1u) lanes.push_back({lane, e.offset[lane], e.value[lane][0], e.value[lane][1]});
+    for_each_lane(e.mask, [&](unsigned lane) { lanes.push_back({lane, e.offset[lane], e.value[lane][0], e.value[lane][1]}); });
     return {{"step", e.step},
             {"warp", e.warp},
             {"line", e.site.line},
@@ -31,7 +26,25 @@ json event_to_json(const WarpEvent& e)
             {"lanes", std::move(lanes)}};
 }
 
-WarpEvent event_from_json(const json& j, std::uint32_t block, const std::vector<StepKey>& steps)
+// A lane number below the trace's width, or an error naming it.
+unsigned lane_below(const json& lane, unsigned warp_size)
+{
+    const unsigned l = lane.get<unsigned>();
+    if (l >= warp_size)
+        throw std::invalid_argument("lane " + std::to_string(l) + " of a " + std::to_string(warp_size) + "-lane warp");
+    return l;
+}
+
+// A mask with no lane at or beyond the trace's width, or an error naming it.
+LaneMask mask_below(const json& mask, unsigned warp_size)
+{
+    const LaneMask m = mask.get<LaneMask>();
+    if (m & ~first_lanes_mask(warp_size))
+        throw std::invalid_argument("mask " + std::to_string(m) + " has lanes beyond a " + std::to_string(warp_size) + "-lane warp");
+    return m;
+}
+
+WarpEvent event_from_json(const json& j, std::uint32_t block, unsigned warp_size, const std::vector<StepKey>& steps)
 {
     WarpEvent e;
     e.block = block;
@@ -43,10 +56,10 @@ WarpEvent event_from_json(const json& j, std::uint32_t block, const std::vector<
     e.space = space_from_name(j.at("space").get<std::string>());
     e.size = j.at("size").get<std::uint8_t>();
     e.array = j.at("array").get<std::uint8_t>();
-    e.mask = j.at("mask").get<std::uint32_t>();
-    e.existing = j.at("existing").get<std::uint32_t>();
+    e.mask = mask_below(j.at("mask"), warp_size);
+    e.existing = mask_below(j.at("existing"), warp_size);
     for (const json& l : j.at("lanes")) {
-        const unsigned lane = l.at(0).get<unsigned>();
+        const unsigned lane = lane_below(l.at(0), warp_size);
         e.offset.at(lane) = l.at(1).get<std::uint64_t>();
         e.value.at(lane) = {l.at(2).get<std::uint64_t>(), l.at(3).get<std::uint64_t>()};
     }
@@ -165,42 +178,15 @@ json step_to_json(std::uint32_t i, StepKey key, const StepMetrics* metrics, cons
 
 }  // namespace
 
-const char* kind_name(Kind kind)
-{
-    switch (kind) {
-    case Kind::Load: return "load";
-    case Kind::Store: return "store";
-    case Kind::Atomic: return "atomic";
-    case Kind::Shuffle: return "shuffle";
-    case Kind::Vote: return "vote";
-    case Kind::SyncWarp: return "syncwarp";
-    case Kind::SyncThreads: return "syncthreads";
-    case Kind::Declare: return "declare";
-    }
-    return "unknown";
-}
-
-const char* space_name(Space space)
-{
-    switch (space) {
-    case Space::None: return "none";
-    case Space::Shared: return "shared";
-    case Space::Global: return "global";
-    }
-    return "unknown";
-}
-
 Kind kind_from_name(const std::string& name)
 {
-    for (Kind k : kKinds)
-        if (name == kind_name(k)) return k;
+    if (const std::optional<Kind> k = find_kind(name)) return *k;
     throw std::invalid_argument("unknown event kind: " + name);
 }
 
 Space space_from_name(const std::string& name)
 {
-    for (Space s : kSpaces)
-        if (name == space_name(s)) return s;
+    if (const std::optional<Space> s = find_space(name)) return *s;
     throw std::invalid_argument("unknown memory space: " + name);
 }
 
@@ -226,7 +212,8 @@ json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& step
     json events = json::array();
     for (const WarpEvent& e : block.events) events.push_back(event_to_json(e));
 
-    json j = {{"block", block.block}, {"threads", block.threads}, {"shared_arrays", std::move(arrays)},
+    json j = {{"block", block.block},         {"threads", block.threads},
+              {"warp_size", block.warp_size}, {"shared_arrays", std::move(arrays)},
               {"steps", std::move(step_list)}};
     if (!steps.empty()) j["totals"] = totals_to_json(totals(steps));
     j["events"] = std::move(events);
@@ -238,10 +225,13 @@ BlockTrace block_from_json(const json& j)
     BlockTrace b;
     b.block = j.at("block").get<std::uint32_t>();
     b.threads = j.at("threads").get<std::uint32_t>();
+    b.warp_size = j.value("warp_size", kDefaultWarpSize);  // written since the width became the trace's own
+    if (!valid_warp_size(b.warp_size))
+        throw std::invalid_argument("warp_size " + std::to_string(b.warp_size) + ": a warp is 32 or 64 lanes");
     for (const json& s : j.at("steps"))
         b.steps.push_back({s.at("epoch").get<std::uint32_t>(), s.at("sub").get<std::uint32_t>()});
     for (const json& a : j.at("shared_arrays")) b.shared_arrays.push_back(array_from_json(a));
-    for (const json& e : j.at("events")) b.events.push_back(event_from_json(e, b.block, b.steps));
+    for (const json& e : j.at("events")) b.events.push_back(event_from_json(e, b.block, b.warp_size, b.steps));
     return b;
 }
 

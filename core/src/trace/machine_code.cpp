@@ -35,7 +35,8 @@ std::optional<ListingLine> parse_line(const std::string& text)
     std::string where, kind, width;
     if (!(in >> where >> kind >> width)) return std::nullopt;
     const std::size_t colon = where.rfind(':'), x = width.find('x');
-    if (colon == std::string::npos || x == std::string::npos || (kind != "load" && kind != "store")) return std::nullopt;
+    const std::optional<Kind> k = find_kind(kind);
+    if (colon == std::string::npos || x == std::string::npos || (k != Kind::Load && k != Kind::Store)) return std::nullopt;
     ListingLine l;
     try {
         l.site = {file_hash(where.substr(0, colon).c_str()), static_cast<std::uint32_t>(std::stoul(where.substr(colon + 1)))};
@@ -43,7 +44,7 @@ std::optional<ListingLine> parse_line(const std::string& text)
     } catch (const std::exception&) {
         return std::nullopt;
     }
-    l.kind = kind == "load" ? Kind::Load : Kind::Store;
+    l.kind = *k;
     return l;
 }
 
@@ -55,7 +56,7 @@ struct GroupKey {
     Site site;
     Kind kind = Kind::Load;
     std::uint8_t array = 0, size = 0;
-    std::uint32_t mask = 0;
+    LaneMask mask = 0;
     std::vector<std::uint64_t> chunks;  // per active lane, its offset / width
     auto operator<=>(const GroupKey&) const = default;
 };
@@ -70,22 +71,20 @@ struct Piece {
 std::optional<unsigned> position_in_chunk(const WarpEvent& e, unsigned width)
 {
     std::optional<unsigned> position;
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!((e.mask >> lane) & 1u)) continue;
+    bool same = true;
+    for_each_lane(e.mask, [&](unsigned lane) {
         const std::uint64_t offset = e.offset[lane];
-        if (offset % e.size) return std::nullopt;
         const unsigned p = static_cast<unsigned>(offset % width / e.size);
-        if (position && *position != p) return std::nullopt;
+        same = same && offset % e.size == 0 && (!position || *position == p);
         position = p;
-    }
-    return position;
+    });
+    return same ? position : std::nullopt;
 }
 
 GroupKey group_key(const WarpEvent& e, unsigned width)
 {
     GroupKey k{e.step, e.warp, e.site, e.kind, e.array, e.size, e.mask, {}};
-    for (unsigned lane = 0; lane < kWarpSize; ++lane)
-        if ((e.mask >> lane) & 1u) k.chunks.push_back(e.offset[lane] / width);
+    for_each_lane(e.mask, [&](unsigned lane) { k.chunks.push_back(e.offset[lane] / width); });
     return k;
 }
 
@@ -108,15 +107,15 @@ std::optional<WarpEvent> merged(const std::vector<WarpEvent>& events, const Piec
     WarpEvent out = events[piece.events.front()];
     const unsigned size = out.size;
     out.size = static_cast<std::uint8_t>(size * count);
-    for (unsigned lane = 0; lane < kWarpSize; ++lane) {
-        if (!((out.mask >> lane) & 1u)) continue;
+    for_each_lane(out.mask, [&](unsigned lane) {
         out.offset[lane] -= (out.offset[lane] % out.size);
         out.value[lane] = {0, 0};
-    }
+    });
     for (std::size_t i = 0; i < piece.events.size(); ++i) {
         const WarpEvent& part = events[piece.events[i]];
-        for (unsigned lane = 0; lane < kWarpSize; ++lane)
-            if ((out.mask >> lane) & 1u) copy_bytes(out.value[lane], (piece.positions[i] - *lo) * size, part.value[lane], size);
+        for_each_lane(out.mask, [&](unsigned lane) {
+            copy_bytes(out.value[lane], (piece.positions[i] - *lo) * size, part.value[lane], size);
+        });
     }
     return out;
 }

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "warplab/trace/events.h"
@@ -16,10 +17,10 @@ namespace wl::trace {
 // A lane is active in a step when it did work there: a load, store or atomic,
 // a shuffle or a vote (a barrier or __syncwarp alone is not work). The step
 // metrics, the viewer's thread grid and the grader all count by this rule.
-inline bool lane_active(std::uint32_t mask, unsigned lane) { return (mask >> lane) & 1u; }
-bool is_work(Kind kind);
+// (is_work(kind): kinds.h.)
+inline bool lane_active(LaneMask mask, unsigned lane) { return lane < 64 && ((mask >> lane) & 1u); }
 // The lanes of an event that did work: its mask, or 0 when the event is no work.
-std::uint32_t working_lanes(const WarpEvent& e);
+LaneMask working_lanes(const WarpEvent& e);
 // A warp is partially active at a work event whose active lanes are fewer than the lanes it has.
 bool partially_active(const WarpEvent& e);
 
@@ -36,11 +37,23 @@ bool partially_active(const WarpEvent& e);
 // tile, pairs agreeing, 2 wavefronts; v8's B tile, lanes l and l + 4 agreeing,
 // 4). A phase takes as many wavefronts as the most distinct words one bank
 // must deliver; lanes touching the same word share it (broadcast).
+//
+// A warp wider than the banks (AMD's 64-lane wavefront) is served one 32-lane
+// half at a time, each half by the rule above on its own, and its costs add.
+// AMD's "AMD Accelerated Parallel Processing OpenCL Programming Guide" says so
+// of GCN's local data share (32 banks of 4 bytes, as here): conflicts are
+// checked per half-wavefront, lanes 0-31 and lanes 32-63 apart. At 32 lanes
+// the whole warp is one half.
 constexpr unsigned kBanks = 32;
 constexpr unsigned kBankWidth = 4;
-// Lanes served together: 32, 16 or 8 (see above).
-unsigned lanes_per_phase(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
-                         Kind kind = Kind::Load);
+constexpr unsigned kBankLanes = 32;  // lanes the banks check together: a warp, or half a wavefront
+
+// Each lane's byte offset, lane i at [i]; the lanes of a warp of any width
+// (a WarpEvent's offset, or 32 of them). Lanes of the mask beyond it are ignored.
+using LaneOffsets = std::span<const std::uint64_t>;
+
+// Lanes of one 32-lane half served together: 32, 16 or 8 (see above).
+unsigned lanes_per_phase(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind = Kind::Load);
 
 struct BankCost {
     std::uint32_t wavefronts = 0;  // actual
@@ -50,8 +63,7 @@ struct BankCost {
 };
 // offsets are byte offsets of each active lane (mask) from a 4-byte aligned base;
 // size is 1, 2, 4, 8 or 16 bytes; kind Load or Store (an atomic counts as a store).
-BankCost shared_bank_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
-                          Kind kind = Kind::Load);
+BankCost shared_bank_cost(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind = Kind::Load);
 
 // The same model, with what a picture of the instruction needs.
 struct BankDetail {
@@ -61,15 +73,15 @@ struct BankDetail {
     std::array<std::uint32_t, kBanks> ways{};
     std::map<std::uint64_t, std::vector<unsigned>> lanes_by_word;  // 4-byte word -> the lanes touching it, ascending
 };
-BankDetail shared_bank_detail(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size,
-                              Kind kind = Kind::Load);
+BankDetail shared_bank_detail(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind = Kind::Load);
 
 // ---- hardware model: global memory sectors (32 bytes) ----
+// One request a warp instruction, whatever its width: the sectors its active lanes' bytes touch.
 struct SectorCost {
     std::uint32_t sectors = 0;  // distinct 32-byte sectors touched by the active lanes
     std::uint32_t ideal = 0;    // ceil(bytes requested / 32), bytes of distinct addresses
 };
-SectorCost global_sector_cost(std::uint32_t mask, const std::array<std::uint64_t, kWarpSize>& offset, unsigned size);
+SectorCost global_sector_cost(LaneMask mask, LaneOffsets offset, unsigned size);
 
 struct SharedStats {
     std::uint32_t requests = 0;    // warp instructions

@@ -15,6 +15,9 @@
 
 namespace wl::trace {
 
+// The playground's warp: one of the default width (NVIDIA's 32 lanes).
+constexpr unsigned kPlaygroundLanes = kDefaultWarpSize;
+
 struct BankPattern {
     unsigned size = 4;                 // bytes per element: 1, 2, 4, 8 or 16
     std::uint64_t stride = 1;          // elements from one lane to the next (0: every lane reads one element)
@@ -30,7 +33,7 @@ std::optional<std::string> element_size_problem(std::uint64_t size);
 // What is wrong with a pattern, in one line ("size 3: ..."), or nullopt when it is valid.
 std::optional<std::string> pattern_problem(const BankPattern& p);
 
-// The first `count` lanes (0..32).
+// The first `count` lanes (0..kPlaygroundLanes).
 std::uint32_t first_lanes(unsigned count);
 
 struct PlaygroundLane {
@@ -44,11 +47,11 @@ struct PlaygroundLane {
 
 struct BankPlayground {
     BankPattern pattern;
-    std::array<PlaygroundLane, kWarpSize> lanes{};
+    std::array<PlaygroundLane, kPlaygroundLanes> lanes{};
     WarpEvent event;         // the load as the trace groups it
     SharedStats load;        // the step's shared loads as analyze_steps counts them: one request
     BankDetail detail;       // per bank, per word: the picture of the same event
-    unsigned phase_lanes = kWarpSize;  // lanes served together (lanes_per_phase: 32, 16 or 8)
+    unsigned phase_lanes = kPlaygroundLanes;  // lanes served together (lanes_per_phase: 32, 16 or 8)
 };
 
 // Throws std::invalid_argument with pattern_problem's text for an invalid pattern.

@@ -24,9 +24,10 @@ struct BlockAnalysis {
 
 // Block `block`'s records among a run's (which may hold other watched blocks),
 // analysed: with `code`, shared accesses as the machine executes them
-// (as_machine_instructions); without, as the PTX has them.
+// (as_machine_instructions); without, as the PTX has them. Warps are
+// `warp_size` lanes wide, as the run's were.
 BlockAnalysis analyze_block(const std::vector<LaneRecord>& records, std::uint32_t block, std::uint32_t threads_in_block,
-                            const MachineCode* code = nullptr);
+                            const MachineCode* code = nullptr, unsigned warp_size = kDefaultWarpSize);
 
 // The one line a front end shows when the counts are per PTX instruction.
 inline constexpr const char* kPerPtxInstructionNote =

@@ -7,6 +7,7 @@
 // same site, however many accesses each made on its own path.
 #pragma once
 #include <array>
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,7 +16,22 @@
 
 namespace wl::trace {
 
-constexpr unsigned kWarpSize = 32;
+// The warp width is the trace's own (BlockTrace::warp_size): 32, NVIDIA's
+// warp, by default; 64 for AMD's wavefront. Lane masks and per-lane arrays
+// hold the widest; lanes at and beyond a trace's width are never active.
+constexpr unsigned kDefaultWarpSize = 32;
+constexpr unsigned kMaxWarpSize = 64;
+constexpr bool valid_warp_size(unsigned width) { return width == 32 || width == 64; }
+
+using LaneMask = std::uint64_t;
+// Lanes 0..n-1.
+constexpr LaneMask first_lanes_mask(unsigned n) { return n >= 64 ? ~LaneMask(0) : (LaneMask(1) << n) - 1; }
+// Calls f(lane) for each lane of the mask, ascending.
+template <class F>
+void for_each_lane(LaneMask mask, F f)
+{
+    for (; mask; mask &= mask - 1) f(static_cast<unsigned>(std::countr_zero(mask)));
+}
 
 struct Site {
     std::uint32_t file_hash = 0;
@@ -43,10 +59,10 @@ struct WarpEvent {
     Space space = Space::None;
     std::uint8_t size = 0;
     std::uint8_t array = 0;
-    std::uint32_t mask = 0;        // active lanes
-    std::uint32_t existing = 0;    // lanes that exist in this warp (block size may be partial)
-    std::array<std::uint64_t, kWarpSize> offset{};
-    std::array<std::array<std::uint64_t, 2>, kWarpSize> value{};
+    LaneMask mask = 0;        // active lanes
+    LaneMask existing = 0;    // lanes that exist in this warp (block size may be partial)
+    std::array<std::uint64_t, kMaxWarpSize> offset{};
+    std::array<std::array<std::uint64_t, 2>, kMaxWarpSize> value{};
     bool operator==(const WarpEvent&) const = default;
 };
 
@@ -61,15 +77,24 @@ struct SharedArrayInfo {
 struct BlockTrace {
     std::uint32_t block = 0;
     std::uint32_t threads = 0;               // threads in the block
+    std::uint32_t warp_size = kDefaultWarpSize;  // lanes a warp: thread t is lane t % warp_size of warp t / warp_size
     std::vector<StepKey> steps;              // sorted; index = WarpEvent::step
     std::vector<WarpEvent> events;           // sorted by (step, first appearance)
     std::vector<SharedArrayInfo> shared_arrays;
 };
 
-// Groups one block's lane records (any order) into warp events.
-BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std::vector<LaneRecord> records);
+// The warps of a block, the last one perhaps partial.
+inline std::uint32_t warps_of(const BlockTrace& b) { return (b.threads + b.warp_size - 1) / b.warp_size; }
+// The thread that is lane `lane` of the event's warp.
+inline std::uint32_t thread_of(const BlockTrace& b, const WarpEvent& e, unsigned lane) { return e.warp * b.warp_size + lane; }
+
+// Groups one block's lane records (any order) into warp events of
+// `warp_size` lanes (valid_warp_size; std::invalid_argument otherwise).
+BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std::vector<LaneRecord> records,
+                       unsigned warp_size = kDefaultWarpSize);
 
 // Groups records of any number of blocks; result ordered by block.
-std::vector<BlockTrace> group_records(const std::vector<LaneRecord>& records, std::uint32_t threads_in_block);
+std::vector<BlockTrace> group_records(const std::vector<LaneRecord>& records, std::uint32_t threads_in_block,
+                                      unsigned warp_size = kDefaultWarpSize);
 
 }  // namespace wl::trace

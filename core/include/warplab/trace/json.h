@@ -27,8 +27,7 @@ BlockTrace block_from_json(const nlohmann::json& block);
 std::vector<StepMetrics> steps_from_json(const nlohmann::json& block);
 std::vector<SharedSnapshot> shared_after_from_json(const nlohmann::json& block);
 
-const char* kind_name(Kind kind);
-const char* space_name(Space space);
+// kind_name and space_name: kinds.h. These throw std::invalid_argument on a word it does not list.
 Kind kind_from_name(const std::string& name);
 Space space_from_name(const std::string& name);
 

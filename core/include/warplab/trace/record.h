@@ -5,6 +5,8 @@
 #pragma once
 #include <cstdint>
 
+#include "warplab/trace/kinds.h"
+
 #if defined(__CUDACC__)
 #define WL_HD __host__ __device__
 #else
@@ -13,18 +15,7 @@
 
 namespace wl::trace {
 
-enum class Kind : std::uint8_t {
-    Load = 0,
-    Store = 1,
-    Atomic = 2,       // read-modify-write
-    Shuffle = 3,      // __shfl_*_sync: value = the lane's input
-    Vote = 4,         // __ballot/__any/__all/__reduce_add_sync
-    SyncWarp = 5,     // __syncwarp
-    SyncThreads = 6,  // __syncthreads
-    Declare = 7,      // a shared array came into scope (name in value bytes)
-};
-
-enum class Space : std::uint8_t { None = 0, Shared = 1, Global = 2 };
+// Kind and Space: kinds.h lists them, with their names and what each is.
 
 // POD, identical on host and device (no constructors), 56 bytes.
 struct LaneRecord {

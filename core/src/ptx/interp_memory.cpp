@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "interp.h"
+#include "warplab/trace/kinds.h"
 
 namespace wl::ptx::detail {
 
@@ -15,7 +16,7 @@ namespace {
 // Spaces whose accesses the trace records (and Lockstep gives a round).
 bool traced_space(Space s) { return s == Space::Shared || s == Space::Global || s == Space::Generic; }
 
-const char* verb(Kind k) { return k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic"; }
+const char* verb(Kind k) { return trace::kind_name(k); }  // "load", "store", "atomic"
 
 
 }  // namespace

@@ -39,7 +39,7 @@ CountedLaunch recorded_launch(const nlohmann::json& row, const Lab& lab)
         if (args[i] == "--n") l.shape = {std::stoull(args[i + 1])};
         if (args[i] == "--size") {
             std::vector<unsigned> dims = parse_dims(args[i + 1]);
-            if (dims.size() == 1) dims.assign(3, dims[0]);
+            if (dims.size() == 1) dims = {dims[0], dims[0], dims[0]};  // not assign(3, dims[0]): assign may not take its own element
             l.shape.assign(dims.begin(), dims.end());
         }
     }

@@ -1,4 +1,6 @@
 // Built when CMake found no CUDA compiler: every GPU entry point says why not.
+// (Labs on the run skeleton have none to stub: their registry line passes no
+// GPU backends, and labs/common/make_lab.h says why.)
 #include <stdexcept>
 
 #include "labs/common/lab.h"

@@ -10,23 +10,13 @@ namespace {
 // Kernels index with unsigned int and add up to 2*BLOCK*gridDim.x to an index.
 constexpr std::size_t kMaxElements = (std::size_t(1) << 31) - 1;
 
-// Calls f(V{}) for the version type whose id the request names.
-template <class F> void with_version(const RunRequest& req, F&& f)
-{
-    for_each_version<Versions>([&](auto v) {
-        if (req.version != decltype(v)::meta.id) return false;
-        f(v);
-        return true;
-    });
-}
-
 // Bad input is refused before anything runs, with one sentence that names it.
 void validate(const RunRequest& req)
 {
     unsigned min_block = 0;  // stays 0 for an unknown version
-    with_version(req, [&](auto v) { min_block = decltype(v)::min_block; });
+    with_version<Versions>(req.version, [&](auto v) { min_block = decltype(v)::min_block; });
     if (min_block == 0) throw std::invalid_argument("unknown reduction version '" + req.version + "'");
-    with_version(req, [&](auto v) { refuse_emulating_gpu_only(decltype(v)::meta, req); });
+    with_version<Versions>(req.version, [&](auto v) { refuse_emulating_gpu_only(decltype(v)::meta, req); });
     if (req.type != "int" && req.type != "float")
         throw std::invalid_argument("unknown type '" + req.type + "' (use int or float)");
     if (req.n == 0) throw std::invalid_argument("n must be at least 1");
@@ -41,7 +31,7 @@ void validate(const RunRequest& req)
         throw std::invalid_argument("n = " + std::to_string(req.n) + " needs " + std::to_string(bytes >> 20) +
                                     " MiB, more than the " + std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
     std::size_t first_pass_blocks = 0;
-    with_version(req, [&](auto v) { first_pass_blocks = decltype(v)::blocks(req.n, req.block, kEmulatedMultiprocessors); });
+    with_version<Versions>(req.version, [&](auto v) { first_pass_blocks = decltype(v)::blocks(req.n, req.block, kEmulatedMultiprocessors); });
     if (req.watched_block >= first_pass_blocks)
         throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist in the first pass");
 }

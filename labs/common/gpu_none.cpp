@@ -6,7 +6,6 @@
 #include "labs/common/lab.h"
 #include "labs/matmul/lab.h"
 #include "labs/matmul/versions.h"
-#include "labs/reduction/lab.h"
 
 namespace warplab {
 
@@ -14,11 +13,6 @@ GpuStatus gpu_status()
 {
     return GpuStatus{false, "", "warplab was built without the GPU backend (no nvcc at configure time, or -DWARPLAB_CUDA=OFF)"};
 }
-
-namespace reduction {
-RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
-BenchTable bench_on_gpu(const BenchOptions&) { throw std::invalid_argument("no GPU to time on: " + gpu_status().reason); }
-}  // namespace reduction
 
 namespace matmul {
 RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }

@@ -25,7 +25,9 @@ template <class D> RunResult run_on_emulator(const RunRequest& req)
 {
     wl::emu::Emulator emu;
     configure(emu, req);
-    EmulatorBackend backend{emu, lab_module<D>(), D::kernels};
+    // Grids sized by the GPU see the H100's SMs; only the first launch is
+    // recorded (a reduction's first pass; the GPU trace does the same).
+    EmulatorBackend backend{emu, lab_module<D>(), D::kernels, kEmulatedMultiprocessors, true};
     std::optional<UserKernel> user;
     if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, D::kernels, req.shared_bytes);
     RunResult out = run_on<D>(backend, req);

@@ -8,7 +8,7 @@
 #include "labs/coalescing/sweep.h"
 #include "labs/common/make_lab.h"
 #include "labs/matmul/lab.h"
-#include "labs/reduction/lab.h"
+#include "labs/reduction/run.h"
 #include "labs/transfers/lab.h"
 #include "labs/transpose/run.h"
 
@@ -26,7 +26,12 @@ namespace warplab {
 const std::vector<Lab>& all_labs()
 {
     static const std::vector<Lab> labs = {
-        reduction::make_lab(),
+        // 2^22 is Harris's 4M elements; 2^20 to 2^24 fit in (or just exceed) a
+        // modern L2; 2^28 and 2^30 are DRAM-bound.
+        make_lab<reduction::Description>({.id = "reduction", .title = "Parallel reduction (Harris)", .default_n = 1u << 12,
+                                          .default_block = 256, .types = {"int", "float"},
+                                          .bench_sizes = {1u << 20, 1u << 22, 1u << 24, 1u << 28, 1u << 30}},
+                                         WL_GPU_BACKENDS(reduction)),
         matmul::make_lab(),
         // 2^12 outputs: 16 blocks, quick to trace at every setting of a sweep.
         make_lab<coalescing::Description>({.id = "coalescing", .title = "Coalescing (offset and stride copies)", .default_n = 1u << 12,

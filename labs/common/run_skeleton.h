@@ -36,6 +36,23 @@ inline std::invalid_argument unknown_version(const char* lab, const std::string&
     return std::invalid_argument(std::string("unknown ") + lab + " version '" + version + "'");
 }
 
+// Labs whose kernels index with unsigned int over n elements: n is 1 to 2^31 - 1.
+inline void require_n_in_32_bits(std::size_t n)
+{
+    if (n == 0) throw std::invalid_argument("n must be at least 1");
+    if (n > (std::size_t(1) << 31) - 1)
+        throw std::invalid_argument("n = " + std::to_string(n) + " is above the kernels' limit of 2^31 - 1 elements (32-bit indices)");
+}
+
+// A run on the emulator holds `bytes` of host memory (its inputs, outputs and
+// their device copies): refused when more than is free. `what`: "n = 4096", "shape 64×64".
+inline void require_host_memory(const RunRequest& req, std::size_t bytes, const std::string& what)
+{
+    if (req.backend != BackendChoice::Gpu && bytes > available_host_bytes())
+        throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) + " MiB, more than the " +
+                                    std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
+}
+
 // Runs the request's version on `be`: the result as D::run leaves it (no
 // trace: the backend holds its records).
 template <class D, class Backend> RunResult run_on(Backend& be, const RunRequest& req)

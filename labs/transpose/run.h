@@ -124,9 +124,7 @@ struct Description {
                                         std::string(V::meta.id) + " runs " + dims(grid) + " blocks for " + s.text());
         if (req.type != "float") throw std::invalid_argument("transpose moves floats: --type " + req.type + " is not offered");
         const std::size_t bytes = 3 * s.elements() * sizeof(float) * 2;  // in, out and the reference; host and device copies
-        if (req.backend != BackendChoice::Gpu && bytes > available_host_bytes())
-            throw std::invalid_argument("shape " + s.text() + " needs " + std::to_string(bytes >> 20) + " MiB, more than the " +
-                                        std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
+        require_host_memory(req, bytes, "shape " + s.text());
     }
 
     template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out)

@@ -19,7 +19,9 @@
 #include <cmath>
 
 #include "emulator/helpers.h"
+#include "labs/common/make_lab.h"
 #include "labs/reduction/driver.h"
+#include "labs/reduction/run.h"
 #include "warplab/ptx/ptx.h"
 
 namespace warplab::test {
@@ -90,7 +92,7 @@ TEST_P(ReductionCorrect, SumMatchesTheCpuReference)
     const Case& c = GetParam();
     // Seed depends on n so that sizes do not share a prefix of the same data.
     const RunRequest req = emulator_request(c.version, c.n, c.block, c.type, c.schedule, 1000 + c.n);
-    const RunResult r = reduction::run_on_emulator(req);
+    const RunResult r = run_on_emulator<reduction::Description>(req);
     // The expected value is the CPU reference over the same seeded input
     // (reference_sum): exact for int, a double sum for float.
     if (c.type == "int") {
@@ -116,7 +118,7 @@ TEST(ReductionRegistry, HasVersions)
 // for int and float: 4*6*2 + 7*5*2 = 48 + 70 = 118 entries.
 TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
 {
-    const wl::ptx::Module& module = reduction::ptx_module();
+    const wl::ptx::Module& module = lab_module<reduction::Description>();
     unsigned found = 0;
     for_each_version<reduction::Versions>([&](auto v) {
         using V = decltype(v);
@@ -156,7 +158,7 @@ TEST(ReductionV10, BlocksRefillTheirRingSlots)
 {
     const std::size_t n = 793 * 8192 + 3;
     const RunRequest req = emulator_request("v10", n, 256, "int", Schedule::Independent, 7);
-    const RunResult r = reduction::run_on_emulator(req);
+    const RunResult r = run_on_emulator<reduction::Description>(req);
     EXPECT_EQ(r.value, r.expected);
     EXPECT_TRUE(r.ok);
 }

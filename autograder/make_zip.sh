@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Makes the zip to upload as a Gradescope autograder: setup.sh, run_autograder
-# and exercises.txt at its top, the committed warplab repository in warplab/.
-#   bash autograder/make_zip.sh [OUT.zip] [E1 E2 ...]   (default: warplab-autograder.zip, all exercises)
+# Makes the zip to upload as a Gradescope autograder: setup.sh and
+# run_autograder at its top, exercises.txt where exercises are named, the
+# committed warplab repository in warplab/.
+#   bash autograder/make_zip.sh [OUT.zip] [E1 E2 ...]   (default: warplab-autograder.zip; no ids: every
+#   exercise of the grader's catalog, apps/grader/catalog.h, and no exercises.txt)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -10,7 +12,7 @@ shift || true
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
 cp "$here/setup.sh" "$here/run_autograder" "$stage/"
-if (($#)); then echo "$*" >"$stage/exercises.txt"; else cp "$here/exercises.txt" "$stage/"; fi
+if (($#)); then echo "$*" >"$stage/exercises.txt"; fi
 mkdir "$stage/warplab"
 git -C "$repo" archive HEAD | tar -x -C "$stage/warplab"
 rm -f "$out"

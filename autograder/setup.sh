@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image,
 # in /autograder/source: the unpacked zip that make_zip.sh made (this file,
-# run_autograder, exercises.txt and the warplab repository in warplab/).
+# run_autograder, exercises.txt where the assignment names exercises, and the
+# warplab repository in warplab/).
 #
 # The grader needs two things at grading time: nvcc (it compiles each
 # submission to PTX) and its own binary. It needs no GPU: the checks run on

@@ -21,8 +21,10 @@
 #include <vector>
 
 #include "labs/common/lab.h"
+#include "labs/common/make_lab.h"
 #include "labs/common/traced_run.h"
 #include "labs/reduction/lab.h"
+#include "labs/reduction/run.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
@@ -113,7 +115,7 @@ void BM_ReduceV1Floats(benchmark::State& state)
     req.type = "float";
     req.backend = warplab::BackendChoice::Cpu;
     for (auto _ : state) {
-        const warplab::RunResult r = warplab::reduction::run_on_emulator(req);  // default workers: all cores
+        const warplab::RunResult r = warplab::run_on_emulator<warplab::reduction::Description>(req);  // default workers: all cores
         if (!r.ok) state.SkipWithError("v1 gave a wrong sum");
     }
     state.counters["elements"] = static_cast<double>(kReduceN);

@@ -10,21 +10,11 @@ namespace warplab::viewer {
 
 namespace {
 
-using PanelFn = void (*)(App&);
-
-struct PanelEntry {
-    Panel panel;
-    PanelFn draw;
-};
-
-// Drawing order matters once: the threads panel records the hovered thread
-// that the shared-memory panels highlight.
-constexpr PanelEntry kPanels[] = {
-    {Panel::Header, header_panel},   {Panel::Versions, versions_panel},  {Panel::Steps, steps_panel},
-    {Panel::Threads, threads_panel}, {Panel::SharedValues, shared_values_panel}, {Panel::Banks, banks_panel},
-    {Panel::Source, source_panel},   {Panel::Global, global_panel},     {Panel::Metrics, metrics_panel},
-    {Panel::Time, time_panel},       {Panel::Status, status_panel}, {Panel::BankPlayground, bank_playground_panel},
-    {Panel::Coalescing, coalescing_panel}, {Panel::Occupancy, occupancy_panel}, {Panel::Timeline, timeline_panel},
+// Every panel of the list (viewer/layout.h), in its drawing order.
+constexpr void (*kDraw[])(App&) = {
+#define WARPLAB_PANEL_DRAW(id, name, draw, what) draw,
+    WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_DRAW)
+#undef WARPLAB_PANEL_DRAW
 };
 
 }  // namespace
@@ -54,12 +44,15 @@ void draw_frame(App& app)
         const float steps_h = std::max(2 * ImGui::GetFrameHeightWithSpacing(), app.steps_content_h) + 2 * style.WindowPadding.y;
         app.layout = desk_layout(size.x, size.y, header_h, status_h, std::floor(steps_h));
     }
-    if (current_lab(app).id == "coalescing") app.layout = coalescing_layout(app.layout);
-    if (current_lab(app).host_programs) app.layout = timeline_layout(app.layout);
+    switch (current_lab(app).panel) {  // a lab's own panel takes the place of those it has no use for
+    case LabPanel::Sweep: app.layout = sweep_layout(app.layout); break;
+    case LabPanel::Timeline: app.layout = timeline_layout(app.layout); break;
+    case LabPanel::None: break;
+    }
     app.regions.clear();
     app.focus.hovered_thread.reset();
-    for (const PanelEntry& p : kPanels)
-        if (app.layout.has(p.panel)) p.draw(app);
+    for (int p = 0; p < kPanelCount; ++p)
+        if (app.layout.has(Panel(p))) kDraw[p](app);
     ImGui::PopFont();
 }
 

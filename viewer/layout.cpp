@@ -29,8 +29,9 @@ void column(Layout& l, float x, float y, float w, float h, std::initializer_list
 
 const char* panel_name(Panel p)
 {
-    static constexpr std::array<const char*, kPanelCount> names = {
-        "header", "versions", "source", "steps", "threads", "shared_values", "banks", "global", "metrics", "time", "status", "bank_playground", "coalescing", "occupancy", "timeline"};
+#define WARPLAB_PANEL_NAME(id, name, draw, what) name,
+    static constexpr std::array<const char*, kPanelCount> names = {WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_NAME)};
+#undef WARPLAB_PANEL_NAME
     return names[static_cast<int>(p)];
 }
 
@@ -71,7 +72,7 @@ Layout presenter_layout(float width, float height, float header_h, float status_
     return l;
 }
 
-Layout coalescing_layout(Layout l)
+Layout sweep_layout(Layout l)
 {
     if (!l.has(Panel::SharedValues) || !l.has(Panel::Banks)) return l;
     const Rect top = l[Panel::SharedValues], bottom = l[Panel::Banks];

@@ -26,7 +26,7 @@ const BenchTable* recorded_table(const App& app)
 }
 
 // Every setting of the version, each traced once (kept with the other traces).
-std::vector<coalescing::SweepPoint> sweep_points(App& app, const coalescing::Setting& s)
+std::vector<coalescing::SweepPoint> sweep_points(App& app, const Setting& s)
 {
     std::vector<coalescing::SweepPoint> points;
     const std::string version = current_version(app).id;
@@ -39,7 +39,7 @@ std::vector<coalescing::SweepPoint> sweep_points(App& app, const coalescing::Set
 
 // One curve over the settings, from 0 to y_max, with the current setting
 // marked, an optional reference level (the ideal), and the axes' end values.
-void curve(App& app, const char* id, const std::string& title, const std::vector<float>& ys, float y_max, const coalescing::Setting& s,
+void curve(App& app, const char* id, const std::string& title, const std::vector<float>& ys, float y_max, const Setting& s,
            unsigned current, float height, float reference = 0)
 {
     wrapped_text(palette().text, title);
@@ -64,7 +64,7 @@ void curve(App& app, const char* id, const std::string& title, const std::vector
     add_region(app, std::string("coalescing.") + id, top, ImVec2(top.x + width, top.y + height));
 }
 
-void setting_slider(App& app, const coalescing::Setting& s, unsigned current)
+void setting_slider(App& app, const Setting& s, unsigned current)
 {
     int value = int(current);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.4f);
@@ -80,7 +80,7 @@ void setting_slider(App& app, const coalescing::Setting& s, unsigned current)
 void coalescing_panel(App& app)
 {
     if (begin_panel(app, Panel::Coalescing, "Coalescing: sectors per request and bandwidth by setting")) {
-        const coalescing::Setting* s = coalescing::setting_of(current_version(app).id);
+        const Setting* s = coalescing::setting_of(current_version(app).id);
         if (!s) {
             wrapped_text(palette().muted, "This version has no setting to sweep.");
         } else {

@@ -13,13 +13,12 @@
 #include <chrono>
 #include <cstdio>
 #include <functional>
+#include <map>
 #include <optional>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
-#include "labs/coalescing/sweep.h"
-#include "labs/coalescing/versions.h"
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
 #include "labs/common/user_kernel.h"
@@ -46,9 +45,9 @@ struct TraceArgs {
     std::optional<unsigned> block;
     std::uint32_t watch = 0;
     std::uint64_t seed = 1;
-    std::uint64_t max_steps = 0;  // 0: the emulator's default
+    std::uint64_t max_instructions = 0;  // --max-steps (instructions a thread may run); 0: the emulator's default
     bool json = false;
-    std::optional<unsigned> offset, stride;  // the coalescing lab's setting
+    std::map<std::string, std::optional<unsigned>> settings;  // --<setting> N, by name (the labs' Lab::setting_of)
     bool markdown = false;                   // sweep: the table as markdown
 };
 
@@ -111,22 +110,60 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     req.file = a.file;
     req.kernel = a.kernel;
     req.shared_bytes = a.shared_bytes;
-    req.max_steps = a.max_steps;
+    req.max_instructions = a.max_instructions;
     if (isatty(STDERR_FILENO)) req.progress = emulator_progress();
     return req;
 }
 
-// --offset N or --stride N: the setting of a version whose kernel takes one
-// (coalescing v1 an offset, v2 a stride); -1 when neither is given.
+// Each setting any lab's version takes, by name in the registry's order, with
+// the versions that take it: the CLI's --offset, --stride.
+std::vector<std::pair<std::string, std::vector<std::pair<const Lab*, const Version*>>>> settings_taken()
+{
+    std::vector<std::pair<std::string, std::vector<std::pair<const Lab*, const Version*>>>> out;
+    for (const Lab& lab : all_labs())
+        for (const Version& v : lab.versions) {
+            const Setting* s = lab.setting_of ? lab.setting_of(v.id) : nullptr;
+            if (!s) continue;
+            auto it = std::find_if(out.begin(), out.end(), [&](const auto& e) { return e.first == s->name; });
+            if (it == out.end()) it = out.insert(out.end(), {s->name, {}});
+            it->second.push_back({&lab, &v});
+        }
+    return out;
+}
+
+// "coalescing v1 takes --offset, v2 --stride": who takes a setting, for a refusal.
+std::string settings_text()
+{
+    std::string out;
+    const Lab* last = nullptr;
+    for (const Lab& lab : all_labs())
+        for (const Version& v : lab.versions) {
+            const Setting* s = lab.setting_of ? lab.setting_of(v.id) : nullptr;
+            if (!s) continue;
+            out += last == &lab ? std::string(", ") + v.id + " --" + s->name
+                                : (out.empty() ? "" : "; ") + lab.id + " " + v.id + " takes --" + s->name;
+            last = &lab;
+        }
+    return out;
+}
+
+// --offset N, --stride N, ...: the setting of a version whose kernel takes one
+// (Lab::setting_of); -1 when none is given.
 int setting_option(const Lab& lab, const std::string& version, const TraceArgs& a)
 {
-    if (!a.offset && !a.stride) return -1;
-    if (a.offset && a.stride) throw std::invalid_argument("give --offset or --stride, not both");
-    const std::string given = a.offset ? "offset" : "stride";
-    const coalescing::Setting* s = lab.id == "coalescing" ? coalescing::setting_of(version) : nullptr;
-    if (!s) throw std::invalid_argument(lab.id + " " + version + " takes no --" + given + " (coalescing v1 takes --offset, v2 --stride)");
-    if (given != s->name) throw std::invalid_argument(version + " takes --" + std::string(s->name) + ", not --" + given);
-    return static_cast<int>(a.offset ? *a.offset : *a.stride);
+    std::vector<std::string> given;
+    for (const auto& [name, value] : settings_taken())
+        if (a.settings.count(name) && a.settings.at(name)) given.push_back(name);
+    if (given.empty()) return -1;
+    if (given.size() > 1) {
+        std::string names;
+        for (const std::string& g : given) names += (names.empty() ? "--" : " or --") + g;
+        throw std::invalid_argument("give " + names + ", not both");
+    }
+    const Setting* s = lab.setting_of ? lab.setting_of(version) : nullptr;
+    if (!s) throw std::invalid_argument(lab.id + " " + version + " takes no --" + given[0] + " (" + settings_text() + ")");
+    if (given[0] != s->name) throw std::invalid_argument(version + " takes --" + std::string(s->name) + ", not --" + given[0]);
+    return static_cast<int>(*a.settings.at(given[0]));
 }
 
 void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, const TracedRun& run)
@@ -191,26 +228,23 @@ int trace(const TraceArgs& a)
     return run.result.ok ? 0 : kWrongResult;
 }
 
-// Every setting of a coalescing version traced: sectors per read request,
-// actual and ideal, and the GB/s recorded in results/ where there are some.
+// Every setting of a version traced (the lab's sweep hook): for the coalescing
+// lab, sectors per read request, actual and ideal, and the GB/s recorded in results/.
 int sweep(const TraceArgs& a)
 {
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
-    if (lab->id != "coalescing") throw std::invalid_argument("lab " + lab->id + " has no setting to sweep (the coalescing lab has)");
+    if (!lab->sweep) {
+        std::string sweeping;
+        for (const Lab& l : all_labs())
+            if (l.sweep) sweeping += (sweeping.empty() ? "the " : " and the ") + l.id;
+        throw std::invalid_argument("lab " + lab->id + " has no setting to sweep (" + sweeping + " lab has)");
+    }
     if (!a.version.empty() && !find_version(*lab, a.version))
         throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
-    const std::optional<BenchTable> recorded = coalescing::recorded_table(results_dir());
     for (const Version& v : lab->versions) {
         if (!a.version.empty() && a.version != v.id && a.version != v.name) continue;
-        const RunRequest req = make_request(*lab, v, a);
-        const coalescing::Sweep s = coalescing::sweep(*lab, req, recorded ? &*recorded : nullptr);
-        if (a.markdown) {
-            std::fputs(coalescing::sweep_markdown(s).c_str(), stdout);
-            continue;
-        }
-        std::printf("%s %s (%s): %s; n = %zu floats, block %u\n\n", lab->id.c_str(), v.id, v.name, v.idea, req.n, req.block);
-        std::fputs((coalescing::sweep_text(s) + "\n").c_str(), stdout);
+        std::fputs(lab->sweep(*lab, make_request(*lab, v, a), a.markdown).c_str(), stdout);
     }
     return 0;
 }
@@ -382,14 +416,21 @@ int main(int argc, char** argv)
         ->check(CLI::IsMember(wl::emu::schedule_names()));
     tr->add_option("--watch-block", ta.watch, "which block of the first pass to trace (default 0)");
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
-    tr->add_option("--max-steps", ta.max_steps,
+    tr->add_option("--max-steps", ta.max_instructions,
                    "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
                        std::to_string(wl::emu::LaunchOptions::kDefaultMaxSteps) + ")")
         ->check(CLI::PositiveNumber);
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_option("-o,--out", ta.out, "also write the JSON trace to this file");
-    tr->add_option("--offset", ta.offset, "coalescing v1: read in[i + offset], 0 to 32 (default 0)");
-    tr->add_option("--stride", ta.stride, "coalescing v2: read in[i * stride], 1 to 32 (default 1)");
+    for (const auto& [name, takers] : settings_taken()) {  // --offset, --stride: what the labs' versions take
+        std::string help;
+        for (const auto& [lab, v] : takers) {
+            const warplab::Setting* s = lab->setting_of(v->id);
+            help += (help.empty() ? "" : "; ") + lab->id + " " + v->id + ": read in[i " + s->op + " " + name + "], " +
+                    std::to_string(s->first) + " to " + std::to_string(s->last) + " (default " + std::to_string(s->standard) + ")";
+        }
+        tr->add_option("--" + name, ta.settings[name], help);
+    }
 
     TraceArgs sa;
     CLI::App* sw = app.add_subcommand("sweep", "trace every setting of a coalescing version: sectors per request and GB/s");

@@ -2,9 +2,9 @@
 // build: no tracing): effective bandwidth, n floats read plus n written per
 // run (NVIDIA, "Optimizing CUDA"), beside a copy kernel measured in the same
 // run. Rows are named "v1 offset 5" (row_name), one per setting.
+#include "labs/common/gpu_backends.cuh"
 #include "labs/common/gpu_bench.h"
 #include "labs/coalescing/kernels.cuh"
-#include "labs/coalescing/lab.h"
 #include "labs/coalescing/run.h"
 
 namespace warplab::coalescing {
@@ -86,5 +86,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     derive_ratios(table);
     return table;
 }
+
+GpuBackends gpu_backends() { return gpu_backends_of<Description>(bench_on_gpu); }
 
 }  // namespace warplab::coalescing

@@ -72,6 +72,16 @@ Sweep sweep(const Lab& lab, const RunRequest& base, const BenchTable* recorded)
     return out;
 }
 
+std::string sweep_report(const Lab& lab, const RunRequest& base, bool markdown)
+{
+    const std::optional<BenchTable> recorded = recorded_table(results_dir());
+    const Sweep s = sweep(lab, base, recorded ? &*recorded : nullptr);
+    if (markdown) return sweep_markdown(s);
+    const Version* v = find_version(lab, base.version);
+    return lab.id + " " + v->id + " (" + v->name + "): " + v->idea + "; n = " + std::to_string(base.n) + " floats, block " +
+           std::to_string(base.block) + "\n\n" + sweep_text(s) + "\n";
+}
+
 std::string sweep_text(const Sweep& s)
 {
     std::string out;

@@ -39,6 +39,10 @@ SweepPoint sweep_point(const std::string& version, unsigned setting, const Trace
 // Throws std::invalid_argument for a version without a setting or bad input.
 Sweep sweep(const Lab& lab, const RunRequest& base, const BenchTable* recorded);
 
+// The lab's sweep hook (Lab::sweep): the version of `base` at every setting,
+// beside the recorded table in results/, as `warplab sweep` prints it.
+std::string sweep_report(const Lab& lab, const RunRequest& base, bool markdown);
+
 // The sweep as a text table, or as markdown (the walkthrough's form).
 std::string sweep_text(const Sweep& s);
 std::string sweep_markdown(const Sweep& s);

@@ -25,16 +25,6 @@ inline constexpr KernelFiles kKernels{
     .user_shared = {[](unsigned x, unsigned y, unsigned e) { return x * y * e; }, "threads × sizeof(float), one element a thread"},
 };
 
-// A version's setting: what it is called (also its CLI option, --offset or
-// --stride), how it combines with i in the read index, the values a sweep
-// takes, and the one a run takes by default.
-struct Setting {
-    const char* name;
-    const char* op;  // in[i <op> setting]
-    unsigned first, last;
-    unsigned standard;
-};
-
 struct V1 {
     static constexpr VersionMeta meta{
         .id = "v1",
@@ -77,23 +67,8 @@ void launch(Backend& be, const T* in, T* out, std::size_t n, unsigned setting, u
     be.launch(Kernel<V, T>{}, dim3(blocks_for(n, block)), dim3(block), in, out, static_cast<unsigned>(n), setting);
 }
 
-// Calls f(V{}) for the version whose id is `id`; false when there is none.
-template <class F> bool with_version(const std::string& id, F&& f)
-{
-    return for_each_version<Versions>([&](auto v) {
-        if (id != decltype(v)::meta.id) return false;
-        f(v);
-        return true;
-    });
-}
-
 // The version's setting; nullptr for an id that is not one of the lab's.
-inline const Setting* setting_of(const std::string& id)
-{
-    const Setting* out = nullptr;
-    with_version(id, [&](auto v) { out = &decltype(v)::setting; });
-    return out;
-}
+inline const Setting* setting_of(std::string_view id) { return version_setting<Versions>(id); }
 
 // A bench row's name for one setting, "v1 offset 5": the benchmark writes it,
 // the sweep table and the viewer find the recorded rate by it.

@@ -1,10 +1,11 @@
 // Built when CMake found no CUDA compiler: every GPU entry point says why not.
+// (Labs on the run skeleton have none to stub: their registry line passes no
+// GPU backends, and labs/common/make_lab.h says why.)
 #include <stdexcept>
 
 #include "labs/common/lab.h"
 #include "labs/matmul/lab.h"
 #include "labs/matmul/versions.h"
-#include "labs/reduction/lab.h"
 
 namespace warplab {
 
@@ -12,11 +13,6 @@ GpuStatus gpu_status()
 {
     return GpuStatus{false, "", "warplab was built without the GPU backend (no nvcc at configure time, or -DWARPLAB_CUDA=OFF)"};
 }
-
-namespace reduction {
-RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
-BenchTable bench_on_gpu(const BenchOptions&) { throw std::invalid_argument("no GPU to time on: " + gpu_status().reason); }
-}  // namespace reduction
 
 namespace matmul {
 RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }

@@ -13,6 +13,10 @@
 #include "warplab/emu/schedule.h"
 #include "warplab/trace/record.h"
 
+namespace wl::ptx {
+class Module;
+}
+
 namespace warplab {
 
 enum class BackendChoice { Auto, Cpu, Gpu };
@@ -41,7 +45,7 @@ struct RunRequest {
     int setting = -1;
     // Emulator: instructions a thread may run before the launch stops as an endless loop (0: the emulator's default),
     // and what to call as blocks finish (blocks done, blocks in the grid).
-    std::uint64_t max_steps = 0;
+    std::uint64_t max_instructions = 0;
     std::function<void(std::uint64_t, std::uint64_t)> progress;
 };
 
@@ -67,19 +71,46 @@ struct RunResult {
     bool records_cut = false;
 };
 
+// A lab's GPU entry points (its .cu sources; labs/common/gpu_backends.cuh).
+// Empty where the build has no CUDA: the lab then says why not.
+struct GpuBackends {
+    // The version's PTX instrumented, the watched block recorded (the lab's module, parsed).
+    std::function<RunResult(const RunRequest&, const wl::ptx::Module&)> trace;
+    // The version as nvcc built it for timing, every output checked; no trace.
+    std::function<RunResult(const RunRequest&)> check;
+    std::function<BenchTable(const BenchOptions&)> bench;  // times every version
+};
+
+// A panel of the lab's own that the viewer shows in place of those it has no use for.
+enum class LabPanel {
+    None,
+    Sweep,     // a version's setting swept (needs setting_of): in place of shared memory's panels
+    Timeline,  // each recorded run as a timeline (host programs): in place of the trace's panels
+};
+
 struct Lab {
     std::string id, title;
-    std::vector<Version> versions;
-    std::size_t default_n;
-    unsigned default_block;
-    std::vector<std::string> types;
-    std::function<RunResult(const RunRequest&)> run;  // throws std::invalid_argument on bad input
-    std::vector<std::size_t> bench_sizes;               // what `warplab bench <lab>` times by default
-    std::function<BenchTable(const BenchOptions&)> bench;  // on the GPU; throws std::invalid_argument without one
+    std::vector<Version> versions{};
+    std::size_t default_n = 0;
+    unsigned default_block = 0;
+    std::vector<std::string> types{};
+    std::function<RunResult(const RunRequest&)> run{};  // throws std::invalid_argument on bad input
+    std::vector<std::size_t> bench_sizes{};             // what `warplab bench <lab>` times by default
+    std::function<BenchTable(const BenchOptions&)> bench{};  // on the GPU; throws std::invalid_argument without one
     // Its versions are host programs around one kernel (copies, streams, GPUs:
     // transfers), not kernels: nothing to trace, no PTX, no occupancy; its
     // bench tables carry a timeline of each run.
     bool host_programs = false;
+
+    // Hooks, for a lab that needs more than a trace of each version; empty: it needs none.
+    // The GPU timing build of a version, every output checked (the gpu tests; labs/common/gpu_backends.cuh).
+    std::function<RunResult(const RunRequest&)> check_on_gpu{};
+    // The setting a version's kernel takes (RunRequest::setting), which is also
+    // its CLI option (--offset); nullptr for a version without one.
+    std::function<const Setting*(std::string_view version)> setting_of{};
+    // `warplab sweep <lab>`: one version traced at every setting, as the CLI prints it (markdown: the walkthrough's form).
+    std::function<std::string(const Lab& lab, const RunRequest& base, bool markdown)> sweep{};
+    LabPanel panel = LabPanel::None;
 };
 
 const std::vector<Lab>& all_labs();

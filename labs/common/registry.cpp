@@ -4,18 +4,48 @@
 
 #include <stdexcept>
 
-#include "labs/coalescing/lab.h"
+#include "labs/coalescing/run.h"
+#include "labs/coalescing/sweep.h"
+#include "labs/common/make_lab.h"
 #include "labs/matmul/lab.h"
-#include "labs/reduction/lab.h"
+#include "labs/reduction/run.h"
 #include "labs/transfers/lab.h"
-#include "labs/transpose/lab.h"
+#include "labs/transpose/run.h"
 
 namespace warplab {
 
+// A lab's GPU entry points: its gpu_bench.cu's where the build has CUDA, none elsewhere.
+#if defined(WARPLAB_HAVE_CUDA)
+#define WL_GPU_BACKENDS(lab) lab::gpu_backends()
+#else
+#define WL_GPU_BACKENDS(lab) GpuBackends{}
+#endif
+
+// One entry a lab, in the order `warplab list` and the viewer show them: a lab
+// on the run skeleton is its description (labs/<lab>/run.h) and its hooks here.
 const std::vector<Lab>& all_labs()
 {
-    static const std::vector<Lab> labs = {reduction::make_lab(), matmul::make_lab(), coalescing::make_lab(), transpose::make_lab(),
-                                          transfers::make_lab()};
+    static const std::vector<Lab> labs = {
+        // 2^22 is Harris's 4M elements; 2^20 to 2^24 fit in (or just exceed) a
+        // modern L2; 2^28 and 2^30 are DRAM-bound.
+        make_lab<reduction::Description>({.id = "reduction", .title = "Parallel reduction (Harris)", .default_n = 1u << 12,
+                                          .default_block = 256, .types = {"int", "float"},
+                                          .bench_sizes = {1u << 20, 1u << 22, 1u << 24, 1u << 28, 1u << 30}},
+                                         WL_GPU_BACKENDS(reduction)),
+        matmul::make_lab(),
+        // 2^12 outputs: 16 blocks, quick to trace at every setting of a sweep.
+        make_lab<coalescing::Description>({.id = "coalescing", .title = "Coalescing (offset and stride copies)", .default_n = 1u << 12,
+                                           .default_block = 256, .types = {"float"}, .bench_sizes = {coalescing::kBenchElements},
+                                           .sweep = coalescing::sweep_report, .panel = LabPanel::Sweep},
+                                          WL_GPU_BACKENDS(coalescing)),
+        // n = 0: the trace default (64×64). 8192×8192 floats (256 MiB each way) is
+        // the size v5's target ratio to the copy is set at; 2048×2048 (16 MiB) shows
+        // the ladder where the data nearly fits in L2 (flushed before each run).
+        make_lab<transpose::Description>({.id = "transpose", .title = "Matrix transpose (Harris)", .default_n = 0, .default_block = 0,
+                                          .types = {"float"}, .bench_sizes = {2048, 8192}},
+                                         WL_GPU_BACKENDS(transpose)),
+        transfers::make_lab(),
+    };
     return labs;
 }
 

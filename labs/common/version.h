@@ -84,6 +84,37 @@ template <class Tuple, class F> constexpr bool for_each_version(F&& f)
     return []<class... V>(F& g, const std::tuple<V...>*) { return (g(V{}) || ...); }(f, static_cast<const Tuple*>(nullptr));
 }
 
+// Calls f(V{}) for the version of a std::tuple list whose id is `id`; false when there is none.
+template <class Tuple, class F> constexpr bool with_version(std::string_view id, F&& f)
+{
+    return for_each_version<Tuple>([&](auto v) {
+        if (id != decltype(v)::meta.id) return false;
+        f(v);
+        return true;
+    });
+}
+
+// A setting a version's kernel takes as an argument (the coalescing copies'
+// offset or stride): what it is called (also its CLI option, --offset), how
+// it combines with i in the read index, the values a sweep takes, and the one
+// a run takes by default. A version declares one as `static constexpr Setting setting`.
+struct Setting {
+    const char* name;
+    const char* op;  // in[i <op> setting]
+    unsigned first, last;
+    unsigned standard;
+};
+
+// The setting of a version that declares one (`static constexpr Setting setting`); nullptr otherwise.
+template <class Versions> const Setting* version_setting(std::string_view id)
+{
+    const Setting* out = nullptr;
+    with_version<Versions>(id, [&](auto v) {
+        if constexpr (requires { decltype(v)::setting; }) out = &decltype(v)::setting;
+    });
+    return out;
+}
+
 // Every version of a std::tuple list, in order.
 template <class Tuple> std::vector<Version> version_list(const KernelFiles& lab)
 {

@@ -11,16 +11,6 @@
 
 namespace warplab::matmul {
 
-// Calls f(V{}) for the version whose id is `id`; false if there is none.
-template <class F> bool with_version(const std::string& id, F&& f)
-{
-    return for_each_version<Versions>([&](auto v) {
-        if (id != decltype(v)::meta.id) return false;
-        f(v);
-        return true;
-    });
-}
-
 // The arithmetic version V multiplies in: FP32 unless its entry says otherwise
 // (v10: TF32 on the tensor cores). It sets the tolerance of its check.
 template <class V> constexpr Arithmetic arithmetic_of()

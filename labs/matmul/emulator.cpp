@@ -46,7 +46,7 @@ RunResult run_on_emulator(const RunRequest& req)
     std::optional<UserKernel> user;
     if (!req.file.empty()) user.emplace(req.file, req.kernel, kKernels, req.shared_bytes);
     Arithmetic arithmetic = Arithmetic::Fp32;
-    const bool found = with_version(req.version, [&](auto v) {
+    const bool found = with_version<Versions>(req.version, [&](auto v) {
         using V = decltype(v);
         arithmetic = arithmetic_of<V>();
         describe_launch<V>(out, s, req, kEmulatedMultiprocessors);

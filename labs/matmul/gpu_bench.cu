@@ -290,7 +290,7 @@ RunResult check_on_gpu(const RunRequest& req)
     out.problem = describe(req.version, s, problem.gpu.multiprocessors());
     out.shape = {s.m, s.n, s.k};
     Comparison cmp;
-    const bool found = with_version(req.version, [&](auto v) {
+    const bool found = with_version<Versions>(req.version, [&](auto v) {
         using V = decltype(v);
         out.threads_per_block = V::threads;
         cmp = run_checked<V>(problem);

@@ -27,7 +27,7 @@ RunResult run_on_gpu(const RunRequest& req)
     out.problem = describe(req.version, s, gpu.multiprocessors());
     out.shape = {s.m, s.n, s.k};
     Arithmetic arithmetic = Arithmetic::Fp32;
-    with_version(req.version, [&](auto v) {
+    with_version<Versions>(req.version, [&](auto v) {
         using V = decltype(v);
         arithmetic = arithmetic_of<V>();
         describe_launch<V>(out, s, req, gpu.multiprocessors());

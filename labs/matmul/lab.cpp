@@ -15,7 +15,7 @@ std::string dims(const dim3& d) { return std::to_string(d.x) + "×" + std::to_st
 void validate(const RunRequest& req, const Shape& s)
 {
     bool found = false;
-    with_version(req.version, [&](auto v) {
+    with_version<Versions>(req.version, [&](auto v) {
         using V = decltype(v);
         found = true;
         refuse_emulating_gpu_only(V::meta, req);
@@ -57,7 +57,7 @@ Shape shape_of(const RunRequest& req)
     } else if (req.n != 0) {
         s = {req.n, req.n, req.n};
     } else {
-        with_version(req.version, [&](auto v) {
+        with_version<Versions>(req.version, [&](auto v) {
             using V = decltype(v);
             s = {V::trace_m, V::trace_n, V::trace_k};
         });
@@ -73,7 +73,7 @@ Shape shape_of(const RunRequest& req)
 std::string describe(const std::string& version, const Shape& s, unsigned sms)
 {
     std::string out;
-    with_version(version, [&](auto v) {
+    with_version<Versions>(version, [&](auto v) {
         using V = decltype(v);
         with_tiles<V>(s.m, s.n, sms, [&](auto tiles) {
             using C = decltype(tiles);

@@ -3,6 +3,7 @@
 #include <cub/device/device_reduce.cuh>
 #include <cstdio>
 
+#include "labs/common/gpu_backends.cuh"
 #include "labs/common/gpu_bench.h"
 #include "labs/reduction/kernels.cuh"
 #include "labs/reduction/lab.h"
@@ -122,5 +123,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
 {
     return with_element_type(o.type, [&]<class T>() { return bench_typed<T>(o); });
 }
+
+GpuBackends gpu_backends() { return gpu_backends_of<Description>(bench_on_gpu); }
 
 }  // namespace warplab::reduction

@@ -1,13 +1,15 @@
-// One reduction request on any backend: seeded input, the version's passes,
-// and the check against the CPU reference. The emulator, the GPU trace and
-// the benchmark differ only in the backend they pass in.
+// The reduction lab as the run skeleton sees it (labs/common/run_skeleton.h):
+// bad input refused, and one request on any backend: seeded input, the
+// version's passes, and the check against the CPU reference. Its registry
+// line is in labs/common/registry.cpp.
 #pragma once
 #include <stdexcept>
 #include <string>
 #include <vector>
 
-#include "labs/common/lab.h"
+#include "labs/common/run_skeleton.h"
 #include "labs/reduction/driver.h"
+#include "labs/reduction/lab.h"
 #include "labs/reduction/problem.h"
 
 namespace warplab::reduction {
@@ -20,24 +22,43 @@ template <class F> decltype(auto) with_element_type(const std::string& type, F&&
     throw std::invalid_argument("unknown type '" + type + "' (use int or float)");
 }
 
-template <class T, class Backend> RunResult reduce_request(Backend& be, const RunRequest& req)
-{
-    const std::vector<T> input = make_input<T>(req.n, req.seed);
-    T* d_in = be.template alloc<T>(req.n);
-    be.copy_to_device(d_in, input.data(), req.n);
-    RunResult out;
-    out.threads_per_block = req.block;
-    const bool found = for_each_version<Versions>([&](auto v) {
-        using V = decltype(v);
-        if (req.version != V::meta.id) return false;
-        out.value = static_cast<double>(reduce_on<V>(be, d_in, req.n, req.block));
-        return true;
-    });
-    be.free(d_in);
-    if (!found) throw std::invalid_argument("unknown reduction version '" + req.version + "'");
-    out.expected = reference_sum(input);
-    out.ok = sum_matches<T>(out.value, out.expected);
-    return out;
-}
+struct Description {
+    using Versions = reduction::Versions;
+    static constexpr const KernelFiles& kernels = kKernels;
+    static constexpr const char* ptx = kPtx;
+
+    template <class V> static void validate(const RunRequest& req)
+    {
+        refuse_emulating_gpu_only(V::meta, req);
+        if (req.type != "int" && req.type != "float")
+            throw std::invalid_argument("unknown type '" + req.type + "' (use int or float)");
+        require_n_in_32_bits(req.n);  // kernels index with unsigned int and add up to 2*BLOCK*gridDim.x to an index
+        if (req.block < 32 || req.block > 1024 || (req.block & (req.block - 1)))
+            throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a power of two from 32 to 1024");
+        if (req.block < V::min_block)
+            throw std::invalid_argument(req.version + " needs a block of at least " + std::to_string(V::min_block));
+        const std::size_t bytes = req.n * 4 * 2;  // the input, its copy on the device, and the partial sums
+        require_host_memory(req, bytes, "n = " + std::to_string(req.n));
+        if (req.watched_block >= V::blocks(req.n, req.block, kEmulatedMultiprocessors))
+            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist in the first pass");
+    }
+
+    // Seeded input, the version's passes (only the first is traced), and the check against the CPU sum.
+    template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out)
+    {
+        with_element_type(req.type, [&]<class T>() {
+            const std::vector<T> input = make_input<T>(req.n, req.seed);
+            T* d_in = be.template alloc<T>(req.n);
+            be.copy_to_device(d_in, input.data(), req.n);
+            out.threads_per_block = req.block;
+            out.value = static_cast<double>(reduce_on<V>(be, d_in, req.n, req.block));
+            be.free(d_in);
+            out.expected = reference_sum(input);
+            out.ok = sum_matches<T>(out.value, out.expected);
+        });
+    }
+
+    static DeviceBytes device_bytes(const RunRequest& req) { return {req.n * 4 * 2, "the input"}; }
+};
 
 }  // namespace warplab::reduction

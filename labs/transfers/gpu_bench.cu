@@ -516,7 +516,7 @@ RunResult run_on_gpu(const RunRequest& req)
     RunResult result;
     result.threads_per_block = 256;  // scale_add's; nothing is traced (the versions are host programs)
     result.backend = "gpu " + gpu_status().name + (gpus > 1 ? " ×" + std::to_string(gpus) : "");
-    const bool found = with_version(req.version, [&](auto v) {
+    const bool found = with_version<Versions>(req.version, [&](auto v) {
         using V = decltype(v);
         const std::string why = b.skip_reason<V>();
         if (!why.empty()) throw std::invalid_argument(std::string(V::meta.id) + " cannot run here: " + why);

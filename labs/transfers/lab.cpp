@@ -11,7 +11,7 @@ namespace {
 RunResult run(const RunRequest& req)
 {
     const VersionMeta* meta = nullptr;
-    if (!with_version(req.version, [&](auto v) { meta = &decltype(v)::meta; }))
+    if (!with_version<Versions>(req.version, [&](auto v) { meta = &decltype(v)::meta; }))
         throw std::invalid_argument("unknown transfers version '" + req.version + "'");
     refuse_emulating_gpu_only(*meta, req);
     if (req.type != "float") throw std::invalid_argument("the transfers lab moves floats: --type " + req.type + " is not offered");
@@ -26,6 +26,7 @@ Lab make_lab()
     Lab lab{"transfers", "Host transfers and two GPUs", version_list<Versions>(kKernels), 1u << 20,
             256, {"float"}, run, {kBenchElements}, bench_on_gpu};
     lab.host_programs = true;
+    lab.panel = LabPanel::Timeline;
     return lab;
 }
 

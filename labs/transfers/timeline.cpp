@@ -55,7 +55,7 @@ std::string chart_text(const TimelineChart& chart, unsigned width)
 // The bytes row `row` moves over each link, and its bound at the table's rates.
 template <class F> void with_row_bytes(const BenchTable& t, const BenchRow& row, F&& f)
 {
-    with_version(row_version(row.version), [&](auto v) {
+    with_version<Versions>(row_version(row.version), [&](auto v) {
         const LinkBytes b = decltype(v)::moves(t.n);
         f(b, lower_bound(b, [&](Link l, int g) { return link_rate(t, l, g); }));
     });

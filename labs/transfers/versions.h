@@ -151,16 +151,6 @@ struct V7 {
 
 using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7>;
 
-// Calls f(V{}) for the version whose id is `id`; false when there is none.
-template <class F> bool with_version(const std::string& id, F&& f)
-{
-    return for_each_version<Versions>([&](auto v) {
-        if (id != decltype(v)::meta.id) return false;
-        f(v);
-        return true;
-    });
-}
-
 // A row of the bench table: a version at one setting ("v3 4 streams", or "v5").
 struct RowPlan {
     std::string name;

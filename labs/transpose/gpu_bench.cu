@@ -2,13 +2,13 @@
 // beside a copy kernel with the last version's tiles measured in the same run
 // (the reference row: both "% of copy" and "vs copy" are against it), and checks every version's output element by element: at
 // the timed shape before and after timing, and at an awkward non-square shape
-// that no tile divides (check_on_gpu, for the gpu tests, takes any shape).
+// that no tile divides (the lab's check_on_gpu, for the gpu tests, takes any shape).
 #include <limits>
 
+#include "labs/common/gpu_backends.cuh"
 #include "labs/common/gpu_bench.h"
-#include "labs/transpose/driver.h"
 #include "labs/transpose/kernels.cuh"
-#include "labs/transpose/lab.h"
+#include "labs/transpose/run.h"
 
 namespace warplab::transpose {
 
@@ -130,26 +130,6 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     return table;
 }
 
-RunResult check_on_gpu(const RunRequest& req)
-{
-    const GpuStatus status = gpu_status();
-    if (!status.available) throw std::invalid_argument("no GPU: " + status.reason);
-    const Shape s = shape_of(req);
-    Problem problem(s, req.seed);
-    RunResult out;
-    out.backend = "gpu " + status.name + " (timing build)";
-    out.problem = describe(req.version, s);
-    out.shape = {s.rows, s.cols};
-    Comparison cmp;
-    const bool found = with_version(req.version, [&](auto v) {
-        using V = decltype(v);
-        out.threads_per_block = V::threads;
-        cmp = run_checked<V>(problem);
-    });
-    if (!found) throw std::invalid_argument("unknown transpose version '" + req.version + "'");
-    out.ok = cmp.ok;
-    out.check = cmp.text(s);
-    return out;
-}
+GpuBackends gpu_backends() { return gpu_backends_of<Description>(bench_on_gpu); }
 
 }  // namespace warplab::transpose

@@ -20,8 +20,10 @@
 
 #include "emulator/helpers.h"
 #include "labs/common/emulator_backend.h"
+#include "labs/common/make_lab.h"
 #include "labs/reduction/driver.h"
 #include "labs/reduction/problem.h"
+#include "labs/reduction/run.h"
 #include "warplab/ptx/ptx.h"
 
 namespace warplab::test {
@@ -92,7 +94,7 @@ TEST_P(ReductionCorrect, SumMatchesTheCpuReference)
     const Case& c = GetParam();
     // Seed depends on n so that sizes do not share a prefix of the same data.
     const RunRequest req = emulator_request(c.version, c.n, c.block, c.type, c.schedule, 1000 + c.n);
-    const RunResult r = reduction::run_on_emulator(req);
+    const RunResult r = run_on_emulator<reduction::Description>(req);
     // The expected value is the CPU reference over the same seeded input
     // (reference_sum): exact for int, a double sum for float.
     if (c.type == "int") {
@@ -118,7 +120,7 @@ TEST(ReductionRegistry, HasVersions)
 // for int and float: 4*6*2 + 7*5*2 = 48 + 70 = 118 entries.
 TEST(ReductionPtx, HoldsEveryInstanceTheRegistryLaunches)
 {
-    const wl::ptx::Module& module = reduction::ptx_module();
+    const wl::ptx::Module& module = lab_module<reduction::Description>();
     unsigned found = 0;
     for_each_version<reduction::Versions>([&](auto v) {
         using V = decltype(v);
@@ -178,7 +180,7 @@ int v10_sum_on(unsigned sms, const std::vector<int>& input, unsigned block)
 {
     Emulator emu;
     emu.options.record = false;
-    EmulatorBackend be{emu, reduction::ptx_module(), reduction::kKernels, sms};
+    EmulatorBackend be{emu, lab_module<reduction::Description>(), reduction::kKernels, sms};
     const int* d_in = to_device(emu, input);
     return reduction::reduce_on<reduction::V10>(be, d_in, input.size(), block);
 }

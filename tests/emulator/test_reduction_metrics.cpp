@@ -12,8 +12,10 @@
 
 #include "emulator/helpers.h"
 #include "labs/common/emulator_backend.h"
+#include "labs/common/make_lab.h"
 #include "labs/reduction/driver.h"
 #include "labs/reduction/problem.h"
+#include "labs/reduction/run.h"
 
 namespace warplab::test {
 namespace {
@@ -193,7 +195,7 @@ TracedRun trace_v10_on(unsigned sms, std::size_t n, Schedule schedule)
 {
     Emulator emu;
     emu.options.schedule = schedule;
-    EmulatorBackend be{emu, reduction::ptx_module(), reduction::kKernels, sms};
+    EmulatorBackend be{emu, lab_module<reduction::Description>(), reduction::kKernels, sms};
     const std::vector<int> input = reduction::make_input<int>(n, 1);
     const int* d_in = to_device(emu, input);
     RunResult result;

@@ -90,7 +90,7 @@ TEST(GpuReduction, SumsAreRightForOddSizes)
                 if (v.variant) continue;  // racy by design
                 RunRequest r = request(v.id, n, type, BackendChoice::Gpu);
                 r.record = false;
-                const RunResult res = reduction::run_on_gpu(r);
+                const RunResult res = find_lab("reduction")->run(r);
                 EXPECT_TRUE(res.ok) << v.id << " " << type << " n=" << n << ": " << res.value << " expected " << res.expected;
             }
 }

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "build.h"
+#include "catalog.h"
 #include "exercises/exercises.h"
 #include "grader.h"
 #include "harness/harness.h"
@@ -139,6 +140,21 @@ TEST(Folders, FoundByCatalogNameOrIdPrefix)
     EXPECT_EQ(find_exercise_folder(dir, *find_exercise("E2")), dir / "E2_my_own_name");
     EXPECT_TRUE(find_exercise_folder(dir, *find_exercise("E1")).empty()) << "E10_ is not E1";
     std::filesystem::remove_all(dir);
+}
+
+// The table of checks is generated from the catalog (apps/grader/CMakeLists.txt
+// reads each entry's id): every exercise the catalog lists has its checks, in
+// the catalog's order, and no more; an id the catalog lacks has none.
+TEST(Catalog, GeneratedChecksFollowTheCatalog)
+{
+    ASSERT_EQ(std::size(kExerciseChecks), std::size(kExercises));
+    for (std::size_t i = 0; i < std::size(kExercises); ++i) {
+        EXPECT_EQ(kExerciseChecks[i].id, kExercises[i].id);
+        EXPECT_NE(checks_of(kExercises[i].id), nullptr) << kExercises[i].id;
+    }
+    EXPECT_EQ(checks_of("E0"), nullptr);
+    EXPECT_EQ(checks_of("E"), nullptr);
+    EXPECT_EQ(checks_of(std::string("E") + std::to_string(std::size(kExercises) + 1)), nullptr);
 }
 
 TEST(Build, WithoutNvccSaysSoInOneLine)

@@ -7,7 +7,6 @@
 // 2. The timing build of every version (what `warplab bench` times) puts
 //    every element in its place on awkward shapes and at 8192×8192, the
 //    benchmark's size.
-#include "labs/transpose/lab.h"
 #include "transpose_test.h"
 
 namespace warplab::test {
@@ -47,7 +46,7 @@ TEST_P(GpuTranspose, TimingBuildIsCorrect)
     REQUIRE_GPU();
     for (const std::vector<std::size_t>& shape : {std::vector<std::size_t>{1, 1}, {100, 1}, {1, 100}, {33, 70}, {3001, 4099},
                                                   {8192, 8192}}) {
-        const RunResult r = transpose::check_on_gpu(gpu_request(GetParam(), shape));
+        const RunResult r = transpose_lab().check_on_gpu(gpu_request(GetParam(), shape));
         EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
     }
 }

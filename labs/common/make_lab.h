@@ -1,0 +1,67 @@
+// A lab's registry entry from its description (labs/common/run_skeleton.h),
+// host compiler only: its versions, its run (validated, then on the GPU trace
+// or the emulator), its GPU entry points or why there are none, and the hooks
+// its versions imply (a setting).
+#pragma once
+#include <optional>
+#include <string_view>
+#include <utility>
+
+#include "labs/common/emulator_backend.h"
+#include "labs/common/lab.h"
+#include "labs/common/run_skeleton.h"
+
+namespace warplab {
+
+// The lab's PTX, parsed once per process.
+template <class D> const wl::ptx::Module& lab_module()
+{
+    static const wl::ptx::Module module = parse_lab_ptx(D::ptx, D::kernels.lab);
+    return module;
+}
+
+// A request on the emulator, from the lab's PTX (or the user's --file kernel in place of the version's).
+template <class D> RunResult run_on_emulator(const RunRequest& req)
+{
+    wl::emu::Emulator emu;
+    configure(emu, req);
+    // Grids sized by the GPU see the H100's SMs; only the first launch is
+    // recorded (a reduction's first pass; the GPU trace does the same).
+    EmulatorBackend backend{emu, lab_module<D>(), D::kernels, kEmulatedMultiprocessors, true};
+    std::optional<UserKernel> user;
+    if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, D::kernels, req.shared_bytes);
+    RunResult out = run_on<D>(backend, req);
+    out.backend = emulator_name(req.schedule);
+    take_trace(emu, out);
+    if (user) out.user_kernel = user->note();
+    return out;
+}
+
+// Validates the request, then runs it on the GPU trace where it asks for a GPU
+// (or finds one), else on the emulator.
+template <class D> RunResult run_request(const RunRequest& req, const GpuBackends& gpu)
+{
+    if (!with_version<typename D::Versions>(req.version, [&](auto v) { D::template validate<decltype(v)>(req); }))
+        throw unknown_version(D::kernels.lab, req.version);
+    if (!runs_on_gpu(req)) return run_on_emulator<D>(req);
+    if (!gpu.trace) throw std::invalid_argument("no GPU backend: " + gpu_status().reason);
+    return gpu.trace(req, lab_module<D>());
+}
+
+// `lab` with its id, title, sizes and hooks filled in by the caller; the rest
+// comes from D and from `gpu` (empty where the build has no CUDA).
+template <class D> Lab make_lab(Lab lab, GpuBackends gpu)
+{
+    lab.versions = version_list<typename D::Versions>(D::kernels);
+    lab.run = [gpu](const RunRequest& req) { return run_request<D>(req, gpu); };
+    lab.bench = gpu.bench ? gpu.bench : [](const BenchOptions&) -> BenchTable {
+        throw std::invalid_argument("no GPU to time on: " + gpu_status().reason);
+    };
+    lab.check_on_gpu = gpu.check ? gpu.check : [](const RunRequest&) -> RunResult {
+        throw std::invalid_argument("no GPU: " + gpu_status().reason);
+    };
+    lab.setting_of = version_setting<typename D::Versions>;
+    return lab;
+}
+
+}  // namespace warplab

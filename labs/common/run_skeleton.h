@@ -1,0 +1,66 @@
+// The one run of a version, written once over the backends (the emulator, the
+// GPU trace, the GPU timing build: anything with alloc / free / copy_to_device /
+// copy_to_host / launch). A lab describes itself to it as a type D:
+//
+//     struct Description {
+//         using Versions = std::tuple<V1, V2, ...>;          // versions.h
+//         static constexpr const KernelFiles& kernels = kKernels;
+//         static constexpr const char* ptx = kPtx;          // the lab's embedded PTX
+//         // Bad input, refused in one sentence before anything runs.
+//         template <class V> static void validate(const RunRequest& req);
+//         // Inputs in, one launch (or a lab's several), outputs back and checked into `out`.
+//         template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out);
+//         // Optional: the device bytes a request needs, checked before the GPU trace allocates.
+//         static DeviceBytes device_bytes(const RunRequest& req);
+//     };
+//
+// labs/common/make_lab.h makes the registry's Lab from it (host compiler);
+// labs/common/gpu_backends.cuh its GPU entry points (nvcc).
+#pragma once
+#include <stdexcept>
+#include <string>
+
+#include "labs/common/lab.h"
+#include "labs/common/version.h"
+
+namespace warplab {
+
+// What a request needs on the device, and how to name it when it does not fit ("shape 64×64").
+struct DeviceBytes {
+    std::size_t bytes = 0;
+    std::string what;
+};
+
+inline std::invalid_argument unknown_version(const char* lab, const std::string& version)
+{
+    return std::invalid_argument(std::string("unknown ") + lab + " version '" + version + "'");
+}
+
+// Labs whose kernels index with unsigned int over n elements: n is 1 to 2^31 - 1.
+inline void require_n_in_32_bits(std::size_t n)
+{
+    if (n == 0) throw std::invalid_argument("n must be at least 1");
+    if (n > (std::size_t(1) << 31) - 1)
+        throw std::invalid_argument("n = " + std::to_string(n) + " is above the kernels' limit of 2^31 - 1 elements (32-bit indices)");
+}
+
+// A run on the emulator holds `bytes` of host memory (its inputs, outputs and
+// their device copies): refused when more than is free. `what`: "n = 4096", "shape 64×64".
+inline void require_host_memory(const RunRequest& req, std::size_t bytes, const std::string& what)
+{
+    if (req.backend != BackendChoice::Gpu && bytes > available_host_bytes())
+        throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) + " MiB, more than the " +
+                                    std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
+}
+
+// Runs the request's version on `be`: the result as D::run leaves it (no
+// trace: the backend holds its records).
+template <class D, class Backend> RunResult run_on(Backend& be, const RunRequest& req)
+{
+    RunResult out;
+    if (!with_version<typename D::Versions>(req.version, [&](auto v) { D::template run<decltype(v)>(be, req, out); }))
+        throw unknown_version(D::kernels.lab, req.version);
+    return out;
+}
+
+}  // namespace warplab

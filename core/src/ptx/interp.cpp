@@ -266,7 +266,7 @@ public:
     Interpreter(Thread& t) : t_(&t), m_(*t.L->mod) {}
     explicit Interpreter(const Module::Impl& m) : t_(nullptr), m_(m) {}
     Flow run(const Frame& fr, std::size_t& pc);
-    // One pass over a warp (KernelBody::step_warp), warp-major.
+    // One pass over a warp (KernelBody::run_pass), warp-major.
     void run_warp(const Launch& L);
     void finish(const Frame& fr, const Instr& in);
     void fill_thread_constants(const Frame& fr) const
@@ -412,7 +412,7 @@ private:
     }
     [[noreturn, gnu::cold, gnu::noinline]] void budget_spent(const Instr& in) const
     {
-        emu::detail::step_budget_fault(t_->L->max_steps, file(in), line(in));
+        emu::detail::instruction_budget_fault(t_->L->max_steps, file(in), line(in));
     }
     void store(const Frame& fr, const Instr& in);
     void atomic(const Frame& fr, const Instr& in);
@@ -2092,13 +2092,12 @@ Flow run_function(Thread& t, const Function& f, unsigned char* param, const std:
 void lane_main(void* ctx)
 {
     const Launch& L = *static_cast<const Launch*>(ctx);
-    const auto& view = *emu::detail::tls_view;
+    const auto& view = emu::detail::thread_view();
     Thread t{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
     // Every lane declares the kernel's shared variables in order; the runtime
     // allocates them once per block (16-byte aligned, as the layout assumes).
     for (const SharedSlot& s : L.slots) {
-        ArrayMeta meta;
-        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, L.decl_file, L.decl_line, meta, s.zeroed);
+        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, L.decl_file, L.decl_line, s.zeroed);
         if (!t.arena) t.arena = static_cast<unsigned char*>(p) - s.offset;
     }
     t.local = L.local_bytes ? static_cast<unsigned char*>(alloca(L.local_bytes)) : nullptr;
@@ -2129,14 +2128,13 @@ std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots 
     if (tls_local.size() < threads * L.local_bytes) tls_local.resize(threads * L.local_bytes);
     if (L.calls && tls_params.size() < threads * L.params.size()) tls_params.resize(threads * L.params.size());
     if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
-    const auto& view = *emu::detail::tls_view;
+    const auto& view = emu::detail::thread_view();
     LaneRun& run = *std::construct_at(reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * words));
     run.t = Thread{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
     run.t.stepping = true;
     run.t.local_capacity = L.local_bytes;
     for (const SharedSlot& sv : L.slots) {
-        ArrayMeta meta;
-        void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, meta, sv.zeroed);
+        void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, sv.zeroed);
         if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
     }
     std::memcpy(run.slots(), L.image.data(), L.image.size() * 8);
@@ -2335,8 +2333,8 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     emu::detail::KernelBody body{&L, lane_main};
     if (!L.calls_functions) {
         L.lane_words = lane_words(L.image.size());
-        body.step = lane_step;
-        body.step_warp = warp_step;
+        body.run_lane = lane_step;
+        body.run_pass = warp_step;
     }
     try {
         emu.launch_body(L.kernel_name.c_str(), grid, block, body);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "warplab/ptx/ptx.h"
+#include "../emu/runtime.h"
 
 namespace wl::ptx::detail {
 

@@ -22,7 +22,7 @@ inline wl::ptx::Module parse_lab_ptx(const char* ptx, const std::string& lab)
 inline void configure(wl::emu::Emulator& emu, const RunRequest& req)
 {
     emu.options = {.schedule = req.schedule, .watched_blocks = {req.watched_block}, .record = req.record, .seed = req.seed};
-    if (req.max_steps) emu.options.max_steps = req.max_steps;
+    if (req.max_steps) emu.options.max_instructions = req.max_steps;
     emu.options.progress = req.progress;
 }
 

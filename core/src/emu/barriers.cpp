@@ -2,6 +2,7 @@
 // the scheduler settles when no lane can run. One way in for every form of
 // arrival (a fiber lane that blocks, an explicit-state lane that returns, a
 // warp pass's converged lanes at once): arrive_at_barrier.
+#include <bit>
 #include <sstream>
 
 #include "block.h"
@@ -69,7 +70,7 @@ void active_mask_arrive(const char* file, unsigned line)
     lane.wait_line = line;
 }
 
-unsigned active_mask_result() { return tls_lane->bar_value; }
+std::uint64_t active_mask_result() { return tls_lane->active_mask; }
 
 // Nobody can run. The lanes in __activemask() then learn which lanes of their
 // warp are there with them: those waiting in the same __activemask() (same
@@ -80,19 +81,19 @@ bool release_active_masks(Block& b)
     if (b.at_active_mask == 0) return false;
     bool released = false;
     for (std::size_t w = 0; w < b.warps.size(); ++w) {
-        Lane* lanes = &b.lanes[w * 32];
+        Lane* lanes = &b.lanes[w * b.warp_width];
         for (unsigned i = 0; i < b.warps[w].lanes; ++i) {
             if (lanes[i].state != LaneState::AtActiveMask) continue;
             auto same_site = [&](const Lane& l) {
                 return l.state == LaneState::AtActiveMask && l.wait_line == lanes[i].wait_line &&
                        std::strcmp(l.wait_file, lanes[i].wait_file) == 0;
             };
-            unsigned mask = 0;
+            std::uint64_t mask = 0;
             for (unsigned k = i; k < b.warps[w].lanes; ++k)
-                if (same_site(lanes[k])) mask |= 1u << k;
-            for (unsigned m = mask; m; m &= m - 1) {
-                Lane& l = lanes[__builtin_ctz(m)];
-                l.bar_value = mask;
+                if (same_site(lanes[k])) mask |= 1ull << k;
+            for (std::uint64_t m = mask; m; m &= m - 1) {
+                Lane& l = lanes[std::countr_zero(m)];
+                l.active_mask = mask;
                 set_state(l, LaneState::Runnable);
                 b.at_active_mask -= 1;
             }

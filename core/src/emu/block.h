@@ -29,14 +29,14 @@ enum class LaneState { Runnable, AtCollective, AtBarrier, AtActiveMask, AtMbarri
 
 struct Collective {
     CollectiveOp op;
-    unsigned mask = 0;
-    unsigned arrived = 0;
+    std::uint64_t mask = 0;
+    std::uint64_t arrived = 0;
     unsigned waiting = 0;  // participants that have not yet taken their result
     int width = 32;
     bool in_use = false;
-    std::uint64_t in[32][5];  // 16 bytes a lane; 40 for mma.sync's fragments
-    int arg[32];
-    std::uint64_t out[32][2];
+    std::uint64_t in[kMaxWarpWidth][5];  // 16 bytes a lane; 40 for mma.sync's fragments
+    int arg[kMaxWarpWidth];
+    std::uint64_t out[kMaxWarpWidth][2];
 };
 
 struct Block;
@@ -52,7 +52,7 @@ struct Lane {
     ThreadView view;
     unsigned flat = 0, warp = 0, lane = 0;
     std::uint32_t seq = 0, epoch = 0, sub = 0, declared = 0;
-    unsigned bar_value = 0;  // bar.red: this lane's input, then the block's result; activemask: the mask
+    unsigned bar_value = 0;  // bar.red: this lane's input, then the block's result
     const char* wait_file = "";
     unsigned wait_line = 0;
     Collective* collective = nullptr;
@@ -62,15 +62,17 @@ struct Lane {
     // other lanes' clocks through partial-mask collectives (full-warp ones are
     // kept once, in Warp::full_vc). vc holds something only once has_vc is
     // set (at the lane's first partial-mask collective in the block): until
-    // then it reads as zeros, so that a block's start need not clear 128 bytes a lane.
+    // then it reads as zeros, so that a block's start need not clear 256 bytes a lane.
     std::uint32_t clock = 1;
     bool has_vc = false;
-    std::uint32_t vc[32] = {};
-    std::uint32_t learnt(unsigned k) const { return has_vc ? vc[k] : 0; }
+    // AtActiveMask, once released: the lanes of its warp at the same __activemask().
+    std::uint64_t active_mask = 0;
     // AtMbarrier: the mbarrier waited on, and its name for a deadlock's message.
     const void* wait_bar = nullptr;
     const char* wait_bar_name = "";
     long long wait_bar_index = 0;
+    std::uint32_t vc[kMaxWarpWidth] = {};
+    std::uint32_t learnt(unsigned k) const { return has_vc ? vc[k] : 0; }
 };
 
 struct Warp {
@@ -79,10 +81,10 @@ struct Warp {
     // up to kMaxCollectives (a deque: lanes keep pointers to the slots in use).
     std::deque<Collective> pending = std::deque<Collective>(8);
     Collective* open = nullptr;  // the collective a lane most recently joined
-    std::uint32_t full_vc[32];   // each lane's clock at the last full-warp collective
     std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
     unsigned lanes = 0;
     unsigned runnable = 0;    // lanes in LaneState::Runnable (kept by set_state)
+    std::uint32_t full_vc[kMaxWarpWidth];  // each lane's clock at the last full-warp collective
 };
 
 // The last write and the last read of one 4-byte shared word.
@@ -118,6 +120,7 @@ struct Block {
     uint3 idx;
     dim3 dim, grid;
     unsigned flat = 0, threads = 0;
+    unsigned warp_width = 32, warp_shift = 5;  // lanes per warp, and its log2
     bool watched = false;
     struct LaneSpan {
         Lane* first;
@@ -259,9 +262,9 @@ inline std::uint32_t lane_clock(const Lane& lane)
 inline bool ordered(const Lane& now, const AccessStamp& before)
 {
     if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
-    if (before.thread / 32 != now.warp) return false;
+    if ((before.thread >> now.block->warp_shift) != now.warp) return false;
     if (now.block->opt->schedule == Schedule::Lockstep) return before.clock != now.block->warps[now.warp].round;
-    const unsigned k = before.thread % 32;
+    const unsigned k = before.thread & (now.block->warp_width - 1);
     return std::max(now.learnt(k), now.block->warps[now.warp].full_vc[k]) >= before.clock;
 }
 

@@ -135,7 +135,7 @@ struct AccessFacts {
                                         const AccessStamp& other, bool other_writes, const AccessFacts& facts)
 {
     const Block& b = *lane.block;
-    const bool same_instruction = facts.stored && other_writes && !other.atomic && other.thread / 32 == lane.warp &&
+    const bool same_instruction = facts.stored && other_writes && !other.atomic && (other.thread >> b.warp_shift) == lane.warp &&
                                   other.line == a.line && other.file == a.file;
     if (same_instruction) {
         const unsigned char* now = b.arena + word * 4;
@@ -206,7 +206,7 @@ inline void check_shared(Lane& lane, const SharedAccess& a, const void* stored =
             s.write = stamp;
             s.initialised |= stamp.bytes;
         } else {
-            if (s.read.valid && s.read.thread / 32 != lane.warp) s.read_other_warp = s.read;
+            if (s.read.valid && (s.read.thread >> b.warp_shift) != lane.warp) s.read_other_warp = s.read;
             s.read = stamp;
         }
     }

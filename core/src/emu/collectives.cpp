@@ -12,11 +12,11 @@ namespace wl::emu::detail {
 // The lane a shuffle reads from, as PTX shfl.sync defines it: the segment of
 // `width` lanes bounds up/down/idx; xor may also read an earlier segment but
 // never a later one. Out of range: the caller's own value.
-unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width, bool* in_range)
+unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width, bool* in_range, unsigned warp_width)
 {
     const unsigned first = lane & ~static_cast<unsigned>(width - 1);
     const unsigned last = first + static_cast<unsigned>(width) - 1;
-    const unsigned b = static_cast<unsigned>(arg) & 31u;
+    const unsigned b = static_cast<unsigned>(arg) & (warp_width - 1);
     unsigned src = lane;
     bool ok = true;
     switch (op) {
@@ -67,14 +67,14 @@ trace::Kind op_kind(CollectiveOp op)
 // One per tile of cg::tiled_partition<1>; lockstep tiles of 4 keep two each in flight for 8 masks.
 constexpr std::size_t kMaxCollectives = 32;
 
-Collective* free_slot(Warp& w, CollectiveOp op, unsigned mask)
+Collective* free_slot(Warp& w, CollectiveOp op, std::uint64_t mask)
 {
     for (Collective& slot : w.pending)
         if (!slot.in_use) {
             slot.op = op;
             slot.mask = mask;
             slot.arrived = 0;
-            slot.waiting = static_cast<unsigned>(__builtin_popcount(mask));
+            slot.waiting = static_cast<unsigned>(std::popcount(mask));
             slot.in_use = true;
             return &slot;
         }
@@ -87,24 +87,25 @@ Collective* free_slot(Warp& w, CollectiveOp op, unsigned mask)
 // every lane knowing every lane's clock: that is stored once, in full_vc. A
 // partial one joins the participants' knowledge: of each other, their own
 // clocks; of the lanes outside the mask, the most any participant knew.
-void join_clocks(Block& b, Warp& w, unsigned base, unsigned mask)
+void join_clocks(Block& b, Warp& w, unsigned base, std::uint64_t mask)
 {
-    const unsigned existing = w.lanes == 32 ? ~0u : (1u << w.lanes) - 1;
+    const unsigned width = b.warp_width;
+    const std::uint64_t existing = w.lanes == 64 ? ~0ull : (1ull << w.lanes) - 1;
     if (mask == existing) {
         for (unsigned k = 0; k < w.lanes; ++k) w.full_vc[k] = b.lanes[base + k].clock++;
         return;
     }
-    std::uint32_t joined[32];
-    for (unsigned k = 0; k < 32; ++k) joined[k] = w.full_vc[k];
-    for (unsigned m = mask; m; m &= m - 1) {
-        const unsigned p = __builtin_ctz(m);
+    std::uint32_t joined[kMaxWarpWidth];
+    for (unsigned k = 0; k < width; ++k) joined[k] = w.full_vc[k];
+    for (std::uint64_t m = mask; m; m &= m - 1) {
+        const unsigned p = static_cast<unsigned>(std::countr_zero(m));
         const Lane& lane = b.lanes[base + p];
-        for (unsigned k = 0; k < 32; ++k) joined[k] = std::max(joined[k], lane.learnt(k));
+        for (unsigned k = 0; k < width; ++k) joined[k] = std::max(joined[k], lane.learnt(k));
         joined[p] = lane.clock;
     }
-    for (unsigned m = mask; m; m &= m - 1) {
-        Lane& lane = b.lanes[base + __builtin_ctz(m)];
-        std::memcpy(lane.vc, joined, sizeof joined);
+    for (std::uint64_t m = mask; m; m &= m - 1) {
+        Lane& lane = b.lanes[base + std::countr_zero(m)];
+        std::memcpy(lane.vc, joined, width * sizeof joined[0]);
         lane.has_vc = true;
         lane.clock += 1;
     }
@@ -113,11 +114,11 @@ void join_clocks(Block& b, Warp& w, unsigned base, unsigned mask)
 // redux.sync over the 32-bit inputs of the lanes in the mask.
 std::uint32_t reduce_lanes(const Collective& c)
 {
-    const unsigned first = __builtin_ctz(c.mask);
+    const unsigned first = static_cast<unsigned>(std::countr_zero(c.mask));
     auto u = [&](unsigned l) { return static_cast<std::uint32_t>(c.in[l][0]); };
     std::uint32_t acc = u(first);
-    for (unsigned m = c.mask & (c.mask - 1); m; m &= m - 1) {
-        const std::uint32_t v = u(__builtin_ctz(m));
+    for (std::uint64_t m = c.mask & (c.mask - 1); m; m &= m - 1) {
+        const std::uint32_t v = u(static_cast<unsigned>(std::countr_zero(m)));
         switch (c.op) {
         case CollectiveOp::ReduceMinU: acc = std::min(acc, v); break;
         case CollectiveOp::ReduceMaxU: acc = std::max(acc, v); break;
@@ -174,24 +175,25 @@ void multiply_tf32_16x8x8(Collective& c)
 
 void complete(Block& b, Warp& w, Collective& c)
 {
-    const unsigned base = static_cast<unsigned>(&w - b.warps.data()) * 32;
+    const unsigned base = static_cast<unsigned>(&w - b.warps.data()) * b.warp_width;
     if (c.op == CollectiveOp::MmaTf32) {
         // No step and no clock join: mma.sync orders no memory accesses.
         multiply_tf32_16x8x8(c);
-        for (unsigned m = c.mask; m; m &= m - 1) set_state(b.lanes[base + __builtin_ctz(m)], LaneState::Runnable);
+        for (std::uint64_t m = c.mask; m; m &= m - 1) set_state(b.lanes[base + std::countr_zero(m)], LaneState::Runnable);
         return;
     }
-    unsigned ballot = 0, sum = 0;
+    std::uint64_t ballot = 0;
+    unsigned sum = 0;
     if (c.op >= CollectiveOp::Ballot) {
-        for (unsigned m = c.mask; m; m &= m - 1) {
-            const unsigned l = __builtin_ctz(m);
-            if (c.in[l][0]) ballot |= 1u << l;
+        for (std::uint64_t m = c.mask; m; m &= m - 1) {
+            const unsigned l = static_cast<unsigned>(std::countr_zero(m));
+            if (c.in[l][0]) ballot |= 1ull << l;
             sum += static_cast<unsigned>(c.in[l][0]);
         }
     }
     if (b.opt->schedule == Schedule::Independent) join_clocks(b, w, base, c.mask);
-    for (unsigned m = c.mask; m; m &= m - 1) {
-        const unsigned l = __builtin_ctz(m);
+    for (std::uint64_t m = c.mask; m; m &= m - 1) {
+        const unsigned l = static_cast<unsigned>(std::countr_zero(m));
         Lane& lane = b.lanes[base + l];
         switch (c.op) {
         case CollectiveOp::Ballot: c.out[l][0] = ballot; break;
@@ -201,10 +203,10 @@ void complete(Block& b, Warp& w, Collective& c)
         case CollectiveOp::Uni: c.out[l][0] = ballot == 0 || ballot == c.mask; break;
         case CollectiveOp::MatchAny:
         case CollectiveOp::MatchAll: {
-            unsigned same = 0;
-            for (unsigned m2 = c.mask; m2; m2 &= m2 - 1) {
-                const unsigned k = __builtin_ctz(m2);
-                if (c.in[k][0] == c.in[l][0]) same |= 1u << k;
+            std::uint64_t same = 0;
+            for (std::uint64_t m2 = c.mask; m2; m2 &= m2 - 1) {
+                const unsigned k = static_cast<unsigned>(std::countr_zero(m2));
+                if (c.in[k][0] == c.in[l][0]) same |= 1ull << k;
             }
             c.out[l][0] = c.op == CollectiveOp::MatchAny ? same : (same == c.mask ? c.mask : 0);
             c.out[l][1] = same == c.mask;  // match.all's predicate
@@ -215,7 +217,7 @@ void complete(Block& b, Warp& w, Collective& c)
         case CollectiveOp::ReduceXor: c.out[l][0] = reduce_lanes(c); break;
         case CollectiveOp::SyncWarp: break;
         default: {
-            const unsigned src = shuffle_source(c.op, l, c.arg[l], c.width);
+            const unsigned src = shuffle_source(c.op, l, c.arg[l], c.width, nullptr, b.warp_width);
             if (!(c.mask >> src & 1) && !b.fault) {
                 // Reported by the lane that completed the collective (the running fiber).
                 b.fault = Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, lane.wait_file,
@@ -232,6 +234,21 @@ void complete(Block& b, Warp& w, Collective& c)
     }
 }
 
+// The mask's own faults: one that leaves out the calling lane; a 32-bit one in
+// a 64-lane warp (see LaneMask); mma.sync, whose fragments are laid out over 32 lanes, in a 64-lane warp.
+[[gnu::cold, gnu::noinline]] void mask_fault(Lane& lane, CollectiveOp op, LaneMask mask, const char* file, unsigned line)
+{
+    const unsigned width = lane.block->warp_width;
+    std::ostringstream what;
+    if (width == 64 && op == CollectiveOp::MmaTf32)
+        what << "mma.sync lays its fragments over 32 lanes: it does not run in a 64-lane warp";
+    else if (width == 64 && mask.width == 32)
+        what << op_name(op) << " with the 32-bit mask 0x" << std::hex << mask.bits
+             << " in a 64-lane warp: a 32-bit mask cannot say which of the 64 lanes it names";
+    else
+        what << op_name(op) << " with mask 0x" << std::hex << mask.bits << " that does not include the calling lane";
+    fault(lane, file, line, what.str());
+}
 
 }  // namespace
 
@@ -246,21 +263,20 @@ void collective_take(void* out, unsigned bytes)
 
 namespace {
 // One lane's arrival at a warp collective (it waits there until the collective completes).
-inline void arrive_at_collective(Lane& lane, CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg,
-                                 int width, const char* file, unsigned line)
+inline void arrive_at_collective(Lane& lane, CollectiveOp op, LaneMask lane_mask, const void* in, unsigned bytes,
+                                 int arg, int width, const char* file, unsigned line)
 {
     Block& b = *lane.block;
     Warp& w = b.warps[lane.warp];
     std::uint64_t value[5] = {};
     if (in) std::memcpy(value, in, bytes);
     if (op != CollectiveOp::MmaTf32) record(lane, op_kind(op), trace::Space::None, bytes, 0, 0, value, 16, file, line);
-    if (!(mask >> lane.lane & 1)) {
-        std::ostringstream what;
-        what << op_name(op) << " with mask 0x" << std::hex << mask << " that does not include the calling lane";
-        fault(lane, file, line, what.str());
-    }
-    if (op >= CollectiveOp::ShflIdx && op <= CollectiveOp::ShflXor && (width <= 0 || width > 32 || (width & (width - 1))))
-        fault(lane, file, line, "shuffle width must be a power of two up to 32");
+    const std::uint64_t mask = lane_mask.bits;
+    if (!(mask >> lane.lane & 1) || (b.warp_width == 64 && (lane_mask.width == 32 || op == CollectiveOp::MmaTf32)))
+        mask_fault(lane, op, lane_mask, file, line);
+    const int warp_width = static_cast<int>(b.warp_width);
+    if (op >= CollectiveOp::ShflIdx && op <= CollectiveOp::ShflXor && (width <= 0 || width > warp_width || (width & (width - 1))))
+        fault(lane, file, line, "shuffle width must be a power of two up to " + std::to_string(warp_width));
     auto joins = [&](const Collective* slot) {
         return slot && slot->in_use && slot->op == op && slot->mask == mask && !(slot->arrived >> lane.lane & 1) &&
                slot->arrived != slot->mask;
@@ -270,7 +286,7 @@ inline void arrive_at_collective(Lane& lane, CollectiveOp op, unsigned mask, con
         if (joins(&w.pending[i])) c = &w.pending[i];
     if (!c) c = w.open = free_slot(w, op, mask);
     if (!c) fault(lane, file, line, "more than " + std::to_string(w.pending.size()) + " different warp collectives in progress at once in one warp");
-    c->arrived |= 1u << lane.lane;
+    c->arrived |= 1ull << lane.lane;
     c->width = width;
     std::memcpy(c->in[lane.lane], value, sizeof value);
     c->arg[lane.lane] = arg;
@@ -285,13 +301,13 @@ inline void arrive_at_collective(Lane& lane, CollectiveOp op, unsigned mask, con
 }
 }  // namespace
 
-void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width,
+void collective_arrive(CollectiveOp op, LaneMask mask, const void* in, unsigned bytes, int arg, int width,
                        const char* file, unsigned line)
 {
     arrive_at_collective(*tls_lane, op, mask, in, bytes, arg, width, file, line);
 }
 
-void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, unsigned mask, const char* file, unsigned line)
+void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, LaneMask mask, const char* file, unsigned line)
 {
     WarpPass& p = tls_pass;
     for (unsigned i = 0; i < count; ++i) {
@@ -301,6 +317,5 @@ void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, unsigned mask,
     }
     end_turns(p, count);
 }
-
 
 }  // namespace wl::emu::detail

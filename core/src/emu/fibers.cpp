@@ -84,9 +84,12 @@ void wait_turn() { yield_to_scheduler(*tls_lane); }
 
 // ------------------------------------------------------------ warp passes --
 
-unsigned pass_lanes(LaneTurn (&lanes)[32])
+unsigned pass_lanes(LaneTurn* lanes, unsigned room)
 {
     WarpPass& p = tls_pass;
+    if (p.count > room)
+        throw LaunchError("the interpreter's warp pass has room for " + std::to_string(room) + " lanes, the warp has " +
+                          std::to_string(p.count));
     unsigned n = 0;
     for (unsigned i = 0; i < p.count; ++i) {
         Lane& lane = p.lanes[p.order[i]];

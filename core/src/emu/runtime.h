@@ -15,6 +15,9 @@
 
 namespace wl::emu::detail {
 
+// The widest warp LaunchOptions::warp_width allows.
+constexpr unsigned kMaxWarpWidth = 64;
+
 // ---- launching ----
 
 struct KernelBody {
@@ -67,8 +70,10 @@ struct LaneTurn {
     unsigned flat;
     bool first;
 };
-// The pass's runnable lanes, in the scheduler's order; each is marked started. Returns how many.
-unsigned pass_lanes(LaneTurn (&lanes)[32]);
+// The pass's runnable lanes, in the scheduler's order; each is marked started.
+// Returns how many; `room` is how many `lanes` holds (kMaxWarpWidth always
+// suffices): a warp with more runnable lanes than that is a LaunchError.
+unsigned pass_lanes(LaneTurn* lanes, unsigned room = 32);
 // Makes one of the pass's lanes the one the runtime's entries act for.
 void enter_lane(unsigned flat);
 // Ends the entered lane's turn (ended: it finished its body).
@@ -99,7 +104,7 @@ void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char*
 // A spinning lane (a strong load, which a loop may be waiting on) gives the others a turn.
 // Explicit-state lanes: true when the caller must return (the lane resumes after the load).
 bool spin_yield();
-// The budget of opt.max_steps instructions per thread is spent: the launch stops (the message says where).
+// The budget of opt.max_instructions per thread is spent: the launch stops (the message says where).
 [[noreturn]] void instruction_budget_fault(std::uint64_t budget, const char* file, unsigned line);
 void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
                    const void* value, unsigned value_bytes, const char* file, unsigned line);
@@ -119,9 +124,27 @@ void barrier_arrive_lanes(const unsigned* flats, unsigned count, const char* fil
 // __activemask(): the lanes of the calling lane's warp that reach this same
 // __activemask() with it; the lane waits until no lane of its warp can run.
 void active_mask_arrive(const char* file, unsigned line);
-unsigned active_mask_result();
+std::uint64_t active_mask_result();
 
 // ---- warp collectives ----
+
+// A collective's member mask, and how many bits it was given in. PTX's masks
+// are 32 bits: LaneMask(m). A 64-lane warp needs all 64: LaneMask::wide(m).
+// A 32-bit mask in a 64-lane warp is refused (a fault): it cannot say whether
+// it means lanes 0-31, or the calling lane's half, or the whole warp.
+struct LaneMask {
+    std::uint64_t bits;
+    unsigned width;  // 32 or 64
+    constexpr LaneMask(std::uint32_t m) : bits(m), width(32) {}
+    LaneMask(std::uint64_t) = delete;  // say which: LaneMask(std::uint32_t) or LaneMask::wide
+    static constexpr LaneMask wide(std::uint64_t m)
+    {
+        LaneMask k(0u);
+        k.bits = m;
+        k.width = 64;
+        return k;
+    }
+};
 
 // Every lane in mask must arrive. Ballot and everything after it up to
 // MmaTf32 is a vote (recorded as Kind::Vote). MmaTf32 (mma.sync m16n8k8 in
@@ -132,16 +155,19 @@ enum class CollectiveOp : std::uint8_t {
     Uni, MatchAny, MatchAll, ReduceMinU, ReduceMaxU, ReduceMinS, ReduceMaxS, ReduceAnd, ReduceOr, ReduceXor,
     MmaTf32,
 };
-// The lane arrives with `bytes` of input (up to 40); it waits until every lane of mask has.
-void collective_arrive(CollectiveOp op, unsigned mask, const void* in, unsigned bytes, int arg, int width,
+// The lane arrives with `bytes` of input (up to 40); it waits until every lane
+// of mask has. `width`: a shuffle's segment, a power of two up to the warp width.
+void collective_arrive(CollectiveOp op, LaneMask mask, const void* in, unsigned bytes, int arg, int width,
                        const char* file, unsigned line);
-// Once resumed: this lane's result bytes.
+// Once resumed: this lane's result bytes (a ballot or match mask in a 64-lane warp is 8 bytes).
 void collective_take(void* out, unsigned bytes);
 // Lanes of a pass reach one __syncwarp(mask) (bar.warp.sync) together: each
 // arrives as collective_arrive(SyncWarp, mask) would have it, and their turns end.
-void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, unsigned mask, const char* file, unsigned line);
-// Which lane a shuffle reads (PTX shfl.sync semantics) and whether it lies inside the segment.
-unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width, bool* in_range = nullptr);
+void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, LaneMask mask, const char* file, unsigned line);
+// Which lane a shuffle reads (PTX shfl.sync semantics, the source lane taken
+// modulo the warp width) and whether it lies inside the segment.
+unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width, bool* in_range = nullptr,
+                        unsigned warp_width = 32);
 
 // ---- mbarriers and bulk copies ----
 

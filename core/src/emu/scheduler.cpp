@@ -4,6 +4,7 @@
 // (Independent); when no lane can run, the block's waits are settled
 // (__activemask(), the barrier, mbarrier deadlocks). Also the schedules' names.
 #include <atomic>
+#include <bit>
 #include <chrono>
 #include <mutex>
 #include <thread>
@@ -55,7 +56,7 @@ std::uint64_t mix(std::uint64_t x)
 bool run_warp_lockstep(Block& b, unsigned w)
 {
     bool ran = false;
-    const unsigned first = w * 32, last = first + b.warps[w].lanes;
+    const unsigned first = w * b.warp_width, last = first + b.warps[w].lanes;
     for (unsigned t = first; t < last; ++t) b.lanes[t].spun = false;
     for (;;) {
         if (b.warps[w].runnable == 0) return ran;
@@ -91,14 +92,16 @@ bool run_pass(Block& b, Lane* lanes, const unsigned* order, unsigned count)
 bool run_warp_independent(Block& b, unsigned w)
 {
     Warp& warp = b.warps[w];
-    Lane* lanes = &b.lanes[w * 32];
+    const unsigned width = b.warp_width;
+    Lane* lanes = &b.lanes[w * width];
     if (warp.runnable == 0) return false;
-    unsigned order[32];
+    unsigned order[kMaxWarpWidth];
     std::uint64_t r = mix(b.opt->seed ^ mix(b.flat * 1315423911ULL + w * 2654435761ULL + ++warp.round));
-    if (warp.lanes == 32) {
-        // i -> (i * odd + offset) mod 32 is a permutation: a random one of 512, cheaply.
+    if (warp.lanes == width) {
+        // i -> (i * odd + offset) mod width is a permutation: a random one of
+        // width^2 / 2 (512 at 32), cheaply.
         const unsigned odd = static_cast<unsigned>(r) | 1u, offset = static_cast<unsigned>(r >> 32);
-        for (unsigned i = 0; i < 32; ++i) order[i] = (i * odd + offset) & 31u;
+        for (unsigned i = 0; i < width; ++i) order[i] = (i * odd + offset) & (width - 1);
     } else {
         for (unsigned i = 0; i < warp.lanes; ++i) order[i] = i;
         for (unsigned i = warp.lanes; i > 1; --i) {  // Fisher-Yates, 32 random bits per draw
@@ -128,16 +131,16 @@ void run_block(Block& b, WorkerMemory& mem)
     b.shadow = mem.shadow.get();
     if (mem.lanes.size() < b.threads) mem.lanes.resize(b.threads);
     b.lanes = Block::LaneSpan{mem.lanes.data(), b.threads};
-    const unsigned warps = (b.threads + 31) / 32;
+    const unsigned warps = (b.threads + b.warp_width - 1) / b.warp_width;
     if (mem.warps.size() < warps) mem.warps.resize(warps);
     b.warps = Block::WarpSpan{mem.warps.data(), warps};
     for (unsigned w = 0; w < warps; ++w) {
         Warp& warp = b.warps[w];
-        warp.lanes = std::min(32u, b.threads - w * 32);
+        warp.lanes = std::min(b.warp_width, b.threads - w * b.warp_width);
         warp.runnable = warp.lanes;
         warp.round = 0;
         warp.open = nullptr;
-        std::fill(std::begin(warp.full_vc), std::end(warp.full_vc), 0u);
+        std::fill_n(warp.full_vc, b.warp_width, 0u);
         for (Collective& c : warp.pending) c.in_use = false;
     }
     for (unsigned t = 0; t < b.threads; ++t) {
@@ -153,8 +156,8 @@ void run_block(Block& b, WorkerMemory& mem)
         l.view = ThreadView{uint3{t % b.dim.x, (t / b.dim.x) % b.dim.y, t / (b.dim.x * b.dim.y)}, b.idx, b.dim, b.grid};
         l.block = &b;
         l.flat = t;
-        l.warp = t / 32;
-        l.lane = t % 32;
+        l.warp = t >> b.warp_shift;
+        l.lane = t & (b.warp_width - 1);
         l.clock = 1;
         if (!b.body.run_lane) make_fiber(l, mem, t);
     }
@@ -196,6 +199,8 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
     if (block.z > 64) throw LaunchError("invalid block: blockDim.z is at most 64");
     if (blocks == 0) throw LaunchError("invalid grid: it has no blocks");
     if (grid.y > 65535 || grid.z > 65535) throw LaunchError("invalid grid: gridDim.y and gridDim.z are at most 65535");
+    if (opt.warp_width != 32 && opt.warp_width != 64)
+        throw LaunchError("invalid warp width " + std::to_string(opt.warp_width) + ": a warp has 32 or 64 lanes");
 
     const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
     const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(opt.workers ? opt.workers : cores, blocks));
@@ -235,6 +240,8 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
                 b.grid = grid;
                 b.flat = static_cast<unsigned>(i);
                 b.threads = static_cast<unsigned>(threads);
+                b.warp_width = opt.warp_width;
+                b.warp_shift = static_cast<unsigned>(std::countr_zero(opt.warp_width));
                 b.watched = opt.record && std::find(opt.watched_blocks.begin(), opt.watched_blocks.end(), i) !=
                                               opt.watched_blocks.end();
                 b.records = &local;

@@ -86,7 +86,7 @@ struct Launch {
     const char* decl_file = "";
     unsigned decl_line = 0;
     dim3 grid, block;
-    std::uint64_t max_steps = emu::LaunchOptions::kDefaultMaxSteps;
+    std::uint64_t max_steps = emu::LaunchOptions::kDefaultMaxInstructions;
 };
 
 struct Thread {
@@ -2243,7 +2243,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     L.kernel_name = k->info.demangled.substr(0, k->info.demangled.find('('));
     L.grid = grid;
     L.block = block;
-    L.max_steps = emu.options.max_steps;
+    L.max_steps = emu.options.max_instructions;
     L.dynamic_bytes = dynamic_shared_bytes;
     L.params.assign(k->param_bytes, 0);
     for (std::size_t i = 0; i < args.size(); ++i) {

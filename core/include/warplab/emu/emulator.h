@@ -28,16 +28,20 @@ struct LaunchOptions {
     bool record = true;                            // record the watched blocks at all
     unsigned workers = 0;                          // host threads; 0 = one per core
     std::uint64_t seed = 0x5eed;                   // lane order under Independent
+    // Lanes per warp: 32 (NVIDIA's warp) or 64 (AMD's wavefront); a launch
+    // refuses any other. Lanes, warps, lane masks, the race rule's "same warp",
+    // the schedules and the collectives follow it.
+    unsigned warp_width = 32;
     // Instructions a thread may execute before the launch stops as an endless
     // loop (counted at backward branches: a loop's instructions per iteration).
     // The default is about 300 times what any lab's trace at its default size
     // takes (matmul v9: 6,807), and stops an endless loop with a __syncthreads()
     // in it, in blocks of 256 threads, within about 20 s on one loaded core.
-    std::uint64_t max_steps = kDefaultMaxSteps;
+    std::uint64_t max_instructions = kDefaultMaxInstructions;
     // Bytes of records one host thread's watched blocks may make in one launch;
     // past it recording stops (a vector's growth may briefly hold twice this).
     std::uint64_t max_record_bytes = std::uint64_t(384) << 20;
-    static constexpr std::uint64_t kDefaultMaxSteps = 2'000'000;
+    static constexpr std::uint64_t kDefaultMaxInstructions = 2'000'000;
     // Called now and then while a launch runs (at most twice a second, from a
     // host thread that runs blocks): blocks finished, blocks in the grid.
     std::function<void(std::uint64_t done, std::uint64_t total)> progress = nullptr;

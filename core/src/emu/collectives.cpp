@@ -234,19 +234,29 @@ void complete(Block& b, Warp& w, Collective& c)
     }
 }
 
-// The mask's own faults: one that leaves out the calling lane; a 32-bit one in
-// a 64-lane warp (see LaneMask); mma.sync, whose fragments are laid out over 32 lanes, in a 64-lane warp.
-[[gnu::cold, gnu::noinline]] void mask_fault(Lane& lane, CollectiveOp op, LaneMask mask, const char* file, unsigned line)
+bool is_shuffle(CollectiveOp op) { return op >= CollectiveOp::ShflIdx && op <= CollectiveOp::ShflXor; }
+
+// An arrival's own faults, out of the hot path (which calls this only when a
+// fault is possible, and for every arrival in a 64-lane warp): a mask that
+// leaves out the calling lane; a 32-bit mask in a 64-lane warp (see LaneMask);
+// mma.sync, whose fragments are laid out over 32 lanes, in a 64-lane warp; a
+// shuffle segment that is not a power of two up to the warp width.
+[[gnu::cold, gnu::noinline]] void check_arrival(Lane& lane, CollectiveOp op, LaneMask mask, int width, const char* file,
+                                                unsigned line)
 {
-    const unsigned width = lane.block->warp_width;
+    const unsigned warp_width = lane.block->warp_width;
     std::ostringstream what;
-    if (width == 64 && op == CollectiveOp::MmaTf32)
+    if (warp_width == 64 && op == CollectiveOp::MmaTf32)
         what << "mma.sync lays its fragments over 32 lanes: it does not run in a 64-lane warp";
-    else if (width == 64 && mask.width == 32)
+    else if (warp_width == 64 && mask.width == 32)
         what << op_name(op) << " with the 32-bit mask 0x" << std::hex << mask.bits
              << " in a 64-lane warp: a 32-bit mask cannot say which of the 64 lanes it names";
-    else
+    else if (!(mask.bits >> lane.lane & 1))
         what << op_name(op) << " with mask 0x" << std::hex << mask.bits << " that does not include the calling lane";
+    else if (is_shuffle(op) && (width <= 0 || width > static_cast<int>(warp_width) || (width & (width - 1))))
+        what << "shuffle width must be a power of two up to " << warp_width;
+    else
+        return;
     fault(lane, file, line, what.str());
 }
 
@@ -272,11 +282,9 @@ inline void arrive_at_collective(Lane& lane, CollectiveOp op, LaneMask lane_mask
     if (in) std::memcpy(value, in, bytes);
     if (op != CollectiveOp::MmaTf32) record(lane, op_kind(op), trace::Space::None, bytes, 0, 0, value, 16, file, line);
     const std::uint64_t mask = lane_mask.bits;
-    if (!(mask >> lane.lane & 1) || (b.warp_width == 64 && (lane_mask.width == 32 || op == CollectiveOp::MmaTf32)))
-        mask_fault(lane, op, lane_mask, file, line);
-    const int warp_width = static_cast<int>(b.warp_width);
-    if (op >= CollectiveOp::ShflIdx && op <= CollectiveOp::ShflXor && (width <= 0 || width > warp_width || (width & (width - 1))))
-        fault(lane, file, line, "shuffle width must be a power of two up to " + std::to_string(warp_width));
+    if (!(mask >> lane.lane & 1) || b.warp_width != 32 ||
+        (is_shuffle(op) && (width <= 0 || width > 32 || (width & (width - 1)))))
+        check_arrival(lane, op, lane_mask, width, file, line);
     auto joins = [&](const Collective* slot) {
         return slot && slot->in_use && slot->op == op && slot->mask == mask && !(slot->arrived >> lane.lane & 1) &&
                slot->arrived != slot->mask;

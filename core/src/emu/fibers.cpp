@@ -87,12 +87,15 @@ void wait_turn() { yield_to_scheduler(*tls_lane); }
 unsigned pass_lanes(LaneTurn* lanes, unsigned room)
 {
     WarpPass& p = tls_pass;
-    if (p.count > room)
+    const unsigned count = p.count;  // locals: the stores to lanes[] could alias tls_pass
+    if (count > room)
         throw LaunchError("the interpreter's warp pass has room for " + std::to_string(room) + " lanes, the warp has " +
-                          std::to_string(p.count));
+                          std::to_string(count));
+    Lane* const warp = p.lanes;
+    const unsigned* const order = p.order;
     unsigned n = 0;
-    for (unsigned i = 0; i < p.count; ++i) {
-        Lane& lane = p.lanes[p.order[i]];
+    for (unsigned i = 0; i < count; ++i) {
+        Lane& lane = warp[order[i]];
         if (lane.state != LaneState::Runnable) continue;
         lanes[n++] = LaneTurn{lane.flat, !lane.started};
         lane.started = true;

@@ -26,6 +26,7 @@ RunRequest request_for(const App& app, std::size_t version)
     req.backend = app.sel.backend;
     req.schedule = app.sel.schedule;
     req.setting = app.sel.setting;
+    req.max_steps = app.max_steps;
     return req;
 }
 

@@ -33,12 +33,15 @@ void draw_frame(App& app)
 {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
     const FontSet& f = fonts(app);
-    ImGui::GetIO().FontGlobalScale = font_scale(size.x, size.y, app.presenter);
+    ImGui::GetIO().FontGlobalScale = font_scale(size.x, size.y, app.presenter) / app.fonts.scale;  // ~1: see follow_font_scale
     ImGui::PushFont(f.ui);
     const ImGuiStyle& style = ImGui::GetStyle();
     current_trace(app);  // run it now, before any panel draws
     // The status line wraps: as many lines as its text takes at this width.
-    const float status_text_h = ImGui::CalcTextSize(status_text(app).c_str(), nullptr, false, size.x - 2 * style.WindowPadding.x).y;
+    const float status_w = size.x - 2 * style.WindowPadding.x;
+    float status_text_h = ImGui::CalcTextSize(status_text(app).c_str(), nullptr, false, status_w).y;
+    if (const std::string w = warning_text(app); !w.empty())
+        status_text_h += ImGui::CalcTextSize(w.c_str(), nullptr, false, status_w).y + style.ItemSpacing.y;
     const float status_h = status_text_h + 2 * style.WindowPadding.y + 2;
     // The top bar's contents wrap too; last frame's height holds until they change.
     const float one_row = app.presenter ? px(f.big) + ImGui::GetTextLineHeight() + 8 : ImGui::GetFrameHeight() + 2;

@@ -73,6 +73,7 @@ nlohmann::json layout_document(App& app, const Image& image)
             {"regions", regions},
             {"palette", palette_json()},
             {"status", {{"text", status_text(app)}, {"error", slot.error}, {"fault", slot.fault},
+                        {"warnings", slot.run ? slot.run->result.warnings : std::vector<std::string>{}},
                         {"trace_source", slot.run ? slot.run->result.backend : ""}}}};
 }
 

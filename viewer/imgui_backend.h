@@ -52,6 +52,9 @@ inline void render(SDL_Renderer* renderer)
 
 inline bool process_event(const SDL_Event& event) { return ImGui_ImplSDL2_ProcessEvent(&event); }
 
+// The next new_frame() uploads the font atlas again (after it was rebuilt).
+inline void drop_fonts_texture() { WARPLAB_SDLRENDERER(DestroyFontsTexture)(); }
+
 inline void shutdown()
 {
     WARPLAB_SDLRENDERER(Shutdown)();

@@ -94,8 +94,11 @@ void code_lines(App& app, const ShownSource& s)
         ImGui::TextUnformatted(s.file->lines[i].c_str());
         if (s.fault_line == i + 1) ImGui::PopStyleColor();
     }
-    if (app.follow_step.source && first_step_y >= 0 && ImGui::GetWindowHeight() > line_h * 4) {
-        ImGui::SetScrollY(std::max(0.0f, first_step_y - ImGui::GetWindowHeight() * 0.35f));
+    if (app.follow_step.source && first_step_y >= 0) {
+        // A third of the way down, with lines above for context; a view of a
+        // few lines (a small window, presenting) starts at the step's line.
+        const float h = ImGui::GetWindowHeight(), above = h > line_h * 6 ? h * 0.35f : 0.0f;
+        ImGui::SetScrollY(std::max(0.0f, first_step_y - above));
         app.follow_step.source = false;
     }
     ImGui::PopFont();

@@ -25,6 +25,32 @@ std::string status_text(App& app)
                          r.value, r.expected, r.ok ? "correct" : "WRONG");
 }
 
+// Warnings the emulator raised where CUDA defines the outcome (a plain read
+// racing only with atomics; lanes of one instruction storing different values
+// to one word): the run went on, so they sit after the result, not in a banner.
+std::string warning_text(App& app)
+{
+    const TraceSlot& slot = current_trace(app);
+    if (!slot.run || slot.run->result.warnings.empty()) return {};
+    const auto& w = slot.run->result.warnings;
+    return printf_string("warning%s (%zu): %s%s", w.size() > 1 ? "s" : "", w.size(), w.front().c_str(),
+                         w.size() > 1 ? " (hover for all)" : "");
+}
+
+void warnings_line(App& app)
+{
+    const std::string text = warning_text(app);
+    if (text.empty()) return;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    wrapped_text(palette().partial_outline, text);
+    add_region(app, "status.warning", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
+    if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        for (const std::string& w : current_trace(app).run->result.warnings) ImGui::BulletText("%s", w.c_str());
+        ImGui::EndTooltip();
+    }
+}
+
 void status_panel(App& app)
 {
     if (begin_panel(app, Panel::Status, "##status", ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoScrollbar)) {
@@ -34,6 +60,7 @@ void status_panel(App& app)
         const std::string text = status_text(app);
         wrapped_text(slot.run && slot.run->result.ok ? palette().text : palette().partial_outline, text);
         if (!slot.run) add_region(app, "status.error", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
+        warnings_line(app);
         if (!app.timing.load_error.empty()) {
             ImGui::SameLine(0, 30);
             wrap_unless_fits(ImGui::CalcTextSize(("results: " + app.timing.load_error).c_str()).x);

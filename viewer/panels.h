@@ -26,6 +26,7 @@ void bank_picture(App& app, const BankView& v);
 
 // The status line's text: the trace's source and result, or the error.
 std::string status_text(App& app);
+std::string warning_text(App& app);  // empty: the run raised no warning
 
 // All panels of the current layout, in order; computes the layout first.
 void draw_frame(App& app);

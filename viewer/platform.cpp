@@ -1,9 +1,11 @@
 #include "viewer/platform.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <stdexcept>
 
 #include "viewer/app.h"
+#include "viewer/draw_util.h"
 #include "viewer/imgui_backend.h"
 
 namespace warplab::viewer {
@@ -99,9 +101,24 @@ void Platform::follow_presenter_mode(App& app)
     styled_ = true;
 }
 
+// Text is rasterized at the size it is shown (a 4K window gets 2x glyphs, not
+// 1080p glyphs magnified); the scale is rounded to 5 % so that dragging the
+// window's edge does not rebuild the atlas at every pixel.
+void Platform::follow_font_scale(App& app)
+{
+    int w = 0, h = 0;
+    SDL_GetWindowSize(window_, &w, &h);
+    const float wanted = std::round(font_scale(float(w), float(h), app.presenter) * 20) / 20;
+    if (wanted == app.fonts.scale) return;
+    ImGui::GetIO().Fonts->Clear();
+    app.fonts = load_fonts(wanted);
+    backend::drop_fonts_texture();
+}
+
 void Platform::begin_frame(App& app)
 {
     follow_presenter_mode(app);
+    follow_font_scale(app);
     backend::new_frame();
     ImGui::NewFrame();
 }

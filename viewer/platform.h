@@ -43,6 +43,7 @@ public:
 
 private:
     void follow_presenter_mode(App& app);
+    void follow_font_scale(App& app);  // rebuilds the fonts when the window calls for another size
     SDL_Window* window_ = nullptr;
     SDL_Renderer* renderer_ = nullptr;
     bool headless_ = false;

@@ -121,12 +121,13 @@ nlohmann::json palette_json()
             {"bar_selected", c(p.bar_selected)}, {"reference_line", c(p.reference_line)}};
 }
 
-Fonts load_fonts()
+Fonts load_fonts(float scale)
 {
     Fonts f;
+    f.scale = scale;
     // Presenting, nothing is smaller than 24 px at 1080p: the back row reads the numbers in the cells too.
-    f.desk = font_set(16, 14, 13, 30);
-    f.presenter = font_set(24, 24, 24, 54);
+    f.desk = font_set(16 * scale, 14 * scale, 13 * scale, 30 * scale);
+    f.presenter = font_set(24 * scale, 24 * scale, 24 * scale, 54 * scale);
     return f;
 }
 

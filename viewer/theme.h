@@ -39,9 +39,11 @@ struct FontSet {
 };
 struct Fonts {
     FontSet desk, presenter;
+    float scale = 1;  // rasterized at this multiple of their 1080p sizes, so large windows get sharp text
 };
-// Adds the fonts to ImGui's atlas: DejaVu where installed, else ImGui's own, scaled.
-Fonts load_fonts();
+// Adds the fonts to ImGui's atlas at `scale` times their sizes: DejaVu where
+// installed, else ImGui's own.
+Fonts load_fonts(float scale = 1);
 
 void apply_style(bool presenter);
 

@@ -73,15 +73,11 @@ __device__ void add_partials_in_last_block(T sum, T* warp_sums, unsigned* is_las
     }
 }
 
+// This thread's share of g_in[0, n): a grid-stride loop of 16-byte loads,
+// four independent ones per iteration; block 0 adds the n % 4 last elements.
 template <unsigned BLOCK, class T>
-__global__ void reduce_vector_single_pass(const T* __restrict__ g_in, T* g_partial, unsigned* g_done,
-                                          T* g_out, unsigned n)
+__device__ T sum_vector_loads(const T* __restrict__ g_in, unsigned n)
 {
-    static_assert(BLOCK % 32 == 0 && BLOCK >= 64 && BLOCK <= 1024, "BLOCK is a multiple of 32, 64..1024");
-    __shared__ T warp_sums[BLOCK / 32];
-    __shared__ unsigned is_last[1];
-
-    // 1. Stream: four independent 16-byte loads per thread per iteration.
     using V4 = typename Vec4<T>::type;
     const V4* in4 = reinterpret_cast<const V4*>(g_in);
     const unsigned n4 = n / 4;
@@ -94,6 +90,19 @@ __global__ void reduce_vector_single_pass(const T* __restrict__ g_in, T* g_parti
     }
     for (; i < n4; i += stride) sum += add_lanes<T>(in4[i]);
     if (blockIdx.x == 0 && threadIdx.x < n % 4) sum += g_in[n4 * 4 + threadIdx.x];
+    return sum;
+}
+
+template <unsigned BLOCK, class T>
+__global__ void reduce_vector_single_pass(const T* __restrict__ g_in, T* g_partial, unsigned* g_done,
+                                          T* g_out, unsigned n)
+{
+    static_assert(BLOCK % 32 == 0 && BLOCK >= 64 && BLOCK <= 1024, "BLOCK is a multiple of 32, 64..1024");
+    __shared__ T warp_sums[BLOCK / 32];
+    __shared__ unsigned is_last[1];
+
+    // 1. Stream: four independent 16-byte loads per thread per iteration.
+    const T sum = sum_vector_loads<BLOCK>(g_in, n);
 
     // 2. One partial per block; the last block to finish adds them.
     add_partials_in_last_block<BLOCK>(sum, warp_sums, is_last, g_partial, g_done, g_out);

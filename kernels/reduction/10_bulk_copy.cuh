@@ -1,23 +1,23 @@
 // Reduction v10: Hopper's bulk copy engine feeds the adds.
 //
-// Idea: in v9 every thread issues its own 16-byte loads and waits for them in
-//   registers, so the bytes in flight are limited by registers and by how far
-//   ahead the loop can run. Hopper (sm_90) has a copy engine per SM that moves
-//   a whole contiguous piece of global memory into shared memory on one
-//   instruction (`cp.async.bulk`), and signals an mbarrier when the bytes have
-//   landed. One thread keeps a ring of pieces in flight; the block adds each
-//   piece from shared memory as it arrives, then hands the slot back.
-// Changed from v9: the grid-stride loop of int4/float4 loads became a ring of
-//   32 KB pieces in dynamic shared memory (as many as the launch gives it),
-//   each filled by one bulk copy and waited for on its own mbarrier; block b
-//   takes pieces b, b + gridDim.x, ... so that the blocks read neighbouring
-//   memory together. One block per SM. The block sum and the last-block
-//   finish are v9's.
-// Expected effect: a few percent above v9 at sizes far beyond L2, where both
-//   are close to the DRAM bandwidth; about the same below.
-// Preconditions: as v9, plus sm_90 and a dynamic shared size that is a
+// Idea: v9's threads each hold their loads in registers until they land. Hopper
+//   (sm_90) has a copy engine per SM that moves a contiguous piece of global
+//   memory into shared memory on one instruction (`cp.async.bulk`) and signals
+//   an mbarrier when it has landed: one thread keeps a ring of pieces in flight,
+//   the block adds each piece as it arrives and hands the slot back.
+// Changed from v9: the loads became a ring of 32 KB pieces in dynamic shared
+//   memory, one bulk copy and one mbarrier each; block b takes pieces b,
+//   b + gridDim.x, ...; one block per SM. A launch with no ring (chosen where
+//   each SM would get too few pieces to repay the ring's start-up) runs v9's
+//   loads. The last block's handshake is one acquire-release atomic, not
+//   v9's fence, atomic and fence.
+// Expected effect: a few percent above v9 far beyond L2; below, v9's loads
+//   with a shorter finish.
+// Preconditions: as v9, plus sm_90 and a dynamic shared size of 0 or a
 //   multiple of kPieceBytes, at most kMaxPieces of them.
 #pragma once
+
+#include <cuda/atomic>
 
 #include "kernels/reduction/09_vector_single_pass.cuh"
 
@@ -59,17 +59,40 @@ __device__ inline unsigned dynamic_shared_bytes()
     return bytes;
 }
 
+// v9's finish with a lighter handshake. Thread 0 writes the block's partial,
+// then counts in with one acquire-release atomic: the release makes the
+// partial visible before the count, and in the last block the acquire (then
+// the barrier) makes every other partial visible to its threads, which read
+// them from L2 (__ldcg). v9 needs a fence before its atomic and another after.
 template <unsigned BLOCK, class T>
-__global__ void reduce_bulk_copy(const T* __restrict__ g_in, T* g_partial, unsigned* g_done, T* g_out, unsigned n)
+__device__ void add_partials_acquire_release(T sum, T* warp_sums, unsigned* is_last, T* g_partial, unsigned* g_done,
+                                             T* g_out)
 {
-    static_assert(BLOCK % 32 == 0 && BLOCK >= 64 && BLOCK <= 1024, "BLOCK is a multiple of 32, 64..1024");
-    extern __shared__ __align__(128) unsigned char ring[];
-    __shared__ __align__(8) unsigned long long landed[kMaxPieces];
-    __shared__ T warp_sums[BLOCK / 32];
-    __shared__ unsigned is_last[1];
+    sum = block_sum<BLOCK>(sum, warp_sums);
+    if (threadIdx.x == 0) {
+        g_partial[blockIdx.x] = sum;
+        cuda::atomic_ref<unsigned, cuda::thread_scope_device> done(g_done[0]);
+        is_last[0] = done.fetch_add(1u, cuda::memory_order_acq_rel) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (is_last[0]) {
+        T total = T(0);
+        for (unsigned b = threadIdx.x; b < gridDim.x; b += BLOCK) total += __ldcg(&g_partial[b]);
+        total = block_sum<BLOCK>(total, warp_sums);
+        if (threadIdx.x == 0) {
+            g_out[0] = total;
+            g_done[0] = 0u;
+        }
+    }
+}
 
+// This thread's share of the whole pieces of g_in, through a ring of `slots`
+// pieces (slots >= 1), plus, in block 0, the elements after the last piece.
+template <unsigned BLOCK, class T>
+__device__ T sum_through_ring(const T* __restrict__ g_in, unsigned n, unsigned slots, unsigned char* ring,
+                              unsigned long long* landed)
+{
     // 1. Block b owns pieces b, b + gridDim.x, ...; `mine` of them.
-    const unsigned slots = dynamic_shared_bytes() / kPieceBytes;
     const unsigned pieces = static_cast<unsigned>(std::size_t(n) * sizeof(T) / kPieceBytes);
     const unsigned mine = pieces > blockIdx.x ? (pieces - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
     const unsigned char* first = reinterpret_cast<const unsigned char*>(g_in) + std::size_t(blockIdx.x) * kPieceBytes;
@@ -103,9 +126,24 @@ __global__ void reduce_bulk_copy(const T* __restrict__ g_in, T* g_partial, unsig
     // The elements after the last whole piece: block 0, ordinary loads.
     if (blockIdx.x == 0)
         for (unsigned k = pieces * (kPieceBytes / sizeof(T)) + threadIdx.x; k < n; k += BLOCK) sum += g_in[k];
+    return sum;
+}
 
-    // 4. One partial per block; the last block adds them (as v9).
-    add_partials_in_last_block<BLOCK>(sum, warp_sums, is_last, g_partial, g_done, g_out);
+template <unsigned BLOCK, class T>
+__global__ void reduce_bulk_copy(const T* __restrict__ g_in, T* g_partial, unsigned* g_done, T* g_out, unsigned n)
+{
+    static_assert(BLOCK % 32 == 0 && BLOCK >= 64 && BLOCK <= 1024, "BLOCK is a multiple of 32, 64..1024");
+    extern __shared__ __align__(128) unsigned char ring[];
+    __shared__ __align__(8) unsigned long long landed[kMaxPieces];
+    __shared__ T warp_sums[BLOCK / 32];
+    __shared__ unsigned is_last[1];
+
+    // 1. The ring's feed, or v9's loads where the launch gave no ring.
+    const unsigned slots = dynamic_shared_bytes() / kPieceBytes;
+    const T sum = slots > 0 ? sum_through_ring<BLOCK>(g_in, n, slots, ring, landed) : sum_vector_loads<BLOCK>(g_in, n);
+
+    // 2. One partial per block; the last block adds them.
+    add_partials_acquire_release<BLOCK>(sum, warp_sums, is_last, g_partial, g_done, g_out);
 }
 
 }  // namespace warplab::reduction

@@ -6,10 +6,10 @@
 //   Reads and writes are both rows, so both coalesce.
 // Why it is here: a transpose moves the same bytes as a copy and cannot be
 //   faster than one; `warplab bench transpose` times it in the same run as the
-//   reference row, and each version's "vs ref" column is the fraction of the
-//   copy's bandwidth it reaches (Harris, "An Efficient Matrix Transpose in
-//   CUDA C/C++", measures against the same kernel). It is not a step of the
-//   ladder: it does not transpose.
+//   reference row, with the last version's tiles, and each version's "% of
+//   copy" and "vs copy" are the share of the copy's bandwidth it reaches
+//   (Harris, "An Efficient Matrix Transpose in CUDA C/C++", measures against
+//   the same kernel). It is not a step of the ladder: it does not transpose.
 // Preconditions: blockDim == (32, ROWS); grid == (ceil(cols / TILE),
 //   ceil(rows / TILE)); rows·cols below 2^32.
 #pragma once

@@ -95,6 +95,10 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
                      " MiB L2: " + (o.warm ? "warm runs read it from L2" : "L2 is flushed before each run");
 
     TimingDevice gpu;
+    // v10's launch shape is chosen by size (versions.h): say which one ran.
+    table.note += std::string(table.note.empty() ? "" : "; ") + "v10 " +
+                  (V10::ring(o.n, gpu.multiprocessors()) ? "streams through its ring of bulk copies, one block per SM"
+                                                         : "gives no ring here (under 32 pieces an SM): v9's loads and grid");
     const std::vector<T> input = make_input<T>(o.n, 1);
     const double expected = reference_sum(input);
     T* d_in = gpu.alloc<T>(o.n);

@@ -186,21 +186,28 @@ struct V10 {
         .name = "bulk_copy",
         .idea = "Hopper's bulk copy engine streams 32 KB pieces into a shared-memory ring; threads only add",
         .changed = "v9's per-thread vector loads became bulk copies (cp.async.bulk), six pieces in flight per SM, "
-                   "each waited for on an mbarrier; one block per SM",
-        .expected = "a few percent above v9 far beyond L2, where both are near the DRAM bandwidth",
+                   "each waited for on an mbarrier; one block per SM; the last block's handshake is one "
+                   "acquire-release atomic",
+        .expected = "a few percent above v9 far beyond L2, where both are near the DRAM bandwidth; below, v9's loads "
+                    "(no ring) with a shorter finish",
         .bench_block = 1024,
         // The ring: six of the kernel's 32 KB pieces, the most that fits beside
         // its own variables in the H100's 227 KB per block.
         .dynamic_shared_bytes = 6 * 32 * 1024,
-        // 2^22 ints: 512 pieces, four of them block 0's (at the lab's 4096 no piece is whole).
-        .trace_n = std::size_t(1) << 22,
     };
     static constexpr unsigned min_block = 64;
     static constexpr unsigned piece_bytes = 32 * 1024;  // the kernel's kPieceBytes (kernels.cuh checks)
-    static std::size_t blocks(std::size_t m, unsigned /*block*/, unsigned sms)
+    // The launch shape by size: the ring only where every SM gets at least
+    // 32 pieces to repay its start-up (the first piece must land whole before
+    // any add). On the H100, v9's loads were faster up to 2^24 ints (16 pieces
+    // an SM) and the ring from 2^28 (248). Below, no ring, v9's grid.
+    static constexpr unsigned min_pieces_per_sm = 32;
+    static bool ring(std::size_t m, unsigned sms) { return m * 4 / piece_bytes >= std::size_t(min_pieces_per_sm) * sms; }
+    static unsigned shared_bytes(std::size_t m, unsigned sms) { return ring(m, sms) ? meta.dynamic_shared_bytes : 0; }
+    static std::size_t blocks(std::size_t m, unsigned block, unsigned sms)
     {
-        const std::size_t pieces = m * 4 / piece_bytes;  // int and float are 4 bytes
-        return std::max<std::size_t>(1, std::min<std::size_t>(pieces, sms));
+        if (!ring(m, sms)) return V9::blocks(m, block, sms);
+        return std::min<std::size_t>(m * 4 / piece_bytes, sms);  // int and float are 4 bytes
     }
 };
 
@@ -209,14 +216,24 @@ using Versions = std::tuple<V1, V2, V3, V4, V5, V5Racy, V6, V7, V8, V9, V10>;
 // Every kernel is a template <unsigned BLOCK, class T>.
 template <class V, unsigned B, class T> using Kernel = KernelInstance<V, TemplateArgs<Value<B>, T>>;
 
+// The dynamic shared memory of V's launch for n elements: chosen by size
+// where V says (v10's ring), else its entry's.
+template <class V> unsigned dynamic_shared(std::size_t n, unsigned sms)
+{
+    if constexpr (requires { V::shared_bytes(n, sms); })
+        return V::shared_bytes(n, sms);
+    else
+        return V::meta.dynamic_shared_bytes;
+}
+
 // Launches one pass of version V on any backend. The kernels take (in, out, n);
 // the single-pass versions (in, partial, done, out, n), v10 with its ring of
 // dynamic shared memory.
 template <class V, unsigned B, class T, class Backend> void launch(Backend& be, dim3 grid, const Pass<T>& p)
 {
     if constexpr (V::single_pass) {
-        be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), V::meta.dynamic_shared_bytes, p.in, p.partial, p.done,
-                              p.out, p.n);
+        be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), dynamic_shared<V>(p.n, be.multiprocessors()), p.in,
+                              p.partial, p.done, p.out, p.n);
     } else {
         be.launch_with_shared(Kernel<V, B, T>{}, grid, dim3(B), V::meta.dynamic_shared_bytes, p.in, p.out, p.n);
     }

@@ -7,7 +7,6 @@
 #include "kernels/transpose/02_coalesced.cuh"
 #include "kernels/transpose/03_padded.cuh"
 #include "kernels/transpose/04_rows_per_thread.cuh"
-#include "kernels/transpose/05_wide_tiles.cuh"
 #include "labs/transpose/versions.h"
 
 namespace warplab::transpose {
@@ -27,7 +26,6 @@ WL_TRANSPOSE_KERNEL(V1, naive);
 WL_TRANSPOSE_KERNEL(V2, coalesced);
 WL_TRANSPOSE_KERNEL(V3, padded);
 WL_TRANSPOSE_KERNEL(V4, rows_per_thread);
-WL_TRANSPOSE_KERNEL(V5, wide_tiles);
 
 #undef WL_TRANSPOSE_KERNEL
 

@@ -86,7 +86,7 @@ std::string describe(const std::string& version, const Shape& s)
 Lab make_lab()
 {
     // n = 0: the trace default (64×64). 8192×8192 floats (256 MiB each way) is
-    // the size v5's target ratio to the copy is set at; 2048×2048 (16 MiB) shows
+    // the size the last version's ratio to the copy is judged at; 2048×2048 (16 MiB) shows
     // the ladder where the data nearly fits in L2 (flushed before each run).
     return Lab{"transpose", "Matrix transpose (Harris)", version_list<Versions>(kKernels), 0, 0, {"float"}, run, {2048, 8192}, bench_on_gpu};
 }

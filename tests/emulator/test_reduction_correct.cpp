@@ -19,7 +19,9 @@
 #include <cmath>
 
 #include "emulator/helpers.h"
+#include "labs/common/emulator_backend.h"
 #include "labs/reduction/driver.h"
+#include "labs/reduction/problem.h"
 #include "warplab/ptx/ptx.h"
 
 namespace warplab::test {
@@ -148,17 +150,50 @@ TEST(ReductionRegistry, EveryVersionRunsOnTheEmulator)
     EXPECT_TRUE(std::any_of(cases.begin(), cases.end(), [](const Case& c) { return c.version == "v10"; }));
 }
 
-// v10 with more pieces than its ring has slots, so that blocks refill slots
-// (the sizes above give each block at most one 32 KB piece). 793 pieces of
-// 8192 ints over 132 blocks: block 0 takes pieces 0, 132, ..., 792, seven of
-// them, one more than the six slots; plus 3 elements after the last piece.
+// v10's launch shape by size (versions.h): the ring only where every SM gets
+// at least 32 pieces of 32 KB (8192 ints). By hand, on 132 SMs the threshold
+// is 32 * 132 = 4224 pieces = 34,603,008 ints:
+//   2^24 ints = 2048 pieces: no ring; v9's grid, min(2^22 / 1024, 2 * 132) = 264.
+//   2^28 ints = 32768 pieces: the ring, 6 * 32 KB = 196,608 bytes; 132 blocks.
+//   34,603,008 ints: the ring; one int fewer (4223 whole pieces): none.
+TEST(ReductionV10, ChoosesItsRingBySize)
+{
+    using reduction::V10;
+    EXPECT_FALSE(V10::ring(std::size_t(1) << 24, 132));
+    EXPECT_EQ(V10::blocks(std::size_t(1) << 24, 1024, 132), 264u);
+    EXPECT_EQ(reduction::dynamic_shared<V10>(std::size_t(1) << 24, 132), 0u);
+    EXPECT_TRUE(V10::ring(std::size_t(1) << 28, 132));
+    EXPECT_EQ(V10::blocks(std::size_t(1) << 28, 1024, 132), 132u);
+    EXPECT_EQ(reduction::dynamic_shared<V10>(std::size_t(1) << 28, 132), 196608u);
+    EXPECT_TRUE(V10::ring(34603008, 132));
+    EXPECT_FALSE(V10::ring(34603007, 132));
+    // One SM needs 32 pieces: 262,144 ints.
+    EXPECT_TRUE(V10::ring(262144, 1));
+    EXPECT_FALSE(V10::ring(262143, 1));
+}
+
+// v10 on an emulator that reports `sms` SMs, so that a few hundred thousand
+// elements take the ring (the lab's 132 would need 34 million).
+int v10_sum_on(unsigned sms, const std::vector<int>& input, unsigned block)
+{
+    Emulator emu;
+    emu.options.record = false;
+    EmulatorBackend be{emu, reduction::ptx_module(), reduction::kKernels, sms};
+    const int* d_in = to_device(emu, input);
+    return reduction::reduce_on<reduction::V10>(be, d_in, input.size(), block);
+}
+
+// The ring with more pieces than it has slots, so that blocks refill slots:
+// 2 SMs, 70 pieces of 8192 ints (70 >= 32 * 2: the ring) and 3 elements
+// after them. Block 0 takes pieces 0, 2, ..., 68 and block 1 pieces 1, ...,
+// 69: 35 each, nearly six rounds of the six slots. The sum must equal the
+// reference; a ring that skipped a refill, or read a slot before it landed,
+// would not (the emulator also stops a read before the wait as a fault).
 TEST(ReductionV10, BlocksRefillTheirRingSlots)
 {
-    const std::size_t n = 793 * 8192 + 3;
-    const RunRequest req = emulator_request("v10", n, 256, "int", Schedule::Independent, 7);
-    const RunResult r = reduction::run_on_emulator(req);
-    EXPECT_EQ(r.value, r.expected);
-    EXPECT_TRUE(r.ok);
+    const std::vector<int> input = reduction::make_input<int>(70 * 8192 + 3, 7);
+    ASSERT_TRUE(reduction::V10::ring(input.size(), 2));
+    EXPECT_EQ(v10_sum_on(2, input, 256), reduction::reference_sum(input));
 }
 
 }  // namespace

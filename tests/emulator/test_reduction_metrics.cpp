@@ -11,6 +11,9 @@
 #include <gtest/gtest.h>
 
 #include "emulator/helpers.h"
+#include "labs/common/emulator_backend.h"
+#include "labs/reduction/driver.h"
+#include "labs/reduction/problem.h"
 
 namespace warplab::test {
 namespace {
@@ -185,28 +188,69 @@ TEST(ReductionTrace, WarpEventsDoNotDependOnTheSchedule)
     EXPECT_GE(compared, 3u) << "at least v1-v3 are compared";
 }
 
+// v10 on an emulator that reports `sms` SMs, block 0 watched and analysed.
+TracedRun trace_v10_on(unsigned sms, std::size_t n, Schedule schedule)
+{
+    Emulator emu;
+    emu.options.schedule = schedule;
+    EmulatorBackend be{emu, reduction::ptx_module(), reduction::kKernels, sms};
+    const std::vector<int> input = reduction::make_input<int>(n, 1);
+    const int* d_in = to_device(emu, input);
+    RunResult result;
+    result.value = reduction::reduce_on<reduction::V10>(be, d_in, n, kBlock);
+    result.expected = reduction::reference_sum(input);
+    result.ok = result.value == result.expected;
+    return TracedRun{wl::trace::analyze_block(emu.take_records(), 0, kBlock, wl::trace::lab_machine_code("reduction")),
+                     std::move(result)};
+}
+
 // v10's warps load no piece from global memory: the copy engine does, and
-// its copies are not warp accesses. n = 8192 + 40 ints: one 32 KB piece, so
-// one block (deterministic: it is also the last block), block 256.
-//   global loads: the 40 elements after the piece, elements 8192..8231 at
-//     byte 32768 (256-aligned): warp 0 one request of 4 sectors, warp 1
+// its copies are not warp accesses. One SM (the ring from 32 pieces) and
+// n = 32 * 8192 + 40 ints: 32 pieces of 32 KB, one block (deterministic: it
+// is also the last block), block 256.
+//   global loads: the 40 elements after the pieces, elements 262144..262183
+//     at byte 1 MiB (aligned): warp 0 one request of 4 sectors, warp 1
 //     (8 lanes) one of 1 sector; then thread 0 of the last block reads
 //     g_partial[0]: one request, 1 sector. 3 requests, 6 sectors in all.
-//   shared loads: the piece is 2048 int4, 8 per thread; each warp's int4
+//   shared loads: a piece is 2048 int4, 8 per thread; each warp's int4
 //     load covers 512 consecutive bytes, 4 wavefronts and no conflict:
-//     8 warps x 8 loads x 4 = 256 wavefronts, plus the block sums' few.
+//     8 warps x 8 loads x 4 = 256 wavefronts a piece, 8192 for the 32, plus
+//     the block sums' few.
 TEST(ReductionTrace, V10WarpsReadThePieceFromSharedMemoryOnly)
 {
     for (Schedule schedule : kSchedules) {
         SCOPED_TRACE(schedule_name(schedule));
-        const TracedRun run = trace_version(reduction_lab(), emulator_request("v10", 8192 + 40, kBlock, "int", schedule));
+        const TracedRun run = trace_v10_on(1, 32 * 8192 + 40, schedule);
         EXPECT_TRUE(run.result.ok);
         EXPECT_EQ(run.totals.global_load.requests, 3u);
         EXPECT_EQ(run.totals.global_load.sectors, 6u);
-        EXPECT_GE(run.totals.shared_load.wavefronts, 256u);
-        EXPECT_LT(run.totals.shared_load.wavefronts, 256u + 16u) << "the block sums add a few, not a piece's worth";
+        EXPECT_GE(run.totals.shared_load.wavefronts, 8192u);
+        EXPECT_LT(run.totals.shared_load.wavefronts, 8192u + 16u) << "the block sums add a few, not a piece's worth";
         EXPECT_EQ(run.totals.shared_load.wavefronts, run.totals.shared_load.ideal) << "conflict-free";
     }
+}
+
+// Where each SM would get fewer than 32 pieces, v10's launch gives no ring and
+// its threads load as v9's do. On the lab's 132 SMs, n = 2^16 + 3 ints
+// (8 whole pieces): v9's grid, 16384 int4 / 256 = 64 blocks, a grid stride
+// of 256 * 64 = 16384 int4, so each thread loads one int4. Block 0's loads,
+// by hand: 8 warps x 1 request of 512 bytes (16 sectors), and the 3 elements
+// after the last int4 (threads 0-2, 12 bytes at byte 262144): 1 request,
+// 1 sector. 9 requests, 129 sectors. If block 0 happens to finish last it
+// also reads the 64 partials (threads 0-63: 2 requests, 256 bytes, 8
+// sectors): 11 and 137. Shared memory holds no data: only the block sums'
+// words and the flag, a few wavefronts.
+TEST(ReductionTrace, V10WithoutItsRingLoadsAsV9Does)
+{
+    const std::size_t n = (std::size_t(1) << 16) + 3;
+    EXPECT_FALSE(reduction::V10::ring(n, 132));
+    EXPECT_EQ(reduction::V10::blocks(n, kBlock, 132), 64u);
+    const TracedRun run = trace_v10_on(132, n, Schedule::Independent);
+    EXPECT_TRUE(run.result.ok);
+    const auto loads = std::make_pair(run.totals.global_load.requests, run.totals.global_load.sectors);
+    EXPECT_TRUE(loads == std::make_pair(9u, 129u) || loads == std::make_pair(11u, 137u))
+        << loads.first << " requests, " << loads.second << " sectors";
+    EXPECT_LT(run.totals.shared_load.wavefronts, 16u);
 }
 
 }  // namespace

@@ -60,9 +60,9 @@ template <class T> T collective(rt::CollectiveOp op, rt::LaneMask mask, T value,
 // The whole warp's mask at either width.
 rt::LaneMask full_warp(unsigned width) { return width == 64 ? rt::LaneMask::wide(~0ull) : rt::LaneMask(0xFFFFFFFFu); }
 
-class WarpWidthSchedules : public ::testing::TestWithParam<Schedule> {};
+class RuntimeWarpWidthSchedules : public ::testing::TestWithParam<Schedule> {};
 
-TEST(WarpWidth, OnlyWarpsOf32Or64LanesLaunch)
+TEST(RuntimeWarpWidth, OnlyWarpsOf32Or64LanesLaunch)
 {
     // 48 and 16 lanes are not warps the emulator models: a one-line
     // LaunchError before anything runs. 32 and 64 launch.
@@ -87,7 +87,7 @@ TEST(WarpWidth, OnlyWarpsOf32Or64LanesLaunch)
     }
 }
 
-TEST(WarpWidth, NumbersTheLanesAndWarpsOfA96ThreadBlock)
+TEST(RuntimeWarpWidth, NumbersTheLanesAndWarpsOfA96ThreadBlock)
 {
     // 96 threads: at 64, warp 0 holds threads 0-63 and warp 1 threads 64-95
     // (lanes 0-31 of a partial warp); at 32, three full warps. Thread 70 is
@@ -146,7 +146,7 @@ void run_exchange(Schedule schedule, unsigned width, bool syncwarp, std::vector<
     });
 }
 
-TEST_P(WarpWidthSchedules, AnExchangeAcrossLane32IsOrderedOnlyInA64LaneWarp)
+TEST_P(RuntimeWarpWidthSchedules, AnExchangeAcrossLane32IsOrderedOnlyInA64LaneWarp)
 {
     std::vector<int> got;
     run_exchange(GetParam(), 64, true, got);
@@ -162,7 +162,7 @@ TEST_P(WarpWidthSchedules, AnExchangeAcrossLane32IsOrderedOnlyInA64LaneWarp)
     }
 }
 
-TEST(WarpWidth, WithoutTheSyncwarpTheExchangeRacesAt64Too)
+TEST(RuntimeWarpWidth, WithoutTheSyncwarpTheExchangeRacesAt64Too)
 {
     // Independent: nothing orders thread t's write of s[t] before thread
     // t ^ 32's read of it within the warp, so the same program less its
@@ -171,7 +171,7 @@ TEST(WarpWidth, WithoutTheSyncwarpTheExchangeRacesAt64Too)
     EXPECT_THROW(run_exchange(Schedule::Independent, 64, false, got), KernelFault);
 }
 
-TEST_P(WarpWidthSchedules, AShuffleReadsAcrossLane40)
+TEST_P(RuntimeWarpWidthSchedules, AShuffleReadsAcrossLane40)
 {
     // Lane l holds 10 l + 1. __shfl_sync(all, v, 40, 64): every lane reads lane
     // 40, 401. __shfl_xor_sync(all, v, 40, 64): lane l reads lane l ^ 40, so
@@ -194,7 +194,7 @@ TEST_P(WarpWidthSchedules, AShuffleReadsAcrossLane40)
     EXPECT_EQ(xr[63], 231);
 }
 
-TEST(WarpWidth, AShuffleSegmentWiderThanTheWarpIsRefused)
+TEST(RuntimeWarpWidth, AShuffleSegmentWiderThanTheWarpIsRefused)
 {
     // A segment of 64 lanes fits a 64-lane warp (above) but not a 32-lane one.
     Emulator emu;
@@ -206,7 +206,7 @@ TEST(WarpWidth, AShuffleSegmentWiderThanTheWarpIsRefused)
     }
 }
 
-TEST(WarpWidth, ABallotOfA64LaneWarpHas64Bits)
+TEST(RuntimeWarpWidth, ABallotOfA64LaneWarpHas64Bits)
 {
     // The odd lanes vote: 0xAAAA'AAAA'AAAA'AAAA for every lane at 64. The same
     // vote with PTX's 32-bit mask is refused there: which 32 lanes would it name?
@@ -227,7 +227,7 @@ TEST(WarpWidth, ABallotOfA64LaneWarpHas64Bits)
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(BothSchedules, WarpWidthSchedules, ::testing::Values(Schedule::Independent, Schedule::Lockstep),
+INSTANTIATE_TEST_SUITE_P(BothSchedules, RuntimeWarpWidthSchedules, ::testing::Values(Schedule::Independent, Schedule::Lockstep),
                          [](const auto& info) { return std::string(wl::emu::to_string(info.param)); });
 
 }  // namespace

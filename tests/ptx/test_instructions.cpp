@@ -116,6 +116,45 @@ TEST(PtxInstructions, FloatRoundingAndConversions)
     for (int i = 0; i < 24; ++i) EXPECT_EQ(out[i], expect[i]) << "out[" << i << "]";
 }
 
+// testp, written as inline PTX (nvcc itself tests classes with other instructions):
+// each value's classes as bits, 1 finite, 2 infinite, 4 number, 8 notanumber, 16 normal, 32 subnormal.
+const char* kClasses = R"(
+__device__ unsigned classes(float x)
+{
+    unsigned f, i, n, nan, nor, sub;
+    asm("{ .reg .pred p; testp.finite.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(f) : "f"(x));
+    asm("{ .reg .pred p; testp.infinite.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(i) : "f"(x));
+    asm("{ .reg .pred p; testp.number.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(n) : "f"(x));
+    asm("{ .reg .pred p; testp.notanumber.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(nan) : "f"(x));
+    asm("{ .reg .pred p; testp.normal.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(nor) : "f"(x));
+    asm("{ .reg .pred p; testp.subnormal.f32 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(sub) : "f"(x));
+    return f | i << 1 | n << 2 | nan << 3 | nor << 4 | sub << 5;
+}
+__global__ void float_classes(const float* in, const double* din, unsigned* out, int n)
+{
+    for (int k = 0; k < n; ++k) out[k] = classes(in[k]);
+    unsigned sub;
+    asm("{ .reg .pred p; testp.subnormal.f64 p, %1; selp.u32 %0, 1, 0, p; }" : "=r"(sub) : "d"(din[0]));
+    out[n] = sub;
+}
+)";
+
+TEST(PtxInstructions, TestpClassesDecodedAtLoad)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    const auto m = compile_module(kClasses);
+    wl::emu::Emulator emu;
+    const float* in = upload<float>(emu, {1.0f, INFINITY, NAN, 1e-40f, 0.0f, -INFINITY, -2.5f});
+    const double* din = upload<double>(emu, {1e-310});
+    unsigned* out = emu.alloc<unsigned>(8);
+    wl::ptx::launch(emu, m, "float_classes", dim3(1), dim3(1), 0, in, din, out, 7);
+    // 1.0: finite, number, normal = 1 + 4 + 16; infinity: infinite, number = 2 + 4; NaN: notanumber = 8;
+    // 1e-40 (below 2^-126): finite, number, subnormal = 1 + 4 + 32; 0: finite, number (neither normal
+    // nor subnormal) = 5; -infinity: 6; -2.5: 21. 1e-310 as a double is below 2^-1022: subnormal, 1.
+    const unsigned expect[8] = {21, 6, 8, 37, 5, 6, 21, 1};
+    for (int i = 0; i < 8; ++i) EXPECT_EQ(out[i], expect[i]) << "out[" << i << "]";
+}
+
 const char* kControl = R"(
 #include <cstdio>
 #include <cassert>

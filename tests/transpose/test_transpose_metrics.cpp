@@ -113,28 +113,5 @@ TEST(TransposeMetrics, V4MovesFourRowsPerThread)
     EXPECT_EQ(store.global_store.sectors, 128u);
 }
 
-// v5 (32×8 threads, tile[64][65]: block 0 is the whole 64×64 matrix). Warp w
-//   moves rows 8i + w (i = 0..7) in two halves j = 0, 1 (columns 32j + lane):
-//   16 requests per warp per direction, 8 × 16 = 128 in all, each 4 sectors
-//   (512). Banks: 65 mod 32 = 1, so word (r, c) of the tile is in bank
-//   (r + c) mod 32; the store tile[8i + w][32j + lane] and the read
-//   tile[32j + lane][8i + w] both hit (8i + w + lane) mod 32: 32 distinct
-//   banks, 1 wavefront (128 per step).
-TEST(TransposeMetrics, V5MovesSixteenElementsPerThread)
-{
-    const TracedRun v5 = trace_of("v5");
-    ASSERT_EQ(v5.steps.size(), 2u);
-    const StepMetrics &load = v5.steps[0], &store = v5.steps[1];
-    EXPECT_EQ(load.global_load.requests, 128u);
-    EXPECT_EQ(load.global_load.sectors, 512u);
-    EXPECT_EQ(load.shared_store.requests, 128u);
-    EXPECT_EQ(load.shared_store.wavefronts, 128u);
-    EXPECT_EQ(store.shared_load.requests, 128u);
-    EXPECT_EQ(store.shared_load.wavefronts, 128u);
-    expect_every_load_ways(store, 1.0);
-    EXPECT_EQ(store.global_store.requests, 128u);
-    EXPECT_EQ(store.global_store.sectors, 512u);
-}
-
 }  // namespace
 }  // namespace warplab::test

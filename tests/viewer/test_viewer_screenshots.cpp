@@ -12,6 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "viewer/png_io.h"
+#include "viewer/source_model.h"
+#include "warplab/ptx/ptx.h"
 
 namespace warplab::viewer {
 namespace {
@@ -203,6 +205,58 @@ TEST(ViewerScreenshots, TourWritesEveryVersionAndStep)
     EXPECT_NO_THROW(read_png(dir + "/reduction_v2_step09.png"));      // v2 has steps 0-9 at block 256
     EXPECT_NO_THROW(read_png(dir + "/reduction_v5-racy_failed.png"));  // the data race, under the independent schedule
     EXPECT_NO_THROW(read_png(dir + "/reduction_v10_step00.png"));  // bulk copies run on the emulator too
+}
+
+}  // namespace
+}  // namespace warplab::viewer
+
+namespace warplab::viewer {
+namespace {
+
+std::string test_kernel(const std::string& name) { return default_source_root() + "/tests/cli/kernels/" + name; }
+
+// A run the emulator finished with a warning shows it under the result, in
+// the status panel; a clean run shows none. cas_sum's atomicCAS loop first
+// reads the shared total plainly while other threads' atomics replace it:
+// CUDA defines that, so the emulator warns (one site: cas_sum.cu line 13)
+// and the result stays right (v3's launch, int elements: the block's sum).
+TEST(ViewerScreenshots, WarningsShownUnderTheResult)
+{
+    if (wl::ptx::find_nvcc().empty()) GTEST_SKIP() << "needs nvcc for --file";
+    const std::string as_v3 = "--lab reduction --version v3 --type int --backend cpu --size 1280x720 --file ";
+    const Shot cas = screenshot(as_v3 + test_kernel("cas_sum.cu"));
+    ASSERT_EQ(cas.exit_code, 0) << cas.output;
+    const auto warnings = cas.layout["status"]["warnings"].get<std::vector<std::string>>();
+    ASSERT_EQ(warnings.size(), 1u) << cas.layout["status"].dump();
+    EXPECT_NE(warnings[0].find("races with atomics"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("cas_sum.cu:13"), std::string::npos) << warnings[0];
+    EXPECT_NE(cas.layout["status"]["text"].get<std::string>().find("correct"), std::string::npos);
+    const Box line = region(cas, "status.warning");
+    EXPECT_GT(count_colour(cas.image, line, cas.layout["palette"]["partial_outline"]), 50u);
+
+    const Shot tree = screenshot(as_v3 + test_kernel("tree_sum.cu") + " --kernel tree_sum");
+    ASSERT_EQ(tree.exit_code, 0) << tree.output;
+    EXPECT_TRUE(tree.layout["status"]["warnings"].empty());
+    EXPECT_EQ(tree.layout["regions"].count("status.warning"), 0u);
+}
+
+// --max-steps reaches the viewer's emulator: reduction v1 at n = 2^20 runs a
+// loop of log2(256) = 8 rounds, well over 20 instructions a thread, so a
+// budget of 20 stops it with the step-budget fault, shown as any fault is;
+// the default budget runs it.
+TEST(ViewerScreenshots, MaxStepsStopsTheTrace)
+{
+    const Shot cut = screenshot("--lab reduction --version v1 --backend cpu --max-steps 20");
+    ASSERT_EQ(cut.exit_code, 0) << cut.output;
+    EXPECT_TRUE(cut.layout["status"]["fault"].get<bool>());
+    EXPECT_NE(cut.layout["status"]["error"].get<std::string>().find("did not finish within 20 instructions"),
+              std::string::npos)
+        << cut.layout["status"].dump();
+    const Shot whole = screenshot("--lab reduction --version v1 --backend cpu");
+    ASSERT_EQ(whole.exit_code, 0) << whole.output;
+    EXPECT_FALSE(whole.layout["status"]["fault"].get<bool>());
+    std::string out;
+    EXPECT_EQ(run("--max-steps 0", out), 2) << out;
 }
 
 }  // namespace

@@ -1,4 +1,4 @@
-// The PTX instrumenter: one pass over the lines of nvcc's PTX.
+// The PTX instrumenter: one pass over the statements of nvcc's PTX.
 //
 // After every traced instruction of the kernel (and of every .func), a lane
 // of a watched block appends one LaneRecord to a device buffer: it claims a
@@ -17,6 +17,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "../ptx/statements.h"
+#include "record_code.h"
 #include "warplab/trace/record.h"
 
 namespace wl::cuda::detail {
@@ -25,306 +27,92 @@ namespace {
 using trace::Kind;
 using trace::Space;
 
-// ------------------------------------------------------------- text --
+// ------------------------------------------------------------ the module --
 
-std::string_view trim(std::string_view s)
-{
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-    while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-    return s;
-}
+namespace reader = wl::ptx::detail;  // the statement layer
+using reader::Span;
+using reader::Statement;
+using reader::StatementKind;
 
-std::vector<std::string_view> split_lines(std::string_view text)
-{
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const std::size_t nl = text.find('\n');
-        lines.push_back(text.substr(0, nl));
-        if (nl == std::string_view::npos) break;
-        text.remove_prefix(nl + 1);
+// The PTX as the statement layer reads it, and the text it points into.
+struct Module {
+    std::string_view text;
+    std::vector<reader::Token> tokens;
+    std::vector<Statement> statements;
+    std::map<std::uint32_t, std::string> files;  // .file paths by index
+
+    std::string text_of(Span s) const { return std::string(reader::source_span(tokens, s)); }
+    std::size_t offset(const Statement& s) const { return std::size_t(tokens[s.first].s.data() - text.data()); }
+    std::size_t end_offset(const Statement& s) const
+    {
+        const std::string_view last = tokens[s.end - 1].s;
+        return std::size_t(last.data() + last.size() - text.data());
     }
-    return lines;
-}
-
-std::string_view strip_comment(std::string_view line)
-{
-    const std::size_t c = line.find("//");
-    return trim(c == std::string_view::npos ? line : line.substr(0, c));
-}
-
-bool starts_with_word(std::string_view s, std::string_view word)
-{
-    return s.substr(0, word.size()) == word &&
-           (s.size() == word.size() || !(std::isalnum(static_cast<unsigned char>(s[word.size()])) || s[word.size()] == '_'));
-}
-
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' || c == '%'; }
-
-// Whether `name` occurs in `line` as a whole identifier.
-bool mentions(std::string_view line, std::string_view name)
-{
-    for (std::size_t at = line.find(name); at != std::string_view::npos; at = line.find(name, at + 1)) {
-        const bool left = at == 0 || !is_ident_char(line[at - 1]);
-        const std::size_t end = at + name.size();
-        const bool right = end == line.size() || !is_ident_char(line[end]);
-        if (left && right) return true;
+    std::size_t line_start(std::size_t at) const
+    {
+        const std::size_t nl = text.rfind('\n', at == 0 ? 0 : at - 1);
+        return at == 0 || nl == std::string_view::npos ? 0 : nl + 1;
     }
-    return false;
-}
-
-int brace_balance(std::string_view line)
-{
-    line = strip_comment(line);
-    int d = 0;
-    for (char c : line) d += c == '{' ? 1 : c == '}' ? -1 : 0;
-    return d;
-}
-
-// Splits at top-level commas (not inside {} or []).
-std::vector<std::string> split_operands(std::string_view s)
-{
-    std::vector<std::string> out;
-    int depth = 0;
-    std::string cur;
-    for (char c : s) {
-        if (c == '{' || c == '[') ++depth;
-        if (c == '}' || c == ']') --depth;
-        if (c == ',' && depth == 0) {
-            out.emplace_back(trim(cur));
-            cur.clear();
-        } else {
-            cur.push_back(c);
-        }
+    // Past the '\n' that ends the line holding `at`.
+    std::size_t line_end(std::size_t at) const
+    {
+        const std::size_t nl = text.find('\n', at);
+        return nl == std::string_view::npos ? text.size() : nl + 1;
     }
-    if (!trim(cur).empty()) out.emplace_back(trim(cur));
-    return out;
-}
-
-std::vector<std::string> split_dots(std::string_view opcode)
-{
-    std::vector<std::string> parts;
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= opcode.size(); ++i)
-        if (i == opcode.size() || opcode[i] == '.') {
-            parts.emplace_back(opcode.substr(start, i - start));
-            start = i + 1;
-        }
-    return parts;
-}
+};
 
 // ------------------------------------------------------------ source sites --
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != std::string_view::npos; }
-
-struct LocPoint {
-    int file = 0;
-    unsigned line = 0, column = 0;
-    auto operator<=>(const LocPoint&) const = default;
-};
-
-struct Loc {
-    LocPoint at;
-    std::optional<LocPoint> inlined_at;
-};
-
-// ".loc 3 440 9, function_name $L__info_string1, inlined_at 1 24 5"
-std::optional<Loc> parse_loc(std::string_view line)
-{
-    line = strip_comment(line);
-    if (!starts_with_word(line, ".loc")) return std::nullopt;
-    auto point = [](std::string_view s) {
-        LocPoint p;
-        std::istringstream in{std::string(s)};
-        in >> p.file >> p.line >> p.column;
-        return p;
-    };
-    line.remove_prefix(4);
-    Loc loc;
-    const std::size_t comma = line.find(',');
-    loc.at = point(line.substr(0, comma));
-    const std::size_t in = line.find("inlined_at");
-    if (in != std::string_view::npos) loc.inlined_at = point(line.substr(in + 10));
-    return loc;
-}
-
-// ".file 1 "/path/k.cu"" or ".file 1 "k.cu", 1700000000, 1234"
-std::map<int, std::string> file_table(const std::vector<std::string_view>& lines)
-{
-    std::map<int, std::string> files;
-    for (std::string_view raw : lines) {
-        std::string_view line = trim(raw);
-        if (!starts_with_word(line, ".file")) continue;
-        line.remove_prefix(5);
-        const std::size_t q1 = line.find('"'), q2 = line.find('"', q1 + 1);
-        if (q1 == std::string_view::npos || q2 == std::string_view::npos) continue;
-        files[std::stoi(std::string(trim(line.substr(0, q1))))] = std::string(line.substr(q1 + 1, q2 - q1 - 1));
-    }
-    return files;
-}
-
-struct SourceSite {
-    std::uint32_t line = 0;
-    std::uint32_t file_hash = trace::file_hash("");
-};
-
 // Follows `.loc`s in program order and answers, for the current point, the
-// location the interpreter gives the instruction (the parser's rule): of the
-// `.loc`'s whole chain of inlined callers, innermost first, the first frame in a
-// file that is not a CUDA toolkit header; the outermost when all are. nvcc names
-// one caller a `.loc`; that caller's own callers are those of the `.loc` that
-// last had it innermost (cooperative groups inline header into header).
+// location the interpreter gives the instruction: the statement layer's
+// chain of inlined callers and its user frame (statements.h).
 class SiteTracker {
 public:
-    explicit SiteTracker(const std::map<int, std::string>& files) : files_(files) {}
+    explicit SiteTracker(const Module& m) : m_(m) {}
 
-    void start_function() { frames_.clear(); }
-
-    void see(const Loc& loc)
+    void see(const Statement& loc)
     {
-        std::vector<Frame> chain{{loc.at.file, loc.at.line}};
-        if (loc.inlined_at) {
-            const Frame caller{loc.inlined_at->file, loc.inlined_at->line};
-            if (auto known = frames_.find(caller); known != frames_.end())
-                chain.insert(chain.end(), known->second.begin(), known->second.end());
-            else
-                chain.push_back(caller);
-        }
-        frames_[chain.front()] = chain;
-        Frame pick = chain.back();
-        for (const Frame& f : chain)
-            if (!toolkit(f.first)) {
-                pick = f;
-                break;
-            }
-        auto it = files_.find(pick.first);
-        current_ = SourceSite{pick.second, trace::file_hash(it == files_.end() ? "" : it->second.c_str())};
+        std::string error;
+        auto named = reader::read_loc(m_.tokens, loc, error);
+        if (!named) return;  // the parser reports it
+        bool found = false;
+        const reader::SourceFrame pick = reader::user_frame(callers_.chain(std::move(*named)), m_.files, found);
+        auto it = m_.files.find(pick.first);
+        current_ = SourceSite{pick.second, trace::file_hash(it == m_.files.end() ? "" : it->second.c_str())};
     }
     SourceSite current() const { return current_; }
 
 private:
-    using Frame = std::pair<int, unsigned>;  // (file, line)
-    bool toolkit(int file) const
-    {
-        auto it = files_.find(file);
-        return it != files_.end() && is_toolkit_path(it->second);
-    }
-    const std::map<int, std::string>& files_;
-    std::map<Frame, std::vector<Frame>> frames_;  // this function's: a frame's chain out to the kernel
+    const Module& m_;
+    reader::CallerChains callers_;  // this function's
     SourceSite current_;
 };
 
+bool is_loc(const Module& m, const Statement& s) { return s.kind == StatementKind::Directive && m.tokens[s.first].s == ".loc"; }
+
 // ------------------------------------------------------------ functions --
 
-struct Function {
-    bool entry = false;
-    std::string name;
-    std::size_t header = 0;  // first line of the declaration
-    std::size_t open = 0;    // the line with the body's '{'
-    std::size_t close = 0;   // the line with the body's matching '}'
-};
+using Function = reader::FunctionBody;
 
-std::string function_name(std::string_view decl, bool entry)
+// The module's functions with a body; a body must close.
+std::vector<Function> find_functions(const Module& m)
 {
-    std::size_t at = decl.find(entry ? ".entry" : ".func");
-    std::string_view rest = trim(decl.substr(at + (entry ? 6 : 5)));
-    if (!entry && !rest.empty() && rest.front() == '(') {  // return parameters
-        int depth = 0;
-        std::size_t i = 0;
-        for (; i < rest.size(); ++i) {
-            depth += rest[i] == '(' ? 1 : rest[i] == ')' ? -1 : 0;
-            if (depth == 0) break;
-        }
-        rest = trim(rest.substr(i + 1));
-    }
-    std::size_t end = 0;
-    while (end < rest.size() && rest[end] != '(' && rest[end] != ';' && !std::isspace(static_cast<unsigned char>(rest[end])))
-        ++end;
-    return std::string(rest.substr(0, end));
+    std::vector<Function> fns = reader::function_bodies(m.tokens, m.statements);
+    for (const Function& f : fns)
+        if (f.close == m.statements.size()) throw std::invalid_argument("PTX: the body of " + std::string(f.name) + " never closes");
+    return fns;
 }
 
-std::vector<Function> find_functions(const std::vector<std::string_view>& lines)
-{
-    std::vector<Function> out;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        const std::string_view code = strip_comment(lines[i]);
-        const bool entry = contains(code, ".entry") && !contains(code, ".callprototype");
-        const bool func = !entry && (starts_with_word(code, ".func") || contains(code, " .func"));
-        if (!entry && !func) continue;
-        Function f;
-        f.entry = entry;
-        f.header = i;
-        f.name = function_name(code, entry);
-        // The body opens at the first '{' at parameter depth 0; a ';' first means a declaration only.
-        std::size_t j = i;
-        int parens = 0;
-        bool body = false;
-        for (; j < lines.size(); ++j) {
-            const std::string_view l = strip_comment(lines[j]);
-            bool stop = false;
-            for (char c : l) {
-                parens += c == '(' ? 1 : c == ')' ? -1 : 0;
-                if (parens == 0 && (c == '{' || c == ';')) {
-                    body = c == '{';
-                    stop = true;
-                    break;
-                }
-            }
-            if (stop) break;
-        }
-        if (!body) {
-            i = j;
-            continue;
-        }
-        f.open = j;
-        int depth = 0;
-        std::size_t k = j;
-        for (; k < lines.size(); ++k) {
-            depth += brace_balance(lines[k]);
-            if (depth == 0) break;
-        }
-        if (k == lines.size()) throw std::invalid_argument("PTX: the body of " + f.name + " never closes");
-        f.close = k;
-        out.push_back(f);
-        i = k;
-    }
-    return out;
-}
-
-// ".shared .align 4 .b8 _ZZ...E5sdata[1024];" -> the variable's name; dynamic when "[]".
-std::optional<SharedSymbol> shared_declaration(std::string_view line)
-{
-    line = strip_comment(line);
-    const bool is_extern = starts_with_word(line, ".extern");
-    if (is_extern) line = trim(line.substr(7));
-    if (!starts_with_word(line, ".shared")) return std::nullopt;
-    std::size_t end = line.find_first_of("[;=");
-    if (end == std::string_view::npos) return std::nullopt;
-    std::string_view head = trim(line.substr(0, end));
-    const std::size_t space = head.find_last_of(" \t");
-    SharedSymbol s;
-    s.ptx_name = std::string(head.substr(space + 1));
-    s.dynamic = is_extern || line.substr(end, 2) == "[]";
-    return s;
-}
-
-// Register widths in bits, from a function's `.reg` lines ("%r<17>" declares %r0..%r16).
+// Register widths in bits, from a function's `.reg` declarations ("%r<17>" declares %r0..%r16).
 class RegisterWidths {
 public:
-    void see(std::string_view line)
+    void see(const Module& m, const Statement& s)
     {
-        line = strip_comment(line);
-        if (!starts_with_word(line, ".reg")) return;
-        line = trim(line.substr(4));
-        const std::size_t sp = line.find_first_of(" \t");
-        if (sp == std::string_view::npos) return;
-        const unsigned bits = type_bits(line.substr(1, sp - 1));
-        std::string_view names = trim(line.substr(sp));
-        if (!names.empty() && names.back() == ';') names.remove_suffix(1);
-        for (const std::string& n : split_operands(names)) {
-            const std::size_t lt = n.find('<');
-            if (lt == std::string::npos) exact_[n] = bits;
-            else prefix_[n.substr(0, lt)] = bits;
-        }
+        if (s.kind != StatementKind::Directive || !reader::is_declaration(m.tokens, s)) return;
+        const reader::Declaration d = reader::read_declaration(m.tokens, Span{s.first, s.end});
+        if (d.space != ".reg") return;
+        const unsigned bits = 8 * reader::ty_bytes(d.ty);
+        for (const reader::DeclaredName& n : d.names) (n.registers ? prefix_ : exact_)[std::string(n.name)] = bits;
     }
     unsigned bits(const std::string& reg) const
     {
@@ -334,15 +122,6 @@ public:
         if (auto it = prefix_.find(p); it != prefix_.end()) return it->second;
         return 64;
     }
-    static unsigned type_bits(std::string_view t)
-    {
-        if (t == "pred") return 1;
-        if (t.ends_with("x2")) return 32;
-        unsigned n = 0;
-        for (char c : t)
-            if (std::isdigit(static_cast<unsigned char>(c))) n = n * 10 + unsigned(c - '0');
-        return n ? n : 32;
-    }
 
 private:
     std::map<std::string, unsigned> exact_, prefix_;
@@ -350,55 +129,39 @@ private:
 
 // ------------------------------------------------------------ instructions --
 
+// An instruction as the statement layer reads it, with the texts the
+// generated code pastes.
 struct Instruction {
-    std::string guard;  // "@%p1", "@!%p1" or ""
+    reader::InstructionStatement read;
+    std::string guard;                   // "@%p1", "@!%p1" or ""
     std::string opcode;
-    std::vector<std::string> parts;  // opcode split at '.'
-    std::vector<std::string> operands;
+    std::vector<std::string> operands;   // as written; a `d|p` pair is one
+    std::vector<Span> spans;             // their tokens
 };
 
-std::optional<Instruction> parse_instruction(std::string_view line)
+Instruction instruction(const Module& m, const Statement& s)
 {
-    line = strip_comment(line);
-    if (line.empty() || line.front() == '.' || line.front() == '{' || line.front() == '}' || line.back() != ';')
-        return std::nullopt;
-    if (line.find(':') != std::string_view::npos && line.front() == '$') return std::nullopt;  // label
     Instruction in;
-    if (line.front() == '@') {
-        const std::size_t sp = line.find_first_of(" \t");
-        in.guard = std::string(line.substr(0, sp));
-        line = trim(line.substr(sp));
+    in.read = reader::read_instruction(m.tokens, s);
+    if (in.read.guarded) in.guard = std::string(in.read.guard_negated ? "@!" : "@") + std::string(in.read.guard);
+    in.opcode = std::string(in.read.opcode);
+    for (std::size_t k = 0; k < in.read.operands.size(); ++k) {
+        Span o = in.read.operands[k];
+        if (in.read.paired[k] && k + 1 < in.read.operands.size()) o.end = in.read.operands[++k].end;
+        in.spans.push_back(o);
+        in.operands.push_back(m.text_of(o));
     }
-    const std::size_t sp = line.find_first_of(" \t;");
-    in.opcode = std::string(line.substr(0, sp));
-    in.parts = split_dots(in.opcode);
-    std::string_view ops = trim(line.substr(sp));
-    if (!ops.empty() && ops.back() == ';') ops.remove_suffix(1);
-    in.operands = split_operands(ops);
     return in;
 }
 
-bool has_part(const Instruction& in, std::string_view p)
-{
-    return std::find(in.parts.begin(), in.parts.end(), p) != in.parts.end();
-}
+bool has_part(const Instruction& in, std::string_view p) { return reader::has_part(in.read, p); }
+std::string_view base_of(const Instruction& in) { return in.read.parts.front(); }
+std::string type_of(const Instruction& in) { return std::string(in.read.parts.back()); }
+unsigned type_bytes(std::string_view t) { return reader::ty_bytes(reader::type_of(t)); }
 
-unsigned type_bytes(std::string_view t)
-{
-    if (t == "b128") return 16;
-    return std::max(1u, RegisterWidths::type_bits(t) / 8);
-}
-
-// The memory space of a load/store/atomic: Global, Shared, None for generic;
-// nullopt for spaces that are not traced (param, local, const, cluster).
-struct SpaceOf {
-    bool traced = true;
-    bool generic = false;
-    Space space = Space::None;
-};
 SpaceOf space_of(const Instruction& in)
 {
-    for (const std::string& p : in.parts) {
+    for (std::string_view p : in.read.parts) {
         if (p == "global") return {true, false, Space::Global};
         if (p == "shared" || p == "shared::cta") return {true, false, Space::Shared};
         if (p.starts_with("shared::") || p.starts_with("param") || p == "local" || p == "const") return {false, false, Space::None};
@@ -406,315 +169,151 @@ SpaceOf space_of(const Instruction& in)
     return {true, true, Space::None};
 }
 
-unsigned vector_width(const Instruction& in)
+std::vector<std::string> vector_elements(const Module& m, const Instruction& in, std::size_t k)
 {
-    for (const std::string& p : in.parts)
-        if (p == "v2") return 2;
-        else if (p == "v4") return 4;
-        else if (p == "v8") return 8;
-    return 1;
+    std::vector<std::string> out;
+    for (Span e : reader::vector_elements(m.tokens, in.spans[k])) out.push_back(m.text_of(e));
+    return out;
 }
 
-std::vector<std::string> vector_elements(const std::string& op)
+Address address(const Module& m, const Instruction& in, std::size_t k)
 {
-    if (op.empty() || op.front() != '{') return {op};
-    return split_operands(std::string_view(op).substr(1, op.size() - 2));
-}
-
-struct Address {
-    std::string base;   // register or symbol
-    long long offset = 0;
-    bool reg = false;
-};
-Address parse_address(std::string_view op)
-{
-    op = trim(op);
-    if (op.size() < 2 || op.front() != '[') throw std::invalid_argument("PTX: expected an address, got " + std::string(op));
-    op = trim(op.substr(1, op.size() - 2));
-    Address a;
-    const std::size_t plus = op.find('+');
-    a.base = std::string(trim(op.substr(0, plus)));
-    if (plus != std::string_view::npos) a.offset = std::stoll(std::string(trim(op.substr(plus + 1))), nullptr, 0);
-    a.reg = !a.base.empty() && a.base.front() == '%';
-    return a;
-}
-
-// ------------------------------------------------------------ emitting --
-
-// Registers the generated code uses; declared once per instrumented function.
-constexpr const char* kRegisterDeclarations =
-    "\t.reg .pred \t%wl_on, %wl_g, %wl_full, %wl_ps, %wl_pg, %wl_q, %wl_pc;\n"
-    "\t.reg .b32 \t%wl_thr, %wl_blk, %wl_cap, %wl_seq, %wl_ep, %wl_sub, %wl_pad, %wl_idx, %wl_word, %wl_t<8>;\n"
-    "\t.reg .b64 \t%wl_ctl, %wl_st, %wl_recs, %wl_rec, %wl_a, %wl_d<4>;\n"
-    "\t.reg .b16 \t%wl_h<4>;\n"
-    "\t.reg .b32 \t%wl_x32, %wl_y32, %wl_o32, %wl_n32, %wl_c<4>;\n"
-    "\t.reg .b64 \t%wl_x64, %wl_y64, %wl_o64, %wl_n64;\n"
-    "\t.reg .b16 \t%wl_x16, %wl_y16, %wl_o16, %wl_n16;\n";
-
-// The control block through %wl_ctl, which the prologue loads with its address.
-std::string control(unsigned offset) { return "%wl_ctl+" + std::to_string(offset); }
-
-// Every lane finds out, once per function, whether its block is watched and
-// where its per-lane state lives.
-std::string prologue()
-{
-    std::ostringstream o;
-    o << "\tmov.u64 \t%wl_ctl, " << kControlSymbol << ";\n";
-    o << "\tmov.u32 \t%wl_t0, %tid.x;\n\tmov.u32 \t%wl_t1, %tid.y;\n\tmov.u32 \t%wl_t2, %tid.z;\n"
-         "\tmov.u32 \t%wl_t3, %ntid.x;\n\tmov.u32 \t%wl_t4, %ntid.y;\n\tmov.u32 \t%wl_t5, %ntid.z;\n"
-         "\tmad.lo.u32 \t%wl_thr, %wl_t2, %wl_t4, %wl_t1;\n\tmad.lo.u32 \t%wl_thr, %wl_thr, %wl_t3, %wl_t0;\n"
-         "\tmul.lo.u32 \t%wl_t6, %wl_t3, %wl_t4;\n\tmul.lo.u32 \t%wl_t6, %wl_t6, %wl_t5;\n"
-         "\tmov.u32 \t%wl_t0, %ctaid.x;\n\tmov.u32 \t%wl_t1, %ctaid.y;\n\tmov.u32 \t%wl_t2, %ctaid.z;\n"
-         "\tmov.u32 \t%wl_t3, %nctaid.x;\n\tmov.u32 \t%wl_t4, %nctaid.y;\n"
-         "\tmad.lo.u32 \t%wl_blk, %wl_t2, %wl_t4, %wl_t1;\n\tmad.lo.u32 \t%wl_blk, %wl_blk, %wl_t3, %wl_t0;\n"
-      << "\tld.global.u64 \t%wl_d0, [" << control(16) << "];\n"
-      << "\tmul.wide.u32 \t%wl_d1, %wl_blk, 4;\n\tadd.u64 \t%wl_d0, %wl_d0, %wl_d1;\n"
-         "\tld.global.u32 \t%wl_t7, [%wl_d0];\n"
-      << "\tsetp.ne.u32 \t%wl_on, %wl_t7, " << kNotWatched << ";\n"
-      << "\tmad.lo.u32 \t%wl_t7, %wl_t7, %wl_t6, %wl_thr;\n"
-      << "\tld.global.u64 \t%wl_st, [" << control(24) << "];\n"
-      << "\tmul.wide.u32 \t%wl_d1, %wl_t7, " << kLaneStateBytes << ";\n\tadd.u64 \t%wl_st, %wl_st, %wl_d1;\n"
-      << "\tld.global.u64 \t%wl_recs, [" << control(0) << "];\n"
-      << "\tld.global.u32 \t%wl_cap, [" << control(8) << "];\n";
-    return o.str();
-}
-
-// Thread 0 of a watched block writes each shared variable's window address.
-std::string shared_bases(const std::vector<SharedSymbol>& shared)
-{
-    std::ostringstream o;
-    o << "\tsetp.eq.and.u32 \t%wl_q, %wl_thr, 0, %wl_on;\n";
-    for (std::size_t k = 0; k < shared.size(); ++k)
-        o << "\t@%wl_q mov.u32 \t%wl_t0, " << shared[k].ptx_name << ";\n"
-          << "\t@%wl_q st.global.u32 \t[" << control(unsigned(sizeof(Control) + 4 * k)) << "], %wl_t0;\n";
-    return o.str();
-}
-
-enum class StateChange { Access, Barrier, Collective };
-
-struct ValueStore {
-    unsigned offset;   // within the record's value bytes
-    std::string type;  // st.global.<type>
-    std::string operand;
-};
-
-struct Site {
-    Kind kind = Kind::Load;
-    SpaceOf space;
-    unsigned size = 0;
-    bool has_address = false;
-    std::vector<ValueStore> values;
-    StateChange change = StateChange::Access;
-};
-
-std::uint32_t record_word(Kind k, Space s, unsigned size)
-{
-    return std::uint32_t(k) | std::uint32_t(s) << 8 | std::uint32_t(size) << 16;
-}
-
-class Emitter {
-public:
-    explicit Emitter(std::string& out) : out_(out) {}
-
-    // Code that captures the address into %wl_a before the instruction runs
-    // (its destination may overwrite the address register).
-    void capture_address(const Address& a, const RegisterWidths& widths, Space space)
-    {
-        if (a.reg) {
-            if (widths.bits(a.base) == 32) line("cvt.u64.u32 \t%wl_a, " + a.base);
-            else line("mov.b64 \t%wl_a, " + a.base);
-        } else if (space == Space::Shared) {
-            line("mov.u32 \t%wl_t0, " + a.base);
-            line("cvt.u64.u32 \t%wl_a, %wl_t0");
-        } else {
-            line("mov.u64 \t%wl_a, " + a.base);
-        }
-        if (a.offset) line("add.s64 \t%wl_a, %wl_a, " + std::to_string(a.offset));
-    }
-
-    // The record itself, after the instruction.
-    void record(std::size_t id, const std::string& guard, const Site& s, SourceSite where)
-    {
-        const std::string skip = "$WL_skip_" + std::to_string(id);
-        const std::string full = "$WL_full_" + std::to_string(id);
-        line("@!%wl_on bra.uni \t" + skip);
-        if (!guard.empty()) {
-            const bool negated = guard.size() > 1 && guard[1] == '!';
-            line(std::string(negated ? "@" : "@!") + guard.substr(negated ? 2 : 1) + " bra \t" + skip);
-        }
-        std::string word = std::to_string(record_word(s.kind, s.space.space, s.size));
-        if (s.space.generic && s.has_address) {
-            line("isspacep.shared \t%wl_ps, %wl_a");
-            line("isspacep.global \t%wl_pg, %wl_a");
-            line("or.pred \t%wl_g, %wl_ps, %wl_pg");
-            line("@!%wl_g bra \t" + skip);
-            line("@%wl_ps cvta.to.shared.u64 \t%wl_a, %wl_a");
-            line("selp.u32 \t%wl_word, " + std::to_string(record_word(s.kind, Space::Shared, s.size)) + ", " +
-                 std::to_string(record_word(s.kind, Space::Global, s.size)) + ", %wl_ps");
-            word = "%wl_word";
-        }
-        line("ld.global.v4.u32 \t{%wl_seq, %wl_ep, %wl_sub, %wl_pad}, [%wl_st]");
-        line("atom.global.add.u32 \t%wl_idx, [" + control(12) + "], 1");
-        line("setp.ge.u32 \t%wl_full, %wl_idx, %wl_cap");
-        line("@%wl_full bra \t" + full);
-        line("mul.wide.u32 \t%wl_rec, %wl_idx, " + std::to_string(sizeof(trace::LaneRecord)));
-        line("add.u64 \t%wl_rec, %wl_rec, %wl_recs");
-        line("st.global.v2.u32 \t[%wl_rec], {%wl_blk, %wl_thr}");
-        line("st.global.v2.u32 \t[%wl_rec+8], {%wl_seq, %wl_ep}");
-        line("st.global.u32 \t[%wl_rec+16], %wl_sub");
-        line("st.global.u32 \t[%wl_rec+20], " + std::to_string(where.line));
-        line("st.global.u32 \t[%wl_rec+24], " + std::to_string(where.file_hash));
-        line("st.global.u32 \t[%wl_rec+28], " + word);
-        line(std::string("st.global.u64 \t[%wl_rec+32], ") + (s.has_address ? "%wl_a" : "0"));
-        line("st.global.u64 \t[%wl_rec+40], 0");
-        line("st.global.u64 \t[%wl_rec+48], 0");
-        for (const ValueStore& v : s.values)
-            line("st.global." + v.type + " \t[%wl_rec+" + std::to_string(40 + v.offset) + "], " + v.operand);
-        label(full);
-        line("add.u32 \t%wl_seq, %wl_seq, 1");
-        if (s.change == StateChange::Barrier) {
-            line("add.u32 \t%wl_ep, %wl_ep, 1");
-            line("mov.u32 \t%wl_sub, 0");
-        } else if (s.change == StateChange::Collective) {
-            line("add.u32 \t%wl_sub, %wl_sub, 1");
-        }
-        line("st.global.v4.u32 \t[%wl_st], {%wl_seq, %wl_ep, %wl_sub, %wl_pad}");
-        label(skip);
-    }
-
-    void line(const std::string& s) { out_ += "\t" + s + ";\n"; }
-    void raw(std::string_view s)
-    {
-        out_ += s;
-        out_ += '\n';
-    }
-    void label(const std::string& l) { out_ += l + ":\n"; }
-
-private:
-    std::string& out_;
-};
-
-// A temporary register of the given width for captured operands.
-std::string temp(const char* role, unsigned bytes)
-{
-    return std::string("%wl_") + role + (bytes == 8 ? "64" : bytes == 2 || bytes == 1 ? "16" : "32");
-}
-std::string bit_type(unsigned bytes) { return bytes == 8 ? "b64" : bytes <= 2 ? "b16" : "b32"; }
-
-// The value an atomic leaves in memory, from the old value and its operands.
-void atomic_result(Emitter& e, const std::string& op, const std::string& type, unsigned bytes)
-{
-    const std::string o = temp("o", bytes), x = temp("x", bytes), y = temp("y", bytes), n = temp("n", bytes);
-    const std::string b = bit_type(bytes);
-    if (op == "add") e.line("add." + type + " \t" + n + ", " + o + ", " + x);
-    else if (op == "min" || op == "max") e.line(op + "." + type + " \t" + n + ", " + o + ", " + x);
-    else if (op == "and" || op == "or" || op == "xor") e.line(op + "." + b + " \t" + n + ", " + o + ", " + x);
-    else if (op == "exch") e.line("mov." + b + " \t" + n + ", " + x);
-    else if (op == "cas") {
-        e.line("setp.eq." + b + " \t%wl_q, " + o + ", " + x);
-        e.line("selp." + b + " \t" + n + ", " + y + ", " + o + ", %wl_q");
-    } else if (op == "inc") {  // old >= x ? 0 : old + 1
-        e.line("setp.ge.u32 \t%wl_q, " + o + ", " + x);
-        e.line("add.u32 \t" + n + ", " + o + ", 1");
-        e.line("selp.b32 \t" + n + ", 0, " + n + ", %wl_q");
-    } else if (op == "dec") {  // old == 0 || old > x ? x : old - 1
-        e.line("setp.eq.u32 \t%wl_q, " + o + ", 0");
-        e.line("setp.gt.or.u32 \t%wl_q, " + o + ", " + x + ", %wl_q");
-        e.line("sub.u32 \t" + n + ", " + o + ", 1");
-        e.line("selp.b32 \t" + n + ", " + x + ", " + n + ", %wl_q");
-    } else {
-        e.line("mov." + b + " \t" + n + ", " + o);
-    }
+    const auto a = reader::read_address(m.tokens, in.spans[k]);
+    if (!a) throw std::invalid_argument("PTX: expected an address, got " + in.operands[k]);
+    return Address{std::string(a->base), a->offset, a->base.starts_with("%")};
 }
 
 const std::set<std::string> kAtomicOps{"add", "min", "max", "and", "or", "xor", "exch", "cas", "inc", "dec"};
 
-// Rewrites one function body (lines open+1 .. close-1), appending to `out`.
+// Copies the PTX text to the output, inserting the generated code before and
+// after the statements it records; a statement's line (with its comment) is
+// kept as written unless the statement is replaced.
+class Output {
+public:
+    Output(const Module& m, std::string& out) : m_(m), out_(out) {}
+
+    void copy_to(std::size_t offset)
+    {
+        if (offset > cursor_) out_.append(m_.text.substr(cursor_, offset - cursor_));
+        cursor_ = std::max(cursor_, offset);
+    }
+    void skip_to(std::size_t offset) { cursor_ = std::max(cursor_, offset); }
+    // Up to the start of the statement's line: code emitted now runs before it.
+    void before(const Statement& s)
+    {
+        copy_to(m_.line_start(m_.offset(s)));
+        if (!out_.empty() && out_.back() != '\n') out_ += '\n';
+    }
+    // Through the end of the statement's line: code emitted now runs after it.
+    void through(const Statement& s) { copy_to(line_after(s)); }
+    // Through the lines that follow with no code on them (blank, or only a comment).
+    void through_empty_lines()
+    {
+        std::size_t at = cursor_;
+        while (at < m_.text.size()) {
+            const std::size_t eol = m_.line_end(at);
+            const std::string_view line = m_.text.substr(at, eol - at);
+            const std::size_t code = line.find_first_not_of(" \t\r\n");
+            if (code != std::string_view::npos && line.substr(code, 2) != "//") break;
+            at = eol;
+        }
+        copy_to(at);
+    }
+    // The statement's line is replaced by what the caller emits.
+    void drop(const Statement& s) { skip_to(line_after(s)); }
+
+private:
+    // Past the statement's line, or just past the statement when more code follows it on that line.
+    std::size_t line_after(const Statement& s) const
+    {
+        const std::size_t end = m_.end_offset(s), eol = m_.line_end(end);
+        const std::string_view rest = m_.text.substr(end, eol - end);
+        const std::size_t code = rest.find_first_not_of(" \t\r\n");
+        return code == std::string_view::npos || rest.substr(code, 2) == "//" ? eol : end;
+    }
+    const Module& m_;
+    std::string& out_;
+    std::size_t cursor_ = 0;
+};
+
+// Rewrites one function body (statements open+1 .. close-1), appending to the output.
 class FunctionInstrumenter {
 public:
-    FunctionInstrumenter(const std::vector<std::string_view>& lines, const Function& f, SiteTracker& sites,
-                         std::size_t& next_id, std::string& out)
-        : lines_(lines), f_(f), sites_(sites), next_id_(next_id), out_(out), emit_(out)
+    FunctionInstrumenter(const Module& m, const Function& f, std::size_t& next_id, Output& text, std::string& out)
+        : m_(m), f_(f), sites_(m), next_id_(next_id), text_(text), out_(out), emit_(out)
     {
-        sites_.start_function();
-        for (std::size_t i = f.open; i <= f.close; ++i) widths_.see(lines[i]);
+        for (std::size_t k = f.open; k <= f.close; ++k) {
+            widths_.see(m, m.statements[k]);
+            if (m.statements[k].kind == StatementKind::Instruction)
+                if (const unsigned b = reader::shared_access_bytes(reader::read_instruction(m.tokens, m.statements[k])))
+                    narrowest_shared_ = std::min(narrowest_shared_, b);
+        }
     }
 
-    // The narrowest explicitly .shared access seen (16 when none).
+    // The narrowest explicitly .shared access of the function (statements.h's rule).
     unsigned narrowest_shared() const { return narrowest_shared_; }
 
     std::size_t run(const std::vector<SharedSymbol>* entry_shared)
     {
-        emit_.raw(lines_[f_.open]);
+        text_.through(statement(f_.open));
         out_ += kRegisterDeclarations;
         out_ += prologue();
+        std::size_t k = f_.open + 1;
         if (entry_shared) {
             // After the function's own declarations, so that demoted shared variables are declared.
-            std::size_t i = f_.open + 1;
-            for (; i < f_.close; ++i) {
-                const std::string_view code = strip_comment(lines_[i]);
-                if (!code.empty() && code.front() != '.') break;
-                if (starts_with_word(code, ".loc")) {
-                    if (auto loc = parse_loc(code)) sites_.see(*loc);
-                }
-                emit_.raw(lines_[i]);
+            for (; k < f_.close && statement(k).kind == StatementKind::Directive; ++k) {
+                if (is_loc(m_, statement(k))) sites_.see(statement(k));
+                text_.through(statement(k));
             }
+            text_.through_empty_lines();
             out_ += shared_bases(*entry_shared);
-            body(i);
-        } else {
-            body(f_.open + 1);
         }
-        emit_.raw(lines_[f_.close]);
+        for (; k < f_.close; ++k) {
+            const Statement& s = statement(k);
+            if (is_loc(m_, s)) sites_.see(s);
+            else if (s.kind == StatementKind::Instruction) instrument(s, instruction(m_, s));
+        }
+        text_.through(statement(f_.close));
         return count_;
     }
 
 private:
-    void body(std::size_t from)
-    {
-        for (std::size_t i = from; i < f_.close; ++i) {
-            const std::string_view l = lines_[i];
-            if (auto loc = parse_loc(l)) {
-                sites_.see(*loc);
-                emit_.raw(l);
-                continue;
-            }
-            auto in = parse_instruction(l);
-            if (!in || !instrument(*in, l)) emit_.raw(l);
-        }
-    }
+    const Statement& statement(std::size_t k) const { return m_.statements[k]; }
+    void capture(const Address& a, Space space) { emit_.capture_address(a, widths_.bits(a.base), space); }
 
-    bool instrument(Instruction& in, std::string_view original)
+    bool instrument(const Statement& original, const Instruction& in)
     {
-        const std::string& base = in.parts[0];
+        text_.before(original);  // whatever is generated runs before or after this line
+        const std::string_view base = base_of(in);
         if (base == "ld" || base == "ldu") return memory(in, original, Kind::Load);
         if (base == "st") return memory(in, original, Kind::Store);
         if (base == "cp" && has_part(in, "async") && has_part(in, "shared") && has_part(in, "global") &&
             (has_part(in, "ca") || has_part(in, "cg")))
             return copy(in, original);
-        if (base == "atom" || base == "red") return atomic(in);
+        if (base == "atom" || base == "red") return atomic(in, original);
         if (base == "bar" || base == "barrier") return barrier(in, original);
         if (base == "shfl" || base == "vote" || base == "match" || base == "redux") return collective(in, original);
         return false;
     }
 
-    bool memory(const Instruction& in, std::string_view original, Kind kind)
+    bool memory(const Instruction& in, const Statement& original, Kind kind)
     {
         const SpaceOf space = space_of(in);
         if (!space.traced || in.operands.size() < 2) return false;
-        const std::string& type = in.parts.back();
-        const unsigned elem = type_bytes(type), width = vector_width(in);
-        const Address addr = parse_address(in.operands[kind == Kind::Load ? 1 : 0]);
-        if (!space.generic && space.space == Space::Shared) narrowest_shared_ = std::min(narrowest_shared_, elem);
+        const std::string type = type_of(in);
+        const unsigned elem = type_bytes(type), width = reader::vector_width(in.read);
+        if (elem == 0) return false;
+        const Address addr = address(m_, in, kind == Kind::Load ? 1 : 0);
         Site s;
         s.kind = kind;
         s.space = space;
         s.size = elem * width;
         s.has_address = true;
-        const auto elements = vector_elements(in.operands[kind == Kind::Load ? 0 : 1]);
+        const auto elements = vector_elements(m_, in, kind == Kind::Load ? 0 : 1);
         for (std::size_t k = 0; k < elements.size(); ++k)
             if (elements[k] != "_") s.values.push_back({unsigned(k * elem), type, elements[k]});
-        emit_.capture_address(addr, widths_, space.space);
-        emit_.raw(original);
+        capture(addr, space.space);
+        text_.through(original);
         emit_.record(next_id_++, in.guard, s, sites_.current());
         ++count_;
         return true;
@@ -726,10 +325,10 @@ private:
     // source). The bytes are read here by an ordinary load, for the record:
     // the copy itself lands later. A src-size strictly between 0 and cp-size
     // is recorded as a whole copy (warplab's kernels use 0 or cp-size).
-    bool copy(const Instruction& in, std::string_view original)
+    bool copy(const Instruction& in, const Statement& original)
     {
         if (in.operands.size() < 3) return false;
-        const unsigned size = unsigned(std::stoul(in.operands[2], nullptr, 0));
+        const unsigned size = unsigned(reader::parse_integer(in.operands[2]).value_or(0));
         if (size != 4 && size != 8 && size != 16) return false;
         const unsigned words = size / 4;
         Site load;
@@ -741,7 +340,6 @@ private:
         Site store = load;
         store.kind = Kind::Store;
         store.space = {true, false, Space::Shared};
-        narrowest_shared_ = std::min(narrowest_shared_, size);
 
         // %wl_pc: this lane copies bytes from global memory.
         emit_.line(in.operands.size() > 3 ? "setp.ne.u32 \t%wl_pc, " + in.operands[3] + ", 0" : "setp.eq.u32 \t%wl_pc, 0, 0");
@@ -750,36 +348,36 @@ private:
             emit_.line("and.pred \t%wl_pc, %wl_pc, " + std::string(negated ? "!" : "") + in.guard.substr(negated ? 2 : 1));
         }
         for (unsigned w = 0; w < words; ++w) emit_.line("mov.b32 \t%wl_c" + std::to_string(w) + ", 0");
-        emit_.capture_address(parse_address(in.operands[1]), widths_, Space::Global);
+        capture(address(m_, in, 1), Space::Global);
         std::string regs = "%wl_c0";
         for (unsigned w = 1; w < words; ++w) regs += ", %wl_c" + std::to_string(w);
         emit_.line("@%wl_pc ld.global" + std::string(words == 1 ? ".b32 \t" + regs : (words == 2 ? ".v2" : ".v4") +
                                                       std::string(".b32 \t{") + regs + "}") + ", [%wl_a]");
         emit_.record(next_id_++, "@%wl_pc", load, sites_.current());
-        emit_.raw(original);
-        emit_.capture_address(parse_address(in.operands[0]), widths_, Space::Shared);
+        text_.through(original);
+        capture(address(m_, in, 0), Space::Shared);
         emit_.record(next_id_++, in.guard, store, sites_.current());
         count_ += 2;
         return true;
     }
 
-    bool atomic(Instruction& in)
+    bool atomic(const Instruction& in, const Statement& original)
     {
         const SpaceOf space = space_of(in);
-        const bool red = in.parts[0] == "red";
+        const bool red = base_of(in) == "red";
         std::string op;
-        for (const std::string& p : in.parts)
-            if (kAtomicOps.count(p)) op = p;
-        if (!space.traced || op.empty() || vector_width(in) != 1) return false;
-        const std::string type = in.parts.back();
+        for (std::string_view p : in.read.parts)
+            if (kAtomicOps.count(std::string(p))) op = p;
+        if (!space.traced || op.empty() || reader::vector_width(in.read) != 1) return false;
+        const std::string type = type_of(in);
         const unsigned bytes = type_bytes(type);
-        if (!space.generic && space.space == Space::Shared) narrowest_shared_ = std::min(narrowest_shared_, bytes);
+        if (bytes == 0) return false;
         // red has no destination: run it as atom into a scratch register, so that the stored value is known.
         std::vector<std::string> ops = in.operands;
         if (red) ops.insert(ops.begin(), temp("o", bytes));
         if (ops.size() < 3) return false;
-        const Address addr = parse_address(ops[1]);
-        emit_.capture_address(addr, widths_, space.space);
+        const Address addr = address(m_, in, red ? 0 : 1);
+        capture(addr, space.space);
         const std::string b = bit_type(bytes);
         emit_.line("mov." + b + " \t" + temp("x", bytes) + ", " + ops[2]);
         if (ops.size() > 3) emit_.line("mov." + b + " \t" + temp("y", bytes) + ", " + ops[3]);
@@ -788,6 +386,7 @@ private:
         std::string text = "\t" + (in.guard.empty() ? "" : in.guard + " ") + opcode + " \t";
         for (std::size_t k = 0; k < ops.size(); ++k) text += (k ? ", " : "") + ops[k];
         emit_.raw(text + ";");
+        text_.drop(original);
         const bool old_is_sink = ops[0] == "_";
         emit_.line("mov." + b + " \t" + temp("o", bytes) + ", " + (old_is_sink ? "0" : ops[0]));
         atomic_result(emit_, op, type, bytes);
@@ -802,7 +401,7 @@ private:
         return true;
     }
 
-    bool barrier(const Instruction& in, std::string_view original)
+    bool barrier(const Instruction& in, const Statement& original)
     {
         Site s;
         if (has_part(in, "warp")) {
@@ -814,7 +413,7 @@ private:
         } else {
             return false;  // bar.arrive: no thread waits, nothing the trace shows
         }
-        emit_.raw(original);
+        text_.through(original);
         emit_.record(next_id_++, in.guard, s, sites_.current());
         ++count_;
         return true;
@@ -822,25 +421,25 @@ private:
 
     // Shuffles, votes, match and redux: the lane's input, captured before the
     // instruction (its destination may be the same register).
-    bool collective(const Instruction& in, std::string_view original)
+    bool collective(const Instruction& in, const Statement& original)
     {
         if (!has_part(in, "sync") || in.operands.size() < 2) return false;
         Site s;
         s.change = StateChange::Collective;
-        s.kind = in.parts[0] == "shfl" ? Kind::Shuffle : Kind::Vote;
+        s.kind = base_of(in) == "shfl" ? Kind::Shuffle : Kind::Vote;
         const std::string& input = in.operands[1];
-        const std::string& type = in.parts.back();
-        if (in.parts[0] == "match") {  // the emulator passes match's input as 16 bytes
+        const std::string type = type_of(in);
+        if (base_of(in) == "match") {  // the emulator passes match's input as 16 bytes
             s.size = 16;
             const unsigned bytes = type_bytes(type);
             emit_.line("mov." + bit_type(bytes) + " \t" + temp("x", bytes) + ", " + input);
             s.values.push_back({0, bit_type(bytes), temp("x", bytes)});
-            emit_.raw(original);
+            text_.through(original);
             emit_.record(next_id_++, in.guard, s, sites_.current());
             ++count_;
             return true;
         }
-        if (in.parts[0] == "vote") {
+        if (base_of(in) == "vote") {
             const bool negated = !input.empty() && input.front() == '!';
             emit_.line("selp.u32 \t%wl_x32, " + std::string(negated ? "0, 1, " : "1, 0, ") + input.substr(negated ? 1 : 0));
             s.size = 4;
@@ -849,99 +448,86 @@ private:
             emit_.line("mov." + bit_type(s.size) + " \t" + temp("x", s.size) + ", " + input);
         }
         s.values.push_back({0, bit_type(s.size), temp("x", s.size)});
-        emit_.raw(original);
+        text_.through(original);
         emit_.record(next_id_++, in.guard, s, sites_.current());
         ++count_;
         return true;
     }
 
-    const std::vector<std::string_view>& lines_;
+    const Module& m_;
     const Function& f_;
-    SiteTracker& sites_;
+    SiteTracker sites_;
     std::size_t& next_id_;
+    Output& text_;
     std::string& out_;
     Emitter emit_;
     RegisterWidths widths_;
     std::size_t count_ = 0;
-    unsigned narrowest_shared_ = 16;
+    unsigned narrowest_shared_ = reader::kNoSharedAccess;
 };
 
-// The kernel's shared variables in declaration order: module-scope ones it
-// (or a .func) mentions, then its own.
-std::vector<SharedSymbol> kernel_shared(const std::vector<std::string_view>& lines, const std::vector<Function>& fns,
-                                        const Function& kernel)
+// The kernel's shared variables, as the interpreter's parser lists them (statements.h).
+std::vector<SharedSymbol> kernel_shared(const Module& m, const std::vector<Function>& fns, const Function& kernel)
 {
-    auto inside = [&](std::size_t i) {
-        return std::any_of(fns.begin(), fns.end(), [&](const Function& f) { return i >= f.header && i <= f.close; });
-    };
-    auto used = [&](const std::string& name) {
-        for (const Function& f : fns) {
-            if (f.entry && &f != &kernel) continue;
-            for (std::size_t i = f.open; i <= f.close; ++i)
-                if (mentions(lines[i], name)) return true;
-        }
-        return false;
-    };
     std::vector<SharedSymbol> out;
-    for (std::size_t i = 0; i < lines.size(); ++i) {
-        if (inside(i) && !(i > kernel.open && i < kernel.close)) continue;
-        auto s = shared_declaration(lines[i]);
-        if (!s) continue;
-        if (inside(i) || used(s->ptx_name)) out.push_back(*s);
-    }
+    const reader::SharedUse use(m.tokens, m.statements, fns);
+    for (const reader::SharedDeclaration& d : use.of(std::size_t(&kernel - fns.data())))
+        out.push_back(SharedSymbol{std::string(d.name), d.dynamic});
     return out;
 }
 
 }  // namespace
 
-bool is_toolkit_path(std::string_view path)
+InstrumentedPtx instrument_ptx(std::string_view text, std::string_view entry)
 {
-    return contains(path, "/targets/") || contains(path, "/crt/") || (contains(path, "cuda") && contains(path, "/include/"));
-}
-
-InstrumentedPtx instrument_ptx(std::string_view ptx, std::string_view entry)
-{
-    const std::vector<std::string_view> lines = split_lines(ptx);
-    const std::vector<Function> fns = find_functions(lines);
+    Module m;
+    m.text = text;
+    m.tokens = reader::tokenize(text);
+    m.statements = reader::split_statements(m.tokens);
+    std::optional<std::size_t> address_size;
+    for (std::size_t k = 0; k < m.statements.size(); ++k) {
+        const Statement& s = m.statements[k];
+        if (s.kind != StatementKind::Directive) continue;
+        if (auto file = reader::read_file_directive(m.tokens, s)) m.files[file->index] = file->path;
+        if (!address_size && m.tokens[s.first].s == ".address_size") address_size = k;
+    }
+    const std::vector<Function> fns = find_functions(m);
     auto kernel = std::find_if(fns.begin(), fns.end(), [&](const Function& f) { return f.entry && f.name == entry; });
     if (kernel == fns.end()) {
         std::string names;
         for (const Function& f : fns)
-            if (f.entry) names += (names.empty() ? "" : ", ") + f.name;
+            if (f.entry) names += (names.empty() ? "" : ", ") + std::string(f.name);
         throw std::invalid_argument("PTX has no kernel " + std::string(entry) + " (it has: " + names + ")");
     }
+    if (!address_size) throw std::invalid_argument("PTX has no .address_size directive");
     InstrumentedPtx result;
     result.entry = std::string(entry);
-    result.shared = kernel_shared(lines, fns, *kernel);
-    const std::map<int, std::string> files = file_table(lines);
+    result.shared = kernel_shared(m, fns, *kernel);
 
     std::string& out = result.text;
-    out.reserve(ptx.size() * 2);
-    std::size_t next_id = 0;
-    std::size_t i = 0;
+    out.reserve(text.size() * 2);
+    Output copy(m, out);
     bool declared = false;
+    auto declare_control = [&] {  // after the .address_size line
+        copy.through(m.statements[*address_size]);
+        out += ".global .align 8 .b8 " + std::string(kControlSymbol) + "[" +
+               std::to_string(sizeof(Control) + 4 * std::max<std::size_t>(1, result.shared.size())) + "];\n";
+        declared = true;
+    };
+    std::size_t next_id = 0;
     for (const Function& f : fns) {
-        for (; i < f.header; ++i) {
-            out.append(lines[i]).push_back('\n');
-            if (!declared && starts_with_word(trim(lines[i]), ".address_size")) {
-                out += ".global .align 8 .b8 " + std::string(kControlSymbol) + "[" +
-                       std::to_string(sizeof(Control) + 4 * std::max<std::size_t>(1, result.shared.size())) + "];\n";
-                declared = true;
-            }
-        }
+        if (!declared && *address_size < f.header) declare_control();
         if (f.entry && f.name != entry) {  // another kernel: left out
-            i = f.close + 1;
+            copy.before(m.statements[f.header]);
+            copy.drop(m.statements[f.close]);
             continue;
         }
-        for (; i < f.open; ++i) out.append(lines[i]).push_back('\n');
-        SiteTracker sites(files);
-        FunctionInstrumenter fi(lines, f, sites, next_id, out);
+        FunctionInstrumenter fi(m, f, next_id, copy, out);
         result.sites += fi.run(f.entry ? &result.shared : nullptr);
         if (f.entry) result.narrowest_shared_access = fi.narrowest_shared();
-        i = f.close + 1;
     }
-    for (; i < lines.size(); ++i) out.append(lines[i]).push_back('\n');
-    if (!declared) throw std::invalid_argument("PTX has no .address_size directive");
+    if (!declared) declare_control();
+    copy.copy_to(text.size());
     return result;
 }
 

@@ -1,5 +1,6 @@
-// The PTX instrumenter behind wl::cuda::instrument and trace_on_gpu: a
-// line-level pass over PTX text, independent of the interpreter's parser.
+// The PTX instrumenter behind wl::cuda::instrument and trace_on_gpu: a pass
+// over PTX as the statement layer under the interpreter's parser reads it
+// (core/src/ptx/statements.h), so that both read each rule of PTX one way.
 //
 // The instrumented kernel keeps raw addresses (shared-window offsets, global
 // addresses) in the records it appends; the host turns them into (array,
@@ -82,11 +83,9 @@ struct LaunchFacts {
     std::vector<std::uint32_t> watched_blocks;
 };
 
-// The emulator's numbering of a kernel's shared arrays: the static ones in
-// declaration order, then the dynamic area (one, whatever `extern` names
-// alias it) when the launch gives it bytes. Element size: the alignment,
-// at most the narrowest shared access of the kernel, halved until it divides
-// the size. `bases`: each of `kernel.shared`'s window addresses.
+// The emulator's numbering of a kernel's shared arrays and their element
+// sizes (shared_arrays, core/src/ptx/statements.h). `bases`: each of
+// `kernel.shared`'s window addresses.
 std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& ptx,
                                      const std::vector<std::uint32_t>& bases, std::uint32_t dynamic_shared_bytes);
 
@@ -96,8 +95,5 @@ std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const Instru
 // (block, thread, seq).
 std::vector<trace::LaneRecord> finish_records(std::vector<trace::LaneRecord> raw, const LaunchFacts& facts);
 
-// The rule both backends use for a record's source site: the innermost
-// `.loc` location whose file is not a CUDA toolkit header.
-bool is_toolkit_path(std::string_view path);
 
 }  // namespace wl::cuda::detail

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <tuple>
 
+#include "../ptx/statements.h"
 #include "ptx_instrument.h"
 
 namespace wl::cuda::detail {
@@ -73,31 +74,15 @@ std::vector<LaneRecord> declarations(std::uint32_t block, const std::vector<Shar
     return out;
 }
 
-std::uint32_t element_size(unsigned align, unsigned narrowest_access, std::uint64_t bytes)
-{
-    unsigned e = std::min(std::max(1u, align), narrowest_access);
-    while (e > 1 && bytes % e) e /= 2;
-    return e;
-}
-
 }  // namespace
 
-std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& ptx,
+std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& instrumented,
                                      const std::vector<std::uint32_t>& bases, std::uint32_t dynamic_shared_bytes)
 {
     std::vector<SharedSlot> slots;
-    const unsigned narrowest = ptx.narrowest_shared_access;
-    for (std::size_t i = 0; i < kernel.shared.size() && i < bases.size(); ++i) {
-        const ptx::SharedInfo& v = kernel.shared[i];
-        if (!v.dynamic) slots.push_back({bases[i], v.bytes, element_size(v.align, narrowest, v.bytes), v.name});
-    }
-    if (dynamic_shared_bytes)
-        for (std::size_t i = 0; i < kernel.shared.size() && i < bases.size(); ++i) {
-            const ptx::SharedInfo& v = kernel.shared[i];
-            if (!v.dynamic) continue;
-            slots.push_back({bases[i], dynamic_shared_bytes, element_size(v.align, narrowest, dynamic_shared_bytes), v.name});
-            break;
-        }
+    const unsigned narrowest = instrumented.narrowest_shared_access;
+    for (const ptx::detail::SharedArray& a : ptx::detail::shared_arrays(kernel.shared, narrowest, dynamic_shared_bytes))
+        if (a.var < bases.size()) slots.push_back({bases[a.var], a.bytes, a.elem, kernel.shared[a.var].name});
     return slots;
 }
 

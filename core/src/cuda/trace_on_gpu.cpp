@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../ptx/statements.h"
 #include "driver_api.h"
 #include "ptx_instrument.h"
 #include "warplab/cuda/ptx_trace.h"
@@ -110,24 +111,30 @@ std::uint32_t record_capacity()
     return static_cast<std::uint32_t>(std::min<std::size_t>(free_bytes / 4 / sizeof(LaneRecord), std::size_t(1) << 26));
 }
 
-// Every 8-byte argument that points into a device allocation (or just past
-// its end), as the emulator finds its pointer arguments.
+// Whether a device allocation holds the address, and which.
+bool device_allocation(std::uint64_t address, std::uint64_t& base, std::uint64_t& bytes)
+{
+    CUdeviceptr b = 0;
+    std::size_t size = 0;
+    if (drv().cuMemGetAddressRange(&b, &size, static_cast<CUdeviceptr>(address)) != CUDA_SUCCESS) return false;
+    base = b;
+    bytes = size;
+    return true;
+}
+
+// Every pointer argument that points into a device allocation (or just past
+// its end), by the emulator's rule (statements.h).
 std::vector<detail::PointerArg> pointer_args(const ptx::KernelInfo& k, std::span<const ptx::Arg> args)
 {
     std::vector<detail::PointerArg> out;
     for (std::size_t i = 0; i < k.params.size() && i < 255; ++i) {
-        if (args[i].bytes.size() != 8) continue;
+        if (!k.params[i].is_pointer || args[i].bytes.size() != 8) continue;
         detail::PointerArg p;
         p.position = static_cast<std::uint8_t>(i);
         std::memcpy(&p.value, args[i].bytes.data(), 8);
-        CUdeviceptr base = 0;
-        std::size_t size = 0;
-        const bool inside = drv().cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value)) == CUDA_SUCCESS;
-        const bool just_past = !inside && p.value &&
-                               drv().cuMemGetAddressRange(&base, &size, static_cast<CUdeviceptr>(p.value - 1)) == CUDA_SUCCESS &&
-                               p.value == base + size;
-        if (!inside && !just_past) continue;
-        p.alloc_end = base + size;
+        const auto end = ptx::detail::pointed_allocation_end(p.value, device_allocation);
+        if (!end) continue;
+        p.alloc_end = *end;
         out.push_back(p);
     }
     return out;
@@ -300,11 +307,8 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     facts.shared = detail::shared_slots(*k, ptx, bases, launch.dynamic_shared_bytes);
     facts.pointers = pointer_args(*k, launch.args);
     facts.allocation_of = [](std::uint64_t address, std::uint64_t& base) {
-        CUdeviceptr b = 0;
-        std::size_t size = 0;
-        if (drv().cuMemGetAddressRange(&b, &size, static_cast<CUdeviceptr>(address)) != CUDA_SUCCESS) return false;
-        base = b;
-        return true;
+        std::uint64_t bytes = 0;
+        return device_allocation(address, base, bytes);
     };
     facts.watched_blocks = launch.watched_blocks;
     return detail::finish_records(std::move(out), facts);

@@ -110,17 +110,18 @@ struct SharedAccess {
     fault(lane, a.file, a.line, what.str());
 }
 
-// A warning at this lane's access, kept once per site and text.
-void warn(Lane& lane, const SharedAccess& a, std::string what)
+// A warning at one thread's access, kept once per site and text.
+void warn(Block& b, unsigned thread, const char* file, unsigned line, std::string what)
 {
-    Block& b = *lane.block;
     for (Warning& w : b.warnings)
-        if (w.at.line == a.line && w.at.what == what && w.at.file == (a.file ? a.file : "")) {
+        if (w.at.line == line && w.at.what == what && w.at.file == (file ? file : "")) {
             ++w.count;
             return;
         }
-    b.warnings.push_back(Warning{Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, a.file ? a.file : "",
-                                       a.line, std::move(what)}});
+    const dim3& d = b.dim;
+    const uint3 idx{thread % d.x, (thread / d.x) % d.y, thread / (d.x * d.y)};
+    b.warnings.push_back(Warning{Fault{b.kernel, b.idx, idx, thread >> b.warp_shift, thread & (b.warp_width - 1),
+                                       file ? file : "", line, std::move(what)}});
 }
 
 // What this access and an unordered one of another thread are under CUDA's
@@ -142,7 +143,7 @@ struct AccessFacts {
         const auto* mine = static_cast<const unsigned char*>(facts.stored) - (static_cast<unsigned char*>(a.ptr) - b.arena) + word * 4;
         for (unsigned k = 0; k < 4; ++k)
             if ((bytes >> k & 1) && now[k] != mine[k]) {
-                warn(lane, a, "lanes of one store instruction write different values to " + std::string(a.name) + "[" +
+                warn(*lane.block, lane.flat, a.file, a.line, "lanes of one store instruction write different values to " + std::string(a.name) + "[" +
                                   std::to_string(a.index) + "]: one lane's value lands (which one, CUDA leaves undefined)");
                 return;
             }
@@ -151,8 +152,12 @@ struct AccessFacts {
     const bool plain_read_against_atomic = (facts.atomic && other_writes == false && !other.atomic) ||
                                            (a.kind == Kind::Load && !facts.atomic && other.atomic);
     if (plain_read_against_atomic) {
-        warn(lane, a, "a plain read of " + std::string(a.name) + "[" + std::to_string(a.index) +
-                          "] races with atomics of other threads (it may see a stale value, as atomicCAS loops allow)");
+        // Named at the plain read, whichever of the two came second.
+        const bool read_is_this = a.kind == Kind::Load && !facts.atomic;
+        warn(*lane.block, read_is_this ? lane.flat : other.thread, read_is_this ? a.file : other.file,
+             read_is_this ? a.line : other.line,
+             "a plain read of " + std::string(a.name) + "[" + std::to_string(a.index) +
+                 "] races with atomics of other threads (it may see a stale value, as atomicCAS loops allow)");
         return;
     }
     race_fault(lane, a, word, other, other_writes);

@@ -84,13 +84,10 @@ void wait_turn() { yield_to_scheduler(*tls_lane); }
 
 // ------------------------------------------------------------ warp passes --
 
-unsigned pass_lanes(LaneTurn* lanes, unsigned room)
+unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth])
 {
     WarpPass& p = tls_pass;
     const unsigned count = p.count;  // locals: the stores to lanes[] could alias tls_pass
-    if (count > room)
-        throw LaunchError("the interpreter's warp pass has room for " + std::to_string(room) + " lanes, the warp has " +
-                          std::to_string(count));
     Lane* const warp = p.lanes;
     const unsigned* const order = p.order;
     unsigned n = 0;

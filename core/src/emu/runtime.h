@@ -70,10 +70,8 @@ struct LaneTurn {
     unsigned flat;
     bool first;
 };
-// The pass's runnable lanes, in the scheduler's order; each is marked started.
-// Returns how many; `room` is how many `lanes` holds (kMaxWarpWidth always
-// suffices): a warp with more runnable lanes than that is a LaunchError.
-unsigned pass_lanes(LaneTurn* lanes, unsigned room = 32);
+// The pass's runnable lanes, in the scheduler's order; each is marked started. Returns how many.
+unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth]);
 // Makes one of the pass's lanes the one the runtime's entries act for.
 void enter_lane(unsigned flat);
 // Ends the entered lane's turn (ended: it finished its body).

@@ -11,54 +11,40 @@
 #include <string>
 #include <vector>
 
+#include "statements.h"
 #include "warplab/ptx/ptx.h"
 #include "../emu/runtime.h"
 
 namespace wl::ptx::detail {
 
-enum class Ty : std::uint8_t {
-    None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64, Pred
-};
-constexpr unsigned ty_bytes(Ty t)
-{
-    switch (t) {
-    case Ty::B8: case Ty::U8: case Ty::S8: case Ty::Pred: return 1;
-    case Ty::B16: case Ty::U16: case Ty::S16: case Ty::F16: case Ty::BF16: return 2;
-    case Ty::B32: case Ty::U32: case Ty::S32: case Ty::F32: case Ty::F16x2: case Ty::BF16x2: return 4;
-    case Ty::B64: case Ty::U64: case Ty::S64: case Ty::F64: return 8;
-    case Ty::B128: return 16;
-    case Ty::None: return 0;
-    }
-    return 0;
-}
-constexpr bool ty_signed(Ty t) { return t == Ty::S8 || t == Ty::S16 || t == Ty::S32 || t == Ty::S64; }
-constexpr bool ty_float(Ty t)
-{
-    return t == Ty::F16 || t == Ty::F16x2 || t == Ty::BF16 || t == Ty::BF16x2 || t == Ty::F32 || t == Ty::F64;
-}
-
 enum class Space : std::uint8_t { Generic, Global, Shared, Local, Param, Const };
 
+// Operations and their hot forms: both from the table in ops.def.
 enum class Op : std::uint16_t {
-    Mov, Ld, St, Cvta, CvtaTo, Cvt, Isspacep,
-    Add, Sub, Mul, MulHi, MulWide, Mad, MadHi, MadWide, AddC, SubC, MadC, MadCHi, Mul24, Mad24, Sad, Div, Rem, Abs, Neg, Min, Max,
-    Popc, Clz, Bfind, Brev, Bfe, Bfi, Fns, Prmt, And, Or, Xor, Not, Cnot, Shl, Shr, Shf, Lop3, Testp, Copysign,
-    Fma, Rcp, Sqrt, Rsqrt, Sin, Cos, Lg2, Ex2, Tanh,
-    Setp, Selp, Slct, Set,
-    Bra, Call, Ret, Exit, Trap,
-    Bar, BarRed, BarWarp, Shfl, Vote, Match, Redux, Activemask, Nop,
-    Atom, Red, CpAsync, CpAsyncBulk, Mbarrier, Mma,
-    Unsupported,
+#define PTX_OP(Enum, name, exec) Enum,
+#include "ops.def"
 };
 
 // Hot instructions specialised by type at decode time; None: the general path.
 // Their operands are all register slots (constants live in slots too).
 enum class Fast : std::uint8_t {
-    None, Mov32, Mov64, MovPred, Add32, Add64, Sub32, Sub64, Mul32, Mul64, Mad32, Mad64, MulWideU32, MulWideS32,
-    Shl32, Shl64, ShrU32, ShrS32, ShrU64, And32, Or32, Xor32, And64, RemU32, DivU32, Min32U, Max32U, Min32S, Max32S,
-    Selp32, Selp64, SetpU32, SetpS32, SetpU64, SetpS64, SetpF32, AddF32, SubF32, MulF32, FmaF32, Bra,
-    LdParam32, LdParam64, LdShared32, StShared32, LdGlobal32, StGlobal32, BarSync, Nop,
+    None,
+#define PTX_FAST_REGISTER(label, Enum, Op, types, statement) Enum,
+#define PTX_FAST_PARAM(label, Enum, bytes, statement) Enum,
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, statement) Enum,
+#define PTX_FAST_CONTROL(label, Enum, Op) Enum,
+#include "ops.def"
 };
+
+// Sets of types, for the hot forms' rows: bit t is Ty t.
+using TySet = std::uint32_t;
+constexpr TySet ty_bit(Ty t) { return TySet{1} << static_cast<unsigned>(t); }
+constexpr TySet kTyU32 = ty_bit(Ty::U32), kTyS32 = ty_bit(Ty::S32), kTyS64 = ty_bit(Ty::S64);
+constexpr TySet kTyF32 = ty_bit(Ty::F32), kTyPred = ty_bit(Ty::Pred);
+constexpr TySet kTyB32U32 = ty_bit(Ty::B32) | kTyU32, kTyB64U64 = ty_bit(Ty::B64) | ty_bit(Ty::U64);
+constexpr TySet kTyInt32 = kTyB32U32 | kTyS32, kTyInt64 = kTyB64U64 | kTyS64;
+constexpr TySet kTyWidth4 = kTyInt32 | kTyF32 | ty_bit(Ty::F16x2) | ty_bit(Ty::BF16x2);
+constexpr TySet kTyWidth8 = kTyInt64 | ty_bit(Ty::F64);
 
 enum class Cmp : std::uint8_t { Eq, Ne, Lt, Le, Gt, Ge, Lo, Ls, Hi, Hs, Equ, Neu, Ltu, Leu, Gtu, Geu, Num, Nan };
 enum class Round : std::uint8_t { None, Rn, Rz, Rm, Rp, Rni, Rzi, Rmi, Rpi };
@@ -79,6 +65,7 @@ enum class Sub : std::uint8_t {
     MatchAny, MatchAll,
     MbInit, MbArrive, MbArriveExpectTx, MbExpectTx, MbTestWait, MbTryWait,  // mbarrier
     MbCpAsyncArrive, MbCpAsyncArriveNoinc,  // cp.async.mbarrier.arrive[.noinc]
+    Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
 };
 
 enum class OpKind : std::uint8_t { None, Reg, Imm, Vec, Addr, Special, SharedSym, LocalSym, ParamSym, Sink, Label, Func, List };
@@ -89,6 +76,7 @@ enum class Special : std::uint16_t {
     LanemaskLt, LanemaskLe, LanemaskEq, LanemaskGe, LanemaskGt, DynSmem, TotalSmem,
     // The shared memory a GPU keeps for the toolkit (cooperative groups' multi-warp tiles): its bounds and two regions.
     ReservedBegin, ReservedEnd, ReservedCap, Reserved0, Reserved1,
+    WarpSize,  // WARP_SZ: the launch's warp width
 };
 constexpr bool reserved_shared(Special s) { return s >= Special::ReservedBegin && s <= Special::Reserved1; }
 
@@ -161,8 +149,12 @@ struct ConstSlot {
     }
 };
 
+// A function the module declares and the interpreter provides (nvcc's printf and assert).
+enum class Builtin : std::uint8_t { None, Vprintf, Assertfail };
+
 struct Function {
     std::string name;
+    Builtin builtin = Builtin::None;     // declared_only: what a call of it does
     std::vector<ConstSlot> consts;       // slots registers .. registers + consts.size()
     bool entry = false;
     bool declared_only = true;
@@ -172,7 +164,8 @@ struct Function {
     std::vector<ParamSlot> params, rets;
     std::uint32_t param_bytes = 0;       // the frame's param buffer: params, returns, call arguments
     std::uint32_t local_bytes = 0;       // this function's .local depot
-    std::vector<std::uint32_t> shared_used;  // module shared variable ids the code names
+    std::vector<std::uint32_t> shared_used;  // kernels: the shared variables it uses (statements.h's SharedUse), by id
+    unsigned narrowest_shared = kNoSharedAccess;  // bytes of its narrowest explicitly shared access (statements.h)
     KernelInfo info;
 };
 

@@ -11,6 +11,7 @@
 #include <map>
 #include <regex>
 
+#include "../../ptx/shared_reach_module.h"
 #include "instrumented_sites.h"
 #include "ptx_instrument.h"
 
@@ -180,11 +181,10 @@ TEST(Instrument, UnknownKernelNamesTheKernelsThereAre)
 // Hand-written PTX for what nvcc 13 did not emit above: red (run as atom, so
 // that the stored value is known), guarded accesses (the record is skipped
 // when the guard is false), and a 64-bit shared address.
-const char* kHandWritten = R"(
-.version 9.0
-.target sm_90
-.address_size 64
-.visible .entry hand(.param .u64 p)
+// What every hand-written module below starts with.
+const std::string kModuleHead = ".version 9.0\n.target sm_90\n.address_size 64\n";
+
+const std::string kHandWritten = kModuleHead + R"(.visible .entry hand(.param .u64 p)
 {
 	.reg .pred 	%p<3>;
 	.reg .b32 	%r<8>;
@@ -219,6 +219,116 @@ TEST(Instrument, HandWrittenRedGuardsAndWideSharedAddresses)
     EXPECT_NE(inst.text.find("mov.b64 \t%wl_a, %rd1"), std::string::npos);
     const PtxasVerdict v = assemble(kPtxas, inst.text, "hand");
     EXPECT_TRUE(v.ok) << v.messages;
+}
+
+// Hand-written PTX for what the statement layer must read the way the
+// interpreter's parser does: a pointer parameter (loaded from .param space:
+// not traced), an `extern .shared` array, vector accesses, and an inlined-at
+// chain that nvcc spells over two `.loc`s (file 3, a toolkit intrinsic header,
+// inlined at file 2 line 100, a toolkit header, itself inlined at the user's
+// k.cu line 20; ptxas wants each caller named by a `.loc` before).
+const std::string kChained = kModuleHead + R"(.file 1 "/home/u/k.cu"
+.file 2 "/usr/local/cuda/include/cooperative_groups/details/reduce.h"
+.file 3 "/usr/local/cuda/targets/x86_64-linux/include/sm_30_intrinsics.hpp"
+.extern .shared .align 16 .b8 dyn[];
+.visible .entry chained(.param .u64 .ptr .global .align 8 chained_param_0)
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<8>;
+	.reg .f32 	%f<5>;
+	.reg .b64 	%rd<4>;
+	.loc 1 10 3
+	ld.param.u64 	%rd1, [chained_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	shl.b32 	%r2, %r1, 4;
+	mov.u32 	%r3, dyn;
+	add.s32 	%r4, %r3, %r2;
+	.loc 1 11 5
+	ld.global.v4.f32 	{%f1, %f2, %f3, %f4}, [%rd2];
+	st.shared.v4.f32 	[%r4], {%f1, %f2, %f3, %f4};
+	.loc 1 20 3
+	.loc 2 100 5, function_name $L__info_string0, inlined_at 1 20 3
+	.loc 3 440 9, function_name $L__info_string1, inlined_at 2 100 5
+	shfl.sync.down.b32 	%r5|%p1, %r1, 16, 31, -1;
+	ld.shared.v2.f32 	{%f1, _}, [%r4+8];
+	ret;
+}
+	.section	.debug_str
+	{
+$L__info_string0:
+.b8 114,101,100,117,99,101,0
+$L__info_string1:
+.b8 115,104,102,108,0
+	}
+)";
+
+// Sites, by hand: the .param load is not traced; the float4 global load (16
+// bytes) and the shared store (16) at k.cu:11; the shuffle (4 bytes, its
+// input %r1, not the %p1 of its destination pair) and the shared v2 load (8
+// bytes, one value: the second element goes to the sink) at k.cu:20, the
+// chain's innermost frame outside the toolkit (a reader that took the .loc's
+// own line would say 440, one that stopped at its named caller 100).
+// Shared arrays: dyn, dynamic. Narrowest explicit shared access: 4 (f32).
+TEST(Instrument, HandWrittenChainVectorsExternSharedAndPointerParameter)
+{
+    const auto inst = instrument_ptx(kChained, "chained");
+    const auto sites = record_sites(inst.text);
+    ASSERT_EQ(sites.size(), 4u) << inst.text;
+    const std::uint32_t user = wl::trace::file_hash("/home/u/k.cu");
+    const std::vector<std::string> words{word(Kind::Load, Space::Global, 16), word(Kind::Store, Space::Shared, 16),
+                                         word(Kind::Shuffle, Space::None, 4), word(Kind::Load, Space::Shared, 8)};
+    const std::vector<std::uint32_t> lines{11, 11, 20, 20};
+    for (std::size_t k = 0; k < sites.size(); ++k) {
+        EXPECT_EQ(sites[k].word, words[k]) << sites[k].instruction;
+        EXPECT_EQ(sites[k].line, lines[k]) << sites[k].instruction;
+        EXPECT_EQ(sites[k].file_hash, user) << sites[k].instruction;
+    }
+    EXPECT_NE(inst.text.find("mov.b32 \t%wl_x32, %r1;"), std::string::npos) << "the shuffle's input";
+    EXPECT_NE(inst.text.find("st.global.f32 \t[%wl_rec+40], %f1;"), std::string::npos);
+    EXPECT_EQ(inst.text.find("[%wl_rec+44], _"), std::string::npos) << "the sink is no value";
+    EXPECT_NE(inst.text.find("add.s64 \t%wl_a, %wl_a, 8"), std::string::npos) << "[%r4+8]";
+    ASSERT_EQ(inst.shared.size(), 1u);
+    EXPECT_EQ(inst.shared[0].ptx_name, "dyn");
+    EXPECT_TRUE(inst.shared[0].dynamic);
+    EXPECT_EQ(inst.narrowest_shared_access, 4u);
+    const PtxasVerdict v = assemble(kPtxas, inst.text, "chained");
+    EXPECT_TRUE(v.ok) << v.messages;
+}
+
+// The narrowest shared access is the emulator's rule (statements.h): explicit
+// .shared ld/st/atom/red only. A 4-byte cp.async into shared memory beside
+// 8-byte shared loads leaves it at 8, as the interpreter declares the array.
+TEST(Instrument, NarrowestSharedAccessIsTheEmulatorsRule)
+{
+    const std::string ptx = kModuleHead + R"(.visible .entry copies(.param .u64 src)
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<4>;
+	.shared .align 8 .b8 tile[256];
+	ld.param.u64 	%rd1, [src];
+	mov.u32 	%r1, tile;
+	cp.async.ca.shared.global 	[%r1], [%rd1], 4;
+	cp.async.wait_all;
+	ld.shared.u64 	%rd2, [%r1];
+	ret;
+}
+)";
+    const auto inst = instrument_ptx(ptx, "copies");
+    EXPECT_EQ(inst.narrowest_shared_access, 8u);
+    EXPECT_EQ(inst.sites, 3u);  // the copy's global load and shared store, the shared load
+}
+
+// The kernel's shared arrays are the ones the interpreter's parser lists
+// (SharedUse), so that the trace's array ids are the emulator's: for k1 of
+// shared_reach_module.h, a, b (through its call of f) and d, not c, which
+// only the uncalled g names.
+TEST(Instrument, SharedArraysAreTheOnesTheKernelReaches)
+{
+    const auto inst = instrument_ptx(kSharedReachModule, "k1");
+    std::vector<std::string> names;
+    for (const auto& s : inst.shared) names.push_back(s.ptx_name);
+    EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "d"}));
 }
 
 // ptxas accepts every instrumented test kernel, and rejects instrumented PTX

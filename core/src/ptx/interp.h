@@ -1,0 +1,423 @@
+// The interpreter's private interface: the state of a launch and of a lane,
+// and the Interpreter class whose members live in the interp_*.cpp files, one
+// file a family (memory, arithmetic, collectives, calls, dispatch, warp
+// passes, launch). The accesses on the hot path are here, inline, so that both
+// interpreter loops (interp_dispatch.cpp, interp_warp_pass.cpp) compile them
+// into their handlers as one file did.
+//
+// Two ways to run a lane. Kernels without device-function calls (nearly all:
+// nvcc inlines) run as explicit-state lanes: a lane is its pc and its register
+// slots in a per-host-thread array, and waiting (a barrier, a warp collective,
+// a Lockstep round before an access) returns from the interpreter loop; the
+// result is collected when the scheduler resumes the lane. Under the
+// Independent schedule one call runs a whole pass over a warp, the lanes at
+// one pc together (interp_warp_pass.cpp). Kernels that call device
+// functions run each lane on a fiber instead, since a wait may come deep
+// inside a call; their frames live on the fiber's stack.
+#pragma once
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "module_impl.h"
+#include "values.h"
+
+namespace wl::ptx::detail {
+
+using emu::detail::CollectiveOp;
+using trace::Kind;
+
+
+// Generic addresses of the shared and local windows: far above any host pointer.
+constexpr std::uint64_t kSharedWindow = 0xFFFF'8000'0000'0000ULL;
+constexpr std::uint64_t kLocalWindow = 0xFFFF'4000'0000'0000ULL;
+constexpr std::uint64_t kWindowSize = 0x0000'4000'0000'0000ULL;
+constexpr std::uint64_t kFunctionTag = 0xFFFF'0000'0000'0000ULL;  // `mov %rd, func`: an indirect call target
+constexpr std::uint32_t kLocalCapacity = 24 * 1024;  // per thread, on the fiber stack with the registers
+constexpr std::uint32_t kRegisterCapacity = 24 * 1024;
+
+// The warp width is the launch's (Launch::warp_size): 32 unless the runtime
+// asks for AMD's 64-wide wavefront. Lane masks hold the widest.
+constexpr unsigned kDefaultWarpSize = 32;
+constexpr unsigned kMaxWarpSize = 64;
+using LaneMask = std::uint64_t;
+// The lanes 0 .. n - 1.
+constexpr LaneMask lanes_below(unsigned n) { return n >= 64 ? ~LaneMask{0} : (LaneMask{1} << n) - 1; }
+
+struct PointerArg {
+    std::uintptr_t ptr, alloc_end;
+    std::uint8_t position;
+};
+
+struct SharedSlot {
+    std::uint32_t offset = 0;
+    std::uint64_t bytes = 0;
+    std::uint32_t elem = 1;
+    std::uint8_t id = 0;
+    const char* name = "";
+    bool zeroed = false;  // starts as zeros, written (the reserved shared memory, as a GPU clears it)
+};
+
+// A GPU keeps 1 KB of each block's shared memory for the toolkit (sm_80 and
+// later); cooperative groups' tiles wider than a warp keep their barriers in
+// it, in the region at %reserved_smem_offset_1, and count on it starting zeroed.
+constexpr std::uint32_t kReservedSharedBytes = 1024;
+constexpr const char* kReservedSharedName = "reserved shared memory";
+
+// Everything a launch's lanes share, read-only while they run.
+struct Launch {
+    const Module::Impl* mod = nullptr;
+    const Function* kernel = nullptr;
+    std::string kernel_name;
+    std::vector<unsigned char> params;            // the kernel's parameter space
+    std::vector<std::uint32_t> shared_offset;     // module shared id -> offset in this kernel's arena
+    std::vector<SharedSlot> slots;                // this kernel's shared variables, by offset
+    std::uint64_t shared_total = 0;
+    std::uint32_t dynamic_bytes = 0;
+    std::uint32_t reserved_offset = 0;            // the toolkit's reserved shared memory, where the kernel uses it
+    const char* dynamic_name = nullptr;           // the kernel's extern __shared__ array, if it declares one
+    std::uint32_t dynamic_offset = 0;             // where it starts
+    std::vector<PointerArg> pointers;             // pointer arguments, by address
+    std::uint32_t local_bytes = 0;                // per thread: the kernel's depot and room for calls
+    bool calls = false;                           // the kernel has call instructions
+    bool calls_functions = false;                 // ... of functions it defines (not only vprintf & co)
+    std::vector<std::uint64_t> image;             // the kernel frame's slots as every thread starts them
+    std::vector<std::pair<std::uint32_t, Special>> thread_specials;  // slots that differ per thread
+    std::size_t lane_words = 0;                   // explicit-state lanes: 8-byte words of one lane's state and slots
+    // Where the Declare records point: PTX does not place variables, so the kernel's first located instruction.
+    const char* decl_file = "";
+    unsigned decl_line = 0;
+    dim3 grid, block;
+    unsigned warp_size = kDefaultWarpSize;        // lanes a warp: WARP_SZ, %laneid's range, the lane masks
+    std::uint64_t max_steps = emu::LaunchOptions::kDefaultMaxInstructions;
+};
+
+struct Thread {
+    const Launch* L;
+    emu::detail::LaneInfo lane;
+    uint3 tid, ctaid;
+    unsigned char* arena;  // the block's shared memory
+    unsigned char* local;
+    std::uint32_t sp = 0;  // local memory in use (call frames' depots)
+    std::uint32_t local_capacity = 0;
+    std::uint64_t clock = 0;
+    // Explicit-state lanes (no fiber): a wait returns from run(); the
+    // collective or barrier reduction the lane waits for is finished on resume.
+    bool explicit_state = false;
+    bool round_done = false;        // Lockstep: this access has had its round
+    const Instr* pending = nullptr;
+    bool pending_pred = false;      // shfl's in-range predicate, known at arrival
+    bool carry = false;             // the condition code of add.cc / addc and kin
+    const struct CallSite* caller = nullptr;  // fiber lanes: the call instructions this frame is inside, innermost first
+    std::uint64_t budget_used = 0;  // instructions run, counted at backward branches (against max_steps)
+    // The last strong load: the same one seeing the same value again is a spin loop's wait.
+    const Instr* spin_at = nullptr;
+    std::uint64_t spin_addr = 0, spin_value = 0;
+};
+
+// A call in progress, on the calling lane's fiber stack.
+struct CallSite {
+    const Instr* at;
+    const CallSite* outer;
+};
+
+struct Frame {
+    const Function* f;
+    std::uint64_t* r;
+    unsigned char* param;
+    std::uint32_t local_base;
+};
+
+enum class Flow { Returned, Exited, Waiting };
+
+// Explicit-state lanes: each lane's interpreter state and, right after it,
+// its register slots live in one per-host-thread array indexed by the lane,
+// so that resuming a lane touches one region; a wait returns from run().
+struct LaneRun {
+    std::size_t pc = 0;
+    Thread t;
+    std::uint64_t* slots() { return reinterpret_cast<std::uint64_t*>(this + 1); }
+};
+static_assert(sizeof(LaneRun) % 8 == 0 && alignof(LaneRun) <= 8, "slots follow a LaneRun in 8-byte words");
+
+// One lane of a warp-major pass (Interpreter::run_warp), and a set of them at one pc.
+struct PassLane {
+    LaneRun* run;
+    std::uint64_t* r;
+    unsigned char* param;
+    unsigned flat;
+};
+struct LaneGroup {
+    std::size_t pc;
+    LaneMask lanes;  // bit k: the pass's k-th lane
+};
+
+// What an instruction on the general path leaves the lane to do.
+enum class Outcome { Next, Return, Exit, Wait };
+
+// "; inside the toolkit at cuda/std/__barrier/barrier.h:120": where a fault
+// at a user's line that called into a toolkit header happened in the header.
+std::string header_note(const Module::Impl& m, const SourceLoc& at);
+
+class Interpreter {
+public:
+    Interpreter(Thread& t) : t_(&t), m_(*t.L->mod) {}
+    explicit Interpreter(const Module::Impl& m) : t_(nullptr), m_(m) {}
+    Flow run(const Frame& fr, std::size_t& pc);
+    // One pass over a warp (the runtime's KernelBody::run_pass), warp-major.
+    void run_warp(const Launch& L);
+    void finish(const Frame& fr, const Instr& in);
+    void fill_thread_constants(const Frame& fr) const
+    {
+        for (const auto& [slot, which] : t_->L->thread_specials) fr.r[slot] = special(which);
+    }
+    // The constant slots of a frame that starts.
+    void fill_constants(const Frame& fr) const
+    {
+        std::uint64_t* c = fr.r + fr.f->registers;
+        for (const ConstSlot& k : fr.f->consts) {
+            switch (k.kind) {
+            case OpKind::SharedSym: *c++ = t_->L->shared_offset[k.id] + static_cast<std::uint64_t>(k.imm); break;
+            case OpKind::LocalSym: *c++ = fr.local_base + static_cast<std::uint64_t>(k.imm); break;
+            case OpKind::Special: *c++ = special(static_cast<Special>(k.imm)); break;
+            case OpKind::Func: *c++ = kFunctionTag | k.id; break;
+            default: *c++ = static_cast<std::uint64_t>(k.imm); break;
+            }
+        }
+    }
+
+    // The general path: every instruction, with all its qualifiers (the exec_ functions of ops.def).
+    Outcome general(const Frame& fr, const Instr& in, std::size_t& pc);
+
+    // What follows is the families' (the interp_*.cpp files and their exec_ functions).
+    Thread* t_;  // the lane running (a warp-major pass switches it)
+    const Module::Impl& m_;
+    void run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
+    void run_lanes_apart(PassLane* lanes, LaneMask group, std::size_t pc);
+    bool syncwarp_together(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc, Frame& fr);
+    // A warp-major pass makes a lane the running one: the runtime's, the interpreter's and the frame's.
+    void enter(const PassLane& p, Frame& fr)
+    {
+        emu::detail::enter_lane(p.flat);
+        t_ = &p.run->t;
+        fr.r = p.r;
+        fr.param = p.param;
+    }
+
+    const char* file(const Instr& in) const { return m_.files[m_.locations[in.loc].file].c_str(); }
+    unsigned line(const Instr& in) const { return m_.locations[in.loc].line; }
+    [[noreturn]] void fail(const Instr& in, const std::string& what) const
+    {
+        const SourceLoc& at = m_.locations[in.loc];
+        const SourceLoc* user = &at;  // a toolkit function's code: its innermost caller outside the toolkit
+        for (const CallSite* c = t_ ? t_->caller : nullptr; user->in_toolkit && c; c = c->outer)
+            if (!m_.locations[c->at->loc].in_toolkit) user = &m_.locations[c->at->loc];
+        emu::detail::kernel_fault(m_.files[user->file].c_str(), user->line, what + header_note(m_, at));
+    }
+    [[noreturn]] void unsupported(const Instr& in, const char* why = nullptr) const
+    {
+        std::string what = in.flags & kUnreadable ? "PTX that warplab cannot read: " + m_.texts[in.text]
+                                                  : "unsupported PTX instruction '" + m_.texts[in.text] + "'";
+        what += " (PTX line " + std::to_string(in.ptx_line) + ")";
+        if (why) what += std::string(": ") + why;
+        fail(in, what);
+    }
+
+    std::uint64_t special(Special s) const;
+    std::uint64_t get(const Frame& fr, const Operand& o) const
+    {
+        if (o.kind == OpKind::Reg) [[likely]]
+            return o.n ? !(fr.r[o.reg] & 1) : fr.r[o.reg];
+        return get_other(fr, o);
+    }
+    std::uint64_t get_other(const Frame& fr, const Operand& o) const
+    {
+        switch (o.kind) {
+        case OpKind::Imm: return static_cast<std::uint64_t>(o.imm);
+        case OpKind::SharedSym: return t_->L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
+        case OpKind::LocalSym: return fr.local_base + static_cast<std::uint64_t>(o.imm);
+        case OpKind::ParamSym: return static_cast<std::uint64_t>(o.imm);
+        case OpKind::Special: return special(static_cast<Special>(o.imm));
+        case OpKind::Func: return kFunctionTag | o.reg;
+        default: return 0;
+        }
+    }
+    static void put(const Frame& fr, const Operand& o, Ty t, std::uint64_t v)
+    {
+        if (o.kind == OpKind::Reg) fr.r[o.reg] = mask_to(t, v);
+    }
+    static void put_pred(const Frame& fr, const Operand& o, bool v)
+    {
+        if (o.kind == OpKind::Reg) fr.r[o.reg] = v;
+    }
+    std::uint64_t address(const Frame& fr, const Operand& o) const
+    {
+        switch (o.base) {
+        case OpKind::Reg: return fr.r[o.reg] + static_cast<std::uint64_t>(o.imm);
+        case OpKind::SharedSym: return t_->L->shared_offset[o.reg] + static_cast<std::uint64_t>(o.imm);
+        case OpKind::LocalSym: return fr.local_base + static_cast<std::uint64_t>(o.imm);
+        default: return static_cast<std::uint64_t>(o.imm);
+        }
+    }
+
+    // ---- memory
+    struct Target {
+        unsigned char* p;
+        trace::Space space;
+        std::uint8_t array;
+        std::uint64_t offset;
+    };
+    Target resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr, unsigned size, Kind kind,
+                   const void* stored = nullptr);
+    // elem: the element size messages count in (0: the variable's).
+    // stored: a store's bytes, for the race check.
+    Target shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind, unsigned elem = 0,
+                         const void* stored = nullptr);
+    Target global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind);
+    // The fault messages, out of the hot paths' way.
+    [[noreturn, gnu::cold, gnu::noinline]] void shared_bounds_fault(const Instr& in, std::uint64_t off,
+                                                                    const SharedSlot* v, Kind kind) const;
+    [[noreturn, gnu::cold, gnu::noinline]] void global_bounds_fault(const Instr& in, std::uint64_t addr, unsigned size,
+                                                                    const PointerArg* below, Kind kind) const;
+    void record(const Instr& in, Kind kind, const Target& tg, unsigned size, const void* value) const
+    {
+        if (t_->lane.watched && tg.space != trace::Space::None)
+            emu::detail::record_access(kind, tg.space, size, tg.array, tg.offset, value, size, file(in), line(in));
+    }
+    std::uint32_t load32(const Instr& in, const Target& tg)
+    {
+        std::uint32_t v;
+        std::memcpy(&v, tg.p, 4);
+        record(in, Kind::Load, tg, 4, &v);
+        return v;
+    }
+    void store32(const Instr& in, const Target& tg, std::uint32_t v)
+    {
+        std::memcpy(tg.p, &v, 4);
+        record(in, Kind::Store, tg, 4, &v);
+    }
+    void store_shared32(const Instr& in, std::uint64_t off, std::uint32_t v)
+    {
+        store32(in, shared_target(in, off, 4, Kind::Store, 0, &v), v);
+    }
+    bool load(const Frame& fr, const Instr& in);  // true: a spin loop's load (Thread::spin_at)
+    // A backward branch from pc - 1 to `to`: the loop's instructions count against the step budget.
+    void count_loop(const Instr& in, std::size_t pc, std::size_t to)
+    {
+        if (to >= pc) return;
+        t_->budget_used += pc - to;
+        if (t_->budget_used > t_->L->max_steps) [[unlikely]]
+            budget_spent(in);
+    }
+    [[noreturn, gnu::cold, gnu::noinline]] void budget_spent(const Instr& in) const
+    {
+        emu::detail::instruction_budget_fault(t_->L->max_steps, file(in), line(in));
+    }
+    void store(const Frame& fr, const Instr& in);
+    void atomic(const Frame& fr, const Instr& in);
+    void copy_async(const Frame& fr, const Instr& in);
+    void bulk_copy(const Frame& fr, const Instr& in);
+    bool mbarrier(const Frame& fr, const Instr& in);
+    Target mbarrier_target(const Frame& fr, const Instr& in, const Operand& o, Kind kind);
+    const SharedSlot* shared_slot(std::uint64_t off) const;
+
+    // ---- arithmetic
+    void integer_op(const Frame& fr, const Instr& in);
+    void float_op(const Frame& fr, const Instr& in);
+    void convert(const Frame& fr, const Instr& in);
+    bool compare(const Instr& in, std::uint64_t a, std::uint64_t b) const;
+    void setp(const Frame& fr, const Instr& in);
+
+    // ---- control and collectives
+    Flow call(const Frame& fr, const Instr& in);
+    void builtin(const Frame& fr, const Instr& in, const Function& callee);
+    bool warp_op(const Frame& fr, const Instr& in);
+    void arrive(const Frame& fr, const Instr& in);
+    CollectiveOp collective_op(const Instr& in) const;
+    bool round_pending(std::size_t& pc)
+    {
+        // Lockstep, explicit-state lanes: return to the scheduler once before each access
+        if (!t_->explicit_state || !t_->lane.lockstep) return false;
+        if (t_->round_done) {
+            t_->round_done = false;
+            return false;
+        }
+        t_->round_done = true;
+        --pc;
+        return true;
+    }
+    std::string format(std::uint64_t fmt, std::uint64_t args, const Instr& in);
+    const char* host_string(std::uint64_t generic, const Instr& in);
+};
+
+// A frame on this fiber's stack: registers and the local depot.
+// image: the frame's starting slots prepared once per launch (the kernel's), or null.
+Flow run_function(Thread& t, const Function& f, unsigned char* param, const std::uint64_t* image);
+
+// The runtime's entry points (emu::detail::KernelBody): a fiber lane's whole run
+// (interp_launch.cpp); an explicit-state lane resumed, one warp-major pass
+// (interp_warp_pass.cpp).
+void lane_main(void* launch);
+bool resume_lane(void* launch, unsigned lane, bool first);
+void run_warp_pass(void* launch);
+// 8-byte words per explicit-state lane: its LaneRun and its slots, rounded up to whole cache lines.
+std::size_t lane_words(std::size_t slots);
+
+// The general path's functions, one an operation (several operations may share one).
+#define PTX_OP(Enum, name, exec) Outcome exec(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc);
+#include "ops.def"
+
+// ---- the hot path: accesses both loops inline
+
+inline const SharedSlot* Interpreter::shared_slot(std::uint64_t off) const
+{
+    const SharedSlot* v = nullptr;
+    for (const SharedSlot& s : t_->L->slots)
+        if (s.offset <= off) v = &s;
+    return v;
+}
+
+inline Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind,
+                                                      unsigned elem, const void* stored)
+{
+    const SharedSlot* v = shared_slot(off);
+    if (!v || off + size > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
+    if (t_->lane.lockstep && !t_->explicit_state) emu::detail::access_round();
+    const long long index = static_cast<long long>((off - v->offset) / (elem ? elem : v->elem));
+    // The toolkit's reserved memory is ordered by its own acquire/release barriers, which the race check does not model.
+    if (!v->zeroed)
+        emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, file(in), line(in),
+                                         in.order == kStrong ? nullptr : stored, in.order == kStrong);
+    return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
+}
+
+inline Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind)
+{
+    const Launch& L = *t_->L;
+    if (t_->lane.lockstep && !t_->explicit_state) emu::detail::access_round();
+    const PointerArg* below = nullptr;
+    for (const PointerArg& a : L.pointers)
+        if (a.ptr <= addr) below = &a;
+    if (below && addr < below->alloc_end) {
+        if (addr + size <= below->alloc_end)
+            return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, below->position,
+                          addr - below->ptr + below->ptr % 256};
+    } else {
+        for (const auto& [base, bytes] : m_.var_ranges)  // module .global variables
+            if (addr >= base && addr + size <= base + bytes)
+                return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, 0xFF, addr - base};
+        std::uintptr_t base = 0;
+        std::size_t bytes = 0;
+        if (emu::detail::find_allocation(addr, base, bytes) && addr + size <= base + bytes)
+            return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, 0xFF, addr - base + base % 256};
+    }
+    global_bounds_fault(in, addr, size, below, kind);
+}
+
+// The hot forms' operands in the running lane's slots `r` (ops.def's rows use them).
+#define WL_A (r[in->o[1].reg])
+#define WL_B (r[in->o[2].reg])
+#define WL_C (r[in->o[3].reg])
+#define WL_D (r[in->o[0].reg])
+
+}  // namespace wl::ptx::detail

@@ -1,0 +1,255 @@
+// Launching a kernel: the launch's layout (parameters and pointer arguments,
+// the shared arena with the dynamic area and the toolkit's reserved memory,
+// local memory, the frame image, the warp width), the special registers a
+// lane reads, fiber lanes' entry, and faults given the toolkit header's line.
+#include <alloca.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "interp.h"
+
+namespace wl::ptx {
+namespace detail {
+
+std::string header_note(const Module::Impl& m, const SourceLoc& at)
+{
+    if (!at.header_file) return "";
+    std::string path = m.files[at.header_file];
+    if (const auto inc = path.rfind("/include/"); inc != std::string::npos) path = path.substr(inc + 9);
+    return "; inside the toolkit at " + path + ":" + std::to_string(at.header_line);
+}
+
+// %tid.y is the y of the thread's index: s's distance from the .x of its kind picks the component.
+template <class V> static std::uint64_t axis(const V& v, Special s, Special x)
+{
+    const auto k = static_cast<unsigned>(s) - static_cast<unsigned>(x);
+    return k == 0 ? v.x : k == 1 ? v.y : v.z;
+}
+
+std::uint64_t Interpreter::special(Special s) const
+{
+    const unsigned lane = t_->lane.lane;
+    switch (s) {
+    case Special::TidX: case Special::TidY: case Special::TidZ: return axis(t_->tid, s, Special::TidX);
+    case Special::NtidX: case Special::NtidY: case Special::NtidZ: return axis(t_->L->block, s, Special::NtidX);
+    case Special::CtaidX: case Special::CtaidY: case Special::CtaidZ: return axis(t_->ctaid, s, Special::CtaidX);
+    case Special::NctaidX: case Special::NctaidY: case Special::NctaidZ: return axis(t_->L->grid, s, Special::NctaidX);
+    case Special::LaneId: return lane;
+    case Special::WarpId: return t_->lane.warp;
+    case Special::NWarpId: return (t_->L->block.x * t_->L->block.y * t_->L->block.z + t_->L->warp_size - 1) / t_->L->warp_size;
+    case Special::WarpSize: return t_->L->warp_size;
+    case Special::SmId: case Special::GridId: return 0;
+    case Special::NSmId: return 1;
+    case Special::Clock: case Special::Clock64: return ++t_->clock;  // monotonic per thread
+    case Special::GlobalTimer:
+        return static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count());
+    // the lanes below, at or below, at, at or above, above this one, of the warp's width
+    case Special::LanemaskLt: return lanes_below(lane);
+    case Special::LanemaskLe: return lanes_below(lane + 1);
+    case Special::LanemaskEq: return LaneMask{1} << lane;
+    case Special::LanemaskGe: return lanes_below(t_->L->warp_size) & ~lanes_below(lane);
+    case Special::LanemaskGt: return lanes_below(t_->L->warp_size) & ~lanes_below(lane + 1);
+    case Special::DynSmem: return t_->L->dynamic_bytes;
+    case Special::TotalSmem: return t_->L->shared_total;
+    case Special::ReservedBegin: case Special::Reserved0: return t_->L->reserved_offset;
+    case Special::ReservedEnd: return t_->L->reserved_offset + kReservedSharedBytes;
+    case Special::ReservedCap: return kReservedSharedBytes;
+    case Special::Reserved1: return t_->L->reserved_offset + kReservedSharedBytes / 2;
+    }
+    return 0;
+}
+
+void lane_main(void* ctx)
+{
+    const Launch& L = *static_cast<const Launch*>(ctx);
+    const auto& view = emu::detail::thread_view();
+    Thread t{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
+    // Every lane declares the kernel's shared variables in order; the runtime
+    // allocates them once per block (16-byte aligned, as the layout assumes).
+    for (const SharedSlot& s : L.slots) {
+        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, L.decl_file, L.decl_line, s.zeroed);
+        if (!t.arena) t.arena = static_cast<unsigned char*>(p) - s.offset;
+    }
+    t.local = L.local_bytes ? static_cast<unsigned char*>(alloca(L.local_bytes)) : nullptr;
+    t.local_capacity = L.local_bytes;
+    // A kernel that calls writes its outgoing arguments into its parameter space: a copy per thread.
+    auto* param = const_cast<unsigned char*>(L.params.data());
+    if (L.calls) {
+        param = static_cast<unsigned char*>(alloca(L.params.size() + 16));
+        std::memcpy(param, L.params.data(), L.params.size());
+    }
+    run_function(t, *L.kernel, param, L.image.data());
+}
+
+static bool uses_reserved_shared(const Module::Impl& m, const Function& fn, int depth)
+{
+    for (const ConstSlot& c : fn.consts)
+        if (c.kind == OpKind::Special && reserved_shared(static_cast<Special>(c.imm))) return true;
+    if (depth > 16) return false;
+    for (const Instr& in : fn.code)
+        if (in.op == Op::Call && in.o[1].kind == OpKind::Func && &m.functions[in.o[1].reg] != &fn &&
+            uses_reserved_shared(m, m.functions[in.o[1].reg], depth + 1))
+            return true;
+    return false;
+}
+
+// A fault the runtime raised (a race, an uninitialised read) at a user's line
+// that calls into a toolkit header: the header's line beside it, when that line is one.
+static emu::KernelFault with_header_line(const Module::Impl& m, emu::KernelFault f)
+{
+    if (f.fault.what.find("; inside the toolkit at ") != std::string::npos) return f;
+    std::string note;
+    for (const SourceLoc& at : m.locations) {
+        if (!at.header_file || at.line != f.fault.line || m.files[at.file] != f.fault.file) continue;
+        const std::string here = header_note(m, at);
+        if (!note.empty() && note != here) return f;  // several header lines: none is the one
+        note = here;
+    }
+    if (note.empty()) return f;
+    f.fault.what += note;
+    return emu::KernelFault(f.fault);
+}
+
+static std::string describe(const Function& k)
+{
+    std::string s = "kernel " + k.info.demangled.substr(0, k.info.demangled.find('(')) + " takes " +
+                    std::to_string(k.params.size()) + " parameter" + (k.params.size() == 1 ? "" : "s") + " (";
+    for (std::size_t i = 0; i < k.params.size(); ++i) s += (i ? ", " : "") + std::to_string(k.params[i].bytes);
+    return s + " bytes)";
+}
+
+// Element size of a shared variable for the trace: the narrowest access the kernel makes to shared memory, capped by its alignment.
+// The element size messages count a shared array in: statements.h's rule, as the GPU trace's.
+static std::uint32_t element_size(const Function& k, const SharedVar& v)
+{
+    return shared_element_bytes(v.align, k.narrowest_shared, v.bytes);
+}
+
+
+}  // namespace detail
+
+using namespace detail;
+
+void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, dim3 grid, dim3 block,
+                 std::uint32_t dynamic_shared_bytes, std::span<const Arg> args)
+{
+    const Module::Impl& mi = m.impl();
+    const Function* k = mi.kernel(kernel);
+    if (!k) {
+        std::string names;
+        for (const Function& f : mi.functions)
+            if (f.entry && !f.declared_only) names += (names.empty() ? "" : ", ") + f.info.demangled.substr(0, f.info.demangled.find('('));
+        throw emu::LaunchError("no kernel '" + std::string(kernel) + "' in " + mi.origin + " (it has: " + (names.empty() ? "none" : names) + ")");
+    }
+    if (args.size() != k->params.size())
+        throw emu::LaunchError(describe(*k) + "; " + std::to_string(args.size()) + " given");
+    Launch L;
+    L.mod = &mi;
+    L.kernel = k;
+    L.kernel_name = k->info.demangled.substr(0, k->info.demangled.find('('));
+    L.grid = grid;
+    L.block = block;
+    // The warp width: the one place the runtime's choice (LaunchOptions::warp_width) is read.
+    L.warp_size = emu.options.warp_width;
+    L.max_steps = emu.options.max_instructions;
+    L.dynamic_bytes = dynamic_shared_bytes;
+    L.params.assign(k->param_bytes, 0);
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const ParamSlot& p = k->params[i];
+        if (args[i].bytes.size() != p.bytes)
+            throw emu::LaunchError(describe(*k) + "; argument " + std::to_string(i) + " has " + std::to_string(args[i].bytes.size()) + " bytes");
+        std::memcpy(L.params.data() + p.offset, args[i].bytes.data(), p.bytes);
+        if (p.bytes == 8 && i < 255) {
+            std::uint64_t v;
+            std::memcpy(&v, args[i].bytes.data(), 8);
+            std::uintptr_t base = 0;
+            std::size_t bytes = 0;
+            if (emu::detail::find_allocation(v, base, bytes) || (v && emu::detail::find_allocation(v - 1, base, bytes) && v == base + bytes))
+                L.pointers.push_back(PointerArg{v, base + bytes, static_cast<std::uint8_t>(i)});
+        }
+    }
+    std::sort(L.pointers.begin(), L.pointers.end(), [](const PointerArg& a, const PointerArg& b) { return a.ptr < b.ptr; });
+    // the kernel's shared layout: statics in declaration order, 16-byte aligned, then the dynamic area
+    L.shared_offset.assign(mi.shared.size(), 0);
+    std::uint64_t off = 0;
+    bool dynamic_declared = false;
+    std::uint32_t dynamic_offset = 0;
+    for (std::uint32_t id : k->shared_used) {
+        const SharedVar& v = mi.shared[id];
+        if (v.dynamic) continue;
+        off = (off + 15) / 16 * 16;
+        const std::uint32_t e = element_size(*k, v);
+        L.slots.push_back(SharedSlot{static_cast<std::uint32_t>(off), v.bytes, e, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
+        L.shared_offset[id] = static_cast<std::uint32_t>(off);
+        off += v.bytes;
+    }
+    off = (off + 15) / 16 * 16;
+    dynamic_offset = static_cast<std::uint32_t>(off);
+    for (std::uint32_t id : k->shared_used) {
+        const SharedVar& v = mi.shared[id];
+        if (!v.dynamic) continue;
+        L.shared_offset[id] = dynamic_offset;
+        if (!L.dynamic_name) L.dynamic_name = v.name.c_str(), L.dynamic_offset = dynamic_offset;
+        if (!dynamic_declared && dynamic_shared_bytes) {
+            SharedVar sized = v;
+            sized.bytes = dynamic_shared_bytes;
+            const std::uint32_t e = element_size(*k, sized);
+            L.slots.push_back(SharedSlot{dynamic_offset, dynamic_shared_bytes, e, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
+            dynamic_declared = true;
+        }
+    }
+    L.shared_total = off + dynamic_shared_bytes;
+    if (uses_reserved_shared(mi, *k, 0)) {  // after the kernel's own: its offsets stay as they were
+        L.reserved_offset = static_cast<std::uint32_t>((L.shared_total + 15) / 16 * 16);
+        L.slots.push_back(SharedSlot{L.reserved_offset, kReservedSharedBytes, 4, static_cast<std::uint8_t>(L.slots.size()),
+                                     kReservedSharedName, true});
+    }
+    // local memory: the kernel's depot, and each device function's a few times over (calls nest)
+    std::uint64_t local = (k->local_bytes + 15) / 16 * 16;
+    for (const Function& f : mi.functions)
+        if (!f.entry && !f.declared_only) local += 4 * ((f.local_bytes + 15) / 16 * 16);
+    L.local_bytes = static_cast<std::uint32_t>(std::min<std::uint64_t>(local, kLocalCapacity));
+    for (const Instr& in : k->code)
+        if (in.loc) {
+            L.decl_file = mi.files[mi.locations[in.loc].file].c_str();
+            L.decl_line = mi.locations[in.loc].line;
+            break;
+        }
+    L.calls = std::any_of(k->code.begin(), k->code.end(), [](const Instr& in) { return in.op == Op::Call; });
+    L.calls_functions = std::any_of(k->code.begin(), k->code.end(), [&](const Instr& in) {
+        return in.op == Op::Call && (in.o[1].kind != OpKind::Func || !mi.functions[in.o[1].reg].declared_only);
+    });
+    // the kernel frame's slots: registers zero, constants that do not depend on the thread filled in
+    L.image.assign(k->registers + k->consts.size(), 0);
+    for (std::size_t i = 0; i < k->consts.size(); ++i) {
+        const ConstSlot& c = k->consts[i];
+        const auto slot = static_cast<std::uint32_t>(k->registers + i);
+        switch (c.kind) {
+        case OpKind::SharedSym: L.image[slot] = L.shared_offset[c.id] + static_cast<std::uint64_t>(c.imm); break;
+        case OpKind::LocalSym: L.image[slot] = static_cast<std::uint64_t>(c.imm); break;  // the kernel's depot starts at 0
+        case OpKind::Func: L.image[slot] = kFunctionTag | c.id; break;
+        case OpKind::Special: L.thread_specials.emplace_back(slot, static_cast<Special>(c.imm)); break;
+        default: L.image[slot] = static_cast<std::uint64_t>(c.imm); break;
+        }
+    }
+    if (L.shared_total > 228 * 1024)
+        throw emu::LaunchError("kernel " + L.kernel_name + " needs " + std::to_string(L.shared_total) +
+                               " bytes of shared memory (" + std::to_string(dynamic_shared_bytes) +
+                               " dynamic); a block has at most 233472");
+    // Kernels that call device functions run on fibers (a wait may come deep in a call);
+    // the others as explicit-state lanes, which is faster.
+    emu::detail::KernelBody body{&L, lane_main};
+    if (!L.calls_functions) {
+        L.lane_words = lane_words(L.image.size());
+        body.run_lane = resume_lane;
+        body.run_pass = run_warp_pass;
+    }
+    try {
+        emu.launch_body(L.kernel_name.c_str(), grid, block, body);
+    } catch (emu::KernelFault& f) {
+        throw with_header_line(mi, std::move(f));
+    }
+}
+
+}  // namespace wl::ptx

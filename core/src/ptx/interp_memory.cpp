@@ -1,0 +1,357 @@
+// Memory: where an address lands (shared, global, local, param, const, and
+// the generic windows), its bounds faults, and the general path's loads,
+// stores, atomics, asynchronous copies and mbarriers. The hot path's shared and
+// global targets are inline in interp.h.
+#include <atomic>
+#include <sstream>
+
+#include "interp.h"
+
+namespace wl::ptx::detail {
+
+namespace {
+
+// Spaces whose accesses the trace records (and Lockstep gives a round).
+bool traced_space(Space s) { return s == Space::Shared || s == Space::Global || s == Space::Generic; }
+
+const char* verb(Kind k) { return k == Kind::Load ? "load" : k == Kind::Store ? "store" : "atomic"; }
+
+
+}  // namespace
+
+// v: the shared variable at or below the offset, or null.
+void Interpreter::shared_bounds_fault(const Instr& in, std::uint64_t off, const SharedSlot* v, Kind kind) const
+{
+    std::ostringstream what;
+    what << "out-of-bounds shared " << verb(kind) << ": ";
+    const Launch& L = *t_->L;
+    const std::string gave = " (extern __shared__ " + std::string(L.dynamic_name ? L.dynamic_name : "") + "[]: the launch gave " +
+                             std::to_string(L.dynamic_bytes) + " bytes of dynamic shared memory)";
+    const bool dynamic = L.dynamic_name && off >= L.dynamic_offset && (!v || v->offset <= L.dynamic_offset);
+    if (dynamic && L.dynamic_bytes == 0) {  // no slot: the extern array has no elements at all
+        what << "byte " << off - L.dynamic_offset << " of extern __shared__ " << L.dynamic_name
+             << "[], but the launch gave 0 bytes of dynamic shared memory";
+        fail(in, what.str());
+    }
+    if (v) {
+        what << v->name << "[" << (off - v->offset) / v->elem << "] is outside its " << v->bytes / v->elem
+             << " elements";
+    } else {
+        what << "shared offset " << off << " lies outside every shared variable";
+    }
+    if (dynamic) what << gave;
+    else if (t_->L->slots.empty()) what << " (the kernel declares no shared memory)";
+    fail(in, what.str());
+}
+
+// The shared variable at or below the offset, or null.
+
+// below: the pointer argument at or below the address, or null.
+void Interpreter::global_bounds_fault(const Instr& in, std::uint64_t addr, unsigned size, const PointerArg* below,
+                                      Kind kind) const
+{
+    std::ostringstream what;
+    what << "out-of-bounds " << verb(kind) << ": ";
+    if (below) {
+        what << emu::detail::argument_name(below->position) << "[" << (addr - below->ptr) / size
+             << "] is outside its " << (below->alloc_end - below->ptr) / size << " elements (byte " << addr - below->ptr
+             << " of " << below->alloc_end - below->ptr << ")";
+    } else {
+        what << "address 0x" << std::hex << addr << " is in no emulator allocation";
+    }
+    fail(in, what.str());
+}
+
+Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr,
+                                         unsigned size, Kind kind, const void* stored)
+{
+    if (sp == Space::Generic) {
+        if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) { sp = Space::Shared; addr -= kSharedWindow; }
+        else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) { sp = Space::Local; addr -= kLocalWindow; }
+        else sp = Space::Global;
+    }
+    switch (sp) {
+    case Space::Shared: return shared_target(in, addr, size, kind, 0, stored);
+    case Space::Global: return global_target(in, addr, size, kind);
+    case Space::Const:
+        for (const auto& [base, bytes] : m_.var_ranges)
+            if (addr >= base && addr + size <= base + bytes)
+                return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::None, 0, 0};
+        fail(in, "out-of-bounds constant " + std::string(verb(kind)));
+    case Space::Local:
+        if (addr + size > t_->sp + 0ULL || addr + size < addr) fail(in, "out-of-bounds local " + std::string(verb(kind)) + " at local offset " + std::to_string(addr));
+        return Target{t_->local + addr, trace::Space::None, 0, 0};
+    case Space::Param:
+        if (addr + size > fr.f->param_bytes) fail(in, "out-of-bounds parameter " + std::string(verb(kind)));
+        return Target{fr.param + addr, trace::Space::None, 0, 0};
+    default: break;
+    }
+    unsupported(in);
+}
+
+bool Interpreter::load(const Frame& fr, const Instr& in)
+{
+    const unsigned elem = ty_bytes(in.ty), size = elem * in.vec;
+    const std::uint64_t addr = address(fr, in.o[1]);
+    const Target tg = resolve(fr, in, in.space, addr, size, Kind::Load);
+    std::uint64_t value[2] = {0, 0};
+    std::memcpy(value, tg.p, size);
+    bool spins = false;
+    if (in.order != kPlain) {  // the same load seeing the same value again: a spin loop waits, other threads must run
+        spins = t_->spin_at == &in && t_->spin_addr == addr && t_->spin_value == value[0];
+        t_->spin_at = &in, t_->spin_addr = addr, t_->spin_value = value[0];
+    }
+    record(in, Kind::Load, tg, size, value);
+    const Operand& d = in.o[0];
+    auto element = [&](unsigned k) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, reinterpret_cast<const unsigned char*>(value) + k * elem, elem);
+        if (ty_signed(in.ty) && elem < 4) v = static_cast<std::uint32_t>(sext(in.ty, v));
+        return v;
+    };
+    if (d.kind == OpKind::Vec) {
+        for (unsigned k = 0; k < d.n; ++k) {
+            const std::uint32_t reg = fr.f->lists[d.reg + k];
+            if (reg != kNoReg) fr.r[reg] = element(k);
+        }
+    } else if (d.kind == OpKind::Reg) {
+        fr.r[d.reg] = elem == 16 ? value[0] : element(0);
+    }
+    return spins;
+}
+
+void Interpreter::store(const Frame& fr, const Instr& in)
+{
+    const unsigned elem = ty_bytes(in.ty), size = elem * in.vec;
+    std::uint64_t value[2] = {0, 0};
+    const Operand& s = in.o[1];
+    if (s.kind == OpKind::Vec) {
+        for (unsigned k = 0; k < s.n; ++k) {
+            const std::uint32_t reg = fr.f->lists[s.reg + k];
+            const std::uint64_t v = reg == kNoReg ? 0 : fr.r[reg];
+            std::memcpy(reinterpret_cast<unsigned char*>(value) + k * elem, &v, elem);
+        }
+    } else {
+        value[0] = get(fr, s);
+    }
+    const Target tg = resolve(fr, in, in.space, address(fr, in.o[0]), size, Kind::Store, value);
+    std::memcpy(tg.p, value, size);
+    record(in, Kind::Store, tg, size, value);
+}
+
+template <class T> T atomic_rmw(T* p, Sub sub, T b, T c, bool is_signed)
+{
+    std::atomic_ref<T> ref(*p);
+    T old = ref.load();
+    for (;;) {
+        T next = old;
+        using S = std::make_signed_t<T>;
+        switch (sub) {
+        case Sub::Add: next = old + b; break;
+        case Sub::Min: next = is_signed ? (static_cast<S>(b) < static_cast<S>(old) ? b : old) : std::min(old, b); break;
+        case Sub::Max: next = is_signed ? (static_cast<S>(b) > static_cast<S>(old) ? b : old) : std::max(old, b); break;
+        case Sub::Exch: next = b; break;
+        case Sub::Cas: next = old == b ? c : old; break;
+        case Sub::And: next = old & b; break;
+        case Sub::Or: next = old | b; break;
+        case Sub::Xor: next = old ^ b; break;
+        case Sub::Inc: next = old >= b ? 0 : old + 1; break;
+        case Sub::Dec: next = (old == 0 || old > b) ? b : old - 1; break;
+        default: break;
+        }
+        if (ref.compare_exchange_weak(old, next)) return old;
+    }
+}
+
+template <class F, class U> U atomic_float_add(U* p, F b)
+{
+    std::atomic_ref<U> ref(*p);
+    U old = ref.load();
+    for (;;) {
+        const U next = std::bit_cast<U>(static_cast<F>(std::bit_cast<F>(old) + b));
+        if (ref.compare_exchange_weak(old, next)) return old;
+    }
+}
+
+void Interpreter::atomic(const Frame& fr, const Instr& in)
+{
+    const bool red = in.op == Op::Red;
+    const Operand& addr_op = red ? in.o[0] : in.o[1];
+    const std::uint64_t b = get(fr, red ? in.o[1] : in.o[2]);
+    const std::uint64_t c = red ? 0 : get(fr, in.o[3]);
+    const unsigned size = ty_bytes(in.ty);
+    if ((size != 4 && size != 8) || in.vec != 1) unsupported(in);
+    const Target tg = resolve(fr, in, in.space, address(fr, addr_op), size, Kind::Atomic);
+    if (reinterpret_cast<std::uintptr_t>(tg.p) % size) fail(in, "misaligned atomic");
+    std::uint64_t old = 0;
+    const bool s = ty_signed(in.ty);
+    if (in.ty == Ty::F32 && in.sub == Sub::Add) {
+        old = atomic_float_add<float>(reinterpret_cast<std::uint32_t*>(tg.p), f32(b));
+    } else if (in.ty == Ty::F64 && in.sub == Sub::Add) {
+        old = atomic_float_add<double>(reinterpret_cast<std::uint64_t*>(tg.p), f64(b));
+    } else if (ty_float(in.ty) && in.sub != Sub::Exch && in.sub != Sub::Cas) {
+        unsupported(in);
+    } else if (size == 4) {
+        old = atomic_rmw<std::uint32_t>(reinterpret_cast<std::uint32_t*>(tg.p), in.sub, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c), s);
+    } else {
+        old = atomic_rmw<std::uint64_t>(reinterpret_cast<std::uint64_t*>(tg.p), in.sub, b, c, s);
+    }
+    std::uint64_t stored = 0;
+    std::memcpy(&stored, tg.p, size);  // what the operation left (for the record)
+    record(in, Kind::Atomic, tg, size, &stored);
+    if (!red) put(fr, in.o[0], in.ty, old);
+}
+
+// cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}: a global
+// load and a shared store, done at once; bytes past src-size are zero.
+void Interpreter::copy_async(const Frame& fr, const Instr& in)
+{
+    const unsigned size = static_cast<unsigned>(get(fr, in.o[2]));
+    const unsigned from_src = in.nops > 3 && in.o[3].kind != OpKind::None ? static_cast<unsigned>(get(fr, in.o[3])) : size;
+    if ((size != 4 && size != 8 && size != 16) || from_src > size) unsupported(in, "cp-size must be 4, 8 or 16");
+    std::uint64_t value[2] = {0, 0};
+    if (from_src) {
+        const Target src = resolve(fr, in, Space::Global, address(fr, in.o[1]), from_src, Kind::Load);
+        std::memcpy(value, src.p, from_src);
+        record(in, Kind::Load, src, from_src, value);
+    }
+    const Target dst = resolve(fr, in, Space::Shared, address(fr, in.o[0]), size, Kind::Store);
+    std::memcpy(dst.p, value, size);
+    record(in, Kind::Store, dst, size, value);
+}
+
+// cp.async.bulk [dst], [src], size, [mbar]: the copy engine moves size
+// bytes from global to shared memory and counts them off the mbarrier when
+// they land. The copy engine is not a thread: its bytes are not in the trace.
+void Interpreter::bulk_copy(const Frame& fr, const Instr& in)
+{
+    const auto bytes = static_cast<unsigned>(get(fr, in.o[2]));
+    if (bytes == 0 || bytes % 16)
+        fail(in, "cp.async.bulk of " + std::to_string(bytes) + " bytes: the size must be a non-zero multiple of 16");
+    const std::uint64_t to = address(fr, in.o[0]), from = address(fr, in.o[1]);
+    if (to % 16 || from % 16) fail(in, "cp.async.bulk needs 16-byte-aligned shared and global addresses");
+    const SharedSlot* v = shared_slot(to);
+    if (!v || to + bytes > v->offset + v->bytes) shared_bounds_fault(in, to, v, Kind::Store);
+    const Target src = global_target(in, from, bytes, Kind::Load);
+    const Target bar = mbarrier_target(fr, in, in.o[3], Kind::Atomic);
+    const emu::detail::BulkCopyTarget target{v->name, v->elem, static_cast<long long>((to - v->offset) / v->elem)};
+    emu::detail::bulk_copy(t_->arena + to, src.p, bytes, bar.p, target, file(in), line(in));
+}
+
+// An mbarrier is 8 bytes of shared memory: messages count 8-byte elements
+// ("landed[3]"), whatever the variable's element size looks like in the PTX.
+Interpreter::Target Interpreter::mbarrier_target(const Frame& fr, const Instr& in, const Operand& o, Kind kind)
+{
+    std::uint64_t off = address(fr, o);
+    if (in.space == Space::Generic) {
+        if (off < kSharedWindow || off >= kSharedWindow + kWindowSize) fail(in, "an mbarrier must be in shared memory");
+        off -= kSharedWindow;
+    }
+    if (off % 8) fail(in, "misaligned mbarrier: it takes 8-byte-aligned shared memory");
+    return shared_target(in, off, 8, kind, 8);
+}
+
+// mbarrier.init [bar], count / arrive state, [bar]{, count} / arrive.expect_tx
+// state, [bar], tx / expect_tx [bar], tx / {test,try}_wait p, [bar], state
+// (or .parity p, [bar], parity). A state is the phase's parity here, so the
+// two forms of a wait are one. False:
+// an explicit-state lane must wait, and runs this try_wait again when resumed.
+bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
+{
+    const char* at_file = file(in);
+    const unsigned at_line = line(in);
+    switch (in.sub) {
+    case Sub::MbInit: {
+        const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Store);
+        emu::detail::mbarrier_init(bar.p, static_cast<unsigned>(get(fr, in.o[1])), at_file, at_line);
+        return true;
+    }
+    case Sub::MbArrive: case Sub::MbArriveExpectTx: {
+        const bool expect_tx = in.sub == Sub::MbArriveExpectTx;
+        const bool counted = !expect_tx && in.nops > 2 && in.o[2].kind != OpKind::None;
+        const Target bar = mbarrier_target(fr, in, in.o[1], Kind::Atomic);
+        const auto count = counted ? static_cast<unsigned>(get(fr, in.o[2])) : 1u;
+        const auto tx = expect_tx ? static_cast<unsigned>(get(fr, in.o[2])) : 0u;
+        put(fr, in.o[0], Ty::B64, emu::detail::mbarrier_arrive(bar.p, count, tx, at_file, at_line));
+        return true;
+    }
+    case Sub::MbCpAsyncArrive: case Sub::MbCpAsyncArriveNoinc: {
+        // The thread's cp.async copies have landed already (they copy at once here). Without
+        // .noinc the pending count is raised by one before the copies' arrival: the two cancel.
+        const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
+        if (in.sub == Sub::MbCpAsyncArriveNoinc) emu::detail::mbarrier_arrive(bar.p, 1, 0, at_file, at_line);
+        return true;
+    }
+    case Sub::MbExpectTx: {  // expected bytes with no arrival
+        const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
+        emu::detail::mbarrier_arrive(bar.p, 0, static_cast<unsigned>(get(fr, in.o[1])), at_file, at_line);
+        return true;
+    }
+    case Sub::MbTestWait: case Sub::MbTryWait: {
+        const Target bar = mbarrier_target(fr, in, in.o[1], Kind::Atomic);
+        const auto parity = static_cast<unsigned>(get(fr, in.o[2]) & 1);
+        bool done = emu::detail::mbarrier_phase_done(bar.p, parity, at_file, at_line);
+        while (!done && in.sub == Sub::MbTryWait) {  // try_wait suspends the thread until the phase completes
+            const char* name = t_->L->slots[bar.array].name;
+            emu::detail::mbarrier_block(bar.p, name, static_cast<long long>(bar.offset / 8), at_file, at_line);
+            if (t_->explicit_state) return false;
+            done = emu::detail::mbarrier_phase_done(bar.p, parity, at_file, at_line);
+        }
+        put_pred(fr, in.o[0], done);
+        return true;
+    }
+    default: unsupported(in);
+    }
+}
+
+
+// ---- the general path's memory operations
+
+Outcome exec_load(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
+{
+    if (traced_space(in.space) && it.round_pending(pc)) return Outcome::Wait;
+    if (it.load(fr, in) && emu::detail::spin_yield()) return Outcome::Wait;
+    return Outcome::Next;
+}
+
+Outcome exec_store(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
+{
+    if (traced_space(in.space) && it.round_pending(pc)) return Outcome::Wait;
+    it.store(fr, in);
+    return Outcome::Next;
+}
+
+// An access the Lockstep schedule gives a round first (explicit-state lanes return to the scheduler once).
+template <class Access> Outcome after_round(Interpreter& it, std::size_t& pc, Access access)
+{
+    if (it.round_pending(pc)) return Outcome::Wait;
+    access();
+    return Outcome::Next;
+}
+
+Outcome exec_atomic(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
+{
+    return after_round(it, pc, [&] { it.atomic(fr, in); });
+}
+
+Outcome exec_copy_async(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
+{
+    return after_round(it, pc, [&] { it.copy_async(fr, in); });
+}
+
+Outcome exec_bulk_copy(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
+{
+    return after_round(it, pc, [&] { it.bulk_copy(fr, in); });
+}
+
+Outcome exec_mbarrier(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
+{
+    if (it.round_pending(pc)) return Outcome::Wait;
+    if (!it.mbarrier(fr, in)) {
+        --pc;  // the try_wait again, once the mbarrier has changed
+        return Outcome::Wait;
+    }
+    return Outcome::Next;
+}
+
+}  // namespace wl::ptx::detail

@@ -1,0 +1,301 @@
+// Explicit-state lanes and warp-major passes: each lane's state and register
+// slots in per-host-thread arrays, resuming one lane (the runtime's
+// KernelBody::run_lane), and, under the Independent schedule, one pass over a warp
+// with the lanes at one pc run together (KernelBody::run_pass).
+#include "interp.h"
+
+namespace wl::ptx::detail {
+
+namespace {
+
+thread_local std::vector<std::uint64_t> tls_lane_state;
+thread_local std::vector<unsigned char> tls_local;
+thread_local std::vector<unsigned char> tls_params;  // kernels that call vprintf & co write their arguments
+// Warp-major passes: each warp's instructions counted against max_steps, by warp of the block this host thread runs.
+thread_local std::vector<std::uint64_t> tls_warp_budget_used;
+
+// The turns one pass may hold: what the runtime's pass_lanes takes (its widest warp).
+template <std::size_t N> constexpr std::size_t turn_capacity(unsigned (*)(emu::detail::LaneTurn (&)[N])) { return N; }
+constexpr std::size_t kPassTurns = turn_capacity(&emu::detail::pass_lanes);
+static_assert(kPassTurns <= kMaxWarpSize, "lane masks hold the widest warp");
+
+}  // namespace
+
+std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots + 7) / 8 * 8; }
+
+// A lane's first run: its state and slots set up, shared memory declared.
+// Out of line: inlined, it would widen every later resumption's entry and exit.
+[[gnu::noinline]] LaneRun& start_lane(const Launch& L, unsigned lane)
+{
+    const std::size_t threads = std::size_t(L.block.x) * L.block.y * L.block.z;
+    const std::size_t words = L.lane_words;
+    if (tls_lane_state.size() < threads * words) tls_lane_state.resize(threads * words);
+    if (tls_local.size() < threads * L.local_bytes) tls_local.resize(threads * L.local_bytes);
+    if (L.calls && tls_params.size() < threads * L.params.size()) tls_params.resize(threads * L.params.size());
+    if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
+    const auto& view = emu::detail::thread_view();
+    LaneRun& run = *std::construct_at(reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * words));
+    run.t = Thread{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
+    run.t.explicit_state = true;
+    run.t.local_capacity = L.local_bytes;
+    for (const SharedSlot& sv : L.slots) {
+        void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, sv.zeroed);
+        if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
+    }
+    std::memcpy(run.slots(), L.image.data(), L.image.size() * 8);
+    // the arrays grow only at a block's first step, before any lane holds these
+    run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
+    run.t.sp = L.kernel->local_bytes;
+    return run;
+}
+
+unsigned char* lane_params(const Launch& L, unsigned lane)
+{
+    return L.calls ? tls_params.data() + lane * L.params.size() : const_cast<unsigned char*>(L.params.data());
+}
+
+LaneRun& lane_run(const Launch& L, unsigned lane, bool first)
+{
+    return first ? start_lane(L, lane) : *reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * L.lane_words);
+}
+
+// Runs a lane from where it stopped until it waits or ends (true when it ended):
+// the runtime's KernelBody::run_lane.
+bool resume_lane(void* ctx, unsigned lane, bool first)
+{
+    const Launch& L = *static_cast<const Launch*>(ctx);
+    LaneRun& run = lane_run(L, lane, first);
+    Interpreter interp(run.t);
+    const Frame frame{L.kernel, run.slots(), lane_params(L, lane), 0};
+    if (first) interp.fill_thread_constants(frame);
+    return interp.run(frame, run.pc) != Flow::Waiting;
+}
+
+// One warp-major pass: the runtime's KernelBody::run_pass.
+void run_warp_pass(void* ctx)
+{
+    const Launch& L = *static_cast<const Launch*>(ctx);
+    Interpreter(*L.mod).run_warp(L);
+}
+
+// ---- warp-major passes
+//
+// Under the Independent schedule a pass runs each runnable lane of a warp on
+// until it waits or ends, in a shuffled order. Lanes at one pc run together,
+// one instruction for all of them at a time (the lanes in the pass's order),
+// so that decoding, dispatch and the runtime's turn taking are paid once per
+// warp rather than once per lane. A branch that splits them makes two groups,
+// one run after the other. Between two synchronisations the lanes of a warp
+// are unordered: two accesses of one shared word, one a write, are a race in
+// every order, and the race check reports them whichever lane comes first;
+// without such a conflict the order cannot change what a kernel computes.
+// Atomics and calls are the exceptions (who gets which old value, the order
+// of printed lines): from the first of them a group goes on lane by lane,
+// each lane to its next wait, as if the lanes had run apart all along.
+
+// Instructions whose effect depends on the order of the lanes even in a
+// race-free kernel: atomics (which lane gets which old value) and calls
+// (vprintf's lines).
+static bool orders_lanes(const Instr& in)
+{
+    return in.op == Op::Atom || in.op == Op::Red || in.op == Op::Call;
+}
+
+// From pc on, the group's lanes one after another, each to its next wait or
+// its end, in the pass's order: the order the Independent schedule promises.
+void Interpreter::run_lanes_apart(PassLane* lanes, LaneMask group, std::size_t pc)
+{
+    for (LaneMask m = group; m; m &= m - 1) {
+        const PassLane& lane = lanes[std::countr_zero(m)];
+        Frame fr{lane.run->t.L->kernel, nullptr, nullptr, 0};
+        enter(lane, fr);
+        lane.run->pc = pc;
+        const Flow flow = run(fr, lane.run->pc);
+        emu::detail::leave_lane(flow != Flow::Waiting);
+    }
+}
+
+// bar.warp.sync reached by the group's executing lanes with one mask (the
+// usual __syncwarp()): they arrive as one batch. False, and nothing done,
+// when their masks differ.
+bool Interpreter::syncwarp_together(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc, Frame& fr)
+{
+    unsigned flats[kMaxWarpSize], count = 0;
+    fr.r = lanes[std::countr_zero(exec)].r;
+    const auto mask = static_cast<unsigned>(get(fr, in.o[0]));
+    for (LaneMask m = exec; m; m &= m - 1) {
+        fr.r = lanes[std::countr_zero(m)].r;
+        if (static_cast<unsigned>(get(fr, in.o[0])) != mask) return false;
+    }
+    for (LaneMask m = exec; m; m &= m - 1) {
+        LaneRun& run = *lanes[std::countr_zero(m)].run;
+        run.pc = pc;
+        run.t.pending = &in;  // collective_take when the lane resumes
+        flats[count++] = lanes[std::countr_zero(m)].flat;
+    }
+    emu::detail::syncwarp_arrive_lanes(flats, count, mask, file(in), line(in));
+    return true;
+}
+
+void Interpreter::run_warp(const Launch& L)
+{
+    emu::detail::LaneTurn turns[kPassTurns];
+    const unsigned n = emu::detail::pass_lanes(turns);
+    if (n && turns[0].first) {  // the warp's first pass (every lane starts in it): its budget count starts
+        const std::size_t warps = (std::size_t(L.block.x) * L.block.y * L.block.z + L.warp_size - 1) / L.warp_size;
+        if (tls_warp_budget_used.size() < warps) tls_warp_budget_used.resize(warps);
+        tls_warp_budget_used[turns[0].flat / L.warp_size] = 0;
+    }
+    PassLane lanes[kMaxWarpSize];
+    for (unsigned k = 0; k < n; ++k) {
+        const bool first = turns[k].first;
+        if (first) emu::detail::enter_lane(turns[k].flat);  // start_lane declares the shared variables
+        LaneRun& run = lane_run(L, turns[k].flat, first);
+        lanes[k] = PassLane{&run, run.slots(), lane_params(L, turns[k].flat), turns[k].flat};
+        if (!first && !run.t.pending) continue;
+        Frame fr{L.kernel, nullptr, nullptr, 0};
+        enter(lanes[k], fr);
+        if (first) fill_thread_constants(fr);
+        if (run.t.pending) {  // resumed after a wait: collect the result first
+            finish(fr, *run.t.pending);
+            run.t.pending = nullptr;
+        }
+    }
+    LaneGroup work[kMaxWarpSize];
+    unsigned groups = 0;
+    for (LaneMask left = lanes_below(n); left;) {
+        const std::size_t pc = lanes[std::countr_zero(left)].run->pc;
+        LaneMask same = 0;
+        for (LaneMask m = left; m; m &= m - 1)
+            if (lanes[std::countr_zero(m)].run->pc == pc) same |= LaneMask{1} << std::countr_zero(m);
+        work[groups++] = LaneGroup{pc, same};
+        left &= ~same;
+    }
+    while (groups) {
+        const LaneGroup g = work[--groups];
+        run_group(L, lanes, g, work, groups);
+    }
+}
+
+// Runs a group until each of its lanes waits or ends; lanes a branch sends
+// elsewhere go to `work` as groups of their own.
+void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups)
+{
+    const Instr* code = L.kernel->code.data();
+    std::size_t pc = g.pc;
+    LaneMask live = g.lanes;
+    Frame fr{L.kernel, nullptr, nullptr, 0};
+    std::uint64_t* r = nullptr;
+    auto leave = [&](unsigned k, std::size_t at, bool ended) {  // the entered lane k waits or ends
+        lanes[k].run->pc = at;
+        emu::detail::leave_lane(ended);
+        live &= ~(LaneMask{1} << k);
+    };
+    std::size_t next[kMaxWarpSize];
+    // The budget (max_steps), counted once a warp (as if its lanes were one thread:
+    // divergent groups add up, so the count errs high, never low).
+    std::uint64_t& warp_budget_used = tls_warp_budget_used[lanes[0].flat / L.warp_size];
+    // The pass's lanes 0 .. count - 1, when they are all in this group.
+    const unsigned count = static_cast<unsigned>(std::popcount(g.lanes));
+    const LaneMask whole = g.lanes == lanes_below(count) ? g.lanes : 0;
+    while (live) {
+        const Instr* in = code + pc++;
+        LaneMask exec = live;  // the lanes whose guard lets them execute
+        if (in->pred != kNoReg) {
+            const bool negated = (in->flags & kNegPred) != 0;
+            exec = 0;
+            for (LaneMask m = live; m; m &= m - 1)
+                if (((lanes[std::countr_zero(m)].r[in->pred] & 1) != 0) != negated) exec |= LaneMask{1} << std::countr_zero(m);
+            if (!exec) continue;
+        }
+// Every lane of the group's first `whole` executes (the common case: a
+// converged warp) or the lanes of the mask.
+#define WL_EACH_LANE(prepare, stmt)                                                   \
+    if (exec == whole) {                                                              \
+        for (unsigned k = 0; k < count; ++k) {                                        \
+            const PassLane& lane = lanes[k];                                          \
+            prepare;                                                                  \
+            stmt;                                                                     \
+        }                                                                             \
+        continue;                                                                     \
+    }                                                                                 \
+    for (LaneMask m = exec; m; m &= m - 1) {                                     \
+        const PassLane& lane = lanes[std::countr_zero(m)];                            \
+        prepare;                                                                      \
+        stmt;                                                                         \
+    }                                                                                 \
+    continue;
+#define PTX_FAST_REGISTER(label, Enum, Op, types, statement) \
+    case Fast::Enum: WL_EACH_LANE(r = lane.r, statement)
+#define PTX_FAST_PARAM(label, Enum, bytes, statement) \
+    case Fast::Enum: WL_EACH_LANE((r = lane.r, fr.param = lane.param), statement)
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, statement) \
+    case Fast::Enum: WL_EACH_LANE((enter(lane, fr), r = lane.r), statement)
+        switch (in->fast) {
+#include "ops.def"
+        case Fast::Bra:
+            if (in->o[0].reg < pc) [[unlikely]] {  // a loop: the group's budget, once for all its lanes
+                warp_budget_used += pc - in->o[0].reg;
+                if (warp_budget_used > L.max_steps) [[unlikely]] {
+                    enter(lanes[std::countr_zero(exec)], fr);
+                    budget_spent(*in);
+                }
+            }
+            if (exec == live) {
+                pc = in->o[0].reg;
+            } else {  // divergence: the taken lanes wait their turn as a group
+                work[groups++] = LaneGroup{in->o[0].reg, exec};
+                live &= ~exec;
+            }
+            continue;
+        case Fast::BarSync: {
+            unsigned flats[kMaxWarpSize], count = 0;
+            for (LaneMask m = exec; m; m &= m - 1) {
+                lanes[std::countr_zero(m)].run->pc = pc;
+                flats[count++] = lanes[std::countr_zero(m)].flat;
+            }
+            emu::detail::barrier_arrive_lanes(flats, count, file(*in), line(*in));
+            live &= ~exec;
+            continue;
+        }
+        case Fast::Nop: continue;
+        default:
+            if (orders_lanes(*in)) {
+                run_lanes_apart(lanes, live, pc - 1);
+                return;
+            }
+            break;
+        }
+#undef WL_EACH_LANE
+        if (in->op == Op::BarWarp && syncwarp_together(lanes, exec, *in, pc, fr)) {
+            live &= ~exec;
+            continue;
+        }
+        // The general path, lane by lane; the lanes that go on may go on in different places.
+        for (LaneMask m = exec; m; m &= m - 1) {
+            const unsigned k = std::countr_zero(m);
+            enter(lanes[k], fr);
+            std::size_t at = pc;
+            const Outcome outcome = general(fr, *in, at);
+            if (outcome == Outcome::Next) next[k] = at;
+            else leave(k, at, outcome != Outcome::Wait);
+        }
+        for (LaneMask m = live & ~exec; m; m &= m - 1) next[std::countr_zero(m)] = pc;
+        if (!live) return;
+        pc = next[std::countr_zero(live)];
+        LaneMask elsewhere = 0;
+        for (LaneMask m = live; m; m &= m - 1)
+            if (next[std::countr_zero(m)] != pc) elsewhere |= LaneMask{1} << std::countr_zero(m);
+        live &= ~elsewhere;
+        while (elsewhere) {
+            const std::size_t at = next[std::countr_zero(elsewhere)];
+            LaneMask same = 0;
+            for (LaneMask m = elsewhere; m; m &= m - 1)
+                if (next[std::countr_zero(m)] == at) same |= LaneMask{1} << std::countr_zero(m);
+            work[groups++] = LaneGroup{at, same};
+            elsewhere &= ~same;
+        }
+    }
+}
+
+}  // namespace wl::ptx::detail

@@ -71,7 +71,9 @@ struct Lane {
     const void* wait_bar = nullptr;
     const char* wait_bar_name = "";
     long long wait_bar_index = 0;
-    std::uint32_t vc[kMaxWarpWidth] = {};
+    // The clock itself lives in the host thread's memory (one row of
+    // kMaxWarpWidth a lane), so that a lane stays small at either width.
+    std::uint32_t* vc = nullptr;
     std::uint32_t learnt(unsigned k) const { return has_vc ? vc[k] : 0; }
 };
 

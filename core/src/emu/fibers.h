@@ -21,6 +21,7 @@ public:
     std::unique_ptr<unsigned char[]> arena;
     std::unique_ptr<WordShadow[]> shadow;
     std::vector<Lane> lanes;  // reused from block to block
+    std::vector<std::uint32_t> clocks;  // the lanes' vector clocks (Lane::vc), kMaxWarpWidth a lane
     std::vector<Warp> warps;  // likewise
 
 private:

@@ -130,6 +130,7 @@ void run_block(Block& b, WorkerMemory& mem)
     b.arena = mem.arena.get();
     b.shadow = mem.shadow.get();
     if (mem.lanes.size() < b.threads) mem.lanes.resize(b.threads);
+    if (mem.clocks.size() < std::size_t(b.threads) * kMaxWarpWidth) mem.clocks.resize(std::size_t(b.threads) * kMaxWarpWidth);
     b.lanes = Block::LaneSpan{mem.lanes.data(), b.threads};
     const unsigned warps = (b.threads + b.warp_width - 1) / b.warp_width;
     if (mem.warps.size() < warps) mem.warps.resize(warps);
@@ -148,6 +149,7 @@ void run_block(Block& b, WorkerMemory& mem)
         l.state = LaneState::Runnable;
         l.seq = l.epoch = l.sub = l.declared = 0;
         l.has_vc = false;
+        l.vc = mem.clocks.data() + std::size_t(t) * kMaxWarpWidth;
         l.collective = nullptr;
         l.started = false;
         l.spun = false;

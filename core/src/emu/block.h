@@ -172,9 +172,12 @@ struct Block {
 
 // The lane this host thread runs (the scheduler sets it at every resume, a
 // warp pass at every enter_lane), and fiber switches counted so far: each
-// resume is two (there and back). __thread: no TLS wrapper on the hot paths.
-extern __thread Lane* tls_lane;
-extern __thread std::uint64_t tls_switches;
+// resume is two (there and back). __thread: no TLS wrapper on the hot paths;
+// local-exec: the runtime is a static library of executables, so these are
+// reached at a fixed offset, as when they were local to one file.
+#define WL_RUNTIME_TLS __thread __attribute__((tls_model("local-exec")))
+extern WL_RUNTIME_TLS Lane* tls_lane;
+extern WL_RUNTIME_TLS std::uint64_t tls_switches;
 
 // Every change of a lane's state after the block starts comes through here
 // (or through release_barrier, which makes every lane runnable at once and
@@ -216,7 +219,7 @@ struct WarpPass {
     Lane* running;  // the entered lane
     bool ran;
 };
-extern __thread WarpPass tls_pass;
+extern WL_RUNTIME_TLS WarpPass tls_pass;
 
 // What resume() does after a lane's turn, for the lane a pass has entered.
 inline void leave_turn(WarpPass& p, bool ended)

@@ -11,9 +11,9 @@
 
 namespace wl::emu::detail {
 
-__thread Lane* tls_lane = nullptr;
-__thread std::uint64_t tls_switches = 0;
-__thread WarpPass tls_pass;
+WL_RUNTIME_TLS Lane* tls_lane = nullptr;
+WL_RUNTIME_TLS std::uint64_t tls_switches = 0;
+WL_RUNTIME_TLS WarpPass tls_pass;
 
 WorkerMemory::WorkerMemory(unsigned stacks)
     : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))), slot_(kStackBytes + page_), stacks_(stacks)

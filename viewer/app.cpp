@@ -26,7 +26,7 @@ RunRequest request_for(const App& app, std::size_t version)
     req.backend = app.sel.backend;
     req.schedule = app.sel.schedule;
     req.setting = app.sel.setting;
-    req.max_instructions = app.max_steps;
+    req.max_instructions = app.max_instructions;
     return req;
 }
 

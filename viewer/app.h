@@ -99,7 +99,7 @@ struct App {
         bool source = true, metrics = true, time = true;  // bring the step (the version) into view once after it changes
     } follow_step;
     bool presenter = false;
-    std::uint64_t max_steps = 0;  // --max-steps: the emulator's step budget per thread; 0: its default
+    std::uint64_t max_instructions = 0;  // --max-steps: the emulator's step budget per thread; 0: its default
     bool quit = false;
     Layout layout;
     float header_content_h = 0;  // what the top bar's contents took last frame (they wrap on narrow windows)

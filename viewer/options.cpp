@@ -50,9 +50,9 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--file", o.file, "your own kernel from this .cu file, shown as one more version, launched as --version's");
     cli.add_option("--kernel", o.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     cli.add_option("--shared-bytes", o.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
-    cli.add_option("--max-steps", o.max_steps,
+    cli.add_option("--max-steps", o.max_instructions,
                    "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
-                       std::to_string(wl::emu::LaunchOptions::kDefaultMaxSteps) + ")")
+                       std::to_string(wl::emu::LaunchOptions::kDefaultMaxInstructions) + ")")
         ->check(CLI::PositiveNumber);
     cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed)");
     try {
@@ -77,7 +77,7 @@ std::optional<Options> parse_options(int argc, char** argv)
 
 void apply_options(App& app, const Options& o)
 {
-    app.max_steps = o.max_steps;  // before the first trace runs
+    app.max_instructions = o.max_instructions;  // before the first trace runs
     try {
         select_by_name(app, o.lab, o.version);
     } catch (const std::invalid_argument& e) {

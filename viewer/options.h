@@ -25,7 +25,7 @@ struct Options {
     std::string screenshot, layout_json, tour;
     std::string file, kernel;  // the user's own kernel, shown as one more version, launched as --version's
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block (default: the lab's textbook's)
-    std::uint64_t max_steps = 0;  // emulator: instructions a thread may run; 0: the emulator's default
+    std::uint64_t max_instructions = 0;  // emulator: instructions a thread may run; 0: the emulator's default
     bool headless() const { return !screenshot.empty() || !tour.empty(); }
 };
 

@@ -38,7 +38,7 @@ bool is_comment_or_blank(const std::string& line)
 
 bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
-// The last identifier of one parameter declaration ("wl::in<T> g_in" -> "g_in").
+// The last identifier of one parameter declaration ("const T* __restrict__ g_in" -> "g_in").
 std::string parameter_name(const std::string& declaration)
 {
     std::string d = trim(declaration);

@@ -418,7 +418,7 @@ int main(int argc, char** argv)
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
     tr->add_option("--max-steps", ta.max_instructions,
                    "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
-                       std::to_string(wl::emu::LaunchOptions::kDefaultMaxSteps) + ")")
+                       std::to_string(wl::emu::LaunchOptions::kDefaultMaxInstructions) + ")")
         ->check(CLI::PositiveNumber);
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_option("-o,--out", ta.out, "also write the JSON trace to this file");

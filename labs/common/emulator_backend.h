@@ -22,7 +22,7 @@ inline wl::ptx::Module parse_lab_ptx(const char* ptx, const std::string& lab)
 inline void configure(wl::emu::Emulator& emu, const RunRequest& req)
 {
     emu.options = {.schedule = req.schedule, .watched_blocks = {req.watched_block}, .record = req.record, .seed = req.seed};
-    if (req.max_instructions) emu.options.max_steps = req.max_instructions;
+    if (req.max_instructions) emu.options.max_instructions = req.max_instructions;
     emu.options.progress = req.progress;
 }
 
@@ -31,6 +31,7 @@ inline void take_trace(wl::emu::Emulator& emu, RunResult& out)
 {
     out.records_cut = emu.records_cut();
     out.records = emu.take_records();
+    out.warp_width = emu.options.warp_width;
     for (const wl::emu::Warning& w : emu.take_warnings())
         out.warnings.push_back(w.at.message() + (w.count > 1 ? " (" + std::to_string(w.count) + " times)" : ""));
 }

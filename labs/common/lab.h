@@ -54,6 +54,7 @@ struct RunResult {
     double value = 0, expected = 0;
     bool ok = false;
     unsigned threads_per_block = 0;
+    unsigned warp_width = 32;  // lanes a warp of the run had (the emulator's LaunchOptions::warp_width; a GPU's 32)
     std::vector<wl::trace::LaneRecord> records;
     // Labs whose problem is more than n elements in a 1D block (matmul) say
     // what ran and how it compared; empty for the others.

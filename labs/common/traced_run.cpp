@@ -12,7 +12,7 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req)
     // A user's kernel has no machine-code listing: its counts stay per PTX instruction.
     const wl::trace::MachineCode* code = req.file.empty() ? wl::trace::lab_machine_code(lab.id) : nullptr;
     wl::trace::BlockAnalysis watched =
-        wl::trace::analyze_block(result.records, req.watched_block, result.threads_per_block, code);
+        wl::trace::analyze_block(result.records, req.watched_block, result.threads_per_block, code, result.warp_width);
     return TracedRun{std::move(watched), std::move(result)};
 }
 

@@ -14,7 +14,7 @@
 #include "labs/common/version.h"
 #include "labs/matmul/problem.h"  // Arithmetic
 #if !defined(__CUDACC__)
-#include "warplab/emu/emulator.h"  // dim3 without CUDA
+#include "warplab/dim3.h"
 #endif
 
 namespace warplab::matmul {

@@ -13,7 +13,7 @@
 #include "labs/common/kernel_instance.h"
 #include "labs/common/version.h"
 #if !defined(__CUDACC__)
-#include "warplab/emu/emulator.h"  // dim3 without CUDA
+#include "warplab/dim3.h"
 #endif
 
 namespace warplab::transpose {

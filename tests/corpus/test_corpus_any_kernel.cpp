@@ -161,7 +161,7 @@ TEST_P(Any, ALoopWithinTheBudgetRuns)
     // 1000 rounds of at least 2 instructions (the add and the branch): at
     // least 2000 steps, at most 1000 * 64 for any body this short.
     unsigned* out = zeros<unsigned>(emu, 33);
-    emu.options.max_steps = 64'000;
+    emu.options.max_instructions = 64'000;
     ASSERT_NO_THROW(run_corpus(emu, "endless_loop.cu", "counted_loop", dim3(1), dim3(33), 0, 1000u, out));
     const auto got = to_host(emu, out, 33);
     for (unsigned t = 0; t < 33; ++t) {
@@ -169,14 +169,14 @@ TEST_P(Any, ALoopWithinTheBudgetRuns)
         for (unsigned k = 0; k < 1000; ++k) s += k ^ t;
         EXPECT_EQ(got[t], s);
     }
-    emu.options.max_steps = 1999;  // below the 2000 it must take
+    emu.options.max_instructions = 1999;  // below the 2000 it must take
     EXPECT_TRUE(fault_of([&] { run_corpus(emu, "endless_loop.cu", "counted_loop", dim3(1), dim3(33), 0, 1000u, out); }));
 }
 
 TEST_P(Any, AnEndlessLoopStopsAtTheBudget)
 {
     int* out = zeros<int>(emu, 64);
-    emu.options.max_steps = 100'000;
+    emu.options.max_instructions = 100'000;
     auto f = fault_of([&] { run_corpus(emu, "endless_loop.cu", "endless_loop", dim3(3), dim3(64), 0, out); });
     ASSERT_TRUE(f);
     expect_report(*f, {"endless_loop", uint3{0, 0, 0}, std::nullopt, project_file(corpus_path("endless_loop.cu")),
@@ -186,7 +186,7 @@ TEST_P(Any, AnEndlessLoopStopsAtTheBudget)
 TEST_P(Any, ASpinWaitOnAnotherWarpEnds)
 {
     int* out = zeros<int>(emu, 1);
-    emu.options.max_steps = 1'000'000;
+    emu.options.max_instructions = 1'000'000;
     ASSERT_NO_THROW(run_corpus(emu, "endless_loop.cu", "spin_wait", dim3(1), dim3(64), 0, out));
     EXPECT_EQ(to_host(emu, out, 1)[0], 42);
 }

@@ -12,6 +12,7 @@
 #include "emulator/helpers.h"
 #include "emulator/ptx_modules.h"
 #include "emulator/semantics_rows.h"
+#include "core/src/emu/runtime.h"  // find_allocation
 #include "warplab/trace/analysis.h"
 
 namespace warplab::test {
@@ -220,7 +221,14 @@ TEST(DeviceMemory, EmulatorReleasesEveryAllocationOnce)
     // freeing it again, or memory another emulator owns, is refused (it would
     // otherwise release host memory twice); the emulator's destructor releases
     // the other two, after which none is device memory.
-    using wl::emu::detail::elements_from;
+    // Bytes of the allocation holding p, or none (throws) when p is not device memory.
+    auto elements_from = [](const int* p, std::size_t elem) {
+        std::uintptr_t base = 0;
+        std::size_t bytes = 0;
+        const auto at = reinterpret_cast<std::uintptr_t>(p);
+        if (!wl::emu::detail::find_allocation(at, base, bytes)) throw wl::emu::LaunchError("not device memory");
+        return (base + bytes - at) / elem;
+    };
     std::vector<int*> buffers;
     {
         Emulator emu, other;

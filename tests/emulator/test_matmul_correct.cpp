@@ -10,11 +10,10 @@
 // fails, and C starts as NaN, so an element no thread writes fails too.
 // Inputs are seeded (uniform in [-1, 1)); three seeds per shape.
 //
-// Run time: the emulator runs one fiber per thread. The largest cases
-// (128^3: 2M multiply-adds, v1-v3 with 1024-thread blocks and a traced access
-// per operand) take a fraction of a second each; the file runs in well under
-// a minute on 2 cores. The lockstep schedule (a fiber switch at every access)
-// is run on the small shapes only.
+// Run time: the largest cases (128^3: 2M multiply-adds, v1-v3 with
+// 1024-thread blocks and a traced access per operand) take a fraction of a
+// second each; the file runs in well under a minute on 2 cores. The lockstep
+// schedule (a lane switch at every access) is run on the small shapes only.
 #include <gtest/gtest.h>
 
 #include <cctype>

@@ -2,7 +2,6 @@
 // needed): WARP_SZ, %laneid, %warpid, %nwarpid and the five lane masks follow
 // the launch's width, and a warp divides past bit 31 of its masks when it is
 // 64 lanes wide. The masks are read with mov.b64 so that all 64 bits show.
-// The 64-lane cases wait for the runtime's 64-lane warps (see with_warp_width).
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -68,10 +67,12 @@ $L__high:
 constexpr unsigned kThreads = 70;  // not a multiple of either width: the last warp is partial
 constexpr unsigned kValues = 10;
 
-// Sets the width the runtime runs warps at; false where it cannot yet. The
-// runtime's LaunchOptions field for it arrives with its 64-lane warps; then
-// this sets it (e.g. emu.options.warp_size = width) and returns true.
-bool with_warp_width(wl::emu::Emulator&, unsigned width) { return width == 32; }
+// Sets the width the runtime runs warps at; false where it cannot.
+bool with_warp_width(wl::emu::Emulator& emu, unsigned width)
+{
+    emu.options.warp_width = width;
+    return true;
+}
 
 struct Row {
     unsigned thread;

@@ -89,7 +89,7 @@ struct Launch {
     unsigned decl_line = 0;
     dim3 grid, block;
     unsigned warp_size = kDefaultWarpSize;        // lanes a warp: WARP_SZ, %laneid's range, the lane masks
-    std::uint64_t max_steps = emu::LaunchOptions::kDefaultMaxSteps;
+    std::uint64_t max_instructions = emu::LaunchOptions::kDefaultMaxInstructions;
 };
 
 struct Thread {
@@ -109,7 +109,7 @@ struct Thread {
     bool pending_pred = false;      // shfl's in-range predicate, known at arrival
     bool carry = false;             // the condition code of add.cc / addc and kin
     const struct CallSite* caller = nullptr;  // fiber lanes: the call instructions this frame is inside, innermost first
-    std::uint64_t budget_used = 0;  // instructions run, counted at backward branches (against max_steps)
+    std::uint64_t budget_used = 0;  // instructions run, counted at backward branches (against max_instructions)
     // The last strong load: the same one seeing the same value again is a spin loop's wait.
     const Instr* spin_at = nullptr;
     std::uint64_t spin_addr = 0, spin_value = 0;
@@ -165,7 +165,7 @@ public:
     Interpreter(Thread& t) : t_(&t), m_(*t.L->mod) {}
     explicit Interpreter(const Module::Impl& m) : t_(nullptr), m_(m) {}
     Flow run(const Frame& fr, std::size_t& pc);
-    // One pass over a warp (the runtime's KernelBody::step_warp), warp-major.
+    // One pass over a warp (the runtime's KernelBody::run_pass), warp-major.
     void run_warp(const Launch& L);
     void finish(const Frame& fr, const Instr& in);
     void fill_thread_constants(const Frame& fr) const
@@ -319,12 +319,12 @@ public:
     {
         if (to >= pc) return;
         t_->budget_used += pc - to;
-        if (t_->budget_used > t_->L->max_steps) [[unlikely]]
+        if (t_->budget_used > t_->L->max_instructions) [[unlikely]]
             budget_spent(in);
     }
     [[noreturn, gnu::cold, gnu::noinline]] void budget_spent(const Instr& in) const
     {
-        emu::detail::step_budget_fault(t_->L->max_steps, file(in), line(in));
+        emu::detail::instruction_budget_fault(t_->L->max_instructions, file(in), line(in));
     }
     void store(const Frame& fr, const Instr& in);
     void atomic(const Frame& fr, const Instr& in);

@@ -63,13 +63,12 @@ std::uint64_t Interpreter::special(Special s) const
 void lane_main(void* ctx)
 {
     const Launch& L = *static_cast<const Launch*>(ctx);
-    const auto& view = *emu::detail::tls_view;
+    const auto& view = emu::detail::thread_view();
     Thread t{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
     // Every lane declares the kernel's shared variables in order; the runtime
     // allocates them once per block (16-byte aligned, as the layout assumes).
     for (const SharedSlot& s : L.slots) {
-        ArrayMeta meta;
-        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, L.decl_file, L.decl_line, meta, s.zeroed);
+        void* p = emu::detail::declare_shared(s.elem, s.bytes / s.elem, s.name, L.decl_file, L.decl_line, s.zeroed);
         if (!t.arena) t.arena = static_cast<unsigned char*>(p) - s.offset;
     }
     t.local = L.local_bytes ? static_cast<unsigned char*>(alloca(L.local_bytes)) : nullptr;
@@ -146,9 +145,9 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     L.kernel_name = k->info.demangled.substr(0, k->info.demangled.find('('));
     L.grid = grid;
     L.block = block;
-    // The warp width: the one place the runtime's choice is read (32 until its LaunchOptions says).
-    L.warp_size = kDefaultWarpSize;
-    L.max_steps = emu.options.max_steps;
+    // The warp width: the one place the runtime's choice (LaunchOptions::warp_width) is read.
+    L.warp_size = emu.options.warp_width;
+    L.max_instructions = emu.options.max_instructions;
     L.dynamic_bytes = dynamic_shared_bytes;
     L.params.assign(k->param_bytes, 0);
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -238,8 +237,8 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     emu::detail::KernelBody body{&L, lane_main};
     if (!L.calls_functions) {
         L.lane_words = lane_words(L.image.size());
-        body.step = resume_lane;
-        body.step_warp = run_warp_pass;
+        body.run_lane = resume_lane;
+        body.run_pass = run_warp_pass;
     }
     try {
         emu.launch_body(L.kernel_name.c_str(), grid, block, body);

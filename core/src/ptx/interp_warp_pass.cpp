@@ -1,7 +1,7 @@
 // Explicit-state lanes and warp-major passes: each lane's state and register
 // slots in per-host-thread arrays, resuming one lane (the runtime's
-// KernelBody::step), and, under the Independent schedule, one pass over a warp
-// with the lanes at one pc run together (KernelBody::step_warp).
+// KernelBody::run_lane), and, under the Independent schedule, one pass over a warp
+// with the lanes at one pc run together (KernelBody::run_pass).
 #include "interp.h"
 
 namespace wl::ptx::detail {
@@ -11,7 +11,7 @@ namespace {
 thread_local std::vector<std::uint64_t> tls_lane_state;
 thread_local std::vector<unsigned char> tls_local;
 thread_local std::vector<unsigned char> tls_params;  // kernels that call vprintf & co write their arguments
-// Warp-major passes: each warp's instructions counted against max_steps, by warp of the block this host thread runs.
+// Warp-major passes: each warp's instructions counted against max_instructions, by warp of the block this host thread runs.
 thread_local std::vector<std::uint64_t> tls_warp_budget_used;
 
 // The turns one pass may hold: what the runtime's pass_lanes takes (its widest warp).
@@ -33,14 +33,13 @@ std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots 
     if (tls_local.size() < threads * L.local_bytes) tls_local.resize(threads * L.local_bytes);
     if (L.calls && tls_params.size() < threads * L.params.size()) tls_params.resize(threads * L.params.size());
     if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
-    const auto& view = *emu::detail::tls_view;
+    const auto& view = emu::detail::thread_view();
     LaneRun& run = *std::construct_at(reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * words));
     run.t = Thread{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
     run.t.explicit_state = true;
     run.t.local_capacity = L.local_bytes;
     for (const SharedSlot& sv : L.slots) {
-        ArrayMeta meta;
-        void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, meta, sv.zeroed);
+        void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, sv.zeroed);
         if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
     }
     std::memcpy(run.slots(), L.image.data(), L.image.size() * 8);
@@ -61,7 +60,7 @@ LaneRun& lane_run(const Launch& L, unsigned lane, bool first)
 }
 
 // Runs a lane from where it stopped until it waits or ends (true when it ended):
-// the runtime's KernelBody::step.
+// the runtime's KernelBody::run_lane.
 bool resume_lane(void* ctx, unsigned lane, bool first)
 {
     const Launch& L = *static_cast<const Launch*>(ctx);
@@ -72,7 +71,7 @@ bool resume_lane(void* ctx, unsigned lane, bool first)
     return interp.run(frame, run.pc) != Flow::Waiting;
 }
 
-// One warp-major pass: the runtime's KernelBody::step_warp.
+// One warp-major pass: the runtime's KernelBody::run_pass.
 void run_warp_pass(void* ctx)
 {
     const Launch& L = *static_cast<const Launch*>(ctx);
@@ -193,7 +192,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         live &= ~(LaneMask{1} << k);
     };
     std::size_t next[kMaxWarpSize];
-    // The budget (max_steps), counted once a warp (as if its lanes were one thread:
+    // The budget (max_instructions), counted once a warp (as if its lanes were one thread:
     // divergent groups add up, so the count errs high, never low).
     std::uint64_t& warp_budget_used = tls_warp_budget_used[lanes[0].flat / L.warp_size];
     // The pass's lanes 0 .. count - 1, when they are all in this group.
@@ -237,7 +236,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         case Fast::Bra:
             if (in->o[0].reg < pc) [[unlikely]] {  // a loop: the group's budget, once for all its lanes
                 warp_budget_used += pc - in->o[0].reg;
-                if (warp_budget_used > L.max_steps) [[unlikely]] {
+                if (warp_budget_used > L.max_instructions) [[unlikely]] {
                     enter(lanes[std::countr_zero(exec)], fr);
                     budget_spent(*in);
                 }

@@ -13,6 +13,7 @@
 
 #include "statements.h"
 #include "warplab/ptx/ptx.h"
+#include "../emu/runtime.h"
 
 namespace wl::ptx::detail {
 

@@ -15,7 +15,7 @@
 
 #include "instrumented_sites.h"
 #include "ptx_instrument.h"
-#include "warplab/emu/emulator.h"
+#include "core/src/emu/runtime.h"  // find_allocation
 #include "warplab/ptx/ptx.h"
 #include "warplab/trace/events.h"
 

@@ -1,0 +1,286 @@
+// The runtime's state, shared by its files: a block's lanes and warps, the
+// shadow of shared memory that the checks read, and the small inline helpers
+// every entry uses (the running lane, state changes, yields, records, faults,
+// the race rule's "ordered"). The running lane and the current warp pass are
+// host-thread locals, reached only through this header.
+#pragma once
+#include <boost/context/detail/fcontext.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <deque>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "runtime.h"
+
+namespace wl::emu::detail {
+
+namespace ctx = boost::context::detail;
+using trace::Kind;
+using trace::LaneRecord;
+using trace::Space;
+
+// AtActiveMask: in __activemask(), until no lane of its warp can run (see release_active_masks).
+// AtMbarrier: in mbarrier.try_wait, until the mbarrier changes (see wake_mbarrier_waiters).
+enum class LaneState { Runnable, AtCollective, AtBarrier, AtActiveMask, AtMbarrier, Done, Faulted };
+
+struct Collective {
+    CollectiveOp op;
+    std::uint64_t mask = 0;
+    std::uint64_t arrived = 0;
+    unsigned waiting = 0;  // participants that have not yet taken their result
+    int width = 32;
+    bool in_use = false;
+    std::uint64_t in[kMaxWarpWidth][5];  // 16 bytes a lane; 40 for mma.sync's fragments
+    int arg[kMaxWarpWidth];
+    std::uint64_t out[kMaxWarpWidth][2];
+};
+
+struct Block;
+
+// What the scheduler and the barrier touch at every resume comes first, the
+// vector clock (read only by race checks) last: fewer cache lines per resume.
+struct Lane {
+    LaneState state = LaneState::Runnable;
+    bool started = false;  // explicit-state lanes: has the body run for this lane yet
+    bool spun = false;     // gave up its turn in a spin loop (spin_yield): runnable, but not again this round
+    BarrierOp bar_op = BarrierOp::None;
+    Block* block = nullptr;
+    ThreadView view;
+    unsigned flat = 0, warp = 0, lane = 0;
+    std::uint32_t seq = 0, epoch = 0, sub = 0, declared = 0;
+    unsigned bar_value = 0;  // bar.red: this lane's input, then the block's result
+    const char* wait_file = "";
+    unsigned wait_line = 0;
+    Collective* collective = nullptr;
+    ctx::fcontext_t fiber = nullptr;  // where to resume this lane
+    ctx::fcontext_t sched = nullptr;  // where this lane returns to the scheduler
+    // Independent schedule: this lane's own clock, and what it learnt of the
+    // other lanes' clocks through partial-mask collectives (full-warp ones are
+    // kept once, in Warp::full_vc). vc holds something only once has_vc is
+    // set (at the lane's first partial-mask collective in the block): until
+    // then it reads as zeros, so that a block's start need not clear 256 bytes a lane.
+    std::uint32_t clock = 1;
+    bool has_vc = false;
+    // AtActiveMask, once released: the lanes of its warp at the same __activemask().
+    std::uint64_t active_mask = 0;
+    // AtMbarrier: the mbarrier waited on, and its name for a deadlock's message.
+    const void* wait_bar = nullptr;
+    const char* wait_bar_name = "";
+    long long wait_bar_index = 0;
+    // The clock itself lives in the host thread's memory (one row of
+    // kMaxWarpWidth a lane), so that a lane stays small at either width.
+    std::uint32_t* vc = nullptr;
+    std::uint32_t learnt(unsigned k) const { return has_vc ? vc[k] : 0; }
+};
+
+struct Warp {
+    // Collectives in progress. A warp has at most one per distinct (op, mask)
+    // that its lanes are waiting in, so a few slots suffice; more are added,
+    // up to kMaxCollectives (a deque: lanes keep pointers to the slots in use).
+    std::deque<Collective> pending = std::deque<Collective>(8);
+    Collective* open = nullptr;  // the collective a lane most recently joined
+    std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
+    unsigned lanes = 0;
+    unsigned runnable = 0;    // lanes in LaneState::Runnable (kept by set_state)
+    std::uint32_t full_vc[kMaxWarpWidth];  // each lane's clock at the last full-warp collective
+};
+
+// The last write and the last read of one 4-byte shared word.
+// Trivial types (no member initialisers): the shadow of the whole shared
+// arena is allocated uninitialised and reset, array by array, as arrays are declared.
+struct AccessStamp {
+    std::uint32_t thread, epoch, clock;
+    const char* file;
+    unsigned line;
+    bool valid, atomic;
+    std::uint8_t bytes;  // which of the word's 4 bytes the access touched (bit i = byte i)
+};
+// A write is checked against the last read and against the last read from
+// another warp than that one, so that one warp's ordered reads do not hide
+// another warp's unordered read.
+struct WordShadow {
+    std::uint8_t initialised;  // bytes of the word written so far in this block (bit i = byte i)
+    AccessStamp write, read, read_other_warp;
+};
+
+struct SharedDecl {
+    std::size_t offset;
+    std::size_t bytes;
+};
+
+constexpr std::size_t kSharedCapacity = 228 * 1024;  // H100's per-block maximum
+constexpr std::size_t kStackBytes = 64 * 1024;
+
+struct Block {
+    const char* kernel = "";
+    const LaunchOptions* opt = nullptr;
+    KernelBody body{};
+    uint3 idx;
+    dim3 dim, grid;
+    unsigned flat = 0, threads = 0;
+    unsigned warp_width = 32, warp_shift = 5;  // lanes per warp, and its log2
+    bool watched = false;
+    struct LaneSpan {
+        Lane* first;
+        unsigned count;
+        Lane* begin() const { return first; }
+        Lane* end() const { return first + count; }
+        Lane& operator[](std::size_t i) const { return first[i]; }
+    } lanes{nullptr, 0};
+    struct WarpSpan {
+        Warp* first;
+        std::size_t count;
+        Warp* data() const { return first; }
+        std::size_t size() const { return count; }
+        Warp& operator[](std::size_t i) const { return first[i]; }
+    } warps{nullptr, 0};
+    std::vector<SharedDecl> decls;
+    std::size_t shared_used = 0;
+    unsigned char* arena = nullptr;
+    WordShadow* shadow = nullptr;
+    std::vector<LaneRecord>* records = nullptr;
+    std::size_t max_records = 0;  // the watched block records no more (records_cut)
+    bool records_cut = false;
+    std::vector<Warning> warnings;  // one per site and kind
+    std::optional<Fault> fault;
+    // Kept as lanes arrive, so that the common case of a barrier (every lane
+    // there, at one site) and an empty __activemask() queue cost no scan of the block.
+    unsigned at_barrier = 0;            // lanes waiting at __syncthreads() in this interval
+    const char* barrier_file = nullptr;  // where the first of them waits
+    unsigned barrier_line = 0;
+    bool barrier_sites_differ = false;  // some wait elsewhere (or at the same site under another file pointer)
+    unsigned barrier_votes = 0;         // bar.red: lanes that arrived with a true value
+    unsigned at_active_mask = 0;    // lanes waiting in __activemask()
+    unsigned at_mbarrier = 0;       // lanes waiting in mbarrier.try_wait
+    // Bulk copies issued and not yet landed: they land when a thread tests
+    // their mbarrier, so a read of their bytes before that is caught.
+    struct BulkCopy {
+        std::size_t dst;  // arena offset
+        const unsigned char* src;
+        unsigned bytes;
+        const void* bar;
+        unsigned issuer;
+        const char* file;
+        unsigned line;
+    };
+    std::vector<BulkCopy> copies;
+};
+
+// The lane this host thread runs (the scheduler sets it at every resume, a
+// warp pass at every enter_lane), and fiber switches counted so far: each
+// resume is two (there and back). __thread: no TLS wrapper on the hot paths;
+// local-exec: the runtime is a static library of executables, so these are
+// reached at a fixed offset, as when they were local to one file.
+#define WL_RUNTIME_TLS __thread __attribute__((tls_model("local-exec")))
+extern WL_RUNTIME_TLS Lane* tls_lane;
+extern WL_RUNTIME_TLS std::uint64_t tls_switches;
+
+// Every change of a lane's state after the block starts comes through here
+// (or through release_barrier, which makes every lane runnable at once and
+// sets the counts to match), so that the scheduler knows without a scan
+// whether a warp has a lane to run.
+inline void set_state(Lane& lane, LaneState s)
+{
+    Warp& w = lane.block->warps[lane.warp];
+    w.runnable += static_cast<unsigned>(s == LaneState::Runnable) - static_cast<unsigned>(lane.state == LaneState::Runnable);
+    lane.state = s;
+}
+
+// An mbarrier's state, kept in its 8 bytes of shared memory: arrivals the
+// current phase still expects (bits 0-19), arrivals each phase expects
+// (20-39), transaction bytes still expected (40-61, two's complement: a copy
+
+// Explicit-state lanes (KernelBody::run_lane) leave the body by returning; a
+// fault unwinds to the scheduler with this.
+struct LaneStopped {};
+
+inline bool explicit_state(const Lane& lane) { return lane.block->body.run_lane != nullptr; }
+
+// Back to the scheduler; returns when the scheduler resumes this lane. An
+// explicit-state lane returns from its run_lane call instead (its caller sees the state).
+inline void yield_to_scheduler(Lane& lane)
+{
+    if (explicit_state(lane)) return;
+    ctx::transfer_t t = ctx::jump_fcontext(lane.sched, nullptr);
+    lane.sched = t.fctx;
+}
+
+// A run_pass body's pass over one warp: the lanes in the scheduler's order.
+// Trivial (no initialisers), so that it can be a __thread; run_pass sets it whole.
+struct WarpPass {
+    Block* block;
+    Lane* lanes;  // the warp's
+    const unsigned* order;
+    unsigned count;
+    Lane* running;  // the entered lane
+    bool ran;
+};
+extern WL_RUNTIME_TLS WarpPass tls_pass;
+
+// What resume() does after a lane's turn, for the lane a pass has entered.
+inline void leave_turn(WarpPass& p, bool ended)
+{
+    if (ended) set_state(*p.running, LaneState::Done);
+    p.running = nullptr;
+    tls_lane = nullptr;
+    tls_switches += 2;
+}
+
+// A batch of the pass's lanes has arrived somewhere: their turns end.
+inline void end_turns(WarpPass& p, unsigned count)
+{
+    p.running = nullptr;
+    tls_lane = nullptr;
+    tls_switches += 2 * count;
+}
+
+// Stops the launch: the lane never runs again, the scheduler sees the fault.
+[[noreturn]] void fault(Lane& lane, const char* file, unsigned line, std::string what);
+// For messages: "thread (x,y,z)", "file:line", and where another access was
+// said against this one's place: " on the same line", or " at file:line".
+std::string thread_name(const Block& b, unsigned flat);
+std::string site(const char* file, unsigned line);
+std::string other_site(const char* here_file, unsigned here_line, const char* file, unsigned line);
+
+void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                    const void* value, unsigned value_bytes, const char* file, unsigned line);
+// Only the watched blocks record; the others pay one branch.
+inline void record(Lane& lane, Kind kind, Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                   const void* value, unsigned value_bytes, const char* file, unsigned line)
+{
+    if (lane.block->watched) record_watched(lane, kind, space, size, array, offset, value, value_bytes, file, line);
+}
+
+// Two accesses by different threads in one barrier interval are ordered only
+// by a warp synchronisation between them: a lockstep round (Lockstep) or a
+// collective both lanes joined (Independent, vector clocks).
+inline std::uint32_t lane_clock(const Lane& lane)
+{
+    const Block& b = *lane.block;
+    return b.opt->schedule == Schedule::Lockstep ? b.warps[lane.warp].round : lane.clock;
+}
+
+inline bool ordered(const Lane& now, const AccessStamp& before)
+{
+    if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
+    if ((before.thread >> now.block->warp_shift) != now.warp) return false;
+    if (now.block->opt->schedule == Schedule::Lockstep) return before.clock != now.block->warps[now.warp].round;
+    const unsigned k = before.thread & (now.block->warp_width - 1);
+    return std::max(now.learnt(k), now.block->warps[now.warp].full_vc[k]) >= before.clock;
+}
+
+// Called by the scheduler when no lane can run (barriers.cpp, mbarriers.cpp):
+// lanes in __activemask() learn their mask (true when some were released); the
+// block's barrier is released or its divergence reported; a wait on an
+// mbarrier that nothing can complete is reported.
+bool release_active_masks(Block& b);
+void settle_barrier(Block& b);
+void mbarrier_deadlock(Block& b);
+// The collective's name in messages ("__shfl_sync").
+const char* op_name(CollectiveOp op);
+
+}  // namespace wl::emu::detail

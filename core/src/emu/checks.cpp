@@ -1,0 +1,264 @@
+// Checks: what the runtime reports about a running lane. Shared-memory
+// accesses (uninitialised reads, races as CUDA defines them, with the warp
+// synchronisations that order two accesses), the warnings CUDA's rules allow,
+// the watched blocks' records, and the faults that stop a launch.
+#include <sstream>
+
+#include "block.h"
+
+namespace wl::emu {
+
+std::string Fault::message() const
+{
+    std::ostringstream m;
+    m << "kernel " << kernel << ", block (" << block.x << "," << block.y << "," << block.z << "), thread ("
+      << thread.x << "," << thread.y << "," << thread.z << ") [warp " << warp << ", lane " << lane << "]: " << what;
+    if (!file.empty()) m << " (at " << file << ":" << line << ")";
+    return m.str();
+}
+
+namespace detail {
+
+[[noreturn]] void fault(Lane& lane, const char* file, unsigned line, std::string what)
+{
+    Block& b = *lane.block;
+    if (!b.fault) {
+        b.fault = Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, file ? file : "", line,
+                         std::move(what)};
+    }
+    set_state(lane, LaneState::Faulted);
+    if (explicit_state(lane)) throw LaneStopped{};
+    ctx::jump_fcontext(lane.sched, nullptr);
+    std::abort();
+}
+
+std::string thread_name(const Block& b, unsigned flat)
+{
+    const dim3& d = b.dim;
+    std::ostringstream s;
+    s << "thread (" << flat % d.x << "," << (flat / d.x) % d.y << "," << flat / (d.x * d.y) << ")";
+    return s.str();
+}
+
+std::string site(const char* file, unsigned line)
+{
+    return std::string(file ? file : "?") + ":" + std::to_string(line);
+}
+
+// Where another access was, said against this one's place (which the fault
+// message ends with): " on the same line", or " at file:line".
+std::string other_site(const char* here_file, unsigned here_line, const char* file, unsigned line)
+{
+    const bool same_file = here_file == file || (here_file && file && std::strcmp(here_file, file) == 0);
+    return same_file && here_line == line ? " on the same line" : " at " + site(file, line);
+}
+
+// ------------------------------------------------------------- records --
+
+void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                    const void* value, unsigned value_bytes, const char* file, unsigned line)
+{
+    Block& b = *lane.block;
+    LaneRecord r{};
+    r.block = b.flat;
+    r.thread = lane.flat;
+    r.seq = lane.seq++;
+    r.epoch = lane.epoch;
+    r.sub = lane.sub;
+    r.line = line;
+    r.file_hash = trace::file_hash(file ? file : "");
+    r.kind = kind;
+    r.space = space;
+    r.size = static_cast<std::uint8_t>(size);
+    r.array = array;
+    r.offset = offset;
+    if (value) std::memcpy(r.value, value, std::min<unsigned>(value_bytes, sizeof r.value));
+    std::vector<LaneRecord>& out = *b.records;
+    if (out.size() >= b.max_records) {  // memory stays bounded however long the kernel runs
+        b.records_cut = true;
+        return;
+    }
+    if (out.size() == out.capacity())  // grown by doubling, but never past the cap
+        out.reserve(std::min(b.max_records, std::max<std::size_t>(1024, 2 * out.capacity())));
+    out.push_back(r);
+}
+
+// ------------------------------------------------------ race detection --
+
+namespace {
+
+// One lane's shared-memory access, as the interpreter describes it.
+struct SharedAccess {
+    const char* name;  // the array, for messages: name[index]
+    long long index;
+    const char* file;
+    unsigned line;
+    Kind kind;
+    unsigned size;
+    void* ptr;
+};
+
+[[noreturn, gnu::cold, gnu::noinline]] void race_fault(Lane& lane, const SharedAccess& a, std::uint64_t word,
+                                                      const AccessStamp& other, bool other_writes)
+{
+    const char* this_kind = a.kind == Kind::Load ? "read" : "written";
+    std::ostringstream what;
+    what << "data race on shared memory: " << a.name << "[" << a.index << "] (word " << word << ") is "
+         << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
+         << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line)
+         << ", with no __syncthreads() or __syncwarp() between the two";
+    fault(lane, a.file, a.line, what.str());
+}
+
+// A warning at one thread's access, kept once per site and text.
+void warn(Block& b, unsigned thread, const char* file, unsigned line, std::string what)
+{
+    for (Warning& w : b.warnings)
+        if (w.at.line == line && w.at.what == what && w.at.file == (file ? file : "")) {
+            ++w.count;
+            return;
+        }
+    const dim3& d = b.dim;
+    const uint3 idx{thread % d.x, (thread / d.x) % d.y, thread / (d.x * d.y)};
+    b.warnings.push_back(Warning{Fault{b.kernel, b.idx, idx, thread >> b.warp_shift, thread & (b.warp_width - 1),
+                                       file ? file : "", line, std::move(what)}});
+}
+
+// What this access and an unordered one of another thread are under CUDA's
+// rules (NVIDIA, "CUDA C++ Programming Guide": a warp instruction's writes to
+// one location from several lanes: one of them lands; atomics are not data
+// races among themselves): a race stops the launch, the rest are warnings or nothing.
+struct AccessFacts {
+    bool atomic;              // an atomic, or a strong (.acquire/.relaxed/.volatile) load
+    const void* stored;       // a plain store's bytes, else null
+};
+[[gnu::cold, gnu::noinline]] void clash(Lane& lane, const SharedAccess& a, std::uint64_t word, std::uint8_t bytes,
+                                        const AccessStamp& other, bool other_writes, const AccessFacts& facts)
+{
+    const Block& b = *lane.block;
+    const bool same_instruction = facts.stored && other_writes && !other.atomic && (other.thread >> b.warp_shift) == lane.warp &&
+                                  other.line == a.line && other.file == a.file;
+    if (same_instruction) {
+        const unsigned char* now = b.arena + word * 4;
+        const auto* mine = static_cast<const unsigned char*>(facts.stored) - (static_cast<unsigned char*>(a.ptr) - b.arena) + word * 4;
+        for (unsigned k = 0; k < 4; ++k)
+            if ((bytes >> k & 1) && now[k] != mine[k]) {
+                warn(*lane.block, lane.flat, a.file, a.line, "lanes of one store instruction write different values to " + std::string(a.name) + "[" +
+                                  std::to_string(a.index) + "]: one lane's value lands (which one, CUDA leaves undefined)");
+                return;
+            }
+        return;  // the same bytes: whichever lands, the word is the same
+    }
+    const bool plain_read_against_atomic = (facts.atomic && other_writes == false && !other.atomic) ||
+                                           (a.kind == Kind::Load && !facts.atomic && other.atomic);
+    if (plain_read_against_atomic) {
+        // Named at the plain read, whichever of the two came second.
+        const bool read_is_this = a.kind == Kind::Load && !facts.atomic;
+        warn(*lane.block, read_is_this ? lane.flat : other.thread, read_is_this ? a.file : other.file,
+             read_is_this ? a.line : other.line,
+             "a plain read of " + std::string(a.name) + "[" + std::to_string(a.index) +
+                 "] races with atomics of other threads (it may see a stale value, as atomicCAS loops allow)");
+        return;
+    }
+    race_fault(lane, a, word, other, other_writes);
+}
+
+// Inline: nearly every access meets no earlier one of this interval from another thread.
+inline void check_race(Lane& lane, const SharedAccess& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
+                       bool other_writes, const AccessFacts& facts)
+{
+    if ((facts.atomic && other.atomic) || !(bytes & other.bytes) || ordered(lane, other)) return;
+    clash(lane, a, word, bytes, other, other_writes, facts);
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void uninitialised_fault(Lane& lane, const SharedAccess& a)
+{
+    const Block& b = *lane.block;
+    const auto byte = static_cast<std::size_t>(static_cast<unsigned char*>(a.ptr) - b.arena);
+    std::ostringstream what;
+    for (const Block::BulkCopy& c : b.copies)
+        if (byte + a.size > c.dst && byte < c.dst + c.bytes) {
+            what << "read of shared memory that a bulk copy has not filled yet: " << a.name << "[" << a.index
+                 << "] is written by the cp.async.bulk that " << thread_name(b, c.issuer) << " issued at "
+                 << site(c.file, c.line) << ", which has landed only once a thread has waited on its mbarrier";
+            fault(lane, a.file, a.line, what.str());
+        }
+    what << "read of uninitialised shared memory: " << a.name << "[" << a.index
+         << "] was never written in this block";
+    fault(lane, a.file, a.line, what.str());
+}
+
+inline void check_shared(Lane& lane, const SharedAccess& a, const void* stored = nullptr, bool strong = false)
+{
+    Block& b = *lane.block;
+    const auto byte = static_cast<std::size_t>(static_cast<unsigned char*>(a.ptr) - b.arena);
+    const bool reads = a.kind != Kind::Store;
+    const bool writes = a.kind != Kind::Load;
+    const bool atomic = a.kind == Kind::Atomic || strong;
+    const AccessFacts facts{atomic, a.kind == Kind::Store ? stored : nullptr};
+    AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), a.file, a.line, true, atomic, 0};
+    const std::size_t end = byte + a.size;
+    for (std::size_t w = byte / 4; w < (end + 3) / 4; ++w) {
+        // Bytes of word w this access touches: char and short elements share words.
+        const std::size_t lo = std::max(byte, w * 4), hi = std::min(end, w * 4 + 4);
+        stamp.bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
+        WordShadow& s = b.shadow[w];
+        if (reads && (s.initialised & stamp.bytes) != stamp.bytes) uninitialised_fault(lane, a);
+        check_race(lane, a, w, stamp.bytes, s.write, true, facts);
+        if (writes) {
+            check_race(lane, a, w, stamp.bytes, s.read, false, facts);
+            check_race(lane, a, w, stamp.bytes, s.read_other_warp, false, facts);
+            s.write = stamp;
+            s.initialised |= stamp.bytes;
+        } else {
+            if (s.read.valid && (s.read.thread >> b.warp_shift) != lane.warp) s.read_other_warp = s.read;
+            s.read = stamp;
+        }
+    }
+}
+
+
+}  // namespace
+
+// ------------------------------------------- the interpreter's entries --
+
+void access_round()
+{
+    Lane& lane = *tls_lane;
+    if (lane.block->opt->schedule == Schedule::Lockstep) yield_to_scheduler(lane);
+}
+
+void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
+                         const char* file, unsigned line, const void* stored, bool strong)
+{
+    const SharedAccess a{name, index, file, line, kind, size, ptr};
+    check_shared(*tls_lane, a, stored, strong);
+}
+
+bool spin_yield()
+{
+    Lane& lane = *tls_lane;
+    lane.spun = true;
+    if (explicit_state(lane)) return true;
+    yield_to_scheduler(lane);
+    return false;
+}
+
+void instruction_budget_fault(std::uint64_t budget, const char* file, unsigned line)
+{
+    fault(*tls_lane, file, line,
+          "the kernel did not finish within " + std::to_string(budget) +
+              " instructions per thread: an endless loop? (this thread was on this line when the budget ran out; "
+              "--max-steps raises it)");
+}
+
+void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                   const void* value, unsigned value_bytes, const char* file, unsigned line)
+{
+    record(*tls_lane, kind, space, size, array, offset, value, value_bytes, file, line);
+}
+
+void kernel_fault(const char* file, unsigned line, std::string what) { fault(*tls_lane, file, line, std::move(what)); }
+
+}  // namespace detail
+}  // namespace wl::emu

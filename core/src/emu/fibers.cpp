@@ -1,0 +1,114 @@
+// Fibers and warp passes: the host thread's stacks and arena, a fiber lane's
+// entry, the running lane (thread locals), and the entries a run_pass body
+// uses to take its lanes and make one of them the running one.
+#include "fibers.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <mutex>
+
+namespace wl::emu::detail {
+
+WL_RUNTIME_TLS Lane* tls_lane = nullptr;
+WL_RUNTIME_TLS std::uint64_t tls_switches = 0;
+WL_RUNTIME_TLS WarpPass tls_pass;
+
+WorkerMemory::WorkerMemory(unsigned stacks)
+    : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))), slot_(kStackBytes + page_), stacks_(stacks)
+{
+    base_ = static_cast<unsigned char*>(
+        mmap(nullptr, slot_ * stacks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+    if (base_ == MAP_FAILED) throw LaunchError("emulator: cannot map fiber stacks");
+    for (unsigned i = 0; i < stacks; ++i) mprotect(base_ + i * slot_, page_, PROT_NONE);  // guard below each stack
+    arena = std::make_unique_for_overwrite<unsigned char[]>(kSharedCapacity);
+    shadow = std::make_unique_for_overwrite<WordShadow[]>(kSharedCapacity / 4);
+}
+
+WorkerMemory::~WorkerMemory() { munmap(base_, slot_ * stacks_); }
+
+namespace {
+std::mutex g_pool_mutex;
+std::vector<std::unique_ptr<WorkerMemory>> g_pool;  // memory no launch holds now
+
+[[noreturn]] void lane_entry(ctx::transfer_t t)
+{
+    Lane* lane = static_cast<Lane*>(t.data);
+    lane->sched = t.fctx;
+    lane->block->body.call(lane->block->body.ctx);
+    set_state(*lane, LaneState::Done);
+    ctx::jump_fcontext(lane->sched, nullptr);
+    std::abort();  // a finished lane is never resumed
+}
+}  // namespace
+
+PooledMemory::PooledMemory(unsigned stacks)
+{
+    std::lock_guard lock(g_pool_mutex);
+    for (auto it = g_pool.begin(); it != g_pool.end(); ++it)
+        if ((*it)->stacks() >= stacks) {
+            mem_ = std::move(*it);
+            g_pool.erase(it);
+            return;
+        }
+    mem_ = std::make_unique<WorkerMemory>(std::max(stacks, 1024u));
+}
+
+PooledMemory::~PooledMemory()
+{
+    std::lock_guard lock(g_pool_mutex);
+    g_pool.push_back(std::move(mem_));
+}
+
+void make_fiber(Lane& lane, WorkerMemory& mem, unsigned t)
+{
+    // Stagger the stack tops: 64 KiB-aligned tops would all fall into the
+    // same cache sets, and every switch touches one.
+    const std::size_t stagger = (t % 61) * 64;
+    lane.fiber = ctx::make_fcontext(static_cast<char*>(mem.stack_top(t)) - stagger, kStackBytes - stagger, lane_entry);
+}
+
+// ------------------------------------------------------- the running lane --
+
+const ThreadView& thread_view() { return tls_lane->view; }
+
+LaneInfo current_lane()
+{
+    const Lane& lane = *tls_lane;
+    return LaneInfo{lane.flat, lane.warp, lane.lane, lane.block->watched,
+                    lane.block->opt->schedule == Schedule::Lockstep};
+}
+
+void wait_turn() { yield_to_scheduler(*tls_lane); }
+
+// ------------------------------------------------------------ warp passes --
+
+unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth])
+{
+    WarpPass& p = tls_pass;
+    const unsigned count = p.count;  // locals: the stores to lanes[] could alias tls_pass
+    Lane* const warp = p.lanes;
+    const unsigned* const order = p.order;
+    unsigned n = 0;
+    for (unsigned i = 0; i < count; ++i) {
+        Lane& lane = warp[order[i]];
+        if (lane.state != LaneState::Runnable) continue;
+        lanes[n++] = LaneTurn{lane.flat, !lane.started};
+        lane.started = true;
+    }
+    p.ran = n != 0;
+    return n;
+}
+
+void enter_lane(unsigned flat)
+{
+    WarpPass& p = tls_pass;
+    Lane& lane = p.block->lanes[flat];
+    p.running = &lane;
+    tls_lane = &lane;
+}
+
+void leave_lane(bool ended) { leave_turn(tls_pass, ended); }
+
+}  // namespace wl::emu::detail

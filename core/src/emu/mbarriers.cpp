@@ -1,0 +1,193 @@
+// Mbarriers: Hopper's transaction barrier in shared memory (mbarrier.init,
+// arrive, expect_tx, try_wait) and the bulk copies (cp.async.bulk) that
+// complete its transactions; a copy lands when a thread tests its mbarrier, so
+// an early read of its bytes, and a race with the copy engine, are caught.
+#include <sstream>
+
+#include "block.h"
+
+namespace wl::emu::detail {
+
+namespace {
+
+// An mbarrier's state, kept in its 8 bytes of shared memory: arrivals the
+// current phase still expects (bits 0-19), arrivals each phase expects
+// (20-39), transaction bytes still expected (40-61, two's complement: a copy
+// may land before its expect_tx), the current phase's parity (bit 63).
+struct MbarrierState {
+    std::uint64_t pending = 0, expected = 0;
+    std::int64_t tx = 0;
+    unsigned parity = 0;
+};
+constexpr std::uint64_t kMbarrierCountMax = (1u << 20) - 1;
+
+MbarrierState load_mbarrier(const void* bar)
+{
+    std::uint64_t v;
+    std::memcpy(&v, bar, 8);
+    MbarrierState s;
+    s.pending = v & kMbarrierCountMax;
+    s.expected = v >> 20 & kMbarrierCountMax;
+    s.tx = static_cast<std::int64_t>(v << 2) >> 42;  // bits 40-61, sign-extended
+    s.parity = static_cast<unsigned>(v >> 63);
+    return s;
+}
+
+void store_mbarrier(void* bar, const MbarrierState& s)
+{
+    const std::uint64_t v = s.pending | s.expected << 20 | (static_cast<std::uint64_t>(s.tx) & ((1ULL << 22) - 1)) << 40 |
+                            std::uint64_t(s.parity) << 63;
+    std::memcpy(bar, &v, 8);
+}
+
+// Lanes waiting on bar try again: it changed.
+void wake_mbarrier_waiters(Block& b, const void* bar)
+{
+    if (b.at_mbarrier == 0) return;
+    for (Lane& l : b.lanes)
+        if (l.state == LaneState::AtMbarrier && l.wait_bar == bar) {
+            set_state(l, LaneState::Runnable);
+            b.at_mbarrier -= 1;
+        }
+}
+
+// Stores the state, first completing the phase if it expects nothing more.
+void update_mbarrier(Block& b, void* bar, MbarrierState s)
+{
+    if (s.pending == 0 && s.tx == 0) {
+        s.parity ^= 1;
+        s.pending = s.expected;
+    }
+    store_mbarrier(bar, s);
+    wake_mbarrier_waiters(b, bar);
+}
+
+void add_tx(Lane& lane, MbarrierState& s, std::int64_t bytes, const char* file, unsigned line)
+{
+    s.tx += bytes;
+    if (s.tx > std::int64_t(kMbarrierCountMax) || s.tx < -std::int64_t(kMbarrierCountMax))
+        fault(lane, file, line, "mbarrier transaction count out of range: more than 1048575 bytes expected at once");
+}
+
+// The copy engine writes the bytes: they are initialised, and written by no thread.
+void land(Block& b, const Block::BulkCopy& c)
+{
+    std::memcpy(b.arena + c.dst, c.src, c.bytes);
+    for (std::size_t w = c.dst / 4; w < (c.dst + c.bytes) / 4; ++w) {
+        b.shadow[w].initialised = 0xF;
+        b.shadow[w].write.valid = false;
+    }
+}
+
+// The bulk copies that signal bar land, and count their bytes off it.
+void land_copies(Lane& lane, void* bar, MbarrierState& s, const char* file, unsigned line)
+{
+    Block& b = *lane.block;
+    auto it = std::stable_partition(b.copies.begin(), b.copies.end(), [&](const Block::BulkCopy& c) { return c.bar != bar; });
+    for (auto c = it; c != b.copies.end(); ++c) {
+        land(b, *c);
+        add_tx(lane, s, -std::int64_t(c->bytes), file, line);
+    }
+    b.copies.erase(it, b.copies.end());
+}
+
+// A bulk copy's destination word that another thread touched in this barrier
+// interval, with nothing to order the two: a race with the copy engine.
+void check_overwrite(Lane& lane, std::size_t word, const char* name, long long index, const char* file, unsigned line)
+{
+    const WordShadow& s = lane.block->shadow[word];
+    for (const AccessStamp* other : {&s.write, &s.read, &s.read_other_warp}) {
+        if (ordered(lane, *other)) continue;
+        std::ostringstream what;
+        what << "data race on shared memory: the bulk copy issued here overwrites " << name << "[" << index << "], "
+             << (other == &s.write ? "written" : "read") << " by " << thread_name(*lane.block, other->thread)
+             << other_site(file, line, other->file, other->line) << ", with no __syncthreads() between the two";
+        fault(lane, file, line, what.str());
+    }
+}
+
+
+}  // namespace
+
+void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line)
+{
+    Lane& lane = *tls_lane;
+    if (count == 0 || count > kMbarrierCountMax)
+        fault(lane, file, line, "mbarrier.init with count " + std::to_string(count) + ": it must be 1 to 1048575");
+    MbarrierState s;
+    s.pending = s.expected = count;
+    store_mbarrier(bar, s);
+    wake_mbarrier_waiters(*lane.block, bar);
+}
+
+unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* file, unsigned line)
+{
+    Lane& lane = *tls_lane;
+    MbarrierState s = load_mbarrier(bar);
+    const unsigned phase = s.parity;
+    add_tx(lane, s, tx, file, line);
+    if (count > s.pending)
+        fault(lane, file, line, "mbarrier.arrive: more arrivals in this phase than the " + std::to_string(s.expected) +
+                                    " its mbarrier.init expects");
+    s.pending -= count;
+    update_mbarrier(*lane.block, bar, s);
+    return phase;
+}
+
+bool mbarrier_phase_done(void* bar, unsigned parity, const char* file, unsigned line)
+{
+    Lane& lane = *tls_lane;
+    MbarrierState s = load_mbarrier(bar);
+    if (!lane.block->copies.empty()) {
+        land_copies(lane, bar, s, file, line);
+        update_mbarrier(*lane.block, bar, s);
+        s = load_mbarrier(bar);
+    }
+    return s.parity != (parity & 1);
+}
+
+void mbarrier_block(const void* bar, const char* name, long long index, const char* file, unsigned line)
+{
+    Lane& lane = *tls_lane;
+    set_state(lane, LaneState::AtMbarrier);
+    lane.block->at_mbarrier += 1;
+    lane.wait_bar = bar;
+    lane.wait_bar_name = name;
+    lane.wait_bar_index = index;
+    lane.wait_file = file;
+    lane.wait_line = line;
+    yield_to_scheduler(lane);
+}
+
+void bulk_copy(void* dst, const void* src, unsigned bytes, void* bar, const BulkCopyTarget& target, const char* file,
+               unsigned line)
+{
+    Lane& lane = *tls_lane;
+    Block& b = *lane.block;
+    const auto at = static_cast<std::size_t>(static_cast<unsigned char*>(dst) - b.arena);
+    for (std::size_t w = at / 4; w < (at + bytes) / 4; ++w) {
+        check_overwrite(lane, w, target.name, target.first_index + static_cast<long long>((w * 4 - at) / target.elem),
+                        file, line);
+        b.shadow[w].initialised = 0;  // until the copy lands: a read before that is caught
+    }
+    b.copies.push_back(Block::BulkCopy{at, static_cast<const unsigned char*>(src), bytes, bar, lane.flat, file, line});
+    wake_mbarrier_waiters(b, bar);  // a waiter may now see it land
+}
+
+// Nobody can run and a lane waits on an mbarrier: no arrival or copy can come.
+void mbarrier_deadlock(Block& b)
+{
+    for (const Lane& l : b.lanes) {
+        if (l.state != LaneState::AtMbarrier) continue;
+        const MbarrierState s = load_mbarrier(l.wait_bar);
+        std::ostringstream what;
+        what << "mbarrier deadlock: this thread waits on " << l.wait_bar_name << "[" << l.wait_bar_index
+             << "] for a phase that never completes (it still expects " << s.pending << " arrival"
+             << (s.pending == 1 ? "" : "s") << " and " << s.tx << " bytes of bulk copies), and no thread that could "
+             << "complete it can run: the others have exited or wait at __syncthreads() or on an mbarrier";
+        b.fault = Fault{b.kernel, b.idx, l.view.thread_idx, l.warp, l.lane, l.wait_file, l.wait_line, what.str()};
+        return;
+    }
+}
+
+}  // namespace wl::emu::detail

@@ -1,0 +1,109 @@
+// Memory: the emulator's device allocations (poisoned, 256-byte aligned, found
+// by address for bounds and fault messages) and each block's shared arrays
+// (allocated in a per-host-thread arena by the first lane that declares them).
+#include <cstdlib>
+#include <map>
+#include <mutex>
+
+#include "block.h"
+
+namespace wl::emu {
+
+namespace {
+struct Allocation {
+    std::size_t bytes;
+};
+std::mutex g_alloc_mutex;
+std::map<std::uintptr_t, Allocation> g_allocations;  // base -> size
+constexpr unsigned char kPoisonByte = 0xCD;
+}  // namespace
+
+Emulator::Emulator() = default;
+Emulator::~Emulator()
+{
+    while (!owned_.empty()) free(owned_.back());
+}
+
+void* Emulator::alloc_bytes(std::size_t bytes)
+{
+    void* p = std::aligned_alloc(256, std::max<std::size_t>(256, (bytes + 255) / 256 * 256));
+    if (!p) throw LaunchError("emulator: out of host memory for a " + std::to_string(bytes) + "-byte allocation");
+    std::memset(p, kPoisonByte, bytes);
+    std::lock_guard lock(g_alloc_mutex);
+    g_allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes};
+    owned_.push_back(p);
+    return p;
+}
+
+void Emulator::free(void* p)
+{
+    if (!p) return;  // as cudaFree(nullptr)
+    const auto it = std::find(owned_.begin(), owned_.end(), p);
+    if (it == owned_.end()) throw LaunchError("emulator: free of memory this emulator did not allocate, or freed already");
+    owned_.erase(it);
+    {
+        std::lock_guard lock(g_alloc_mutex);
+        g_allocations.erase(reinterpret_cast<std::uintptr_t>(p));
+    }
+    std::free(p);
+}
+
+namespace detail {
+
+const char* argument_name(std::uint8_t position)
+{
+    static const auto names = [] {
+        std::vector<std::string> v;
+        for (int i = 0; i < 256; ++i) v.push_back("argument " + std::to_string(i));
+        return v;
+    }();
+    return names[position].c_str();
+}
+
+bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& bytes)
+{
+    std::lock_guard lock(g_alloc_mutex);
+    auto it = g_allocations.upper_bound(addr);
+    if (it == g_allocations.begin()) return false;
+    --it;
+    if (addr >= it->first + it->second.bytes) return false;
+    base = it->first;
+    bytes = it->second.bytes;
+    return true;
+}
+
+void* declare_shared(unsigned elem_size, unsigned long long count, const char* name, const char* file,
+                     unsigned line, bool zeroed)
+{
+    Lane& lane = *tls_lane;
+    Block& b = *lane.block;
+    const unsigned k = lane.declared++;
+    const std::size_t bytes = elem_size * count;
+    if (k == b.decls.size()) {
+        const std::size_t offset = (b.shared_used + 15) / 16 * 16;
+        if (offset + bytes > kSharedCapacity) {
+            fault(lane, file, line,
+                  "shared memory exhausted: " + std::string(name) + " needs " + std::to_string(bytes) +
+                      " bytes, the block already uses " + std::to_string(offset) + " of " +
+                      std::to_string(kSharedCapacity));
+        }
+        b.decls.push_back(SharedDecl{offset, bytes});
+        b.shared_used = offset + bytes;
+        std::memset(b.arena + offset, zeroed ? 0 : kPoisonByte, bytes);
+        WordShadow fresh{};
+        fresh.initialised = zeroed ? 0xF : 0;
+        std::fill(b.shadow + offset / 4, b.shadow + (offset + bytes + 3) / 4, fresh);
+    } else if (b.decls[k].bytes != bytes) {
+        fault(lane, file, line, "threads of one block declared different shared arrays");
+    }
+    if (lane.flat == 0) {
+        char label[16] = {};
+        std::memcpy(label, name, std::min(sizeof label, std::strlen(name)));
+        record(lane, trace::Kind::Declare, trace::Space::Shared, elem_size, static_cast<std::uint8_t>(k), count,
+               label, sizeof label, file, line);
+    }
+    return b.arena + b.decls[k].offset;
+}
+
+}  // namespace detail
+}  // namespace wl::emu

@@ -1,0 +1,195 @@
+// The runtime's interface to the PTX interpreter (core/src/ptx/): how a launch
+// runs its threads (KernelBody), and the entries a running lane calls for
+// shared memory, checks, records, barriers, warp collectives and mbarriers.
+// Private to core/: front ends see only warplab/emu/emulator.h.
+//
+// Every entry acts for the lane the scheduler is running on this host thread
+// (a fiber's lane, a resumed lane, or the lane a warp pass entered last).
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "warplab/emu/emulator.h"
+#include "warplab/trace/record.h"
+
+namespace wl::emu::detail {
+
+// The widest warp LaunchOptions::warp_width allows.
+constexpr unsigned kMaxWarpWidth = 64;
+
+// ---- launching ----
+
+struct KernelBody {
+    void* ctx;
+    void (*call)(void*);  // runs one thread to its end on its own fiber
+    // Or, without fibers: runs the thread with this flat index until it waits
+    // (barrier, collective, lockstep access) or ends; true when it ended. The
+    // runtime's waiting entries then return at once instead of yielding: the
+    // body keeps its own state and picks up the results when resumed.
+    bool (*run_lane)(void* ctx, unsigned lane, bool first) = nullptr;
+    // Or, with run_lane, under Independent: runs one pass over a warp in a
+    // single call. It takes the pass's lanes from pass_lanes() and may run them
+    // warp by warp instruction (converged lanes together), entering each lane
+    // before it touches the runtime for it and leaving it when it waits or ends.
+    void (*run_pass)(void* ctx) = nullptr;
+};
+
+// Runs body once per thread of the grid. Appends the watched blocks' records.
+// Adds the fiber switches the launch made to `switches`.
+// Appends the launch's warnings (one per site) and says whether the records were cut at opt.max_record_bytes.
+struct RunNotes {
+    std::vector<Warning>* warnings;
+    bool* records_cut;
+};
+void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, const KernelBody& body,
+              std::vector<trace::LaneRecord>& records, std::uint64_t& switches, RunNotes notes);
+
+// ---- the running lane ----
+
+// CUDA's built-in variables for the running lane.
+struct ThreadView {
+    uint3 thread_idx;
+    uint3 block_idx;
+    dim3 block_dim;
+    dim3 grid_dim;
+};
+const ThreadView& thread_view();
+
+struct LaneInfo {
+    unsigned flat, warp, lane;
+    bool watched;   // the block records
+    bool lockstep;  // Schedule::Lockstep
+};
+LaneInfo current_lane();
+
+// ---- warp passes (KernelBody::run_pass) ----
+
+// One lane of a pass: its flat index, and whether it starts.
+struct LaneTurn {
+    unsigned flat;
+    bool first;
+};
+// The pass's runnable lanes, in the scheduler's order; each is marked started. Returns how many.
+unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth]);
+// Makes one of the pass's lanes the one the runtime's entries act for.
+void enter_lane(unsigned flat);
+// Ends the entered lane's turn (ended: it finished its body).
+void leave_lane(bool ended);
+// Fiber lanes: back to the scheduler until it resumes this lane.
+void wait_turn();
+
+// ---- memory ----
+
+// Shared arrays are per block: the first lane to declare the k-th array
+// allocates it, poisoned and unwritten, or (zeroed) as zeros that count as written.
+void* declare_shared(unsigned elem_size, unsigned long long count, const char* name, const char* file,
+                     unsigned line, bool zeroed);
+// The emulator allocation holding addr; false when none does.
+bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& bytes);
+// "argument 0", "argument 1", ...: how a fault names a global parameter.
+const char* argument_name(std::uint8_t position);
+
+// ---- checks, records, faults ----
+
+// Lockstep: one round per access (the lane yields); Independent: nothing.
+void access_round();
+// Shared-memory checks of one access (uninitialised reads, races); `name[index]` for messages.
+// stored: a store's bytes (lanes of one instruction storing the same bytes to a word do not race);
+// strong: a load with .acquire, .relaxed or .volatile, which races with no atomic.
+void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
+                         const char* file, unsigned line, const void* stored = nullptr, bool strong = false);
+// A spinning lane (a strong load, which a loop may be waiting on) gives the others a turn.
+// Explicit-state lanes: true when the caller must return (the lane resumes after the load).
+bool spin_yield();
+// The budget of opt.max_instructions per thread is spent: the launch stops (the message says where).
+[[noreturn]] void instruction_budget_fault(std::uint64_t budget, const char* file, unsigned line);
+void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
+                   const void* value, unsigned value_bytes, const char* file, unsigned line);
+[[noreturn]] void kernel_fault(const char* file, unsigned line, std::string what);
+
+// ---- barriers ----
+
+// bar.sync (op None) and bar.red.popc/and/or: every thread of the block waits; returns the reduction.
+enum class BarrierOp : std::uint8_t { None, Popc, And, Or };
+unsigned barrier(BarrierOp op, unsigned value, const char* file, unsigned line);
+// The two halves of barrier() for explicit-state bodies.
+void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned line);
+unsigned barrier_result();
+// Lanes of a pass reach one bar.sync together: each arrives as
+// barrier_arrive(None) would have it, and their turns end.
+void barrier_arrive_lanes(const unsigned* flats, unsigned count, const char* file, unsigned line);
+// __activemask(): the lanes of the calling lane's warp that reach this same
+// __activemask() with it; the lane waits until no lane of its warp can run.
+void active_mask_arrive(const char* file, unsigned line);
+std::uint64_t active_mask_result();
+
+// ---- warp collectives ----
+
+// A collective's member mask, and how many bits it was given in. PTX's masks
+// are 32 bits: LaneMask(m). A 64-lane warp needs all 64: LaneMask::wide(m).
+// A 32-bit mask in a 64-lane warp is refused (a fault): it cannot say whether
+// it means lanes 0-31, or the calling lane's half, or the whole warp.
+struct LaneMask {
+    std::uint64_t bits;
+    unsigned width;  // 32 or 64
+    constexpr LaneMask(std::uint32_t m) : bits(m), width(32) {}
+    LaneMask(std::uint64_t) = delete;  // say which: LaneMask(std::uint32_t) or LaneMask::wide
+    static constexpr LaneMask wide(std::uint64_t m)
+    {
+        LaneMask k(0u);
+        k.bits = m;
+        k.width = 64;
+        return k;
+    }
+};
+
+// Every lane in mask must arrive. Ballot and everything after it up to
+// MmaTf32 is a vote (recorded as Kind::Vote). MmaTf32 (mma.sync m16n8k8 in
+// TF32: 40 bytes in, a lane's a, b and c fragments; 16 out, its d) is not
+// recorded and opens no step: the GPU trace sees no event there either.
+enum class CollectiveOp : std::uint8_t {
+    SyncWarp, ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ReduceAdd,
+    Uni, MatchAny, MatchAll, ReduceMinU, ReduceMaxU, ReduceMinS, ReduceMaxS, ReduceAnd, ReduceOr, ReduceXor,
+    MmaTf32,
+};
+// The lane arrives with `bytes` of input (up to 40); it waits until every lane
+// of mask has. `width`: a shuffle's segment, a power of two up to the warp width.
+void collective_arrive(CollectiveOp op, LaneMask mask, const void* in, unsigned bytes, int arg, int width,
+                       const char* file, unsigned line);
+// Once resumed: this lane's result bytes (a ballot or match mask in a 64-lane warp is 8 bytes).
+void collective_take(void* out, unsigned bytes);
+// Lanes of a pass reach one __syncwarp(mask) (bar.warp.sync) together: each
+// arrives as collective_arrive(SyncWarp, mask) would have it, and their turns end.
+void syncwarp_arrive_lanes(const unsigned* flats, unsigned count, LaneMask mask, const char* file, unsigned line);
+// Which lane a shuffle reads (PTX shfl.sync semantics, the source lane taken
+// modulo the warp width) and whether it lies inside the segment.
+unsigned shuffle_source(CollectiveOp op, unsigned lane, int arg, int width, bool* in_range = nullptr,
+                        unsigned warp_width = 32);
+
+// ---- mbarriers and bulk copies ----
+
+// Hopper's mbarrier (an 8-byte transaction barrier in shared memory, at
+// `bar`, which the interpreter has bounds- and race-checked) and its bulk
+// copy engine (cp.async.bulk). Faults name file:line.
+void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line);
+// `count` arrivals (0: expect_tx alone), after adding `tx` bytes the phase must
+// also see land; returns the phase's parity.
+unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* file, unsigned line);
+// The copies that signal bar land; then: has the phase of this parity completed?
+bool mbarrier_phase_done(void* bar, unsigned parity, const char* file, unsigned line);
+// The lane waits until bar changes (fiber lanes return then; explicit-state
+// lanes return at once, and retry their test when resumed).
+void mbarrier_block(const void* bar, const char* name, long long index, const char* file, unsigned line);
+// The shared array a bulk copy writes, for messages: its name, element size, the first element's index.
+struct BulkCopyTarget {
+    const char* name;
+    unsigned elem;
+    long long first_index;
+};
+// A copy-engine copy of `bytes` from global `src` to shared `dst`; it lands,
+// completing `bytes` of bar's transaction count, when a thread tests bar.
+void bulk_copy(void* dst, const void* src, unsigned bytes, void* bar, const BulkCopyTarget& target, const char* file,
+               unsigned line);
+
+}  // namespace wl::emu::detail

@@ -1,0 +1,290 @@
+// The scheduler: which lane runs next. A launch spreads its blocks over host
+// threads; a block runs warp by warp, each warp's lanes in lockstep rounds
+// (Lockstep) or each to its next synchronisation in a shuffled order
+// (Independent); when no lane can run, the block's waits are settled
+// (__activemask(), the barrier, mbarrier deadlocks). Also the schedules' names.
+#include <atomic>
+#include <bit>
+#include <chrono>
+#include <mutex>
+#include <thread>
+
+#include "fibers.h"
+
+namespace wl::emu {
+
+const char* to_string(Schedule s) { return s == Schedule::Lockstep ? "lockstep" : "independent"; }
+
+namespace {
+constexpr Schedule kSchedules[] = {Schedule::Independent, Schedule::Lockstep};
+}
+
+std::optional<Schedule> parse_schedule(std::string_view name)
+{
+    for (Schedule s : kSchedules)
+        if (name == to_string(s)) return s;
+    return std::nullopt;
+}
+
+std::vector<std::string> schedule_names()
+{
+    std::vector<std::string> out;
+    for (Schedule s : kSchedules) out.push_back(to_string(s));
+    return out;
+}
+
+void Emulator::launch_body(const char* name, dim3 grid, dim3 block, const detail::KernelBody& body)
+{
+    detail::run_grid(name, grid, block, options, body, records_, switches_, detail::RunNotes{&warnings_, &records_cut_});
+}
+
+namespace detail {
+namespace {
+
+std::uint64_t mix(std::uint64_t x)
+{
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    return x ^ (x >> 33);
+}
+
+// Lockstep: every runnable lane runs once (up to its next access or
+// synchronisation) per round, in lane order, so a warp instruction's loads
+// all happen before its stores, as on pre-Volta hardware.
+bool run_warp_lockstep(Block& b, unsigned w)
+{
+    bool ran = false;
+    const unsigned first = w * b.warp_width, last = first + b.warps[w].lanes;
+    for (unsigned t = first; t < last; ++t) b.lanes[t].spun = false;
+    for (;;) {
+        if (b.warps[w].runnable == 0) return ran;
+        ++b.warps[w].round;
+        bool all_spun = true;  // every lane has reached a spin loop's wait: other warps' turn
+        for (unsigned t = first; t < last; ++t) {
+            Lane& lane = b.lanes[t];
+            if (lane.state != LaneState::Runnable) continue;
+            resume(lane);
+            if (b.fault) return true;
+            all_spun &= lane.spun || lane.state != LaneState::Runnable;
+        }
+        ran = true;
+        if (all_spun) return true;
+    }
+}
+
+// The same pass as one call into a run_pass body, which takes its lanes from pass_lanes().
+bool run_pass(Block& b, Lane* lanes, const unsigned* order, unsigned count)
+{
+    WarpPass& p = tls_pass;
+    p = WarpPass{&b, lanes, order, count, nullptr, false};
+    try {
+        b.body.run_pass(b.body.ctx);
+    } catch (const LaneStopped&) {
+    }
+    if (p.running) leave_turn(p, false);  // a fault unwound from the running lane
+    return p.ran;
+}
+
+// Independent: each lane runs to its next synchronisation, lanes in a
+// shuffled order that changes every pass.
+bool run_warp_independent(Block& b, unsigned w)
+{
+    Warp& warp = b.warps[w];
+    const unsigned width = b.warp_width;
+    Lane* lanes = &b.lanes[w * width];
+    if (warp.runnable == 0) return false;
+    unsigned order[kMaxWarpWidth];
+    std::uint64_t r = mix(b.opt->seed ^ mix(b.flat * 1315423911ULL + w * 2654435761ULL + ++warp.round));
+    if (warp.lanes == width) {
+        // i -> (i * odd + offset) mod width is a permutation: a random one of
+        // width^2 / 2 (512 at 32), cheaply.
+        const unsigned odd = static_cast<unsigned>(r) | 1u, offset = static_cast<unsigned>(r >> 32);
+        for (unsigned i = 0; i < width; ++i) order[i] = (i * odd + offset) & (width - 1);
+    } else {
+        for (unsigned i = 0; i < warp.lanes; ++i) order[i] = i;
+        for (unsigned i = warp.lanes; i > 1; --i) {  // Fisher-Yates, 32 random bits per draw
+            if ((i & 1) == 0) r = mix(r + i);
+            const auto draw = static_cast<std::uint32_t>(r >> ((i & 1) * 32));
+            std::swap(order[i - 1], order[(std::uint64_t(draw) * i) >> 32]);
+        }
+    }
+    if (b.body.run_pass) return run_pass(b, lanes, order, warp.lanes);
+    bool ran = false;
+    for (unsigned i = 0; i < warp.lanes; ++i) {
+        Lane& lane = lanes[order[i]];
+        if (i + 1 < warp.lanes) prefetch_lane(lanes[order[i + 1]]);
+        lane.spun = false;
+        while (lane.state == LaneState::Runnable && !lane.spun) {
+            resume(lane);
+            ran = true;
+            if (b.fault) return true;
+        }
+    }
+    return ran;
+}
+
+void run_block(Block& b, WorkerMemory& mem)
+{
+    b.arena = mem.arena.get();
+    b.shadow = mem.shadow.get();
+    if (mem.lanes.size() < b.threads) mem.lanes.resize(b.threads);
+    if (mem.clocks.size() < std::size_t(b.threads) * kMaxWarpWidth) mem.clocks.resize(std::size_t(b.threads) * kMaxWarpWidth);
+    b.lanes = Block::LaneSpan{mem.lanes.data(), b.threads};
+    const unsigned warps = (b.threads + b.warp_width - 1) / b.warp_width;
+    if (mem.warps.size() < warps) mem.warps.resize(warps);
+    b.warps = Block::WarpSpan{mem.warps.data(), warps};
+    for (unsigned w = 0; w < warps; ++w) {
+        Warp& warp = b.warps[w];
+        warp.lanes = std::min(b.warp_width, b.threads - w * b.warp_width);
+        warp.runnable = warp.lanes;
+        warp.round = 0;
+        warp.open = nullptr;
+        std::fill_n(warp.full_vc, b.warp_width, 0u);
+        for (Collective& c : warp.pending) c.in_use = false;
+    }
+    for (unsigned t = 0; t < b.threads; ++t) {
+        Lane& l = b.lanes[t];
+        l.state = LaneState::Runnable;
+        l.seq = l.epoch = l.sub = l.declared = 0;
+        l.has_vc = false;
+        l.vc = mem.clocks.data() + std::size_t(t) * kMaxWarpWidth;
+        l.collective = nullptr;
+        l.started = false;
+        l.spun = false;
+        l.bar_op = BarrierOp::None;
+        l.bar_value = 0;
+        l.view = ThreadView{uint3{t % b.dim.x, (t / b.dim.x) % b.dim.y, t / (b.dim.x * b.dim.y)}, b.idx, b.dim, b.grid};
+        l.block = &b;
+        l.flat = t;
+        l.warp = t >> b.warp_shift;
+        l.lane = t & (b.warp_width - 1);
+        l.clock = 1;
+        if (!b.body.run_lane) make_fiber(l, mem, t);
+    }
+    const bool lockstep = b.opt->schedule == Schedule::Lockstep;
+    for (;;) {
+        bool ran = false;
+        for (unsigned w = 0; w < b.warps.size() && !b.fault; ++w)
+            ran |= lockstep ? run_warp_lockstep(b, w) : run_warp_independent(b, w);
+        if (b.fault) return;
+        if (ran) continue;
+        if (std::all_of(b.lanes.begin(), b.lanes.end(), [](const Lane& l) { return l.state == LaneState::Done; })) return;
+        if (release_active_masks(b)) continue;
+        settle_barrier(b);
+        if (b.fault) return;
+    }
+}
+
+
+// One warning per site and text over the launch's blocks: the first block's, counting them all.
+void add_warning(std::vector<Warning>& all, Warning w)
+{
+    for (Warning& k : all)
+        if (k.at.line == w.at.line && k.at.file == w.at.file && k.at.what == w.at.what) {
+            k.count += w.count;
+            return;
+        }
+    all.push_back(std::move(w));
+}
+
+}  // namespace
+
+void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, const KernelBody& body,
+              std::vector<trace::LaneRecord>& records, std::uint64_t& switches, RunNotes notes)
+{
+    const std::uint64_t threads = std::uint64_t(block.x) * block.y * block.z;
+    const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
+    if (threads == 0 || threads > 1024)
+        throw LaunchError("invalid block size " + std::to_string(threads) + ": a block holds 1 to 1024 threads");
+    if (block.z > 64) throw LaunchError("invalid block: blockDim.z is at most 64");
+    if (blocks == 0) throw LaunchError("invalid grid: it has no blocks");
+    if (grid.y > 65535 || grid.z > 65535) throw LaunchError("invalid grid: gridDim.y and gridDim.z are at most 65535");
+    if (opt.warp_width != 32 && opt.warp_width != 64)
+        throw LaunchError("invalid warp width " + std::to_string(opt.warp_width) + ": a warp has 32 or 64 lanes");
+
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(opt.workers ? opt.workers : cores, blocks));
+    std::atomic<std::uint64_t> next{0};
+    std::atomic<bool> stop{false};
+    std::mutex out_mutex;
+    std::optional<Fault> first_fault;
+    std::uint64_t first_fault_block = ~0ULL;
+    std::exception_ptr error;
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<std::int64_t> last_report{0};
+    const auto start = std::chrono::steady_clock::now();
+    // Progress, from whichever host thread finishes a block once half a second has passed since the last report.
+    auto report = [&] {
+        if (!opt.progress) return;
+        const std::int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();
+        std::int64_t last = last_report.load();
+        if (now - last < 500 || !last_report.compare_exchange_strong(last, now)) return;
+        std::lock_guard lock(out_mutex);
+        opt.progress(done.load(), blocks);
+    };
+
+    auto work = [&] {
+        try {
+            const std::uint64_t switches_before = tls_switches;
+            PooledMemory pooled(static_cast<unsigned>(threads));
+            WorkerMemory& mem = pooled.get();
+            std::vector<LaneRecord> local;
+            for (std::uint64_t i; !stop && (i = next++) < blocks;) {
+                Block b;
+                b.kernel = kernel;
+                b.opt = &opt;
+                b.body = body;
+                b.idx = uint3{static_cast<unsigned>(i % grid.x), static_cast<unsigned>((i / grid.x) % grid.y),
+                              static_cast<unsigned>(i / (std::uint64_t(grid.x) * grid.y))};
+                b.dim = block;
+                b.grid = grid;
+                b.flat = static_cast<unsigned>(i);
+                b.threads = static_cast<unsigned>(threads);
+                b.warp_width = opt.warp_width;
+                b.warp_shift = static_cast<unsigned>(std::countr_zero(opt.warp_width));
+                b.watched = opt.record && std::find(opt.watched_blocks.begin(), opt.watched_blocks.end(), i) !=
+                                              opt.watched_blocks.end();
+                b.records = &local;
+                b.max_records = opt.max_record_bytes / sizeof(LaneRecord);
+                run_block(b, mem);
+                ++done;
+                report();
+                if (b.records_cut || !b.warnings.empty()) {
+                    std::lock_guard lock(out_mutex);
+                    *notes.records_cut |= b.records_cut;
+                    for (Warning& w : b.warnings) add_warning(*notes.warnings, std::move(w));
+                }
+                if (b.fault) {
+                    stop = true;
+                    std::lock_guard lock(out_mutex);
+                    if (i < first_fault_block) {
+                        first_fault = b.fault;
+                        first_fault_block = i;
+                    }
+                }
+            }
+            std::lock_guard lock(out_mutex);
+            if (records.empty()) records = std::move(local);  // no second copy of up to the cap's bytes
+            else records.insert(records.end(), local.begin(), local.end());
+            switches += tls_switches - switches_before;
+        } catch (...) {
+            stop = true;
+            std::lock_guard lock(out_mutex);
+            if (!error) error = std::current_exception();
+        }
+    };
+    if (workers == 1) {
+        work();
+    } else {
+        std::vector<std::thread> pool;
+        for (unsigned i = 0; i < workers; ++i) pool.emplace_back(work);
+        for (auto& t : pool) t.join();
+    }
+    if (error) std::rethrow_exception(error);
+    if (first_fault) throw KernelFault(*first_fault);
+}
+
+}  // namespace detail
+}  // namespace wl::emu

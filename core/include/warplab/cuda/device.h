@@ -7,7 +7,6 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <tuple>
 #include <utility>
 
 namespace wl::cuda {
@@ -68,7 +67,7 @@ public:
         check(cudaMemcpy(dst, src, count * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
     }
 
-    // Launches and checks the launch; the traced wrappers learn their argument position.
+    // Launches and checks the launch.
     template <class... P, class... A>
     void launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block, A&&... args)
     {
@@ -84,9 +83,7 @@ public:
         if (shared_bytes > 48 * 1024)
             check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)),
                   std::string("shared memory limit of ") + name);
-        std::tuple<P...> params(static_cast<P>(std::forward<A>(args))...);
-        bind_all(params, std::index_sequence_for<P...>{});
-        std::apply([&](auto&... p) { kernel<<<grid, block, shared_bytes>>>(p...); }, params);
+        kernel<<<grid, block, shared_bytes>>>(static_cast<P>(std::forward<A>(args))...);
         check(cudaGetLastError(), std::string("launch of ") + name);
         if (synchronize_each_launch) check(cudaDeviceSynchronize(), name);
     }
@@ -96,15 +93,6 @@ public:
 private:
     std::shared_ptr<void> scratch_;
     std::size_t scratch_bytes_ = 0;
-
-    template <class Tuple, std::size_t... I> static void bind_all(Tuple& t, std::index_sequence<I...>)
-    {
-        (bind(std::get<I>(t), static_cast<unsigned char>(I)), ...);
-    }
-    template <class P> static void bind(P& param, unsigned char position)
-    {
-        if constexpr (requires { param.bind(position, 0, ""); }) param.bind(position, 0, "argument");
-    }
 };
 
 }  // namespace wl::cuda

@@ -115,10 +115,11 @@ void add_lane(Group& g, const LaneRecord& r, unsigned width)
     g.event.value[lane] = {r.value[0], r.value[1]};
 }
 
-WarpEvent empty_event(std::uint32_t block, const GroupKey& k, std::uint32_t step, std::uint32_t threads_in_block,
-                      unsigned width)
+// A fresh group's event: its key's fields (the lanes' arrays stay as zeroed,
+// filled in place: an event is large).
+void start_event(WarpEvent& e, std::uint32_t block, const GroupKey& k, std::uint32_t step, std::uint32_t threads_in_block,
+                 unsigned width)
 {
-    WarpEvent e;
     e.block = block;
     e.warp = k.warp;
     e.step = step;
@@ -129,7 +130,6 @@ WarpEvent empty_event(std::uint32_t block, const GroupKey& k, std::uint32_t step
     e.size = k.size;
     e.array = k.array;
     e.existing = existing_lanes(k.warp, threads_in_block, width);
-    return e;
 }
 
 std::uint32_t step_index(const std::vector<StepKey>& steps, StepKey key)
@@ -147,7 +147,7 @@ std::map<GroupKey, Group> build_groups(std::uint32_t block, std::uint32_t thread
         const std::uint32_t k = seen[{r.thread, step_key(r), site_of(r), r.kind, r.space}]++;
         const GroupKey key{r.thread / width, step_key(r), site_of(r), r.kind, r.space, k, r.array, r.size};
         auto [it, fresh] = groups.try_emplace(key);
-        if (fresh) it->second.event = empty_event(block, key, step_index(steps, key.key), threads_in_block, width);
+        if (fresh) start_event(it->second.event, block, key, step_index(steps, key.key), threads_in_block, width);
         add_lane(it->second, r, width);
     }
     return groups;
@@ -157,18 +157,20 @@ std::vector<WarpEvent> order_events(std::map<GroupKey, Group>&& groups)
 {
     // The map already gives a total order on keys; the stable sort puts events
     // in the order a student reads them: by step, warp, then program order.
-    std::vector<Group> list;
+    // It sorts pointers: an event holds every lane's offset and value (1.6 KB
+    // for 64 lanes), so each is copied once, into its place.
+    std::vector<Group*> list;
     list.reserve(groups.size());
-    for (auto& [key, g] : groups) list.push_back(std::move(g));
-    std::stable_sort(list.begin(), list.end(), [](const Group& a, const Group& b) {
-        return std::tie(a.event.step, a.event.warp, a.min_seq, a.event.site) <
-               std::tie(b.event.step, b.event.warp, b.min_seq, b.event.site);
+    for (auto& [key, g] : groups) list.push_back(&g);
+    std::stable_sort(list.begin(), list.end(), [](const Group* a, const Group* b) {
+        return std::tie(a->event.step, a->event.warp, a->min_seq, a->event.site) <
+               std::tie(b->event.step, b->event.warp, b->min_seq, b->event.site);
     });
     std::vector<WarpEvent> events;
     events.reserve(list.size());
-    for (Group& g : list) {
-        g.event.existing |= g.event.mask;  // a thread beyond threads_in_block still exists
-        events.push_back(g.event);
+    for (Group* g : list) {
+        g->event.existing |= g->event.mask;  // a thread beyond threads_in_block still exists
+        events.push_back(std::move(g->event));
     }
     return events;
 }

@@ -5,6 +5,7 @@
 
 #include "viewer/draw_util.h"
 #include "viewer/panels.h"
+#include "viewer/step_model.h"
 
 namespace warplab::viewer {
 
@@ -39,7 +40,9 @@ void draw_frame(App& app)
     if (app.playground.open) {
         app.layout = playground_layout(size.x, size.y, header_h);
     } else if (app.presenter) {
-        app.layout = presenter_layout(size.x, size.y, header_h, status_h);
+        const TracedRun* run = current_run(app);
+        const bool global = !run || !memory_events(run->block, app.sel.step, wl::trace::Space::Global).empty();
+        app.layout = presenter_layout(size.x, size.y, header_h, status_h, global);
     } else {
         const float steps_h = std::max(2 * ImGui::GetFrameHeightWithSpacing(), app.steps_content_h) + 2 * style.WindowPadding.y;
         app.layout = desk_layout(size.x, size.y, header_h, status_h, std::floor(steps_h));

@@ -60,14 +60,17 @@ Layout desk_layout(float width, float height, float header_h, float status_h, fl
 // | threads        | source |
 // | shared values  | global |
 // | banks          | time   |
-Layout presenter_layout(float width, float height, float header_h, float status_h)
+Layout presenter_layout(float width, float height, float header_h, float status_h, bool step_reads_global)
 {
     Layout l;
     const float body_y = header_h, body_h = height - header_h - status_h;
     const float left_w = std::floor(width * 0.58f), right_w = width - left_w;
     place(l, Panel::Header, 0, 0, width, header_h);
     column(l, 0, body_y, left_w, body_h, {{Panel::Threads, 0.26f}, {Panel::SharedValues, 0.40f}, {Panel::Banks, 0}});
-    column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.35f}, {Panel::Global, 0.24f}, {Panel::Time, 0}});
+    // A step without global accesses leaves the global panel one line ("no
+    // access"): the source gets the room, so a small screen shows more code.
+    const float global = step_reads_global ? 0.24f : 0.11f;
+    column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.59f - global}, {Panel::Global, global}, {Panel::Time, 0}});
     place(l, Panel::Status, 0, height - status_h, width, status_h);
     return l;
 }

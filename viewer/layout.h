@@ -53,7 +53,8 @@ struct Layout {
 // header_h and status_h: heights of the top bar and the status line in
 // pixels; steps_h: of the step controls (at the desk).
 Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h);
-Layout presenter_layout(float width, float height, float header_h, float status_h);
+// step_reads_global: the step has global-memory accesses for its panel to draw.
+Layout presenter_layout(float width, float height, float header_h, float status_h, bool step_reads_global = true);
 // The bank playground page: the top bar and one panel.
 Layout playground_layout(float width, float height, float header_h);
 // A lab with a sweep (LabPanel::Sweep, the coalescing lab): its kernels use no

@@ -1,6 +1,10 @@
 // PTX text -> Module::Impl: a tokenizer and a statement parser. Each
 // instruction's opcode is decoded (decode.cpp) as it is read; the module is
 // lowered for the interpreter (lower.cpp) once the last token is read.
+// Over 600 lines: it is one parser object whose state (registers, labels,
+// shared and module variables, locations) runs across every statement of a
+// function; the reading of text (statements.cpp), decoding and lowering are
+// already out of it.
 #include <cxxabi.h>
 
 #include <algorithm>

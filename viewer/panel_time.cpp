@@ -181,11 +181,11 @@ void chart(App& app, const BenchTable& t)
 
 // The step speed-up the table gives, or, where either version was measured in
 // several settings (its row is the fastest of them), the ratio of those rows.
-double step_speedup(const BenchTable& t, const BenchRow& r, const char* id, const char* prev_id)
+double speedup_vs_previous(const BenchTable& t, const BenchRow& r, const char* id, const char* prev_id)
 {
     const BenchRow* p = find_row(t, prev_id);
     if (p && (!row_setting(r, id).empty() || !row_setting(*p, prev_id).empty()) && r.median_ms > 0) return p->median_ms / r.median_ms;
-    return r.step_speedup;
+    return r.speedup_vs_previous;
 }
 
 // "v3: 1.30x faster than v2" in large type, then the cumulative and reference ratios.
@@ -199,7 +199,7 @@ void speedup_sentence(App& app, const BenchTable& t)
         ImGui::TextDisabled("%s is not in this recording", id);
         return;
     }
-    const double step = prev ? step_speedup(t, *r, id, lab.versions[*prev].id) : 0.0;
+    const double step = prev ? speedup_vs_previous(t, *r, id, lab.versions[*prev].id) : 0.0;
     if (prev && step > 0 && std::fabs(step - 1) < 0.01) {
         // Within 1 %: timings repeat to about that, so call it a tie rather than "1.00x slower".
         ImGui::TextWrapped("%s: as fast as %s (%.3fx)", r->version.c_str(), lab.versions[*prev].id, step);

@@ -1,6 +1,6 @@
-// Then and now: for each step of a published ladder (v1 -> v2, ...), the
+// Then and now: for each rung of a published ladder (one version to the next) (v1 -> v2, ...), the
 // speed-up its authors' GPU showed beside the one recorded here, so that the
-// lessons that aged (a step near 1x today) and the ones that grew stand out.
+// lessons that aged (a speed-up near 1x today) and the ones that grew stand out.
 #include "viewer/panel_time_published.h"
 
 #include <imgui.h>
@@ -39,21 +39,21 @@ void published_picker(App& app, const std::vector<const PublishedTable*>& mine)
     }
 }
 
-struct StepBars {
+struct SpeedupBars {
     std::string label;  // "v1 -> v2"
     double then = 0, now = 0;
     bool current = false;
 };
 
-std::vector<StepBars> steps_of(const App& app, const PublishedTable& p, const BenchTable& now)
+std::vector<SpeedupBars> speedups_of(const App& app, const PublishedTable& p, const BenchTable& now)
 {
-    std::vector<StepBars> steps;
+    std::vector<SpeedupBars> speedups;
     for (std::size_t i = 1; i < p.rows.size(); ++i) {
         const std::string from = p.rows[i - 1].version, to = p.rows[i].version;
-        steps.push_back({(from.empty() ? "?" : from) + " -> " + (to.empty() ? "?" : to), published_step(p, i).value,
-                         recorded_step(p, i, now), to == current_version(app).id});
+        speedups.push_back({(from.empty() ? "?" : from) + " -> " + (to.empty() ? "?" : to), published_speedup(p, i).value,
+                         recorded_speedup(p, i, now), to == current_version(app).id});
     }
-    return steps;
+    return speedups;
 }
 
 // One bar from 0; its speed-up written beside it.
@@ -84,26 +84,26 @@ void legend(const PublishedTable& p, const BenchTable& now)
     swatch(palette().bar, "now: " + now.provenance.gpu + ", " + size_label_of(now));
 }
 
-void step_chart(App& app, const PublishedTable& p, const BenchTable& now)
+void speedup_chart(App& app, const PublishedTable& p, const BenchTable& now)
 {
-    const std::vector<StepBars> steps = steps_of(app, p, now);
+    const std::vector<SpeedupBars> speedups = speedups_of(app, p, now);
     double most = 1;
-    for (const StepBars& s : steps) most = std::max({most, s.then, s.now});
+    for (const SpeedupBars& s : speedups) most = std::max({most, s.then, s.now});
     const ImVec2 avail = ImGui::GetContentRegionAvail(), min = ImGui::GetCursorScreenPos();
     const float label_w = ImGui::CalcTextSize("v5-racy -> v5-racy ").x;
     const float text_w = ImGui::CalcTextSize("00.00x").x;
-    const float row_h = std::clamp(avail.y / float(std::max<std::size_t>(1, steps.size())), ImGui::GetFontSize() * 1.4f,
+    const float row_h = std::clamp(avail.y / float(std::max<std::size_t>(1, speedups.size())), ImGui::GetFontSize() * 1.4f,
                                    ImGui::GetFontSize() * 2.6f);
     const float x0 = min.x + label_w, x_per = std::max(1.0f, (avail.x - label_w - text_w) / float(most));
     ImDrawList* dl = ImGui::GetWindowDrawList();
     float y = min.y;
-    for (const StepBars& s : steps) {
+    for (const SpeedupBars& s : speedups) {
         dl->AddText(ImVec2(min.x, y + row_h * 0.25f), s.current ? palette().bar_selected : palette().text, s.label.c_str());
         bar(dl, x0, x_per, y + row_h * 0.05f, row_h * 0.42f, s.then, palette().bar_previous);
         bar(dl, x0, x_per, y + row_h * 0.5f, row_h * 0.42f, s.now, palette().bar);
         y += row_h;
     }
-    // The 1x line: a step left of it made its version slower.
+    // The 1x line: a speed-up left of it made its version slower.
     dl->AddLine(ImVec2(x0 + x_per, min.y), ImVec2(x0 + x_per, y), palette().reference_line, 1.5f);
     add_region(app, "time.then_and_now", min, ImVec2(min.x + avail.x, y));
     ImGui::Dummy(ImVec2(avail.x, y - min.y));
@@ -131,7 +131,7 @@ void then_and_now(App& app)
     ImGui::SameLine();
     help_marker((p.citation + "; " + p.where + ". " + p.measured + ".").c_str());
     legend(p, *now);
-    step_chart(app, p, *now);
+    speedup_chart(app, p, *now);
 }
 
 }  // namespace warplab::viewer

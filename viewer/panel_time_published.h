@@ -1,4 +1,4 @@
-// The time panel's "then and now": the step speed-ups a source deck printed
+// The time panel's "then and now": the speed-ups over the previous version a source deck printed
 // for its GPU beside the recorded ones, version by version
 // (results/published/, labs/common/published.h).
 #pragma once
@@ -9,7 +9,7 @@ struct App;
 
 // Whether the current lab has a published table to set beside the recording.
 bool has_published(const App& app);
-// A picker of the lab's published tables, then one pair of bars a step: the
+// A picker of the lab's published tables, then one pair of bars a rung (one version to the next): the
 // published GPU's speed-up, then the recording's (at the published n where
 // one was recorded), for the same two versions.
 void then_and_now(App& app);

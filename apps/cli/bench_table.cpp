@@ -48,7 +48,7 @@ std::string markdown_header(const BenchTable& t, bool with_size)
     std::string head = with_size ? "| size " : "";
     std::string align = with_size ? "|---" : "";
     head += "| version | block | median ms | min ms | " + t.rate_unit + (has_bound(t) ? " | % of bound" : " | % of peak") + (has_copy(t) ? " | % of copy" : "") +
-            " | step speedup | cumulative | vs " + reference_name(t) + " |\n";
+            " | vs previous | cumulative | vs " + reference_name(t) + " |\n";
     align += std::string("|---|--:|--:|--:|--:|--:|") + (has_copy(t) ? "--:|" : "") + "--:|--:|--:|\n";
     return head + align;
 }
@@ -60,7 +60,7 @@ std::string markdown_row(const BenchTable& t, const BenchRow& r, bool with_size)
             ms_text(r.median_ms) + " | " + ms_text(r.min_ms) + " | " + rate_text(r.rate) + " | " +
             fixed(r.pct_peak, "%.0f %%") + " | ";
     if (has_copy(t)) line += fixed(r.pct_copy, "%.0f %%") + " | ";
-    line += fixed(r.step_speedup, "%.2f×") + " | " + fixed(r.cumulative, "%.2f×") + " | " +
+    line += fixed(r.speedup_vs_previous, "%.2f×") + " | " + fixed(r.cumulative, "%.2f×") + " | " +
             fixed(r.vs_reference, "%.2f×") + " |\n";
     return line;
 }
@@ -187,11 +187,11 @@ std::string published_beside(const PublishedTable& p, const BenchTable* now, con
     const bool rates = std::any_of(p.rows.begin(), p.rows.end(), [](const PublishedRow& r) { return r.rate.has_value(); });
     if (times) head.push_back("then " + p.time_unit);
     if (rates) head.push_back("then " + p.rate_unit);
-    head.push_back("then step");
+    head.push_back("then vs previous");
     if (now) {
         head.push_back("now ms");
         head.push_back("now " + now->rate_unit);
-        head.push_back("now step");
+        head.push_back("now vs previous");
     }
     rows.push_back(head);
     for (std::size_t i = 0; i < p.rows.size(); ++i) {
@@ -199,7 +199,7 @@ std::string published_beside(const PublishedTable& p, const BenchTable* now, con
         std::vector<std::string> cells{r.version.empty() ? "none" : r.version + (r.mapping.empty() ? "" : " (close)"), r.label};
         if (times) cells.push_back(optional_text(r.time, "%.6g"));
         if (rates) cells.push_back(optional_text(r.rate, "%.6g"));
-        const PublishedStep step = published_step(p, i);
+        const PublishedSpeedup step = published_speedup(p, i);
         cells.push_back(fixed(step.value, "%.2fx"));
         if (now) {
             const BenchRow* row = nullptr;
@@ -207,19 +207,19 @@ std::string published_beside(const PublishedTable& p, const BenchTable* now, con
                 if (!r.version.empty() && b.version == r.version) row = &b;
             cells.push_back(row ? ms_text(row->median_ms) : "-");
             cells.push_back(row ? rate_text(row->rate) : "-");
-            cells.push_back(fixed(recorded_step(p, i, *now), "%.2fx"));
+            cells.push_back(fixed(recorded_speedup(p, i, *now), "%.2fx"));
         }
         rows.push_back(cells);
     }
     out << grid(rows, markdown) << "\n";
     std::vector<const char*> hows;
     for (std::size_t i = 1; i < p.rows.size(); ++i)
-        if (const char* how = published_step(p, i).how; *how && std::find(hows.begin(), hows.end(), how) == hows.end())
+        if (const char* how = published_speedup(p, i).how; *how && std::find(hows.begin(), hows.end(), how) == hows.end())
             hows.push_back(how);
     std::string how_text;
     for (const char* h : hows) how_text += (how_text.empty() ? "" : ", ") + std::string(h);
-    out << indent << "then step: the step's speed-up over the row before, " << (how_text.empty() ? "none printed" : how_text)
-        << (now ? "; now step: the recorded median times of the same two versions" : "") << ".\n";
+    out << indent << "then vs previous: the speed-up over the row before, " << (how_text.empty() ? "none printed" : how_text)
+        << (now ? "; now vs previous: the recorded median times of the same two versions" : "") << ".\n";
     std::string missing;
     for (const std::string& v : lab_versions)
         if (std::none_of(p.rows.begin(), p.rows.end(), [&](const PublishedRow& r) { return r.version == v; }))
@@ -254,12 +254,12 @@ std::string bench_text(const BenchTable& t, const std::string& source)
     if (!t.note.empty()) out << "note: " << t.note << "\n";
     char line[256];
     std::snprintf(line, sizeof line, "%-22s %9s %9s %9s %7s %7s %7s %7s %8s  %s\n", "version", "median ms", "min ms",
-                  t.rate_unit.c_str(), "step", "vs v1", "% peak", "% copy", "vs ref", "ok");
+                  t.rate_unit.c_str(), "vs prev", "vs v1", "% peak", "% copy", "vs ref", "ok");
     out << line;
     for (const BenchRow& r : t.rows) {
         std::snprintf(line, sizeof line, "%-22s %9.4f %9.4f %9.1f %7s %7s %7s %7s %8s  %s\n",
                       (r.version + (r.variant ? " *" : "")).c_str(), r.median_ms, r.min_ms, r.rate,
-                      fixed(r.step_speedup, "%.2fx").c_str(), fixed(r.cumulative, "%.1fx").c_str(),
+                      fixed(r.speedup_vs_previous, "%.2fx").c_str(), fixed(r.cumulative, "%.1fx").c_str(),
                       fixed(r.pct_peak, "%.1f").c_str(), fixed(r.pct_copy, "%.1f").c_str(),
                       fixed(r.vs_reference, "%.2fx").c_str(), r.ok ? "yes" : "WRONG");
         out << line;
@@ -283,12 +283,12 @@ std::string bench_text(const BenchTable& t, const std::string& source)
 std::string bench_csv(const BenchTable& t)
 {
     std::ostringstream out;
-    out << "lab,type,n,warm,version,reference,variant,ok,median_ms,min_ms,rate,rate_unit,step_speedup,cumulative,pct_peak,"
+    out << "lab,type,n,warm,version,reference,variant,ok,median_ms,min_ms,rate,rate_unit,speedup_vs_previous,cumulative,pct_peak,"
            "pct_copy,vs_reference,gpu,date,commit\n";
     for (const BenchRow& r : t.rows)
         out << t.lab << "," << t.type << "," << t.n << "," << t.warm << ",\"" << r.version << "\"," << r.reference << ","
             << r.variant << "," << r.ok << "," << r.median_ms << "," << r.min_ms << "," << r.rate << "," << t.rate_unit
-            << "," << r.step_speedup << "," << r.cumulative << "," << r.pct_peak << "," << r.pct_copy << ","
+            << "," << r.speedup_vs_previous << "," << r.cumulative << "," << r.pct_peak << "," << r.pct_copy << ","
             << r.vs_reference << ",\"" << t.provenance.gpu << "\"," << t.provenance.date << "," << t.provenance.commit
             << "\n";
     return out.str();

@@ -33,8 +33,8 @@ struct BenchRow {
     double median_ms = 0, min_ms = 0, rse = 0;
     int samples = 0;
     double rate = 0;          // GB/s (reduction) or GFLOP/s (matmul)
-    double step_speedup = 0;  // time of the previous version (or of step_from) / this time (0: none)
-    std::string step_from;    // the version whose time step_speedup is against, when not the row before
+    double speedup_vs_previous = 0;  // time of the previous version (or of previous_version) / this time (0: none)
+    std::string previous_version;    // the version whose time speedup_vs_previous is against, when not the row before
     double cumulative = 0;    // time of v1 / this time
     double pct_peak = 0;      // % of the device's theoretical DRAM bandwidth or FP32 rate
     double pct_copy = 0;      // % of the copy kernel's bandwidth, same run (reduction)
@@ -99,7 +99,7 @@ double measure_copy_gbps(std::size_t bytes, bool warm, double seconds);
 // to a kernel that only reads (a reduction's ceiling); GB/s read, the faster of
 // 128-bit grid-stride loads and (sm_90 and later) v10's bulk copies.
 double measure_read_gbps(std::size_t bytes, bool warm, double seconds);
-// Fills step_speedup, cumulative, pct_peak, pct_copy and vs_reference from the
+// Fills speedup_vs_previous, cumulative, pct_peak, pct_copy and vs_reference from the
 // times: the ladder's rows in order, variants compared with the row before them.
 void derive_ratios(BenchTable& table);
 

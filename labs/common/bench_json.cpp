@@ -38,9 +38,9 @@ nlohmann::json to_json(const BenchRow& r)
 {
     nlohmann::json j = {{"version", r.version}, {"reference", r.reference}, {"variant", r.variant}, {"ok", r.ok}, {"block", r.block},
             {"median_ms", r.median_ms}, {"min_ms", r.min_ms}, {"rse", r.rse}, {"samples", r.samples},
-            {"rate", r.rate}, {"step_speedup", r.step_speedup}, {"cumulative", r.cumulative},
+            {"rate", r.rate}, {"speedup_vs_previous", r.speedup_vs_previous}, {"cumulative", r.cumulative},
             {"pct_peak", r.pct_peak}, {"pct_copy", r.pct_copy}, {"vs_reference", r.vs_reference},
-            {"compared_with", r.compared_with}, {"step_from", r.step_from}};
+            {"compared_with", r.compared_with}, {"previous_version", r.previous_version}};
     if (r.bound_ms > 0) j["bound_ms"] = r.bound_ms;  // optional: only labs that time copies (transfers)
     return j;
 }
@@ -58,13 +58,14 @@ BenchRow row_from_json(const nlohmann::json& j)
     r.rse = j.at("rse");
     r.samples = j.at("samples");
     r.rate = j.at("rate");
-    r.step_speedup = j.at("step_speedup");
+    // Results recorded before the field's rename call it step_speedup / step_from.
+    r.speedup_vs_previous = j.contains("step_speedup") ? j.at("step_speedup") : j.at("speedup_vs_previous");
     r.cumulative = j.at("cumulative");
     r.pct_peak = j.at("pct_peak");
     r.pct_copy = j.at("pct_copy");
     r.vs_reference = j.at("vs_reference");
     r.compared_with = j.value("compared_with", "");
-    r.step_from = j.value("step_from", "");
+    r.previous_version = j.value("previous_version", j.value("step_from", ""));
     r.bound_ms = j.value("bound_ms", 0.0);
     return r;
 }

@@ -16,10 +16,10 @@ void derive_ratios(BenchTable& table)
         if (r.reference) continue;
         if (!first) first = &r;
         const BenchRow* from = previous;
-        if (!r.step_from.empty())
+        if (!r.previous_version.empty())
             for (const BenchRow& other : table.rows)
-                if (other.version == r.step_from) from = &other;
-        if (from && r.median_ms > 0) r.step_speedup = from->median_ms / r.median_ms;
+                if (other.version == r.previous_version) from = &other;
+        if (from && r.median_ms > 0) r.speedup_vs_previous = from->median_ms / r.median_ms;
         if (r.median_ms > 0) r.cumulative = first->median_ms / r.median_ms;
         if (!r.variant) previous = &r;
     }

@@ -67,7 +67,7 @@ inline BenchRow timed_row(const VersionMeta& v, const wl::cuda::Timing& t, doubl
 {
     BenchRow r = timed_row(v.id, t, giga_work, ok);
     r.variant = v.variant;
-    if (v.builds_on) r.step_from = v.builds_on;
+    if (v.builds_on) r.previous_version = v.builds_on;
     return r;
 }
 

@@ -30,7 +30,7 @@ std::vector<std::string> texts_at(const json& j, const char* key)
 PublishedRow row_from(const json& j)
 {
     PublishedRow r{text_at(j, "label"), text_at(j, "version"), text_at(j, "mapping"),
-                   number_at(j, "time"), number_at(j, "rate"), number_at(j, "step_speedup"),
+                   number_at(j, "time"), number_at(j, "rate"), number_at(j, "speedup_vs_previous"),
                    number_at(j, "cumulative"), number_at(j, "elements_rate")};
     if (r.label.empty()) throw std::runtime_error("a row without a label");
     return r;
@@ -83,17 +83,17 @@ Published load_published(const std::string& dir)
     return p;
 }
 
-PublishedStep published_step(const PublishedTable& t, std::size_t row)
+PublishedSpeedup published_speedup(const PublishedTable& t, std::size_t row)
 {
     if (row == 0 || row >= t.rows.size()) return {};
     const PublishedRow &before = t.rows[row - 1], &after = t.rows[row];
-    if (after.step_speedup) return {*after.step_speedup, "printed"};
+    if (after.speedup_vs_previous) return {*after.speedup_vs_previous, "printed"};
     if (before.time && after.time && *after.time > 0) return {*before.time / *after.time, "from the times"};
     if (before.rate && after.rate && *before.rate > 0) return {*after.rate / *before.rate, "from the rates"};
     return {};
 }
 
-double recorded_step(const PublishedTable& t, std::size_t row, const BenchTable& now)
+double recorded_speedup(const PublishedTable& t, std::size_t row, const BenchTable& now)
 {
     if (row == 0 || row >= t.rows.size()) return 0;
     const auto time_of = [&](const std::string& version) {

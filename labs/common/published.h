@@ -18,7 +18,7 @@ struct PublishedRow {
     std::string label;    // as printed: "Shader 2: interleaved addressing with bank conflicts"
     std::string version;  // the lab's version it maps to ("" where none does)
     std::string mapping;  // where the mapping is only close, how
-    std::optional<double> time, rate, step_speedup, cumulative, elements_rate;  // absent where not printed
+    std::optional<double> time, rate, speedup_vs_previous, cumulative, elements_rate;  // absent where not printed
 };
 
 struct PublishedTable {
@@ -47,17 +47,17 @@ struct Published {
 // std::runtime_error naming the file and field that cannot be read.
 Published load_published(const std::string& dir);
 
-// One step's speed-up in a published ladder: printed, else from the printed
+// One rung's speed-up in a published ladder (a version over the row before): printed, else from the printed
 // times (before / after), else from the printed rates at one n (after / before).
-struct PublishedStep {
+struct PublishedSpeedup {
     double value = 0;  // 0: none (the first row, or nothing to derive it from)
     const char* how = "";  // "printed", "from the times", "from the rates"
 };
-PublishedStep published_step(const PublishedTable& t, std::size_t row);
+PublishedSpeedup published_speedup(const PublishedTable& t, std::size_t row);
 
-// The same step on a recorded table: the median time of the version of row
+// The same rung on a recorded table: the median time of the version of row
 // - 1 over that of row's (0 where either version has no timed row there).
-double recorded_step(const PublishedTable& t, std::size_t row, const BenchTable& now);
+double recorded_speedup(const PublishedTable& t, std::size_t row, const BenchTable& now);
 
 // The recorded table to set beside a published one: of its type, at its n
 // where one was recorded there, else at the largest n (the one furthest from

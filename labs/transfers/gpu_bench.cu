@@ -447,7 +447,7 @@ template <class V> void bench_row(BenchTable& table, Bench& b, const RowPlan& pl
     BenchRow row;
     row.version = plan.name;
     row.block = 256;  // scale_add's (kernels/transfers/scale_add.cuh)
-    if (V::meta.builds_on) row.step_from = V::meta.builds_on;  // v5 against v2: the strong-scaling figure
+    if (V::meta.builds_on) row.previous_version = V::meta.builds_on;  // v5 against v2: the strong-scaling figure
     row.ok = wrong_before == b.input.size() && wrong_after == b.input.size();
     row.median_ms = median.ms;
     row.min_ms = samples.front().ms;

@@ -330,7 +330,7 @@ public:
     void atomic(const Frame& fr, const Instr& in);
     void copy_async(const Frame& fr, const Instr& in);
     void async_group(const Frame& fr, const Instr& in);  // commit_group, wait_group, wait_all
-    void land_async_copies(std::size_t newest_groups_left, bool uncommitted_too);
+    void land_async_copies(std::size_t count);  // the thread's oldest `count` cp.async copies
     void bulk_copy(const Frame& fr, const Instr& in);
     bool mbarrier(const Frame& fr, const Instr& in);
     Target mbarrier_target(const Frame& fr, const Instr& in, const Operand& o, Kind kind);

@@ -4,6 +4,7 @@
 // global targets are inline in interp.h.
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <sstream>
 
 #include "interp.h"
@@ -250,18 +251,16 @@ void Interpreter::copy_async(const Frame& fr, const Instr& in)
     mine.copies.push_back(c);
 }
 
-// Lands the thread's copies of all committed groups but the newest
-// `newest_groups_left` (and, for an mbarrier arrival, the uncommitted ones):
-// each is checked and written as a store of the cp.async's line, now.
-void Interpreter::land_async_copies(std::size_t newest_groups_left, bool uncommitted_too)
+constexpr std::size_t kAllCopies = std::numeric_limits<std::size_t>::max();
+
+// Lands the thread's `count` oldest copies (all of them at most): each is checked and written as a
+// store of the cp.async's line, now; the groups they close are done.
+void Interpreter::land_async_copies(std::size_t count)
 {
     if (!t_->async_copies) return;
     AsyncCopies& mine = async_copies_of(t_->lane.flat);
-    const std::size_t groups = mine.group_end.size();
-    const std::size_t landing_groups = groups > newest_groups_left ? groups - newest_groups_left : 0;
-    std::size_t n = landing_groups ? mine.group_end[landing_groups - 1] : 0;
-    if (uncommitted_too && newest_groups_left == 0) n = mine.copies.size();
-    for (std::size_t k = 0; k < n; ++k) {
+    count = std::min(count, mine.copies.size());
+    for (std::size_t k = 0; k < count; ++k) {
         const AsyncCopy& c = mine.copies[k];
         const SharedSlot* v = shared_slot(c.off);
         if (!v->zeroed)
@@ -270,10 +269,9 @@ void Interpreter::land_async_copies(std::size_t newest_groups_left, bool uncommi
                                              line(*c.in), c.value, false);
         std::memcpy(t_->arena + c.off, c.value, c.size);
     }
-    mine.copies.erase(mine.copies.begin(), mine.copies.begin() + static_cast<std::ptrdiff_t>(n));
-    mine.group_end.erase(mine.group_end.begin(), mine.group_end.begin() + static_cast<std::ptrdiff_t>(std::min(landing_groups, groups)));
-    for (std::size_t& end : mine.group_end) end -= std::min(end, n);
-    if (uncommitted_too && newest_groups_left == 0) mine.group_end.clear();
+    mine.copies.erase(mine.copies.begin(), mine.copies.begin() + static_cast<std::ptrdiff_t>(count));
+    std::erase_if(mine.group_end, [&](std::size_t end) { return end <= count; });
+    for (std::size_t& end : mine.group_end) end -= count;
 }
 
 // cp.async.commit_group closes the thread's open group; cp.async.wait_group N
@@ -286,8 +284,13 @@ void Interpreter::async_group(const Frame& fr, const Instr& in)
     case Sub::AsyncCommit:
         mine.group_end.push_back(mine.copies.size());  // an empty group counts for wait_group too
         break;
-    case Sub::AsyncWait: land_async_copies(static_cast<std::size_t>(get(fr, in.o[0])), false); break;
-    default: land_async_copies(0, true); break;
+    case Sub::AsyncWait: {  // all groups but the newest N: the copies up to the end of the older ones
+        const auto newest = static_cast<std::size_t>(get(fr, in.o[0]));
+        const std::size_t groups = mine.group_end.size();
+        land_async_copies(groups > newest ? mine.group_end[groups - newest - 1] : 0);
+        break;
+    }
+    default: land_async_copies(kAllCopies); break;  // wait_all: committed or not
     }
 }
 
@@ -349,7 +352,7 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
     case Sub::MbCpAsyncArrive: case Sub::MbCpAsyncArriveNoinc: {
         // The arrival comes once the thread's cp.async copies have landed: they land now.
         // Without .noinc the pending count is raised by one before that arrival: the two cancel.
-        land_async_copies(0, true);
+        land_async_copies(kAllCopies);
         const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
         if (in.sub == Sub::MbCpAsyncArriveNoinc) emu::detail::mbarrier_arrive(bar.p, 1, 0, at_file, at_line);
         return true;

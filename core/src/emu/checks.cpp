@@ -32,11 +32,18 @@ namespace detail {
     std::abort();
 }
 
-std::string thread_name(const Block& b, unsigned flat)
+// A thread's index in its block from its flat number (x fastest).
+uint3 thread_index(const Block& b, unsigned flat)
 {
     const dim3& d = b.dim;
+    return {flat % d.x, (flat / d.x) % d.y, flat / (d.x * d.y)};
+}
+
+std::string thread_name(const Block& b, unsigned flat)
+{
+    const uint3 t = thread_index(b, flat);
     std::ostringstream s;
-    s << "thread (" << flat % d.x << "," << (flat / d.x) % d.y << "," << flat / (d.x * d.y) << ")";
+    s << "thread (" << t.x << "," << t.y << "," << t.z << ")";
     return s.str();
 }
 
@@ -118,9 +125,7 @@ void warn(Block& b, unsigned thread, const char* file, unsigned line, std::strin
             ++w.count;
             return;
         }
-    const dim3& d = b.dim;
-    const uint3 idx{thread % d.x, (thread / d.x) % d.y, thread / (d.x * d.y)};
-    b.warnings.push_back(Warning{Fault{b.kernel, b.idx, idx, thread >> b.warp_shift, thread & (b.warp_width - 1),
+    b.warnings.push_back(Warning{Fault{b.kernel, b.idx, thread_index(b, thread), thread >> b.warp_shift, thread & (b.warp_width - 1),
                                        file ? file : "", line, std::move(what)}});
 }
 

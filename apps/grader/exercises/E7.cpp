@@ -4,6 +4,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <random>
 #include <set>
 
 #include "harness/harness.h"
@@ -70,6 +71,21 @@ Verdict correct(const Harness& h)
     return run_cases(cases_of(inputs(h.seed()), run), "right transpose");
 }
 
+// The traced input: the values k / 4096 for k < rows * cols (exact floats, all
+// distinct, so each value names its element) in an order shuffled by the seed.
+// Random floats may repeat, and a repeated value names no element: a warp
+// reading a row of 32 columns was then seen as reading 31.
+TransposeInput distinct(unsigned rows, unsigned cols, std::uint64_t seed)
+{
+    TransposeInput t{"traced: " + std::to_string(rows) + "x" + std::to_string(cols) + ", distinct values, seed " +
+                         std::to_string(seed),
+                     rows, cols, std::vector<float>(std::size_t(rows) * cols)};
+    for (std::size_t k = 0; k < t.in.size(); ++k) t.in[k] = float(k) / 4096.0f;
+    std::mt19937_64 rng(seed);
+    for (std::size_t i = t.in.size() - 1; i > 0; --i) std::swap(t.in[i], t.in[rng() % (i + 1)]);
+    return t;
+}
+
 // Block 0 of a 64x64 transpose (a full 32x32 tile), and its input.
 struct TracedBlock {
     TransposeInput input;
@@ -78,7 +94,7 @@ struct TracedBlock {
 
 TracedBlock traced_block(const Harness& h)
 {
-    TracedBlock t{seeded(64, 64, h.seed() + 100, "traced"), {}};
+    TracedBlock t{distinct(64, 64, h.seed() + 100), {}};
     std::vector<trace::LaneRecord> records;
     if (Finding f = run_transpose(h, t.input, 1, &records))
         throw std::runtime_error("the traced run (64x64) gave a wrong result: " + f->measured);
@@ -95,7 +111,7 @@ std::string counted(std::size_t n, const std::string& noun)
 // of `in` (one column, its lanes on distinct rows), which the warp then
 // stores as a row of `out`. A tile read by rows transposes nothing, and has
 // no column to conflict in, padded or not. Each element is found by its value
-// (the seeded input's floats; a value that occurs twice names no element).
+// (the traced input's distinct values; a value seen twice would name no element).
 Finding tile_read_by_columns(const Harness& h, const TracedBlock& t)
 {
     std::map<std::uint32_t, std::size_t> index_of;

@@ -124,6 +124,21 @@ inline constexpr CheckSpec kE10[] = {
      "staging stores on 32; or swizzle: an XOR of the word's column with its row"},
 };
 
+inline constexpr CheckSpec kE11[] = {
+    {kCorrect, "right partials of luminance: pattern, seeded random images, odd sizes (tiles cut by the edges), many "
+               "groups", 4,
+     "group (gx, gy) adds the luminance of the pixels of its tile that lie in the image (x < width and y < height "
+     "for each of the four), the tree leaves the sum in sdata[0], and thread 0 writes partials[gy * gridDim.x + gx]"},
+    {"four_fetches", "64 threads a group, each fetching four pixels before the tree; every pixel fetched once", 3,
+     "keep the 8x8 group and the 16x16 tile; thread (tx, ty) fetches e.g. (x0 + tx + 8i, y0 + ty + 8j) for i, j in "
+     "{0, 1}, adds their luminance, and only then stores one value in shared memory; test a pixel against the edges "
+     "instead of fetching another one in its place"},
+    {"group_tree", "the group's 64 sums reduced by a tree: log2(64) = 6 halving rounds, in shared memory or by warp "
+                   "shuffles", 3,
+     "at s = 32, 16, ..., 1 thread tid < s adds sdata[tid + s] to sdata[tid], a __syncthreads() after each level; "
+     "from 32 values on, a warp shuffle a round does too"},
+};
+
 }  // namespace catalog_detail
 
 inline constexpr ExerciseSpec kExercises[] = {
@@ -191,6 +206,16 @@ inline constexpr ExerciseSpec kExercises[] = {
      "void (*grader_calls_chunk_sums_128_8)(const float*, float*, unsigned) = exercise::chunk_sums<128, 8>;\n"
      "void (*grader_calls_chunk_sums_128_4)(const float*, float*, unsigned) = exercise::chunk_sums<128, 4>;\n",
      catalog_detail::kE10, 10},
+    {"E11", "E11_luminance_four_fetches", "the first pass of a mean luminance over an RGBA8 image, four pixels a thread",
+     "the AMD blog's four-value fetch with 8x8 groups; reduction v3 -> v4, on a 2D image",
+     "constexpr unsigned exercise::kGroupX, kGroupY, kTileX, kTileY; __global__ void "
+     "exercise::luminance_partials(const uchar4* image, float* partials, unsigned width, unsigned height)",
+     "void (*grader_calls_luminance_partials)(const uchar4*, float*, unsigned, unsigned) = "
+     "exercise::luminance_partials;\n"
+     "// The launch shape comes from the student's constants, read on the emulator like the kernel.\n"
+     "extern \"C\" __global__ void grader_luminance_shape(unsigned* shape) { shape[0] = exercise::kGroupX; "
+     "shape[1] = exercise::kGroupY; shape[2] = exercise::kTileX; shape[3] = exercise::kTileY; }\n",
+     catalog_detail::kE11, 10},
 };
 
 constexpr const ExerciseSpec* find_exercise(std::string_view id)

@@ -6,7 +6,7 @@ function(expect_error pattern)
     set(problems "${problems}grade ${ARGN}: exit code ${rc}, stderr '${err}'\n" PARENT_SCOPE)
   endif()
 endfunction()
-expect_error("unknown exercise 'E11' \\(there are E1 to E10\\)" E11)
+expect_error("unknown exercise 'E12' \\(there are E1 to E11\\)" E12)
 expect_error("no folder 'no/such/folder'" E1 --dir no/such/folder)
 expect_error("--backend" E1 --backend tpu)
 # No CUDA toolkit: one line, and no grading (WARPLAB_NVCC names the nvcc to use; here none).

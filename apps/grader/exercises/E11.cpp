@@ -285,7 +285,8 @@ Finding fetch_before_tree(const Harness& h, const Fetches& f, const std::string&
     for (const trace::WarpEvent& e : f.view.block.events) {
         if (!is_global_load(e) || e.key.epoch <= tree) continue;
         return fail("step " + std::to_string(e.step) + ": warp " + std::to_string(e.warp) +
-                        " fetched pixels after the tree began (barrier interval " + std::to_string(tree) + ")",
+                        " fetched pixels in barrier interval " + std::to_string(e.key.epoch) +
+                        ", after the group's first shared store (interval " + std::to_string(tree) + ")",
                     "the four fetches first, then one value a thread into the tree", group + ", " + h.site(e.site));
     }
     return std::nullopt;

@@ -75,7 +75,7 @@ Shape student_shape(const Harness& h)
     return {v[0], v[1], v[2], v[3]};
 }
 
-// A shape the grader can launch on every case (the largest image is 250 wide).
+// A shape CUDA can launch (1 to 1024 threads, at most 64 along y) with a tile of at least one pixel.
 Finding launchable(const Shape& s)
 {
     const bool ok = s.group_x > 0 && s.group_y > 0 && s.threads() <= 1024 && s.group_y <= 64 && s.tile_x > 0 &&
@@ -114,7 +114,7 @@ std::string cut_text(const Shape& s, const Tile& t)
 // Tolerance: the n luminances (each within 10u of the exact value, above)
 // added in any order: each add rounds once, and a partial sum of non-negative
 // terms never exceeds the whole, so the error is at most (n - 1 + 10) u of the
-// partial (first order; n <= 256 gives 1.6e-5). A pixel missed or added twice
+// partial (first order; n = 256 gives 1.6e-5). A pixel missed or added twice
 // moves a white tile's partial by 1 in 256, far outside it.
 Finding compare_partials(const Shape& s, const Image& im, const std::vector<float>& got)
 {

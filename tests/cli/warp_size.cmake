@@ -55,8 +55,9 @@ expect_refused("grade --warp-size 48" "warp size 48: a warp is 32 lanes" grade E
 expect_refused("grade --warp-size 64 on the GPU" "runs on the emulator only" grade E1 --dir solutions --backend gpu --warp-size 64)
 
 # Grading at 64: E1's solution (sequential addressing) has no partial warp in
-# any step with 64 or more active threads; the interleaved exercise skeleton
-# has (step 1: 128 threads, every 64-lane warp half active), and fails.
+# any step with 64 or more active threads; the known-wrong divergent branching
+# (v1's tid % (2s)) has: step 1, the 128 even threads, half of each of the 4
+# warps of 64 lanes (at 32 the same submission fails with 8 warps).
 warplab_run(grade E1 --dir solutions --backend cpu --warp-size 64 --seed 11)
 if(err MATCHES "needs the CUDA toolkit|nvcc")
   message(STATUS "grade at 64 skipped: ${err}")
@@ -67,9 +68,9 @@ else()
   if(NOT out MATCHES "steps with 64 or more active threads")
     string(APPEND failures "grade E1 solution at 64 does not count steps of 64 or more threads\n${out}\n")
   endif()
-  warplab_run(grade E1 --dir exercises --backend cpu --warp-size 64 --seed 11)
-  if(NOT rc EQUAL 1 OR NOT out MATCHES "partially active")
-    string(APPEND failures "grade E1 exercise at 64: exit ${rc}, expected 1 with a partially-active warp\n${out}\n")
+  warplab_run(grade E1 --dir ${CMAKE_CURRENT_LIST_DIR}/../grader/wrong/divergent_branching --backend cpu --warp-size 64 --seed 11)
+  if(NOT rc EQUAL 1 OR NOT out MATCHES "step 1: 128 threads active in 4 warps, 4 of them partially active")
+    string(APPEND failures "grade divergent E1 at 64: exit ${rc}, expected 1 with 4 partially-active warps of 64 lanes\n${out}\n")
   endif()
 endif()
 

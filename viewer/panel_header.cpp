@@ -80,7 +80,7 @@ void settings_combos(App& app)
     std::vector<std::pair<BackendChoice, std::string>> backends = {{BackendChoice::Auto, "auto"}, {BackendChoice::Cpu, "emulator"}};
     if (app.gpu.available) backends.push_back({BackendChoice::Gpu, "GPU"});
     changed |= combo("Trace on", w * 1.4f, backends, s.backend);
-    changed |= combo("Warp", w * 1.3f, {{32u, "32"}, {64u, "64 wavefront"}}, s.warp_width);
+    changed |= combo("Warp", w * 1.7f, {{32u, "32"}, {64u, "64 wavefront"}}, s.warp_width);
     help_tooltip("Lanes a warp. 32: NVIDIA's warp. 64: AMD's wavefront, emulated (the emulator only): warpSize is 64, "
                 "each row of the threads panel is 64 lanes, and divergence and bank conflicts are counted per 64-lane "
                 "instruction. W switches; C shows both widths side by side.");

@@ -163,6 +163,15 @@ TEST(ViewerModel, CompactNumbers)
 namespace warplab::viewer {
 namespace {
 
+// Selects a lab's version, traced on the emulator whatever the machine has.
+void select_on_emulator(App& app, const std::string& lab, const std::string& version)
+{
+    select_by_name(app, lab, version);
+    Selection s = app.sel;
+    s.backend = BackendChoice::Cpu;
+    select_settings(app, s);
+}
+
 // The keys a teacher uses: right/left step, down/up version, F presents, Esc
 // leaves presenting and then quits. No window needed: keys act on the state.
 // A version is compared (time chart, source diff) with the version it
@@ -187,10 +196,7 @@ TEST(ViewerModel, AVersionIsComparedWithTheOneItBuildsOn)
 TEST(ViewerModel, KeysActOnTheState)
 {
     App app;
-    select_by_name(app, "reduction", "v2");
-    Selection s = app.sel;
-    s.backend = BackendChoice::Cpu;
-    select_settings(app, s);
+    select_on_emulator(app, "reduction", "v2");
     set_step(app, 0);
     on_key(app, Key::Right);
     on_key(app, Key::Right);
@@ -221,10 +227,7 @@ TEST(ViewerModel, KeysActOnTheState)
 TEST(ViewerModel, WSwitchesTheWarpWidthAndCCompares)
 {
     App app;
-    select_by_name(app, "reduction", "v1");
-    Selection s = app.sel;
-    s.backend = BackendChoice::Cpu;
-    select_settings(app, s);
+    select_on_emulator(app, "reduction", "v1");
     ASSERT_NE(current_run(app), nullptr);
     EXPECT_EQ(current_run(app)->block.warp_size, 32u);
     EXPECT_EQ(current_run(app)->steps[0].active_warps, 8u);
@@ -245,7 +248,7 @@ TEST(ViewerModel, WSwitchesTheWarpWidthAndCCompares)
     EXPECT_EQ(app.sel.warp_width, 32u);
     EXPECT_FALSE(app.compare_widths);
     // Asking for 64 on the GPU is refused in the window, in one line.
-    s = app.sel;
+    Selection s = app.sel;
     s.backend = BackendChoice::Gpu;
     s.warp_width = 64;
     select_settings(app, s);
@@ -257,10 +260,7 @@ TEST(ViewerModel, WSwitchesTheWarpWidthAndCCompares)
 TEST(ViewerModel, PlayStepsThroughAndStops)
 {
     App app;
-    select_by_name(app, "reduction", "v3");
-    Selection s = app.sel;
-    s.backend = BackendChoice::Cpu;
-    select_settings(app, s);
+    select_on_emulator(app, "reduction", "v3");
     set_step(app, 0);
     app.play.steps_per_second = 2;
     toggle_play(app);

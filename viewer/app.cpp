@@ -26,6 +26,7 @@ RunRequest request_for(const App& app, std::size_t version)
     req.backend = app.sel.backend;
     req.schedule = app.sel.schedule;
     req.setting = app.sel.setting;
+    req.warp_width = app.sel.warp_width;
     req.max_instructions = app.max_instructions;
     return req;
 }
@@ -65,6 +66,27 @@ std::vector<const SourceFile*> version_files(App& app, std::size_t version)
     return files;
 }
 
+TraceKey key_of(const App& app, std::size_t version, const RunRequest& req)
+{
+    return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend, req.setting, req.warp_width};
+}
+
+// The trace of a request, run the first time it is asked for.
+const TraceSlot& trace_for(App& app, std::size_t version, const RunRequest& req)
+{
+    const TraceKey key = key_of(app, version, req);
+    auto it = app.traces.find(key);
+    if (it == app.traces.end()) {
+        it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;
+        if (TraceSlot& slot = it->second; slot.run) {
+            use_declared_types(*slot.run, version_files(app, version), req.type);
+            const std::vector<std::size_t>& shape = slot.run->result.shape;  // {M, N, K}: rows of C are N long
+            slot.output = output_tile(slot.run->block, type_size(req.type), shape.size() >= 2 ? shape[1] : 0);
+        }
+    }
+    return it->second;
+}
+
 }  // namespace
 
 const Lab& current_lab(const App& app)
@@ -77,28 +99,23 @@ const Version& current_version(const App& app) { return current_lab(app).version
 
 TraceKey trace_key(const App& app, std::size_t version)
 {
-    const RunRequest req = request_for(app, version);
-    return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend, req.setting};
+    return key_of(app, version, request_for(app, version));
 }
 
 const TraceSlot& trace_of(App& app, std::size_t version) { return trace_of(app, version, app.sel.setting); }
 
 const TraceSlot& trace_of(App& app, std::size_t version, int setting)
 {
-    TraceKey key = trace_key(app, version);
-    key.setting = setting;
-    auto it = app.traces.find(key);
-    if (it == app.traces.end()) {
-        RunRequest req = request_for(app, version);
-        req.setting = setting;
-        it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;
-        if (TraceSlot& slot = it->second; slot.run) {
-            use_declared_types(*slot.run, version_files(app, version), req.type);
-            const std::vector<std::size_t>& shape = slot.run->result.shape;  // {M, N, K}: rows of C are N long
-            slot.output = output_tile(slot.run->block, type_size(req.type), shape.size() >= 2 ? shape[1] : 0);
-        }
-    }
-    return it->second;
+    RunRequest req = request_for(app, version);
+    req.setting = setting;
+    return trace_for(app, version, req);
+}
+
+const TraceSlot& trace_at_width(App& app, std::size_t version, unsigned warp_width)
+{
+    RunRequest req = request_for(app, version);
+    req.warp_width = warp_width;
+    return trace_for(app, version, req);
 }
 
 const TraceSlot& current_trace(App& app) { return trace_of(app, app.sel.version); }
@@ -178,6 +195,7 @@ void select_settings(App& app, const Selection& sel)
     app.sel.type = sel.type;
     app.sel.schedule = sel.schedule;
     app.sel.backend = sel.backend;
+    app.sel.warp_width = sel.warp_width;
     select_version(app, app.sel.version);
 }
 
@@ -228,6 +246,13 @@ void on_key(App& app, Key key)
     case Key::Down: select_version(app, app.sel.version + 1); break;
     case Key::Space: toggle_play(app); break;
     case Key::F: app.presenter = !app.presenter; break;
+    case Key::W: {
+        Selection s = app.sel;
+        s.warp_width = s.warp_width == 32 ? 64 : 32;
+        select_settings(app, s);
+        break;
+    }
+    case Key::C: app.compare_widths = !app.compare_widths; break;
     case Key::Escape:
         if (app.presenter)
             app.presenter = false;

@@ -30,6 +30,7 @@ struct TraceKey {
     wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
     BackendChoice backend = BackendChoice::Auto;
     int setting = -1;  // RunRequest::setting
+    unsigned warp_width = 32;  // RunRequest::warp_width
     auto operator<=>(const TraceKey&) const = default;
 };
 
@@ -50,6 +51,7 @@ struct Selection {
     wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
     BackendChoice backend = BackendChoice::Auto;
     int setting = -1;  // the version's setting (coalescing: offset or stride); -1: its default
+    unsigned warp_width = 32;  // lanes a warp: 32, or 64 (an emulated AMD wavefront; W switches)
 };
 
 // The instructions the banks and global panels show (indices into the
@@ -99,6 +101,7 @@ struct App {
         bool source = true, metrics = true, time = true;  // bring the step (the version) into view once after it changes
     } follow_step;
     bool presenter = false;
+    bool compare_widths = false;  // the threads panel shows the step at warp widths 32 and 64 side by side (C)
     std::uint64_t max_instructions = 0;  // --max-steps: the emulator's step budget per thread; 0: its default
     bool quit = false;
     Layout layout;
@@ -121,6 +124,7 @@ const Version& current_version(const App& app);
 TraceKey trace_key(const App& app, std::size_t version);
 const TraceSlot& trace_of(App& app, std::size_t version);  // runs it the first time
 const TraceSlot& trace_of(App& app, std::size_t version, int setting);  // at another setting (a sweep)
+const TraceSlot& trace_at_width(App& app, std::size_t version, unsigned warp_width);  // at another warp width (compare)
 const TraceSlot& current_trace(App& app);
 const TracedRun* current_run(App& app);                     // nullptr when the launch failed
 std::uint32_t step_count(App& app);
@@ -138,13 +142,13 @@ float animation_progress(const App& app);  // 0..1 since the step appeared
 void select_lab(App& app, std::size_t lab);
 void select_version(App& app, std::size_t version);
 void set_step(App& app, long step);
-void select_settings(App& app, const Selection& sel);  // block, type, schedule, backend
+void select_settings(App& app, const Selection& sel);  // block, type, schedule, backend, warp width
 void toggle_play(App& app);
 void tick(App& app, double seconds);  // playback and a measurement in flight
 void start_measuring(App& app);
 bool measuring(const App& app);
 
-enum class Key { Left, Right, Up, Down, Space, F, Escape };
+enum class Key { Left, Right, Up, Down, Space, F, Escape, W, C };  // W: warp width 32 <-> 64; C: compare the widths
 void on_key(App& app, Key key);
 
 // Sets up the state for a lab/version by name; throws std::invalid_argument naming what is wrong.

@@ -52,6 +52,7 @@ void draw_frame(App& app)
     case LabPanel::Timeline: app.layout = timeline_layout(app.layout); break;
     case LabPanel::None: break;
     }
+    if (app.compare_widths && !app.playground.open) app.layout = compare_widths_layout(app.layout);
     app.regions.clear();
     app.focus.hovered_thread.reset();
     for (int p = 0; p < kPanelCount; ++p)

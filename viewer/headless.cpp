@@ -68,6 +68,8 @@ nlohmann::json layout_document(App& app, const Image& image)
             {"lab", current_lab(app).id},
             {"version", current_version(app).id},
             {"step", app.sel.step},
+            {"warp_size", app.sel.warp_width},
+            {"compare_widths", app.compare_widths},
             {"steps", step_count(app)},
             {"panels", panels},
             {"regions", regions},

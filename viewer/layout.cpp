@@ -84,6 +84,16 @@ Layout sweep_layout(Layout l)
     return l;
 }
 
+Layout compare_widths_layout(Layout l)
+{
+    if (!l.has(Panel::Threads) || !l.has(Panel::SharedValues)) return l;
+    const Rect top = l[Panel::Threads], below = l[Panel::SharedValues];
+    if (below.x != top.x || below.w != top.w || below.y < top.y) return l;  // not stacked under it (no room to take)
+    place(l, Panel::Threads, top.x, top.y, top.w, below.y + below.h - top.y);
+    l.shown[static_cast<int>(Panel::SharedValues)] = false;
+    return l;
+}
+
 Layout timeline_layout(Layout l)
 {
     if (!l.has(Panel::Threads) || !l.has(Panel::Banks) || !l.has(Panel::Time)) return l;

@@ -66,6 +66,10 @@ Layout sweep_layout(Layout l);
 // and occupancy panels, and the time chart that of the metrics and global memory.
 Layout timeline_layout(Layout l);
 
+// Comparing warp widths (App::compare_widths): the threads panel holds two
+// grids, so it takes the shared-values panel's place below it as well.
+Layout compare_widths_layout(Layout l);
+
 // Named rectangles drawn this frame inside panels ("banks.grid"), for tests.
 using Regions = std::map<std::string, Rect>;
 

@@ -40,6 +40,8 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--type", o.type, "element type (default: the lab's first)");
     cli.add_option("--schedule", o.schedule, "emulator lane schedule: independent or lockstep")
         ->check(CLI::IsMember(wl::emu::schedule_names()));
+    cli.add_option("--warp-size", o.warp_size, "lanes a warp: 32, or 64 (AMD's wavefront, emulated; the emulator only); W switches");
+    cli.add_flag("--compare-widths", o.compare_widths, "show the step's threads at warp widths 32 and 64 side by side; C switches");
     cli.add_option("--backend", o.backend, "where to trace: auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     cli.add_option("--size", size, "window or image size, WIDTHxHEIGHT (default 1600x900, headless 1920x1080)");
     cli.add_flag("--banks", o.banks, "open on the bank playground: one warp's shared load, its banks and conflicts");
@@ -64,6 +66,9 @@ std::optional<Options> parse_options(int argc, char** argv)
         throw UsageError(e.what());
     }
     if (!size.empty()) parse_size(size, o);
+    if (const std::string why = wl::trace::warp_size_refusal(o.warp_size); !why.empty()) throw UsageError(why);
+    if (o.warp_size != 32 && o.backend == "gpu")
+        throw UsageError("--warp-size " + std::to_string(o.warp_size) + " runs on the emulator only: a GPU's warps are NVIDIA's 32 lanes");
     if (!o.banks_preset.empty() && !wl::trace::find_bank_preset(o.banks_preset))
         throw UsageError("--banks-preset " + o.banks_preset + ": no such preset (see warplab banks --list-presets)");
     o.banks |= !o.banks_preset.empty();
@@ -100,6 +105,7 @@ void apply_options(App& app, const Options& o)
     s.type = o.type;
     s.schedule = *wl::emu::parse_schedule(o.schedule);  // checked by parse_options
     s.backend = o.backend == "gpu" ? BackendChoice::Gpu : o.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
+    s.warp_width = o.warp_size;
     select_settings(app, s);
     const std::uint32_t steps = step_count(app);
     if (o.step && steps && std::uint32_t(*o.step) >= steps)
@@ -107,6 +113,7 @@ void apply_options(App& app, const Options& o)
                          " has steps 0 to " + std::to_string(steps - 1));
     set_step(app, o.step.value_or(0));
     app.presenter = o.presenter;
+    app.compare_widths = o.compare_widths;
     app.playground.open = o.banks;
     if (!o.banks_preset.empty()) app.playground.pattern = wl::trace::find_bank_preset(o.banks_preset)->pattern;
 }

@@ -1,5 +1,6 @@
 // The viewer's command line.
 //   warplab-viewer [--lab L] [--version V] [--step S] [--block B] [--type T] [--schedule S] [--backend B]
+//                  [--warp-size 32|64] [--compare-widths]
 //                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
 //                  [--banks [--banks-preset NAME]]
 //                  [--file F.cu [--kernel K] [--shared-bytes B]]
@@ -18,6 +19,8 @@ struct Options {
     std::optional<long> step;
     std::optional<unsigned> block;
     std::string schedule = "independent", backend = "auto";
+    unsigned warp_size = 32;      // lanes a warp: 32, or 64 (an emulated AMD wavefront)
+    bool compare_widths = false;  // the threads panel at 32 and 64 side by side
     int width = 0, height = 0;  // 0: 1600x900 in a window, 1920x1080 headless
     bool presenter = false;
     bool banks = false;        // open on the bank playground

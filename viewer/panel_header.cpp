@@ -10,7 +10,7 @@ namespace warplab::viewer {
 
 namespace {
 
-constexpr const char* kKeyHints = "←/→ step   ↑/↓ version   space play   F present   Esc quit";
+constexpr const char* kKeyHints = "←/→ step   ↑/↓ version   space play   W 32/64   C compare   F present   Esc quit";
 
 template <class T>
 bool combo(const char* label, float width, const std::vector<std::pair<T, std::string>>& choices, T& value)
@@ -80,6 +80,10 @@ void settings_combos(App& app)
     std::vector<std::pair<BackendChoice, std::string>> backends = {{BackendChoice::Auto, "auto"}, {BackendChoice::Cpu, "emulator"}};
     if (app.gpu.available) backends.push_back({BackendChoice::Gpu, "GPU"});
     changed |= combo("Trace on", w * 1.4f, backends, s.backend);
+    changed |= combo("Warp", w * 1.7f, {{32u, "32"}, {64u, "64 wavefront"}}, s.warp_width);
+    help_tooltip("Lanes a warp. 32: NVIDIA's warp. 64: AMD's wavefront, emulated (the emulator only): warpSize is 64, "
+                "each row of the threads panel is 64 lanes, and divergence and bank conflicts are counted per 64-lane "
+                "instruction. W switches; C shows both widths side by side.");
     if (changed) select_settings(app, s);
 }
 
@@ -115,6 +119,7 @@ std::string step_summary(App& app)
     const auto& m = run->steps[app.sel.step];
     std::string s = printf_string("%u thread%s · %u warp%s · %u partial", m.active_threads, m.active_threads == 1 ? "" : "s",
                                   m.active_warps, m.active_warps == 1 ? "" : "s", m.partial_warps);
+    if (const std::string width = wl::trace::warp_width_label(run->block.warp_size); !width.empty()) s = width + " · " + s;
     const unsigned wf = m.shared_load.wavefronts + m.shared_store.wavefronts;
     const unsigned ideal = m.shared_load.ideal + m.shared_store.ideal;
     if (wf) s += printf_string(" · shared %u/%u wf, %s", wf, ideal,

@@ -4,7 +4,9 @@
 // thread's accesses; click a row to show that warp's instructions in the bank
 // and sector panels. Where the block writes a 2D tile of its output (a matrix
 // multiply's C), a map beside the grid shows which elements each thread owns.
-// When the launch failed, the panel shows why instead.
+// When the launch failed, the panel shows why instead. Comparing widths (C),
+// the panel holds two columns, the step at warp width 32 and at 64, each with
+// its grid or its fault.
 #include <imgui.h>
 
 #include <algorithm>
@@ -210,9 +212,8 @@ void ownership_map(App& app, const OutputTile& tile, unsigned warp_size, ImVec2 
     add_region(app, "threads.ownership", min, max);
 }
 
-void fault_banner(App& app)
+void fault_banner(App& app, const TraceSlot& slot)
 {
-    const TraceSlot& slot = current_trace(app);
     const VersionMeta& v = current_version(app);
     const std::string title = slot.fault ? std::string(v.id) + " faulted: the launch stopped"
                                          : std::string(v.id) + " cannot run with these settings";
@@ -251,9 +252,8 @@ void fault_banner(App& app)
     add_region(app, "fault.banner", p, end);
 }
 
-void thread_grid(App& app, const TracedRun& run)
+void activity_legend()
 {
-    const BlockActivity act = block_activity(run.block, app.sel.step);
     legend_swatch(palette().active, "active");
     legend_swatch(palette().idle, "idle");
     legend_swatch(0, "partially-active warp", palette().partial_outline);
@@ -261,7 +261,14 @@ void thread_grid(App& app, const TracedRun& run)
                 "active (divergent) when only some of its lanes take part in an access: the others wait, masked off. "
                 "Click a warp to show its instructions in the bank and sector panels.");
     end_line();
-    const std::optional<OutputTile>& tile = current_trace(app).output;
+}
+
+// The grid of a trace that ran; `region` names it in the layout JSON.
+void thread_grid(App& app, const TraceSlot& slot, const char* region)
+{
+    const TracedRun& run = *slot.run;
+    const BlockActivity act = block_activity(run.block, app.sel.step);
+    const std::optional<OutputTile>& tile = slot.output;
     const bool show_tile = tile && tile->owners.size() > 1;
     ImFont* small = fonts(app).small;
     const ImVec2 avail = ImGui::GetContentRegionAvail(), top = ImGui::GetCursorScreenPos();
@@ -272,13 +279,15 @@ void thread_grid(App& app, const TracedRun& run)
     const float grid_w = (show_tile ? avail.x * 0.68f : avail.x) - g.label_w - 4;
     const float ruler_h = px(small) + 2;
     g.cell_w = std::floor(grid_w / float(g.lanes));
-    g.cell_h = std::max(3.0f, std::min(g.cell_w, std::floor((avail.y - ruler_h - 4) / std::max(1u, g.warps))));
+    // Square cells, except that narrow ones (64 lanes in half a panel) may grow as tall as a line of small text.
+    const float tallest = std::max(g.cell_w, std::floor(px(small) * 1.2f));
+    g.cell_h = std::max(3.0f, std::min(tallest, std::floor((avail.y - ruler_h - 4) / std::max(1u, g.warps))));
     g.gap = g.cell_w >= 10 && g.cell_h >= 8 ? 2.0f : 1.0f;
     g.origin = ImVec2(top.x + g.label_w, top.y + ruler_h);
     lane_ruler(app, g);
     draw_cells(app, g, act, focused_warp(app, run));
     // The partial-warp outlines reach 4 pixels beyond the cells.
-    add_region(app, "threads.grid", ImVec2(g.origin.x - 4, g.origin.y - 4),
+    add_region(app, region, ImVec2(g.origin.x - 4, g.origin.y - 4),
                ImVec2(g.origin.x + g.cell_w * float(g.lanes) + 4, g.origin.y + g.cell_h * float(g.warps) + 4));
     handle_mouse(app, run, g, tile);
     if (show_tile)
@@ -286,18 +295,67 @@ void thread_grid(App& app, const TracedRun& run)
     ImGui::Dummy(ImVec2(avail.x, ruler_h + g.cell_h * g.warps));
 }
 
+// One width's column of the comparison: what ran, the step's state (its
+// counts, or the fault that stopped the launch), and its grid.
+void width_column(App& app, unsigned width, ImVec2 size)
+{
+    const TraceSlot& slot = trace_at_width(app, app.sel.version, width);
+    const std::string id = printf_string("##width%u", width);
+    ImGui::BeginChild(id.c_str(), size, false, ImGuiWindowFlags_NoScrollbar);
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    const std::string label = wl::trace::warp_width_label(width);
+    ImGui::TextWrapped("%u lanes: %s", width, label.empty() ? "NVIDIA's warp" : label.c_str());
+    if (!slot.run) {
+        fault_banner(app, slot);
+    } else if (app.sel.step >= slot.run->steps.size()) {
+        ImGui::TextDisabled("no step %u at this width (it has steps 0-%zu)", app.sel.step, slot.run->steps.size() - 1);
+    } else {
+        const wl::trace::StepMetrics& m = slot.run->steps[app.sel.step];
+        // A race or any other fault stops the launch: a trace that ran had none.
+        ImGui::TextDisabled("step %u: %u warp%s, %u partial · no race%s", app.sel.step, m.active_warps,
+                            m.active_warps == 1 ? "" : "s", m.partial_warps, slot.run->result.ok ? "" : " · result WRONG");
+        thread_grid(app, slot, width == 64 ? "threads.grid64" : "threads.grid32");
+    }
+    add_region(app, width == 64 ? "threads.width64" : "threads.width32", top, ImVec2(top.x + size.x, top.y + size.y));
+    ImGui::EndChild();
+}
+
+// The step at warp widths 32 and 64, side by side.
+void width_comparison(App& app)
+{
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const float gap = ImGui::GetFontSize();
+    const ImVec2 column((avail.x - gap) * 0.5f, avail.y);
+    width_column(app, 32, column);
+    ImGui::SameLine(0, gap);
+    width_column(app, 64, column);
+}
+
+std::string threads_title(App& app)
+{
+    const TracedRun* traced = current_run(app);
+    if (app.compare_widths) return "Threads and warps of block 0 at warp widths 32 and 64###threads";
+    if (!traced) return "Threads and warps###threads";
+    const std::string width = wl::trace::warp_width_label(traced->block.warp_size);
+    return printf_string("Threads and warps of block 0 (%u threads%s%s)###threads", traced->block.threads,
+                         width.empty() ? "" : ", ", width.c_str());
+}
+
 }  // namespace
 
 void threads_panel(App& app)
 {
-    const TracedRun* traced = current_run(app);
-    const std::string title = traced ? printf_string("Threads and warps of block 0 (%u threads)###threads", traced->block.threads)
-                                     : std::string("Threads and warps###threads");
+    const std::string title = threads_title(app);
     if (begin_panel(app, Panel::Threads, title.c_str())) {
-        if (const TracedRun* run = current_run(app))
-            thread_grid(app, *run);
-        else
-            fault_banner(app);
+        if (app.compare_widths) {
+            activity_legend();
+            width_comparison(app);
+        } else if (current_run(app)) {
+            activity_legend();
+            thread_grid(app, current_trace(app), "threads.grid");
+        } else {
+            fault_banner(app, current_trace(app));
+        }
     }
     end_panel();
 }

@@ -1,7 +1,7 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
-//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--max-steps N] [--json]
+//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-steps N] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 //                        [--markdown [--versions v1,v2,ref]] [--timeline] [--recorded --published]
@@ -44,6 +44,7 @@ struct TraceArgs {
     std::string size;  // matmul: S or M,N,K
     std::optional<unsigned> block;
     std::uint32_t watch = 0;
+    unsigned warp_size = 32;  // --warp-size: 64 emulates AMD's wavefront
     std::uint64_t seed = 1;
     std::uint64_t max_instructions = 0;  // --max-steps (instructions a thread may run); 0: the emulator's default
     bool json = false;
@@ -105,6 +106,8 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     if (!a.size.empty()) req.shape = parse_size(a.size);
     req.backend = a.backend == "gpu" ? BackendChoice::Gpu : a.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
     req.schedule = *wl::emu::parse_schedule(a.schedule);  // checked by the option's IsMember
+    req.warp_width = a.warp_size;
+    check_warp_width(req);
     req.watched_block = a.watch;
     req.seed = a.seed;
     req.file = a.file;
@@ -414,6 +417,7 @@ int main(int argc, char** argv)
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     tr->add_option("--schedule", ta.schedule, "emulator lane schedule: independent or lockstep")
         ->check(CLI::IsMember(wl::emu::schedule_names()));
+    tr->add_option("--warp-size", ta.warp_size, "lanes a warp: 32, or 64 (AMD's wavefront, emulated; the emulator only)");
     tr->add_option("--watch-block", ta.watch, "which block of the first pass to trace (default 0)");
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
     tr->add_option("--max-steps", ta.max_instructions,

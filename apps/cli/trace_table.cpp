@@ -104,6 +104,9 @@ std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const 
         lines.push_back(lines_text(sites[s.step], names));
         lines_w = std::max(lines_w, static_cast<int>(lines.back().size()));
     }
+    // Warps of another width than NVIDIA's say so above the table (warps, partial and banks count them).
+    if (const std::string width = wl::trace::warp_width_label(block.warp_size); !width.empty())
+        out << "warps: " << width << " (" << block.warp_size << " lanes a warp)\n";
     row(out, lines_w, "step", "line", "threads", "warps", "partial", "shared wf", "worst", "global sectors/request");
     for (const auto& s : steps) {
         const double worst = std::max(s.shared_load.worst_ways, s.shared_store.worst_ways);

@@ -27,6 +27,7 @@ GradeCommand::GradeCommand(CLI::App& app)
     sub_->add_option("--time-limit", time_limit_, "seconds each exercise's run may take (default: 10)")
         ->check(CLI::PositiveNumber);
     sub_->add_option("--seed", seed_, "seed of the random cases, to repeat a run (default: a new one each run)");
+    sub_->add_option("--warp-size", warp_size_, "lanes a warp on the emulator: 32, or 64 (AMD's wavefront, emulated; no GPU timing)");
     // The child process that runs one exercise's checks (not for people: no group, so not listed).
     sub_->add_option("--run-checks", run_checks_)->group("");
     sub_->add_option("--kernel-file", kernel_file_)->group("");
@@ -76,11 +77,12 @@ int GradeCommand::run_child() const
 {
     if (ids_.size() != 1 || kernel_file_.empty() || result_.empty() || !seed_)
         throw std::invalid_argument("--run-checks needs one exercise, --kernel-file, --seed and --result");
-    return grade::run_checks(resolve_ids(ids_).front()->id, run_checks_, kernel_file_, *seed_, result_);
+    return grade::run_checks(resolve_ids(ids_).front()->id, run_checks_, kernel_file_, *seed_, warp_size_, result_);
 }
 
 int GradeCommand::run() const
 {
+    if (const std::string why = wl::trace::warp_size_refusal(warp_size_); !why.empty()) throw std::invalid_argument(why);
     if (!run_checks_.empty()) return run_child();
     const grade::Toolchain tc = grade::default_toolchain();
     grade::GradeOptions opt;
@@ -89,6 +91,10 @@ int GradeCommand::run() const
     opt.backend = backend_ == "gpu" ? grade::Backend::Gpu : backend_ == "cpu" ? grade::Backend::Cpu : grade::Backend::Auto;
     opt.time_limit_s = time_limit_;
     opt.seed = seed_.value_or(grade::pick_seed());
+    opt.warp_width = warp_size_;
+    if (warp_size_ != 32 && opt.backend == grade::Backend::Gpu)
+        throw std::invalid_argument("warp size " + std::to_string(warp_size_) +
+                                    " runs on the emulator only: a GPU's warps are NVIDIA's 32 lanes (use --backend cpu or auto)");
     if (tc.nvcc.empty()) throw std::runtime_error(grade::kNeedsToolkit);
     if (opt.backend == grade::Backend::Gpu) {
         const std::string why_not = grade::why_no_gpu_timing(tc);

@@ -1,5 +1,5 @@
 // `warplab grade [ID...] [--dir exercises|solutions|PATH] [--backend auto|cpu|gpu]
-//                [--gradescope results.json] [--junit FILE] [--time-limit S] [--seed S]`
+//                [--gradescope results.json] [--junit FILE] [--time-limit S] [--seed S] [--warp-size 32|64]`
 // The grader runs each exercise's checks as `warplab grade ID --run-checks PTX ...`
 // (hidden options), a child process with a time limit.
 // Registered by the CLI (apps/cli/main.cpp).
@@ -28,6 +28,7 @@ private:
     std::string dir_ = "exercises", backend_ = "auto", gradescope_, junit_;
     std::optional<double> time_limit_;
     std::optional<std::uint64_t> seed_;
+    unsigned warp_size_ = 32;  // --warp-size: the emulator's lanes a warp (64: AMD's wavefront)
     std::string run_checks_, kernel_file_, result_;  // the child process's side
     int run_child() const;
 };

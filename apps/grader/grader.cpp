@@ -12,6 +12,7 @@
 
 #include "gpu_timing.h"
 #include "process.h"
+#include "warplab/trace/events.h"
 
 namespace wl::grade {
 namespace fs = std::filesystem;
@@ -217,13 +218,13 @@ bool locate_kernel(ExerciseResult& ex, const fs::path& dir, bool lone_kernel)
 // Runs the checks on the PTX in a child process (this binary again) with a
 // time limit and collects them; those it did not report fail with how it
 // ended (time limit, signal, exit code).
-void run_checks_child(ExerciseResult& ex, const Toolchain& tc, const fs::path& ptx, std::uint64_t seed, double limit_s)
+void run_checks_child(ExerciseResult& ex, const Toolchain& tc, const fs::path& ptx, const GradeOptions& opt, double limit_s)
 {
     const fs::path result =
         tc.cache_dir / ("result-" + std::to_string(getpid()) + "-" + std::string(ex.spec->id) + ".jsonl");
     const ProcessResult p = run_process({tc.self.string(), "grade", std::string(ex.spec->id), "--run-checks", ptx.string(),
-                                         "--kernel-file", ex.kernel_file.string(), "--seed", std::to_string(seed),
-                                         "--result", result.string()},
+                                         "--kernel-file", ex.kernel_file.string(), "--seed", std::to_string(opt.seed),
+                                         "--warp-size", std::to_string(opt.warp_width), "--result", result.string()},
                                         limit_s, tc.cache_dir.string());
     ex.run_seconds = p.seconds;
     std::string hint;
@@ -249,8 +250,8 @@ ExerciseResult grade_one(const ExerciseSpec& spec, const GradeOptions& opt, cons
                      ": keep the skeleton's names and parameters");
         return ex;
     }
-    run_checks_child(ex, tc, b.binary, opt.seed, opt.time_limit_s.value_or(spec.time_limit_s));
-    if (opt.backend != Backend::Cpu && why_no_gpu_timing(tc).empty()) time_if_right(ex, tc);
+    run_checks_child(ex, tc, b.binary, opt, opt.time_limit_s.value_or(spec.time_limit_s));
+    if (opt.backend != Backend::Cpu && opt.warp_width == 32 && why_no_gpu_timing(tc).empty()) time_if_right(ex, tc);
     return ex;
 }
 
@@ -291,8 +292,10 @@ void collect_checks(ExerciseResult& ex, const std::string& result_lines, const s
 
 std::string describe_backend(const GradeOptions& opt, const Toolchain& tc)
 {
-    const std::string checks = "checks on the cpu emulator, independent schedule";
+    const std::string width = trace::warp_width_label(opt.warp_width);
+    const std::string checks = "checks on the cpu emulator, independent schedule" + (width.empty() ? "" : ", " + width);
     if (opt.backend == Backend::Cpu) return checks;
+    if (opt.warp_width != 32) return checks + "; no GPU timing: a GPU's warps are NVIDIA's 32 lanes";
     const std::string why_not = why_no_gpu_timing(tc);
     return checks + (why_not.empty() ? "; kernels also timed on the GPU" : "; no GPU timing: " + why_not);
 }

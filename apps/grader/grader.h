@@ -60,6 +60,7 @@ struct GradeOptions {
     Backend backend = Backend::Auto;
     std::optional<double> time_limit_s;          // overrides each exercise's
     std::uint64_t seed = 0;                      // of the random cases; pick_seed() when none is given
+    unsigned warp_width = 32;                    // lanes a warp on the emulator; 64: no GPU timing (NVIDIA's are 32)
 };
 
 // A seed that differs from run to run (so that no answer can be memorised).

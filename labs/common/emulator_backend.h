@@ -9,6 +9,7 @@
 #include "labs/common/user_kernel.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
+#include "warplab/trace/events.h"
 
 namespace warplab {
 
@@ -22,6 +23,7 @@ inline wl::ptx::Module parse_lab_ptx(const char* ptx, const std::string& lab)
 inline void configure(wl::emu::Emulator& emu, const RunRequest& req)
 {
     emu.options = {.schedule = req.schedule, .watched_blocks = {req.watched_block}, .record = req.record, .seed = req.seed};
+    emu.options.warp_width = req.warp_width;
     if (req.max_instructions) emu.options.max_instructions = req.max_instructions;
     emu.options.progress = req.progress;
 }
@@ -36,8 +38,13 @@ inline void take_trace(wl::emu::Emulator& emu, RunResult& out)
         out.warnings.push_back(w.at.message() + (w.count > 1 ? " (" + std::to_string(w.count) + " times)" : ""));
 }
 
-// What ran a request, for the status line: "cpu emulator (independent)".
-inline std::string emulator_name(wl::emu::Schedule s) { return std::string("cpu emulator (") + wl::emu::to_string(s) + ")"; }
+// What ran a request, for the status line: "cpu emulator (independent)", or
+// "cpu emulator (lockstep, emulated 64-wide wavefront)" at warp width 64.
+inline std::string emulator_name(const RunRequest& req)
+{
+    const std::string width = wl::trace::warp_width_label(req.warp_width);
+    return std::string("cpu emulator (") + wl::emu::to_string(req.schedule) + (width.empty() ? "" : ", " + width) + ")";
+}
 
 struct EmulatorBackend {
     wl::emu::Emulator& emu;

@@ -28,6 +28,9 @@ struct RunRequest {
     std::string type = "int";
     BackendChoice backend = BackendChoice::Auto;
     wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
+    // Lanes a warp: 32, or 64 (AMD's wavefront, on the emulator only: a GPU's
+    // warps are NVIDIA's 32; `auto` then picks the emulator). check_warp_width.
+    unsigned warp_width = 32;
     std::uint32_t watched_block = 0;
     std::uint64_t seed = 1;
     bool record = true;  // record the watched block of the first launch
@@ -141,6 +144,10 @@ constexpr unsigned kEmulatedMultiprocessors = 132;
 // Whether a request runs on the GPU: asked for, or `auto` with a GPU present
 // (a user's --file kernel as well: its PTX is traced there as the lab's is).
 bool runs_on_gpu(const RunRequest& req);
+
+// Refuses, in one sentence, a warp width other than 32 or 64, and 64 on the
+// GPU. Every lab's run calls it first (all_labs); front ends may call it early.
+void check_warp_width(const RunRequest& req);
 
 // Refuses, in one sentence, a version that runs only on a GPU (meta.gpu_only)
 // when the request would run it on the emulator.

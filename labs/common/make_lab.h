@@ -31,7 +31,7 @@ template <class D> RunResult run_on_emulator(const RunRequest& req)
     std::optional<UserKernel> user;
     if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, D::kernels, req.shared_bytes);
     RunResult out = run_on<D>(backend, req);
-    out.backend = emulator_name(req.schedule);
+    out.backend = emulator_name(req);
     take_trace(emu, out);
     if (user) out.user_kernel = user->note();
     return out;

@@ -11,6 +11,7 @@
 #include "labs/reduction/run.h"
 #include "labs/transfers/lab.h"
 #include "labs/transpose/run.h"
+#include "warplab/trace/events.h"
 
 namespace warplab {
 
@@ -21,11 +22,26 @@ namespace warplab {
 #define WL_GPU_BACKENDS(lab) GpuBackends{}
 #endif
 
+namespace {
+
+// Each lab's run, checking the warp width first: what no backend of any lab can do is refused in one place.
+std::vector<Lab> checking_warp_width(std::vector<Lab> labs)
+{
+    for (Lab& lab : labs)
+        lab.run = [run = std::move(lab.run)](const RunRequest& req) {
+            check_warp_width(req);
+            return run(req);
+        };
+    return labs;
+}
+
+}  // namespace
+
 // One entry a lab, in the order `warplab list` and the viewer show them: a lab
 // on the run skeleton is its description (labs/<lab>/run.h) and its hooks here.
 const std::vector<Lab>& all_labs()
 {
-    static const std::vector<Lab> labs = {
+    static const std::vector<Lab> labs = checking_warp_width({
         // 2^22 is Harris's 4M elements; 2^20 to 2^24 fit in (or just exceed) a
         // modern L2; 2^28 and 2^30 are DRAM-bound.
         make_lab<reduction::Description>({.id = "reduction", .title = "Parallel reduction (Harris)", .default_n = 1u << 12,
@@ -45,7 +61,7 @@ const std::vector<Lab>& all_labs()
                                           .types = {"float"}, .bench_sizes = {2048, 8192}},
                                          WL_GPU_BACKENDS(transpose)),
         transfers::make_lab(),
-    };
+    });
     return labs;
 }
 
@@ -70,15 +86,26 @@ const Version* find_version(const Lab& lab, std::string_view id)
 
 bool runs_on_gpu(const RunRequest& req)
 {
+    if (req.backend == BackendChoice::Auto && req.warp_width != 32) return false;  // only the emulator has other widths
     return req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
+}
+
+void check_warp_width(const RunRequest& req)
+{
+    if (const std::string why = wl::trace::warp_size_refusal(req.warp_width); !why.empty()) throw std::invalid_argument(why);
+    if (req.warp_width != 32 && req.backend == BackendChoice::Gpu)
+        throw std::invalid_argument("warp size " + std::to_string(req.warp_width) +
+                                    " runs on the emulator only: a GPU's warps are NVIDIA's 32 lanes (use --backend cpu or auto)");
 }
 
 void refuse_emulating_gpu_only(const VersionMeta& meta, const RunRequest& req)
 {
     if (!meta.gpu_only || runs_on_gpu(req)) return;
     const GpuStatus gpu = gpu_status();
-    throw std::invalid_argument(std::string(meta.id) + " runs only on a GPU: " + meta.gpu_only +
-                                (gpu.available ? "; leave out --backend cpu" : "; this machine has none (" + gpu.reason + ")"));
+    const std::string how = req.warp_width != 32 ? "; a GPU's warps are 32 lanes: leave out --warp-size"
+                            : gpu.available     ? "; leave out --backend cpu"
+                                                : "; this machine has none (" + gpu.reason + ")";
+    throw std::invalid_argument(std::string(meta.id) + " runs only on a GPU: " + meta.gpu_only + how);
 }
 
 }  // namespace warplab

@@ -40,7 +40,7 @@ RunResult run_on_emulator(const RunRequest& req)
     float* d_c = to_device(emu, std::vector<float>(s.m * s.n, std::numeric_limits<float>::quiet_NaN()));
 
     RunResult out;
-    out.backend = emulator_name(req.schedule);
+    out.backend = emulator_name(req);
     out.problem = describe(req.version, s, kEmulatedMultiprocessors);
     out.shape = {s.m, s.n, s.k};
     std::optional<UserKernel> user;

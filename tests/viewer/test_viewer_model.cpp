@@ -163,6 +163,15 @@ TEST(ViewerModel, CompactNumbers)
 namespace warplab::viewer {
 namespace {
 
+// Selects a lab's version, traced on the emulator whatever the machine has.
+void select_on_emulator(App& app, const std::string& lab, const std::string& version)
+{
+    select_by_name(app, lab, version);
+    Selection s = app.sel;
+    s.backend = BackendChoice::Cpu;
+    select_settings(app, s);
+}
+
 // The keys a teacher uses: right/left step, down/up version, F presents, Esc
 // leaves presenting and then quits. No window needed: keys act on the state.
 // A version is compared (time chart, source diff) with the version it
@@ -187,10 +196,7 @@ TEST(ViewerModel, AVersionIsComparedWithTheOneItBuildsOn)
 TEST(ViewerModel, KeysActOnTheState)
 {
     App app;
-    select_by_name(app, "reduction", "v2");
-    Selection s = app.sel;
-    s.backend = BackendChoice::Cpu;
-    select_settings(app, s);
+    select_on_emulator(app, "reduction", "v2");
     set_step(app, 0);
     on_key(app, Key::Right);
     on_key(app, Key::Right);
@@ -215,14 +221,46 @@ TEST(ViewerModel, KeysActOnTheState)
     EXPECT_TRUE(app.quit);
 }
 
+// W switches the warp width and re-traces: reduction v1 at block 256 has 8
+// warps of 32 lanes, or 4 of 64, and the width is part of the trace's key; C
+// turns the side-by-side comparison on and off, tracing the other width too.
+TEST(ViewerModel, WSwitchesTheWarpWidthAndCCompares)
+{
+    App app;
+    select_on_emulator(app, "reduction", "v1");
+    ASSERT_NE(current_run(app), nullptr);
+    EXPECT_EQ(current_run(app)->block.warp_size, 32u);
+    EXPECT_EQ(current_run(app)->steps[0].active_warps, 8u);
+    on_key(app, Key::W);
+    EXPECT_EQ(app.sel.warp_width, 64u);
+    EXPECT_EQ(trace_key(app, app.sel.version).warp_width, 64u);
+    ASSERT_NE(current_run(app), nullptr);
+    EXPECT_EQ(current_run(app)->block.warp_size, 64u);
+    EXPECT_EQ(current_run(app)->steps[0].active_warps, 4u);
+    EXPECT_NE(current_run(app)->result.backend.find("emulated 64-wide wavefront"), std::string::npos);
+    on_key(app, Key::C);
+    EXPECT_TRUE(app.compare_widths);
+    const TraceSlot& narrow = trace_at_width(app, app.sel.version, 32);
+    ASSERT_TRUE(narrow.run.has_value());
+    EXPECT_EQ(narrow.run->block.warp_size, 32u);
+    on_key(app, Key::W);
+    on_key(app, Key::C);
+    EXPECT_EQ(app.sel.warp_width, 32u);
+    EXPECT_FALSE(app.compare_widths);
+    // Asking for 64 on the GPU is refused in the window, in one line.
+    Selection s = app.sel;
+    s.backend = BackendChoice::Gpu;
+    s.warp_width = 64;
+    select_settings(app, s);
+    EXPECT_EQ(current_run(app), nullptr);
+    EXPECT_NE(current_trace(app).error.find("runs on the emulator only"), std::string::npos) << current_trace(app).error;
+}
+
 // Play advances one step per 1/speed seconds and stops at the last step.
 TEST(ViewerModel, PlayStepsThroughAndStops)
 {
     App app;
-    select_by_name(app, "reduction", "v3");
-    Selection s = app.sel;
-    s.backend = BackendChoice::Cpu;
-    select_settings(app, s);
+    select_on_emulator(app, "reduction", "v3");
     set_step(app, 0);
     app.play.steps_per_second = 2;
     toggle_play(app);

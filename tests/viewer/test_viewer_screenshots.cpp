@@ -176,7 +176,8 @@ TEST(ViewerScreenshots, BadArgumentsExitTwoWithOneLine)
     const std::string png = " --screenshot " + temp_file("_never.png");
     for (const std::string& args : std::vector<std::string>{"--lab nosuchlab" + png, "--version v99" + png, "--size 12x" + png,
                                    "--version v2 --step 99" + png, "--schedule sideways" + png, "--layout-json never.json",
-                                   "--tour " + temp_file("_never") + png}) {
+                                   "--tour " + temp_file("_never") + png, "--warp-size 48" + png,
+                                   "--warp-size 64 --backend gpu" + png}) {
         std::string out;
         EXPECT_EQ(run(args, out), 2) << args;
         EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << args << ": " << out;
@@ -257,6 +258,83 @@ TEST(ViewerScreenshots, MaxStepsStopsTheTrace)
     EXPECT_FALSE(whole.layout["status"]["fault"].get<bool>());
     std::string out;
     EXPECT_EQ(run("--max-steps 0", out), 2) << out;
+}
+
+}  // namespace
+}  // namespace warplab::viewer
+
+namespace warplab::viewer {
+namespace {
+
+// Runs of the active colour along the middle of a grid's first row (a grid of
+// `warps` rows, drawn 4 pixels inside its region): one run an active cell
+// where active cells have idle ones between them.
+std::size_t active_runs_in_first_row(const Shot& s, const std::string& grid, unsigned warps)
+{
+    const Box g = region(s, grid);
+    const int y = g.y0 + 4 + (g.y1 - g.y0 - 8) / int(warps) / 2;
+    const auto& rgb = s.layout["palette"]["active"];
+    std::size_t runs = 0;
+    bool in_run = false;
+    for (int x = g.x0; x < g.x1; ++x) {
+        const bool active = count_colour(s.image, {x, y, x + 1, y + 1}, rgb) == 1;
+        runs += active && !in_run;
+        in_run = active;
+    }
+    return runs;
+}
+
+// reduction v1, step 1: the 128 even threads of 256 add. At warp size 64 the
+// grid is 4 rows of 64 lanes, 32 of them active in each (every other one), all
+// 4 outlined as partial; at 32, 8 rows of 32 with 16 active. The status line
+// names the emulated wavefront.
+TEST(ViewerWarpWidth, RowsOf64LanesAndTheLabel)
+{
+    const Shot wide = screenshot("--lab reduction --version v1 --step 1 --backend cpu --warp-size 64");
+    ASSERT_EQ(wide.exit_code, 0) << wide.output;
+    EXPECT_EQ(wide.layout["warp_size"].get<unsigned>(), 64u);
+    EXPECT_NE(wide.layout["status"]["text"].get<std::string>().find("emulated 64-wide wavefront"), std::string::npos)
+        << wide.layout["status"].dump();
+    EXPECT_EQ(active_runs_in_first_row(wide, "threads.grid", 4), 32u);
+    EXPECT_GT(count_colour(wide.image, region(wide, "threads.grid"), wide.layout["palette"]["partial_outline"]), 500u);
+
+    const Shot narrow = screenshot("--lab reduction --version v1 --step 1 --backend cpu");
+    ASSERT_EQ(narrow.exit_code, 0) << narrow.output;
+    EXPECT_EQ(active_runs_in_first_row(narrow, "threads.grid", 8), 16u);
+    EXPECT_EQ(narrow.layout["status"]["text"].get<std::string>().find("wavefront"), std::string::npos);
+}
+
+// --compare-widths: the same step at 32 (left) and 64 (right), each grid with
+// its own rows, at a projector's 1280x720 and at 1920x1080.
+TEST(ViewerWarpWidth, CompareWidthsSideBySide)
+{
+    for (const char* size : {"1280x720", "1920x1080"}) {
+        const Shot both = screenshot(std::string("--lab reduction --version v1 --step 1 --backend cpu --compare-widths --size ") + size);
+        ASSERT_EQ(both.exit_code, 0) << both.output;
+        EXPECT_TRUE(both.layout["compare_widths"].get<bool>());
+        const Box left = region(both, "threads.width32"), right = region(both, "threads.width64");
+        EXPECT_LE(left.x1, right.x0) << size;
+        EXPECT_EQ(active_runs_in_first_row(both, "threads.grid32", 8), 16u) << size;
+        EXPECT_EQ(active_runs_in_first_row(both, "threads.grid64", 4), 32u) << size;
+    }
+}
+
+// The blog's barrier-free tail under lockstep, compared: at 32 the launch stops
+// with a data race (its column shows the fault), at 64 it runs (its column
+// shows the grid).
+TEST(ViewerWarpWidth, CompareShowsTheRaceAt32AndTheRunAt64)
+{
+    if (wl::ptx::find_nvcc().empty()) GTEST_SKIP() << "needs nvcc for --file";
+    const Shot tail = screenshot("--lab reduction --version v3 --backend cpu --schedule lockstep --compare-widths --size 1280x720 "
+                                 "--file " + test_kernel("wavefront_tail.cu") + " --kernel wavefront_tail");
+    ASSERT_EQ(tail.exit_code, 0) << tail.output;
+    const auto& regions = tail.layout["regions"];
+    EXPECT_EQ(regions.count("threads.grid32"), 0u);
+    EXPECT_EQ(regions.count("threads.grid64"), 1u);
+    const Box banner = region(tail, "fault.banner"), left = region(tail, "threads.width32");
+    EXPECT_GE(banner.x0, left.x0);
+    EXPECT_LE(banner.x1, left.x1);
+    EXPECT_GT(count_colour(tail.image, banner, tail.layout["palette"]["fault_banner"]), 5000u);
 }
 
 }  // namespace

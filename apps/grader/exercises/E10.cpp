@@ -198,7 +198,7 @@ Verdict conflict_free(const Harness& h)
         if (Finding f = run_chunks(h, t, 1, &records))
             throw std::runtime_error("the traced run (stride " + std::to_string(stride) +
                                      ") gave a wrong result: " + f->measured);
-        const BlockView v = trace::analyze_block(records, 0, kBlock);
+        const BlockView v = view_block(records, kBlock);
         if (Finding f = staged_once(h, v, stride)) return *f;
         if (Finding f = first_bank_conflict(h, v)) {
             f->measured = "at stride " + std::to_string(stride) + ", " + f->measured;

@@ -104,7 +104,7 @@ Finding two_per_thread(const Harness& h)
     const DotInput in = seeded("traced", 4096, h.seed() + 100, kBlock);
     if (Finding f = run_dot(h, in, 1, &records))
         throw std::runtime_error("the traced run (n = 4096, block 256) gave a wrong result: " + f->measured);
-    const BlockView v = trace::analyze_block(records, 0, kBlock);
+    const BlockView v = view_block(records, kBlock);
     const std::vector<unsigned> loads = per_thread(v, is_global_load);
     const std::size_t covered = distinct_words(v, is_global_load);
     const auto [fewest, most] = std::minmax_element(loads.begin(), loads.end());

@@ -119,7 +119,7 @@ Verdict loads_per_output(const Harness& h)
     std::vector<trace::LaneRecord> records;
     if (Finding f = run_matmul(h, in, 1, &records))
         throw std::runtime_error("the traced run (64x64x64) gave a wrong result: " + f->measured);
-    const BlockView v = trace::analyze_block(records, 0, kTile * kTile);
+    const BlockView v = view_block(records, kTile * kTile);
     unsigned long long loads = 0;
     std::string sites;
     for (const trace::WarpEvent& e : v.block.events) {

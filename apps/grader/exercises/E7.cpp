@@ -98,7 +98,7 @@ TracedBlock traced_block(const Harness& h)
     std::vector<trace::LaneRecord> records;
     if (Finding f = run_transpose(h, t.input, 1, &records))
         throw std::runtime_error("the traced run (64x64) gave a wrong result: " + f->measured);
-    t.view = trace::analyze_block(records, 0, kTile * kRows);
+    t.view = view_block(records, kTile * kRows);
     return t;
 }
 

@@ -236,9 +236,24 @@ std::vector<float> random_whole_floats(std::size_t n, std::uint64_t seed, int lo
 
 // ----------------------------------------------------- emulator, trace --
 
+namespace {
+
+// The child process grades at one warp width, set once by run_checks before any check runs.
+unsigned warp_width_of_checks = trace::kDefaultWarpSize;
+
+}  // namespace
+
+unsigned graded_warp_width() { return warp_width_of_checks; }
+
 void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_seed, bool record)
 {
     emu.options = {.schedule = schedule, .watched_blocks = {0}, .record = record, .seed = lane_seed};
+    emu.options.warp_width = graded_warp_width();
+}
+
+BlockView view_block(const std::vector<trace::LaneRecord>& records, unsigned threads)
+{
+    return trace::analyze_block(records, 0, threads, nullptr, graded_warp_width());
 }
 
 // ------------------------------------------------------------ findings --
@@ -272,7 +287,7 @@ Finding first_bank_conflict(const Harness& h, const BlockView& v)
 Finding first_partial_warp(const Harness& h, const BlockView& v)
 {
     for (const trace::StepMetrics& m : v.steps) {
-        if (m.active_threads < 32 || m.partial_warps == 0) continue;
+        if (m.active_threads < graded_warp_width() || m.partial_warps == 0) continue;
         std::string where = "step " + std::to_string(m.step);
         for (const trace::WarpEvent& e : v.block.events)
             if (e.step == m.step && trace::partially_active(e)) {
@@ -282,7 +297,8 @@ Finding first_partial_warp(const Harness& h, const BlockView& v)
         return fail("step " + std::to_string(m.step) + ": " + std::to_string(m.active_threads) + " threads active in " +
                         std::to_string(m.active_warps) + " warps, " + std::to_string(m.partial_warps) +
                         " of them partially active",
-                    "no partially-active warp in a step with 32 or more active threads", where);
+                    "no partially-active warp in a step with " + std::to_string(graded_warp_width()) + " or more active threads",
+                    where);
     }
     return std::nullopt;
 }
@@ -509,8 +525,9 @@ std::string step_label(const trace::StepMetrics& m)
 // ---------------------------------------------------------------- main --
 
 int run_checks(std::string_view exercise_id, const std::string& ptx_file, const std::string& kernel_file,
-               std::uint64_t seed, const std::string& result_path)
+               std::uint64_t seed, unsigned warp_width, const std::string& result_path)
 {
+    warp_width_of_checks = warp_width;
     const ExerciseSpec* spec = find_exercise(exercise_id);
     const ExerciseChecks checks = checks_of(exercise_id);
     if (!spec || !checks) {

@@ -116,6 +116,8 @@ void launch(emu::Emulator& emu, const Harness& h, std::string_view name, dim3 gr
     ptx::launch(emu, h.module(), h.kernel(name), grid, block, 0, args...);
 }
 
+// An emulator for a check: its schedule, lane order and recording, at the
+// warp width this process grades at (run_checks' --warp-size).
 void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_seed, bool record);
 
 template <class T> T* to_device(emu::Emulator& emu, const std::vector<T>& host)
@@ -134,6 +136,10 @@ template <class T> std::vector<T> to_host(emu::Emulator& emu, const T* device, s
 // One block's trace, grouped into warp events, with its per-step metrics
 // (trace::analyze_block makes it, as for the CLI and the viewer).
 using BlockView = trace::BlockAnalysis;
+// Lanes a warp in this process's checks: 32, or 64 with --warp-size 64.
+unsigned graded_warp_width();
+// Block 0 of a launch with `threads` a block, in warps of the width this process grades at.
+BlockView view_block(const std::vector<trace::LaneRecord>& records, unsigned threads);
 
 // ---- structural findings shared by several exercises ----
 
@@ -159,7 +165,7 @@ Finding reduction_shape(const BlockView& v, unsigned block);
 
 // The first shared-memory access with more wavefronts than its ideal.
 Finding first_bank_conflict(const Harness& h, const BlockView& v);
-// The first step with 32 or more active threads and a partially-active warp.
+// The first step with a warp's worth of active threads (32, or 64) or more and a partially-active warp.
 Finding first_partial_warp(const Harness& h, const BlockView& v);
 // The first global load (or store) that touches more 32-byte sectors than its bytes need.
 Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind);
@@ -173,6 +179,6 @@ std::string range_text(unsigned lo, unsigned hi);       // "8", or "0 to 2048"
 // The child process: parses the PTX, runs the exercise's checks, writes their
 // JSON lines to `result_path`. Returns the exit code.
 int run_checks(std::string_view exercise_id, const std::string& ptx_file, const std::string& kernel_file,
-               std::uint64_t seed, const std::string& result_path);
+               std::uint64_t seed, unsigned warp_width, const std::string& result_path);
 
 }  // namespace wl::grade

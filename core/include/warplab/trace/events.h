@@ -22,6 +22,15 @@ namespace wl::trace {
 constexpr unsigned kDefaultWarpSize = 32;
 constexpr unsigned kMaxWarpSize = 64;
 constexpr bool valid_warp_size(unsigned width) { return width == 32 || width == 64; }
+// Why a front end cannot run warps of `width` lanes, one line; empty where it can.
+inline std::string warp_size_refusal(unsigned width)
+{
+    if (valid_warp_size(width)) return {};
+    return "warp size " + std::to_string(width) + ": a warp is 32 lanes (NVIDIA's) or 64 (an emulated AMD wavefront)";
+}
+// What front ends call a run's warps wherever they are not NVIDIA's (tables'
+// headings, status lines, the grade report): empty at 32.
+inline std::string warp_width_label(unsigned width) { return width == 64 ? "emulated 64-wide wavefront" : ""; }
 
 using LaneMask = std::uint64_t;
 // Lanes 0..n-1.

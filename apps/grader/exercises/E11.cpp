@@ -224,7 +224,7 @@ Fetches fetches_of(const Harness& h, const Shape& s, const Image& im, unsigned g
         throw std::runtime_error("the traced run (" + size_text(im.width, im.height) +
                                  ") gave a wrong result: " + f->measured);
     Fetches out{s.threads(), std::vector<std::set<std::uint64_t>>(s.threads()), {},
-                trace::analyze_block(t.records, block, s.threads())};
+                view_block(t.records, s.threads(), block)};
     for (const trace::WarpEvent& e : out.view.block.events) {
         if (!is_global_load(e) || e.array != 0) continue;  // argument 0: the image
         trace::for_each_lane(e.mask, [&](unsigned lane) {

@@ -251,9 +251,9 @@ void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_se
     emu.options.warp_width = graded_warp_width();
 }
 
-BlockView view_block(const std::vector<trace::LaneRecord>& records, unsigned threads)
+BlockView view_block(const std::vector<trace::LaneRecord>& records, unsigned threads, std::uint32_t block)
 {
-    return trace::analyze_block(records, 0, threads, nullptr, graded_warp_width());
+    return trace::analyze_block(records, block, threads, nullptr, graded_warp_width());
 }
 
 // ------------------------------------------------------------ findings --

@@ -138,8 +138,9 @@ template <class T> std::vector<T> to_host(emu::Emulator& emu, const T* device, s
 using BlockView = trace::BlockAnalysis;
 // Lanes a warp in this process's checks: 32, or 64 with --warp-size 64.
 unsigned graded_warp_width();
-// Block 0 of a launch with `threads` a block, in warps of the width this process grades at.
-BlockView view_block(const std::vector<trace::LaneRecord>& records, unsigned threads);
+// One block (block 0 unless named) of a launch with `threads` a block, in
+// warps of the width this process grades at.
+BlockView view_block(const std::vector<trace::LaneRecord>& records, unsigned threads, std::uint32_t block = 0);
 
 // ---- structural findings shared by several exercises ----
 

@@ -365,10 +365,18 @@ struct V13 : Tiled<V9::tiles> {
         return std::size_t(ceil_div(m, tiles.bm)) * ceil_div(n, tiles.bn);
     }
     // The blocks of a stream-K launch: one per SM, and no more than k-tiles
-    // (every block has work).
+    // (every block has work). With fewer tiles than SMs, a whole number of
+    // blocks per tile where that leaves at most 1/16 of the SMs idle: each
+    // block then takes one piece of one tile, and none pays for a second
+    // piece's pipeline start and sums (1024^3 on 132 SMs: 32 tiles, 4
+    // blocks each, 128 blocks of 16 k-tiles; 132 would give some 16 k-tiles
+    // in two pieces, so no block would finish sooner).
     static constexpr unsigned blocks(std::size_t m, std::size_t n, std::size_t k, unsigned sms)
     {
-        return static_cast<unsigned>(std::min<std::size_t>(sms, tile_count(m, n) * ceil_div(k, tiles.bk)));
+        const std::size_t count = tile_count(m, n);
+        const std::size_t g = std::min<std::size_t>(sms, count * ceil_div(k, tiles.bk));
+        const std::size_t whole = count <= g ? g / count * count : 0;
+        return static_cast<unsigned>(whole > 0 && g - whole <= g / 16 ? whole : g);
     }
     // How many tiles G blocks share out by k-tile, the first ones in row-major
     // order (the kernel's argument): none when the tiles make full waves, or

@@ -15,15 +15,19 @@
 //   called per piece instead of once per block; one block per SM. The tiles
 //   that do not make full waves, and one full wave more (so that no tile is
 //   cut among many blocks), are shared out by k-tile, unless the last wave is
-//   within 1/16 of full; the others go whole, as in v9. A split tile's blocks
-//   write their sums to the workspace and count in on the tile's counter; the
-//   last adds the sums in block order (the same result whichever finishes
-//   last), stores the tile and resets the counter.
+//   within 1/16 of full; the others go whole, as in v9. The host decides how
+//   many (V13::shared_tiles, labs/matmul/versions.h) and passes the count;
+//   where it is none, the host launches v9's kernel instead of this one, as
+//   this loop would do v9's work with a slower schedule. A split tile's
+//   blocks write their sums to the workspace and count in on the tile's
+//   counter; the last adds the sums in block order (the same result whichever
+//   finishes last), stores the tile and resets the counter.
 // Expected effect: where tiles fill the SMs unevenly (1024^3, 3072^3,
 //   4096^3), faster than v9 by up to its last wave's idle share, less the
-//   workspace traffic; the same where they divide evenly or nearly.
+//   workspace traffic; v9's time where they divide evenly or nearly (2048^3).
 // Preconditions: v9's, but grid == (G) with G at most the number of k-tiles
-//   (so that every block has work), one block per SM; `partial` holds 2·G·BM·BN
+//   (so that every block has work), one block per SM; shared_tiles > 0, the
+//   first tiles in row-major order, at most 2·G; `partial` holds 2·G·BM·BN
 //   floats and `arrived` 2·G unsigned counters, zero before the first launch
 //   (the last block of each tile resets its counter).
 #pragma once
@@ -31,19 +35,6 @@
 #include "kernels/matmul/09_pipelined.cuh"
 
 namespace warplab::matmul {
-
-// How many tiles are shared out by k-tile among G blocks, the first ones in
-// row-major order: none when the tiles make full waves, or when the last wave
-// is within G/16 of full (its few idle SMs cost less than the sharing does:
-// 128 tiles on 132 SMs ran slower shared out); all of them when there are
-// fewer than two waves; else the last wave and one full wave before it, so
-// that each block's share is at least a tile deep.
-__device__ inline unsigned stream_k_tiles(unsigned tiles, unsigned G)
-{
-    const unsigned last_wave = tiles % G;
-    if (last_wave == 0 || last_wave >= G - G / 16) return 0;
-    return tiles < 2 * G ? tiles : G + last_wave;
-}
 
 // The block whose share of the `total` k-tiles holds k-tile `it` (shares are
 // [b·total/G, (b+1)·total/G)).
@@ -79,13 +70,12 @@ template <unsigned BM, unsigned BN, unsigned BK, unsigned WM, unsigned WN, unsig
           unsigned MIN_BLOCKS>
 __global__ void __launch_bounds__((BM / WM) * (BN / WN) * 32, MIN_BLOCKS)
     matmul_stream_k(const float* __restrict__ A, const float* __restrict__ B, float* C, unsigned M, unsigned N,
-                    unsigned K, float* partial, unsigned* arrived)
+                    unsigned K, float* partial, unsigned* arrived, unsigned shared_tiles)
 {
     constexpr unsigned THREADS = (BM / WM) * (BN / WN) * 32;
     __shared__ unsigned is_last[1];
     const unsigned G = gridDim.x, b = blockIdx.x;
     const unsigned tiles_n = (N + BN - 1) / BN, tiles = tiles_n * ((M + BM - 1) / BM), depth = (K + BK - 1) / BK;
-    const unsigned shared_tiles = stream_k_tiles(tiles, G);
     const unsigned long long total = 1ull * shared_tiles * depth;
 
     // v9's fast path, for a piece of `count` k-tiles of the tile at (bm, bn).

@@ -1,15 +1,17 @@
-// Transpose reference: a copy with the transpose's tiles (the ceiling).
+// Transpose reference: Harris's copy, with v4's tiles (the ceiling).
 //
-// Idea: the block shape and tiles of the later versions (TILE×TILE tiles,
-//   32×ROWS threads, each thread moving TILE / ROWS elements), but every
-//   element goes to the same place in the output: out[y][x] = in[y][x].
-//   Reads and writes are both rows, so both coalesce.
-// Why it is here: a transpose moves the same bytes as a copy and cannot be
-//   faster than one; `warplab bench transpose` times it in the same run as the
-//   reference row, with the last version's tiles, and each version's "% of
+// Idea: the block shape and tiles of v4 (TILE×TILE tiles, 32×ROWS threads,
+//   each thread moving TILE / ROWS elements), but every element goes to the
+//   same place in the output: out[y][x] = in[y][x]. Reads and writes are
+//   both rows, so both coalesce.
+// Why it is here: a transpose moves the same bytes as a copy, and with the
+//   same tiles cannot be much faster than one; `warplab bench transpose`
+//   times it in the same run as the reference row, and each version's "% of
 //   copy" and "vs copy" are the share of the copy's bandwidth it reaches
 //   (Harris, "An Efficient Matrix Transpose in CUDA C/C++", measures against
-//   the same kernel). It is not a step of the ladder: it does not transpose.
+//   the same kernel). It is not the DRAM's ceiling: v5's taller tiles, on
+//   matrices beyond L2, write longer runs than this copy does. It is not a
+//   step of the ladder: it does not transpose.
 // Preconditions: blockDim == (32, ROWS); grid == (ceil(cols / TILE),
 //   ceil(rows / TILE)); rows·cols below 2^32.
 #pragma once

@@ -56,11 +56,38 @@ inline std::string tile_details(const Tiles& t)
     return out + ", " + std::to_string(t.tm) + "×" + std::to_string(t.tn) + (t.wm ? " per lane" : " per thread");
 }
 
+// Whether V (v13, stream-K) shares out tiles by k-tile for this shape on
+// `sms` SMs; false for the other versions.
+template <class V> bool stream_k_shares(const Shape& s, unsigned sms)
+{
+    if constexpr (requires { V::shared_tiles(s.m, s.n, s.k, sms); })
+        return V::shared_tiles(s.m, s.n, s.k, sms) != 0;
+    return false;
+}
+
+// How v13 launches for this shape on `sms` SMs, for the bench table's note
+// and its launch line: "v13 shared out 248 of 512 tiles by k-tile among 132
+// blocks", or that it ran v9's kernel; empty for the other versions.
+template <class V> std::string stream_k_note(const Shape& s, unsigned sms)
+{
+    if constexpr (requires { V::shared_tiles(s.m, s.n, s.k, sms); }) {
+        const unsigned shared = V::shared_tiles(s.m, s.n, s.k, sms), blocks = V::blocks(s.m, s.n, s.k, sms);
+        const std::string tiles = std::to_string(V::tile_count(s.m, s.n)) + " tiles";
+        if (shared == 0)
+            return std::string(V::meta.id) + " ran v9's kernel (" + tiles + " for " + std::to_string(blocks) +
+                   " blocks: full waves, or a last wave within 1/16 of full, so none to share out)";
+        return std::string(V::meta.id) + " shared out " + std::to_string(shared) + " of " + tiles + " by k-tile among " +
+               std::to_string(blocks) + " blocks";
+    }
+    return {};
+}
+
 // "v8 ran 128×64 tiles (BK = 16, ...)" for a version that chooses its tiles by
-// size, for the bench table's note; empty for the others.
+// size, or how v13 shares out its tiles, for the bench table's note; empty for
+// the others.
 template <class V> std::string tiles_note(const Shape& s, unsigned sms)
 {
-    std::string out;
+    std::string out = stream_k_note<V>(s, sms);
     if constexpr (requires { typename V::tile_choices; })
         with_tiles<V>(s.m, s.n, sms, [&](auto tiles) {
             constexpr Tiles t = decltype(tiles)::tiles;

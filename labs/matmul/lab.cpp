@@ -82,7 +82,8 @@ std::string describe(const std::string& version, const Shape& s, unsigned sms)
             const std::string tile = std::to_string(C::tiles.bm) + "×" + std::to_string(C::tiles.bn);
             out = "C = A·B, M×N×K = " + s.text() + " floats, row-major; " + std::to_string(blocks) +
                   (blocks == 1 ? " block (" : " blocks (") + dims(g) + ") of " + dims(C::block()) + " threads, each a " +
-                  (requires { V::workspace_bytes(1u); } ? "share of the " + std::to_string(C::tiles.bk) + "-deep steps of " + tile + " tiles of C" : tile + " tile of C");
+                  (stream_k_shares<V>(s, sms) ? "share of the " + std::to_string(C::tiles.bk) + "-deep steps of " + tile + " tiles of C" : tile + " tile of C");
+            if (const std::string how = stream_k_note<V>(s, sms); !how.empty()) out += " (" + how + ")";
             if constexpr (requires { typename V::tile_choices; })
                 out += " (" + tile_details(C::tiles) + "; of " + V::meta.id + "'s " +
                        std::to_string(std::tuple_size_v<typename V::tile_choices>) +

@@ -342,7 +342,8 @@ struct V12 {
 };
 
 // v13: v9's kernel and tiles, one block per SM; the tiles beyond full waves
-// are shared out among the blocks by k-tile (stream-K).
+// are shared out among the blocks by k-tile (stream-K). Where the rule below
+// shares out no tile, the launch is v9's: the same tiles, whole, in v9's grid.
 struct V13 : Tiled<V9::tiles> {
     static constexpr VersionMeta meta{
         .id = "v13",
@@ -350,19 +351,53 @@ struct V13 : Tiled<V9::tiles> {
         .idea = "stream-K: one block per SM, each given the same number of BK-deep steps; blocks that share a tile add "
                 "their sums through a workspace",
         .changed = "v9's loop over K runs per piece of a tile; the tiles that do not fill a wave (and one wave more) are "
-                   "cut into k-tiles and shared out evenly; the last block of a split tile adds the others' sums",
-        .expected = "faster than v9 where tiles fill the SMs unevenly (1024^3: 32 tiles for 132 SMs; 4096^3: 512), the "
-                    "same where they divide evenly",
+                   "cut into k-tiles and shared out evenly; the last block of a split tile adds the others' sums; where "
+                   "no tile would be shared out, v9's kernel runs instead",
+        .expected = "faster than v9 where tiles fill the SMs unevenly (1024^3: 32 tiles for 132 SMs; 4096^3: 512), v9's "
+                    "time where they divide evenly or nearly (2048^3: 128 tiles)",
         .bench_block = threads,
         .dynamic_shared_bytes = V9::meta.dynamic_shared_bytes,
         .builds_on = "v9",
     };
     using template_args = V9::template_args;
-    // One block per SM, and no more blocks than k-tiles (every block has work).
+    static constexpr std::size_t tile_count(std::size_t m, std::size_t n)
+    {
+        return std::size_t(ceil_div(m, tiles.bm)) * ceil_div(n, tiles.bn);
+    }
+    // The blocks of a stream-K launch: one per SM, and no more than k-tiles
+    // (every block has work). With fewer tiles than SMs, a whole number of
+    // blocks per tile where that leaves at most 1/16 of the SMs idle: each
+    // block then takes one piece of one tile, and none pays for a second
+    // piece's pipeline start and sums (1024^3 on 132 SMs: 32 tiles, 4
+    // blocks each, 128 blocks of 16 k-tiles; 132 would give some 16 k-tiles
+    // in two pieces, so no block would finish sooner).
+    static constexpr unsigned blocks(std::size_t m, std::size_t n, std::size_t k, unsigned sms)
+    {
+        const std::size_t count = tile_count(m, n);
+        const std::size_t g = std::min<std::size_t>(sms, count * ceil_div(k, tiles.bk));
+        const std::size_t whole = count <= g ? g / count * count : 0;
+        return static_cast<unsigned>(whole > 0 && g - whole <= g / 16 ? whole : g);
+    }
+    // How many tiles G blocks share out by k-tile, the first ones in row-major
+    // order (the kernel's argument): none when the tiles make full waves, or
+    // when the last wave is within G/16 of full (its few idle SMs cost less
+    // than the sharing does: 128 tiles on 132 SMs ran slower shared out); all
+    // of them when there are fewer than two waves; else the last wave and one
+    // full wave before it, so that each block's share is at least a tile deep.
+    static constexpr unsigned shared_tiles(std::size_t tiles, unsigned G)
+    {
+        const std::size_t last_wave = tiles % G;
+        if (last_wave == 0 || last_wave >= G - G / 16) return 0;
+        return static_cast<unsigned>(tiles < 2 * std::size_t(G) ? tiles : G + last_wave);
+    }
+    static constexpr unsigned shared_tiles(std::size_t m, std::size_t n, std::size_t k, unsigned sms)
+    {
+        return shared_tiles(tile_count(m, n), blocks(m, n, k, sms));
+    }
+    // G blocks where tiles are shared out; else v9's grid, one block per tile.
     static dim3 grid(std::size_t m, std::size_t n, std::size_t k, unsigned sms)
     {
-        const std::size_t steps = std::size_t(ceil_div(m, tiles.bm)) * ceil_div(n, tiles.bn) * ceil_div(k, tiles.bk);
-        return dim3(static_cast<unsigned>(std::min<std::size_t>(sms, steps)));
+        return shared_tiles(m, n, k, sms) ? dim3(blocks(m, n, k, sms)) : V9::grid(m, n);
     }
     // The kernel's workspace for `blocks` blocks: two pieces of a tile's sums
     // (a block's first and last) and two tile counters per block.
@@ -393,11 +428,17 @@ template <class V, class Backend> void launch(Backend& be, const Operands& o)
     if constexpr (requires { V::host_prepared; }) {
         launch_tma_pipeline(o);
     } else if constexpr (requires { V::workspace_bytes(1u); }) {
-        const dim3 grid = launch_grid<V>(o.m, o.n, o.k, be.multiprocessors());
-        float* partial = static_cast<float*>(be.scratch(V::workspace_bytes(grid.x)));
-        unsigned* arrived = reinterpret_cast<unsigned*>(partial + V::partial_floats(grid.x));
-        be.launch_with_shared(KernelInstance<V, typename V::template_args>{}, grid, V::block(),
-                              V::meta.dynamic_shared_bytes, o.a, o.b, o.c, o.m, o.n, o.k, partial, arrived);
+        const unsigned sms = be.multiprocessors(), shared = V::shared_tiles(o.m, o.n, o.k, sms);
+        if (shared == 0) {  // nothing to share out: v9's launch
+            be.launch_with_shared(KernelInstance<V9, V9::template_args>{}, V9::grid(o.m, o.n), V9::block(),
+                                  V9::meta.dynamic_shared_bytes, o.a, o.b, o.c, o.m, o.n, o.k);
+            return;
+        }
+        const unsigned blocks = V::blocks(o.m, o.n, o.k, sms);
+        float* partial = static_cast<float*>(be.scratch(V::workspace_bytes(blocks)));
+        unsigned* arrived = reinterpret_cast<unsigned*>(partial + V::partial_floats(blocks));
+        be.launch_with_shared(KernelInstance<V, typename V::template_args>{}, dim3(blocks), V::block(),
+                              V::meta.dynamic_shared_bytes, o.a, o.b, o.c, o.m, o.n, o.k, partial, arrived, shared);
     } else {
         with_tiles<V>(o.m, o.n, be.multiprocessors(), [&](auto tiles) {
             using C = decltype(tiles);

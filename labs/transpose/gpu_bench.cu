@@ -1,5 +1,5 @@
 // Times every transpose version on the GPU (the plain build: no tracing),
-// beside a copy kernel with the last version's tiles measured in the same run
+// beside a copy kernel with v4's tiles measured in the same run
 // (the reference row: both "% of copy" and "vs copy" are against it), and checks every version's output element by element: at
 // the timed shape before and after timing, and at an awkward non-square shape
 // that no tile divides (the lab's check_on_gpu, for the gpu tests, takes any shape).
@@ -81,7 +81,7 @@ BenchRow bench_copy(Problem& p, const BenchOptions& o)
     const bool ok_before = p.checked(run, p.in).ok;
     const wl::cuda::Timing t = wl::cuda::time_runs(run, o.warm, o.seconds_per_version);
     const bool ok_after = p.checked(run, p.in).ok;
-    BenchRow row = timed_row("copy (" + std::string(LastVersion::meta.id) + "'s tiles, kernels/transpose/00_copy.cuh)", t, double(p.s.bytes_moved()) / 1e9, ok_before && ok_after);
+    BenchRow row = timed_row("copy (" + std::string(V4::meta.id) + "'s tiles, kernels/transpose/00_copy.cuh)", t, double(p.s.bytes_moved()) / 1e9, ok_before && ok_after);
     row.reference = true;
     row.block = Copy::threads;
     return row;

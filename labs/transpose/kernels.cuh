@@ -7,6 +7,7 @@
 #include "kernels/transpose/02_coalesced.cuh"
 #include "kernels/transpose/03_padded.cuh"
 #include "kernels/transpose/04_rows_per_thread.cuh"
+#include "kernels/transpose/05_tall_tiles.cuh"
 #include "labs/transpose/versions.h"
 
 namespace warplab::transpose {
@@ -26,6 +27,7 @@ WL_TRANSPOSE_KERNEL(V1, naive);
 WL_TRANSPOSE_KERNEL(V2, coalesced);
 WL_TRANSPOSE_KERNEL(V3, padded);
 WL_TRANSPOSE_KERNEL(V4, rows_per_thread);
+WL_TRANSPOSE_KERNEL(V5, tall_tiles);
 
 #undef WL_TRANSPOSE_KERNEL
 

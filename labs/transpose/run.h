@@ -75,7 +75,7 @@ template <class V> std::string describe(const Shape& s)
     const dim3 g = V::grid(s.rows, s.cols);
     const std::size_t blocks = std::size_t(g.x) * g.y;
     return "out = in transposed, in " + s.text() + " floats, row-major; " + std::to_string(blocks) + (blocks == 1 ? " block (" : " blocks (") +
-           dims(g) + ") of " + dims(V::block()) + " threads, each a " + std::to_string(V::tile) + "×" + std::to_string(V::tile) + " tile";
+           dims(g) + ") of " + dims(V::block()) + " threads, each a " + tile_text<V>(s.rows, s.cols) + " tile";
 }
 
 // Fills in how version V launches for this shape; refuses a trace too large to hold.

@@ -2,10 +2,12 @@
 // few SMs as make each way of sharing out the tiles happen at a size the
 // emulator runs quickly. v13's tiles are v9's, 128×256 with BK = 16; "depth"
 // is a tile's number of k-tiles, ceil(K / 16). With G blocks (one per SM,
-// at most the number of k-tiles), the kernel shares out by k-tile: no tile
+// at most the number of k-tiles; with fewer tiles than that, a multiple of
+// the tiles where it idles at most G/16 of them), the kernel shares out by k-tile: no tile
 // when the tiles are a multiple of G, or when tiles % G >= G - G/16 (a last
 // wave nearly full); all of them when there are fewer than 2G; else
-// G + tiles % G of them. The other tiles go whole.
+// G + tiles % G of them. The other tiles go whole. Where none is shared out,
+// the launch is v9's kernel in v9's grid (one block per tile).
 #include <gtest/gtest.h>
 
 #include <limits>
@@ -65,6 +67,40 @@ TEST(MatmulStreamK, GridIsOneBlockPerSmAndNoMoreThanTheKTiles)
     EXPECT_EQ(V13::grid(300, 500, 77, 7).x, 7u);
 }
 
+// Where the rule shares out nothing, the grid is v9's, (N / 256, M / 128).
+// 2048³ on 132 SMs: 8·16 = 128 tiles, 128 % 132 = 128 >= 132 - 132/16 = 124.
+// 256×768×48 on 3 SMs: 3·2 = 6 tiles, a multiple of G = 3; on 4 SMs, 6 % 4
+// = 2 < 4 - 4/16 and 6 < 2·4, so all 6 are shared out by 4 blocks.
+TEST(MatmulStreamK, WhereNoTileIsSharedOutTheGridIsV9s)
+{
+    const auto dims = [](dim3 g) { return std::vector<unsigned>{g.x, g.y, g.z}; };
+    EXPECT_EQ(V13::shared_tiles(2048, 2048, 2048, 132), 0u);
+    EXPECT_EQ(dims(V13::grid(2048, 2048, 2048, 132)), (std::vector<unsigned>{8, 16, 1}));
+    EXPECT_EQ(V13::shared_tiles(256, 768, 48, 3), 0u);
+    EXPECT_EQ(dims(V13::grid(256, 768, 48, 3)), (std::vector<unsigned>{3, 2, 1}));
+    EXPECT_EQ(V13::shared_tiles(256, 768, 48, 4), 6u);
+    EXPECT_EQ(dims(V13::grid(256, 768, 48, 4)), (std::vector<unsigned>{4, 1, 1}));
+    // 4096³: 512 % 132 = 116 < 124, so 132 + 116 = 248 shared; 3072³: 12·24 =
+    // 288 tiles, 288 % 132 = 24: 132 + 24 = 156; 1024³: 32 tiles < 264: all 32.
+    EXPECT_EQ(V13::shared_tiles(4096, 4096, 4096, 132), 248u);
+    EXPECT_EQ(V13::shared_tiles(3072, 3072, 3072, 132), 156u);
+    EXPECT_EQ(V13::shared_tiles(1024, 1024, 1024, 132), 32u);
+}
+
+// Fewer tiles than SMs: a whole number of blocks per tile where that idles at
+// most G/16 SMs. 1024³: 32 tiles, ⌊132/32⌋·32 = 128, 4 idle <= 132/16 = 8:
+// 128 blocks, 2048/128 = 16 k-tiles each, one piece apiece. 300×500×77 on 7
+// SMs: 6 tiles, 6 blocks would idle 1 > 7/16 = 0: 7. 128×512×256 on 17 SMs:
+// 2 tiles, 16 blocks idle 1 <= 17/16 = 1: 16.
+TEST(MatmulStreamK, FewerTilesThanSmsGetAWholeNumberOfBlocksEach)
+{
+    EXPECT_EQ(V13::blocks(1024, 1024, 1024, 132), 128u);
+    EXPECT_EQ(V13::grid(1024, 1024, 1024, 132).x, 128u);
+    EXPECT_EQ(V13::blocks(300, 500, 77, 7), 7u);
+    EXPECT_EQ(V13::blocks(128, 512, 256, 17), 16u);
+    EXPECT_EQ(V13::blocks(4096, 4096, 4096, 132), 132u);
+}
+
 // Every way of sharing out, with whole and partial tiles and k-tiles.
 TEST(MatmulStreamK, MultipliesInEveryWayOfSharingOut)
 {
@@ -80,6 +116,7 @@ TEST(MatmulStreamK, MultipliesInEveryWayOfSharingOut)
         {{640, 256, 33}, 4, "5 tiles, G = 4 < 5 < 8: all 5 split, 5·3 = 15 k-tiles (3 or 4 per block)"},
         {{130, 300, 70}, 5, "2·2 = 4 partial tiles of 5 k-tiles (the last 6 deep), G = 5: 4 each"},
         {{67, 45, 500}, 132, "1 partial tile of 32 k-tiles, G = 32: every block one k-tile, 32 sums added"},
+        {{128, 512, 256}, 17, "2 tiles of 16 k-tiles, 17 SMs: G = 16 (8 blocks a tile), 2 k-tiles each"},
     };
     for (const Case& c : cases) {
         SCOPED_TRACE(c.s.text() + " on " + std::to_string(c.sms) + " SMs: " + c.why);
@@ -134,18 +171,20 @@ TEST(MatmulStreamK, EveryBlockDoesTheSameNumberOfKTiles)
 }
 
 // A last wave within G/16 of full is left whole: 128×3840×32 on 16 SMs is
-// 15 tiles of 2 k-tiles, G = 16, and 15 >= 16 - 16/16. Blocks 0-14 take one
-// tile each (2·2048 = 4096 copies of A, no piece left in the workspace);
-// block 15 has nothing to do. (Shared out, each block would take 30/16, 1 or
-// 2 k-tiles, and leave pieces.)
+// 15 tiles of 2 k-tiles; G = 15 (one block a tile, 1 <= 16/16 idle), a full
+// wave, nothing shared out. So the launch is v9's:
+// 15 blocks, one tile each (2·2048 = 4096 copies of A), and its kernel takes
+// 6 arguments (no workspace: no store goes to argument 6). (Shared out, 16
+// blocks would take 30/16, 1 or 2 k-tiles, and leave pieces.)
 TEST(MatmulStreamK, ALastWaveNearlyFullIsNotSharedOut)
 {
     const matmul::Shape s{128, 3840, 32};
+    EXPECT_EQ(V13::grid(s.m, s.n, s.k, 16).x, 15u);
     const matmul::Inputs in = matmul::make_inputs(s, 8);
-    for (const int block : {0, 14, 15}) {
+    for (const int block : {0, 14}) {
         SCOPED_TRACE("block " + std::to_string(block));
         const V13Run run = run_v13(s, in, 16, block);
-        EXPECT_EQ(count(run.records, wl::trace::Kind::Load, kArgA), block < 15 ? 4096u : 0u);
+        EXPECT_EQ(count(run.records, wl::trace::Kind::Load, kArgA), 4096u);
         EXPECT_EQ(count(run.records, wl::trace::Kind::Store, kArgPartial), 0u);
         const matmul::Comparison cmp = check(s, in, run.c);
         EXPECT_TRUE(cmp.ok) << cmp.text();

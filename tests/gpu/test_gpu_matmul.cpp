@@ -96,7 +96,8 @@ TEST_P(GpuMatmulTrace, EqualsTheEmulatorEventForEvent)
     // different one from run to run (the emulator's is always the highest),
     // so the watched block's trace is compared where every tile is whole: K at
     // most 16 makes one k-tile per tile and a block per tile (256×512×16: 4
-    // blocks; 67×45×9: one, partial).
+    // blocks; 67×45×9: one, partial), where nothing is shared out and v13
+    // launches v9's kernel.
     const bool whole_tiles_only = GetParam() == "v13";
     using Shapes = std::vector<std::vector<std::size_t>>;
     const Shapes shapes = whole_tiles_only ? Shapes{{256, 512, 16}, {67, 45, 9}} : Shapes{{}, {67, 45, 33}};

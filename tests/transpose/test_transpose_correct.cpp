@@ -62,15 +62,29 @@ TEST_P(TransposeCorrect, MatchesTheCpuTranspose)
 
 INSTANTIATE_TEST_SUITE_P(EveryVersion, TransposeCorrect, ::testing::ValuesIn(all_cases()), case_name);
 
-// The ladder the walkthrough and the tests below assume: four versions in order.
+// The ladder the walkthrough and the tests below assume: five versions in order.
 TEST(TransposeRegistry, ListsTheLadderInOrder)
 {
-    EXPECT_EQ(version_ids(), (std::vector<std::string>{"v1", "v2", "v3", "v4"}));
+    EXPECT_EQ(version_ids(), (std::vector<std::string>{"v1", "v2", "v3", "v4", "v5"}));
     for (const auto& v : transpose_lab().versions) EXPECT_FALSE(v.variant) << v.id;
 }
 
 // The check must be able to fail. A 2×3 input [[a b c] [d e f]] transposes to
 // [[a d] [b e] [c f]]: out = {a, d, b, e, c, f}.
+// The shapes above all fit in L2, where v5 runs v4's 32×32 tiles. Its 64×32
+// tiles run beyond 50 MiB of in + out: rows·cols > 6,553,600. 2561×2563 is
+// 6,563,843 elements, odd both ways: 41 tile rows (the last holds 2561 - 40·64
+// = 1 row) and 81 tile columns (the last 3 columns wide).
+TEST(TransposeTallTiles, PutsEveryElementInPlaceBeyondL2)
+{
+    RunRequest req = cpu_request("v5", {2561, 2563}, 4);
+    req.record = false;
+    const RunResult r = transpose_lab().run(req);
+    EXPECT_NE(r.problem.find("each a 64×32 tile"), std::string::npos) << r.problem;
+    EXPECT_EQ(r.grid_dim, (std::vector<unsigned>{81, 41, 1}));
+    EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
+}
+
 TEST(TransposeCheck, CatchesACopyASwapAndAHole)
 {
     using namespace transpose;

@@ -8,6 +8,7 @@
 // the block (blockDim.x is 32 in every version). A shared word's bank is
 // word mod 32; a global request's sectors are the distinct 32-byte pieces its
 // lanes touch, ideal 4 for 32 lanes × 4 contiguous bytes.
+#include "labs/transpose/versions.h"
 #include "transpose_test.h"
 #include "warplab/trace/analysis.h"
 
@@ -111,6 +112,49 @@ TEST(TransposeMetrics, V4MovesFourRowsPerThread)
     EXPECT_EQ(store.shared_load.wavefronts, 32u);
     EXPECT_EQ(store.global_store.requests, 32u);
     EXPECT_EQ(store.global_store.sectors, 128u);
+}
+
+// v5's rule: 64-row tiles where in and out together exceed 50 MiB, v4's
+// 32×32 where they fit. 2048²: 2·2048²·4 B = 32 MiB, fits. 8192²: 512 MiB.
+// 2560²: 2·6,553,600·4 = 52,428,800 B, exactly 50 MiB: fits; one column more
+// does not. At 64×64 (the trace default) v5 is v4: the same steps as above.
+TEST(TransposeMetrics, V5TakesTallTilesOnlyBeyondL2)
+{
+    EXPECT_EQ(transpose::V5::tile_rows(2048, 2048), 32u);
+    EXPECT_EQ(transpose::V5::tile_rows(8192, 8192), 64u);
+    EXPECT_EQ(transpose::V5::tile_rows(2560, 2560), 32u);
+    EXPECT_EQ(transpose::V5::tile_rows(2560, 2561), 64u);
+    const TracedRun v5 = trace_of("v5");
+    ASSERT_EQ(v5.steps.size(), 2u);
+    EXPECT_EQ(v5.steps[0].global_load.requests, 32u);
+    EXPECT_EQ(v5.steps[1].global_store.requests, 32u);
+}
+
+// v5 beyond L2, at 2560×2592 (rows of in 2592 floats = 81 lines, rows of out
+// 2560 = 80 lines: every warp's 32 floats start on a line). Block 0 is a
+// 64×32 tile, 32×8 threads. Step 0: warp w loads rows i + w, i = 0, 8, …, 56:
+// 8 × 8 = 64 requests of 32 contiguous floats, 4 sectors each (256), and
+// stores tile[i + w][lane], bank (33(i + w) + lane) mod 32 = (i + w + lane)
+// mod 32: 32 banks, 1 wavefront (64). Step 1: warp w writes rows i + w of out
+// (i = 0, 8, 16, 24), each in two pieces of 32 floats (j = 0, 32): 4 × 2 = 8
+// per warp, 64 requests, 4 sectors each (256); it reads tile[j + lane][i + w],
+// bank (j + lane + i + w) mod 32: 1 wavefront (64). Twice v4's requests per
+// block, for twice its elements.
+TEST(TransposeMetrics, V5BeyondL2MovesA64By32Tile)
+{
+    const TracedRun v5 = trace_version(transpose_lab(), cpu_request("v5", {2560, 2592}));
+    ASSERT_TRUE(v5.result.ok) << v5.result.check;
+    EXPECT_EQ(v5.block.threads, 256u);
+    ASSERT_EQ(v5.steps.size(), 2u);
+    const StepMetrics &load = v5.steps[0], &store = v5.steps[1];
+    EXPECT_EQ(load.global_load.requests, 64u);
+    EXPECT_EQ(load.global_load.sectors, 256u);
+    EXPECT_EQ(load.shared_store.wavefronts, 64u);
+    EXPECT_EQ(store.shared_load.requests, 64u);
+    EXPECT_EQ(store.shared_load.wavefronts, 64u);
+    expect_every_load_ways(store, 1.0);
+    EXPECT_EQ(store.global_store.requests, 64u);
+    EXPECT_EQ(store.global_store.sectors, 256u);
 }
 
 }  // namespace

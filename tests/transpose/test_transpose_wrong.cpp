@@ -9,6 +9,10 @@
 //   padded_rows.cu        right result, padding on the wrong dimension: the
 //                         column read of the tile stays 32-way, so the
 //                         metric v3 is held to (1-way) fails.
+// Two run in place of v5 beyond L2, where it takes 64-row tiles:
+//   tall_first_piece_only.cu  writes only the first 32 rows of each tile
+//                             (does less than asked): the result check fails;
+//   tall_pieces_outer.cu      right, written differently: it passes.
 // nvcc compiles them at test time; without it each test skips, saying why.
 #include "labs/transpose/problem.h"
 #include "transpose_test.h"
@@ -83,6 +87,28 @@ TEST(TransposeWrong, PaddingTheWrongDimensionKeepsTheConflict)
     ASSERT_EQ(run.steps.size(), 2u);
     EXPECT_EQ(run.steps[1].shared_load.worst_ways, 32.0) << "v3's check (1-way) would fail";
     EXPECT_EQ(run.steps[1].shared_load.wavefronts, 1024u);
+}
+
+RunRequest in_place_of_v5(const std::string& file)
+{
+    // 2560×2592: 53 MB of in + out, beyond v5's 50 MiB: 64×32 tiles, 40 × 81 blocks.
+    RunRequest req = cpu_request("v5", {2560, 2592});
+    req.file = wrong_kernel(file);
+    req.kernel = "transpose_tall_tiles";
+    req.record = false;
+    return req;
+}
+
+// Out is 2592×2560; each block writes columns 64·by … 64·by + 31 of its rows
+// and leaves the next 32: 2592 rows × 40 tiles × 32 = 3,317,760 of the
+// 6,635,520 elements stay NaN.
+TEST(TransposeWrong, TallTilesWithOnlyTheFirstPieceFailTheResultCheck)
+{
+    REQUIRE_NVCC();
+    const RunResult r = transpose_lab().run(in_place_of_v5("tall_first_piece_only.cu"));
+    EXPECT_FALSE(r.ok);
+    EXPECT_NE(r.check.find("3317760 of 6635520 elements wrong"), std::string::npos) << r.check;
+    EXPECT_TRUE(transpose_lab().run(in_place_of_v5("tall_pieces_outer.cu")).ok);
 }
 
 }  // namespace

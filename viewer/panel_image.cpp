@@ -30,12 +30,12 @@ ImVec2 tile_of(const std::string& version, const RunResult& r)
     return tile;
 }
 
-// The picture's mean colour over each cell of an at most 160-wide grid,
+// The picture's mean colour over each cell of an at most 96-wide grid,
 // scaled into `size` at `at`; the watched group's tile outlined.
 void picture(App& app, const image::Picture& p, ImVec2 at, ImVec2 size, ImVec2 tile, unsigned watched, unsigned groups_x)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const std::size_t step = std::max<std::size_t>(1, (p.width + 159) / 160);
+    const std::size_t step = std::max<std::size_t>(1, (p.width + 95) / 96);
     const float scale = size.x / float(p.width);
     for (std::size_t y0 = 0; y0 < p.height; y0 += step)
         for (std::size_t x0 = 0; x0 < p.width; x0 += step) {
@@ -47,7 +47,9 @@ void picture(App& app, const image::Picture& p, ImVec2 at, ImVec2 size, ImVec2 t
                 }
             const ImVec2 a(at.x + float(x0) * scale, at.y + float(y0) * scale);
             const ImVec2 b(at.x + float(std::min(p.width, x0 + step)) * scale, at.y + float(std::min(p.height, y0 + step)) * scale);
-            dl->AddRectFilled(a, b, IM_COL32(sum[0] / count, sum[1] / count, sum[2] / count, 255));
+            // Half a pixel over each edge: neighbouring cells overlap instead of leaving seams.
+            dl->AddRectFilled(ImVec2(a.x - 0.5f, a.y - 0.5f), ImVec2(b.x + 0.5f, b.y + 0.5f),
+                              IM_COL32(sum[0] / count, sum[1] / count, sum[2] / count, 255));
         }
     const ImVec2 corner(at.x + float(watched % groups_x) * tile.x * scale, at.y + float(watched / groups_x) * tile.y * scale);
     dl->AddRect(corner, ImVec2(corner.x + tile.x * scale, corner.y + tile.y * scale), palette().focus_outline, 0, 0, 2.0f);
@@ -81,7 +83,7 @@ void image_panel(App& app)
             const RunResult& r = run->result;
             const image::Picture p = image::picture_for("", r.shape, r.shape[0], r.shape[1], RunRequest{}.seed);
             const ImVec2 tile = tile_of(current_version(app).id, r);
-            ImGui::TextWrapped("%s", r.problem.c_str());
+            ImGui::TextDisabled("%s, %u×%u groups", p.text().c_str(), r.grid_dim.at(0), r.grid_dim.at(1));  // the status line has the rest
             help_marker("Left: the picture, each cell the mean colour of its pixels; the outlined rectangle is the tile of "
                         "the watched group (its threads are in the threads panel, in rows of the warp width). Right: the "
                         "grid of partial sums each pass leaves, one cell a group, brighter for a larger sum; the last is one value.");

@@ -10,7 +10,7 @@
 // Changed: the starting point. tid is the blog's SV_GroupIndex
 //   (threadIdx.y·BX + threadIdx.x); pixels outside the image count as 0.
 // Expected effect: correct; the stride 2·s between the words a warp touches
-//   makes 2- to 16-way shared-memory bank conflicts from the second step on.
+//   makes 2- to 8-way shared-memory bank conflicts from the first tree step on.
 // Preconditions: BX·BY is a power of two up to 1024; blockDim == (BX, BY);
 //   gridDim == (ceil(width / BX), ceil(height / BY)).
 #pragma once

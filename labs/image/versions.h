@@ -52,7 +52,7 @@ struct V1 : Fetches<1, 1, 16, 16> {
         .id = "v1", .name = "interleaved",
         .idea = "interleaved addressing: thread tid adds element 2·s·tid + s (the blog's first shader)",
         .changed = "the starting point: 16×16 groups, one pixel a thread, 120×68 partials for 1080p",
-        .expected = "correct; 2- to 16-way bank conflicts in the tree",
+        .expected = "correct; 2- to 8-way bank conflicts in the tree",
         .bench_block = 256,
     };
 };

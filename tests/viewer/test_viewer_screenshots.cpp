@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "labs/common/png_io.h"
+#include "viewer/platform.h"
 #include "viewer/source_model.h"
 #include "warplab/ptx/ptx.h"
 

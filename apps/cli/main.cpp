@@ -388,15 +388,15 @@ int bench(const BenchArgs& a, const std::string& command)
     for (const auto& size : sizes)
         for (std::size_t d : size)
             if (d == 0) throw std::invalid_argument("n must be at least 1");
+    std::vector<std::vector<unsigned>> blocks;  // --block's, read before a GPU is looked for
+    for (const std::string& text : a.blocks) blocks.push_back(parse_block(text));
+    if (blocks.empty()) blocks.push_back({});
     const GpuStatus gpu = gpu_status();
     if (!gpu.available)
         throw std::invalid_argument("no GPU to time on (" + gpu.reason + "); recorded results: warplab bench " + a.lab +
                                     " --recorded");
     std::vector<std::string> types = a.type.empty() ? std::vector<std::string>{lab->types.front()} : std::vector<std::string>{a.type};
     if (!a.record.empty() && a.type.empty()) types = lab->types;
-    std::vector<std::vector<unsigned>> blocks;
-    for (const std::string& text : a.blocks) blocks.push_back(parse_block(text));
-    if (blocks.empty()) blocks.push_back({});
     std::vector<BenchTable> tables;
     bool all_ok = true;
     for (const std::string& type : types)

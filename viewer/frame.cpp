@@ -50,6 +50,7 @@ void draw_frame(App& app)
     switch (current_lab(app).panel) {  // a lab's own panel takes the place of those it has no use for
     case LabPanel::Sweep: app.layout = sweep_layout(app.layout); break;
     case LabPanel::Timeline: app.layout = timeline_layout(app.layout); break;
+    case LabPanel::Image: app.layout = image_layout(app.layout); break;
     case LabPanel::None: break;
     }
     if (app.compare_widths && !app.playground.open) app.layout = compare_widths_layout(app.layout);

@@ -6,7 +6,7 @@
 
 #include "viewer/format.h"
 #include "viewer/panels.h"
-#include "viewer/png_io.h"
+#include "labs/common/png_io.h"
 
 namespace warplab::viewer {
 

@@ -94,6 +94,15 @@ Layout compare_widths_layout(Layout l)
     return l;
 }
 
+Layout image_layout(Layout l)
+{
+    if (!l.has(Panel::Global)) return l;
+    const Rect r = l[Panel::Global];
+    place(l, Panel::Image, r.x, r.y, r.w, r.h);
+    l.shown[static_cast<int>(Panel::Global)] = false;
+    return l;
+}
+
 Layout timeline_layout(Layout l)
 {
     if (!l.has(Panel::Threads) || !l.has(Panel::Banks) || !l.has(Panel::Time)) return l;

@@ -30,7 +30,8 @@ namespace warplab::viewer {
       "a lab's sweep (LabPanel::Sweep): sectors/request and GB/s over the setting, a slider to re-trace")                          \
     X(Occupancy, "occupancy", occupancy_panel, "registers, shared memory, resident warps per SM; what-if sliders")                \
     X(Timeline, "timeline", timeline_panel,                                                                                       \
-      "a lab's timeline (LabPanel::Timeline): each recorded run as a Gantt chart, one row per engine per GPU")
+      "a lab's timeline (LabPanel::Timeline): each recorded run as a Gantt chart, one row per engine per GPU")                    \
+    X(Image, "image", image_panel, "the image lab (LabPanel::Image): the picture, the watched group's tile, the partials per pass")
 
 #define WARPLAB_PANEL_ID(id, name, draw, what) id,
 enum class Panel : int { WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_ID) Count };
@@ -65,6 +66,9 @@ Layout sweep_layout(Layout l);
 // timeline takes the place of the step controls, threads, shared-values, banks
 // and occupancy panels, and the time chart that of the metrics and global memory.
 Layout timeline_layout(Layout l);
+// The image lab (LabPanel::Image): its picture and partials take the place of
+// the global-memory panel (the pixel loads are plain rows).
+Layout image_layout(Layout l);
 
 // Comparing warp widths (App::compare_widths): the threads panel holds two
 // grids, so it takes the shared-values panel's place below it as well.

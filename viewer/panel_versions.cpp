@@ -2,6 +2,9 @@
 // selected one is told above its source, beside the changed lines.)
 #include <imgui.h>
 
+#include <algorithm>
+#include <string>
+
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
@@ -10,14 +13,20 @@ namespace warplab::viewer {
 
 namespace {
 
-float id_width() { return ImGui::CalcTextSize("v5-racy ").x; }
+// The column of ids: as wide as "v5-racy " or the lab's longest id and a space ("v3-wave64 ").
+float id_width(const Lab& lab)
+{
+    float w = ImGui::CalcTextSize("v5-racy ").x;
+    for (const VersionMeta& v : lab.versions) w = std::max(w, ImGui::CalcTextSize((std::string(v.id) + " ").c_str()).x);
+    return w;
+}
 
 // The id, then the idea beside it, wrapped; the whole row selects the version.
 // Where the rows do not all fit, the panel scrolls.
 void version_row(App& app, std::size_t i)
 {
     const VersionMeta& v = current_lab(app).versions[i];
-    const float id_w = id_width();
+    const float id_w = id_width(current_lab(app));
     const float wrap_w = ImGui::GetContentRegionAvail().x - id_w;
     const float h = ImGui::CalcTextSize(v.idea, nullptr, false, wrap_w).y;
     const ImVec2 p = ImGui::GetCursorScreenPos();

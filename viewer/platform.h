@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "labs/common/png_io.h"
+
 struct SDL_Window;
 struct SDL_Renderer;
 
@@ -19,10 +21,7 @@ struct PlatformOptions {
     bool fullscreen = false;  // presenter mode from the start
 };
 
-struct Image {
-    int width = 0, height = 0;
-    std::vector<std::uint8_t> rgba;  // row-major, 4 bytes a pixel
-};
+using Image = RgbaImage;  // row-major RGBA (labs/common/png_io.h reads and writes it)
 
 class Platform {
 public:

@@ -42,7 +42,8 @@ struct TraceArgs {
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block (default: the lab's textbook's)
     std::optional<std::size_t> n;
     std::string size;  // matmul: S or M,N,K
-    std::optional<unsigned> block;
+    std::string block;  // B threads, or WxH (the image lab's 2D groups)
+    std::string image;  // the image lab: a PNG file in place of the seeded picture
     std::uint32_t watch = 0;
     unsigned warp_size = 32;  // --warp-size: 64 emulates AMD's wavefront
     std::uint64_t seed = 1;
@@ -96,12 +97,33 @@ std::function<void(std::uint64_t, std::uint64_t)> emulator_progress()
     };
 }
 
+// --block: "B" threads ({B}) or a 2D group "WxH" ({W, H}); "" gives {}.
+std::vector<unsigned> parse_block(const std::string& text)
+{
+    if (text.empty()) return {};
+    std::vector<unsigned> dims;
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t end = text.find('x', start);
+        const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 5 || dims.size() == 2)
+            throw std::invalid_argument("--block '" + text + "' is not B or WxH (positive integers, e.g. 256 or 16x16)");
+        dims.push_back(unsigned(std::stoul(part)));
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    return dims;
+}
+
 RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
 {
     RunRequest req;
     req.version = v.id;
     req.n = a.n.value_or(default_n(lab, v));
-    req.block = a.block.value_or(v.bench_block);
+    const std::vector<unsigned> block = parse_block(a.block);
+    req.block = block.empty() ? v.bench_block : block.size() == 1 ? block[0] : block[0] * block[1];
+    if (block.size() == 2) req.block_dim = block;
+    req.image = a.image;
     req.type = a.type.empty() ? lab.types.front() : a.type;
     if (!a.size.empty()) req.shape = parse_size(a.size);
     req.backend = a.backend == "gpu" ? BackendChoice::Gpu : a.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
@@ -259,6 +281,8 @@ struct BenchArgs {
     std::vector<std::string> versions;  // --markdown: only these rows ("ref": the vendor library's)
     std::string file, kernel, as;       // the user's own kernel, timed as one more row, launched as version `as`
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block
+    std::vector<std::string> blocks;  // --block: one table per block (B) or group (WxH); empty: each version's own
+    std::string image;                // the image lab: a PNG file in place of the seeded picture
     bool warm = false, json = false, csv = false, markdown = false, recorded = false;
     bool timeline = false;  // transfers: each row's bytes per link, bound and one run's timeline as text
     bool published = false;  // with --recorded: the source decks' tables beside the recorded rows
@@ -367,6 +391,9 @@ int bench(const BenchArgs& a, const std::string& command)
     for (const auto& size : sizes)
         for (std::size_t d : size)
             if (d == 0) throw std::invalid_argument("n must be at least 1");
+    std::vector<std::vector<unsigned>> blocks;  // --block's, read before a GPU is looked for
+    for (const std::string& text : a.blocks) blocks.push_back(parse_block(text));
+    if (blocks.empty()) blocks.push_back({});
     const GpuStatus gpu = gpu_status();
     if (!gpu.available)
         throw std::invalid_argument("no GPU to time on (" + gpu.reason + "); recorded results: warplab bench " + a.lab +
@@ -376,14 +403,16 @@ int bench(const BenchArgs& a, const std::string& command)
     std::vector<BenchTable> tables;
     bool all_ok = true;
     for (const std::string& type : types)
-        for (const auto& size : sizes) {
-            BenchOptions o;
-            o.n = size.size() == 1 ? size[0] : 0;
-            o.type = type, o.warm = a.warm, o.seconds_per_version = a.seconds, o.command = command, o.shape = size;
-            if (!a.file.empty()) o.file = a.file, o.kernel = a.kernel, o.as_version = as->id, o.shared_bytes = a.shared_bytes;
-            tables.push_back(lab->bench(o));
-            for (const BenchRow& r : tables.back().rows) all_ok &= r.ok || r.variant;
-        }
+        for (const auto& size : sizes)
+            for (const auto& block : blocks) {
+                BenchOptions o;
+                o.block = block, o.image = a.image;
+                o.n = size.size() == 1 ? size[0] : 0;
+                o.type = type, o.warm = a.warm, o.seconds_per_version = a.seconds, o.command = command, o.shape = size;
+                if (!a.file.empty()) o.file = a.file, o.kernel = a.kernel, o.as_version = as->id, o.shared_bytes = a.shared_bytes;
+                tables.push_back(lab->bench(o));
+                for (const BenchRow& r : tables.back().rows) all_ok &= r.ok || r.variant;
+            }
     if (!a.record.empty()) {
         std::ofstream f(a.record);
         if (!(f << results_document(tables).dump(1) << "\n")) throw std::invalid_argument("cannot write " + a.record);
@@ -412,7 +441,8 @@ int main(int argc, char** argv)
                    "with --file: dynamic shared memory per block for its extern __shared__ array (default: what the lab's textbook host code gives)");
     tr->add_option("--n", ta.n, "number of elements (default: the lab's)");
     tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64); transpose: S or ROWS,COLS");
-    tr->add_option("--block", ta.block, "threads per block (default: the version's, as warplab bench times it)");
+    tr->add_option("--block", ta.block, "threads per block, or WxH for the image lab's 2D groups (default: the version's, as warplab bench times it)");
+    tr->add_option("--image", ta.image, "image lab: reduce this PNG file instead of the seeded picture");
     tr->add_option("--type", ta.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     tr->add_option("--schedule", ta.schedule, "emulator lane schedule: independent or lockstep")
@@ -468,6 +498,9 @@ int main(int argc, char** argv)
     be->add_option("--kernel", ba.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");
     be->add_option("--shared-bytes", ba.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
+    be->add_option("--block", ba.blocks, "time every version at this block (reduction: B threads) or group (image: WxH); "
+                                         "several allowed, one table each (default: each version's own)");
+    be->add_option("--image", ba.image, "image lab: time on this PNG file instead of the seeded 1080p picture");
 
     GradeCommand grade(app);
     OccupancyCommand occupancy(app);

@@ -18,6 +18,9 @@ struct BenchOptions {
     std::vector<std::size_t> shape;  // matmul: {M, N, K} when not square (empty: M = N = K = n)
     std::string file, kernel, as_version;  // the user's --file kernel, timed as one more row, launched as as_version
     std::optional<std::uint32_t> shared_bytes;  // --shared-bytes: its dynamic shared memory (default: the lab's textbook's)
+    // --block: every version timed with this block ({threads}) or 2D group ({x, y}); empty: each version's own.
+    std::vector<unsigned> block;
+    std::string image;  // the image lab: a PNG file in place of the seeded 1080p picture
 };
 
 // The version a row belongs to: its name up to the first space. A version

@@ -22,8 +22,8 @@ inline wl::ptx::Module parse_lab_ptx(const char* ptx, const std::string& lab)
 // An emulator set up for a request: its schedule, lane-order seed and watched block.
 inline void configure(wl::emu::Emulator& emu, const RunRequest& req)
 {
-    emu.options = {.schedule = req.schedule, .watched_blocks = {req.watched_block}, .record = req.record, .seed = req.seed};
-    emu.options.warp_width = req.warp_width;
+    emu.options = {.schedule = req.schedule, .watched_blocks = {req.watched_block}, .record = req.record, .seed = req.seed,
+                   .warp_width = req.warp_width};
     if (req.max_instructions) emu.options.max_instructions = req.max_instructions;
     emu.options.progress = req.progress;
 }
@@ -84,7 +84,7 @@ struct EmulatorBackend {
     template <class V, class Args, class... A>
     void launch_with_shared(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, unsigned shared_bytes, const A&... args)
     {
-        if (user) {
+        if (user && user_stands_in<V>) {
             const UserKernel::Entry& e = user->entry(user_launch(kernels, kernel, block, shared_bytes));
             wl::ptx::launch(emu, *e.module, e.name, grid, block, e.shared_bytes, args...);
         } else {

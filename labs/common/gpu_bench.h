@@ -35,7 +35,7 @@ struct TimingDevice : wl::cuda::Device {
     void launch_with_shared(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, unsigned shared_bytes, A&&... args)
     {
 #if defined(WARPLAB_HAVE_PTX_TRACE)
-        if (user) {
+        if (user && user_stands_in<V>) {
             const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
             user->launch(kernel, grid, block, shared_bytes, list);
             ++user_launches;

@@ -117,12 +117,12 @@ struct GpuTraceBackend : wl::cuda::Device {
         const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
         if (record) {
             record = false;
-            records = wl::cuda::trace_on_gpu(user ? user->traced(kernel, grid, block, shared_bytes, list, watched_block)
+            records = wl::cuda::trace_on_gpu(user && user_stands_in<V> ? user->traced(kernel, grid, block, shared_bytes, list, watched_block)
                                                   : wl::cuda::TraceLaunch{&module, entry_name(kernels, kernel), grid,
                                                                           block, shared_bytes, list, {watched_block}});
             return;
         }
-        if (user) {
+        if (user && user_stands_in<V>) {
             user->launch(kernel, grid, block, shared_bytes, list);
             if (synchronize_each_launch) wl::cuda::check(cudaDeviceSynchronize(), user->user().kernel());
             return;

@@ -22,6 +22,11 @@ template <class V, class Args> struct KernelInstance {
     using Version = V;
 };
 
+// Whether a user's --file kernel runs in place of V's: every version's, but
+// not a lab's own later pass that each version shares (one that declares
+// `static constexpr bool lab_pass = true`, as the image lab's sum of partials).
+template <class V> constexpr bool user_stands_in = !requires { V::lab_pass; };
+
 namespace detail {
 template <class A> struct ArgText;
 template <unsigned N> struct ArgText<Value<N>> {

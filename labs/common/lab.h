@@ -50,6 +50,17 @@ struct RunRequest {
     // and what to call as blocks finish (blocks done, blocks in the grid).
     std::uint64_t max_instructions = 0;
     std::function<void(std::uint64_t, std::uint64_t)> progress;
+    // Labs with 2D thread groups (image): the group as {x, y} (--block WxH); empty: `block`, or the version's.
+    std::vector<unsigned> block_dim;
+    // The image lab: a PNG file to reduce in place of its seeded picture (--image).
+    std::string image;
+};
+
+// The output of one pass of a lab whose passes leave a grid of values (the
+// image lab's partial sums): width × height values, row-major.
+struct PassGrid {
+    unsigned width = 0, height = 0;
+    std::vector<float> values;
 };
 
 struct RunResult {
@@ -73,6 +84,8 @@ struct RunResult {
     // cut at the emulator's cap (the trace then ends early).
     std::vector<std::string> warnings;
     bool records_cut = false;
+    // The image lab: each pass's grid of partial sums, the first pass's first (the viewer draws them).
+    std::vector<PassGrid> pass_grids;
 };
 
 // A lab's GPU entry points (its .cu sources; labs/common/gpu_backends.cuh).
@@ -90,6 +103,7 @@ enum class LabPanel {
     None,
     Sweep,     // a version's setting swept (needs setting_of): in place of shared memory's panels
     Timeline,  // each recorded run as a timeline (host programs): in place of the trace's panels
+    Image,     // the picture, the watched group's tile and the partials per pass: in place of global memory's panel
 };
 
 struct Lab {

@@ -7,6 +7,7 @@
 #include "labs/coalescing/run.h"
 #include "labs/coalescing/sweep.h"
 #include "labs/common/make_lab.h"
+#include "labs/image/run.h"
 #include "labs/matmul/lab.h"
 #include "labs/reduction/run.h"
 #include "labs/transfers/lab.h"
@@ -61,6 +62,12 @@ const std::vector<Lab>& all_labs()
                                           .types = {"float"}, .bench_sizes = {2048, 8192}},
                                          WL_GPU_BACKENDS(transpose)),
         transfers::make_lab(),
+        // n = 0: the picture is --size W,H or --image (trace default 320×180);
+        // the bench's one size is the blog's 1080p frame, as {W, H}.
+        make_lab<image::Description>({.id = "image", .title = "Image luminance, 2D groups (the AMD blog)", .default_n = 0,
+                                      .default_block = 0, .types = {"float"}, .bench_sizes = {image::kBenchWidth * image::kBenchHeight},
+                                      .panel = LabPanel::Image},
+                                     WL_GPU_BACKENDS(image)),
     });
     return labs;
 }

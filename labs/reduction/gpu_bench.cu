@@ -16,17 +16,20 @@ namespace {
 // GB the algorithm must move: n elements read once.
 template <class T> double giga_bytes(std::size_t n) { return double(n) * sizeof(T) / 1e9; }
 
+// The block version V is timed at: --block's (o.block = {B}), else its own.
+template <class V> unsigned bench_block(const BenchOptions& o) { return o.block.empty() ? V::meta.bench_block : o.block[0]; }
+
 template <class T, class V>
 BenchRow bench_version(TimingDevice& gpu, const T* d_in, std::size_t n, double expected, const BenchOptions& o)
 {
     BenchRow row;
-    with_reducer<V, T>(gpu, n, V::meta.bench_block, [&](auto& reducer) {
+    with_reducer<V, T>(gpu, n, bench_block<V>(o), [&](auto& reducer) {
         const bool ok_before = sum_matches<T>(reducer.sum(d_in), expected);
         const wl::cuda::Timing t = wl::cuda::time_runs([&] { reducer.run(d_in); }, o.warm, o.seconds_per_version);
         wl::cuda::check(cudaGetLastError(), V::meta.name);
         const bool ok_after = sum_matches<T>(reducer.sum(d_in), expected);
         row = timed_row(V::meta, t, giga_bytes<T>(n), ok_before && ok_after);
-        row.block = V::meta.bench_block;
+        row.block = bench_block<V>(o);
     });
     return row;
 }
@@ -81,6 +84,8 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
     if (o.n == 0 || o.n > (std::size_t(1) << 31) - 1)
         throw std::invalid_argument("n = " + std::to_string(o.n) + " is outside 1 .. 2^31 - 1");
     wl::cuda::require_free_memory(2 * o.n * sizeof(T), "n = " + std::to_string(o.n));
+    if (o.block.size() > 1 || (o.block.size() == 1 && (o.block[0] < 32 || o.block[0] > 1024 || (o.block[0] & (o.block[0] - 1)))))
+        throw std::invalid_argument("reduction's --block is B threads, a power of two from 32 to 1024");
     BenchTable table;
     table.lab = "reduction";
     table.type = to_string(std::is_integral_v<T> ? ElemType::Int : ElemType::Float);
@@ -105,10 +110,18 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
     T* d_in = gpu.alloc<T>(o.n);
     gpu.copy_to_device(d_in, input.data(), o.n);
     table.copy_rate = measure_copy_gbps(bytes, o.warm, o.seconds_per_version);
+    std::string too_small;  // versions whose smallest block is above --block's
     for_each_version<Versions>([&](auto v) {
-        table.rows.push_back(bench_version<T, decltype(v)>(gpu, d_in, o.n, expected, o));
+        using V = decltype(v);
+        if (bench_block<V>(o) >= V::min_block)
+            table.rows.push_back(bench_version<T, V>(gpu, d_in, o.n, expected, o));
+        else
+            too_small += (too_small.empty() ? "" : ", ") + std::string(V::meta.id);
         return false;
     });
+    if (!o.block.empty())
+        table.note += std::string(table.note.empty() ? "" : "; ") + "every version at block " + std::to_string(o.block[0]) +
+                      (too_small.empty() ? "" : " (not " + too_small + ": they need a larger block)");
     add_user_kernel_row<Versions>(table, gpu, kKernels, o, [&](auto v) { return bench_version<T, decltype(v)>(gpu, d_in, o.n, expected, o); });
     table.rows.push_back(bench_cub<T>(d_in, o.n, expected, o));
     gpu.free(d_in);

@@ -60,6 +60,12 @@ expect_bad_input("--block 0"          "block 0 is out of range"         trace re
 expect_bad_input("--n 99999999999"    "n = 99999999999 .*(limit|large)" trace reduction v1 --n 99999999999)
 expect_bad_input("--block 100"        "block 100 "                      trace reduction v1 --block 100)
 expect_bad_input("--block 2048"       "block 2048 "                     trace reduction v1 --block 2048)
+# The image lab: a group that is not WxH, one the kernels are not built for, a missing or non-PNG --image.
+expect_bad_input("image: --block 3x"   "--block '3x' is not B or WxH"    trace image v1 --block 3x)
+expect_bad_input("image: --block 12x12" "not 12×12"                      trace image v1 --block 12x12)
+expect_bad_input("image: bench --block" "--block '16x16x2' is not B or WxH" bench image --block 16x16x2)
+expect_bad_input("image: missing PNG"  "--image: cannot open /nonexistent/none.png" trace image v1 --image /nonexistent/none.png)
+expect_bad_input("image: not a PNG"    "is not a PNG file"               trace image v1 --image "${CMAKE_CURRENT_LIST_FILE}")
 expect_bad_input("occupancy: unknown lab"     "unknown lab 'nosuchlab'"    occupancy nosuchlab)
 expect_bad_input("occupancy: unknown version" "unknown version 'v99'"      occupancy reduction v99)
 expect_bad_input("occupancy: unknown GPU"     "unknown GPU 'v100'"         occupancy reduction --gpu v100)

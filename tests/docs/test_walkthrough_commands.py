@@ -34,12 +34,13 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from fill_results import FENCE  # noqa: E402  (one reading of a fence, shared with the reading time)
 
-LABS = ["reduction", "matmul", "coalescing", "transpose"]
+LABS = ["reduction", "matmul", "coalescing", "transpose", "image"]
 INLINE = re.compile(r"`((?:build/)?warplab(?:-viewer)?\s[^`]+|diff <\([^`]+)`")
 # Where only the GPU is missing: the options were parsed and checked first.
 NEEDS_GPU = ("no GPU to time on", "runs only on a GPU")
 # Commands shown to make a fault appear (exit 3, the emulator's report): the lesson of the racy tail.
-SHOWS_A_FAULT = {"build/warplab trace reduction v5-racy"}
+SHOWS_A_FAULT = {"build/warplab trace reduction v5-racy",
+                 "build/warplab trace image v3-wave64 --schedule lockstep --size 37,23"}
 
 
 def commands_of(text: str) -> list[tuple[int, str]]:

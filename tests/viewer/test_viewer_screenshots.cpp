@@ -11,7 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "viewer/png_io.h"
+#include "labs/common/png_io.h"
+#include "viewer/platform.h"
 #include "viewer/source_model.h"
 #include "warplab/ptx/ptx.h"
 

@@ -2,6 +2,7 @@
 // of a lab's kernel a launch runs.
 #include <cxxabi.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <map>
@@ -99,6 +100,21 @@ bool has_arg(const Instance& in, std::string_view arg)
     return false;
 }
 
+// A 2D group's instance (the image lab's <BX, BY>): two value arguments whose
+// product is `block`; `skew` says how far from square it is (BX / BY or BY / BX).
+bool is_group_of(const Instance& in, unsigned block, unsigned* skew = nullptr)
+{
+    if (in.args.size() != 2) return false;
+    unsigned dims[2] = {};
+    for (int i = 0; i < 2; ++i) {
+        const std::string_view a = in.args[i];
+        if (a.size() < 2 || a.back() != 'u' || a.find_first_not_of("0123456789") != a.size() - 1) return false;
+        dims[i] = unsigned(std::stoul(std::string(a.substr(0, a.size() - 1))));
+    }
+    if (skew && dims[0] && dims[1]) *skew = std::max(dims[0], dims[1]) / std::min(dims[0], dims[1]);
+    return dims[0] * dims[1] == block;
+}
+
 }  // namespace
 
 std::vector<KernelResources> parse_ptxas_report(std::string_view text)
@@ -155,7 +171,13 @@ const KernelResources* find_instance(const std::vector<KernelResources>& report,
     if (instances.size() == 1) return instances.front().first;
     const std::string block_arg = std::to_string(block) + "u";
     const KernelResources* at_block = nullptr;
+    unsigned best_skew = ~0u;  // of 2D groups of `block` threads, the squarest (the version's own: 16×16, 8×8, 4×4)
     for (const auto& [k, in] : instances) {
+        unsigned skew = ~0u;
+        if (is_group_of(in, block, &skew)) {
+            if (skew < best_skew) best_skew = skew, at_block = k;
+            continue;
+        }
         if (!has_arg(in, block_arg)) continue;
         if (has_arg(in, type)) return k;
         if (!at_block) at_block = k;

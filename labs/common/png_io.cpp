@@ -1,12 +1,14 @@
-#include "viewer/png_io.h"
+#include "labs/common/png_io.h"
 
 #include <png.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 
-namespace warplab::viewer {
+namespace warplab {
 
 namespace {
 
@@ -15,13 +17,13 @@ using File = std::unique_ptr<std::FILE, int (*)(std::FILE*)>;
 File open(const std::string& path, const char* mode)
 {
     File f(std::fopen(path.c_str(), mode), &std::fclose);
-    if (!f) throw std::runtime_error("cannot open " + path);
+    if (!f) throw std::runtime_error("cannot open " + path + ": " + std::strerror(errno));
     return f;
 }
 
 }  // namespace
 
-void write_png(const std::string& path, const Image& image)
+void write_png(const std::string& path, const RgbaImage& image)
 {
     File f = open(path, "wb");
     png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
@@ -42,9 +44,12 @@ void write_png(const std::string& path, const Image& image)
     png_destroy_write_struct(&png, &info);
 }
 
-Image read_png(const std::string& path)
+RgbaImage read_png(const std::string& path)
 {
     File f = open(path, "rb");
+    png_byte signature[8] = {};
+    if (std::fread(signature, 1, 8, f.get()) != 8 || png_sig_cmp(signature, 0, 8) != 0)
+        throw std::runtime_error(path + " is not a PNG file");
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
     png_infop info = png ? png_create_info_struct(png) : nullptr;
     if (!info || setjmp(png_jmpbuf(png))) {
@@ -52,13 +57,14 @@ Image read_png(const std::string& path)
         throw std::runtime_error("cannot read " + path + " as a PNG file");
     }
     png_init_io(png, f.get());
+    png_set_sig_bytes(png, 8);
     png_read_info(png, info);
     png_set_expand(png);
     png_set_strip_16(png);
     png_set_gray_to_rgb(png);
     png_set_filler(png, 0xFF, PNG_FILLER_AFTER);
     png_read_update_info(png, info);
-    Image img;
+    RgbaImage img;
     img.width = int(png_get_image_width(png, info));
     img.height = int(png_get_image_height(png, info));
     img.rgba.resize(std::size_t(img.width) * img.height * 4);
@@ -68,4 +74,4 @@ Image read_png(const std::string& path)
     return img;
 }
 
-}  // namespace warplab::viewer
+}  // namespace warplab

@@ -1,0 +1,19 @@
+// The picture a request or a benchmark reduces: a PNG file (--image) or the
+// seeded one, at the size asked for; bad input refused in one sentence.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "labs/image/problem.h"
+
+namespace warplab::image {
+
+// `file` when named (its size must equal `size` when one is given), else the
+// seeded picture at `size` ({W, H}) or the default. Throws
+// std::invalid_argument naming the problem: a missing or non-PNG file, a
+// size that is not W,H, an empty picture, or 2^32 pixels or more (the kernels
+// index with 32 bits).
+Picture picture_for(const std::string& file, const std::vector<std::size_t>& size, std::size_t default_width,
+                    std::size_t default_height, std::uint64_t seed);
+
+}  // namespace warplab::image

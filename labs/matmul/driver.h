@@ -82,12 +82,24 @@ template <class V> std::string stream_k_note(const Shape& s, unsigned sms)
     return {};
 }
 
+// "v12 split K in 4 pieces (128 blocks)" where it does; empty otherwise.
+template <class V> std::string k_pieces_note(const Shape& s, unsigned sms)
+{
+    if constexpr (requires { V::k_pieces(s.m, s.n, s.k, sms); }) {
+        const dim3 g = V::grid(s.m, s.n, s.k, sms);
+        if (g.z > 1)
+            return std::string(V::meta.id) + " split K in " + std::to_string(g.z) + " pieces (" + std::to_string(g.x * g.y * g.z) +
+                   " blocks, sums added into C)";
+    }
+    return {};
+}
+
 // "v8 ran 128×64 tiles (BK = 16, ...)" for a version that chooses its tiles by
 // size, or how v13 shares out its tiles, for the bench table's note; empty for
 // the others.
 template <class V> std::string tiles_note(const Shape& s, unsigned sms)
 {
-    std::string out = stream_k_note<V>(s, sms);
+    std::string out = stream_k_note<V>(s, sms) + k_pieces_note<V>(s, sms);
     if constexpr (requires { typename V::tile_choices; })
         with_tiles<V>(s.m, s.n, sms, [&](auto tiles) {
             constexpr Tiles t = decltype(tiles)::tiles;

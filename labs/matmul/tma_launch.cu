@@ -1,6 +1,6 @@
-// v12's launch (nvcc only): B transposed into a K-major copy, A's rows
-// padded when K is not a multiple of 4, a tensor map of each, then the
-// kernel with its dynamic shared memory. The timing of v12 covers all of it.
+// v12's launch (nvcc only): rows of A (B) padded when K (N) is not a
+// multiple of 4, a tensor map of each, then the kernel with its dynamic
+// shared memory. The timing of v12 covers all of it.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 
@@ -28,14 +28,14 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder()
     return encode;
 }
 
-// A K-major operand, `rows` rows of `padded_k` floats (a multiple of 4: a
-// row stride of whole 16 bytes), copied in boxes of 32 floats (one 128-byte
-// swizzle row) × box_rows; outside the operand the copies read zeros.
-CUtensorMap k_major_map(const float* p, unsigned rows, unsigned padded_k, unsigned box_rows)
+// A row-major operand, `rows` rows of `padded_cols` floats (a multiple of 4:
+// a row stride of whole 16 bytes), copied in boxes of 32 floats (one
+// 128-byte swizzle row) × box_rows; outside the operand the copies read zeros.
+CUtensorMap swizzled_map(const float* p, unsigned rows, unsigned padded_cols, unsigned box_rows)
 {
     CUtensorMap map;
-    const cuuint64_t dims[2] = {padded_k, rows};
-    const cuuint64_t row_stride[1] = {cuuint64_t(padded_k) * sizeof(float)};
+    const cuuint64_t dims[2] = {padded_cols, rows};
+    const cuuint64_t row_stride[1] = {cuuint64_t(padded_cols) * sizeof(float)};
     const cuuint32_t box[2] = {32, box_rows};
     const cuuint32_t element_strides[2] = {1, 1};
     const CUresult r = tensor_map_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(p), dims, row_stride,
@@ -64,25 +64,26 @@ private:
     std::size_t capacity_ = 0;
 };
 
+// `in` (rows × cols) with its rows padded to a multiple of 4 floats: `in`
+// itself where they are already, else a padded copy in `scratch`.
+const float* padded_rows(const float* in, unsigned rows, unsigned cols, Scratch& scratch)
+{
+    const unsigned padded = (cols + 3) / 4 * 4;
+    if (padded == cols) return in;
+    float* out = scratch.floats(std::size_t(rows) * padded);
+    pad_rows<float><<<dim3(ceil_div(padded, 32), ceil_div(rows, 32)), dim3(32, 8)>>>(in, out, rows, cols, padded);
+    wl::cuda::check(cudaGetLastError(), "v12's padding of rows");
+    return out;
+}
+
 }  // namespace
 
 void launch_tma_pipeline(const Operands& o)
 {
     using V = V12;
-    static Scratch transposed_b, padded_a;
-    const dim3 copy_block(32, 8);
-    const unsigned padded_k = (o.k + 3) / 4 * 4;
-    float* bt = transposed_b.floats(std::size_t(o.n) * padded_k);
-    to_k_major<true><<<dim3(ceil_div(o.n, 32), ceil_div(padded_k, 32)), copy_block>>>(o.b, bt, o.k, o.n, padded_k);
-    const float* a = o.a;
-    if (padded_k != o.k) {
-        float* ap = padded_a.floats(std::size_t(o.m) * padded_k);
-        to_k_major<false><<<dim3(ceil_div(padded_k, 32), ceil_div(o.m, 32)), copy_block>>>(o.a, ap, o.m, o.k, padded_k);
-        a = ap;
-    }
-    wl::cuda::check(cudaGetLastError(), "v12's transpose of B");
-    const CUtensorMap a_map = k_major_map(a, o.m, padded_k, V::tiles.bm);
-    const CUtensorMap bt_map = k_major_map(bt, o.n, padded_k, V::tiles.bn);
+    static Scratch padded_a, padded_b;
+    const CUtensorMap a_map = swizzled_map(padded_rows(o.a, o.m, o.k, padded_a), o.m, (o.k + 3) / 4 * 4, V::tiles.bm);
+    const CUtensorMap b_map = swizzled_map(padded_rows(o.b, o.k, o.n, padded_b), o.k, (o.n + 3) / 4 * 4, 32);
     const auto kernel = kernel_pointer(KernelInstance<V, V::template_args>{});
     static const bool shared_raised = [&] {
         wl::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(V::meta.dynamic_shared_bytes)),
@@ -90,7 +91,15 @@ void launch_tma_pipeline(const Operands& o)
         return true;
     }();
     (void)shared_raised;
-    kernel<<<V::grid(o.m, o.n), V::block(), V::meta.dynamic_shared_bytes>>>(a_map, bt_map, o.c, o.m, o.n, o.k);
+    static const unsigned sms = [] {
+        int device = 0, count = 0;
+        wl::cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+        wl::cuda::check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "the SM count");
+        return unsigned(count);
+    }();
+    const dim3 grid = V::grid(o.m, o.n, o.k, sms);
+    if (grid.z > 1) wl::cuda::check(cudaMemsetAsync(o.c, 0, std::size_t(o.m) * o.n * sizeof(float)), "zeroing C for v12's pieces of K");
+    kernel<<<grid, V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, o.c, o.m, o.n, o.k);
     wl::cuda::check(cudaGetLastError(), "launch of v12");
 }
 

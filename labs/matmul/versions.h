@@ -310,23 +310,34 @@ struct V11 : Tiled<Tiles{.bm = 128, .bn = 64, .bk = 32, .wm = 128, .wn = 16}> {
 };
 
 // v12's block is not a grid of thread tiles: a producer warpgroup and two
-// consumer warpgroups, 384 threads in x, for a 128×256 tile of C.
+// consumer warpgroups, 384 threads in x, for a 256×128 tile of C.
 struct V12 {
-    static constexpr Tiles tiles{.bm = 128, .bn = 256, .bk = 32};
+    static constexpr Tiles tiles{.bm = 256, .bn = 128, .bk = 32};
     static constexpr unsigned stages = 4;       // 4 × 48 KB of tiles in flight
     static constexpr unsigned group_rows = 8;   // blocks visited in groups of 8 block-rows
     static constexpr unsigned threads = 3 * 128;
     static dim3 block() { return dim3(threads); }
-    static dim3 grid(std::size_t m, std::size_t n) { return dim3(ceil_div(n, tiles.bn), ceil_div(m, tiles.bm)); }
+    // Pieces of K per tile of C: where the tiles number under half the SMs,
+    // as many as fill the SMs (1024^3 on 132 SMs: 32 tiles, 4 pieces of 8
+    // k-tiles, 128 blocks); else 1.
+    static constexpr unsigned k_pieces(std::size_t m, std::size_t n, std::size_t k, unsigned sms)
+    {
+        const std::size_t count = std::size_t(ceil_div(m, tiles.bm)) * ceil_div(n, tiles.bn), fill = sms / count;
+        return fill < 2 ? 1 : static_cast<unsigned>(std::min<std::size_t>(fill, ceil_div(k, tiles.bk)));
+    }
+    static dim3 grid(std::size_t m, std::size_t n, std::size_t k, unsigned sms)
+    {
+        return dim3(ceil_div(n, tiles.bn), ceil_div(m, tiles.bm), k_pieces(m, n, k, sms));
+    }
     static constexpr std::size_t trace_m = tiles.bm, trace_n = tiles.bn, trace_k = 64;
     static constexpr VersionMeta meta{
         .id = "v12",
         .name = "tma_pipeline",
         .idea = "feed the tensor cores: a producer warpgroup fills a 4-stage TMA ring, two consumer warpgroups only multiply",
-        .changed = "384 threads (1 producer, 2 consumer warpgroups) per 128×256 tile; tiles by the tensor copy engine into "
-                   "4 stages with full/empty mbarriers; m64n256k8 with both operands from shared memory (B transposed "
-                   "once); wgmma groups overlap (wait_group 1)",
-        .expected = "near cuBLAS TF32 at large sizes, the same TF32 error; the pass over B weighs at small sizes",
+        .changed = "384 threads (1 producer, 2 consumer warpgroups) per 256×128 tile; tiles by the tensor copy engine into "
+                   "4 stages with full/empty mbarriers; m64n256k8 of C^T with A's tile by descriptor and B^T's fragments "
+                   "read from B's tile as it lies (no transpose pass); K split in pieces where tiles are under half the SMs",
+        .expected = "near cuBLAS TF32 at large sizes, the same TF32 error; few blocks at small sizes",
         .bench_block = threads,
         .gpu_only = "its wgmma (Hopper's tensor-core instruction), setmaxnreg and tensor copies exist only in sm_90a code, "
                     "which warplab's emulator (a PTX interpreter) does not implement",
@@ -335,10 +346,10 @@ struct V12 {
     static constexpr const char* untraced = "its wgmma exists only in sm_90a code, and the PTX warplab instruments is "
                                             "compute_90's; warplab bench times it and the gpu tests check it";
     static constexpr Arithmetic arithmetic = Arithmetic::Tf32;
-    // Its launch is more than one kernel: B's transpose, the tensor maps, then
-    // the kernel (launch_tma_pipeline, labs/matmul/tma_launch.cu).
+    // Its launch is more than one kernel: the tensor maps (after padding rows
+    // where needed), then the kernel (launch_tma_pipeline, labs/matmul/tma_launch.cu).
     static constexpr bool host_prepared = true;
-    using template_args = Values<tiles.bn, stages, group_rows>;
+    using template_args = Values<tiles.bm, stages, group_rows>;
 };
 
 // v13: v9's kernel and tiles, one block per SM; the tiles beyond full waves
@@ -417,7 +428,7 @@ template <class C> dim3 launch_grid(std::size_t m, std::size_t n, std::size_t k,
         return C::grid(m, n);
 }
 
-// v12's launch on the GPU: transposes B, makes the tensor maps, launches its
+// v12's launch on the GPU: pads rows where needed, makes the tensor maps, launches its
 // kernel (GPU builds; elsewhere it throws, as v12 runs only on a GPU).
 void launch_tma_pipeline(const Operands& o);
 

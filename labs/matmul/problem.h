@@ -20,7 +20,7 @@ struct Shape {
 
 // Kernels index with 32-bit unsigned arithmetic: every matrix has fewer than
 // 2^32 elements (and a grid dimension is at most 65535 blocks for y).
-constexpr std::size_t kMaxElements = (std::size_t(1) << 32) - 1;
+constexpr std::uint64_t kMaxElements = (std::uint64_t(1) << 32) - 1;  // 64 bits: size_t may be 32
 
 // Uniform in [-1, 1): signed, so that sums cancel as in real data and a wrong
 // sign or a missing term shows. Seeded: the same seed gives the same data

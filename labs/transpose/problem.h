@@ -21,7 +21,7 @@ struct Shape {
 };
 
 // Kernels index with 32-bit unsigned arithmetic: fewer than 2^32 elements.
-constexpr std::size_t kMaxElements = (std::size_t(1) << 32) - 1;
+constexpr std::uint64_t kMaxElements = (std::uint64_t(1) << 32) - 1;  // 64 bits: size_t may be 32
 
 // Uniform in [-1, 1), seeded: the same seed gives the same matrix everywhere.
 // Distinct values (with probability near 1 at these sizes), so an element in

@@ -6,6 +6,7 @@
 #include <cfenv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 
 #include "module_impl.h"
 
@@ -17,9 +18,28 @@ inline float f32(std::uint64_t v) { return std::bit_cast<float>(static_cast<std:
 inline double f64(std::uint64_t v) { return std::bit_cast<double>(v); }
 inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
+#if defined(__wasm__)
+// clang's WebAssembly target has no _Float16; its __fp16 converts the same way but is storage only.
+inline float half_to_float(std::uint16_t h)
+{
+    __fp16 x;
+    std::memcpy(&x, &h, 2);
+    return x;
+}
+template <class F> std::uint16_t half_bits(F f)  // rounded once, from f's own precision
+{
+    const __fp16 x = static_cast<__fp16>(f);
+    std::uint16_t h;
+    std::memcpy(&h, &x, 2);
+    return h;
+}
+inline std::uint16_t float_to_half(float f) { return half_bits(f); }
+inline std::uint16_t double_to_half(double d) { return half_bits(d); }
+#else
 inline float half_to_float(std::uint16_t h) { return static_cast<float>(std::bit_cast<_Float16>(h)); }
 inline std::uint16_t float_to_half(float f) { return std::bit_cast<std::uint16_t>(static_cast<_Float16>(f)); }
 inline std::uint16_t double_to_half(double d) { return std::bit_cast<std::uint16_t>(static_cast<_Float16>(d)); }
+#endif
 inline float bf16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 inline std::uint16_t float_to_bf16(float f)
 {

@@ -9,17 +9,17 @@
 
 namespace wl::ptx {
 
+// A pointer is 8 bytes, as PTX's 64-bit addresses are, whatever the host's
+// pointer size (a 32-bit host's address, zero-extended).
 struct Arg {
     std::vector<unsigned char> bytes;
     template <class T>
         requires std::is_trivially_copyable_v<T>
-    Arg(const T& v) : bytes(sizeof(T))  // NOLINT: implicit on purpose, launch(emu, m, k, g, b, 0, ptr, n)
+    Arg(const T& v) : bytes(std::is_pointer_v<T> ? 8 : sizeof(T))  // NOLINT: implicit on purpose, launch(emu, m, k, g, b, 0, ptr, n)
     {
-        if constexpr (std::is_pointer_v<T> && sizeof(T) < sizeof(std::uint64_t)) {
-            // A 32-bit host (WebAssembly): the kernel's pointers are 64-bit addresses all the same.
-            const std::uint64_t address = reinterpret_cast<std::uintptr_t>(v);
-            bytes.resize(sizeof address);
-            std::memcpy(bytes.data(), &address, sizeof address);
+        if constexpr (std::is_pointer_v<T>) {
+            const auto address = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(v));
+            std::memcpy(bytes.data(), &address, 8);
         } else {
             std::memcpy(bytes.data(), &v, sizeof(T));
         }

@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """The browser build's CLI (warplab.js under node) against this build's warplab:
-every version the emulator runs, `trace <lab> <version> --json`, byte for byte.
+every version the emulator runs, `trace <lab> <version> --json`, byte for byte
+(stdout, stderr and exit code: v5-racy faults the same way in both).
 
-Both sides print the same document or fail the same way (a fault in both, the same
-message and exit code); the web side may instead refuse a kernel that calls device
-functions, in one line (WebAssembly has no fibers), and the test says how many did.
-The comparison is shown to see differences: reduction v1 at seed 1 natively against
-seed 2 in the browser build must differ (the inputs come from the seed).
-Exit 77 (skipped) where there is no web build or no node.
+The native side runs its blocks on one host thread, in order, as the browser
+build does (WARPLAB_HOST_THREADS=1); the web side may refuse a kernel that calls
+device functions, in one line (WebAssembly has no fibers), and the test counts
+those. The comparison is shown to see differences: reduction v1 at seed 1
+natively against seed 2 in the browser build must differ, and a bad
+WARPLAB_HOST_THREADS must be refused. Exit 77 (skipped) where there is no web
+build or no node.
 """
 import argparse
 import concurrent.futures
@@ -36,15 +38,14 @@ def emulator_versions(native):
 # when it is a pipe. The sequence is presentation, not output: left out of stderr on both sides.
 CLEAR_LINE = b"\r\x1b[K"
 
-# Blocks that meet through atomics (matmul v13's stream-K tiles) arrive in an order the
-# native build's host threads decide; the browser build has one. A native run may then
-# trace its watched block differently from the next one, and the browser's trace must
-# equal one of a few native runs.
-NATIVE_RETRIES = 6
+# Blocks that meet through atomics (matmul v13's stream-K tiles) arrive in the order the
+# host threads run them; the browser build has one thread, so the native build runs with
+# one too (WARPLAB_HOST_THREADS=1: blocks in order), else its trace varies from run to run.
+NATIVE_ENV = dict(os.environ, WARPLAB_HOST_THREADS="1")
 
 
-def run(cmd):
-    p = subprocess.run(cmd, capture_output=True)
+def run(cmd, env=None):
+    p = subprocess.run(cmd, capture_output=True, env=env)
     return p.returncode, p.stdout, p.stderr.replace(CLEAR_LINE, b"")
 
 
@@ -65,16 +66,10 @@ def compare(args, lab, version):
     if web[0] != 0 and REFUSAL.encode() in web[2]:
         lines = web[2].decode().strip().splitlines()
         return ("refused", "" if len(lines) == 1 else f"refusal is {len(lines)} lines: {lines}", "")
-    natives = []
-    while len(natives) < NATIVE_RETRIES:
-        native = run([args.native, "trace", lab, version, "--json"])
-        if native == web:
-            note = f" (native run {len(natives) + 1}: native runs differ from one another)" if natives else ""
-            return ("equal", "", note)
-        natives.append(native)
-        if len(natives) >= 2 and all(n == natives[0] for n in natives):
-            break  # the native trace is reproducible, and it is not the browser's
-    return ("different", differences(natives[0], web), f" ({len(natives)} native runs)")
+    native = run([args.native, "trace", lab, version, "--json"], NATIVE_ENV)
+    if native == web:
+        return ("equal", "", "")
+    return ("different", differences(native, web), "")
 
 
 def main():
@@ -93,12 +88,16 @@ def main():
 
     start = time.time()
     # The comparison can fail: other inputs give another document.
-    seed1 = run([args.native, "trace", "reduction", "v1", "--json"])
+    seed1 = run([args.native, "trace", "reduction", "v1", "--json"], NATIVE_ENV)
     seed2 = run([args.node, args.web, "trace", "reduction", "v1", "--json", "--seed", "2"])
     if seed1[0] != 0 or seed2[0] != 0 or seed1[1] == seed2[1]:
         print("FAIL: reduction v1 at seeds 1 and 2 should both run and differ")
         return 1
 
+    bad_env = run([args.native, "trace", "reduction", "v1"], dict(os.environ, WARPLAB_HOST_THREADS="two"))
+    if bad_env[0] != 2 or b"WARPLAB_HOST_THREADS=two" not in bad_env[2]:
+        print("FAIL: WARPLAB_HOST_THREADS=two should be refused in one line")
+        return 1
     versions = emulator_versions(args.native)
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         results = list(pool.map(lambda lv: (lv, compare(args, *lv)), versions))

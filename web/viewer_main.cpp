@@ -84,7 +84,7 @@ int main(int argc, char** argv)
         return 2;
     }
     s.app.timing = load_recorded_timing(warplab::results_dir());
-    s.app.gpu = warplab::GpuStatus{false, "", "a browser has no GPU backend: traces run on the emulator, times are the recorded ones"};
+    s.app.gpu = warplab::gpu_status();
     PlatformOptions po;
     po.fullscreen = options.presenter;
     double w = 0, h = 0;

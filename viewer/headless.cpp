@@ -12,7 +12,6 @@ namespace warplab::viewer {
 
 namespace {
 
-nlohmann::json rect_json(const Rect& r) { return nlohmann::json::array({r.x, r.y, r.w, r.h}); }
 
 Image frame_image(Platform& platform, App& app)
 {
@@ -54,29 +53,6 @@ void render_frames(Platform& platform, App& app, int frames)
         draw_frame(app);
         platform.render();
     }
-}
-
-nlohmann::json layout_document(App& app, const Image& image)
-{
-    nlohmann::json panels = nlohmann::json::object(), regions = nlohmann::json::object();
-    for (int i = 0; i < kPanelCount; ++i)
-        if (app.layout.shown[i]) panels[panel_name(Panel(i))] = rect_json(app.layout.rects[i]);
-    for (const auto& [name, r] : app.regions) regions[name] = rect_json(r);
-    const TraceSlot& slot = current_trace(app);
-    return {{"size", {image.width, image.height}},
-            {"presenter", app.presenter},
-            {"lab", current_lab(app).id},
-            {"version", current_version(app).id},
-            {"step", app.sel.step},
-            {"warp_size", app.sel.warp_width},
-            {"compare_widths", app.compare_widths},
-            {"steps", step_count(app)},
-            {"panels", panels},
-            {"regions", regions},
-            {"palette", palette_json()},
-            {"status", {{"text", status_text(app)}, {"error", slot.error}, {"fault", slot.fault},
-                        {"warnings", slot.run ? slot.run->result.warnings : std::vector<std::string>{}},
-                        {"trace_source", slot.run ? slot.run->result.backend : ""}}}};
 }
 
 int run_screenshot(Platform& platform, App& app, const Options& options)

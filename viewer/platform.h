@@ -1,15 +1,15 @@
-// The window, its SDL renderer and Dear ImGui's context and backends.
-// Headless (screenshots, the tour, the benchmark) draws with SDL's offscreen
-// driver and software renderer, so it runs with no display at all.
+// The window, its renderer and Dear ImGui's context and backends, behind one
+// interface: platform_sdl.cpp (the desktop: SDL2 and its renderer; headless
+// draws with SDL's offscreen driver and software renderer, so screenshots,
+// the tour and the benchmark need no display) and platform_web.cpp (the
+// browser: emscripten's GLFW and WebGL2). What they share is platform.cpp.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "labs/common/png_io.h"
-
-struct SDL_Window;
-struct SDL_Renderer;
 
 namespace warplab::viewer {
 
@@ -23,6 +23,9 @@ struct PlatformOptions {
 
 using Image = RgbaImage;  // row-major RGBA (labs/common/png_io.h reads and writes it)
 
+// A platform's window, renderer and ImGui backends (defined by platform_sdl.cpp or platform_web.cpp).
+struct Window;
+
 class Platform {
 public:
     // Throws std::runtime_error (no display, no renderer) with one sentence.
@@ -35,7 +38,7 @@ public:
     void begin_frame(App& app);   // ImGui frame at the window's size; fonts and style for the mode
     void render();                // end_frame() then rasterize()
     void end_frame();             // ImGui builds its draw lists
-    void rasterize();             // the SDL renderer draws them into the back buffer
+    void rasterize();             // the renderer draws them into the back buffer
     Image read_pixels() const;    // the back buffer, after render() and before present()
     void present();
     std::string renderer_name() const;
@@ -43,14 +46,22 @@ public:
 private:
     void follow_presenter_mode(App& app);
     void follow_font_scale(App& app);  // rebuilds the fonts when the window calls for another size
-    SDL_Window* window_ = nullptr;
-    SDL_Renderer* renderer_ = nullptr;
+    std::unique_ptr<Window> window_;
     bool headless_ = false;
     bool styled_presenter_ = false;
     bool styled_ = false;
 };
 
-// True where there is no display to open a window on (no DISPLAY, no WAYLAND_DISPLAY).
+// The window's parts that platform.cpp's shared code asks each platform for.
+struct WindowSize {
+    int width = 0, height = 0;
+};
+WindowSize window_size(const Window& window);           // in the units ImGui lays out in
+void set_fullscreen(Window& window, bool fullscreen);
+void new_backend_frame(Window& window);                 // the backends' part of ImGui's new frame
+void drop_fonts_texture(Window& window);                // the next frame uploads the rebuilt atlas
+
+// True where there is no display to open a window on (no DISPLAY, no WAYLAND_DISPLAY; never in a browser).
 bool no_display();
 
 }  // namespace warplab::viewer

@@ -1,5 +1,6 @@
 #include "labs/common/bench_json.h"
 
+#include <cstdlib>
 #include <stdexcept>
 
 #ifndef WARPLAB_SOURCE_DIR
@@ -151,6 +152,11 @@ std::vector<BenchTable> tables_from_document(const nlohmann::json& doc)
     return out;
 }
 
-std::string results_dir() { return std::string(WARPLAB_SOURCE_DIR) + "/results"; }
+// $WARPLAB_SOURCE_DIR first, as for the sources the viewer shows (the browser's files live at /warplab).
+std::string results_dir()
+{
+    if (const char* env = std::getenv("WARPLAB_SOURCE_DIR"); env && *env) return std::string(env) + "/results";
+    return std::string(WARPLAB_SOURCE_DIR) + "/results";
+}
 
 }  // namespace warplab

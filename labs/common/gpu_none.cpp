@@ -11,7 +11,11 @@ namespace warplab {
 
 GpuStatus gpu_status()
 {
+#if defined(__EMSCRIPTEN__)
+    return GpuStatus{false, "", "a browser has no GPU backend: traces run on the emulator, times are the recorded ones"};
+#else
     return GpuStatus{false, "", "warplab was built without the GPU backend (no nvcc at configure time, or -DWARPLAB_CUDA=OFF)"};
+#endif
 }
 
 namespace matmul {

@@ -15,18 +15,31 @@ WL_RUNTIME_TLS Lane* tls_lane = nullptr;
 WL_RUNTIME_TLS std::uint64_t tls_switches = 0;
 WL_RUNTIME_TLS WarpPass tls_pass;
 
+// WebAssembly cannot switch stacks the way Boost.Context does: the browser build
+// maps no fiber stacks and refuses, in make_fiber, the kernels that need them.
+#if defined(__EMSCRIPTEN__)
+constexpr bool kHaveFibers = false;
+#else
+constexpr bool kHaveFibers = true;
+#endif
+
 WorkerMemory::WorkerMemory(unsigned stacks)
     : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))), slot_(kStackBytes + page_), stacks_(stacks)
 {
+    arena = std::make_unique_for_overwrite<unsigned char[]>(kSharedCapacity);
+    shadow = std::make_unique_for_overwrite<WordShadow[]>(kSharedCapacity / 4);
+    base_ = nullptr;
+    if (!kHaveFibers) return;
     base_ = static_cast<unsigned char*>(
         mmap(nullptr, slot_ * stacks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
     if (base_ == MAP_FAILED) throw LaunchError("emulator: cannot map fiber stacks");
     for (unsigned i = 0; i < stacks; ++i) mprotect(base_ + i * slot_, page_, PROT_NONE);  // guard below each stack
-    arena = std::make_unique_for_overwrite<unsigned char[]>(kSharedCapacity);
-    shadow = std::make_unique_for_overwrite<WordShadow[]>(kSharedCapacity / 4);
 }
 
-WorkerMemory::~WorkerMemory() { munmap(base_, slot_ * stacks_); }
+WorkerMemory::~WorkerMemory()
+{
+    if (base_) munmap(base_, slot_ * stacks_);
+}
 
 namespace {
 std::mutex g_pool_mutex;
@@ -63,6 +76,8 @@ PooledMemory::~PooledMemory()
 
 void make_fiber(Lane& lane, WorkerMemory& mem, unsigned t)
 {
+    if (!kHaveFibers)
+        throw LaunchError("this kernel calls device functions, which run on fibers; the browser build has none (use the desktop build)");
     // Stagger the stack tops: 64 KiB-aligned tops would all fall into the
     // same cache sets, and every switch touches one.
     const std::size_t stagger = (t % 61) * 64;

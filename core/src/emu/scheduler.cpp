@@ -6,6 +6,8 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstdint>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 
@@ -40,6 +42,20 @@ void Emulator::launch_body(const char* name, dim3 grid, dim3 block, const detail
 
 namespace detail {
 namespace {
+
+// One host thread per core, or $WARPLAB_HOST_THREADS. With 1 the blocks run one
+// after another in order, as in the browser build (which has one thread), so
+// that blocks meeting through atomics (stream-K's tiles) trace the same there.
+unsigned host_threads()
+{
+    const char* env = std::getenv("WARPLAB_HOST_THREADS");
+    if (!env || !*env) return std::max(1u, std::thread::hardware_concurrency());
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(env, &end, 10);
+    if (*end != '\0' || n < 1 || n > 1024)
+        throw LaunchError(std::string("WARPLAB_HOST_THREADS=") + env + ": expected a number of host threads from 1 to 1024");
+    return static_cast<unsigned>(n);
+}
 
 std::uint64_t mix(std::uint64_t x)
 {
@@ -204,7 +220,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
     if (opt.warp_width != 32 && opt.warp_width != 64)
         throw LaunchError("invalid warp width " + std::to_string(opt.warp_width) + ": a warp has 32 or 64 lanes");
 
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const unsigned cores = host_threads();
     const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(opt.workers ? opt.workers : cores, blocks));
     std::atomic<std::uint64_t> next{0};
     std::atomic<bool> stop{false};
@@ -247,7 +263,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
                 b.watched = opt.record && std::find(opt.watched_blocks.begin(), opt.watched_blocks.end(), i) !=
                                               opt.watched_blocks.end();
                 b.records = &local;
-                b.max_records = opt.max_record_bytes / sizeof(LaneRecord);
+                b.max_records = static_cast<std::size_t>(std::min<std::uint64_t>(opt.max_record_bytes / sizeof(LaneRecord), SIZE_MAX));
                 run_block(b, mem);
                 ++done;
                 report();

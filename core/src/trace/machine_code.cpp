@@ -104,6 +104,7 @@ std::optional<WarpEvent> merged(const std::vector<WarpEvent>& events, const Piec
     const auto [lo, hi] = std::minmax_element(piece.positions.begin(), piece.positions.end());
     const unsigned count = *hi - *lo + 1;
     if (count != piece.positions.size() || (count & (count - 1)) || *lo % count) return std::nullopt;
+    const unsigned first = *lo;  // a lambda may not capture a structured binding before C++20's clang 16
     WarpEvent out = events[piece.events.front()];
     const unsigned size = out.size;
     out.size = static_cast<std::uint8_t>(size * count);
@@ -114,7 +115,7 @@ std::optional<WarpEvent> merged(const std::vector<WarpEvent>& events, const Piec
     for (std::size_t i = 0; i < piece.events.size(); ++i) {
         const WarpEvent& part = events[piece.events[i]];
         for_each_lane(out.mask, [&](unsigned lane) {
-            copy_bytes(out.value[lane], (piece.positions[i] - *lo) * size, part.value[lane], size);
+            copy_bytes(out.value[lane], (piece.positions[i] - first) * size, part.value[lane], size);
         });
     }
     return out;

@@ -1,0 +1,103 @@
+// warplab-viewer in a browser: the desktop viewer's panels on the page's
+// canvas. Options come from the URL's query, which index.html turns into the
+// desktop's arguments (?lab=matmul&version=v5&step=2 is --lab=matmul
+// --version=v5 --step=2) for the same parser; the frames run in emscripten's
+// main loop. What needs nvcc, a GPU or a file system is refused in one line.
+#include <emscripten.h>
+#include <emscripten/html5.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+
+#include "labs/common/bench_json.h"
+#include "viewer/headless.h"
+#include "viewer/options.h"
+#include "viewer/panels.h"
+#include "viewer/platform.h"
+#include "viewer/timing_model.h"
+
+namespace {
+
+using namespace warplab::viewer;
+
+// Where the page's files are (web/CMakeLists.txt preloads them there).
+constexpr const char* kDataDir = "/warplab";
+
+struct Session {
+    App app;
+    std::unique_ptr<Platform> platform;
+    double last_seconds = 0;
+    std::string reported_layout;
+};
+
+// The desktop's options that need what a browser lacks.
+void refuse_desktop_only(const Options& o)
+{
+    if (!o.file.empty()) throw UsageError("--file needs nvcc, which a browser does not have: use the desktop viewer for your own kernels");
+    if (o.backend == "gpu") throw UsageError("--backend gpu: a browser has no GPU backend; traces run on the emulator");
+    if (!o.screenshot.empty() || !o.tour.empty()) throw UsageError("--screenshot and --tour write files: use the desktop viewer");
+}
+
+// The layout document (panels' rectangles, status) in the page, for tests and for a reader of the page's source.
+void report_layout(Session& s)
+{
+    Image image;
+    int w = 0, h = 0;
+    emscripten_get_canvas_element_size("#canvas", &w, &h);
+    image.width = w;
+    image.height = h;
+    std::string text = layout_document(s.app, image).dump();
+    if (text == s.reported_layout) return;
+    s.reported_layout = std::move(text);
+    EM_ASM({ warplabLayout(UTF8ToString($0)); }, s.reported_layout.c_str());
+}
+
+void frame(void* arg)
+{
+    Session& s = *static_cast<Session*>(arg);
+    s.platform->poll_events(s.app);
+    const double now = emscripten_get_now() / 1000;
+    tick(s.app, now - s.last_seconds);
+    s.last_seconds = now;
+    s.platform->begin_frame(s.app);
+    draw_frame(s.app);
+    s.platform->render();
+    report_layout(s);
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    setenv("WARPLAB_SOURCE_DIR", kDataDir, 1);  // the sources shown and results/ (source_model.h, bench_json.h)
+    static Session s;
+    Options options;
+    try {
+        const auto parsed = parse_options(argc, argv);
+        if (!parsed) return 0;
+        options = *parsed;
+        refuse_desktop_only(options);
+        apply_options(s.app, options);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "warplab-viewer: error: %s\n", e.what());
+        return 2;
+    }
+    s.app.timing = load_recorded_timing(warplab::results_dir());
+    s.app.gpu = warplab::gpu_status();
+    PlatformOptions po;
+    po.fullscreen = options.presenter;
+    double w = 0, h = 0;
+    emscripten_get_element_css_size("#canvas", &w, &h);
+    po.width = options.width ? options.width : w > 0 ? int(w) : 1600;
+    po.height = options.height ? options.height : h > 0 ? int(h) : 900;
+    try {
+        s.platform = std::make_unique<Platform>(po, s.app);
+    } catch (const std::runtime_error& e) {
+        std::fprintf(stderr, "warplab-viewer: error: %s\n", e.what());
+        return 1;
+    }
+    s.last_seconds = emscripten_get_now() / 1000;
+    emscripten_set_main_loop_arg(frame, &s, 0, true);  // never returns: the page's frames run it
+    return 0;
+}

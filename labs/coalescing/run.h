@@ -4,7 +4,6 @@
 // copies with the same first_wrong. Its registry line is in labs/common/registry.cpp.
 #pragma once
 #include <limits>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -12,6 +11,7 @@
 #include "labs/coalescing/versions.h"
 #include "labs/common/bench.h"
 #include "labs/common/run_skeleton.h"
+#include "warplab/random.h"
 
 namespace warplab::coalescing {
 
@@ -32,10 +32,9 @@ BenchTable bench_on_gpu(const BenchOptions& options);
 // (almost surely), so a copy from the wrong index shows.
 inline std::vector<float> make_input(std::size_t n, std::uint64_t seed)
 {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> d(0.0f, 1.0f);
+    wl::Random rng(seed);
     std::vector<float> v(n);
-    for (float& x : v) x = d(rng);
+    for (float& x : v) x = rng.uniform_float(0.0f, 1.0f);
     return v;
 }
 

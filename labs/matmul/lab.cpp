@@ -64,8 +64,7 @@ Shape shape_of(const RunRequest& req)
         if (s.m == 0) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
     }
     if (s.m == 0 || s.n == 0 || s.k == 0) throw std::invalid_argument("every matrix dimension must be at least 1 (got " + s.text() + ")");
-    if (s.m * s.k > kMaxElements || s.k * s.n > kMaxElements || s.m * s.n > kMaxElements || s.m > kMaxElements ||
-        s.n > kMaxElements || s.k > kMaxElements)
+    if (!indexable_by_32_bits(s))
         throw std::invalid_argument("shape " + s.text() + " has a matrix of 2^32 elements or more (the kernels index with 32 bits)");
     return s;
 }

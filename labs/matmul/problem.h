@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
+
+#include "labs/common/index_limit.h"
+#include "warplab/random.h"
 
 namespace warplab::matmul {
 
@@ -18,19 +20,23 @@ struct Shape {
     bool operator==(const Shape&) const = default;
 };
 
-// Kernels index with 32-bit unsigned arithmetic: every matrix has fewer than
-// 2^32 elements (and a grid dimension is at most 65535 blocks for y).
-constexpr std::size_t kMaxElements = (std::size_t(1) << 32) - 1;
+// Kernels index with 32-bit unsigned arithmetic (labs/common/index_limit.h):
+// every matrix has fewer than 2^32 elements (and a grid dimension is at most
+// 65535 blocks for y).
+inline bool indexable_by_32_bits(const Shape& s)
+{
+    return warplab::indexable_by_32_bits(s.m, s.k) && warplab::indexable_by_32_bits(s.k, s.n) &&
+           warplab::indexable_by_32_bits(s.m, s.n);
+}
 
 // Uniform in [-1, 1): signed, so that sums cancel as in real data and a wrong
 // sign or a missing term shows. Seeded: the same seed gives the same data
 // everywhere. A and B come from different streams of the same seed.
 inline std::vector<float> make_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed, unsigned which)
 {
-    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + which);
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    wl::Random rng(seed * 0x9E3779B97F4A7C15ull + which);
     std::vector<float> v(rows * cols);
-    for (float& x : v) x = d(rng);
+    for (float& x : v) x = rng.uniform_float(-1.0f, 1.0f);
     return v;
 }
 

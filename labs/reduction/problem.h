@@ -3,9 +3,10 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
-#include <random>
 #include <string>
 #include <vector>
+
+#include "warplab/random.h"
 
 namespace warplab::reduction {
 
@@ -16,15 +17,12 @@ inline const char* to_string(ElemType t) { return t == ElemType::Int ? "int" : "
 // floats in [0, 1). Seeded: the same seed gives the same data everywhere.
 template <class T> std::vector<T> make_input(std::size_t n, std::uint64_t seed)
 {
-    std::mt19937_64 rng(seed);
+    wl::Random rng(seed);
     std::vector<T> v(n);
-    if constexpr (std::is_integral_v<T>) {
-        std::uniform_int_distribution<int> d(0, 9);
-        for (auto& x : v) x = d(rng);
-    } else {
-        std::uniform_real_distribution<float> d(0.0f, 1.0f);
-        for (auto& x : v) x = d(rng);
-    }
+    if constexpr (std::is_integral_v<T>)
+        for (auto& x : v) x = static_cast<T>(rng.uniform_int(0, 9));
+    else
+        for (auto& x : v) x = rng.uniform_float(0.0f, 1.0f);
     return v;
 }
 

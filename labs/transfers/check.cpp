@@ -1,6 +1,6 @@
 #include "labs/transfers/check.h"
 
-#include <random>
+#include "warplab/random.h"
 
 #include "kernels/transfers/work.h"
 
@@ -9,8 +9,8 @@ namespace warplab::transfers {
 std::vector<float> make_input(std::size_t n, std::uint64_t seed)
 {
     std::vector<float> x(n);
-    std::mt19937_64 rng(seed);
-    for (float& v : x) v = float(int(rng() % 2001) - 1000) / 8.0f;
+    wl::Random rng(seed);
+    for (float& v : x) v = float(rng.uniform_int(-1000, 1000)) / 8.0f;
     return x;
 }
 

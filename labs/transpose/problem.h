@@ -4,9 +4,11 @@
 #pragma once
 #include <cstdint>
 #include <cstring>
-#include <random>
 #include <string>
 #include <vector>
+
+#include "labs/common/index_limit.h"
+#include "warplab/random.h"
 
 namespace warplab::transpose {
 
@@ -20,18 +22,15 @@ struct Shape {
     bool operator==(const Shape&) const = default;
 };
 
-// Kernels index with 32-bit unsigned arithmetic: fewer than 2^32 elements.
-constexpr std::size_t kMaxElements = (std::size_t(1) << 32) - 1;
 
 // Uniform in [-1, 1), seeded: the same seed gives the same matrix everywhere.
 // Distinct values (with probability near 1 at these sizes), so an element in
 // the wrong place shows.
 inline std::vector<float> make_input(const Shape& s, std::uint64_t seed)
 {
-    std::mt19937_64 rng(seed * 0x9E3779B97F4A7C15ull + 7);
-    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    wl::Random rng(seed * 0x9E3779B97F4A7C15ull + 7);
     std::vector<float> v(s.elements());
-    for (float& x : v) x = d(rng);
+    for (float& x : v) x = rng.uniform_float(-1.0f, 1.0f);
     return v;
 }
 

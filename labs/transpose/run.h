@@ -36,7 +36,7 @@ inline Shape shape_from(const std::vector<std::size_t>& size, std::size_t n)
     else
         s = {n, n};
     if (s.rows == 0 || s.cols == 0) throw std::invalid_argument("the matrix needs at least one row and one column (got " + s.text() + ")");
-    if (s.rows > kMaxElements || s.cols > kMaxElements || s.elements() > kMaxElements)
+    if (!indexable_by_32_bits(s.rows, s.cols))  // the kernels index with 32 bits
         throw std::invalid_argument("shape " + s.text() + " has 2^32 elements or more (the kernels index with 32 bits)");
     return s;
 }

@@ -3,13 +3,13 @@
 #pragma once
 #include <gtest/gtest.h>
 
-#include <random>
 #include <string>
 #include <vector>
 
 #include "corpus/layout.h"
 #include "emulator/helpers.h"
 #include "emulator/ptx_modules.h"
+#include "warplab/random.h"
 
 namespace warplab::test {
 
@@ -30,19 +30,18 @@ void run_corpus(Emulator& emu, const std::string& file, const char* kernel, dim3
 // n values drawn uniformly from [lo, hi] by a generator seeded with `seed`.
 template <class T> std::vector<T> seeded_ints(std::size_t n, T lo, T hi, std::uint64_t seed)
 {
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<T> pick(lo, hi);
+    wl::Random rng(seed);
     std::vector<T> v(n);
-    for (T& x : v) x = pick(rng);
+    // an unsigned 64-bit bound keeps its bits: uniform_int's arithmetic is modulo 2^64
+    for (T& x : v) x = static_cast<T>(rng.uniform_int(static_cast<std::int64_t>(lo), static_cast<std::int64_t>(hi)));
     return v;
 }
 
 inline std::vector<float> seeded_floats(std::size_t n, float lo, float hi, std::uint64_t seed)
 {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> pick(lo, hi);
+    wl::Random rng(seed);
     std::vector<float> v(n);
-    for (float& x : v) x = pick(rng);
+    for (float& x : v) x = rng.uniform_float(lo, hi);
     return v;
 }
 

@@ -14,13 +14,13 @@
 
 #include <map>
 #include <memory>
-#include <random>
 
 #include "gpu_test_helpers.h"
 #include "instrumented_sites.h"
 #include "warplab/cuda/ptx_trace.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
+#include "warplab/random.h"
 #include "warplab/trace/events.h"
 
 namespace {
@@ -107,10 +107,9 @@ void expect_equal_traces(const std::vector<wl::trace::BlockTrace>& gpu, const st
 
 std::vector<float> seeded_floats(std::size_t n, unsigned seed)
 {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> d(-50, 50);  // small integers: every sum is exact in float
+    wl::Random rng(seed);
     std::vector<float> v(n);
-    for (float& x : v) x = static_cast<float>(d(rng));
+    for (float& x : v) x = static_cast<float>(rng.uniform_int(-50, 50));  // small integers: every sum is exact in float
     return v;
 }
 

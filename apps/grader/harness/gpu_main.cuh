@@ -9,11 +9,11 @@
 #include <cstdio>
 #include <cstring>
 #include <functional>
-#include <random>
 #include <string>
 #include <vector>
 
 #include "warplab/cuda/timing.h"
+#include "warplab/random.h"
 
 namespace wl::grade::gpu {
 
@@ -35,19 +35,17 @@ template <class T> T* upload(const std::vector<T>& host)
 
 inline std::vector<int> ints(std::size_t n, std::uint64_t seed, int lo, int hi)
 {
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int> d(lo, hi);
+    wl::Random rng(seed);
     std::vector<int> v(n);
-    for (int& x : v) x = d(rng);
+    for (int& x : v) x = static_cast<int>(rng.uniform_int(lo, hi));
     return v;
 }
 
 inline std::vector<float> floats(std::size_t n, std::uint64_t seed, float lo, float hi)
 {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> d(lo, hi);
+    wl::Random rng(seed);
     std::vector<float> v(n);
-    for (float& x : v) x = d(rng);
+    for (float& x : v) x = rng.uniform_float(lo, hi);
     return v;
 }
 

@@ -11,11 +11,11 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <random>
 #include <set>
 #include <sstream>
 
 #include "exercises/exercises.h"
+#include "warplab/random.h"
 
 namespace wl::grade {
 
@@ -210,19 +210,17 @@ Finding compare_floats(const std::vector<float>& got, const std::vector<float>& 
 
 std::vector<int> random_ints(std::size_t n, std::uint64_t seed, int lo, int hi)
 {
-    std::mt19937_64 rng(seed);
-    std::uniform_int_distribution<int> d(lo, hi);
+    wl::Random rng(seed);
     std::vector<int> v(n);
-    for (int& x : v) x = d(rng);
+    for (int& x : v) x = static_cast<int>(rng.uniform_int(lo, hi));
     return v;
 }
 
 std::vector<float> random_floats(std::size_t n, std::uint64_t seed, float lo, float hi)
 {
-    std::mt19937_64 rng(seed);
-    std::uniform_real_distribution<float> d(lo, hi);
+    wl::Random rng(seed);
     std::vector<float> v(n);
-    for (float& x : v) x = d(rng);
+    for (float& x : v) x = rng.uniform_float(lo, hi);
     return v;
 }
 

@@ -11,12 +11,12 @@
 
 #include <cstring>
 #include <filesystem>
-#include <random>
 
 #include "instrumented_sites.h"
 #include "ptx_instrument.h"
 #include "core/src/emu/runtime.h"  // find_allocation
 #include "warplab/ptx/ptx.h"
+#include "warplab/random.h"
 #include "warplab/trace/events.h"
 
 namespace {
@@ -152,10 +152,9 @@ template <class T> T* copy_in(wl::emu::Emulator& emu, const std::vector<T>& v)
 
 std::vector<float> seeded_floats(std::size_t n, unsigned seed)
 {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> d(-50, 50);
+    wl::Random rng(seed);
     std::vector<float> v(n);
-    for (float& x : v) x = static_cast<float>(d(rng));
+    for (float& x : v) x = static_cast<float>(rng.uniform_int(-50, 50));
     return v;
 }
 

@@ -5,8 +5,8 @@ namespace warplab {
 
 std::string size_text(std::size_t n)
 {
-    for (int k = 40; k >= 10; --k)
-        if (n == (std::size_t(1) << k)) return "2^" + std::to_string(k);
+    for (int k = 40; k >= 10; --k)  // 64-bit arithmetic: 2^40 does not fit a 32-bit size_t
+        if (std::uint64_t(n) == (std::uint64_t(1) << k)) return "2^" + std::to_string(k);
     return std::to_string(n);
 }
 

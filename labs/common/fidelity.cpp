@@ -36,7 +36,7 @@ CountedLaunch recorded_launch(const nlohmann::json& row, const Lab& lab)
     const std::vector<std::string> args = row.at("trace_args").get<std::vector<std::string>>();
     for (std::size_t i = 0; i + 1 < args.size(); ++i) {
         if (args[i] == "--type") l.type = args[i + 1];
-        if (args[i] == "--n") l.shape = {std::stoull(args[i + 1])};
+        if (args[i] == "--n") l.shape = {static_cast<std::size_t>(std::stoull(args[i + 1]))};  // recorded sizes fit 32 bits
         if (args[i] == "--size") {
             std::vector<unsigned> dims = parse_dims(args[i + 1]);
             if (dims.size() == 1) dims = {dims[0], dims[0], dims[0]};  // not assign(3, dims[0]): assign may not take its own element

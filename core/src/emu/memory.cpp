@@ -1,6 +1,8 @@
 // Memory: the emulator's device allocations (poisoned, 256-byte aligned, found
 // by address for bounds and fault messages) and each block's shared arrays
 // (allocated in a per-host-thread arena by the first lane that declares them).
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -78,12 +80,13 @@ void* declare_shared(unsigned elem_size, unsigned long long count, const char* n
     Lane& lane = *tls_lane;
     Block& b = *lane.block;
     const unsigned k = lane.declared++;
-    const std::size_t bytes = elem_size * count;
+    const std::uint64_t wanted = elem_size * count;  // 64 bits: a 32-bit size_t would wrap past the check
+    const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(wanted, kSharedCapacity + 1ull));
     if (k == b.decls.size()) {
         const std::size_t offset = (b.shared_used + 15) / 16 * 16;
         if (offset + bytes > kSharedCapacity) {
             fault(lane, file, line,
-                  "shared memory exhausted: " + std::string(name) + " needs " + std::to_string(bytes) +
+                  "shared memory exhausted: " + std::string(name) + " needs " + std::to_string(wanted) +
                       " bytes, the block already uses " + std::to_string(offset) + " of " +
                       std::to_string(kSharedCapacity));
         }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <chrono>
+#include <cstdint>
 #include <mutex>
 #include <thread>
 
@@ -247,7 +248,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
                 b.watched = opt.record && std::find(opt.watched_blocks.begin(), opt.watched_blocks.end(), i) !=
                                               opt.watched_blocks.end();
                 b.records = &local;
-                b.max_records = opt.max_record_bytes / sizeof(LaneRecord);
+                b.max_records = static_cast<std::size_t>(std::min<std::uint64_t>(opt.max_record_bytes / sizeof(LaneRecord), SIZE_MAX));
                 run_block(b, mem);
                 ++done;
                 report();

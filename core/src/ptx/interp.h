@@ -16,6 +16,7 @@
 // inside a call; their frames live on the fiber's stack.
 #pragma once
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -45,7 +46,7 @@ using LaneMask = std::uint64_t;
 constexpr LaneMask lanes_below(unsigned n) { return n >= 64 ? ~LaneMask{0} : (LaneMask{1} << n) - 1; }
 
 struct PointerArg {
-    std::uintptr_t ptr, alloc_end;
+    std::uint64_t ptr, alloc_end;
     std::uint8_t position;
 };
 
@@ -339,6 +340,7 @@ public:
     // ---- arithmetic
     void integer_op(const Frame& fr, const Instr& in);
     void float_op(const Frame& fr, const Instr& in);
+    void float_op_directed(const Frame& fr, const Instr& in);
     void convert(const Frame& fr, const Instr& in);
     bool compare(const Instr& in, std::uint64_t a, std::uint64_t b) const;
     void setp(const Frame& fr, const Instr& in);
@@ -406,6 +408,18 @@ inline Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint
     return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
 
+// Host memory at an emulator address (64 bits, as PTX's), which the caller has
+// found inside an allocation, so it fits the host's pointers.
+inline unsigned char* host_bytes(std::uint64_t addr) { return reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(addr)); }
+
+// The allocation holding addr; an address beyond the host's pointers (2^32 on a
+// 32-bit host) is in none, rather than truncated into one.
+inline bool find_host_allocation(std::uint64_t addr, std::uintptr_t& base, std::size_t& bytes)
+{
+    return addr <= std::numeric_limits<std::uintptr_t>::max() &&
+           emu::detail::find_allocation(static_cast<std::uintptr_t>(addr), base, bytes);
+}
+
 inline Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind)
 {
     const Launch& L = *t_->L;
@@ -415,16 +429,16 @@ inline Interpreter::Target Interpreter::global_target(const Instr& in, std::uint
         if (a.ptr <= addr) below = &a;
     if (below && addr < below->alloc_end) {
         if (addr + size <= below->alloc_end)
-            return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, below->position,
+            return Target{host_bytes(addr), trace::Space::Global, below->position,
                           addr - below->ptr + below->ptr % 256};
     } else {
         for (const auto& [base, bytes] : m_.var_ranges)  // module .global variables
             if (addr >= base && addr + size <= base + bytes)
-                return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, 0xFF, addr - base};
+                return Target{host_bytes(addr), trace::Space::Global, 0xFF, addr - base};
         std::uintptr_t base = 0;
         std::size_t bytes = 0;
-        if (emu::detail::find_allocation(addr, base, bytes) && addr + size <= base + bytes)
-            return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::Global, 0xFF, addr - base + base % 256};
+        if (find_host_allocation(addr, base, bytes) && addr + size <= base + bytes)
+            return Target{host_bytes(addr), trace::Space::Global, 0xFF, addr - base + base % 256};
     }
     global_bounds_fault(in, addr, size, below, kind);
 }

@@ -78,8 +78,22 @@ void Interpreter::setp(const Frame& fr, const Instr& in)
     if (pair) put_pred(fr, in.o[1], q);
 }
 
-static std::uint64_t umulhi(std::uint64_t a, std::uint64_t b) { return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64); }
-static std::int64_t smulhi(std::int64_t a, std::int64_t b) { return static_cast<std::int64_t>((static_cast<__int128>(a) * b) >> 64); }
+// The high 64 bits of a 128-bit product, from 32-bit halves (no __int128: 32-bit
+// hosts and some compilers lack it).
+static std::uint64_t umulhi(std::uint64_t a, std::uint64_t b)
+{
+    const std::uint64_t a0 = a & 0xFFFFFFFF, a1 = a >> 32, b0 = b & 0xFFFFFFFF, b1 = b >> 32;
+    const std::uint64_t p01 = a0 * b1, p10 = a1 * b0;
+    const std::uint64_t middle = ((a0 * b0) >> 32) + (p01 & 0xFFFFFFFF) + (p10 & 0xFFFFFFFF);
+    return a1 * b1 + (p01 >> 32) + (p10 >> 32) + (middle >> 32);
+}
+// Signed: a negative operand x reads as x + 2^64 unsigned, which adds the other
+// operand times 2^64 to the product: subtract it back from the high word.
+static std::int64_t smulhi(std::int64_t a, std::int64_t b)
+{
+    const auto ua = static_cast<std::uint64_t>(a), ub = static_cast<std::uint64_t>(b);
+    return static_cast<std::int64_t>(umulhi(ua, ub) - (a < 0 ? ub : 0) - (b < 0 ? ua : 0));
+}
 
 void Interpreter::integer_op(const Frame& fr, const Instr& in)
 {
@@ -101,9 +115,9 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
     auto add_carry = [&](std::uint64_t x, std::uint64_t y, bool carry_in) {
         x &= top;
         y &= top;
-        const unsigned __int128 sum = static_cast<unsigned __int128>(x) + y + carry_in;
-        if (in.flags & kCarryOut) t_->carry = (sum >> w) != 0;
-        return static_cast<std::uint64_t>(sum);
+        const std::uint64_t sum = x + y + carry_in;  // below 2^(w+1) where w < 64
+        if (in.flags & kCarryOut) t_->carry = w == 64 ? sum < x || (carry_in && sum == x) : (sum >> w) != 0;
+        return sum;
     };
     auto product = [&](bool high) -> std::uint64_t {
         if (!high) return a * b;

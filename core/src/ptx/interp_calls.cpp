@@ -101,7 +101,7 @@ Flow Interpreter::call(const Frame& fr, const Instr& in)
         id &= 0xFFFF'FFFF;
     }
     if (id >= m_.functions.size()) fail(in, "call of an unknown function");
-    const Function& callee = m_.functions[id];
+    const Function& callee = m_.functions[static_cast<std::size_t>(id)];  // below the count, checked above
     if (callee.declared_only) {
         builtin(fr, in, callee);
         return Flow::Returned;

@@ -161,7 +161,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
             const auto end = pointed_allocation_end(v, [](std::uint64_t a, std::uint64_t& base, std::uint64_t& bytes) {
                 std::uintptr_t b = 0;
                 std::size_t n = 0;
-                const bool found = emu::detail::find_allocation(a, b, n);
+                const bool found = find_host_allocation(a, b, n);
                 base = b, bytes = n;
                 return found;
             });

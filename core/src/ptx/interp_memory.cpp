@@ -79,7 +79,7 @@ Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space
     case Space::Const:
         for (const auto& [base, bytes] : m_.var_ranges)
             if (addr >= base && addr + size <= base + bytes)
-                return Target{reinterpret_cast<unsigned char*>(addr), trace::Space::None, 0, 0};
+                return Target{host_bytes(addr), trace::Space::None, 0, 0};
         fail(in, "out-of-bounds constant " + std::string(verb(kind)));
     case Space::Local:
         if (addr + size > t_->sp + 0ULL || addr + size < addr) fail(in, "out-of-bounds local " + std::string(verb(kind)) + " at local offset " + std::to_string(addr));

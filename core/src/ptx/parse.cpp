@@ -778,7 +778,7 @@ std::span<unsigned char> Module::symbol(std::string_view name) const
         char* d = abi::__cxa_demangle(v.name.c_str(), nullptr, nullptr, &status);
         const bool match = v.name == name || (status == 0 && d && name == d);
         std::free(d);
-        if (match) return {v.data, v.bytes};
+        if (match) return {v.data, static_cast<std::size_t>(v.bytes)};  // it is held in memory, so it fits
     }
     return {};
 }

@@ -167,9 +167,9 @@ void replay_lane(std::vector<std::optional<std::uint64_t>>& elems, const ArraySh
         const std::uint64_t index = addr / elem;
         if (index >= elems.size()) {
             if (shape.known) continue;  // out of bounds: the emulator reports it, we ignore it
-            elems.resize(index + 1);
+            elems.resize(static_cast<std::size_t>(index) + 1);  // within shared memory: it fits
         }
-        write_byte(elems[index], static_cast<unsigned>(addr % elem), value_byte(value, b));
+        write_byte(elems[static_cast<std::size_t>(index)], static_cast<unsigned>(addr % elem), value_byte(value, b));
     }
 }
 
@@ -280,7 +280,7 @@ std::vector<SharedSnapshot> shared_contents(const BlockTrace& block)
     std::map<std::uint8_t, ArrayShape> shapes;
     for (const SharedArrayInfo& a : block.shared_arrays) {
         shapes[a.id] = {a.elem_size, true};
-        state[a.id].assign(a.count, std::nullopt);
+        state[a.id].assign(static_cast<std::size_t>(a.count), std::nullopt);  // a shared array: it fits
     }
     std::vector<SharedSnapshot> after(block.steps.size());
     std::size_t next = 0;  // events are sorted by step

@@ -6,6 +6,7 @@
 #include <climits>
 
 #include "interp.h"
+#include "rounding.h"
 
 namespace wl::ptx::detail {
 
@@ -303,13 +304,80 @@ template <class F> static F apply_float(Op op, F a, F b, F c, const Instr& in, b
     }
 }
 
-void Interpreter::float_op(const Frame& fr, const Instr& in)
+// The operations with a rounding mode (.rn, .rz, .rm, .rp), in double, rounded
+// to nearest with the sign of the residual (rounding.h); ok = false for others.
+static Nearest nearest_of(Op op, double a, double b, double c, Round r, bool& ok)
+{
+    ok = true;
+    switch (op) {
+    case Op::Add: return add_nearest(a, b, r);
+    case Op::Sub: return add_nearest(a, -b, r);
+    case Op::Mul: return mul_nearest(a, b);
+    case Op::Fma: case Op::Mad: return fma_nearest(a, b, c, r);
+    case Op::Div: return div_nearest(a, b);
+    case Op::Rcp: return div_nearest(1.0, a);
+    case Op::Sqrt: return sqrt_nearest(a);
+    default: ok = false; return {0, 0};
+    }
+}
+
+// .sat: NaN to 0, else clamped to [0, 1]; a clamped value is exact.
+static Nearest saturate(Nearest n)
+{
+    if (std::isnan(n.value)) return {0.0, 0};
+    if (n.value <= 0 || n.value >= 1) return {std::clamp(n.value, 0.0, 1.0), 0};
+    return n;
+}
+
+// .rz, .rm, .rp (in software, rounding.h): the operation rounded once, in the mode.
+void Interpreter::float_op_directed(const Frame& fr, const Instr& in)
 {
     const std::uint64_t a = get(fr, in.o[1]);
     const std::uint64_t b = in.nops > 2 ? get(fr, in.o[2]) : 0;
     const std::uint64_t c = in.nops > 3 ? get(fr, in.o[3]) : 0;
+    const bool flush = in.flags & kFtz, sat = in.flags & kSat;
     bool ok = true;
-    RoundingScope rounding(in.round);
+    switch (in.ty) {
+    case Ty::F32: {  // floats in double: products exact, residuals exact
+        auto arg = [&](std::uint64_t v) { return static_cast<double>(flush ? ftz(f32(v)) : f32(v)); };
+        Nearest n = nearest_of(in.op, arg(a), arg(b), arg(c), in.round, ok);
+        if (!ok) unsupported(in);
+        if (sat) n = saturate(n);
+        float r = float_directed(n, in.round);
+        if (flush) r = ftz(r);
+        put(fr, in.o[0], Ty::B32, bits(r));
+        return;
+    }
+    case Ty::F64: {
+        Nearest n = nearest_of(in.op, f64(a), f64(b), f64(c), in.round, ok);
+        if (!ok) unsupported(in);
+        if (sat) n = saturate(n);
+        put(fr, in.o[0], Ty::B64, bits(step_directed(n.value, n.residual, in.round)));
+        return;
+    }
+    case Ty::F16: case Ty::BF16: {
+        const bool bf = in.ty == Ty::BF16;
+        auto arg = [&](std::uint64_t v) {
+            const auto u = static_cast<std::uint16_t>(v);
+            return static_cast<double>(bf ? bf16_to_float(u) : half_to_float(u));
+        };
+        Nearest n = nearest_of(in.op, arg(a), arg(b), arg(c), in.round, ok);
+        if (!ok) unsupported(in);
+        if (sat) n = saturate(n);
+        put(fr, in.o[0], Ty::B16, bf ? bf16_directed(n, in.round) : half_directed(n, in.round));
+        return;
+    }
+    default: unsupported(in);
+    }
+}
+
+void Interpreter::float_op(const Frame& fr, const Instr& in)
+{
+    if (directed(in.round)) return float_op_directed(fr, in);
+    const std::uint64_t a = get(fr, in.o[1]);
+    const std::uint64_t b = in.nops > 2 ? get(fr, in.o[2]) : 0;
+    const std::uint64_t c = in.nops > 3 ? get(fr, in.o[3]) : 0;
+    bool ok = true;
     switch (in.ty) {
     case Ty::F32: {
         float x = f32(a), y = f32(b), z = f32(c);
@@ -367,7 +435,6 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
         return;
     }
     const bool sat = in.flags & kSat;
-    RoundingScope rounding(ty_float(st) && ty_float(dt) ? in.round : Round::None);
     // the source as a double (floats) or an integer
     double x = 0;
     if (ty_float(st)) {
@@ -381,20 +448,21 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
         if (in.round >= Round::Rni) x = round_integer(x, in.round);
     }
     if (ty_float(dt)) {
-        if (!ty_float(st)) {  // integer -> float, rounded as the mode says
-            const bool s = ty_signed(st);
-            const std::int64_t si = sext(st, a);
-            const std::uint64_t ui = mask_to(st, a);
-            RoundingScope int_rounding(in.round);
-            if (dt == Ty::F32) { const float f = s ? static_cast<float>(si) : static_cast<float>(ui); put(fr, in.o[0], Ty::B32, bits(f)); return; }
-            x = s ? static_cast<double>(si) : static_cast<double>(ui);
+        const bool s = ty_signed(st);
+        if (!ty_float(st) && dt == Ty::F32 && !directed(in.round) && !sat) {  // rounded once, not through double
+            const float f = s ? static_cast<float>(sext(st, a)) : static_cast<float>(mask_to(st, a));
+            put(fr, in.o[0], Ty::B32, bits(f));
+            return;
         }
-        if (sat) x = std::isnan(x) ? 0.0 : std::clamp(x, 0.0, 1.0);
+        Nearest n{x, 0};  // a float source widens exactly
+        if (!ty_float(st)) n = s ? int_nearest(sext(st, a)) : uint_nearest(mask_to(st, a));
+        if (sat) n = saturate(n);
+        const Round mode = directed(in.round) ? in.round : Round::Rn;
         switch (dt) {
-        case Ty::F32: { float f = static_cast<float>(x); if (in.flags & kFtz) f = ftz(f); put(fr, in.o[0], Ty::B32, bits(f)); return; }
-        case Ty::F64: put(fr, in.o[0], Ty::B64, bits(x)); return;
-        case Ty::F16: put(fr, in.o[0], Ty::B16, double_to_half(x)); return;
-        case Ty::BF16: put(fr, in.o[0], Ty::B16, float_to_bf16(static_cast<float>(x))); return;
+        case Ty::F32: { float f = float_directed(n, mode); if (in.flags & kFtz) f = ftz(f); put(fr, in.o[0], Ty::B32, bits(f)); return; }
+        case Ty::F64: put(fr, in.o[0], Ty::B64, bits(step_directed(n.value, n.residual, mode))); return;
+        case Ty::F16: put(fr, in.o[0], Ty::B16, half_directed(n, mode)); return;
+        case Ty::BF16: put(fr, in.o[0], Ty::B16, mode == Round::Rn ? float_to_bf16(static_cast<float>(n.value)) : bf16_directed(n, mode)); return;
         default: unsupported(in);
         }
     }

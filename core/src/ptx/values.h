@@ -1,9 +1,8 @@
 // Values in register slots: the bit casts between slots and C++ types, the
 // narrow float formats, widths and sign extension, comparisons, flushing and
-// rounding modes. Inline: the hot forms use them.
+// rounding to integers. Inline: the hot forms use them.
 #pragma once
 #include <bit>
-#include <cfenv>
 #include <cmath>
 #include <cstdint>
 
@@ -17,9 +16,39 @@ inline float f32(std::uint64_t v) { return std::bit_cast<float>(static_cast<std:
 inline double f64(std::uint64_t v) { return std::bit_cast<double>(v); }
 inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
-inline float half_to_float(std::uint16_t h) { return static_cast<float>(std::bit_cast<_Float16>(h)); }
-inline std::uint16_t float_to_half(float f) { return std::bit_cast<std::uint16_t>(static_cast<_Float16>(f)); }
-inline std::uint16_t double_to_half(double d) { return std::bit_cast<std::uint16_t>(static_cast<_Float16>(d)); }
+// IEEE binary16 in software: _Float16 is missing on some hosts (clang 14 on
+// x86, 32-bit x86 without SSE2). A NaN keeps its sign and the top bits of its
+// payload and becomes quiet, as the x86 conversions do.
+inline float half_to_float(std::uint16_t h)
+{
+    const std::uint32_t sign = std::uint32_t(h & 0x8000) << 16, exp = (h >> 10) & 0x1F, mant = h & 0x3FF;
+    if (exp == 0x1F) return std::bit_cast<float>(sign | 0x7F800000 | (mant ? 0x400000 | mant << 13 : 0));
+    if (exp == 0) return sign ? -std::ldexp(float(mant), -24) : std::ldexp(float(mant), -24);  // exact
+    return std::bit_cast<float>(sign | (exp + 127 - 15) << 23 | mant << 13);
+}
+// Rounded to nearest, ties to even, straight from the double's bits (a float
+// widens exactly, so one function serves both): no double rounding, and no
+// dependence on the host's rounding mode.
+inline std::uint16_t double_to_half(double d)
+{
+    const std::uint64_t u = std::bit_cast<std::uint64_t>(d), mant = u & ((std::uint64_t(1) << 52) - 1);
+    const auto sign = static_cast<std::uint16_t>((u >> 48) & 0x8000);
+    const int exp = int((u >> 52) & 0x7FF);
+    if (exp == 0x7FF) return static_cast<std::uint16_t>(sign | 0x7C00 | (mant ? 0x200 | (mant >> 42) : 0));
+    if (exp == 0) return sign;  // zero or a double subnormal: far below half's smallest subnormal, 2^-24
+    const int e = exp - 1023;
+    if (e > 15) return static_cast<std::uint16_t>(sign | 0x7C00);
+    // Half normals keep 10 fraction bits (drop 42 of the 52); subnormals count units
+    // of 2^-24, so the significand 1.m x 2^e drops 28 - e bits (43 at e = -15).
+    const std::uint64_t sig = e >= -14 ? mant : (std::uint64_t(1) << 52) | mant;
+    const int drop = e >= -14 ? 42 : 28 - e;
+    if (drop > 53) return sign;  // below 2^-25: rounds to zero
+    const std::uint64_t kept = sig >> drop, rest = sig & ((std::uint64_t(1) << drop) - 1), half = std::uint64_t(1) << (drop - 1);
+    const std::uint64_t base = e >= -14 ? std::uint64_t(e + 15) << 10 | kept : kept;
+    const std::uint64_t rounded = base + (rest > half || (rest == half && (kept & 1)));  // a carry steps the exponent
+    return static_cast<std::uint16_t>(sign | rounded);
+}
+inline std::uint16_t float_to_half(float f) { return double_to_half(f); }
 inline float bf16_to_float(std::uint16_t b) { return std::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 inline std::uint16_t float_to_bf16(float f)
 {
@@ -72,28 +101,6 @@ inline bool compare_floats(Cmp c, float x, float y)
 }
 
 inline float ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
-
-inline int fenv_mode(Round r)
-{
-    switch (r) {
-    case Round::Rz: case Round::Rzi: return FE_TOWARDZERO;
-    case Round::Rm: case Round::Rmi: return FE_DOWNWARD;
-    case Round::Rp: case Round::Rpi: return FE_UPWARD;
-    default: return FE_TONEAREST;
-    }
-}
-// A non-default rounding mode for the host's float operations while it lives.
-struct RoundingScope {
-    bool set;
-    explicit RoundingScope(Round r) : set(r == Round::Rz || r == Round::Rm || r == Round::Rp)
-    {
-        if (set) std::fesetround(fenv_mode(r));
-    }
-    ~RoundingScope()
-    {
-        if (set) std::fesetround(FE_TONEAREST);
-    }
-};
 
 inline double round_integer(double x, Round r)
 {

@@ -22,8 +22,8 @@ WorkerMemory::WorkerMemory(unsigned stacks)
         mmap(nullptr, slot_ * stacks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
     if (base_ == MAP_FAILED) throw LaunchError("emulator: cannot map fiber stacks");
     for (unsigned i = 0; i < stacks; ++i) mprotect(base_ + i * slot_, page_, PROT_NONE);  // guard below each stack
-    arena = std::make_unique_for_overwrite<unsigned char[]>(kSharedCapacity);
-    shadow = std::make_unique_for_overwrite<WordShadow[]>(kSharedCapacity / 4);
+    arena.reset(new unsigned char[kSharedCapacity]);  // uninitialised (libc++ 14 has no make_unique_for_overwrite)
+    shadow.reset(new WordShadow[kSharedCapacity / 4]);
 }
 
 WorkerMemory::~WorkerMemory() { munmap(base_, slot_ * stacks_); }

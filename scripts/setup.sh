@@ -26,22 +26,7 @@ if ((!grader)); then
   packages+=(pkg-config libgtest-dev libgmock-dev libbenchmark-dev libsdl2-dev libimgui-dev libpng-dev fonts-dejavu-core)
   apt_options=()
 fi
-missing=()
-for p in "${packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if ((${#missing[@]})); then
-  echo "warplab: installing ${missing[*]}"
-  install=(apt-get install -y -qq "${apt_options[@]}" "${missing[@]}")
-  if [[ $(id -u) -eq 0 ]]; then
-    apt-get update -qq && DEBIAN_FRONTEND=noninteractive "${install[@]}" >/dev/null
-  elif command -v sudo >/dev/null; then
-    sudo apt-get update -qq && sudo DEBIAN_FRONTEND=noninteractive "${install[@]}" >/dev/null
-  else
-    echo "warplab: error: missing packages ${missing[*]}; install them as root (apt-get install ...)" >&2
-    exit 1
-  fi
-fi
+bash scripts/install-packages.sh "${apt_options[@]}" "${packages[@]}"
 
 if ((grader)); then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=OFF -DWARPLAB_CUDA=OFF -DWARPLAB_BUILD_PTX=OFF >/dev/null

@@ -26,8 +26,8 @@ constexpr bool kHaveFibers = true;
 WorkerMemory::WorkerMemory(unsigned stacks)
     : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))), slot_(kStackBytes + page_), stacks_(stacks)
 {
-    arena = std::make_unique_for_overwrite<unsigned char[]>(kSharedCapacity);
-    shadow = std::make_unique_for_overwrite<WordShadow[]>(kSharedCapacity / 4);
+    arena.reset(new unsigned char[kSharedCapacity]);  // uninitialised (libc++ 14 has no make_unique_for_overwrite)
+    shadow.reset(new WordShadow[kSharedCapacity / 4]);
     base_ = nullptr;
     if (!kHaveFibers) return;
     base_ = static_cast<unsigned char*>(

@@ -3,7 +3,6 @@
 // stores, atomics, asynchronous copies and mbarriers. The hot path's shared and
 // global targets are inline in interp.h.
 #include <algorithm>
-#include <atomic>
 #include <limits>
 #include <sstream>
 
@@ -142,9 +141,20 @@ void Interpreter::store(const Frame& fr, const Instr& in)
     record(in, Kind::Store, tg, size, value);
 }
 
+// Atomic access to plain memory, as std::atomic_ref gives (which libc++ 14 lacks):
+// the GCC and Clang builtins that it is built on.
+template <class T> struct AtomicRef {
+    T* p;
+    T load() const { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
+    bool compare_exchange_weak(T& expected, T desired) const
+    {
+        return __atomic_compare_exchange_n(p, &expected, desired, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    }
+};
+
 template <class T> T atomic_rmw(T* p, Sub sub, T b, T c, bool is_signed)
 {
-    std::atomic_ref<T> ref(*p);
+    const AtomicRef<T> ref{p};
     T old = ref.load();
     for (;;) {
         T next = old;
@@ -168,7 +178,7 @@ template <class T> T atomic_rmw(T* p, Sub sub, T b, T c, bool is_signed)
 
 template <class F, class U> U atomic_float_add(U* p, F b)
 {
-    std::atomic_ref<U> ref(*p);
+    const AtomicRef<U> ref{p};
     U old = ref.load();
     for (;;) {
         const U next = std::bit_cast<U>(static_cast<F>(std::bit_cast<F>(old) + b));

@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace wl::trace {
@@ -58,7 +59,11 @@ struct GroupKey {
     std::uint8_t array = 0, size = 0;
     LaneMask mask = 0;
     std::vector<std::uint64_t> chunks;  // per active lane, its offset / width
-    auto operator<=>(const GroupKey&) const = default;
+    bool operator<(const GroupKey& o) const  // not a defaulted <=>: libc++ 14's vector has none
+    {
+        return std::tie(step, warp, site, kind, array, size, mask, chunks) <
+               std::tie(o.step, o.warp, o.site, o.kind, o.array, o.size, o.mask, o.chunks);
+    }
 };
 
 // An open group: which of the chunk's positions (offset % width / size) its events fill.
@@ -106,7 +111,7 @@ std::optional<WarpEvent> merged(const std::vector<WarpEvent>& events, const Piec
     if (count != piece.positions.size() || (count & (count - 1)) || *lo % count) return std::nullopt;
     const unsigned first = *lo;  // a lambda may not capture a structured binding before C++20's clang 16
     WarpEvent out = events[piece.events.front()];
-    const unsigned size = out.size;
+    const unsigned size = out.size, first = *lo;  // a copy: clang 14 cannot capture a structured binding
     out.size = static_cast<std::uint8_t>(size * count);
     for_each_lane(out.mask, [&](unsigned lane) {
         out.offset[lane] -= (out.offset[lane] % out.size);

@@ -109,7 +109,6 @@ std::optional<WarpEvent> merged(const std::vector<WarpEvent>& events, const Piec
     const auto [lo, hi] = std::minmax_element(piece.positions.begin(), piece.positions.end());
     const unsigned count = *hi - *lo + 1;
     if (count != piece.positions.size() || (count & (count - 1)) || *lo % count) return std::nullopt;
-    const unsigned first = *lo;  // a lambda may not capture a structured binding before C++20's clang 16
     WarpEvent out = events[piece.events.front()];
     const unsigned size = out.size, first = *lo;  // a copy: clang 14 cannot capture a structured binding
     out.size = static_cast<std::uint8_t>(size * count);

@@ -321,7 +321,12 @@ bool wanted(const BenchTable& t, const BenchArgs& a)
     const bool size_ok = a.sizes.empty() || std::any_of(a.sizes.begin(), a.sizes.end(), [&](const std::string& text) {
                              return has_size(t, parse_size(text));
                          });
-    return t.lab == a.lab && (a.type.empty() || t.type == a.type) && n_ok && size_ok;
+    // Without --block, the tables of each version's own block; with it, those timed at one of the blocks asked for.
+    const bool block_ok = a.blocks.empty() ? t.block.empty()
+                                           : std::any_of(a.blocks.begin(), a.blocks.end(), [&](const std::string& text) {
+                                                 return parse_block(text) == t.block;
+                                             });
+    return t.lab == a.lab && (a.type.empty() || t.type == a.type) && n_ok && size_ok && block_ok;
 }
 
 // Each published table of the lab beside the recorded table of its type and n.
@@ -411,6 +416,7 @@ int bench(const BenchArgs& a, const std::string& command)
                 o.type = type, o.warm = a.warm, o.seconds_per_version = a.seconds, o.command = command, o.shape = size;
                 if (!a.file.empty()) o.file = a.file, o.kernel = a.kernel, o.as_version = as->id, o.shared_bytes = a.shared_bytes;
                 tables.push_back(lab->bench(o));
+                tables.back().block = block;
                 for (const BenchRow& r : tables.back().rows) all_ok &= r.ok || r.variant;
             }
     if (!a.record.empty()) {

@@ -85,6 +85,7 @@ struct BenchTable {
     double copy_rate = 0;   // copy kernel, GB/s (read + write)
     std::string note;       // e.g. "fits in L2"
     std::vector<std::size_t> shape;  // the problem's dimensions where it has several (matmul: {M, N, K})
+    std::vector<unsigned> block;     // --block every version was timed at ({threads} or {x, y}); empty: each version's own
     Provenance provenance;
     std::vector<BenchRow> rows;
     std::vector<LinkRate> links;          // transfers: the links' bandwidths of this run

@@ -105,6 +105,7 @@ nlohmann::json to_json(const BenchTable& t)
                         {"peak", t.peak}, {"copy_rate", t.copy_rate}, {"note", t.note},
                         {"provenance", to_json(t.provenance)}, {"rows", rows}};
     if (!t.shape.empty()) j["shape"] = t.shape;  // optional: only labs with several dimensions
+    if (!t.block.empty()) j["block"] = t.block;  // optional: only a --block run
     if (!t.links.empty() || !t.timelines.empty()) {  // optional: only labs that time copies (transfers)
         nlohmann::json links = nlohmann::json::array(), timelines = nlohmann::json::array();
         for (const LinkRate& l : t.links) links.push_back({{"link", l.link}, {"gbps", l.gbps}});
@@ -128,6 +129,7 @@ BenchTable bench_table_from_json(const nlohmann::json& j)
     t.note = j.at("note");
     t.provenance = provenance_from_json(j.at("provenance"));
     if (j.contains("shape")) t.shape = j.at("shape").get<std::vector<std::size_t>>();
+    if (j.contains("block")) t.block = j.at("block").get<std::vector<unsigned>>();
     for (const auto& r : j.at("rows")) t.rows.push_back(row_from_json(r));
     if (j.contains("links"))
         for (const auto& l : j.at("links")) t.links.push_back({l.at("link"), l.at("gbps")});

@@ -64,4 +64,19 @@ TEST(BenchRatios, ResultsWithTheOldFieldNamesStillLoad)
     EXPECT_DOUBLE_EQ(back.rows[1].speedup_vs_previous, 2.0);
 }
 
+// A table timed at --block keeps the block it was timed at (an image group
+// 16x8 here); a table without one loads with none, which `--recorded` shows
+// only when no --block is asked for.
+TEST(BenchRatios, TheBlockOfABlockRunIsRecorded)
+{
+    BenchTable t;
+    t.rows = {row("v1", 8.0)};
+    t.block = {16, 8};
+    EXPECT_EQ(warplab::bench_table_from_json(warplab::to_json(t)).block, (std::vector<unsigned>{16, 8}));
+    t.block.clear();
+    const nlohmann::json j = warplab::to_json(t);
+    EXPECT_FALSE(j.contains("block"));
+    EXPECT_TRUE(warplab::bench_table_from_json(j).block.empty());
+}
+
 }  // namespace

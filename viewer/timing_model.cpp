@@ -49,10 +49,12 @@ int default_table(const Timing& timing, const std::string& lab, const std::strin
     if (std::find(mine.begin(), mine.end(), timing.selected) != mine.end()) return timing.selected;
     for (auto it = mine.rbegin(); it != mine.rend(); ++it)
         if (timing.tables[*it].measured_now) return *it;
+    // The largest n of the type, at each version's own block: a --block run
+    // (a group sweep) is a table to choose, not the lab's ladder.
     int best = -1;
     for (int i : mine) {
         const BenchTable& t = timing.tables[i].table;
-        if (t.type != type) continue;
+        if (t.type != type || !t.block.empty()) continue;
         if (best < 0 || t.n > timing.tables[best].table.n) best = i;
     }
     return best >= 0 ? best : mine.front();
@@ -65,7 +67,14 @@ std::string source_label(const TimingTable& t)
     return "recorded on " + p.gpu + ", " + p.date.substr(0, 10);
 }
 
-std::string size_label_of(const BenchTable& t) { return size_label(t) + (t.warm ? ", L2 warm" : ""); }
+static std::string block_label(const BenchTable& t)
+{
+    if (t.block.empty()) return "";
+    if (t.block.size() == 1) return ", block " + std::to_string(t.block[0]);
+    return ", group " + std::to_string(t.block[0]) + "×" + std::to_string(t.block[1]);
+}
+
+std::string size_label_of(const BenchTable& t) { return size_label(t) + block_label(t) + (t.warm ? ", L2 warm" : ""); }
 
 const BenchRow* find_row(const BenchTable& t, const std::string& version)
 {

@@ -10,6 +10,7 @@
 #include "viewer/format.h"
 #include "viewer/source_model.h"
 #include "viewer/step_model.h"
+#include "viewer/timing_model.h"
 
 namespace warplab::viewer {
 namespace {
@@ -191,6 +192,23 @@ TEST(ViewerModel, AVersionIsComparedWithTheOneItBuildsOn)
         ASSERT_TRUE(compared.has_value());
         EXPECT_STREQ(current_lab(app).versions[*compared].id, c.compared);
     }
+}
+
+// The time panel opens on the lab's ladder: of three recorded image tables
+// at one n (group 4x4, each version's own groups, group 32x32) the one
+// without a --block is shown, whatever the order of the files; the others
+// are named by their group in the table list.
+TEST(ViewerModel, TheTimePanelOpensOnTheTableAtEachVersionsOwnBlock)
+{
+    Timing timing;
+    for (std::vector<unsigned> block : {std::vector<unsigned>{4, 4}, std::vector<unsigned>{}, std::vector<unsigned>{32, 32}}) {
+        BenchTable t;
+        t.lab = "image", t.type = "float", t.n = 1920 * 1080, t.block = block;
+        timing.tables.push_back({t, false, "results.json"});
+    }
+    EXPECT_EQ(default_table(timing, "image", "float"), 1);
+    EXPECT_NE(size_label_of(timing.tables[0].table).find("group 4×4"), std::string::npos);
+    EXPECT_EQ(size_label_of(timing.tables[1].table).find("group"), std::string::npos);
 }
 
 TEST(ViewerModel, KeysActOnTheState)

@@ -150,7 +150,7 @@ def main() -> int:
         for what, pattern in [
             ("trace number", r"<!-- trace: (?:(?!-->).)*-->(?P<value>[^<]*\d[^<]*)<!-- /trace -->"),
             ("kernel line", r"<!-- line: (?:(?!-->).)*-->(?P<value>\d+)<!-- /line -->"),
-            ("measured table", r"<!-- bench: [^\n]*-->\n\n\|[^\n]*\n\|[^\n]*\n(?P<value>\|[^\n]*\d)"),
+            ("measured table", r"<!-- bench: [^\n]*-->\n\n(?:\*\*[^\n]*\n\n)?\|[^\n]*\n\|[^\n]*\n(?P<value>\|[^\n]*\d)"),
             ("sweep table", r"<!-- sweep: [^\n]*-->\n\n\|[^\n]*\n\|[^\n]*\n(?P<value>\|[^\n]*\d)"),
             ("trace table", r"<!-- trace-table: [^\n]*-->\n```\n(?P<value>[^\n]*\d)"),
             ("reading time", r"<!-- reading-time -->(?P<value>\d+)<!-- /reading-time -->"),

@@ -94,7 +94,9 @@ const TraceSlot& trace_for(App& app, std::size_t version, const RunRequest& req)
     auto it = app.traces.find(key);
     if (it != app.traces.end()) return it->second;
     if (app.start_trace) {
-        it = app.traces.emplace(key, TraceSlot{.pending = TraceSlot::Pending{.since = app.clock}}).first;
+        TraceSlot waiting;
+        waiting.pending.emplace().since = app.clock;
+        it = app.traces.emplace(key, std::move(waiting)).first;
         app.start_trace(key, req);
     } else {
         it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;

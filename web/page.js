@@ -32,18 +32,18 @@ function warplabLayout(text) {
 }
 
 // ---- the Worker and its queue: requests wait here, the selected version's first.
-const traces = { worker: null, ready: false, queue: [], running: null };
+const traces = { worker: null, ready: false, queue: [], running: null, arrived: 0, readBack: 0 };
 
-// A string for the viewer, in its memory (a trace's reply is megabytes: too big for ccall's stack copy).
-function withCString(text, use) {
-  const bytes = Module.lengthBytesUTF8(text) + 1;
-  const at = Module._malloc(bytes);
-  Module.stringToUTF8(text, at, bytes);
-  try { use(at); } finally { Module._free(at); }
-}
-
-function traceArrived(id, reply) {
-  withCString(reply, (at) => Module._warplab_trace_arrived(id, at));
+// A reply's UTF-8 bytes to the viewer, NUL-ended in its memory (megabytes: too big for ccall's stack copy).
+// traces.readBack: the longest this took, in ms (the page's main thread is busy meanwhile; tests/web reports it).
+function traceArrived(id, bytes) {
+  const start = performance.now();
+  const at = Module._malloc(bytes.length + 1);
+  Module.HEAPU8.set(bytes, at);
+  Module.HEAPU8[at + bytes.length] = 0;
+  try { Module._warplab_trace_arrived(id, at); } finally { Module._free(at); }
+  traces.arrived++;
+  traces.readBack = Math.max(traces.readBack, performance.now() - start);
 }
 
 function onWorkerMessage(e) {
@@ -58,7 +58,8 @@ function onWorkerMessage(e) {
     traceArrived(m.id, m.reply);
   } else if ('stopped' in m) {  // the module aborted: that trace failed; a fresh Worker runs the rest
     traces.running = null;
-    traceArrived(m.id, JSON.stringify({ error: `the trace stopped: ${m.stopped}`, fault: false, fault_file: '', fault_line: 0 }));
+    const reply = { error: `the trace stopped: ${m.stopped}`, fault: false, fault_file: '', fault_line: 0 };
+    traceArrived(m.id, new TextEncoder().encode(JSON.stringify(reply)));
     startWorker();
   }
   nextTrace();

@@ -52,7 +52,7 @@ imgui=$(ls -d "$imgui_cache"/imgui-[0-9]*/ | head -n1)
 
 command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_COMPILER_LAUNCHER:-ccache}
 emcmake cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPLAB_IMGUI_SOURCE_DIR="${imgui%/}" >/dev/null
-cmake --build "$build" -j"${WARPLAB_JOBS:-2}" --target warplab warplab-viewer
+cmake --build "$build" -j"${WARPLAB_JOBS:-2}" --target warplab warplab-viewer warplab-trace warplab-run-ptx
 echo "web.sh: the page's files are in $build/warplab-web/"
 [ $serve = 1 ] || exit 0
 echo "web.sh: open http://127.0.0.1:$port/ (try ?lab=matmul&version=v5&step=2); Ctrl-C stops"

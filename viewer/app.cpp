@@ -58,10 +58,17 @@ void poll_measurement(App& app)
     }
 }
 
-// The version's file and the kernel files it includes (matmul v7 builds on v6's).
-std::vector<const SourceFile*> version_files(App& app, std::size_t version)
+// The lab at an index of all_labs(), or the user's kernel's lab in its place.
+const Lab& lab_at(const App& app, std::size_t lab)
 {
-    std::vector<const SourceFile*> files{&app.sources.get(current_lab(app).versions.at(version).file)};
+    const Lab& found = all_labs().at(lab);
+    return app.user_lab && app.user_lab->lab.id == found.id ? app.user_lab->lab : found;
+}
+
+// The version's file and the kernel files it includes (matmul v7 builds on v6's).
+std::vector<const SourceFile*> version_files(App& app, const Lab& lab, std::size_t version)
+{
+    std::vector<const SourceFile*> files{&app.sources.get(lab.versions.at(version).file)};
     for (const std::string& path : included_kernel_files(*files.front())) files.push_back(&app.sources.get(path));
     return files;
 }
@@ -71,29 +78,39 @@ TraceKey key_of(const App& app, std::size_t version, const RunRequest& req)
     return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend, req.setting, req.warp_width};
 }
 
-// The trace of a request, run the first time it is asked for.
+// What a run's slot derives once: the declared element types, each thread's output.
+void finish_slot(App& app, const TraceKey& key, TraceSlot& slot)
+{
+    if (!slot.run) return;
+    use_declared_types(*slot.run, version_files(app, lab_at(app, key.lab), key.version), key.type);
+    const std::vector<std::size_t>& shape = slot.run->result.shape;  // {M, N, K}: rows of C are N long
+    slot.output = output_tile(slot.run->block, type_size(key.type), shape.size() >= 2 ? shape[1] : 0);
+}
+
+// The trace of a request, run (or started, App::start_trace) the first time it is asked for.
 const TraceSlot& trace_for(App& app, std::size_t version, const RunRequest& req)
 {
     const TraceKey key = key_of(app, version, req);
     auto it = app.traces.find(key);
-    if (it == app.traces.end()) {
+    if (it != app.traces.end()) return it->second;
+    if (app.start_trace) {
+        TraceSlot waiting;
+        waiting.pending.emplace().since = app.clock;
+        it = app.traces.emplace(key, std::move(waiting)).first;
+        app.start_trace(key, req);
+    } else {
         it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;
-        if (TraceSlot& slot = it->second; slot.run) {
-            use_declared_types(*slot.run, version_files(app, version), req.type);
-            const std::vector<std::size_t>& shape = slot.run->result.shape;  // {M, N, K}: rows of C are N long
-            slot.output = output_tile(slot.run->block, type_size(req.type), shape.size() >= 2 ? shape[1] : 0);
-        }
+        finish_slot(app, key, it->second);
     }
     return it->second;
 }
 
+// The selected step waits while its trace is pending (a link's ?step=2 holds until the steps are known).
+bool step_pending(App& app) { return current_trace(app).pending.has_value(); }
+
 }  // namespace
 
-const Lab& current_lab(const App& app)
-{
-    const Lab& lab = all_labs().at(app.sel.lab);
-    return app.user_lab && app.user_lab->lab.id == lab.id ? app.user_lab->lab : lab;
-}
+const Lab& current_lab(const App& app) { return lab_at(app, app.sel.lab); }
 
 const Version& current_version(const App& app) { return current_lab(app).versions.at(app.sel.version); }
 
@@ -178,15 +195,43 @@ void select_version(App& app, std::size_t version)
     if (version >= current_lab(app).versions.size()) return;
     if (version != app.sel.version) app.sel.setting = -1;  // an offset is no stride
     app.sel.version = version;
-    app.sel.step = std::min(app.sel.step, step_count(app) ? step_count(app) - 1 : 0);
+    if (!step_pending(app)) app.sel.step = std::min(app.sel.step, step_count(app) ? step_count(app) - 1 : 0);
     step_changed(app);
 }
 
 void set_step(App& app, long step)
 {
     const long last = long(step_count(app)) - 1;
-    app.sel.step = std::uint32_t(std::clamp(step, 0L, std::max(last, 0L)));
+    app.sel.step = std::uint32_t(step_pending(app) ? std::max(step, 0L) : std::clamp(step, 0L, std::max(last, 0L)));
     step_changed(app);
+}
+
+std::string pending_text(const App& app, const TraceSlot::Pending& pending)
+{
+    const std::string blocks = !pending.started ? std::string(" · queued")
+                               : pending.blocks ? printf_string(" · blocks %llu of %llu", (unsigned long long)pending.blocks_done,
+                                                                (unsigned long long)pending.blocks)
+                                                : std::string();
+    return printf_string("tracing %s %s on the emulator%s · %.1f s", current_lab(app).id.c_str(), current_version(app).id,
+                         blocks.c_str(), app.clock - pending.since);
+}
+
+void trace_progress(App& app, const TraceKey& key, std::uint64_t blocks_done, std::uint64_t blocks)
+{
+    auto it = app.traces.find(key);
+    if (it == app.traces.end() || !it->second.pending) return;
+    it->second.pending->started = true;
+    it->second.pending->blocks_done = blocks_done;
+    it->second.pending->blocks = blocks;
+}
+
+void trace_arrived(App& app, const TraceKey& key, TraceSlot slot)
+{
+    auto it = app.traces.find(key);
+    if (it == app.traces.end() || !it->second.pending) return;
+    it->second = std::move(slot);
+    finish_slot(app, key, it->second);
+    if (key == trace_key(app, app.sel.version)) set_step(app, app.sel.step);  // the step it waited with, now clamped
 }
 
 void select_settings(App& app, const Selection& sel)

@@ -3,6 +3,7 @@
 // state of its own (no static locals).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -35,6 +36,14 @@ struct TraceKey {
 };
 
 struct TraceSlot {
+    // Running elsewhere (App::start_trace): since when (App::clock) and how
+    // many of the grid's blocks are done; run or error come with trace_arrived.
+    struct Pending {
+        double since = 0;
+        bool started = false;  // false: queued (another trace runs first, or the Worker is loading)
+        std::uint64_t blocks_done = 0, blocks = 0;  // blocks 0: none reported yet
+    };
+    std::optional<Pending> pending;
     std::optional<TracedRun> run;  // the launch succeeded
     std::optional<OutputTile> output;  // what each thread writes to global memory: derived once, drawn every frame
     std::string error;             // otherwise why not: the fault or the bad input, one paragraph
@@ -116,6 +125,9 @@ struct App {
     std::shared_ptr<const UserLab> user_lab;  // --file: replaces its lab in current_lab()
     std::map<std::string, std::optional<MeasuredCounts>> measured;  // "lab version": results/fidelity/, read once
     OccupancyView occupancy;
+    // Where traces run: unset, here and at once (the desktop); set, elsewhere
+    // (the browser's Worker): the slot waits, pending, for trace_arrived.
+    std::function<void(const TraceKey&, const RunRequest&)> start_trace;
 };
 
 // ---- reading ----
@@ -138,6 +150,9 @@ const FontSet& fonts(const App& app);
 std::string element_type(const App& app);  // the selected element type, or the lab's first
 float animation_progress(const App& app);  // 0..1 since the step appeared
 
+// "tracing matmul v5 on the emulator · blocks 12 of 64 · 0.8 s": a pending slot of the selected version.
+std::string pending_text(const App& app, const TraceSlot::Pending& pending);
+
 // ---- changing ----
 void select_lab(App& app, std::size_t lab);
 void select_version(App& app, std::size_t version);
@@ -150,6 +165,11 @@ bool measuring(const App& app);
 
 enum class Key { Left, Right, Up, Down, Space, F, Escape, W, C };  // W: warp width 32 <-> 64; C: compare the widths
 void on_key(App& app, Key key);
+
+// A trace that App::start_trace started began or made progress (blocks 0: began), or is done (its run or
+// its error); a key that is no longer pending is left alone.
+void trace_progress(App& app, const TraceKey& key, std::uint64_t blocks_done, std::uint64_t blocks);
+void trace_arrived(App& app, const TraceKey& key, TraceSlot slot);
 
 // Sets up the state for a lab/version by name; throws std::invalid_argument naming what is wrong.
 void select_by_name(App& app, const std::string& lab, const std::string& version);

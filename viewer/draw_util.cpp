@@ -211,7 +211,8 @@ std::string instruction_label(App& app, const wl::trace::WarpEvent& e)
 bool no_trace_note(App& app)
 {
     if (current_run(app)) return false;
-    wrapped_text(palette().muted, "No trace: the launch did not complete (the threads panel says why).");
+    wrapped_text(palette().muted, current_trace(app).pending ? "Tracing: the steps come when the trace is done (progress below)."
+                                                             : "No trace: the launch did not complete (the threads panel says why).");
     return true;
 }
 

@@ -29,7 +29,7 @@ nlohmann::json layout_document(App& app, const Image& image)
             {"panels", panels},
             {"regions", regions},
             {"palette", palette_json()},
-            {"status", {{"text", status_text(app)}, {"error", slot.error}, {"fault", slot.fault},
+            {"status", {{"text", status_text(app)}, {"error", slot.error}, {"fault", slot.fault}, {"pending", slot.pending.has_value()},
                         {"warnings", slot.run ? slot.run->result.warnings : std::vector<std::string>{}},
                         {"trace_source", slot.run ? slot.run->result.backend : ""}}}};
 }

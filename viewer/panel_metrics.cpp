@@ -199,7 +199,7 @@ void version_table(App& app)
                    sectors_cell(t.global_load, t.global_store)});
         } else {
             ImGui::TableNextColumn();
-            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().partial_outline), slot.fault ? "faulted" : "cannot run");
+            ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().partial_outline), slot.pending ? "tracing" : slot.fault ? "faulted" : "cannot run");
         }
         ImGui::PopID();
     }

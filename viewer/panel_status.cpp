@@ -18,6 +18,7 @@ std::string status_text(App& app)
     const std::string size = n ? printf_string("n = %zu ", n) : std::string();
     std::string what = printf_string("%s %s · %s%s, %u threads per block", lab.id.c_str(), current_version(app).id,
                                      size.c_str(), key.type.c_str(), key.block);
+    if (slot.pending) return pending_text(app, *slot.pending);
     if (!slot.run) return what + " · " + slot.error;
     const RunResult& r = slot.run->result;
     if (!r.problem.empty()) what = lab.id + " " + current_version(app).id + " · " + r.problem;
@@ -58,8 +59,8 @@ void status_panel(App& app)
         const TraceSlot& slot = current_trace(app);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const std::string text = status_text(app);
-        wrapped_text(slot.run && slot.run->result.ok ? palette().text : palette().partial_outline, text);
-        if (!slot.run) add_region(app, "status.error", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
+        wrapped_text(slot.pending ? palette().muted : slot.run && slot.run->result.ok ? palette().text : palette().partial_outline, text);
+        if (!slot.run && !slot.pending) add_region(app, "status.error", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
         warnings_line(app);
         if (!app.timing.load_error.empty()) {
             ImGui::SameLine(0, 30);

@@ -214,6 +214,10 @@ void ownership_map(App& app, const OutputTile& tile, unsigned warp_size, ImVec2 
 
 void fault_banner(App& app, const TraceSlot& slot)
 {
+    if (slot.pending) {  // no fault yet: the trace's progress
+        ImGui::TextDisabled("%s", pending_text(app, *slot.pending).c_str());
+        return;
+    }
     const VersionMeta& v = current_version(app);
     const std::string title = slot.fault ? std::string(v.id) + " faulted: the launch stopped"
                                          : std::string(v.id) + " cannot run with these settings";

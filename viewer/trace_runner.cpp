@@ -29,4 +29,59 @@ TraceSlot run_trace(const Lab& lab, const RunRequest& req)
     return slot;
 }
 
+nlohmann::json request_to_json(const Lab& lab, const RunRequest& req)
+{
+    return {{"lab", lab.id},
+            {"version", req.version},
+            {"n", req.n},
+            {"block", req.block},
+            {"type", req.type},
+            {"backend", int(req.backend)},
+            {"schedule", wl::emu::to_string(req.schedule)},
+            {"setting", req.setting},
+            {"warp_width", req.warp_width},
+            {"max_instructions", req.max_instructions}};
+}
+
+RunRequest request_from_json(const nlohmann::json& j)
+{
+    RunRequest req;
+    req.version = j.at("version").get<std::string>();
+    req.n = j.at("n").get<std::size_t>();
+    req.block = j.at("block").get<unsigned>();
+    req.type = j.at("type").get<std::string>();
+    const int backend = j.at("backend").get<int>();
+    if (backend < int(BackendChoice::Auto) || backend > int(BackendChoice::Gpu))
+        throw std::invalid_argument("backend " + std::to_string(backend) + ": 0, 1 or 2");
+    req.backend = BackendChoice(backend);
+    const std::string schedule = j.at("schedule").get<std::string>();
+    const auto parsed = wl::emu::parse_schedule(schedule);
+    if (!parsed) throw std::invalid_argument("unknown schedule " + schedule);
+    req.schedule = *parsed;
+    req.setting = j.at("setting").get<int>();
+    req.warp_width = j.at("warp_width").get<unsigned>();
+    req.max_instructions = j.at("max_instructions").get<std::uint64_t>();
+    return req;
+}
+
+nlohmann::json slot_to_json(const Lab& lab, const RunRequest& req, const TraceSlot& slot)
+{
+    if (slot.run) return {{"document", trace_document(lab, req, *slot.run)}, {"extras", run_extras(*slot.run)}};
+    return {{"error", slot.error}, {"fault", slot.fault}, {"fault_file", slot.fault_file}, {"fault_line", slot.fault_line}};
+}
+
+TraceSlot slot_from_json(const nlohmann::json& j)
+{
+    TraceSlot slot;
+    if (j.contains("document")) {
+        slot.run = traced_run_from_json(j.at("document"), j.at("extras"));
+        return slot;
+    }
+    slot.error = j.at("error").get<std::string>();
+    slot.fault = j.at("fault").get<bool>();
+    slot.fault_file = j.at("fault_file").get<std::string>();
+    slot.fault_line = j.at("fault_line").get<std::uint32_t>();
+    return slot;
+}
+
 }  // namespace warplab::viewer

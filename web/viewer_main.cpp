@@ -3,11 +3,15 @@
 // desktop's arguments (?lab=matmul&version=v5&step=2 is --lab=matmul
 // --version=v5 --step=2) for the same parser; the frames run in emscripten's
 // main loop. What needs nvcc, a GPU or a file system is refused in one line.
+// Traces run in the page's Worker (page.js, trace_worker.js): the viewer asks
+// for one with warplabStartTrace and draws its slot as pending until the page
+// calls warplab_trace_arrived with the reply.
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <memory>
 
 #include "labs/common/bench_json.h"
@@ -16,6 +20,7 @@
 #include "viewer/panels.h"
 #include "viewer/platform.h"
 #include "viewer/timing_model.h"
+#include "viewer/trace_runner.h"
 
 namespace {
 
@@ -29,7 +34,38 @@ struct Session {
     std::unique_ptr<Platform> platform;
     double last_seconds = 0;
     std::string reported_layout;
+    std::map<int, TraceKey> traces_started;  // by the id the page knows them by
+    int next_trace_id = 0;
+    int first_asked = -1;  // the trace last moved to the front of the page's queue
 };
+
+Session& session()
+{
+    static Session s;
+    return s;
+}
+
+// App::start_trace: the request goes to the page's queue for its Worker.
+void start_in_worker(const TraceKey& key, const warplab::RunRequest& req)
+{
+    Session& s = session();
+    const int id = s.next_trace_id++;
+    s.traces_started[id] = key;
+    const std::string request = request_to_json(warplab::all_labs().at(key.lab), req).dump();
+    EM_ASM({ warplabStartTrace($0, UTF8ToString($1)); }, id, request.c_str());
+}
+
+// The selected version's trace first: the metrics table asks for every version's at once.
+void ask_for_selected_first(Session& s)
+{
+    if (!current_trace(s.app).pending) return;
+    const TraceKey key = trace_key(s.app, s.app.sel.version);
+    for (const auto& [id, started] : s.traces_started)
+        if (started == key && id != s.first_asked) {
+            s.first_asked = id;
+            EM_ASM({ warplabTraceFirst($0); }, id);
+        }
+}
 
 // The desktop's options that need what a browser lacks.
 void refuse_desktop_only(const Options& o)
@@ -64,14 +100,39 @@ void frame(void* arg)
     draw_frame(s.app);
     s.platform->render();
     report_layout(s);
+    ask_for_selected_first(s);
 }
 
 }  // namespace
 
+// The page passes on what its Worker says of trace `id` (page.js).
+extern "C" EMSCRIPTEN_KEEPALIVE void warplab_trace_progress(int id, double blocks_done, double blocks)
+{
+    Session& s = session();
+    if (const auto it = s.traces_started.find(id); it != s.traces_started.end())
+        trace_progress(s.app, it->second, std::uint64_t(blocks_done), std::uint64_t(blocks));
+}
+
+extern "C" EMSCRIPTEN_KEEPALIVE void warplab_trace_arrived(int id, const char* reply)
+{
+    Session& s = session();
+    const auto it = s.traces_started.find(id);
+    if (it == s.traces_started.end()) return;
+    TraceSlot slot;
+    try {
+        slot = slot_from_json(nlohmann::json::parse(reply));
+    } catch (const std::exception& e) {
+        slot.error = std::string("the trace Worker's reply is unreadable: ") + e.what();
+    }
+    trace_arrived(s.app, it->second, std::move(slot));
+    s.traces_started.erase(it);
+}
+
 int main(int argc, char** argv)
 {
     setenv("WARPLAB_SOURCE_DIR", kDataDir, 1);  // the sources shown and results/ (source_model.h, bench_json.h)
-    static Session s;
+    Session& s = session();
+    s.app.start_trace = start_in_worker;  // the first trace too: the page stays responsive while it runs
     Options options;
     try {
         const auto parsed = parse_options(argc, argv);

@@ -1,5 +1,6 @@
 #include "labs/common/traced_run.h"
 
+#include <limits>
 #include <utility>
 
 #include "warplab/trace/json.h"
@@ -42,6 +43,62 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     if (!run.result.warnings.empty()) doc["warnings"] = run.result.warnings;  // the emulator's, one line each
     if (run.result.records_cut) doc["records_cut"] = true;                    // the watched block's records end early
     return doc;
+}
+
+nlohmann::json run_extras(const TracedRun& run)
+{
+    nlohmann::json grids = nlohmann::json::array();
+    for (const PassGrid& g : run.result.pass_grids) grids.push_back({{"width", g.width}, {"height", g.height}, {"values", g.values}});
+    return {{"problem", run.result.problem},
+            {"user_kernel", run.result.user_kernel},
+            {"threads_per_block", run.result.threads_per_block},
+            {"per_machine_instruction", run.per_machine_instruction},
+            {"pass_grids", std::move(grids)}};
+}
+
+namespace {
+
+// JSON has no NaN: nlohmann writes it as null (a wrong float result may be one).
+double number_or_nan(const nlohmann::json& j)
+{
+    return j.is_null() ? std::numeric_limits<double>::quiet_NaN() : j.get<double>();
+}
+
+template <class T> T value_or_empty(const nlohmann::json& j, const char* key)
+{
+    return j.contains(key) ? j.at(key).get<T>() : T{};
+}
+
+}  // namespace
+
+TracedRun traced_run_from_json(const nlohmann::json& doc, const nlohmann::json& extras)
+{
+    TracedRun run;
+    const nlohmann::json& block = doc.at("blocks").at(0);
+    run.block = wl::trace::block_from_json(block);
+    run.steps = wl::trace::steps_from_json(block);
+    run.shared_after = wl::trace::shared_after_from_json(block);
+    run.totals = wl::trace::totals_from_json(doc.at("totals"));
+    run.per_machine_instruction = extras.at("per_machine_instruction").get<bool>();
+    RunResult& r = run.result;
+    r.backend = doc.at("backend").get<std::string>();
+    const nlohmann::json& result = doc.at("result");
+    r.value = number_or_nan(result.at("value"));
+    r.expected = number_or_nan(result.at("expected"));
+    r.ok = result.at("ok").get<bool>();
+    r.check = value_or_empty<std::string>(result, "check");
+    r.threads_per_block = extras.at("threads_per_block").get<unsigned>();
+    r.warp_width = run.block.warp_size;
+    r.shape = value_or_empty<std::vector<std::size_t>>(doc, "shape");
+    r.block_dim = value_or_empty<std::vector<unsigned>>(doc, "block_dim");
+    r.grid_dim = value_or_empty<std::vector<unsigned>>(doc, "grid_dim");
+    r.warnings = value_or_empty<std::vector<std::string>>(doc, "warnings");
+    r.records_cut = doc.value("records_cut", false);
+    r.problem = extras.at("problem").get<std::string>();
+    r.user_kernel = extras.at("user_kernel").get<std::string>();
+    for (const nlohmann::json& g : extras.at("pass_grids"))
+        r.pass_grids.push_back({g.at("width").get<unsigned>(), g.at("height").get<unsigned>(), g.at("values").get<std::vector<float>>()});
+    return run;
 }
 
 }  // namespace warplab

@@ -19,4 +19,14 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req);
 
 nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run);
 
+// What the document leaves out and a front end that loads a run draws (the
+// viewer in a browser, whose traces run in a Worker): the problem line, how
+// shared accesses were counted, the image lab's partial sums.
+nlohmann::json run_extras(const TracedRun& run);
+
+// The run that trace_document and run_extras describe, as trace_version
+// returned it but for its lane records (front ends draw from the analysis).
+// Throws nlohmann::json::exception or std::invalid_argument on a malformed document.
+TracedRun traced_run_from_json(const nlohmann::json& document, const nlohmann::json& extras);
+
 }  // namespace warplab

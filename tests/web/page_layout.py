@@ -1,20 +1,25 @@
 #!/usr/bin/env python3
 """The page in headless Chromium against the desktop viewer: for a few views
-(?lab=..&version=..&step=..), the layout the page reports (every panel's
-rectangle, the named regions, the status line) equals what the desktop viewer's
---layout-json reports at the canvas's size. Both draw the same panels with the
-same Dear ImGui and the same fonts, so any difference is a defect of the page.
+(?lab=..&version=..&step=..), once the page's Worker has sent the view's trace
+back, the layout the page reports (every panel's rectangle, the named regions,
+the status line) equals what the desktop viewer's --layout-json reports at the
+canvas's size. Both draw the same panels with the same Dear ImGui and the same
+fonts from the same trace (the page's read back from the Worker's JSON), so any
+difference is a defect of the page.
 
-A page given a bad option must say so in its status line (the page can fail).
+While a trace runs the page must show it pending (its progress line in the
+status) and keep drawing: after W (every version traced again at warp width
+64), the longest gap between the page's animation frames while matmul v5's
+trace is pending stays under MAX_FRAME_GAP (a trace on the page's main thread
+froze it for as long as the trace took, 0.5-1.5 s). A page given a bad option must say
+so in its status line (the page can fail).
 Exit 77 (skipped) where there is no web build or no Chromium.
 """
 import argparse
 import functools
-import html
 import http.server
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -22,8 +27,43 @@ import tempfile
 import threading
 import time
 
+from browser import Browser
+
 VIEWS = [("matmul", "v5", 2), ("reduction", "v2", 3), ("transpose", "v2", 0)]
 COMPARED = ("panels", "regions", "lab", "version", "step", "steps", "presenter")
+SIZE = (1280, 720)
+MAX_FRAME_GAP = 0.4  # seconds: a frame takes 0.03-0.27 s in headless Chromium's software WebGL here; W's trace 0.6-0.9 s
+
+LAYOUT = "document.getElementById('layout').textContent"
+PENDING = f"(() => {{ const t = {LAYOUT}; return t && JSON.parse(t).status.pending ? t : ''; }})()"
+# The view's trace is back (others, for the metrics table's rows, may still run: they change no layout).
+SETTLED = f"(() => {{ const t = {LAYOUT}; return t && !JSON.parse(t).status.pending ? t : ''; }})()"
+# Watches the page's frames from now until the selected version's trace has
+# been pending and is drawn: the longest gap between two frames while it was
+# pending, apart from gaps in which a trace arrived (reading the Worker's JSON
+# back runs on the main thread: the other versions' traces, for the metrics
+# table, arrive meanwhile), and the longest of those. Left in window.frameGaps.
+WATCH_FRAMES = f"""(() => {{
+  const pending = () => {{ const t = {LAYOUT}; return !!t && JSON.parse(t).status.pending; }};
+  let last = performance.now(), longest = 0, arrival = 0, frames = 0, since = 0, arrived = traces.arrived;
+  window.frameGaps = null;
+  function frame(now) {{
+    const gap = now - last, readBack = traces.arrived !== arrived;
+    last = now;
+    arrived = traces.arrived;
+    if (readBack) arrival = Math.max(arrival, gap);
+    if (pending()) {{
+      if (!since) since = now;
+      else if (!readBack) longest = Math.max(longest, gap);
+      frames++;
+    }} else if (since) {{
+      window.frameGaps = JSON.stringify({{ longest: longest / 1000, arrival: arrival / 1000, frames, seconds: (now - since) / 1000 }});
+      return;
+    }}
+    requestAnimationFrame(frame);
+  }}
+  requestAnimationFrame(frame);
+}})()"""
 
 
 def serve(directory):
@@ -37,26 +77,6 @@ def serve(directory):
     return server
 
 
-def page_dom(chromium, url, size):
-    """The page's DOM once the viewer has drawn (Chromium waits out the virtual time budget)."""
-    with tempfile.TemporaryDirectory() as profile:
-        cmd = [chromium, "--headless", "--no-sandbox", "--disable-dev-shm-usage", f"--user-data-dir={profile}",
-               "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--hide-scrollbars",
-               f"--window-size={size[0]},{size[1]}", "--virtual-time-budget=60000", "--run-all-compositor-stages-before-draw",
-               "--dump-dom", url]
-        return subprocess.run(cmd, capture_output=True, text=True, timeout=180).stdout
-
-
-def page_layout(dom):
-    m = re.search(r'<script type="application/json" id="layout">(.*?)</script>', dom, re.S)
-    return json.loads(m.group(1)) if m and m.group(1).strip() else None
-
-
-def page_status(dom):
-    m = re.search(r'<span id="status"[^>]*>(.*?)</span>', dom, re.S)
-    return html.unescape(m.group(1)) if m else ""
-
-
 def desktop_layout(viewer, lab, version, step, size):
     with tempfile.TemporaryDirectory() as d:
         subprocess.run([viewer, "--lab", lab, "--version", version, "--step", str(step), "--size", f"{size[0]}x{size[1]}",
@@ -66,11 +86,93 @@ def desktop_layout(viewer, lab, version, step, size):
             return json.load(f)
 
 
+def press(browser, key, code):
+    for kind in ("keyDown", "keyUp"):
+        browser.page("Input.dispatchKeyEvent", type=kind, key=key, code=code, windowsVirtualKeyCode=code_of(code),
+                     nativeVirtualKeyCode=code_of(code), **({"text": key} if kind == "keyDown" and len(key) == 1 else {}))
+
+
+def code_of(code):
+    return {"KeyW": 87, "ArrowDown": 40}[code]
+
+
+def check_responsive(browser, shots):
+    """W (warp width 64) on a settled page: every version traced again. While the
+    selected one's trace is pending, its progress line shows and frames keep coming.
+    Returns problems."""
+    browser.evaluate(WATCH_FRAMES)
+    press(browser, "w", "KeyW")
+    gaps = browser.wait_for("window.frameGaps", 60)
+    if not gaps:
+        return ["W showed no pending trace that then arrived"]
+    gaps = json.loads(gaps)
+    problems = []
+    layout = json.loads(browser.evaluate(LAYOUT))
+    if layout["warp_size"] != 64:
+        problems.append(f"after W: warp {layout['warp_size']}")
+    print(f"     W: {gaps['frames']} frames in {gaps['seconds']:.2f} s while the trace was pending, longest gap "
+          f"{gaps['longest']:.3f} s; longest gap holding a trace's arrival {gaps['arrival']:.3f} s")
+    if gaps["seconds"] < MAX_FRAME_GAP or gaps["frames"] < 3:
+        problems.append(f"the trace was pending only {gaps['seconds']:.2f} s: too short to tell a frozen page")  # a trace on the main thread: one frame, a gap as long as the trace
+    if gaps["longest"] > MAX_FRAME_GAP:
+        problems.append(f"the page froze {gaps['longest']:.2f} s while a trace ran")
+    print(f"     reading a trace back from the Worker's JSON took at most {browser.evaluate('traces.readBack') / 1000:.3f} s "
+          f"on the page's main thread ({browser.evaluate('traces.arrived')} traces so far)")
+    if shots:  # the next version at width 64 waits behind, or is in, the Worker
+        press(browser, "ArrowDown", "ArrowDown")
+        pending = browser.wait_for(PENDING, 10)
+        browser.screenshot(os.path.join(shots, "w64-next-pending.png"))
+        print(f"     after W and the down arrow: {json.loads(pending)['status']['text'] if pending else 'not pending'}")
+    return problems
+
+
+def settled_layout(browser, quiet=0.5, timeout=30):
+    """The layout once it has not changed for `quiet` seconds: the panels' heights follow
+    what the frame before drew (the step controls had no steps while the trace was pending)."""
+    last, since, end = None, time.time(), time.time() + timeout
+    while time.time() < end:
+        text = browser.evaluate(SETTLED)
+        if text != last:
+            last, since = text, time.time()
+        elif text and time.time() - since >= quiet:
+            return text
+        time.sleep(0.05)
+    return None
+
+
+def check_view(args, browser, base, view):
+    lab, version, step = view
+    name = f"{lab}-{version}-{step}"
+    browser.open(f"{base}?lab={lab}&version={version}&step={step}")
+    diffs = []
+    settled = browser.wait_for(SETTLED, 120) and settled_layout(browser)
+    if not settled:
+        print(f"FAIL {lab} {version} step {step}: no settled layout; status: {browser.evaluate(LAYOUT)!r}")
+        return False
+    if args.shots:
+        browser.screenshot(os.path.join(args.shots, f"{name}.png"))
+    web = json.loads(settled)
+    width, height = web["size"]
+    desk = desktop_layout(args.viewer, lab, version, step, (width, height))
+    diffs += [k for k in COMPARED if web.get(k) != desk.get(k)]
+    if web["status"]["text"] != desk["status"]["text"]:
+        diffs.append("status text")
+    if web["lab"] != lab or web["version"] != version or web["step"] != step:
+        diffs.append("not the view the URL asked for")
+    print(f"{'FAIL' if diffs else 'ok  '} {lab} {version} step {step} at {width}x{height}: "
+          f"{len(web['panels'])} panels{', differs in ' + ', '.join(diffs) if diffs else ', as the desktop'}")
+    for k in diffs[:3]:
+        if k in web:
+            print(f"    page:    {json.dumps(web.get(k))[:300]}\n    desktop: {json.dumps(desk.get(k))[:300]}")
+    return not diffs
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--viewer", required=True, help="the desktop warplab-viewer")
     ap.add_argument("--web-dir", required=True, help="the web build's warplab-web folder")
     ap.add_argument("--chromium", default="chromium")
+    ap.add_argument("--shots", help="also write the page's screenshots (pending and settled) here")
     args = ap.parse_args()
     if not os.path.exists(os.path.join(args.web_dir, "warplab-viewer.wasm")):
         print(f"skipped: no web build ({args.web_dir}); scripts/web.sh --build-only makes one")
@@ -78,36 +180,30 @@ def main():
     if not shutil.which(args.chromium):
         print("skipped: no Chromium (Debian's chromium)")
         return 77
+    if args.shots:
+        os.makedirs(args.shots, exist_ok=True)
     start = time.time()
     server = serve(args.web_dir)
     base = f"http://127.0.0.1:{server.server_address[1]}/index.html"
-    failed = 0
-    for lab, version, step in VIEWS:
-        dom = page_dom(args.chromium, f"{base}?lab={lab}&version={version}&step={step}", (1280, 720))
-        web = page_layout(dom)
-        if not web:
-            print(f"FAIL {lab} {version} step {step}: the page reported no layout; status: {page_status(dom)!r}")
-            failed += 1
-            continue
-        width, height = web["size"]
-        desk = desktop_layout(args.viewer, lab, version, step, (width, height))
-        diffs = [k for k in COMPARED if web.get(k) != desk.get(k)]
-        if web["status"]["text"] != desk["status"]["text"]:
-            diffs.append("status text")
-        if web["lab"] != lab or web["version"] != version or web["step"] != step:
-            diffs.append("not the view the URL asked for")
-        print(f"{'FAIL' if diffs else 'ok  '} {lab} {version} step {step} at {width}x{height}: "
-              f"{len(web['panels'])} panels{', differs in ' + ', '.join(diffs) if diffs else ', as the desktop'}")
-        for k in diffs[:3]:
-            if k in web:
-                print(f"    page:    {json.dumps(web.get(k))[:300]}\n    desktop: {json.dumps(desk.get(k))[:300]}")
-        failed += bool(diffs)
-    dom = page_dom(args.chromium, f"{base}?lab=nosuch", (1280, 720))
-    status = page_status(dom)
+    browser = Browser(args.chromium, SIZE)
+    try:
+        failed = 0
+        for i, view in enumerate(VIEWS):
+            failed += not check_view(args, browser, base, view)
+            if i == 0:  # matmul v5, drawn: W traces it again
+                problems = check_responsive(browser, args.shots)
+                print(f"{'FAIL' if problems else 'ok  '} the page while matmul v5 traces at warp width 64"
+                      f"{': ' + '; '.join(problems) if problems else ''}")
+                failed += bool(problems)
+        browser.open(f"{base}?lab=nosuch")
+        status = browser.wait_for("(() => { const s = document.getElementById('status'); "
+                                  "return s.className === 'error' ? s.textContent : ''; })()", 30) or ""
+    finally:
+        browser.close()
+        server.shutdown()
     bad_ok = "error" in status and "nosuch" in status
     print(f"{'ok  ' if bad_ok else 'FAIL'} ?lab=nosuch: status {status!r}")
     failed += not bad_ok
-    server.shutdown()
     print(f"{len(VIEWS) + 1} pages, {time.time() - start:.1f} s")
     return 1 if failed else 0
 

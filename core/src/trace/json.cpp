@@ -200,6 +200,18 @@ json totals_to_json(const Totals& t)
             {"partial_warp_steps", t.partial_warp_steps}};
 }
 
+Totals totals_from_json(const json& j)
+{
+    Totals t;
+    t.steps = j.at("steps").get<std::uint32_t>();
+    t.shared_load = shared_stats_from_json(j.at("shared_load"));
+    t.shared_store = shared_stats_from_json(j.at("shared_store"));
+    t.global_load = global_stats_from_json(j.at("global_load"));
+    t.global_store = global_stats_from_json(j.at("global_store"));
+    t.partial_warp_steps = j.at("partial_warp_steps").get<std::uint32_t>();
+    return t;
+}
+
 json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& steps,
                    const std::vector<SharedSnapshot>& shared_after)
 {

@@ -20,6 +20,7 @@ nlohmann::json block_to_json(const BlockTrace& block, const std::vector<StepMetr
                              const std::vector<SharedSnapshot>& shared_after);
 
 nlohmann::json totals_to_json(const Totals& totals);
+Totals totals_from_json(const nlohmann::json& totals);  // its inverse
 
 // Inverses of block_to_json. They throw nlohmann::json::exception (or
 // std::invalid_argument for an unknown kind or space name) on malformed input.

@@ -89,40 +89,6 @@ __device__ inline uint2 grouped_tile(unsigned t, unsigned tile_rows, unsigned ti
     return make_uint2(first + (t % per_group) % rows, (t % per_group) / rows);
 }
 
-// This CTA's rank in its cluster.
-__device__ inline unsigned cluster_rank()
-{
-    unsigned r;
-    asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
-    return r;
-}
-// Every thread of the cluster arrives, then waits for all the others: what
-// one CTA wrote before (barrier inits, arrivals) is seen by the other after.
-__device__ inline void cluster_sync()
-{
-    asm volatile("barrier.cluster.arrive.release;\nbarrier.cluster.wait.acquire;" ::: "memory");
-}
-// An arrival on the barrier at the same place in CTA `cta` of the cluster.
-__device__ inline void barrier_arrive_in(unsigned long long* bar, unsigned cta)
-{
-    asm volatile(
-        "{\n.reg .b32 remote;\nmapa.shared::cluster.u32 remote, %0, %1;\n"
-        "mbarrier.arrive.shared::cluster.b64 _, [remote];\n}" ::"r"(shared_address(bar)),
-        "r"(cta)
-        : "memory");
-}
-// One box of a 2D tensor into the same place of shared memory in every CTA
-// of `ctas` (a bit mask of cluster ranks), counted on each one's `bar`.
-__device__ inline void copy_tile_to_cluster(void* dst, const CUtensorMap* map, unsigned long long* bar, unsigned x, unsigned y,
-                                            unsigned short ctas)
-{
-    asm volatile(
-        "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.multicast::cluster [%0], [%1, {%3, %4}], [%2], %5;" ::
-            "r"(shared_address(dst)),
-        "l"(map), "r"(shared_address(bar)), "r"(x), "r"(y), "h"(ctas)
-        : "memory");
-}
-
 template <unsigned STAGES, unsigned GROUP>
 __global__ void __launch_bounds__(384, 1)
     matmul_bf16_wgmma(const __grid_constant__ CUtensorMap A, const __grid_constant__ CUtensorMap B, float* C,
@@ -131,102 +97,91 @@ __global__ void __launch_bounds__(384, 1)
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr unsigned BM = 128, BN = 256, BK = 64;  // BK: one 128-byte swizzle row of bf16
     constexpr unsigned A_BYTES = BM * BK * 2, B_BOX = 64, B_BOX_BYTES = B_BOX * BK * 2;
-    constexpr unsigned STAGE_BYTES = A_BYTES + BN * BK * 2, CLUSTER = 2;
+    constexpr unsigned STAGE_BYTES = A_BYTES + BN * BK * 2;
     extern __shared__ unsigned char dynamic_shared[];
-    // The swizzle repeats every 1024 bytes: stages start on such a boundary
-    // (the same offset in both CTAs of the cluster: the copies to both use one address).
+    // The swizzle repeats every 1024 bytes: stages start on such a boundary.
     unsigned char* stages = dynamic_shared + (1024 - shared_address(dynamic_shared) % 1024) % 1024;
     __shared__ __align__(8) unsigned long long full[STAGES], empty[STAGES];
-    const unsigned warpgroup = threadIdx.x / 128, t = threadIdx.x % 128, rank = cluster_rank();
-    // The cluster's two CTAs take tiles (2·p, c) and (2·p + 1, c) of C: the
-    // same columns, so the same tiles of B, which each CTA copies half of to both.
-    const unsigned tile_rows = (M + BM - 1) / BM, tile_cols = (N + BN - 1) / BN;
-    const unsigned pair_rows = (tile_rows + 1) / 2, pairs = pair_rows * tile_cols;
-    const unsigned cluster = blockIdx.x / CLUSTER, clusters = gridDim.x / CLUSTER;
+    const unsigned warpgroup = threadIdx.x / 128, t = threadIdx.x % 128;
+    const unsigned tile_rows = (M + BM - 1) / BM, tile_cols = (N + BN - 1) / BN, tiles = tile_rows * tile_cols;
     const unsigned k_tiles = (K + BK - 1) / BK;
     if (threadIdx.x == 0) {
         for (unsigned s = 0; s < STAGES; ++s) {
-            barrier_init(&full[s], 1);              // the producer's arrival (and the copies' bytes, from both CTAs)
-            barrier_init(&empty[s], 2 * CLUSTER);   // one arrival per consumer of either CTA
+            barrier_init(&full[s], 1);   // the producer's arrival (and the copies' bytes)
+            barrier_init(&empty[s], 2);  // one arrival per consumer
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
-    cluster_sync();  // both CTAs' barriers exist before either copies or arrives
+    __syncthreads();
 
     // Both sides count k-tiles across all of the block's tiles: k-tile `it`
     // uses stage it % STAGES, in that stage's use number it / STAGES.
     if (warpgroup == 0) {  // the producer
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
-        if (t == 0) {
-            unsigned it = 0;
-            for (unsigned pair = cluster; pair < pairs; pair += clusters) {
-                const uint2 at = grouped_tile(pair, pair_rows, tile_cols, GROUP / 2);
-                for (unsigned kt = 0; kt < k_tiles; ++kt, ++it) {
-                    const unsigned s = it % STAGES;
-                    // Its last use is over, in both CTAs (the B boxes go to both).
-                    if (it >= STAGES) barrier_wait(&empty[s], (it / STAGES - 1) % 2);
-                    barrier_expect_bytes(&full[s], STAGE_BYTES);
-                    unsigned char* stage = stages + s * STAGE_BYTES;
-                    copy_tile(stage, &A, &full[s], kt * BK, (at.x * CLUSTER + rank) * BM);
-                    for (unsigned box = rank * 2; box < rank * 2 + 2; ++box)
-                        copy_tile_to_cluster(stage + A_BYTES + box * B_BOX_BYTES, &B, &full[s], at.y * BN + box * B_BOX, kt * BK, 0b11);
-                }
-            }
-        }
-    } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-        const unsigned consumer = warpgroup - 1, warp = t / 32, g = t % 32 / 4, tig = t % 4;
-        float acc[BN / 2];
+        if (t != 0) return;
         unsigned it = 0;
-        for (unsigned pair = cluster; pair < pairs; pair += clusters) {
-            const uint2 at = grouped_tile(pair, pair_rows, tile_cols, GROUP / 2);
-            #pragma unroll
-            for (unsigned i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
-            // Per k-tile: wait for its stage, issue its 4 wgmma (k = 16 each) as
-            // one group, then wait until at most this group is in flight and
-            // hand the previous k-tile's stage back.
+        for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+            const uint2 at = grouped_tile(tile, tile_rows, tile_cols, GROUP);
             for (unsigned kt = 0; kt < k_tiles; ++kt, ++it) {
                 const unsigned s = it % STAGES;
-                barrier_wait(&full[s], it / STAGES % 2);
-                const unsigned a = shared_address(stages + s * STAGE_BYTES) + consumer * (BM / 2) * BK * 2;
-                const unsigned b = shared_address(stages + s * STAGE_BYTES) + A_BYTES;
-                wgmma_fence();
-                #pragma unroll
-                for (unsigned k = 0; k < BK / 16; ++k)
-                    // A: +32 bytes per 16 k along its swizzled rows; B: two 8-k groups (2 × 1024 bytes) per 16 k.
-                    wgmma_m64n256k16_bf16(acc, swizzled_descriptor(a + k * 32, 1024, 0),
-                                          swizzled_descriptor(b + k * 2048, 1024, B_BOX_BYTES));
-                wgmma_commit();
-                wgmma_wait<1>();
-                // A stage is free once this consumer's reads of it are done: say so to both CTAs.
-                if (kt > 0 && t < CLUSTER) barrier_arrive_in(&empty[(it - 1) % STAGES], t);
+                if (it >= STAGES) barrier_wait(&empty[s], (it / STAGES - 1) % 2);  // its last use is over
+                barrier_expect_bytes(&full[s], STAGE_BYTES);
+                unsigned char* stage = stages + s * STAGE_BYTES;
+                copy_tile(stage, &A, &full[s], kt * BK, at.x * BM);
+                for (unsigned box = 0; box < BN / B_BOX; ++box)
+                    copy_tile(stage + A_BYTES + box * B_BOX_BYTES, &B, &full[s], at.y * BN + box * B_BOX, kt * BK);
             }
-            wgmma_wait<0>();
-            if (t < CLUSTER) barrier_arrive_in(&empty[(it - 1) % STAGES], t);
+        }
+        return;
+    }
 
-            // acc[4j + e] is C's row 16·warp + g + 8·(e / 2) of this consumer's
-            // 64, column 8j + 2·tig + e % 2 of the tile's 256.
-            const unsigned row0 = (at.x * CLUSTER + rank) * BM + consumer * (BM / 2) + 16 * warp + g, col0 = at.y * BN + 2 * tig;
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    const unsigned consumer = warpgroup - 1, warp = t / 32, g = t % 32 / 4, tig = t % 4;
+    float acc[BN / 2];
+    unsigned it = 0;
+    for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
+        const uint2 at = grouped_tile(tile, tile_rows, tile_cols, GROUP);
+        #pragma unroll
+        for (unsigned i = 0; i < BN / 2; ++i) acc[i] = 0.0f;
+        // Per k-tile: wait for its stage, issue its 4 wgmma (k = 16 each) as
+        // one group, then wait until at most this group is in flight and hand
+        // the previous k-tile's stage back.
+        for (unsigned kt = 0; kt < k_tiles; ++kt, ++it) {
+            const unsigned s = it % STAGES;
+            barrier_wait(&full[s], it / STAGES % 2);
+            const unsigned a = shared_address(stages + s * STAGE_BYTES) + consumer * (BM / 2) * BK * 2, b = shared_address(stages + s * STAGE_BYTES) + A_BYTES;
+            wgmma_fence();
             #pragma unroll
-            for (unsigned j = 0; j < BN / 8; ++j) {
-                #pragma unroll
-                for (unsigned h = 0; h < 2; ++h) {
-                    const unsigned r = row0 + 8 * h, col = col0 + 8 * j;
-                    const float x = acc[4 * j + 2 * h], y = acc[4 * j + 2 * h + 1];
-                    if (r >= M) continue;
-                    float* c = C + static_cast<size_t>(r) * N + col;
-                    if (N % 2 == 0 && col + 1 < N) {
-                        *reinterpret_cast<float2*>(c) = make_float2(x, y);
-                    } else {
-                        if (col < N) c[0] = x;
-                        if (col + 1 < N) c[1] = y;
-                    }
+            for (unsigned k = 0; k < BK / 16; ++k)
+                // A: +32 bytes per 16 k along its swizzled rows; B: two 8-k groups (2 × 1024 bytes) per 16 k.
+                wgmma_m64n256k16_bf16(acc, swizzled_descriptor(a + k * 32, 1024, 0), swizzled_descriptor(b + k * 2048, 1024, B_BOX_BYTES));
+            wgmma_commit();
+            wgmma_wait<1>();
+            if (kt > 0 && t == 0) barrier_arrive(&empty[(it - 1) % STAGES]);
+        }
+        wgmma_wait<0>();
+        if (t == 0) barrier_arrive(&empty[(it - 1) % STAGES]);
+
+        // acc[4j + e] is C's row 16·warp + g + 8·(e / 2) of this consumer's
+        // 64, column 8j + 2·tig + e % 2 of the tile's 256.
+        const unsigned row0 = at.x * BM + consumer * (BM / 2) + 16 * warp + g, col0 = at.y * BN + 2 * tig;
+        #pragma unroll
+        for (unsigned j = 0; j < BN / 8; ++j) {
+            #pragma unroll
+            for (unsigned h = 0; h < 2; ++h) {
+                const unsigned r = row0 + 8 * h, col = col0 + 8 * j;
+                const float x = acc[4 * j + 2 * h], y = acc[4 * j + 2 * h + 1];
+                if (r >= M) continue;
+                float* c = C + static_cast<size_t>(r) * N + col;
+                if (N % 2 == 0 && col + 1 < N) {
+                    *reinterpret_cast<float2*>(c) = make_float2(x, y);
+                } else {
+                    if (col < N) c[0] = x;
+                    if (col + 1 < N) c[1] = y;
                 }
             }
         }
     }
-    // No CTA leaves while the other may still arrive on its barriers.
-    cluster_sync();
 #else
     (void)A, (void)B, (void)C, (void)M, (void)N, (void)K;
 #endif

@@ -8,8 +8,6 @@
 #include <cuda_bf16.h>
 
 #include <stdexcept>
-#include <cstdio>
-#include <cstdlib>
 
 #include "labs/matmul/kernels.cuh"
 #include "warplab/cuda/device.h"
@@ -132,26 +130,8 @@ void launch_bf16_wgmma(const Operands& o)
     const CUtensorMap a_map = swizzled_map(a, o.m, bf16_row(o.k), V::tiles.bm);
     const CUtensorMap b_map = swizzled_map(b, o.k, bf16_row(o.n), V::tiles.bk);
     const auto kernel = kernel_with_shared<V>();
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = V::cluster, cluster.val.clusterDim.y = 1, cluster.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.blockDim = V::block();
-    config.dynamicSmemBytes = V::meta.dynamic_shared_bytes;
-    config.attrs = &cluster;
-    config.numAttrs = 1;
-    // As many clusters as fit on the GPU at once (an SM count may be odd in
-    // a GPC, leaving an SM out), asked once.
-    static const unsigned resident = [&] {
-        config.gridDim = dim3(V::cluster * multiprocessors());
-        int clusters = 0;
-        wl::cuda::check(cudaOccupancyMaxActiveClusters(&clusters, kernel, &config), "v14's clusters per GPU");
-        if (clusters < 1) throw std::runtime_error("v14's cluster of 2 blocks of 197 KB of shared memory does not fit on this GPU");
-        return unsigned(clusters);
-    }();
-    static const unsigned debug_clusters = [] { const char* e = getenv("V14_CLUSTERS"); std::fprintf(stderr, "resident clusters %u\n", resident); return e ? unsigned(atoi(e)) : resident; }();
-    config.gridDim = V::grid(o.m, o.n, o.k, V::cluster * debug_clusters);
-    wl::cuda::check(cudaLaunchKernelEx(&config, kernel, a_map, b_map, o.c, o.m, o.n, o.k), "launch of v14");
+    kernel<<<V::grid(o.m, o.n, o.k, multiprocessors()), V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, o.c, o.m, o.n, o.k);
+    wl::cuda::check(cudaGetLastError(), "launch of v14");
 }
 
 }  // namespace warplab::matmul

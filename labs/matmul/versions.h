@@ -427,37 +427,29 @@ struct V13 : Tiled<V9::tiles> {
     static std::size_t workspace_bytes(unsigned blocks) { return partial_floats(blocks) * 4 + std::size_t(2) * blocks * 4; }
 };
 
-// v14's block is v12's shape (a producer warpgroup, two consumers); blocks
-// run in clusters of 2 on neighbouring SMs, one block per SM at most, each
-// cluster walking pairs of tiles of C until none is left.
+// v14's block is v12's shape (a producer warpgroup, two consumers), one per
+// SM at most, each walking tiles of C until none is left.
 struct V14 {
     static constexpr Tiles tiles{.bm = 128, .bn = 256, .bk = 64};
     static constexpr unsigned stages = 4;       // 4 × 48 KB of bf16 tiles in flight
     static constexpr unsigned group_rows = 16;  // tiles walked in groups of 16 tile-rows
-    static constexpr unsigned cluster = 2;      // blocks per cluster: tiles (2p, c) and (2p + 1, c) share B's tiles
     static constexpr unsigned threads = 3 * 128;
     static dim3 block() { return dim3(threads); }
-    // Pairs of vertically adjacent tiles (a last row of tiles alone pairs with rows past M).
-    static constexpr unsigned pair_count(std::size_t m, std::size_t n)
+    static constexpr unsigned tile_count(std::size_t m, std::size_t n)
     {
-        return (ceil_div(m, tiles.bm) + 1) / 2 * ceil_div(n, tiles.bn);
+        return ceil_div(m, tiles.bm) * ceil_div(n, tiles.bn);
     }
-    // Persistent: a cluster per `sms` / 2 (the launch passes twice the
-    // clusters that fit at once), or one per pair where pairs are fewer.
-    static dim3 grid(std::size_t m, std::size_t n, std::size_t, unsigned sms)
-    {
-        return dim3(cluster * std::min(pair_count(m, n), std::max(sms / cluster, 1u)));
-    }
+    // Persistent: one block per SM, or one per tile where tiles are fewer.
+    static dim3 grid(std::size_t m, std::size_t n, std::size_t, unsigned sms) { return dim3(std::min(tile_count(m, n), sms)); }
     static constexpr std::size_t trace_m = tiles.bm, trace_n = tiles.bn, trace_k = 64;
     static constexpr VersionMeta meta{
         .id = "v14",
         .name = "bf16_wgmma",
         .idea = "BF16 on the tensor cores: both operands go from the copy engine to wgmma by descriptor, in persistent "
-                "clusters of two blocks that share B's tiles",
+                "blocks",
         .changed = "A and B rounded to bf16 before the run (untimed), FP32 sums; m64n256k16 with B's tile read N-major "
                    "(no transpose, no fragments in registers); 128×256 tiles, BK = 64, 4 stages of 48 KB; one block per "
-                   "SM walks the tiles, its producer running ahead into the next tile; blocks paired in clusters, each "
-                   "copying half of B's tile to both; no pieces of K",
+                   "SM walks the tiles, its producer running ahead into the next tile; no pieces of K",
         .expected = "about twice v12's rate at large sizes, level with cuBLAS's BF16 GEMM; an error of bf16's size "
                     "(a few thousandths relative, several times TF32's); few tiles at small sizes",
         .bench_block = threads,

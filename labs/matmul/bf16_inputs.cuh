@@ -17,7 +17,12 @@ public:
     Bf16Inputs(const float* a, const float* b, const Shape& s)
     {
         a_ = round(a, s.m, s.k);
-        b_ = round(b, s.k, s.n);
+        try {
+            b_ = round(b, s.k, s.n);
+        } catch (...) {
+            cudaFree(a_);  // no destructor runs for a constructor that throws
+            throw;
+        }
     }
     ~Bf16Inputs()
     {

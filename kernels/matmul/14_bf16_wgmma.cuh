@@ -20,13 +20,13 @@
 //   64×256), BK = 64 (one 128-byte swizzle row of bf16); B's tile arrives as
 //   four 64×64 boxes and is read by a MN-major descriptor (8-k groups 1024
 //   bytes apart, 64-column boxes 8 KB apart); C = A·B directly (no
-//   transpose); one wgmma group in flight per consumer (a stage is handed
-//   back when the next group's issue is done); persistent blocks instead of
-//   one block per tile; no pieces of K.
+//   transpose); a consumer's groups overlap (its stage of k-tile k goes
+//   back once k + 1's group is issued and k's is done); persistent blocks
+//   instead of one block per tile; no pieces of K.
 // Expected effect: about twice v12's rate at large sizes, level with cuBLAS's
-//   BF16 GEMM; an error of bf16's size (inputs rounded to 8 bits, about
-//   several times TF32's). Few tiles at small sizes (1024^3: 32
-//   for 132 SMs).
+//   BF16 GEMM; an error of bf16's size (inputs rounded to 8 significant bits:
+//   several times TF32's). Few tiles at small sizes (1024^3: 32 for 132
+//   SMs), a partial last wave where they do not divide (3072^3: 288).
 // Needs the sm_90a target (wgmma, setmaxnreg); elsewhere (the emulator's
 //   compute_90 PTX) the kernel does nothing. Runs only on a GPU.
 // Preconditions: blockDim == 384; grid <= the tiles of C (ceil(M / 128) ·

@@ -23,6 +23,7 @@ RunResult run_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU ba
 RunResult check_on_gpu(const RunRequest&) { throw std::invalid_argument("no GPU: " + gpu_status().reason); }
 BenchTable bench_on_gpu(const BenchOptions&) { throw std::invalid_argument("no GPU to time on: " + gpu_status().reason); }
 void launch_tma_pipeline(const Operands&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
+void launch_bf16_wgmma(const Operands&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
 }  // namespace matmul
 
 }  // namespace warplab

@@ -11,19 +11,11 @@
 
 namespace warplab::matmul {
 
-// The arithmetic version V multiplies in: FP32 unless its entry says otherwise
-// (v10: TF32 on the tensor cores). It sets the tolerance of its check.
-template <class V> constexpr Arithmetic arithmetic_of()
+// `bf16`: A and B as the BF16 versions read them (unused by the others).
+template <class V, class Backend>
+void multiply_on(Backend& be, const float* a, const float* b, float* c, const Shape& s, const Bf16Operands& bf16 = {})
 {
-    if constexpr (requires { V::arithmetic; })
-        return V::arithmetic;
-    else
-        return Arithmetic::Fp32;
-}
-
-template <class V, class Backend> void multiply_on(Backend& be, const float* a, const float* b, float* c, const Shape& s)
-{
-    matmul::launch<V>(be, Operands{a, b, c, static_cast<unsigned>(s.m), static_cast<unsigned>(s.n), static_cast<unsigned>(s.k)});
+    matmul::launch<V>(be, Operands{a, b, c, static_cast<unsigned>(s.m), static_cast<unsigned>(s.n), static_cast<unsigned>(s.k), bf16});
 }
 
 // How many rows of C a run checks against the CPU reference: all of them up

@@ -1,16 +1,19 @@
 // Times every matmul version on the GPU (the plain build: no tracing), beside
-// cuBLAS SGEMM in pedantic FP32 and cuBLAS in TF32 (tensor cores) measured in
-// the same run, and checks every version's C against cuBLAS's pedantic FP32
-// one (check_on_gpu, for the gpu tests). Each row is compared with the cuBLAS
-// of its own arithmetic: FP32 versions with pedantic SGEMM, TF32 ones with
-// cuBLAS TF32.
+// cuBLAS SGEMM in pedantic FP32, cuBLAS in TF32 and cuBLAS's BF16 GEMM (tensor
+// cores) measured in the same run, and checks every version's C against
+// cuBLAS's pedantic FP32 one (check_on_gpu, for the gpu tests). Each row is
+// compared with the cuBLAS of its own arithmetic: FP32 versions with pedantic
+// SGEMM, TF32 ones with cuBLAS TF32, BF16 ones with cuBLAS BF16.
 #include <cublas_v2.h>
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <memory>
 #include <random>
 
 #include "labs/common/gpu_bench.h"
+#include "labs/matmul/bf16_inputs.cuh"
 #include "labs/matmul/driver.h"
 #include "labs/matmul/kernels.cuh"
 #include "labs/matmul/lab.h"
@@ -24,18 +27,22 @@ void check_cublas(cublasStatus_t s, const char* what)
     if (s != CUBLAS_STATUS_SUCCESS) throw std::runtime_error(std::string("cuBLAS error in ") + what + ": " + cublasGetStatusString(s));
 }
 
-// cuBLAS SGEMM in one arithmetic: pedantic FP32 (no TF32, no reduced-precision
-// shortcuts), or TF32 on the tensor cores (inputs read with 10 mantissa bits,
-// FP32 sums). cuBLAS is column-major; a row-major M×N matrix is its N×M
-// transpose, so row-major C = A·B is column-major C^T = B^T·A^T: call Sgemm
+// cuBLAS in one arithmetic: SGEMM in pedantic FP32 (no TF32, no
+// reduced-precision shortcuts) or in TF32 on the tensor cores (inputs read
+// with 10 mantissa bits, FP32 sums), or GemmEx on the bf16 inputs the BF16
+// versions read (FP32 sums, FP32 C: the same C, bytes and all, as v14
+// writes). cuBLAS is column-major; a row-major M×N matrix is its N×M
+// transpose, so row-major C = A·B is column-major C^T = B^T·A^T: call it
 // with B first, m = N, n = M.
 class Cublas {
 public:
     explicit Cublas(Arithmetic arithmetic) : arithmetic_(arithmetic)
     {
         check_cublas(cublasCreate(&handle_), "cublasCreate");
-        const bool tf32 = arithmetic == Arithmetic::Tf32;
-        check_cublas(cublasSetMathMode(handle_, tf32 ? CUBLAS_TF32_TENSOR_OP_MATH : CUBLAS_PEDANTIC_MATH), "cublasSetMathMode");
+        const cublasMath_t mode = arithmetic == Arithmetic::Tf32   ? CUBLAS_TF32_TENSOR_OP_MATH
+                                  : arithmetic == Arithmetic::Bf16 ? CUBLAS_DEFAULT_MATH
+                                                                   : CUBLAS_PEDANTIC_MATH;
+        check_cublas(cublasSetMathMode(handle_, mode), "cublasSetMathMode");
     }
     ~Cublas() { cublasDestroy(handle_); }
     Cublas(const Cublas&) = delete;
@@ -46,12 +53,25 @@ public:
         const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
         check_cublas(cublasSgemm(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, b, n, a, k, &zero, c, n), "cublasSgemm");
     }
+    // C = A·B in this handle's arithmetic: from the bf16 inputs for BF16.
+    void multiply(const float* a, const float* b, const Bf16Operands& h, float* c, const Shape& s)
+    {
+        if (arithmetic_ != Arithmetic::Bf16) return sgemm(a, b, c, s);
+        const float one = 1.0f, zero = 0.0f;
+        const int m = static_cast<int>(s.m), n = static_cast<int>(s.n), k = static_cast<int>(s.k);
+        const int ldb = static_cast<int>(bf16_row(s.n)), lda = static_cast<int>(bf16_row(s.k));
+        check_cublas(cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &one, h.b, CUDA_R_16BF, ldb, h.a, CUDA_R_16BF, lda,
+                                  &zero, c, CUDA_R_32F, n, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                     "cublasGemmEx (BF16)");
+    }
 
     Arithmetic arithmetic() const { return arithmetic_; }
     // The row's name in the bench table.
     const char* name() const
     {
-        return arithmetic_ == Arithmetic::Tf32 ? "cuBLAS SGEMM (TF32 tensor cores)" : "cuBLAS SGEMM (pedantic FP32)";
+        return arithmetic_ == Arithmetic::Tf32   ? "cuBLAS SGEMM (TF32 tensor cores)"
+               : arithmetic_ == Arithmetic::Bf16 ? "cuBLAS GEMM (BF16 tensor cores, FP32 C)"
+                                                 : "cuBLAS SGEMM (pedantic FP32)";
     }
 
 private:
@@ -66,6 +86,7 @@ struct Problem {
     Inputs in;
     TimingDevice gpu;
     float *a = nullptr, *b = nullptr, *c = nullptr;
+    std::unique_ptr<Bf16Inputs> bf16;  // A and B rounded to bf16, for the BF16 rows
     std::vector<float> ref, abs;  // cuBLAS's C and cuBLAS's |A|·|B| (the tolerance's S)
     Reference exact;              // the FP64 product on the first rows the CPU can afford
     Comparison cublas_check;      // cuBLAS's C against it
@@ -85,6 +106,7 @@ struct Problem {
         abs = download();
         gpu.copy_to_device(a, in.a.data(), in.a.size());
         gpu.copy_to_device(b, in.b.data(), in.b.size());
+        bf16 = std::make_unique<Bf16Inputs>(a, b, s);
         poison();
         blas.sgemm(a, b, c, s);
         ref = download();
@@ -118,7 +140,7 @@ struct Problem {
 template <class V> Comparison run_checked(Problem& p)
 {
     p.poison();
-    multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s);
+    multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s, p.bf16->operands());
     wl::cuda::check(cudaGetLastError(), V::meta.name);
     return p.check_c(arithmetic_of<V>());
 }
@@ -133,7 +155,7 @@ struct RowError {
 template <class V> BenchRow bench_version(Problem& p, const BenchOptions& o, std::vector<RowError>& errors)
 {
     const bool ok_before = run_checked<V>(p).ok;
-    const wl::cuda::Timing t = wl::cuda::time_runs([&] { multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s); }, o.warm, o.seconds_per_version);
+    const wl::cuda::Timing t = wl::cuda::time_runs([&] { multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s, p.bf16->operands()); }, o.warm, o.seconds_per_version);
     wl::cuda::check(cudaGetLastError(), V::meta.name);
     const bool ok_after = run_checked<V>(p).ok;
     errors.push_back({V::meta.id, p.fp64_error()});
@@ -146,11 +168,11 @@ BenchRow bench_cublas(Problem& p, Cublas& blas, const BenchOptions& o, std::vect
 {
     auto checked = [&] {
         p.poison();
-        blas.sgemm(p.a, p.b, p.c, p.s);
+        blas.multiply(p.a, p.b, p.bf16->operands(), p.c, p.s);
         return p.check_c(blas.arithmetic()).ok;
     };
     const bool ok_before = checked() && p.cublas_check.ok;
-    const wl::cuda::Timing t = wl::cuda::time_runs([&] { blas.sgemm(p.a, p.b, p.c, p.s); }, o.warm, o.seconds_per_version);
+    const wl::cuda::Timing t = wl::cuda::time_runs([&] { blas.multiply(p.a, p.b, p.bf16->operands(), p.c, p.s); }, o.warm, o.seconds_per_version);
     const bool ok_after = checked();
     errors.push_back({blas.name(), p.fp64_error()});
     BenchRow row = timed_row(blas.name(), t, double(p.s.flops()) / 1e9, ok_before && ok_after);
@@ -158,45 +180,56 @@ BenchRow bench_cublas(Problem& p, Cublas& blas, const BenchOptions& o, std::vect
     return row;
 }
 
-// Dense TF32 multiply-adds per SM per clock on the tensor cores: 512 on an
-// A100 SM (compute capability 8.0), twice that on a Hopper SM (9.0), per
-// NVIDIA's A100 and H100 architecture whitepapers; 0 for a GPU not listed here.
-unsigned tf32_fma_per_sm_clock()
+// The arithmetic of each row of the table, by its name (FP32 if not listed).
+using RowArithmetic = std::map<std::string, Arithmetic>;
+Arithmetic arithmetic_of_row(const RowArithmetic& rows, const std::string& name)
+{
+    const auto it = rows.find(name);
+    return it == rows.end() ? Arithmetic::Fp32 : it->second;
+}
+
+// Dense multiply-adds per SM per clock on the tensor cores, per NVIDIA's A100
+// and H100 architecture whitepapers: TF32 512 on an A100 SM (compute
+// capability 8.0), twice that on a Hopper SM (9.0); BF16 twice TF32's. 0 for
+// a GPU not listed here.
+unsigned tensor_fma_per_sm_clock(Arithmetic arithmetic)
 {
     int device = 0, major = 0, minor = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
     cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-    if (major == 9 && minor == 0) return 1024;
-    if (major == 8 && minor == 0) return 512;
-    return 0;
+    const unsigned tf32 = major == 9 && minor == 0 ? 1024 : major == 8 && minor == 0 ? 512 : 0;
+    return arithmetic == Arithmetic::Bf16 ? 2 * tf32 : tf32;
 }
 
-// The TF32 rows' % of peak is of the tensor cores' TF32 rate, not of the
-// FP32 lanes' (a TF32 row at "600 % of peak" says nothing); the note says which.
-void tf32_peak(BenchTable& table, const std::vector<std::string>& tf32_rows)
+// The TF32 (BF16) rows' % of peak is of the tensor cores' TF32 (BF16) rate,
+// not of the FP32 lanes' (a TF32 row at "600 % of peak" says nothing); the
+// note says which.
+void tensor_peak(BenchTable& table, const RowArithmetic& rows, Arithmetic arithmetic, const char* name)
 {
     const Provenance& p = table.provenance;
-    const unsigned fma = tf32_fma_per_sm_clock();
+    const unsigned fma = tensor_fma_per_sm_clock(arithmetic);
     const double peak = double(p.sms) * fma * 2 * p.sm_clock_mhz / 1e3;
     for (BenchRow& r : table.rows)
-        if (std::find(tf32_rows.begin(), tf32_rows.end(), r.version) != tf32_rows.end())
-            r.pct_peak = peak > 0 ? 100.0 * r.rate / peak : 0;
-    table.note += peak > 0 ? "; % peak of the TF32 rows: of " + std::to_string(p.sms) + " SMs × " + std::to_string(fma) +
-                                 " TF32 multiply-adds (tensor cores, dense) × 2 × " + std::to_string(p.sm_clock_mhz) + " MHz"
-                           : "; % peak of the TF32 rows: not known for this GPU";
+        if (arithmetic_of_row(rows, r.version) == arithmetic) r.pct_peak = peak > 0 ? 100.0 * r.rate / peak : 0;
+    table.note += std::string("; % peak of the ") + name + " rows: " +
+                  (peak > 0 ? "of " + std::to_string(p.sms) + " SMs × " + std::to_string(fma) + " " + name +
+                                  " multiply-adds (tensor cores, dense) × 2 × " + std::to_string(p.sm_clock_mhz) + " MHz"
+                            : "not known for this GPU");
 }
 
 // Every row against the cuBLAS of its arithmetic: the TF32 rows (v10, cuBLAS
-// TF32) against cuBLAS TF32, the others against pedantic FP32 SGEMM.
-void compare_by_arithmetic(BenchTable& table, const std::vector<std::string>& tf32_rows, const Cublas& fp32, const Cublas& tf32)
+// TF32) against cuBLAS TF32, the BF16 rows against cuBLAS BF16, the others
+// against pedantic FP32 SGEMM.
+void compare_by_arithmetic(BenchTable& table, const RowArithmetic& rows, const std::vector<const Cublas*>& blas)
 {
     const auto named = [&](const std::string& name) {
         return std::find_if(table.rows.begin(), table.rows.end(), [&](const BenchRow& r) { return r.version == name; });
     };
     for (BenchRow& r : table.rows) {
-        const bool is_tf32 = std::find(tf32_rows.begin(), tf32_rows.end(), r.version) != tf32_rows.end();
-        const auto ref = named(is_tf32 ? tf32.name() : fp32.name());
+        const Arithmetic arithmetic = arithmetic_of_row(rows, r.version);
+        const auto of = std::find_if(blas.begin(), blas.end(), [&](const Cublas* b) { return b->arithmetic() == arithmetic; });
+        const auto ref = named((*of)->name());
         r.compared_with = ref->version;
         r.vs_reference = r.median_ms > 0 ? ref->median_ms / r.median_ms : 0;
     }
@@ -215,6 +248,9 @@ std::string error_note(const std::vector<RowError>& errors, std::size_t rows)
     return text;
 }
 
+// The largest problem every version is timed at (the lab's sizes to 4096).
+constexpr Shape kLargestFullTable{4096, 4096, 4096};
+
 Shape bench_shape(const BenchOptions& o)
 {
     if (o.shape.size() == 3) return {o.shape[0], o.shape[1], o.shape[2]};
@@ -224,7 +260,8 @@ Shape bench_shape(const BenchOptions& o)
 
 void require_fit(const Shape& s)
 {
-    wl::cuda::require_free_memory((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) + (std::size_t(256) << 20),
+    const std::size_t bf16_bytes = (s.m * bf16_row(s.k) + s.k * bf16_row(s.n)) * 2;  // the bf16 inputs
+    wl::cuda::require_free_memory((s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(float) + bf16_bytes + (std::size_t(256) << 20),
                                   "shape " + s.text());
 }
 
@@ -255,25 +292,34 @@ BenchTable bench_on_gpu(const BenchOptions& o)
                  " FLOP); % peak: of " + std::to_string(p.sms) + " SMs × 128 FP32 lanes × 2 × " +
                  std::to_string(p.sm_clock_mhz) + " MHz; " + (o.warm ? "warm L2" : "L2 flushed before each run");
 
-    Cublas fp32(Arithmetic::Fp32), tf32(Arithmetic::Tf32);
+    Cublas fp32(Arithmetic::Fp32), tf32(Arithmetic::Tf32), bf16(Arithmetic::Bf16);
     Problem problem(s, 1, fp32);
     std::vector<RowError> errors;
-    std::vector<std::string> tf32_rows{tf32.name()};
+    RowArithmetic arithmetic{{tf32.name(), Arithmetic::Tf32}, {bf16.name(), Arithmetic::Bf16}};
+    // Above 4096^3 only the BF16 versions are timed: the FP32 ladder's first
+    // steps would take seconds a run there, and the BF16 comparison is what
+    // the larger size is recorded for.
+    const bool bf16_only = s.flops() > kLargestFullTable.flops();
     for_each_version<Versions>([&](auto v) {
         using V = decltype(v);
+        if (bf16_only && arithmetic_of<V>() != Arithmetic::Bf16) return false;
         table.rows.push_back(bench_version<V>(problem, o, errors));
         if (const std::string tiles = tiles_note<V>(s, problem.gpu.multiprocessors()); !tiles.empty()) table.note += "; " + tiles;
-        if (arithmetic_of<V>() == Arithmetic::Tf32) tf32_rows.push_back(V::meta.id);
+        arithmetic[V::meta.id] = arithmetic_of<V>();
         return false;
     });
+    if (bf16_only) table.note += "; above " + kLargestFullTable.text() + " only the BF16 versions are timed, beside the three cuBLAS rows";
     add_user_kernel_row<Versions>(table, problem.gpu, kKernels, o, [&](auto v) { return bench_version<decltype(v)>(problem, o, errors); });
     table.rows.push_back(bench_cublas(problem, fp32, o, errors));  // first: the table's reference
     table.rows.push_back(bench_cublas(problem, tf32, o, errors));
+    table.rows.push_back(bench_cublas(problem, bf16, o, errors));
     derive_ratios(table);
-    compare_by_arithmetic(table, tf32_rows, fp32, tf32);
-    tf32_peak(table, tf32_rows);
+    compare_by_arithmetic(table, arithmetic, {&fp32, &tf32, &bf16});
+    tensor_peak(table, arithmetic, Arithmetic::Tf32, "TF32");
+    tensor_peak(table, arithmetic, Arithmetic::Bf16, "BF16");
     table.note += error_note(errors, problem.exact.c.size() / s.n) +
-                  "; \"vs cuBLAS\" is against the cuBLAS of the row's arithmetic (TF32 rows: cuBLAS TF32)";
+                  "; \"vs cuBLAS\" is against the cuBLAS of the row's arithmetic (TF32 rows: cuBLAS TF32; BF16 rows: "
+                  "cuBLAS BF16 from the same bf16 inputs, rounded before the timing, with FP32 sums and C)";
     return table;
 }
 

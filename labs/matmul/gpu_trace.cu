@@ -1,6 +1,9 @@
 // Runs a matmul version on the GPU, recording the watched block from the
 // lab's PTX (labs/common/gpu_trace_backend.h).
+#include <memory>
+
 #include "labs/common/gpu_trace_backend.h"
+#include "labs/matmul/bf16_inputs.cuh"
 #include "labs/matmul/driver.h"
 #include "labs/matmul/kernels.cuh"
 #include "labs/matmul/lab.h"
@@ -31,7 +34,9 @@ RunResult run_on_gpu(const RunRequest& req)
         using V = decltype(v);
         arithmetic = arithmetic_of<V>();
         describe_launch<V>(out, s, req, gpu.multiprocessors());
-        multiply_on<V>(gpu, d_a, d_b, d_c, s);
+        std::unique_ptr<Bf16Inputs> bf16;  // a BF16 version's inputs, rounded first
+        if constexpr (arithmetic_of<V>() == Arithmetic::Bf16) bf16 = std::make_unique<Bf16Inputs>(d_a, d_b, s);
+        multiply_on<V>(gpu, d_a, d_b, d_c, s, bf16 ? bf16->operands() : Bf16Operands{});
         out.records = std::move(gpu.records);
         out.user_kernel = gpu.user_kernel_note();
     });

@@ -14,6 +14,7 @@
 #include "kernels/matmul/11_wgmma.cuh"
 #include "kernels/matmul/12_tma_pipeline.cuh"
 #include "kernels/matmul/13_stream_k.cuh"
+#include "kernels/matmul/14_bf16_wgmma.cuh"
 #include "labs/matmul/versions.h"
 
 namespace warplab::matmul {
@@ -41,6 +42,7 @@ WL_MATMUL_KERNEL(V10, tensor_cores);
 WL_MATMUL_KERNEL(V11, wgmma);
 WL_MATMUL_KERNEL(V12, tma_pipeline);
 WL_MATMUL_KERNEL(V13, stream_k);
+WL_MATMUL_KERNEL(V14, bf16_wgmma);
 
 #undef WL_MATMUL_KERNEL
 

@@ -96,9 +96,10 @@ Lab make_lab()
 {
     // n = 0: each version's trace default (one block's worth of C, K = 64).
     // 4096^3 is the size v8's target ratio to cuBLAS was set at; 1024 and 2048 show the climb;
-    // 3072^3 makes 288 tiles of 128×256, 2.2 waves on 132 SMs: what v13 (stream-K) is for.
+    // 3072^3 makes 288 tiles of 128×256, 2.2 waves on 132 SMs: what v13 (stream-K) is for;
+    // 8192^3 (BF16 versions and cuBLAS only) is where BF16 GEMMs are commonly compared.
     return Lab{"matmul", "Matrix multiply (SGEMM)", version_list<Versions>(kKernels), 0, 0, {"float"}, run,
-               {1024, 2048, 3072, 4096}, bench_on_gpu};
+               {1024, 2048, 3072, 4096, 8192}, bench_on_gpu};
 }
 
 }  // namespace warplab::matmul

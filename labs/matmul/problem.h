@@ -100,7 +100,16 @@ inline Reference reference(const Shape& s, const std::vector<float>& a, const st
 // dropped product there), but still tight at small K: 2·10^-3·S, against
 // which a missing product of two inputs in [-1, 1) at K = 33 (S about 8, a
 // bound of 0.016) shows.
-enum class Arithmetic { Fp32, Tf32 };
+//
+// BF16 (v14): A and B are rounded to bf16 before the multiply, to nearest
+// (bf16 keeps 8 significant bits: unit roundoff u16 = 2^-8), so a_ik and b_kj
+// are each off by at most a relative 2^-8, their product by (1 + 2^-8)^2 - 1
+// = 2^-7 + 2^-16; the tensor cores then multiply the bf16 values exactly
+// (two 8-bit significands make 16 bits) and add in FP32, as above. Summed
+// over k, the rounding adds at most (2^-7 + 2^-16)·S, the same kind of bound
+// as TF32's, 4x looser: at K = 33 (S about 8) it is 0.06, against which a
+// missing product (about 0.25) still shows.
+enum class Arithmetic { Fp32, Tf32, Bf16 };
 struct Tolerance {
     double gamma = 0, abs_tol = 1e-6;
 };
@@ -108,8 +117,8 @@ inline Tolerance tolerance(std::size_t k, bool float_reference, Arithmetic arith
 {
     const double u = std::ldexp(1.0, -24), kk = static_cast<double>(k);
     const double worst = kk * u / (1 - kk * u), probable = 8.0 * std::sqrt(kk) * u;
-    const double tf32_input = std::ldexp(1.0, -9) + std::ldexp(1.0, -20);
-    const double inputs = arithmetic == Arithmetic::Tf32 ? tf32_input : 0.0;
+    const double tf32_input = std::ldexp(1.0, -9) + std::ldexp(1.0, -20), bf16_input = std::ldexp(1.0, -7) + std::ldexp(1.0, -16);
+    const double inputs = arithmetic == Arithmetic::Tf32 ? tf32_input : arithmetic == Arithmetic::Bf16 ? bf16_input : 0.0;
     return {std::min(worst, probable) * (float_reference ? 2.0 : 1.0) + inputs, 1e-6};
 }
 
@@ -155,7 +164,7 @@ Comparison compare(const std::vector<float>& got, const Ref& ref, const Ref& abs
 
 // The norm-wise relative error ||got - exact|| / ||exact|| (2-norm) over the
 // elements of `exact` (got may hold more): about 1e-7 for FP32 products of
-// inputs in [-1, 1), about 3e-4 for TF32.
+// inputs in [-1, 1), about 3e-4 for TF32, about 2e-3 for BF16.
 inline double relative_error(const std::vector<float>& got, const std::vector<double>& exact)
 {
     double diff = 0, norm = 0;

@@ -1,8 +1,11 @@
-// v12's launch (nvcc only): rows of A (B) padded when K (N) is not a
-// multiple of 4, a tensor map of each, then the kernel with its dynamic
-// shared memory. The timing of v12 covers all of it.
+// The launches of the versions fed by tensor copies (nvcc only). v12's: rows
+// of A (B) padded when K (N) is not a multiple of 4, a tensor map of each,
+// then the kernel with its dynamic shared memory; the timing of v12 covers
+// all of it. v14's: tensor maps of the bf16 inputs (padded when they were
+// rounded), then its kernel, one block per SM.
 #include <cuda.h>
 #include <cudaTypedefs.h>
+#include <cuda_bf16.h>
 
 #include <stdexcept>
 
@@ -28,17 +31,19 @@ PFN_cuTensorMapEncodeTiled_v12000 tensor_map_encoder()
     return encode;
 }
 
-// A row-major operand, `rows` rows of `padded_cols` floats (a multiple of 4:
-// a row stride of whole 16 bytes), copied in boxes of 32 floats (one
+// A row-major operand, `rows` rows of `padded_cols` elements of T (float or
+// bf16; a row stride of whole 16 bytes), copied in boxes of 128 bytes (one
 // 128-byte swizzle row) × box_rows; outside the operand the copies read zeros.
-CUtensorMap swizzled_map(const float* p, unsigned rows, unsigned padded_cols, unsigned box_rows)
+template <typename T> CUtensorMap swizzled_map(const T* p, unsigned rows, unsigned padded_cols, unsigned box_rows)
 {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 2, "floats or bf16");
+    constexpr CUtensorMapDataType type = sizeof(T) == 4 ? CU_TENSOR_MAP_DATA_TYPE_FLOAT32 : CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
     CUtensorMap map;
     const cuuint64_t dims[2] = {padded_cols, rows};
-    const cuuint64_t row_stride[1] = {cuuint64_t(padded_cols) * sizeof(float)};
-    const cuuint32_t box[2] = {32, box_rows};
+    const cuuint64_t row_stride[1] = {cuuint64_t(padded_cols) * sizeof(T)};
+    const cuuint32_t box[2] = {128 / sizeof(T), box_rows};
     const cuuint32_t element_strides[2] = {1, 1};
-    const CUresult r = tensor_map_encoder()(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, 2, const_cast<float*>(p), dims, row_stride,
+    const CUresult r = tensor_map_encoder()(&map, type, 2, const_cast<T*>(p), dims, row_stride,
                                             box, element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
                                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
     if (r != CUDA_SUCCESS) throw std::runtime_error("cuTensorMapEncodeTiled failed (CUresult " + std::to_string(int(r)) + ")");
@@ -76,6 +81,31 @@ const float* padded_rows(const float* in, unsigned rows, unsigned cols, Scratch&
     return out;
 }
 
+// The GPU's SM count, asked once.
+unsigned multiprocessors()
+{
+    static const unsigned sms = [] {
+        int device = 0, count = 0;
+        wl::cuda::check(cudaGetDevice(&device), "cudaGetDevice");
+        wl::cuda::check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "the SM count");
+        return unsigned(count);
+    }();
+    return sms;
+}
+
+// Version V's kernel, allowed its dynamic shared memory (above 48 KB) once.
+template <class V> auto kernel_with_shared()
+{
+    const auto kernel = kernel_pointer(KernelInstance<V, typename V::template_args>{});
+    static const bool shared_raised = [&] {
+        wl::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(V::meta.dynamic_shared_bytes)),
+                        std::string("shared memory limit of ") + V::meta.id);
+        return true;
+    }();
+    (void)shared_raised;
+    return kernel;
+}
+
 }  // namespace
 
 void launch_tma_pipeline(const Operands& o)
@@ -84,23 +114,24 @@ void launch_tma_pipeline(const Operands& o)
     static Scratch padded_a, padded_b;
     const CUtensorMap a_map = swizzled_map(padded_rows(o.a, o.m, o.k, padded_a), o.m, (o.k + 3) / 4 * 4, V::tiles.bm);
     const CUtensorMap b_map = swizzled_map(padded_rows(o.b, o.k, o.n, padded_b), o.k, (o.n + 3) / 4 * 4, 32);
-    const auto kernel = kernel_pointer(KernelInstance<V, V::template_args>{});
-    static const bool shared_raised = [&] {
-        wl::cuda::check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(V::meta.dynamic_shared_bytes)),
-                        "shared memory limit of v12");
-        return true;
-    }();
-    (void)shared_raised;
-    static const unsigned sms = [] {
-        int device = 0, count = 0;
-        wl::cuda::check(cudaGetDevice(&device), "cudaGetDevice");
-        wl::cuda::check(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, device), "the SM count");
-        return unsigned(count);
-    }();
-    const dim3 grid = V::grid(o.m, o.n, o.k, sms);
+    const auto kernel = kernel_with_shared<V>();
+    const dim3 grid = V::grid(o.m, o.n, o.k, multiprocessors());
     if (grid.z > 1) wl::cuda::check(cudaMemsetAsync(o.c, 0, std::size_t(o.m) * o.n * sizeof(float)), "zeroing C for v12's pieces of K");
     kernel<<<grid, V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, o.c, o.m, o.n, o.k);
     wl::cuda::check(cudaGetLastError(), "launch of v12");
+}
+
+void launch_bf16_wgmma(const Operands& o)
+{
+    using V = V14;
+    if (!o.bf16.a || !o.bf16.b) throw std::invalid_argument("v14 multiplies bf16 inputs, and none were made for this run");
+    const auto* a = reinterpret_cast<const __nv_bfloat16*>(o.bf16.a);
+    const auto* b = reinterpret_cast<const __nv_bfloat16*>(o.bf16.b);
+    const CUtensorMap a_map = swizzled_map(a, o.m, bf16_row(o.k), V::tiles.bm);
+    const CUtensorMap b_map = swizzled_map(b, o.k, bf16_row(o.n), V::tiles.bk);
+    const auto kernel = kernel_with_shared<V>();
+    kernel<<<V::grid(o.m, o.n, o.k, multiprocessors()), V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, o.c, o.m, o.n, o.k);
+    wl::cuda::check(cudaGetLastError(), "launch of v14");
 }
 
 }  // namespace warplab::matmul

@@ -8,6 +8,7 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <tuple>
 
 #include "labs/common/kernel_instance.h"
@@ -29,12 +30,22 @@ inline constexpr KernelFiles kKernels{
                     "(\"Programming Massively Parallel Processors\") give"},
 };
 
+// A and B rounded to bf16 (16-bit patterns), rows padded with zeros to a
+// multiple of 8 elements (16 bytes, a tensor map's row stride): what the
+// BF16 versions multiply, made before and outside their timing (labs/matmul/bf16_inputs.cuh).
+struct Bf16Operands {
+    const std::uint16_t* a = nullptr;  // M rows of bf16_row(K)
+    const std::uint16_t* b = nullptr;  // K rows of bf16_row(N)
+};
+constexpr std::size_t bf16_row(std::size_t cols) { return (cols + 7) / 8 * 8; }
+
 // The problem of one launch: C (M×N) = A (M×K) · B (K×N), row-major, on the device.
 struct Operands {
     const float* a;
     const float* b;
     float* c;
     unsigned m, n, k;
+    Bf16Operands bf16 = {};  // set for the BF16 versions only
 };
 
 constexpr unsigned ceil_div(std::size_t x, unsigned d) { return static_cast<unsigned>((x + d - 1) / d); }
@@ -416,7 +427,41 @@ struct V13 : Tiled<V9::tiles> {
     static std::size_t workspace_bytes(unsigned blocks) { return partial_floats(blocks) * 4 + std::size_t(2) * blocks * 4; }
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13>;
+// v14's block is v12's shape (a producer warpgroup, two consumers), one per
+// SM at most, each walking tiles of C until none is left.
+struct V14 {
+    static constexpr Tiles tiles{.bm = 128, .bn = 256, .bk = 64};
+    static constexpr unsigned stages = 4;       // 4 × 48 KB of bf16 tiles in flight
+    static constexpr unsigned group_rows = 16;  // tiles walked in groups of 16 tile-rows
+    static constexpr unsigned threads = 3 * 128;
+    static dim3 block() { return dim3(threads); }
+    static constexpr unsigned tile_count(std::size_t m, std::size_t n)
+    {
+        return ceil_div(m, tiles.bm) * ceil_div(n, tiles.bn);
+    }
+    // Persistent: one block per SM, or one per tile where tiles are fewer.
+    static dim3 grid(std::size_t m, std::size_t n, std::size_t, unsigned sms) { return dim3(std::min(tile_count(m, n), sms)); }
+    static constexpr std::size_t trace_m = tiles.bm, trace_n = tiles.bn, trace_k = 64;
+    static constexpr VersionMeta meta{
+        .id = "v14",
+        .name = "bf16_wgmma",
+        .idea = "BF16 on the tensor cores: both operands go from the copy engine to wgmma by descriptor, in persistent "
+                "blocks",
+        .changed = "A and B rounded to bf16 before the run (untimed), FP32 sums; m64n256k16 with B's tile read N-major "
+                   "(no transpose, no fragments in registers); 128×256 tiles, BK = 64, 4 stages of 48 KB; one block per "
+                   "SM walks the tiles, its producer running ahead into the next tile; no pieces of K",
+        .expected = "about twice v12's rate at large sizes, level with cuBLAS's BF16 GEMM; an error of bf16's size "
+                    "(a few thousandths relative, several times TF32's); few tiles at small sizes",
+        .bench_block = threads,
+        .gpu_only = V12::meta.gpu_only,  // the same instructions
+        .dynamic_shared_bytes = stages * (tiles.bm + tiles.bn) * tiles.bk * 2 + 1024,  // bf16; + alignment to 1024 bytes
+    };
+    static constexpr const char* untraced = V12::untraced;
+    static constexpr Arithmetic arithmetic = Arithmetic::Bf16;
+    using template_args = Values<stages, group_rows>;
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14>;
 
 // The grid of a launch of C (a version or one of its tile configurations)
 // for M×N×K on `sms` SMs: by the tiles of C, or as C's grid says (v13).
@@ -431,12 +476,26 @@ template <class C> dim3 launch_grid(std::size_t m, std::size_t n, std::size_t k,
 // v12's launch on the GPU: pads rows where needed, makes the tensor maps, launches its
 // kernel (GPU builds; elsewhere it throws, as v12 runs only on a GPU).
 void launch_tma_pipeline(const Operands& o);
+// v14's: the tensor maps of o.bf16 (which it requires), then its kernel.
+void launch_bf16_wgmma(const Operands& o);
+
+// The arithmetic version V multiplies in: FP32 unless its entry says otherwise
+// (v10: TF32 on the tensor cores). It sets the tolerance of its check.
+template <class V> constexpr Arithmetic arithmetic_of()
+{
+    if constexpr (requires { V::arithmetic; })
+        return V::arithmetic;
+    else
+        return Arithmetic::Fp32;
+}
 
 // Every kernel takes (A, B, C, M, N, K); the tile sizes are its template
 // arguments, those of the version's tiles for this size on the backend's SMs.
 template <class V, class Backend> void launch(Backend& be, const Operands& o)
 {
-    if constexpr (requires { V::host_prepared; }) {
+    if constexpr (arithmetic_of<V>() == Arithmetic::Bf16) {
+        launch_bf16_wgmma(o);
+    } else if constexpr (requires { V::host_prepared; }) {
         launch_tma_pipeline(o);
     } else if constexpr (requires { V::workspace_bytes(1u); }) {
         const unsigned sms = be.multiprocessors(), shared = V::shared_tiles(o.m, o.n, o.k, sms);

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "emulator/helpers.h"
+#include "emulator/matmul_rounded_product.h"
 #include "labs/common/emulator_backend.h"
 #include "labs/common/lab.h"
 #include "labs/matmul/driver.h"
@@ -35,19 +36,10 @@ namespace {
 // x with its 13 low mantissa bits cleared: TF32's 10-bit mantissa, cut toward zero.
 float tf32_truncated(float x) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(x) & 0xFFFFE000u); }
 
-// C = A·B as the tensor cores compute it: TF32 inputs, exact products (two
-// 11-bit significands fit in float's 24), sums in FP32; k == skip is left out.
+// C = A·B as the tensor cores compute it: TF32 inputs, exact products, sums in FP32.
 std::vector<float> tf32_product(const matmul::Shape& s, const matmul::Inputs& in, std::size_t skip = SIZE_MAX)
 {
-    std::vector<float> c(s.m * s.n, 0.0f);
-    for (std::size_t i = 0; i < s.m; ++i)
-        for (std::size_t j = 0; j < s.n; ++j) {
-            float acc = 0;
-            for (std::size_t k = 0; k < s.k; ++k)
-                if (k != skip) acc += tf32_truncated(in.a[i * s.k + k]) * tf32_truncated(in.b[k * s.n + j]);
-            c[i * s.n + j] = acc;
-        }
-    return c;
+    return rounded_product(s, in, tf32_truncated, skip);
 }
 
 TEST(MatmulTf32Check, TheTensorCoresRoundingPassesOnlyTheTf32Bound)
@@ -91,7 +83,7 @@ TEST(MatmulTf32Check, ToleranceIsFp32sPlusTheInputRounding)
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, true, matmul::Arithmetic::Tf32).gamma, 2 * 33 * u / (1 - 33 * u) + inputs);
 }
 
-// v11 and v12 are marked GPU-only in the registry, each naming its
+// v11, v12 and v14 are marked GPU-only in the registry, each naming its
 // tensor-core instruction; every other version, v10's mma.sync included, runs
 // on the emulator. The emulator refuses them with one sentence that says why,
 // before anything runs (the CLI exits 2 with it).
@@ -99,7 +91,7 @@ TEST(MatmulTf32Check, TheEmulatorRefusesTheWgmmaVersionsAndSaysWhy)
 {
     const Lab* lab = find_lab("matmul");
     ASSERT_NE(lab, nullptr);
-    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v11", "wgmma"}, {"v12", "wgmma"}};
+    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v11", "wgmma"}, {"v12", "wgmma"}, {"v14", "wgmma"}};
     for (const VersionMeta& v : lab->versions) {
         const auto listed = std::find_if(gpu_only.begin(), gpu_only.end(), [&](const auto& g) { return g.first == v.id; });
         if (listed == gpu_only.end()) {

@@ -12,7 +12,8 @@
 // 2. The timing build of every version (what `warplab bench` times) against
 //    cuBLAS SGEMM in pedantic FP32, every element of C within the lab's
 //    tolerance for the version's arithmetic (labs/matmul/problem.h; TF32 for
-//    v10, v11 and v12), at these shapes: awkward small ones, 1000^3 and 4096^3.
+//    v10, v11 and v12, BF16 for v14), at these shapes: awkward small ones,
+//    1000^3 and 4096^3.
 //    C is poisoned to NaN first, so a kernel that writes nothing (v11 built
 //    without sm_90a) fails. cuBLAS is itself checked against the CPU's
 //    double-precision product on the rows the CPU can afford.
@@ -121,7 +122,7 @@ INSTANTIATE_TEST_SUITE_P(Matmul, GpuMatmulTrace, ::testing::ValuesIn(versions(tr
                          [](const auto& info) { return info.param; });
 
 // A GPU-only version is still traced on the GPU: correct, with a trace to
-// show. Except v11 and v12: their wgmma exists only in sm_90a code, and the PTX
+// show. Except v11, v12 and v14: their wgmma exists only in sm_90a code, and the PTX
 // the GPU trace instruments is compute_90's, where their bodies are empty;
 // asking for their trace is refused, saying so (the GpuMatmulVsCublas tests
 // check their results).
@@ -132,7 +133,7 @@ TEST(GpuMatmulTraceGpuOnly, RecordsTheWatchedBlock)
     for (const Version& v : lab.versions) {
         if (!v.gpu_only) continue;
         SCOPED_TRACE(v.id);
-        if (std::string(v.id) == "v11" || std::string(v.id) == "v12") {
+        if (std::string(v.id) == "v11" || std::string(v.id) == "v12" || std::string(v.id) == "v14") {
             try {
                 trace_version(lab, request(v.id, {67, 45, 33}, BackendChoice::Gpu));
                 ADD_FAILURE() << v.id << " was traced from PTX that has no wgmma";

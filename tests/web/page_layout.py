@@ -11,7 +11,8 @@ While a trace runs the page must show it pending (its progress line in the
 status) and keep drawing: after W (every version traced again at warp width
 64), the longest gap between the page's animation frames while matmul v5's
 trace is pending stays under MAX_FRAME_GAP (a trace on the page's main thread
-froze it for as long as the trace took, 0.5-1.5 s). A page given a bad option must say
+froze it for as long as the trace took, 0.5-1.5 s); the gaps as it arrives and is
+drawn (its read-back, then freeing what was parsed) are reported. A page given a bad option must say
 so in its status line (the page can fail).
 
 Once a view is drawn, the metrics panel's rows of the other versions keep
@@ -48,23 +49,34 @@ SETTLED = f"(() => {{ const t = {LAYOUT}; return t && !JSON.parse(t).status.pend
 # been pending and is drawn: the longest gap between two frames while it was
 # pending, apart from gaps in which a trace arrived (reading the Worker's JSON
 # back runs on the main thread: the other versions' traces, for the metrics
-# table, arrive meanwhile), and the longest of those. Left in window.frameGaps.
+# table, arrive meanwhile), and the longest of those; and the longest gap from
+# the last pending frame to the third frame after (the selected trace's own
+# read-back and what follows it). Left in window.frameGaps.
 WATCH_FRAMES = f"""(() => {{
   const pending = () => {{ const t = {LAYOUT}; return !!t && JSON.parse(t).status.pending; }};
   let last = performance.now(), longest = 0, arrival = 0, frames = 0, since = 0, arrived = traces.arrived;
+  let until = 0, drawn = 0;
   window.frameGaps = null;
   function frame(now) {{
     const gap = now - last, readBack = traces.arrived !== arrived;
     last = now;
     arrived = traces.arrived;
     if (readBack) arrival = Math.max(arrival, gap);
-    if (pending()) {{
-      if (!since) since = now;
+    if (until) {{
+      drawn = Math.max(drawn, gap);
+      if (--until === 0) {{
+        window.frameGaps = JSON.stringify({{ longest: longest / 1000, arrival: arrival / 1000, drawn: drawn / 1000, frames,
+                                             seconds: (since.end - since.start) / 1000 }});
+        return;
+      }}
+    }} else if (pending()) {{
+      if (!since) since = {{ start: now }};
       else if (!readBack) longest = Math.max(longest, gap);
       frames++;
     }} else if (since) {{
-      window.frameGaps = JSON.stringify({{ longest: longest / 1000, arrival: arrival / 1000, frames, seconds: (now - since) / 1000 }});
-      return;
+      since.end = now;
+      drawn = gap;
+      until = 3;
     }}
     requestAnimationFrame(frame);
   }}
@@ -163,7 +175,8 @@ def check_responsive(browser, shots):
     if layout["warp_size"] != 64:
         problems.append(f"after W: warp {layout['warp_size']}")
     print(f"     W: {gaps['frames']} frames in {gaps['seconds']:.2f} s while the trace was pending, longest gap "
-          f"{gaps['longest']:.3f} s; longest gap holding a trace's arrival {gaps['arrival']:.3f} s")
+          f"{gaps['longest']:.3f} s; longest gap holding a trace's arrival {gaps['arrival']:.3f} s; once it arrived, "
+          f"longest gap of the next frames {gaps['drawn']:.3f} s")
     if gaps["seconds"] < MAX_FRAME_GAP or gaps["frames"] < 3:
         problems.append(f"the trace was pending only {gaps['seconds']:.2f} s: too short to tell a frozen page")  # a trace on the main thread: one frame, a gap as long as the trace
     if gaps["longest"] > MAX_FRAME_GAP:

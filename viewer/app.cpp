@@ -97,12 +97,19 @@ const TraceSlot& trace_for(App& app, std::size_t version, const RunRequest& req)
         TraceSlot waiting;
         waiting.pending.emplace().since = app.clock;
         it = app.traces.emplace(key, std::move(waiting)).first;
-        app.start_trace(key, req);
+        app.start_trace(key, req, TraceReply::Whole);
     } else {
         it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;
         finish_slot(app, key, it->second);
     }
     return it->second;
+}
+
+TotalsSlot totals_in(const TraceSlot& slot)
+{
+    TotalsSlot t{slot.pending.has_value(), std::nullopt, slot.error, slot.fault};
+    if (slot.run) t.totals = slot.run->totals;
+    return t;
 }
 
 // The selected step waits while its trace is pending (a link's ?step=2 holds until the steps are known).
@@ -136,6 +143,24 @@ const TraceSlot& trace_at_width(App& app, std::size_t version, unsigned warp_wid
 }
 
 const TraceSlot& current_trace(App& app) { return trace_of(app, app.sel.version); }
+
+TotalsSlot totals_of(App& app, std::size_t version)
+{
+    const RunRequest req = request_for(app, version);
+    const TraceKey key = key_of(app, version, req);
+    if (!app.start_trace) return totals_in(trace_for(app, version, req));  // the desktop: the whole trace, at once
+    const auto whole = app.traces.find(key);
+    auto it = app.totals.find(key);
+    // A whole trace that is here, or on its way with no totals asked for (no second run of the same trace).
+    if (whole != app.traces.end() && (!whole->second.pending || it == app.totals.end())) return totals_in(whole->second);
+    if (it == app.totals.end()) {
+        TotalsSlot waiting;
+        waiting.pending = true;
+        it = app.totals.emplace(key, std::move(waiting)).first;
+        app.start_trace(key, req, TraceReply::Totals);
+    }
+    return it->second;
+}
 
 const TracedRun* current_run(App& app)
 {
@@ -232,6 +257,14 @@ void trace_arrived(App& app, const TraceKey& key, TraceSlot slot)
     it->second = std::move(slot);
     finish_slot(app, key, it->second);
     if (key == trace_key(app, app.sel.version)) set_step(app, app.sel.step);  // the step it waited with, now clamped
+}
+
+void totals_arrived(App& app, const TraceKey& key, TotalsSlot slot)
+{
+    auto it = app.totals.find(key);
+    if (it == app.totals.end() || !it->second.pending) return;
+    slot.pending = false;
+    it->second = std::move(slot);
 }
 
 void select_settings(App& app, const Selection& sel)
@@ -345,6 +378,7 @@ void add_user_kernel(App& app, const std::string& file, const std::string& kerne
     };
     app.user_lab = std::move(user);
     app.traces.clear();
+    app.totals.clear();
     select_version(app, current_lab(app).versions.size() - 1);
 }
 

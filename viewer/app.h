@@ -52,6 +52,20 @@ struct TraceSlot {
     std::uint32_t fault_line = 0;
 };
 
+// What a trace is asked for: all of it (a version on screen), or its totals
+// alone (another version's row in the metrics panel): in the browser the
+// Worker then sends back a few hundred bytes, not the trace's megabytes, and
+// the page's main thread does not stop to read a trace nobody looks at.
+enum class TraceReply { Whole, Totals };
+
+// A version's totals without the rest of its trace (totals_of).
+struct TotalsSlot {
+    bool pending = false;
+    std::optional<wl::trace::Totals> totals;  // the launch succeeded
+    std::string error;                        // otherwise why not (TraceSlot::error)
+    bool fault = false;
+};
+
 struct Selection {
     std::size_t lab = 0, version = 0;
     std::uint32_t step = 0;
@@ -100,6 +114,7 @@ struct UserLab {
 struct App {
     Selection sel;
     std::map<TraceKey, TraceSlot> traces;
+    std::map<TraceKey, TotalsSlot> totals;  // traces run elsewhere for their totals alone (totals_of)
     Focus focus;
     Playback play;
     Playground playground;
@@ -126,8 +141,9 @@ struct App {
     std::map<std::string, std::optional<MeasuredCounts>> measured;  // "lab version": results/fidelity/, read once
     OccupancyView occupancy;
     // Where traces run: unset, here and at once (the desktop); set, elsewhere
-    // (the browser's Worker): the slot waits, pending, for trace_arrived.
-    std::function<void(const TraceKey&, const RunRequest&)> start_trace;
+    // (the browser's Worker): the slot waits, pending, for trace_arrived (a
+    // Whole reply) or totals_arrived (Totals).
+    std::function<void(const TraceKey&, const RunRequest&, TraceReply)> start_trace;
 };
 
 // ---- reading ----
@@ -138,6 +154,10 @@ const TraceSlot& trace_of(App& app, std::size_t version);  // runs it the first 
 const TraceSlot& trace_of(App& app, std::size_t version, int setting);  // at another setting (a sweep)
 const TraceSlot& trace_at_width(App& app, std::size_t version, unsigned warp_width);  // at another warp width (compare)
 const TraceSlot& current_trace(App& app);
+// A version's totals (the metrics panel's row): its whole trace's where that is
+// here; the desktop runs the whole trace (kept, so selecting it is instant);
+// elsewhere (App::start_trace) only the totals are asked for.
+TotalsSlot totals_of(App& app, std::size_t version);
 const TracedRun* current_run(App& app);                     // nullptr when the launch failed
 std::uint32_t step_count(App& app);
 // The version this one is compared with: the one its entry builds on, else the
@@ -170,6 +190,7 @@ void on_key(App& app, Key key);
 // its error); a key that is no longer pending is left alone.
 void trace_progress(App& app, const TraceKey& key, std::uint64_t blocks_done, std::uint64_t blocks);
 void trace_arrived(App& app, const TraceKey& key, TraceSlot slot);
+void totals_arrived(App& app, const TraceKey& key, TotalsSlot slot);  // the same for a Totals reply
 
 // Sets up the state for a lab/version by name; throws std::invalid_argument naming what is wrong.
 void select_by_name(App& app, const std::string& lab, const std::string& version);

@@ -190,10 +190,10 @@ void version_table(App& app)
     const std::size_t count = current_lab(app).versions.size();
     for (std::size_t i = 0; i < count; ++i) {
         ImGui::PushID(int(i));
-        const TraceSlot& slot = trace_of(app, i);
+        const TotalsSlot slot = totals_of(app, i);  // in the browser, the totals alone travel back
         if (row_start(current_lab(app).versions[i].id, i == app.sel.version)) select_version(app, i);
-        if (slot.run) {
-            const auto& t = slot.run->totals;
+        if (slot.totals) {
+            const auto& t = *slot.totals;
             cells({std::to_string(t.steps), std::to_string(t.partial_warp_steps), shared_cell(t.shared_load, t.shared_store),
                    ways_text(std::max(t.shared_load.worst_ways, t.shared_store.worst_ways)),
                    sectors_cell(t.global_load, t.global_store)});

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "warplab/emu/emulator.h"
+#include "warplab/trace/json.h"
 
 namespace warplab::viewer {
 
@@ -29,9 +30,19 @@ TraceSlot run_trace(const Lab& lab, const RunRequest& req)
     return slot;
 }
 
-nlohmann::json request_to_json(const Lab& lab, const RunRequest& req)
+namespace {
+
+nlohmann::json error_to_json(const TraceSlot& slot)
+{
+    return {{"error", slot.error}, {"fault", slot.fault}, {"fault_file", slot.fault_file}, {"fault_line", slot.fault_line}};
+}
+
+}  // namespace
+
+nlohmann::json request_to_json(const Lab& lab, const RunRequest& req, TraceReply reply)
 {
     return {{"lab", lab.id},
+            {"reply", reply == TraceReply::Totals ? "totals" : "whole"},
             {"version", req.version},
             {"n", req.n},
             {"block", req.block},
@@ -64,10 +75,17 @@ RunRequest request_from_json(const nlohmann::json& j)
     return req;
 }
 
+TraceReply reply_from_json(const nlohmann::json& request)
+{
+    const std::string reply = request.value("reply", "whole");
+    if (reply != "whole" && reply != "totals") throw std::invalid_argument("reply \"" + reply + "\": whole or totals");
+    return reply == "totals" ? TraceReply::Totals : TraceReply::Whole;
+}
+
 nlohmann::json slot_to_json(const Lab& lab, const RunRequest& req, const TraceSlot& slot)
 {
     if (slot.run) return {{"document", trace_document(lab, req, *slot.run)}, {"extras", run_extras(*slot.run)}};
-    return {{"error", slot.error}, {"fault", slot.fault}, {"fault_file", slot.fault_file}, {"fault_line", slot.fault_line}};
+    return error_to_json(slot);
 }
 
 TraceSlot slot_from_json(const nlohmann::json& j)
@@ -82,6 +100,24 @@ TraceSlot slot_from_json(const nlohmann::json& j)
     slot.fault_file = j.at("fault_file").get<std::string>();
     slot.fault_line = j.at("fault_line").get<std::uint32_t>();
     return slot;
+}
+
+nlohmann::json totals_reply_to_json(const TraceSlot& slot)
+{
+    if (slot.run) return {{"totals", wl::trace::totals_to_json(slot.run->totals)}};
+    return error_to_json(slot);
+}
+
+TotalsSlot totals_reply_from_json(const nlohmann::json& j)
+{
+    TotalsSlot t;
+    if (j.contains("totals")) {
+        t.totals = wl::trace::totals_from_json(j.at("totals"));
+        return t;
+    }
+    t.error = j.at("error").get<std::string>();
+    t.fault = j.at("fault").get<bool>();
+    return t;
 }
 
 }  // namespace warplab::viewer

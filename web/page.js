@@ -32,18 +32,29 @@ function warplabLayout(text) {
 }
 
 // ---- the Worker and its queue: requests wait here, the selected version's first.
-const traces = { worker: null, ready: false, queue: [], running: null, arrived: 0, readBack: 0 };
+// A request is for a whole trace (a version on screen) or its totals alone (totals: the metrics panel's other rows).
+// Counted for tests/web: replies read back (arrived: all; wholeArrived, totalsArrived), the longest
+// read-back of each kind in ms (the page's main thread is busy meanwhile), the largest totals reply in bytes.
+const traces = { worker: null, ready: false, queue: [], running: null,
+                 arrived: 0, wholeArrived: 0, totalsArrived: 0, readBack: 0, totalsReadBack: 0, totalsBytes: 0 };
 
 // A reply's UTF-8 bytes to the viewer, NUL-ended in its memory (megabytes: too big for ccall's stack copy).
-// traces.readBack: the longest this took, in ms (the page's main thread is busy meanwhile; tests/web reports it).
-function traceArrived(id, bytes) {
+function traceArrived(trace, bytes) {
   const start = performance.now();
   const at = Module._malloc(bytes.length + 1);
   Module.HEAPU8.set(bytes, at);
   Module.HEAPU8[at + bytes.length] = 0;
-  try { Module._warplab_trace_arrived(id, at); } finally { Module._free(at); }
+  try { Module._warplab_trace_arrived(trace.id, at); } finally { Module._free(at); }
+  const took = performance.now() - start;
   traces.arrived++;
-  traces.readBack = Math.max(traces.readBack, performance.now() - start);
+  if (trace.totals) {
+    traces.totalsArrived++;
+    traces.totalsReadBack = Math.max(traces.totalsReadBack, took);
+    traces.totalsBytes = Math.max(traces.totalsBytes, bytes.length);
+  } else {
+    traces.wholeArrived++;
+    traces.readBack = Math.max(traces.readBack, took);
+  }
 }
 
 function onWorkerMessage(e) {
@@ -54,12 +65,14 @@ function onWorkerMessage(e) {
     Module._warplab_trace_progress(m.id, m.progress[0], m.progress[1]);
     return;
   } else if ('reply' in m) {
+    const trace = traces.running;
     traces.running = null;
-    traceArrived(m.id, m.reply);
+    traceArrived(trace, m.reply);
   } else if ('stopped' in m) {  // the module aborted: that trace failed; a fresh Worker runs the rest
+    const trace = traces.running;
     traces.running = null;
     const reply = { error: `the trace stopped: ${m.stopped}`, fault: false, fault_file: '', fault_line: 0 };
-    traceArrived(m.id, new TextEncoder().encode(JSON.stringify(reply)));
+    if (trace) traceArrived(trace, new TextEncoder().encode(JSON.stringify(reply)));
     startWorker();
   }
   nextTrace();
@@ -80,8 +93,8 @@ function nextTrace() {
 }
 
 // Called by the viewer: App::start_trace.
-function warplabStartTrace(id, request) {
-  traces.queue.push({ id, request });
+function warplabStartTrace(id, request, totals) {
+  traces.queue.push({ id, request, totals });
   nextTrace();
 }
 

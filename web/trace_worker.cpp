@@ -1,6 +1,8 @@
 // The trace module of the page's Worker (trace_worker.js): one trace a call,
 // off the page's main thread, as the desktop viewer runs it (run_trace), its
-// slot sent back as JSON (trace_runner.h) for the viewer to read. Progress
+// slot sent back as JSON (trace_runner.h) for the viewer to read: the whole
+// trace, or for a request with "reply": "totals" (the metrics panel's rows of
+// the versions not shown) its totals alone. Progress
 // goes to Module.onTraceProgress(blocks done, blocks): (0, 0) as the trace
 // starts, then as the emulator reports blocks. Under node the same module
 // serves tests/web/worker_trace.js.
@@ -23,6 +25,7 @@ std::string trace_reply(const char* request)
     using namespace warplab;
     nlohmann::json j;
     RunRequest req;
+    viewer::TraceReply reply = viewer::TraceReply::Whole;
     const Lab* lab = nullptr;
     viewer::TraceSlot refused;
     try {
@@ -30,13 +33,15 @@ std::string trace_reply(const char* request)
         lab = find_lab(j.at("lab").get<std::string>());
         if (!lab) throw std::invalid_argument("no lab " + j.at("lab").dump());
         req = viewer::request_from_json(j);
+        reply = viewer::reply_from_json(j);
     } catch (const std::exception& e) {
         refused.error = std::string("malformed trace request: ") + e.what();
         return viewer::slot_to_json(Lab{}, req, refused).dump();
     }
     req.progress = report_progress;
     report_progress(0, 0);
-    return viewer::slot_to_json(*lab, req, viewer::run_trace(*lab, req)).dump();
+    const viewer::TraceSlot slot = viewer::run_trace(*lab, req);
+    return (reply == viewer::TraceReply::Totals ? viewer::totals_reply_to_json(slot) : viewer::slot_to_json(*lab, req, slot)).dump();
 }
 
 }  // namespace

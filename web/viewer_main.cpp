@@ -5,7 +5,8 @@
 // main loop. What needs nvcc, a GPU or a file system is refused in one line.
 // Traces run in the page's Worker (page.js, trace_worker.js): the viewer asks
 // for one with warplabStartTrace and draws its slot as pending until the page
-// calls warplab_trace_arrived with the reply.
+// calls warplab_trace_arrived with the reply: the whole trace for a version on
+// screen, the totals alone for the metrics panel's other rows.
 #include <emscripten.h>
 #include <emscripten/html5.h>
 
@@ -34,7 +35,7 @@ struct Session {
     std::unique_ptr<Platform> platform;
     double last_seconds = 0;
     std::string reported_layout;
-    std::map<int, TraceKey> traces_started;  // by the id the page knows them by
+    std::map<int, std::pair<TraceKey, TraceReply>> traces_started;  // by the id the page knows them by
     int next_trace_id = 0;
     int first_asked = -1;  // the trace last moved to the front of the page's queue
 };
@@ -46,13 +47,13 @@ Session& session()
 }
 
 // App::start_trace: the request goes to the page's queue for its Worker.
-void start_in_worker(const TraceKey& key, const warplab::RunRequest& req)
+void start_in_worker(const TraceKey& key, const warplab::RunRequest& req, TraceReply reply)
 {
     Session& s = session();
     const int id = s.next_trace_id++;
-    s.traces_started[id] = key;
-    const std::string request = request_to_json(warplab::all_labs().at(key.lab), req).dump();
-    EM_ASM({ warplabStartTrace($0, UTF8ToString($1)); }, id, request.c_str());
+    s.traces_started[id] = {key, reply};
+    const std::string request = request_to_json(warplab::all_labs().at(key.lab), req, reply).dump();
+    EM_ASM({ warplabStartTrace($0, UTF8ToString($1), !!$2); }, id, request.c_str(), reply == TraceReply::Totals);
 }
 
 // The selected version's trace first: the metrics table asks for every version's at once.
@@ -61,7 +62,7 @@ void ask_for_selected_first(Session& s)
     if (!current_trace(s.app).pending) return;
     const TraceKey key = trace_key(s.app, s.app.sel.version);
     for (const auto& [id, started] : s.traces_started)
-        if (started == key && id != s.first_asked) {
+        if (started == std::pair(key, TraceReply::Whole) && id != s.first_asked) {
             s.first_asked = id;
             EM_ASM({ warplabTraceFirst($0); }, id);
         }
@@ -103,14 +104,37 @@ void frame(void* arg)
     ask_for_selected_first(s);
 }
 
+// A parsed reply, freed in a task of its own once the page has drawn the slot
+// read from it: freeing a whole trace's million nodes takes about half as long
+// as parsing them, and the page's thread now stops for each part apart.
+void free_later(nlohmann::json parsed)
+{
+    emscripten_async_call([](void* held) { delete static_cast<nlohmann::json*>(held); }, new nlohmann::json(std::move(parsed)), 0);
+}
+
+// A Worker's reply as a slot (TraceSlot or TotalsSlot), or the slot of an unreadable one.
+template <class Slot, class Reader> Slot read_reply(const char* reply, Reader read)
+{
+    Slot slot;
+    try {
+        nlohmann::json parsed = nlohmann::json::parse(reply);
+        slot = read(parsed);
+        free_later(std::move(parsed));
+    } catch (const std::exception& e) {
+        slot.error = std::string("the trace Worker's reply is unreadable: ") + e.what();
+    }
+    return slot;
+}
+
 }  // namespace
 
 // The page passes on what its Worker says of trace `id` (page.js).
 extern "C" EMSCRIPTEN_KEEPALIVE void warplab_trace_progress(int id, double blocks_done, double blocks)
 {
     Session& s = session();
-    if (const auto it = s.traces_started.find(id); it != s.traces_started.end())
-        trace_progress(s.app, it->second, std::uint64_t(blocks_done), std::uint64_t(blocks));
+    const auto it = s.traces_started.find(id);
+    if (it != s.traces_started.end() && it->second.second == TraceReply::Whole)  // the status line shows whole traces' progress
+        trace_progress(s.app, it->second.first, std::uint64_t(blocks_done), std::uint64_t(blocks));
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void warplab_trace_arrived(int id, const char* reply)
@@ -118,14 +142,12 @@ extern "C" EMSCRIPTEN_KEEPALIVE void warplab_trace_arrived(int id, const char* r
     Session& s = session();
     const auto it = s.traces_started.find(id);
     if (it == s.traces_started.end()) return;
-    TraceSlot slot;
-    try {
-        slot = slot_from_json(nlohmann::json::parse(reply));
-    } catch (const std::exception& e) {
-        slot.error = std::string("the trace Worker's reply is unreadable: ") + e.what();
-    }
-    trace_arrived(s.app, it->second, std::move(slot));
+    const auto [key, kind] = it->second;
     s.traces_started.erase(it);
+    if (kind == TraceReply::Totals)
+        totals_arrived(s.app, key, read_reply<TotalsSlot>(reply, totals_reply_from_json));
+    else
+        trace_arrived(s.app, key, read_reply<TraceSlot>(reply, slot_from_json));
 }
 
 int main(int argc, char** argv)

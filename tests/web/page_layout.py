@@ -11,8 +11,15 @@ While a trace runs the page must show it pending (its progress line in the
 status) and keep drawing: after W (every version traced again at warp width
 64), the longest gap between the page's animation frames while matmul v5's
 trace is pending stays under MAX_FRAME_GAP (a trace on the page's main thread
-froze it for as long as the trace took, 0.5-1.5 s). A page given a bad option must say
+froze it for as long as the trace took, 0.5-1.5 s); the gaps as it arrives and is
+drawn (its read-back, then freeing what was parsed) are reported. A page given a bad option must say
 so in its status line (the page can fail).
+
+Once a view is drawn, the metrics panel's rows of the other versions keep
+arriving from the Worker; they ask for the totals alone, so the page reads
+back one whole trace a view (the selected version's) and only a few hundred
+bytes for every other version: counted, and the longest gap between frames
+meanwhile reported.
 Exit 77 (skipped) where there is no web build or no Chromium.
 """
 import argparse
@@ -42,28 +49,84 @@ SETTLED = f"(() => {{ const t = {LAYOUT}; return t && !JSON.parse(t).status.pend
 # been pending and is drawn: the longest gap between two frames while it was
 # pending, apart from gaps in which a trace arrived (reading the Worker's JSON
 # back runs on the main thread: the other versions' traces, for the metrics
-# table, arrive meanwhile), and the longest of those. Left in window.frameGaps.
+# table, arrive meanwhile), and the longest of those; and the longest gap from
+# the last pending frame to the third frame after (the selected trace's own
+# read-back and what follows it). Left in window.frameGaps.
 WATCH_FRAMES = f"""(() => {{
   const pending = () => {{ const t = {LAYOUT}; return !!t && JSON.parse(t).status.pending; }};
   let last = performance.now(), longest = 0, arrival = 0, frames = 0, since = 0, arrived = traces.arrived;
+  let until = 0, drawn = 0;
   window.frameGaps = null;
   function frame(now) {{
     const gap = now - last, readBack = traces.arrived !== arrived;
     last = now;
     arrived = traces.arrived;
     if (readBack) arrival = Math.max(arrival, gap);
-    if (pending()) {{
-      if (!since) since = now;
+    if (until) {{
+      drawn = Math.max(drawn, gap);
+      if (--until === 0) {{
+        window.frameGaps = JSON.stringify({{ longest: longest / 1000, arrival: arrival / 1000, drawn: drawn / 1000, frames,
+                                             seconds: (since.end - since.start) / 1000 }});
+        return;
+      }}
+    }} else if (pending()) {{
+      if (!since) since = {{ start: now }};
       else if (!readBack) longest = Math.max(longest, gap);
       frames++;
     }} else if (since) {{
-      window.frameGaps = JSON.stringify({{ longest: longest / 1000, arrival: arrival / 1000, frames, seconds: (now - since) / 1000 }});
-      return;
+      since.end = now;
+      drawn = gap;
+      until = 3;
     }}
     requestAnimationFrame(frame);
   }}
   requestAnimationFrame(frame);
 }})()"""
+
+
+# From now until the Worker is idle (every version's row has arrived): the
+# longest gap between the page's frames. Left in window.backgroundGaps.
+WATCH_BACKGROUND = """(() => {
+  let last = performance.now(), longest = 0, frames = 0;
+  const start = last;
+  window.backgroundGaps = null;
+  function frame(now) {
+    longest = Math.max(longest, now - last);
+    last = now;
+    frames++;
+    if (!traces.running && !traces.queue.length) {
+      window.backgroundGaps = JSON.stringify({ longest: longest / 1000, frames, seconds: (now - start) / 1000 });
+      return;
+    }
+    requestAnimationFrame(frame);
+  }
+  requestAnimationFrame(frame);
+})()"""
+# What the page read back from its Worker so far (page.js's traces).
+# (A page without totals replies counts every arrival as whole.)
+READ_BACK = ("JSON.stringify({ whole: traces.wholeArrived ?? traces.arrived, totals: traces.totalsArrived ?? 0, "
+             "readBack: traces.readBack, totalsReadBack: traces.totalsReadBack ?? 0, totalsBytes: traces.totalsBytes ?? 0 })")
+MAX_TOTALS_BYTES = 2000  # a totals reply: five counters' JSON, about 400 bytes; a whole trace's is megabytes
+
+
+def check_background(browser, name, whole=1):
+    """After the view is drawn (WATCH_BACKGROUND started then): every other version's row
+    arrives as totals alone; `whole` traces read back so far, the views'. Returns problems."""
+    gaps = browser.wait_for("window.backgroundGaps", 120)
+    if not gaps:
+        return ["the other versions' rows never all arrived"]
+    gaps, read = json.loads(gaps), json.loads(browser.evaluate(READ_BACK))
+    print(f"     {name}, the other versions' rows arriving: {gaps['frames']} frames in {gaps['seconds']:.2f} s, longest gap "
+          f"{gaps['longest']:.3f} s; read back: {read['whole']} whole trace(s), at most {read['readBack'] / 1000:.3f} s, "
+          f"{read['totals']} totals replies, at most {read['totalsReadBack'] / 1000:.4f} s and {read['totalsBytes']} bytes")
+    problems = []
+    if read["whole"] != whole:
+        problems.append(f"{read['whole']} whole traces read back, not {whole}: only the selected version's should be")
+    if read["totals"] < 2:
+        problems.append(f"{read['totals']} totals replies: the metrics panel asks for every other version's")
+    if read["totalsBytes"] > MAX_TOTALS_BYTES:
+        problems.append(f"a totals reply of {read['totalsBytes']} bytes: more than the totals")
+    return problems
 
 
 def serve(directory):
@@ -105,13 +168,15 @@ def check_responsive(browser, shots):
     gaps = browser.wait_for("window.frameGaps", 60)
     if not gaps:
         return ["W showed no pending trace that then arrived"]
+    browser.evaluate(WATCH_BACKGROUND)
+    problems = check_background(browser, "after W", whole=2)
     gaps = json.loads(gaps)
-    problems = []
     layout = json.loads(browser.evaluate(LAYOUT))
     if layout["warp_size"] != 64:
         problems.append(f"after W: warp {layout['warp_size']}")
     print(f"     W: {gaps['frames']} frames in {gaps['seconds']:.2f} s while the trace was pending, longest gap "
-          f"{gaps['longest']:.3f} s; longest gap holding a trace's arrival {gaps['arrival']:.3f} s")
+          f"{gaps['longest']:.3f} s; longest gap holding a trace's arrival {gaps['arrival']:.3f} s; once it arrived, "
+          f"longest gap of the next frames {gaps['drawn']:.3f} s")
     if gaps["seconds"] < MAX_FRAME_GAP or gaps["frames"] < 3:
         problems.append(f"the trace was pending only {gaps['seconds']:.2f} s: too short to tell a frozen page")  # a trace on the main thread: one frame, a gap as long as the trace
     if gaps["longest"] > MAX_FRAME_GAP:
@@ -145,12 +210,16 @@ def check_view(args, browser, base, view):
     name = f"{lab}-{version}-{step}"
     browser.open(f"{base}?lab={lab}&version={version}&step={step}")
     diffs = []
-    settled = browser.wait_for(SETTLED, 120) and settled_layout(browser)
+    drawn = browser.wait_for(SETTLED, 120)
+    if drawn:
+        browser.evaluate(WATCH_BACKGROUND)
+    settled = drawn and settled_layout(browser)
     if not settled:
         print(f"FAIL {lab} {version} step {step}: no settled layout; status: {browser.evaluate(LAYOUT)!r}")
         return False
     if args.shots:
         browser.screenshot(os.path.join(args.shots, f"{name}.png"))
+    diffs += check_background(browser, name)
     web = json.loads(settled)
     width, height = web["size"]
     desk = desktop_layout(args.viewer, lab, version, step, (width, height))

@@ -6,7 +6,9 @@ the Worker's is compact, the CLI's indented), and a faulting kernel comes back
 as the same fault. The request is the one the viewer sends, its n, block, type
 and schedule taken from the native document. The comparison can fail: a
 request for another n must give another document; a malformed request must
-come back as an error, not a trace. Exit 77 (skipped) where there is no web
+come back as an error, not a trace. A request for the totals alone (the
+metrics panel's rows of the versions not shown) comes back as the native
+document's totals and nothing else, a few hundred bytes, or as the fault. Exit 77 (skipped) where there is no web
 build or no node.
 """
 import argparse
@@ -20,6 +22,7 @@ import time
 # the image lab's partial sums; a 64-lane warp; a kernel that faults (a race).
 VERSIONS = [("reduction", "v2", []), ("matmul", "v5", []), ("image", "v2", []), ("reduction", "v3", ["--warp-size", "64"]),
             ("reduction", "v5-racy", [])]
+MAX_TOTALS_BYTES = 2000  # five counters' JSON; the whole trace's is 0.3 to 18 MB
 NATIVE_ENV = dict(os.environ, WARPLAB_HOST_THREADS="1")  # blocks in order, as the browser build runs them
 
 
@@ -67,6 +70,8 @@ def main():
         doc = natives[(lab, version)][1] if natives[(lab, version)][0] == 0 else dict(v5, version=version)
         requests.append(request(lab, doc, 64 if "64" in extra else 32))
     first = natives[VERSIONS[0][:2]][1]
+    totals_of = [0, len(VERSIONS) - 1]  # reduction v2, and v5-racy's fault
+    requests += [dict(requests[i], reply="totals") for i in totals_of]
     requests.append(request(VERSIONS[0][0], first, n=first["n"] + 1))  # another run: must differ
     requests.append({"lab": "reduction", "version": "v2"})             # malformed: no n, no block ...
     replies = worker(args, requests)
@@ -82,6 +87,16 @@ def main():
         ok = ok and progress.startswith("progress ") and int(progress.split()[1]) >= 1  # at least "started"
         failed += not ok
         print(f"{'ok  ' if ok else 'FAIL'} {lab} {version} {' '.join(extra)}: {'as native' if ok else why} ({progress})")
+
+    for i, (progress, reply) in zip(totals_of, replies[len(VERSIONS):]):
+        (lab, version, _), (code, expected) = VERSIONS[i], natives[VERSIONS[i][:2]]
+        size = len(json.dumps(reply, separators=(",", ":")))
+        if code == 0:
+            ok = reply == {"totals": expected["totals"]} and size < MAX_TOTALS_BYTES
+        else:
+            ok = reply.get("fault") is True and reply["error"].removeprefix("kernel fault: ") in expected and "totals" not in reply
+        failed += not ok
+        print(f"{'ok  ' if ok else 'FAIL'} {lab} {version}, totals alone: {'as native' if ok else json.dumps(reply)[:300]}, {size} bytes")
 
     other, malformed = replies[-2][1], replies[-1][1]
     differs = "document" in other and other["document"] != natives[VERSIONS[0][:2]][1]

@@ -107,8 +107,9 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     if (o.block.size() > 2) throw std::invalid_argument("a group is WxH (e.g. 16x16)");
     // --size W,H; else 1080p (the lab's one bench size, n = 1920·1080 pixels)
     const std::vector<std::size_t> size = o.shape.size() == 2 ? o.shape : std::vector<std::size_t>{};
+    const PictureSize asked = picture_size(o.image, size, kBenchWidth, kBenchHeight);  // refused before a picture is built
+    wl::cuda::require_free_memory(asked.count() * 4 * 3, "a " + asked.text() + " picture");
     const Picture p = picture_for(o.image, size, kBenchWidth, kBenchHeight, 1);
-    wl::cuda::require_free_memory(p.count() * 4 * 3, "a " + p.text() + " picture");
 
     BenchTable table;
     table.lab = "image";

@@ -111,15 +111,9 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     wl::cuda::require_free_memory(asked.count() * 4 * 3, "a " + asked.text() + " picture");
     const Picture p = picture_for(o.image, size, kBenchWidth, kBenchHeight, 1);
 
-    BenchTable table;
-    table.lab = "image";
-    table.type = "float";
-    table.rate_unit = "GB/s";
+    BenchTable table = memory_bound_table("image", "float", o);
+    table.n = 0;  // the picture's size is its shape
     table.shape = {p.width, p.height};
-    table.warm = o.warm;
-    table.provenance = gpu_provenance(o.command);
-    const Provenance& pv = table.provenance;
-    table.peak = 2.0 * pv.mem_clock_mhz * 1e6 * (pv.bus_width_bits / 8) / 1e9;
 
     TimingDevice gpu;
     const double expected = reference_sum(p);
@@ -142,7 +136,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     });
     table.rows.push_back(bench_cub(d_in, p, expected, o));
     gpu.free(d_in);
-    table.note = table_note(p, o, left_out, pv.l2_bytes);
+    table.note = table_note(p, o, left_out, table.provenance.l2_bytes);
     derive_ratios(table);
     return table;
 }

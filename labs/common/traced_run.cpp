@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "warplab/emu/emulator.h"
 #include "warplab/trace/json.h"
 
 namespace warplab {
@@ -13,6 +14,7 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req)
     const wl::trace::MachineCode* code = req.file.empty() ? wl::trace::lab_machine_code(lab.id) : nullptr;
     wl::trace::BlockAnalysis watched =
         wl::trace::analyze_block(result.records, req.watched_block, result.threads_per_block, code, result.warp_width);
+    result.records = {};  // the analysis holds what the front ends read (up to the record cap's bytes, freed)
     return TracedRun{std::move(watched), std::move(result)};
 }
 
@@ -42,6 +44,12 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     if (!run.result.warnings.empty()) doc["warnings"] = run.result.warnings;  // the emulator's, one line each
     if (run.result.records_cut) doc["records_cut"] = true;                    // the watched block's records end early
     return doc;
+}
+
+std::string records_cut_note()
+{
+    return "the watched block's records reached the emulator's cap (" + std::to_string(wl::emu::LaunchOptions{}.max_record_bytes >> 20) +
+           " MiB): the trace covers its start only";
 }
 
 }  // namespace warplab

@@ -19,4 +19,8 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req);
 
 nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run);
 
+// What a front end says where the watched block's records reached the
+// emulator's cap (RunResult::records_cut): the trace shows the run's start only.
+std::string records_cut_note();
+
 }  // namespace warplab

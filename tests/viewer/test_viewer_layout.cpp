@@ -6,6 +6,7 @@
 // are laid out but not rasterized: the whole sweep takes seconds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -173,6 +174,45 @@ TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
     const auto overflow = frame(3);
     ASSERT_EQ(overflow.size(), 1u);
     EXPECT_EQ(overflow[0].kind, TextProblem::Kind::Overflow);
+}
+
+// Wrapped text breaks between words only. At the width of "result -34."
+// ImGui's own wrapping (which breaks after '.') ends a line inside the
+// number -34.8736012; wrap_at_spaces turns spaces alone into line breaks, so
+// putting the spaces back gives the text, every line but a lone word fits,
+// and a text that fits is left whole.
+TEST(ViewerLayout, WrappedTextBreaksBetweenWordsOnly)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    App app;
+    app.animate = false;
+    PlatformOptions po;
+    po.headless = true;
+    po.width = 800, po.height = 600;
+    Platform platform(po, app);
+    platform.begin_frame(app);
+    ImGui::PushFont(fonts(app).ui);
+    const std::string text = "result -34.8736012, expected -34.8736012: correct";
+    const float width = ImGui::CalcTextSize("result -34.").x + 1;
+    const char* imgui_cut = ImGui::GetFont()->CalcWordWrapPositionA(1.0f, text.c_str(), text.c_str() + text.size(), width);
+    EXPECT_EQ(std::string(text.c_str(), imgui_cut), "result -34.");  // what the status line showed at 4K presenting
+
+    const std::string wrapped = wrap_at_spaces(text, width);
+    std::string joined = wrapped;
+    std::replace(joined.begin(), joined.end(), '\n', ' ');
+    EXPECT_EQ(joined, text);
+    EXPECT_NE(wrapped.find("\n-34.8736012,"), std::string::npos) << wrapped;
+    std::size_t start = 0;
+    while (start <= wrapped.size()) {
+        const std::size_t end = std::min(wrapped.find('\n', start), wrapped.size());
+        const std::string line = wrapped.substr(start, end - start);
+        EXPECT_TRUE(ImGui::CalcTextSize(line.c_str()).x <= width || line.find(' ') == std::string::npos) << line;
+        start = end + 1;
+    }
+    EXPECT_EQ(wrap_at_spaces(text, 1e6f), text);
+    EXPECT_EQ(wrap_at_spaces("two\nlines", 1e6f), "two\nlines");
+    ImGui::PopFont();
+    platform.end_frame();
 }
 
 }  // namespace

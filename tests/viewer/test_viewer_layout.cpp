@@ -130,17 +130,23 @@ TEST(ViewerLayout, WarpWidthsSideBySideAtTheSmallestSize)
     report(sweep);
 }
 
-// The check can fail: a label drawn past its panel's edge, and two labels on
-// one spot, are found; the same labels drawn apart are not.
-TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
+// A headless 800x600 window for a hand-made frame.
+PlatformOptions probe_window(App& app)
 {
     setenv("SDL_VIDEODRIVER", "offscreen", 1);
-    App app;
     app.animate = false;
     PlatformOptions po;
     po.headless = true;
     po.width = 800, po.height = 600;
-    Platform platform(po, app);
+    return po;
+}
+
+// The check can fail: a label drawn past its panel's edge, and two labels on
+// one spot, are found; the same labels drawn apart are not.
+TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
+{
+    App app;
+    Platform platform(probe_window(app), app);
     const auto frame = [&](int layout) {
         std::vector<TextProblem> problems;
         for (int f = 0; f < 2; ++f) {
@@ -183,13 +189,8 @@ TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
 // and a text that fits is left whole.
 TEST(ViewerLayout, WrappedTextBreaksBetweenWordsOnly)
 {
-    setenv("SDL_VIDEODRIVER", "offscreen", 1);
     App app;
-    app.animate = false;
-    PlatformOptions po;
-    po.headless = true;
-    po.width = 800, po.height = 600;
-    Platform platform(po, app);
+    Platform platform(probe_window(app), app);
     platform.begin_frame(app);
     ImGui::PushFont(fonts(app).ui);
     const std::string text = "result -34.8736012, expected -34.8736012: correct";

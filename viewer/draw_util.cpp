@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <string_view>
 
 #include "viewer/format.h"
 #include "viewer/step_model.h"
@@ -171,11 +172,36 @@ bool instruction_picker(const char* id, const std::vector<std::size_t>& events, 
     return changed;
 }
 
+std::string wrap_at_spaces(const std::string& text, float width)
+{
+    const float space = ImGui::CalcTextSize(" ").x;
+    std::string out;
+    float line_w = -1;  // the current line's width; < 0 before its first word
+    for (std::size_t word = 0; word <= text.size();) {
+        const std::size_t end = std::min(text.find_first_of(" \n", word), text.size());
+        const std::string_view piece(text.data() + word, end - word);
+        const float piece_w = ImGui::CalcTextSize(piece.data(), piece.data() + piece.size()).x;
+        if (line_w < 0) {
+            line_w = piece_w;
+        } else if (line_w + space + piece_w > width) {
+            out += '\n';
+            line_w = piece_w;
+        } else {
+            out += ' ';
+            line_w += space + piece_w;
+        }
+        out += piece;
+        if (end < text.size() && text[end] == '\n') out += '\n', line_w = -1;
+        word = end + 1;
+    }
+    return out;
+}
+
 void wrapped_text(ImU32 colour, const std::string& text)
 {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);
-    ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextUnformatted(text.c_str());
+    ImGui::PushTextWrapPos(0.0f);  // a word wider than the line still wraps within it
+    ImGui::TextUnformatted(wrap_at_spaces(text, ImGui::GetContentRegionAvail().x).c_str());
     ImGui::PopTextWrapPos();
     ImGui::PopStyleColor();
 }

@@ -52,7 +52,12 @@ void curved_arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, float bend, ImU32 colo
 // "< instruction 2 of 5 >" over a list of event indices; returns true when the focus changed.
 bool instruction_picker(const char* id, const std::vector<std::size_t>& events, std::optional<std::size_t>& focus);
 
-// Text wrapped to the available width in a colour.
+// `text` with its spaces turned into line breaks where a line would pass
+// `width` in the current font: lines break between words only (ImGui's own
+// wrapping also breaks after '.' and ',', which splits "-34.8736012"). A word
+// wider than `width` keeps a line of its own.
+std::string wrap_at_spaces(const std::string& text, float width);
+// Text wrapped to the available width in a colour, between words.
 void wrapped_text(ImU32 colour, const std::string& text);
 // The same after the last item on its line, or on the next line where it does not fit there.
 void wrapped_text_after(ImU32 colour, const std::string& text);

@@ -30,9 +30,11 @@ void draw_frame(App& app)
     current_trace(app);  // run it now, before any panel draws
     // The status line wraps: as many lines as its text takes at this width.
     const float status_w = size.x - 2 * style.WindowPadding.x;
-    float status_text_h = ImGui::CalcTextSize(status_text(app).c_str(), nullptr, false, status_w).y;
-    if (const std::string w = warning_text(app); !w.empty())
-        status_text_h += ImGui::CalcTextSize(w.c_str(), nullptr, false, status_w).y + style.ItemSpacing.y;
+    const auto wrapped_h = [&](const std::string& text) {  // as wrapped_text lays it out
+        return ImGui::CalcTextSize(wrap_at_spaces(text, status_w).c_str(), nullptr, false, status_w).y;
+    };
+    float status_text_h = wrapped_h(status_text(app));
+    if (const std::string w = warning_text(app); !w.empty()) status_text_h += wrapped_h(w) + style.ItemSpacing.y;
     const float status_h = status_text_h + 2 * style.WindowPadding.y + 2;
     // The top bar's contents wrap too; last frame's height holds until they change.
     const float one_row = app.presenter ? px(f.big) + ImGui::GetTextLineHeight() + 8 : ImGui::GetFrameHeight() + 2;

@@ -2,6 +2,7 @@
 // result, or what went wrong.
 #include <imgui.h>
 
+#include "labs/common/traced_run.h"
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
@@ -28,12 +29,21 @@ std::string status_text(App& app)
 
 // Warnings the emulator raised where CUDA defines the outcome (a plain read
 // racing only with atomics; lanes of one instruction storing different values
-// to one word): the run went on, so they sit after the result, not in a banner.
-std::string warning_text(App& app)
+// to one word), and the note that the records were cut: the run went on, so
+// they sit after the result, not in a banner.
+static std::vector<std::string> status_warnings(App& app)
 {
     const TraceSlot& slot = current_trace(app);
-    if (!slot.run || slot.run->result.warnings.empty()) return {};
-    const auto& w = slot.run->result.warnings;
+    if (!slot.run) return {};
+    std::vector<std::string> w = slot.run->result.warnings;
+    if (slot.run->result.records_cut) w.push_back(records_cut_note());
+    return w;
+}
+
+std::string warning_text(App& app)
+{
+    const std::vector<std::string> w = status_warnings(app);
+    if (w.empty()) return {};
     return printf_string("warning%s (%zu): %s%s", w.size() > 1 ? "s" : "", w.size(), w.front().c_str(),
                          w.size() > 1 ? " (hover for all)" : "");
 }
@@ -47,7 +57,7 @@ void warnings_line(App& app)
     add_region(app, "status.warning", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
     if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
-        for (const std::string& w : current_trace(app).run->result.warnings) ImGui::BulletText("%s", w.c_str());
+        for (const std::string& w : status_warnings(app)) ImGui::BulletText("%s", w.c_str());
         ImGui::EndTooltip();
     }
 }

@@ -110,7 +110,7 @@ void draw_cells(App& app, const Grid& g, const BlockActivity& act, std::optional
     for (std::uint32_t w = 0; w < g.warps; ++w) {
         const ImVec2 row = g.cell_min(w, 0);
         if (g.cell_h >= px(small) * 0.8f)
-            dl->AddText(small, std::min(px(small), g.cell_h), ImVec2(row.x - g.label_w, row.y), pal.muted,
+            dl->AddText(small, std::min(px(small), g.cell_h), ImVec2(row.x - g.label_w + 2, row.y), pal.muted,  // 'w' reaches left of its pen
                         printf_string("w%u", w).c_str());
         if (focus && *focus == w) {
             const float m = g.cell_h * 0.5f;
@@ -240,7 +240,10 @@ void fault_banner(App& app, const TraceSlot& slot)
     ImGui::PopTextWrapPos();
     if (offer_lockstep) {
         ImGui::Spacing();
-        if (ImGui::Button("Run it with the lockstep schedule (pre-Volta warps)")) {
+        // The whole offer where it fits on one line (half a panel, side by side, may not hold it).
+        const char* offer = "Run it with the lockstep schedule (pre-Volta warps)";
+        if (ImGui::CalcTextSize(offer).x + 2 * ImGui::GetStyle().FramePadding.x > width - 2 * pad) offer = "Run it lockstep";
+        if (ImGui::Button(offer)) {
             Selection s = app.sel;
             s.schedule = wl::emu::Schedule::Lockstep;
             select_settings(app, s);
@@ -305,19 +308,20 @@ void width_column(App& app, unsigned width, ImVec2 size)
 {
     const TraceSlot& slot = trace_at_width(app, app.sel.version, width);
     const std::string id = printf_string("##width%u", width);
-    ImGui::BeginChild(id.c_str(), size, false, ImGuiWindowFlags_NoScrollbar);
+    ImGui::BeginChild(id.c_str(), size, false);  // a tall fault or many warps scroll in half a panel
     const ImVec2 top = ImGui::GetCursorScreenPos();
     const std::string label = wl::trace::warp_width_label(width);
     ImGui::TextWrapped("%u lanes: %s", width, label.empty() ? "NVIDIA's warp" : label.c_str());
     if (!slot.run) {
         fault_banner(app, slot);
     } else if (app.sel.step >= slot.run->steps.size()) {
-        ImGui::TextDisabled("no step %u at this width (it has steps 0-%zu)", app.sel.step, slot.run->steps.size() - 1);
+        wrapped_text(palette().muted, printf_string("no step %u at this width (it has steps 0-%zu)", app.sel.step, slot.run->steps.size() - 1));
     } else {
         const wl::trace::StepMetrics& m = slot.run->steps[app.sel.step];
         // A race or any other fault stops the launch: a trace that ran had none.
-        ImGui::TextDisabled("step %u: %u warp%s, %u partial · no race%s", app.sel.step, m.active_warps,
-                            m.active_warps == 1 ? "" : "s", m.partial_warps, slot.run->result.ok ? "" : " · result WRONG");
+        wrapped_text(palette().muted, printf_string("step %u: %u warp%s, %u partial · no race%s", app.sel.step, m.active_warps,
+                                                    m.active_warps == 1 ? "" : "s", m.partial_warps,
+                                                    slot.run->result.ok ? "" : " · result WRONG"));
         thread_grid(app, slot, width == 64 ? "threads.grid64" : "threads.grid32");
     }
     add_region(app, width == 64 ? "threads.width64" : "threads.width32", top, ImVec2(top.x + size.x, top.y + size.y));
@@ -328,8 +332,9 @@ void width_column(App& app, unsigned width, ImVec2 size)
 void width_comparison(App& app)
 {
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const float gap = ImGui::GetFontSize();
-    const ImVec2 column((avail.x - gap) * 0.5f, avail.y);
+    // Whole pixels: a window's clip edge is rounded, so a column starting between pixels cuts its first glyphs.
+    const float gap = std::floor(ImGui::GetFontSize());
+    const ImVec2 column(std::floor((avail.x - gap) * 0.5f), avail.y);
     width_column(app, 32, column);
     ImGui::SameLine(0, gap);
     width_column(app, 64, column);

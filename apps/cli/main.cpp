@@ -247,8 +247,7 @@ int trace(const TraceArgs& a)
         if (!run.per_machine_instruction) std::printf("%s\n", wl::trace::kPerPtxInstructionNote);
         std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
         for (const std::string& w : run.result.warnings) std::printf("warning: %s\n", w.c_str());
-        if (run.result.records_cut)
-            std::printf("note: the watched block's records reached the emulator's cap (384 MiB): the trace covers its start only\n");
+        if (run.result.records_cut) std::printf("note: %s\n", records_cut_note().c_str());
     }
     return run.result.ok ? 0 : kWrongResult;
 }

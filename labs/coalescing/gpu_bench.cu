@@ -68,15 +68,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     if (o.n == 0 || o.n > (std::size_t(1) << 31) - 1)
         throw std::invalid_argument("n = " + std::to_string(o.n) + " is outside 1 .. 2^31 - 1");
     require_room(o.n);
-    BenchTable table;
-    table.lab = "coalescing";
-    table.type = "float";
-    table.rate_unit = "GB/s";
-    table.n = o.n;
-    table.warm = o.warm;
-    table.provenance = gpu_provenance(o.command);
-    const Provenance& p = table.provenance;
-    table.peak = 2.0 * p.mem_clock_mhz * 1e6 * (p.bus_width_bits / 8) / 1e9;
+    BenchTable table = memory_bound_table("coalescing", "float", o);
     table.note = "GB/s: n floats read + n written per run, whatever the stride makes the hardware fetch";
     table.copy_rate = measure_copy_gbps(o.n * sizeof(float), o.warm, o.seconds_per_version);
     for_each_version<Versions>([&](auto v) {

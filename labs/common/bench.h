@@ -95,8 +95,14 @@ struct BenchTable {
 }  // namespace warplab
 
 namespace warplab {
+// The DRAM's theoretical GB/s: two transfers a memory clock (DDR) over the bus width.
+double dram_peak_gbps(const Provenance& p);
+
 // GPU-side helpers shared by the labs' benchmarks (labs/common/gpu.cu).
 Provenance gpu_provenance(const std::string& command);
+// A memory-bound lab's table as its benchmark opens it: lab, type, GB/s,
+// n, warm, this GPU's provenance and its DRAM peak.
+BenchTable memory_bound_table(const std::string& lab, const std::string& type, const BenchOptions& o);
 // A 128-bit grid-stride copy of `bytes` bytes; GB/s counting bytes read plus written.
 double measure_copy_gbps(std::size_t bytes, bool warm, double seconds);
 // A read of `bytes` bytes that writes nothing: what the memory system delivers

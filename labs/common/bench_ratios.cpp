@@ -2,6 +2,8 @@
 
 namespace warplab {
 
+double dram_peak_gbps(const Provenance& p) { return 2.0 * p.mem_clock_mhz * 1e6 * (p.bus_width_bits / 8) / 1e9; }
+
 void derive_ratios(BenchTable& table)
 {
     const BenchRow* first = nullptr;

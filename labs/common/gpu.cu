@@ -127,6 +127,19 @@ Provenance gpu_provenance(const std::string& command)
     return p;
 }
 
+BenchTable memory_bound_table(const std::string& lab, const std::string& type, const BenchOptions& o)
+{
+    BenchTable table;
+    table.lab = lab;
+    table.type = type;
+    table.rate_unit = "GB/s";
+    table.n = o.n;
+    table.warm = o.warm;
+    table.provenance = gpu_provenance(o.command);
+    table.peak = dram_peak_gbps(table.provenance);
+    return table;
+}
+
 double measure_copy_gbps(std::size_t bytes, bool warm, double seconds)
 {
     const std::size_t count = (bytes + 15) / 16;

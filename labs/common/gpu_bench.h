@@ -17,7 +17,7 @@ namespace warplab {
 
 // Launches a version's kernel as nvcc compiled it: the lab's kernels.cuh
 // gives kernel_pointer() for each instance.
-struct TimingDevice : wl::cuda::Device {
+struct TimingDevice : wl::cuda::Device, LaunchWithoutShared<TimingDevice> {
     TimingDevice() { synchronize_each_launch = false; }
 
 #if defined(WARPLAB_HAVE_PTX_TRACE)
@@ -26,11 +26,7 @@ struct TimingDevice : wl::cuda::Device {
 #endif
 
     using wl::cuda::Device::launch;
-    template <class V, class Args, class... A>
-    void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, A&&... args)
-    {
-        launch_with_shared(kernel, grid, block, 0, std::forward<A>(args)...);
-    }
+    using LaunchWithoutShared<TimingDevice>::launch;
     template <class V, class Args, class... A>
     void launch_with_shared(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, unsigned shared_bytes, A&&... args)
     {

@@ -75,7 +75,7 @@ private:
 };
 #endif
 
-struct GpuTraceBackend : wl::cuda::Device {
+struct GpuTraceBackend : wl::cuda::Device, LaunchWithoutShared<GpuTraceBackend> {
     const wl::ptx::Module& module;
     const KernelFiles& kernels;  // the lab's (versions.h)
     std::uint32_t watched_block = 0;
@@ -105,11 +105,7 @@ struct GpuTraceBackend : wl::cuda::Device {
         return "";
     }
 
-    template <class V, class Args, class... A>
-    void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, A&&... args)
-    {
-        launch_with_shared(kernel, grid, block, 0, std::forward<A>(args)...);
-    }
+    using LaunchWithoutShared<GpuTraceBackend>::launch;
     template <class V, class Args, class... A>
     void launch_with_shared(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, unsigned shared_bytes, A&&... args)
     {

@@ -6,9 +6,11 @@
 #pragma once
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "labs/common/version.h"
+#include "warplab/dim3.h"
 
 namespace warplab {
 
@@ -68,6 +70,17 @@ template <class... A> constexpr unsigned element_bytes(TemplateArgs<A...>)
 }
 }  // namespace detail
 
+
+// A backend's launch with no dynamic shared memory: its launch_with_shared
+// with 0 bytes. A backend derives from it (and names its launch with a using
+// where another base has one) instead of writing the forward again.
+template <class Backend> struct LaunchWithoutShared {
+    template <class V, class Args, class... A>
+    void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, A&&... args)
+    {
+        static_cast<Backend&>(*this).launch_with_shared(kernel, grid, block, 0, std::forward<A>(args)...);
+    }
+};
 
 // The demangled entry name without its parameter list, as wl::ptx::Module::find takes it.
 template <class V, class Args> std::string entry_name(const KernelFiles& lab, KernelInstance<V, Args>)

@@ -1,6 +1,7 @@
 // RGBA images as PNG files (libpng): the viewer's screenshots and the image
 // lab's --image input.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -17,5 +18,13 @@ struct RgbaImage {
 // 16-bit channels become 8-bit RGBA, opaque where the file has no alpha).
 void write_png(const std::string& path, const RgbaImage& image);
 RgbaImage read_png(const std::string& path);
+
+// A PNG file's width and height from its header (libpng's png_read_info),
+// without decoding a pixel; the same errors as read_png for a file that
+// cannot be opened, is not a PNG or has a broken header.
+struct ImageSize {
+    std::size_t width = 0, height = 0;
+};
+ImageSize read_png_size(const std::string& path);
 
 }  // namespace warplab

@@ -3,6 +3,7 @@
 #include <limits>
 #include <utility>
 
+#include "warplab/emu/emulator.h"
 #include "warplab/trace/json.h"
 
 namespace warplab {
@@ -14,6 +15,7 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req)
     const wl::trace::MachineCode* code = req.file.empty() ? wl::trace::lab_machine_code(lab.id) : nullptr;
     wl::trace::BlockAnalysis watched =
         wl::trace::analyze_block(result.records, req.watched_block, result.threads_per_block, code, result.warp_width);
+    result.records = {};  // the analysis holds what the front ends read (up to the record cap's bytes, freed)
     return TracedRun{std::move(watched), std::move(result)};
 }
 
@@ -99,6 +101,12 @@ TracedRun traced_run_from_json(const nlohmann::json& doc, const nlohmann::json& 
     for (const nlohmann::json& g : extras.at("pass_grids"))
         r.pass_grids.push_back({g.at("width").get<unsigned>(), g.at("height").get<unsigned>(), g.at("values").get<std::vector<float>>()});
     return run;
+}
+
+std::string records_cut_note()
+{
+    return "the watched block's records reached the emulator's cap (" + std::to_string(wl::emu::LaunchOptions{}.max_record_bytes >> 20) +
+           " MiB): the trace covers its start only";
 }
 
 }  // namespace warplab

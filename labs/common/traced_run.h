@@ -29,4 +29,8 @@ nlohmann::json run_extras(const TracedRun& run);
 // Throws nlohmann::json::exception or std::invalid_argument on a malformed document.
 TracedRun traced_run_from_json(const nlohmann::json& document, const nlohmann::json& extras);
 
+// What a front end says where the watched block's records reached the
+// emulator's cap (RunResult::records_cut): the trace shows the run's start only.
+std::string records_cut_note();
+
 }  // namespace warplab

@@ -107,18 +107,13 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     if (o.block.size() > 2) throw std::invalid_argument("a group is WxH (e.g. 16x16)");
     // --size W,H; else 1080p (the lab's one bench size, n = 1920·1080 pixels)
     const std::vector<std::size_t> size = o.shape.size() == 2 ? o.shape : std::vector<std::size_t>{};
+    const PictureSize asked = picture_size(o.image, size, kBenchWidth, kBenchHeight);  // refused before a picture is built
+    wl::cuda::require_free_memory(asked.count() * 4 * 3, "a " + asked.text() + " picture");
     const Picture p = picture_for(o.image, size, kBenchWidth, kBenchHeight, 1);
-    wl::cuda::require_free_memory(p.count() * 4 * 3, "a " + p.text() + " picture");
 
-    BenchTable table;
-    table.lab = "image";
-    table.type = "float";
-    table.rate_unit = "GB/s";
+    BenchTable table = memory_bound_table("image", "float", o);
+    table.n = 0;  // the picture's size is its shape
     table.shape = {p.width, p.height};
-    table.warm = o.warm;
-    table.provenance = gpu_provenance(o.command);
-    const Provenance& pv = table.provenance;
-    table.peak = 2.0 * pv.mem_clock_mhz * 1e6 * (pv.bus_width_bits / 8) / 1e9;
 
     TimingDevice gpu;
     const double expected = reference_sum(p);
@@ -141,7 +136,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     });
     table.rows.push_back(bench_cub(d_in, p, expected, o));
     gpu.free(d_in);
-    table.note = table_note(p, o, left_out, pv.l2_bytes);
+    table.note = table_note(p, o, left_out, table.provenance.l2_bytes);
     derive_ratios(table);
     return table;
 }

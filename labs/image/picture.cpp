@@ -9,43 +9,52 @@ namespace warplab::image {
 
 namespace {
 
-Picture from_png(const std::string& file)
+// read_png or read_png_size's failure as the lab's one-line refusal.
+template <class Read> auto read_image(const std::string& file, Read&& read)
 {
-    RgbaImage png;
     try {
-        png = read_png(file);
+        return read(file);
     } catch (const std::runtime_error& e) {
         throw std::invalid_argument(std::string("--image: ") + e.what());
     }
-    Picture p{std::size_t(png.width), std::size_t(png.height), std::vector<Rgba8>(std::size_t(png.width) * png.height)};
-    std::memcpy(p.pixels.data(), png.rgba.data(), png.rgba.size());
-    return p;
 }
 
-void require_indexable(std::size_t width, std::size_t height, const std::string& what)
+void require_indexable(PictureSize p, const std::string& what)
 {
-    if (width == 0 || height == 0) throw std::invalid_argument(what + " has no pixels");
-    if (width > 0xFFFFFFFFu || height > 0xFFFFFFFFu || width * height > 0xFFFFFFFFu)
+    if (p.width == 0 || p.height == 0) throw std::invalid_argument(what + " has no pixels");
+    if (p.width > 0xFFFFFFFFu || p.height > 0xFFFFFFFFu || p.count() > 0xFFFFFFFFu)
         throw std::invalid_argument(what + " has 2^32 pixels or more (the kernels index with 32 bits)");
 }
 
 }  // namespace
 
-Picture picture_for(const std::string& file, const std::vector<std::size_t>& size, std::size_t default_width,
-                    std::size_t default_height, std::uint64_t seed)
+PictureSize picture_size(const std::string& file, const std::vector<std::size_t>& size, std::size_t default_width,
+                         std::size_t default_height)
 {
     if (!size.empty() && size.size() != 2) throw std::invalid_argument("an image size is WIDTH,HEIGHT (e.g. 1920,1080)");
     if (!file.empty()) {
-        Picture p = from_png(file);
-        require_indexable(p.width, p.height, file);
+        const ImageSize header = read_image(file, read_png_size);
+        const PictureSize p{header.width, header.height};
+        require_indexable(p, file);
         if (!size.empty() && (size[0] != p.width || size[1] != p.height))
             throw std::invalid_argument("--image " + file + " is " + p.text() + ", not the --size " + std::to_string(size[0]) + "×" +
                                         std::to_string(size[1]) + " asked for");
         return p;
     }
-    const std::size_t w = size.empty() ? default_width : size[0], h = size.empty() ? default_height : size[1];
-    require_indexable(w, h, "a " + std::to_string(w) + "×" + std::to_string(h) + " picture");
-    return make_picture(w, h, seed);
+    const PictureSize p{size.empty() ? default_width : size[0], size.empty() ? default_height : size[1]};
+    require_indexable(p, "a " + p.text() + " picture");
+    return p;
+}
+
+Picture picture_for(const std::string& file, const std::vector<std::size_t>& size, std::size_t default_width,
+                    std::size_t default_height, std::uint64_t seed)
+{
+    const PictureSize s = picture_size(file, size, default_width, default_height);
+    if (file.empty()) return make_picture(s.width, s.height, seed);
+    const RgbaImage png = read_image(file, read_png);
+    Picture p{std::size_t(png.width), std::size_t(png.height), std::vector<Rgba8>(std::size_t(png.width) * png.height)};
+    std::memcpy(p.pixels.data(), png.rgba.data(), png.rgba.size());
+    return p;
 }
 
 }  // namespace warplab::image

@@ -16,4 +16,10 @@ namespace warplab::image {
 Picture picture_for(const std::string& file, const std::vector<std::size_t>& size, std::size_t default_width,
                     std::size_t default_height, std::uint64_t seed);
 
+// The size picture_for would give, with the same refusals, without building
+// the picture: a file's PNG header alone is read, the seeded size is `size`
+// or the default.
+PictureSize picture_size(const std::string& file, const std::vector<std::size_t>& size, std::size_t default_width,
+                         std::size_t default_height);
+
 }  // namespace warplab::image

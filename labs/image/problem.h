@@ -27,11 +27,19 @@ struct PixelPointer {
 // The blog's weights (ITU-R BT.709 luma): luminance = dot(rgb / 255, weights).
 inline constexpr double kWeights[3] = {0.2125, 0.7154, 0.0721};
 
+// A picture's size alone: what validation and device memory need.
+struct PictureSize {
+    std::size_t width = 0, height = 0;
+    std::size_t count() const { return width * height; }
+    std::string text() const { return std::to_string(width) + "×" + std::to_string(height); }
+};
+
 struct Picture {
     std::size_t width = 0, height = 0;
     std::vector<Rgba8> pixels;  // row-major
-    std::size_t count() const { return width * height; }
-    std::string text() const { return std::to_string(width) + "×" + std::to_string(height); }
+    PictureSize size() const { return {width, height}; }
+    std::size_t count() const { return size().count(); }
+    std::string text() const { return size().text(); }
 };
 
 // What `warplab bench image` reduces: a 1080p frame, as in the blog.

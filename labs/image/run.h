@@ -27,6 +27,8 @@ GpuBackends gpu_backends();
 BenchTable bench_on_gpu(const BenchOptions& options);
 
 inline Picture picture_of(const RunRequest& req) { return picture_for(req.image, req.shape, kTraceWidth, kTraceHeight, req.seed); }
+// Its size alone (a PNG's header, or the size asked for): validation and device bytes build no picture.
+inline PictureSize picture_size_of(const RunRequest& req) { return picture_size(req.image, req.shape, kTraceWidth, kTraceHeight); }
 
 inline std::string text(Group g) { return std::to_string(g.x) + "×" + std::to_string(g.y); }
 
@@ -107,7 +109,7 @@ struct Description {
     template <class V> static void validate(const RunRequest& req)
     {
         const Group g = group_of<V>(req);
-        const Picture p = picture_of(req);
+        const PictureSize p = picture_size_of(req);
         const dim3 grid = V::grid(p.width, p.height, g);
         if (grid.y > 65535) throw std::invalid_argument("a " + p.text() + " picture needs " + std::to_string(grid.y) + " rows of groups, above CUDA's 65535");
         if (req.watched_block >= std::size_t(grid.x) * grid.y)
@@ -152,7 +154,7 @@ struct Description {
 
     static DeviceBytes device_bytes(const RunRequest& req)
     {
-        const Picture p = picture_of(req);
+        const PictureSize p = picture_size_of(req);
         return {p.count() * 4 * 2, "a " + p.text() + " picture"};
     }
 };

@@ -86,15 +86,8 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
     wl::cuda::require_free_memory(2 * o.n * sizeof(T), "n = " + std::to_string(o.n));
     if (o.block.size() > 1 || (o.block.size() == 1 && (o.block[0] < 32 || o.block[0] > 1024 || (o.block[0] & (o.block[0] - 1)))))
         throw std::invalid_argument("reduction's --block is B threads, a power of two from 32 to 1024");
-    BenchTable table;
-    table.lab = "reduction";
-    table.type = to_string(std::is_integral_v<T> ? ElemType::Int : ElemType::Float);
-    table.rate_unit = "GB/s";
-    table.n = o.n;
-    table.warm = o.warm;
-    table.provenance = gpu_provenance(o.command);
+    BenchTable table = memory_bound_table("reduction", to_string(std::is_integral_v<T> ? ElemType::Int : ElemType::Float), o);
     const Provenance& p = table.provenance;
-    table.peak = 2.0 * p.mem_clock_mhz * 1e6 * (p.bus_width_bits / 8) / 1e9;
     const std::size_t bytes = o.n * sizeof(T);
     if (bytes <= p.l2_bytes)
         table.note = "the input (" + std::to_string(bytes >> 20) + " MiB) fits in the " + std::to_string(p.l2_bytes >> 20) +

@@ -105,16 +105,9 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     if (V1::grid(s.rows, s.cols).y > 65535) throw std::invalid_argument("shape " + s.text() + " has too many rows for a grid");
     require_fit(s);
 
-    BenchTable table;
-    table.lab = "transpose";
-    table.type = "float";
-    table.rate_unit = "GB/s";
+    BenchTable table = memory_bound_table("transpose", "float", o);
     table.n = s.rows == s.cols ? s.rows : 0;
     if (table.n == 0) table.shape = {s.rows, s.cols};
-    table.warm = o.warm;
-    table.provenance = gpu_provenance(o.command);
-    const Provenance& p = table.provenance;
-    table.peak = 2.0 * p.mem_clock_mhz * 1e6 * (p.bus_width_bits / 8) / 1e9;
     table.note = "out = in transposed, in " + s.text() + " floats; GB/s count each element read once and written once (" +
                  std::to_string(s.bytes_moved() >> 20) + " MiB); every version also checked on " + kAwkwardShape.text() + "; " +
                  (o.warm ? "warm L2" : "L2 flushed before each run");

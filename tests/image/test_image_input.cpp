@@ -1,11 +1,14 @@
 // The image lab's input: --image reads any PNG (its size is the picture's),
 // and refuses in one line a missing file, a file that is not a PNG, and a
 // PNG whose size is not the --size asked for; bad sizes and groups likewise.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "image_test.h"
 #include "labs/common/png_io.h"
+#include "labs/image/run.h"
 
 namespace warplab::test {
 namespace {
@@ -81,6 +84,98 @@ TEST(ImageInput, BadSizesAndGroupsAreRefusedInOneLine)
     req = cpu_request("v1", {37, 23});
     req.watched_block = 6;  // 3×2 groups: 0..5
     EXPECT_NE(refusal(req).find("watched block 6 does not exist"), std::string::npos) << refusal(req);
+}
+
+// The message of the std::invalid_argument `f` throws ("" if none).
+template <class F> std::string refusal_of(F&& f)
+{
+    try {
+        f();
+    } catch (const std::invalid_argument& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// A 37×23 PNG whose header is whole but whose pixel data is damaged: one
+// byte of the IDAT chunk's data flipped, so its CRC no longer matches and
+// libpng stops when it reads the pixels, after the header.
+std::string damaged_png(const std::string& path)
+{
+    write_png(path, RgbaImage{37, 23, std::vector<std::uint8_t>(37 * 23 * 4, 200)});
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t idat = bytes.find("IDAT");
+    EXPECT_NE(idat, std::string::npos);
+    bytes[idat + 4 + 2] ^= 0x55;  // past the chunk type: its compressed data
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    return path;
+}
+
+// Validation and device memory read a PNG's header alone: the damaged 37×23
+// file passes validation, and its device bytes are 37·23 = 851 pixels × 4
+// bytes × 2 (the pixels and their device copy) = 6808, "a 37×23 picture";
+// the run, which decodes the pixels, refuses it in one line with libpng's reason.
+TEST(ImageInput, ValidationReadsOnlyThePngHeader)
+{
+    const std::string path = damaged_png(temp_path("damaged.png"));
+    EXPECT_THROW(read_png(path), std::runtime_error);
+    const ImageSize header = read_png_size(path);
+    EXPECT_EQ(header.width, 37u);
+    EXPECT_EQ(header.height, 23u);
+
+    RunRequest req = cpu_request("v1", {});
+    req.image = path;
+    EXPECT_NO_THROW(image::Description::validate<image::V1>(req));
+    const DeviceBytes bytes = image::Description::device_bytes(req);
+    EXPECT_EQ(bytes.bytes, 6808u);
+    EXPECT_EQ(bytes.what, "a 37×23 picture");
+    testing::internal::CaptureStderr();  // libpng's reason goes into the one line, not a line of its own
+    const std::string refused = refusal(req);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+    EXPECT_NE(refused.find("--image: cannot read " + path + " as a PNG file ("), std::string::npos) << refused;
+    std::filesystem::remove(path);
+}
+
+// The seeded picture's size comes from the request: at 65536×65535
+// (4,294,901,760 pixels, one row short of 2^32) the device bytes are
+// 4,294,901,760 × 8 = 34,359,214,080, found without building the 17 GB
+// picture (building it would take minutes, or fail for memory).
+TEST(ImageInput, DeviceBytesOfASeededPictureBuildNoPicture)
+{
+    const DeviceBytes bytes = image::Description::device_bytes(cpu_request("v1", {65536, 65535}));
+    EXPECT_EQ(bytes.bytes, 34359214080u);
+    EXPECT_EQ(bytes.what, "a 65536×65535 picture");
+    EXPECT_EQ(image::Description::device_bytes(cpu_request("v1", {})).bytes, 320u * 180 * 8);  // the trace default
+}
+
+// picture_size gives the size picture_for builds, and refuses what it
+// refuses with the same line.
+TEST(ImageInput, PictureSizeAgreesWithPictureFor)
+{
+    const std::string png = temp_path("5x3.png");
+    write_png(png, RgbaImage{5, 3, std::vector<std::uint8_t>(5 * 3 * 4, 7)});
+    const std::string text = temp_path("not_a_png.png");
+    std::ofstream(text) << "P3\n2 2\n255\n";
+    struct Case {
+        std::string file;
+        std::vector<std::size_t> size;
+    };
+    const Case fine[] = {{"", {37, 23}}, {"", {}}, {png, {}}, {png, {5, 3}}};
+    for (const Case& c : fine) {
+        const image::Picture built = image::picture_for(c.file, c.size, 320, 180, 1);
+        const image::PictureSize size = image::picture_size(c.file, c.size, 320, 180);
+        EXPECT_EQ(size.width, built.width) << c.file;
+        EXPECT_EQ(size.height, built.height) << c.file;
+    }
+    const Case refused[] = {{"", {5}}, {"", {0, 5}}, {"", {70000, 70000}}, {temp_path("missing.png"), {}}, {text, {}}, {png, {1920, 1080}}};
+    for (const Case& c : refused) {
+        const std::string by_size = refusal_of([&] { image::picture_size(c.file, c.size, 320, 180); });
+        EXPECT_FALSE(by_size.empty()) << c.file;
+        EXPECT_EQ(by_size, refusal_of([&] { image::picture_for(c.file, c.size, 320, 180, 1); }));
+    }
+    std::filesystem::remove(png);
+    std::filesystem::remove(text);
 }
 
 }  // namespace

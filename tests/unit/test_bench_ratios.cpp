@@ -80,3 +80,17 @@ TEST(BenchRatios, TheBlockOfABlockRunIsRecorded)
 }
 
 }  // namespace
+
+// The DRAM peak every memory-bound table divides by: two transfers a memory
+// clock over the bus. An H100 80GB HBM3 reports a 2619 MHz memory clock and a
+// 5120-bit bus: 2 × 2619e6 × 640 bytes = 3352.32 GB/s (the peak its recorded
+// tables carry); an H200's 3201 MHz and 6016 bits: 2 × 3201e6 × 752 = 4814.304 GB/s.
+TEST(BenchRatios, DramPeakIsTwoTransfersAClockOverTheBus)
+{
+    warplab::Provenance h100;
+    h100.mem_clock_mhz = 2619, h100.bus_width_bits = 5120;
+    EXPECT_NEAR(warplab::dram_peak_gbps(h100), 3352.32, 1e-9);
+    warplab::Provenance h200;
+    h200.mem_clock_mhz = 3201, h200.bus_width_bits = 6016;
+    EXPECT_NEAR(warplab::dram_peak_gbps(h200), 4814.304, 1e-9);
+}

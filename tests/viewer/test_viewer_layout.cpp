@@ -6,6 +6,7 @@
 // are laid out but not rasterized: the whole sweep takes seconds.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <map>
@@ -78,15 +79,15 @@ void sweep_labs(Platform& platform, App& app, Size size, Sweep& out)
     app.playground.open = false;
 }
 
-TEST(ViewerLayout, NoTextClippedOrOverlappingAtAnySizeInEitherMode)
+// Every lab laid out at each size in both modes; the time it took printed.
+Sweep sweep_at(App& app, std::initializer_list<Size> sizes)
 {
     setenv("SDL_VIDEODRIVER", "offscreen", 1);
-    App app;
     app.animate = false;
     app.timing = load_recorded_timing(results_dir());
     Sweep sweep;
     const auto start = std::chrono::steady_clock::now();
-    for (const Size size : kSizes) {
+    for (const Size size : sizes) {
         PlatformOptions po;
         po.headless = true;
         po.width = size.width, po.height = size.height;
@@ -98,23 +99,54 @@ TEST(ViewerLayout, NoTextClippedOrOverlappingAtAnySizeInEitherMode)
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     std::printf("laid out and checked %zu frames in %.1f s\n", sweep.frames, seconds);
-    EXPECT_GT(sweep.frames, 8u * 100);  // every step of every version: hundreds of frames, not a handful
+    return sweep;
+}
+
+void report(const Sweep& sweep)
+{
     std::size_t told = 0;
     for (const auto& [what, seen] : sweep.problems)
         if (told++ < 1000) ADD_FAILURE() << seen.first << " (and " << seen.second - 1 << " more frames): " << what;
+}
+
+TEST(ViewerLayout, NoTextClippedOrOverlappingAtAnySizeInEitherMode)
+{
+    App app;
+    const Sweep sweep = sweep_at(app, {kSizes[0], kSizes[1], kSizes[2], kSizes[3]});
+    EXPECT_GT(sweep.frames, 8u * 100);  // every step of every version: hundreds of frames, not a handful
+    report(sweep);
+}
+
+// The warp widths side by side (C) give each its half of the threads panel:
+// at the smallest size, in both modes, every lab's every step still lays out
+// without clipped or overlapping text (a fault's box and its lockstep button
+// included: reduction v5 faults at 64 lanes on its 32-bit __syncwarp mask).
+TEST(ViewerLayout, WarpWidthsSideBySideAtTheSmallestSize)
+{
+    App app;
+    app.compare_widths = true;
+    const Sweep sweep = sweep_at(app, {kSizes[0]});
+    EXPECT_GT(sweep.frames, 2u * 100);
+    report(sweep);
+}
+
+// A headless 800x600 window for a hand-made frame.
+PlatformOptions probe_window(App& app)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    app.animate = false;
+    PlatformOptions po;
+    po.headless = true;
+    po.width = 800, po.height = 600;
+    return po;
 }
 
 // The check can fail: a label drawn past its panel's edge, and two labels on
 // one spot, are found; the same labels drawn apart are not.
 TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
 {
-    setenv("SDL_VIDEODRIVER", "offscreen", 1);
     App app;
-    app.animate = false;
-    PlatformOptions po;
-    po.headless = true;
-    po.width = 800, po.height = 600;
-    Platform platform(po, app);
+    Platform platform(probe_window(app), app);
     const auto frame = [&](int layout) {
         std::vector<TextProblem> problems;
         for (int f = 0; f < 2; ++f) {
@@ -148,6 +180,40 @@ TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
     const auto overflow = frame(3);
     ASSERT_EQ(overflow.size(), 1u);
     EXPECT_EQ(overflow[0].kind, TextProblem::Kind::Overflow);
+}
+
+// Wrapped text breaks between words only. At the width of "result -34."
+// ImGui's own wrapping (which breaks after '.') ends a line inside the
+// number -34.8736012; wrap_at_spaces turns spaces alone into line breaks, so
+// putting the spaces back gives the text, every line but a lone word fits,
+// and a text that fits is left whole.
+TEST(ViewerLayout, WrappedTextBreaksBetweenWordsOnly)
+{
+    App app;
+    Platform platform(probe_window(app), app);
+    platform.begin_frame(app);
+    ImGui::PushFont(fonts(app).ui);
+    const std::string text = "result -34.8736012, expected -34.8736012: correct";
+    const float width = ImGui::CalcTextSize("result -34.").x + 1;
+    const char* imgui_cut = ImGui::GetFont()->CalcWordWrapPositionA(1.0f, text.c_str(), text.c_str() + text.size(), width);
+    EXPECT_EQ(std::string(text.c_str(), imgui_cut), "result -34.");  // what the status line showed at 4K presenting
+
+    const std::string wrapped = wrap_at_spaces(text, width);
+    std::string joined = wrapped;
+    std::replace(joined.begin(), joined.end(), '\n', ' ');
+    EXPECT_EQ(joined, text);
+    EXPECT_NE(wrapped.find("\n-34.8736012,"), std::string::npos) << wrapped;
+    std::size_t start = 0;
+    while (start <= wrapped.size()) {
+        const std::size_t end = std::min(wrapped.find('\n', start), wrapped.size());
+        const std::string line = wrapped.substr(start, end - start);
+        EXPECT_TRUE(ImGui::CalcTextSize(line.c_str()).x <= width || line.find(' ') == std::string::npos) << line;
+        start = end + 1;
+    }
+    EXPECT_EQ(wrap_at_spaces(text, 1e6f), text);
+    EXPECT_EQ(wrap_at_spaces("two\nlines", 1e6f), "two\nlines");
+    ImGui::PopFont();
+    platform.end_frame();
 }
 
 }  // namespace

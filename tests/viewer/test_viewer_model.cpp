@@ -8,6 +8,7 @@
 #include "labs/common/traced_run.h"
 #include "viewer/app.h"
 #include "viewer/format.h"
+#include "viewer/panels.h"
 #include "viewer/source_model.h"
 #include "viewer/step_model.h"
 #include "viewer/timing_model.h"
@@ -272,6 +273,20 @@ TEST(ViewerModel, WSwitchesTheWarpWidthAndCCompares)
     select_settings(app, s);
     EXPECT_EQ(current_run(app), nullptr);
     EXPECT_NE(current_trace(app).error.find("runs on the emulator only"), std::string::npos) << current_trace(app).error;
+}
+
+// A trace whose records reached the emulator's cap says so in the status
+// line, as the CLI does; a whole one says nothing. The cap's figure is the
+// emulator's default, 384 << 20 bytes: 384 MiB.
+TEST(ViewerModel, ACutTraceSaysSoInTheStatusLine)
+{
+    App app;
+    select_on_emulator(app, "reduction", "v1");
+    ASSERT_NE(current_run(app), nullptr);
+    EXPECT_EQ(warning_text(app), "");
+    app.traces.at(trace_key(app, app.sel.version)).run->result.records_cut = true;
+    EXPECT_NE(warning_text(app).find(records_cut_note()), std::string::npos) << warning_text(app);
+    EXPECT_NE(records_cut_note().find("cap (384 MiB)"), std::string::npos) << records_cut_note();
 }
 
 // Play advances one step per 1/speed seconds and stops at the last step.

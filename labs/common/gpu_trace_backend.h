@@ -120,7 +120,7 @@ struct GpuTraceBackend : wl::cuda::Device, LaunchWithoutShared<GpuTraceBackend> 
         }
         if (user && user_stands_in<V>) {
             user->launch(kernel, grid, block, shared_bytes, list);
-            if (synchronize_each_launch) wl::cuda::check(cudaDeviceSynchronize(), user->user().kernel());
+            if (synchronize_each_launch) wl::cuda::finish_within_deadline(user->user().kernel());
             return;
         }
 #endif

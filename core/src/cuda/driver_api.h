@@ -15,7 +15,8 @@ namespace wl::cuda::detail {
     X(cuInit) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGet) X(cuDeviceGetCount)                         \
     X(cuDevicePrimaryCtxRetain) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemAlloc)        \
     X(cuMemFree) X(cuMemGetInfo) X(cuMemGetAddressRange) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8)        \
-    X(cuModuleLoadDataEx) X(cuModuleGetFunction) X(cuModuleGetGlobal) X(cuFuncSetAttribute) X(cuLaunchKernel)
+    X(cuModuleLoadDataEx) X(cuModuleGetFunction) X(cuModuleGetGlobal) X(cuFuncSetAttribute) X(cuLaunchKernel)      \
+    X(cuEventCreate) X(cuEventRecord) X(cuEventQuery) X(cuEventDestroy)
 
 struct DriverApi {
 #define WL_CUDA_DRIVER_MEMBER(f) decltype(&::f) f = nullptr;

@@ -17,6 +17,7 @@
 #include "../ptx/statements.h"
 #include "driver_api.h"
 #include "ptx_instrument.h"
+#include "warplab/cuda/deadline.h"
 #include "warplab/cuda/ptx_trace.h"
 #include "warplab/ptx/ptx.h"
 
@@ -42,6 +43,24 @@ void check(CUresult r, const char* what)
     drv().cuGetErrorName(r, &name);
     drv().cuGetErrorString(r, &text);
     throw std::runtime_error(std::string(what) + ": " + (name ? name : "CUDA error") + " (" + (text ? text : "") + ")");
+}
+
+// Waits for the launch, as cuCtxSynchronize, within the GPU deadline (deadline.h).
+void finish_within_deadline(const std::string& kernel)
+{
+    CUevent done = nullptr;
+    check(drv().cuEventCreate(&done, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    check(drv().cuEventRecord(done, nullptr), "cuEventRecord");
+    wait_within_deadline(
+        [&] {
+            const CUresult r = drv().cuEventQuery(done);
+            if (r == CUDA_ERROR_NOT_READY) return false;
+            check(r, kernel.c_str());
+            return true;
+        },
+        kernel);
+    drv().cuEventDestroy(done);
+    check(drv().cuCtxSynchronize(), kernel.c_str());
 }
 
 // The context current on this thread (the runtime's, once it has run), else
@@ -291,7 +310,7 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     check(drv().cuMemcpyHtoD(control, ctl.data(), ctl.size()), "cuMemcpyHtoD");
 
     launch_function(fn, launch, *k);
-    check(drv().cuCtxSynchronize(), ("the instrumented kernel " + k->demangled).c_str());
+    finish_within_deadline("the instrumented kernel " + k->demangled);
 
     check(drv().cuMemcpyDtoH(ctl.data(), control, ctl.size()), "cuMemcpyDtoH");
     std::memcpy(&head, ctl.data(), sizeof head);

@@ -9,11 +9,37 @@
 #include <string>
 #include <utility>
 
+#include "warplab/cuda/deadline.h"
+
 namespace wl::cuda {
 
 inline void check(cudaError_t e, const std::string& what)
 {
     if (e != cudaSuccess) throw std::runtime_error("CUDA error in " + what + ": " + cudaGetErrorString(e));
+}
+
+// Waits for `event`, as cudaEventSynchronize, within the GPU deadline (deadline.h).
+inline void wait_for_event(cudaEvent_t event, const std::string& kernel)
+{
+    wait_within_deadline(
+        [&] {
+            const cudaError_t e = cudaEventQuery(event);
+            if (e == cudaErrorNotReady) return false;
+            check(e, kernel);
+            return true;
+        },
+        kernel);
+}
+
+// Waits for all work queued so far, as cudaDeviceSynchronize, within the GPU deadline.
+inline void finish_within_deadline(const std::string& kernel)
+{
+    cudaEvent_t done = nullptr;
+    check(cudaEventCreateWithFlags(&done, cudaEventDisableTiming), "cudaEventCreate");
+    check(cudaEventRecord(done), "cudaEventRecord");
+    wait_for_event(done, kernel);
+    cudaEventDestroy(done);
+    check(cudaDeviceSynchronize(), kernel);
 }
 
 // Refuses, in one sentence, work whose device buffers need `bytes` when the
@@ -85,7 +111,7 @@ public:
                   std::string("shared memory limit of ") + name);
         kernel<<<grid, block, shared_bytes>>>(static_cast<P>(std::forward<A>(args))...);
         check(cudaGetLastError(), std::string("launch of ") + name);
-        if (synchronize_each_launch) check(cudaDeviceSynchronize(), name);
+        if (synchronize_each_launch) finish_within_deadline(name);
     }
 
     bool synchronize_each_launch = true;  // turn off for timing

@@ -76,7 +76,7 @@ template <class Run> Timing time_runs(Run&& run, bool warm, double seconds, int 
     check(cudaEventCreate(&start), "cudaEventCreate");
     check(cudaEventCreate(&stop), "cudaEventCreate");
     for (int i = 0; i < warmups; ++i) run();
-    check(cudaDeviceSynchronize(), "warm-up");
+    finish_within_deadline("the warm-up runs");
 
     std::vector<double> ms;
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -86,7 +86,7 @@ template <class Run> Timing time_runs(Run&& run, bool warm, double seconds, int 
         check(cudaEventRecord(start), "cudaEventRecord");
         run();
         check(cudaEventRecord(stop), "cudaEventRecord");
-        check(cudaEventSynchronize(stop), "timed run");
+        wait_for_event(stop, "the timed run");
         float t = 0;
         check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
         ms.push_back(t);

@@ -33,6 +33,7 @@ struct TimingDevice : wl::cuda::Device, LaunchWithoutShared<TimingDevice> {
 #if defined(WARPLAB_HAVE_PTX_TRACE)
         if (user && user_stands_in<V>) {
             const std::vector<wl::ptx::Arg> list{wl::ptx::Arg(args)...};
+            last_kernel = user->user().kernel();
             user->launch(kernel, grid, block, shared_bytes, list);
             ++user_launches;
             return;

@@ -119,6 +119,7 @@ struct GpuTraceBackend : wl::cuda::Device, LaunchWithoutShared<GpuTraceBackend> 
             return;
         }
         if (user && user_stands_in<V>) {
+            last_kernel = user->user().kernel();
             user->launch(kernel, grid, block, shared_bytes, list);
             if (synchronize_each_launch) wl::cuda::finish_within_deadline(user->user().kernel());
             return;

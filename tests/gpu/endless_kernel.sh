@@ -14,15 +14,15 @@ kernels=$2
 failures=0
 expect_deadline() {  # warplab arguments...
   local start=$SECONDS
-  timeout 60 "$warplab" "$@" --file "$kernels/endless_sum.cu" --backend gpu > endless.out 2> endless.err
+  timeout 60 "$warplab" "$@" --file "$kernels/endless_sum.cu" > endless.out 2> endless.err
   local rc=$? took=$((SECONDS - start))
-  echo "warplab $* --file endless_sum.cu --backend gpu: exit $rc after $took s; $(head -c 160 endless.err)"
+  echo "warplab $* --file endless_sum.cu: exit $rc after $took s; $(head -c 160 endless.err)"
   if [[ $rc -ne 3 ]] || ! grep -q "^warplab: kernel fault: the kernel .* did not finish within 30 s on the GPU: an endless loop?" endless.err \
      || [[ $(wc -l < endless.err) -ne 1 ]]; then
     echo "  FAILED: expected exit 3 and one paragraph naming the GPU deadline"; failures=$((failures + 1))
   fi
 }
-expect_deadline trace reduction v1 --n 4096
+expect_deadline trace reduction v1 --n 4096 --backend gpu
 expect_deadline bench reduction --n 4096
 
 "$warplab" trace reduction v1 --backend gpu --n 4096 > ended.out 2>&1 || { echo "FAILED: reduction v1 on the GPU"; failures=$((failures + 1)); }

@@ -310,7 +310,7 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     check(drv().cuMemcpyHtoD(control, ctl.data(), ctl.size()), "cuMemcpyHtoD");
 
     launch_function(fn, launch, *k);
-    finish_within_deadline("the instrumented kernel " + k->demangled);
+    finish_within_deadline(k->demangled + " (instrumented for the trace)");
 
     check(drv().cuMemcpyDtoH(ctl.data(), control, ctl.size()), "cuMemcpyDtoH");
     std::memcpy(&head, ctl.data(), sizeof head);

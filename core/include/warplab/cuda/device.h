@@ -88,8 +88,11 @@ public:
     {
         check(cudaMemcpy(dst, src, count * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy to device");
     }
+    // Waits for the kernels queued before it within the GPU deadline: a copy
+    // back is where a run that never synchronised would wait forever.
     template <class T> void copy_to_host(T* dst, const T* src, std::size_t count)
     {
+        finish_within_deadline(last_kernel);
         check(cudaMemcpy(dst, src, count * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
     }
 
@@ -109,12 +112,14 @@ public:
         if (shared_bytes > 48 * 1024)
             check(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(shared_bytes)),
                   std::string("shared memory limit of ") + name);
+        last_kernel = name;
         kernel<<<grid, block, shared_bytes>>>(static_cast<P>(std::forward<A>(args))...);
         check(cudaGetLastError(), std::string("launch of ") + name);
         if (synchronize_each_launch) finish_within_deadline(name);
     }
 
     bool synchronize_each_launch = true;  // turn off for timing
+    std::string last_kernel = "the last kernel";  // what a wait past the deadline names
 
 private:
     std::shared_ptr<void> scratch_;

@@ -207,6 +207,9 @@ void speedup_sentence(App& app, const BenchTable& t)
         const bool faster = step >= 1;
         ImGui::TextWrapped("%s: %.2fx %s than %s", r->version.c_str(), faster ? step : 1 / step,
                     faster ? "faster" : "slower", lab.versions[*prev].id);
+    } else if (prev) {
+        ImGui::TextWrapped("%s: %s, %s not timed at this size", r->version.c_str(), ms_text(r->median_ms).c_str(),
+                           lab.versions[*prev].id);
     } else {
         ImGui::TextWrapped("%s: the starting point, %s", r->version.c_str(), ms_text(r->median_ms).c_str());
     }

@@ -49,13 +49,17 @@ int default_table(const Timing& timing, const std::string& lab, const std::strin
     if (std::find(mine.begin(), mine.end(), timing.selected) != mine.end()) return timing.selected;
     for (auto it = mine.rbegin(); it != mine.rend(); ++it)
         if (timing.tables[*it].measured_now) return *it;
-    // The largest n of the type, at each version's own block: a --block run
-    // (a group sweep) is a table to choose, not the lab's ladder.
+    // The whole ladder at its largest n of the type, at each version's own
+    // block: a --block run (a group sweep) is a table to choose, not the
+    // ladder, and a size timed for a few rows only (matmul's 8192^3, its BF16
+    // rows) would leave most versions out.
     int best = -1;
     for (int i : mine) {
         const BenchTable& t = timing.tables[i].table;
         if (t.type != type || !t.block.empty()) continue;
-        if (best < 0 || t.n > timing.tables[best].table.n) best = i;
+        if (best < 0) { best = i; continue; }
+        const BenchTable& b = timing.tables[best].table;
+        if (t.rows.size() > b.rows.size() || (t.rows.size() == b.rows.size() && t.n > b.n)) best = i;
     }
     return best >= 0 ? best : mine.front();
 }

@@ -455,6 +455,7 @@ struct V14 {
         .bench_block = threads,
         .gpu_only = V12::meta.gpu_only,  // the same instructions
         .dynamic_shared_bytes = stages * (tiles.bm + tiles.bn) * tiles.bk * 2 + 1024,  // bf16; + alignment to 1024 bytes
+        .builds_on = "v12",  // the tensor-core ladder: v13 is FP32's last step, not v14's base
     };
     static constexpr const char* untraced = V12::untraced;
     static constexpr Arithmetic arithmetic = Arithmetic::Bf16;

@@ -186,7 +186,8 @@ TEST(ViewerModel, AVersionIsComparedWithTheOneItBuildsOn)
         const char *lab, *version, *compared;
     };
     for (const Case& c : {Case{"matmul", "v9", "v8"}, Case{"matmul", "v10", "v8"}, Case{"matmul", "v11", "v10"},
-                          Case{"matmul", "v13", "v9"}, Case{"reduction", "v6", "v5"}}) {
+                          Case{"matmul", "v13", "v9"}, Case{"matmul", "v14", "v12"},
+                          Case{"reduction", "v6", "v5"}}) {
         SCOPED_TRACE(std::string(c.lab) + " " + c.version);
         select_by_name(app, c.lab, c.version);
         const auto compared = compared_version(app);
@@ -210,6 +211,29 @@ TEST(ViewerModel, TheTimePanelOpensOnTheTableAtEachVersionsOwnBlock)
     EXPECT_EQ(default_table(timing, "image", "float"), 1);
     EXPECT_NE(size_label_of(timing.tables[0].table).find("group 4×4"), std::string::npos);
     EXPECT_EQ(size_label_of(timing.tables[1].table).find("group"), std::string::npos);
+}
+
+// ... and on the whole ladder: matmul's file holds 1024^3 and 4096^3 with
+// every row (here v1, v2, cuBLAS) and 8192^3 with the BF16 rows alone (v14,
+// cuBLAS). Largest n first would open on 8192^3, where v1 and v2 are missing;
+// the table with the most rows, then the largest n, is 4096^3: index 1.
+TEST(ViewerModel, TheTimePanelOpensOnTheLargestSizeThatHoldsTheWholeLadder)
+{
+    Timing timing;
+    auto table = [](std::size_t n, std::vector<std::string> versions) {
+        BenchTable t;
+        t.lab = "matmul", t.type = "float", t.n = n;
+        for (std::string& v : versions) {
+            BenchRow r;
+            r.version = std::move(v);
+            t.rows.push_back(r);
+        }
+        return t;
+    };
+    timing.tables.push_back({table(1024, {"v1", "v2", "cuBLAS"}), false, "results.json"});
+    timing.tables.push_back({table(4096, {"v1", "v2", "cuBLAS"}), false, "results.json"});
+    timing.tables.push_back({table(8192, {"v14", "cuBLAS"}), false, "results.json"});
+    EXPECT_EQ(default_table(timing, "matmul", "float"), 1);
 }
 
 TEST(ViewerModel, KeysActOnTheState)

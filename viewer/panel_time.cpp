@@ -196,7 +196,7 @@ void speedup_sentence(App& app, const BenchTable& t)
     const BenchRow* r = find_row(t, id);
     const auto prev = compared_version(app);
     if (!r) {
-        ImGui::TextDisabled("%s is not in this recording", id);
+        wrapped_text(palette().muted, std::string(id) + " is not in this recording");
         return;
     }
     const double step = prev ? speedup_vs_previous(t, *r, id, lab.versions[*prev].id) : 0.0;

@@ -14,7 +14,10 @@
 //   One block per SM stays resident and walks the tiles of C (grouped by
 //   16 block-rows for L2 reuse); its producer runs ahead into the next tile
 //   while the consumers store the last one, so the ring is full when they
-//   come back.
+//   come back. C leaves through shared memory: each consumer writes its
+//   64×256 sums, 64 columns at a time, into a 16 KB buffer and the copy
+//   engine stores them, so no warp waits on global stores; the last
+//   columns are still being stored while the next tile's multiply runs.
 // Changed from v12: BF16 inputs (A and B as bf16, rows padded to 16 bytes),
 //   FP32 accumulators; 128×256 tiles of C (two consumer warpgroups of
 //   64×256), BK = 64 (one 128-byte swizzle row of bf16); B's tile arrives as
@@ -22,7 +25,9 @@
 //   bytes apart, 64-column boxes 8 KB apart); C = A·B directly (no
 //   transpose); a consumer's groups overlap (its stage of k-tile k goes
 //   back once k + 1's group is issued and k's is done); persistent blocks
-//   instead of one block per tile; no pieces of K.
+//   instead of one block per tile, as many as make the fewest waves; C
+//   stored by the copy engine from shared memory (from registers where C's
+//   rows are not whole 16 bytes, which a tensor map needs); no pieces of K.
 // Expected effect: about twice v12's rate at large sizes, level with cuBLAS's
 //   BF16 GEMM; an error of bf16's size (inputs rounded to 8 significant bits:
 //   several times TF32's). Few tiles at small sizes (1024^3: 32 for 132
@@ -30,9 +35,11 @@
 // Needs the sm_90a target (wgmma, setmaxnreg); elsewhere (the emulator's
 //   compute_90 PTX) the kernel does nothing. Runs only on a GPU.
 // Preconditions: blockDim == 384; grid <= the tiles of C (ceil(M / 128) ·
-//   ceil(N / 256)); dynamic shared memory STAGES × 48 KB + 1 KB; tensor maps
-//   of A (bf16, K × M, boxes of 64 × 128) and B (bf16, N × K, boxes of
-//   64 × 64), both with the 128-byte swizzle; C 8-byte aligned.
+//   ceil(N / 256)); dynamic shared memory STAGES × 48 KB + 32 KB + 1 KB;
+//   tensor maps of A (bf16, K × M, boxes of 64 × 128) and B (bf16, N × K,
+//   boxes of 64 × 64), both with the 128-byte swizzle; where N % 4 == 0, a
+//   tensor map of C (floats, N × M, boxes of 32 × 64, 128-byte swizzle),
+//   else C 8-byte aligned and the map unused.
 #pragma once
 #include <cuda.h>  // CUtensorMap
 #include <cuda_bf16.h>
@@ -89,10 +96,75 @@ __device__ inline uint2 grouped_tile(unsigned t, unsigned tile_rows, unsigned ti
     return make_uint2(first + (t % per_group) % rows, (t % per_group) / rows);
 }
 
+// A consumer's 64 rows of C from its accumulators, row0 its first row of C
+// and col0 its tile's first column: acc[4j + e] is C's row
+// 16·warp + g + 8·(e / 2) of this consumer's 64, column 8j + 2·tig + e % 2
+// of the tile's 256 (t = 32·warp + 4·g + tig). Stored from registers.
+__device__ inline void store_from_registers(const float (&acc)[128], float* C, unsigned M, unsigned N, unsigned row0, unsigned col0, unsigned t)
+{
+    const unsigned warp = t / 32, g = t % 32 / 4, tig = t % 4;
+    #pragma unroll
+    for (unsigned j = 0; j < 32; ++j) {
+        #pragma unroll
+        for (unsigned h = 0; h < 2; ++h) {
+            const unsigned r = row0 + 16 * warp + g + 8 * h, col = col0 + 8 * j + 2 * tig;
+            const float x = acc[4 * j + 2 * h], y = acc[4 * j + 2 * h + 1];
+            if (r >= M) continue;
+            float* c = C + static_cast<size_t>(r) * N + col;
+            if (N % 2 == 0 && col + 1 < N) {
+                *reinterpret_cast<float2*>(c) = make_float2(x, y);
+            } else {
+                if (col < N) c[0] = x;
+                if (col + 1 < N) c[1] = y;
+            }
+        }
+    }
+}
+
+// The same 64 rows through shared memory: four rounds of 64 columns, each
+// written into `buffer` (two 64-row × 32-column boxes of 8 KB, in the
+// 128-byte swizzle: 16-byte chunk c of row r at chunk c ^ (r % 8), so a
+// warp's writes spread over all banks) and handed to the copy engine, which
+// stores them while the warps go on. A round first waits until the engine
+// has read the buffer's last contents. The copy engine clips rows and
+// columns beyond C. Barrier `barrier_id` is this consumer's 128 threads'.
+__device__ inline void store_through_shared(const float (&acc)[128], const CUtensorMap* C, unsigned buffer, unsigned row0, unsigned col0,
+                                            unsigned t, unsigned barrier_id)
+{
+    const unsigned warp = t / 32, g = t % 32 / 4, tig = t % 4;
+    #pragma unroll
+    for (unsigned round = 0; round < 4; ++round) {
+        if (t == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+        asm volatile("bar.sync %0, 128;" ::"r"(barrier_id) : "memory");
+        #pragma unroll
+        for (unsigned jr = 0; jr < 8; ++jr) {
+            const unsigned j = 8 * round + jr, box = jr / 4;
+            #pragma unroll
+            for (unsigned h = 0; h < 2; ++h) {
+                const unsigned r = 16 * warp + g + 8 * h, chunk = (2 * (jr % 4) + tig / 2) ^ (r % 8);
+                asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(buffer + box * 8192 + r * 128 + chunk * 16 + 8 * (tig % 2)),
+                             "f"(acc[4 * j + 2 * h]), "f"(acc[4 * j + 2 * h + 1])
+                             : "memory");
+            }
+        }
+        // The copy engine reads shared memory through the async proxy: make
+        // the writes visible to it, then let one thread hand them over.
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        asm volatile("bar.sync %0, 128;" ::"r"(barrier_id) : "memory");
+        if (t == 0) {
+            for (unsigned box = 0; box < 2; ++box)
+                asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(C),
+                             "r"(col0 + 64 * round + 32 * box), "r"(row0), "r"(buffer + box * 8192)
+                             : "memory");
+            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        }
+    }
+}
+
 template <unsigned STAGES, unsigned GROUP>
 __global__ void __launch_bounds__(384, 1)
-    matmul_bf16_wgmma(const __grid_constant__ CUtensorMap A, const __grid_constant__ CUtensorMap B, float* C,
-                      unsigned M, unsigned N, unsigned K)
+    matmul_bf16_wgmma(const __grid_constant__ CUtensorMap A, const __grid_constant__ CUtensorMap B,
+                      const __grid_constant__ CUtensorMap C_map, float* C, unsigned M, unsigned N, unsigned K)
 {
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
     constexpr unsigned BM = 128, BN = 256, BK = 64;  // BK: one 128-byte swizzle row of bf16
@@ -136,7 +208,7 @@ __global__ void __launch_bounds__(384, 1)
     }
 
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-    const unsigned consumer = warpgroup - 1, warp = t / 32, g = t % 32 / 4, tig = t % 4;
+    const unsigned consumer = warpgroup - 1;
     float acc[BN / 2];
     unsigned it = 0;
     for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
@@ -162,28 +234,16 @@ __global__ void __launch_bounds__(384, 1)
         wgmma_wait<0>();
         if (t == 0) barrier_arrive(&empty[(it - 1) % STAGES]);
 
-        // acc[4j + e] is C's row 16·warp + g + 8·(e / 2) of this consumer's
-        // 64, column 8j + 2·tig + e % 2 of the tile's 256.
-        const unsigned row0 = at.x * BM + consumer * (BM / 2) + 16 * warp + g, col0 = at.y * BN + 2 * tig;
-        #pragma unroll
-        for (unsigned j = 0; j < BN / 8; ++j) {
-            #pragma unroll
-            for (unsigned h = 0; h < 2; ++h) {
-                const unsigned r = row0 + 8 * h, col = col0 + 8 * j;
-                const float x = acc[4 * j + 2 * h], y = acc[4 * j + 2 * h + 1];
-                if (r >= M) continue;
-                float* c = C + static_cast<size_t>(r) * N + col;
-                if (N % 2 == 0 && col + 1 < N) {
-                    *reinterpret_cast<float2*>(c) = make_float2(x, y);
-                } else {
-                    if (col < N) c[0] = x;
-                    if (col + 1 < N) c[1] = y;
-                }
-            }
-        }
+        const unsigned row0 = at.x * BM + consumer * (BM / 2), col0 = at.y * BN;
+        if (N % 4 == 0)
+            store_through_shared(acc, &C_map, shared_address(stages + STAGES * STAGE_BYTES) + consumer * 16384, row0, col0, t, 1 + consumer);
+        else
+            store_from_registers(acc, C, M, N, row0, col0, t);
     }
+    // Shared memory must outlive the copy engine's last reads of it.
+    if (t == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #else
-    (void)A, (void)B, (void)C, (void)M, (void)N, (void)K;
+    (void)A, (void)B, (void)C_map, (void)C, (void)M, (void)N, (void)K;
 #endif
 }
 

@@ -2,7 +2,7 @@
 // of A (B) padded when K (N) is not a multiple of 4, a tensor map of each,
 // then the kernel with its dynamic shared memory; the timing of v12 covers
 // all of it. v14's: tensor maps of the bf16 inputs (padded when they were
-// rounded), then its kernel, one block per SM.
+// rounded) and of C, then its kernel, one block per SM at most.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -129,8 +129,13 @@ void launch_bf16_wgmma(const Operands& o)
     const auto* b = reinterpret_cast<const __nv_bfloat16*>(o.bf16.b);
     const CUtensorMap a_map = swizzled_map(a, o.m, bf16_row(o.k), V::tiles.bm);
     const CUtensorMap b_map = swizzled_map(b, o.k, bf16_row(o.n), V::tiles.bk);
+    // C through the copy engine, 64 rows × 32 columns a box, where its rows
+    // are whole 16 bytes (stores beyond C are clipped); else the kernel
+    // stores from registers and never reads the map.
+    const CUtensorMap c_map = o.n % 4 == 0 ? swizzled_map(o.c, o.m, o.n, 64) : CUtensorMap{};
     const auto kernel = kernel_with_shared<V>();
-    kernel<<<V::grid(o.m, o.n, o.k, multiprocessors()), V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, o.c, o.m, o.n, o.k);
+    kernel<<<V::grid(o.m, o.n, o.k, multiprocessors()), V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, c_map, o.c, o.m, o.n,
+                                                                                                     o.k);
     wl::cuda::check(cudaGetLastError(), "launch of v14");
 }
 

@@ -157,7 +157,10 @@ TEST_P(GpuMatmulVsCublas, AwkwardShapes)
          {std::vector<std::size_t>{1, 1, 1}, {17, 33, 9}, {67, 45, 33}, {128, 128, 128}, {100, 60, 20},
           {300, 129, 257}, {1, 513, 64}, {513, 1, 64}, {64, 64, 1},
           // K not a multiple of 4 (v11 copies single floats), and M one past a tile with a thin N
-          {33, 70, 129}, {4097, 31, 65}}) {
+          {33, 70, 129}, {4097, 31, 65},
+          // v14: 18 × 9 = 162 tiles, two per block, C's rows whole 16 bytes (its copy-engine store), the last
+          // tile column 4 wide; the shapes above with N % 4 != 0 take its store from registers
+          {2200, 2052, 64}}) {
         const RunResult r = matmul::check_on_gpu(request(GetParam(), shape, BackendChoice::Gpu));
         EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
     }

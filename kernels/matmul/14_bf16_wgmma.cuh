@@ -121,21 +121,32 @@ __device__ inline void store_from_registers(const float (&acc)[128], float* C, u
     }
 }
 
+// Named barrier 1 + consumer, among that consumer's 128 threads. The ids are
+// immediates: a register id would make the kernel reserve all 16 of a block's
+// barriers, and the SM's share of them would then cap its blocks.
+__device__ inline void consumer_barrier(unsigned consumer)
+{
+    if (consumer == 0)
+        asm volatile("bar.sync 1, 128;" ::: "memory");
+    else
+        asm volatile("bar.sync 2, 128;" ::: "memory");
+}
+
 // The same 64 rows through shared memory: four rounds of 64 columns, each
 // written into `buffer` (two 64-row × 32-column boxes of 8 KB, in the
 // 128-byte swizzle: 16-byte chunk c of row r at chunk c ^ (r % 8), so a
 // warp's writes spread over all banks) and handed to the copy engine, which
 // stores them while the warps go on. A round first waits until the engine
 // has read the buffer's last contents. The copy engine clips rows and
-// columns beyond C. Barrier `barrier_id` is this consumer's 128 threads'.
+// columns beyond C.
 __device__ inline void store_through_shared(const float (&acc)[128], const CUtensorMap* C, unsigned buffer, unsigned row0, unsigned col0,
-                                            unsigned t, unsigned barrier_id)
+                                            unsigned t, unsigned consumer)
 {
     const unsigned warp = t / 32, g = t % 32 / 4, tig = t % 4;
     #pragma unroll
     for (unsigned round = 0; round < 4; ++round) {
         if (t == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-        asm volatile("bar.sync %0, 128;" ::"r"(barrier_id) : "memory");
+        consumer_barrier(consumer);
         #pragma unroll
         for (unsigned jr = 0; jr < 8; ++jr) {
             const unsigned j = 8 * round + jr, box = jr / 4;
@@ -150,7 +161,7 @@ __device__ inline void store_through_shared(const float (&acc)[128], const CUten
         // The copy engine reads shared memory through the async proxy: make
         // the writes visible to it, then let one thread hand them over.
         asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        asm volatile("bar.sync %0, 128;" ::"r"(barrier_id) : "memory");
+        consumer_barrier(consumer);
         if (t == 0) {
             for (unsigned box = 0; box < 2; ++box)
                 asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(C),
@@ -236,7 +247,7 @@ __global__ void __launch_bounds__(384, 1)
 
         const unsigned row0 = at.x * BM + consumer * (BM / 2), col0 = at.y * BN;
         if (N % 4 == 0)
-            store_through_shared(acc, &C_map, shared_address(stages + STAGES * STAGE_BYTES) + consumer * 16384, row0, col0, t, 1 + consumer);
+            store_through_shared(acc, &C_map, shared_address(stages + STAGES * STAGE_BYTES) + consumer * 16384, row0, col0, t, consumer);
         else
             store_from_registers(acc, C, M, N, row0, col0, t);
     }

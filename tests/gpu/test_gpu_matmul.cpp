@@ -159,8 +159,9 @@ TEST_P(GpuMatmulVsCublas, AwkwardShapes)
           // K not a multiple of 4 (v11 copies single floats), and M one past a tile with a thin N
           {33, 70, 129}, {4097, 31, 65},
           // v14: 18 × 9 = 162 tiles, two per block, C's rows whole 16 bytes (its copy-engine store), the last
-          // tile column 4 wide; the shapes above with N % 4 != 0 take its store from registers
-          {2200, 2052, 64}}) {
+          // tile column 4 wide; C smaller than one box of the store (3 × 4); a row past a tile with a
+          // 4-wide second tile column. The shapes above with N % 4 != 0 take its store from registers
+          {2200, 2052, 64}, {3, 4, 5}, {129, 260, 70}}) {
         const RunResult r = matmul::check_on_gpu(request(GetParam(), shape, BackendChoice::Gpu));
         EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
     }

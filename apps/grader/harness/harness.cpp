@@ -145,8 +145,9 @@ constexpr FaultHint kFaultHints[] = {
                   "another thread's access to the same word"},
     {"barrier divergence", "every thread of the block must reach the same __syncthreads(): none inside a branch "
                            "that only some threads take, and no early return before one"},
-    {"uninitialised", "every shared element that is read must first be written in this block: write the padding "
-                      "of a partial block too (with the identity of the operation)"},
+    {"uninitialised", "every shared element that is read must first be written in this block, and a "
+                      "__syncthreads() must come between another thread's write and the read; write the padding of "
+                      "a partial block too (with the identity of the operation)"},
     {"warp deadlock", "every lane named in a warp collective's mask must reach that collective"},
     {"mask", "a warp collective's mask must include the calling lane and every lane it reads"},
     {"shared memory exhausted", "the shared arrays of one block must fit in 228 KiB"},

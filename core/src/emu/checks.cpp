@@ -188,8 +188,11 @@ inline void check_race(Lane& lane, const SharedAccess& a, std::uint64_t word, st
                  << site(c.file, c.line) << ", which has landed only once a thread has waited on its mbarrier";
             fault(lane, a.file, a.line, what.str());
         }
+    // "Not yet": another thread may write it later, when a barrier between
+    // its write and this read is missing (the commonest cause in a lab).
     what << "read of uninitialised shared memory: " << a.name << "[" << a.index
-         << "] was never written in this block";
+         << "] has not been written in this block before this read (if another thread writes it, is a "
+            "__syncthreads() missing between that write and this read?)";
     fault(lane, a.file, a.line, what.str());
 }
 

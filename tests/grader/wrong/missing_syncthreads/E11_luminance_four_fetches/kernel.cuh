@@ -7,8 +7,8 @@
 // warp 1 stores, and no barrier orders the two. Under the independent
 // schedule of the pattern's case warp 0 gets there first, so the emulator
 // stops at the read of a word warp 1 has not written yet: "read of
-// uninitialised shared memory: sdata[..] was never written in this block",
-// by a lane of warp 0. (Had warp 1 stored first, it would be "data race on
+// uninitialised shared memory: sdata[..] has not been written in this block
+// before this read (… is a __syncthreads() missing …?)", by a lane of warp 0. (Had warp 1 stored first, it would be "data race on
 // shared memory".) The properties are not graded. Score 0/10.
 #pragma once
 

@@ -15,9 +15,9 @@
 //   16 block-rows for L2 reuse); its producer runs ahead into the next tile
 //   while the consumers store the last one, so the ring is full when they
 //   come back. C leaves through shared memory: each consumer writes its
-//   64×256 sums, 64 columns at a time, into a 16 KB buffer and the copy
-//   engine stores them, so no warp waits on global stores; the last
-//   columns are still being stored while the next tile's multiply runs.
+//   64×256 sums, 64 columns at a time, into a 16 KB buffer; the copy engine
+//   stores them, and a warp waits only until it has read the buffer; the
+//   last columns are still being stored while the next tile's multiply runs.
 // Changed from v12: BF16 inputs (A and B as bf16, rows padded to 16 bytes),
 //   FP32 accumulators; 128×256 tiles of C (two consumer warpgroups of
 //   64×256), BK = 64 (one 128-byte swizzle row of bf16); B's tile arrives as

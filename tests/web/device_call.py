@@ -19,6 +19,7 @@ import argparse
 import os
 import subprocess
 import sys
+import prerequisites
 
 N = 37
 THREADS = 64
@@ -42,10 +43,9 @@ def main():
     ap.add_argument("--ptx", required=True, help="device_call.cu compiled by nvcc -ptx")
     ap.add_argument("--node", default="node")
     args = ap.parse_args()
-    for path, why in ((args.web, "no web build; scripts/web.sh --build-only makes one"), (args.ptx, "no PTX (needs nvcc)")):
-        if not os.path.exists(path):
-            print(f"skipped: {why} ({path})")
-            return 77
+    skipped = prerequisites.skip(prerequisites.no_web_build(args.web), None if os.path.exists(args.ptx) else f"no PTX (needs nvcc) ({args.ptx})")
+    if skipped:
+        return skipped
     with open(args.ptx) as f:
         ptx = f.read()
     if ".func" not in ptx or "call" not in ptx:

@@ -27,7 +27,6 @@ import functools
 import http.server
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,6 +34,7 @@ import threading
 import time
 
 from browser import Browser
+import prerequisites
 
 VIEWS = [("matmul", "v5", 2), ("reduction", "v2", 3), ("transpose", "v2", 0)]
 COMPARED = ("panels", "regions", "lab", "version", "step", "steps", "presenter")
@@ -246,12 +246,10 @@ def main():
     ap.add_argument("--chromium", default="chromium")
     ap.add_argument("--shots", help="also write the page's screenshots (pending and settled) here")
     args = ap.parse_args()
-    if not os.path.exists(os.path.join(args.web_dir, "warplab-viewer.wasm")):
-        print(f"skipped: no web build ({args.web_dir}); scripts/web.sh --build-only makes one")
-        return 77
-    if not shutil.which(args.chromium):
-        print("skipped: no Chromium (Debian's chromium)")
-        return 77
+    skipped = prerequisites.skip(prerequisites.no_web_build(os.path.join(args.web_dir, "warplab-viewer.wasm")),
+                                 prerequisites.no_program(args.chromium, "Chromium (Debian's chromium)"))
+    if skipped:
+        return skipped
     if args.shots:
         os.makedirs(args.shots, exist_ok=True)
     start = time.time()

@@ -18,6 +18,7 @@ import re
 import subprocess
 import sys
 import time
+import prerequisites
 
 REFUSAL = "calls device functions"
 
@@ -79,12 +80,9 @@ def main():
     ap.add_argument("--node", default="node")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    if not os.path.exists(args.web):
-        print(f"skipped: no web build ({args.web}); scripts/web.sh --build-only makes one")
-        return 77
-    if subprocess.run([args.node, "--version"], capture_output=True).returncode != 0:
-        print("skipped: no node")
-        return 77
+    skipped = prerequisites.skip(prerequisites.no_web_build(args.web), prerequisites.no_program(args.node, "node"))
+    if skipped:
+        return skipped
 
     start = time.time()
     # The comparison can fail: other inputs give another document.

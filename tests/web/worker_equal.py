@@ -17,6 +17,7 @@ import os
 import subprocess
 import sys
 import time
+import prerequisites
 
 # A 1D block with shared snapshots; a 2D launch with a problem line and a check;
 # the image lab's partial sums; a 64-lane warp; a kernel that faults (a race).
@@ -54,12 +55,9 @@ def main():
     ap.add_argument("--script", required=True, help="tests/web/worker_trace.js")
     ap.add_argument("--node", default="node")
     args = ap.parse_args()
-    if not os.path.exists(args.module):
-        print(f"skipped: no web build ({args.module}); scripts/web.sh --build-only makes one")
-        return 77
-    if subprocess.run([args.node, "--version"], capture_output=True).returncode != 0:
-        print("skipped: no node")
-        return 77
+    skipped = prerequisites.skip(prerequisites.no_web_build(args.module), prerequisites.no_program(args.node, "node"))
+    if skipped:
+        return skipped
     start = time.time()
     failed = 0
     # The faulting version has no document: its request takes reduction v5's, which it shares.

@@ -52,7 +52,7 @@ Picture picture_for(const std::string& file, const std::vector<std::size_t>& siz
     const PictureSize s = picture_size(file, size, default_width, default_height);
     if (file.empty()) return make_picture(s.width, s.height, seed);
     const RgbaImage png = read_image(file, read_png);
-    Picture p{std::size_t(png.width), std::size_t(png.height), std::vector<Rgba8>(std::size_t(png.width) * png.height)};
+    Picture p{{std::size_t(png.width), std::size_t(png.height)}, std::vector<Rgba8>(std::size_t(png.width) * png.height)};
     std::memcpy(p.pixels.data(), png.rgba.data(), png.rgba.size());
     return p;
 }

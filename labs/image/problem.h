@@ -34,12 +34,8 @@ struct PictureSize {
     std::string text() const { return std::to_string(width) + "×" + std::to_string(height); }
 };
 
-struct Picture {
-    std::size_t width = 0, height = 0;
+struct Picture : PictureSize {
     std::vector<Rgba8> pixels;  // row-major
-    PictureSize size() const { return {width, height}; }
-    std::size_t count() const { return size().count(); }
-    std::string text() const { return size().text(); }
 };
 
 // What `warplab bench image` reduces: a 1080p frame, as in the blog.
@@ -55,7 +51,7 @@ constexpr std::size_t kTraceWidth = 320, kTraceHeight = 180;
 inline Picture make_picture(std::size_t width, std::size_t height, std::uint64_t seed)
 {
     wl::Random rng(seed);
-    Picture p{width, height, std::vector<Rgba8>(width * height)};
+    Picture p{{width, height}, std::vector<Rgba8>(width * height)};
     auto channel = [&](double base) {
         const double v = base + double(rng.uniform_int(-48, 48));
         return static_cast<std::uint8_t>(v < 0 ? 0 : v > 255 ? 255 : v);

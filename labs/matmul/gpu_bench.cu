@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <memory>
 #include <random>
@@ -151,33 +152,59 @@ struct RowError {
     double error = 0;
 };
 
+// A row of the table before it is timed: one run of it, a checked run (C
+// poisoned first; true where every element is within tolerance), and its row
+// from its timing.
+struct Contender {
+    std::string name;
+    std::function<void()> run;
+    std::function<bool()> checked;
+    std::function<BenchRow(const wl::cuda::Timing&, bool ok)> row;
+};
 
-template <class V> BenchRow bench_version(Problem& p, const BenchOptions& o, std::vector<RowError>& errors)
+template <class V> Contender version_contender(Problem& p)
 {
-    const bool ok_before = run_checked<V>(p).ok;
-    const wl::cuda::Timing t = wl::cuda::time_runs([&] { multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s, p.bf16->operands()); }, o.warm, o.seconds_per_version);
-    wl::cuda::check(cudaGetLastError(), V::meta.name);
-    const bool ok_after = run_checked<V>(p).ok;
-    errors.push_back({V::meta.id, p.fp64_error()});
-    BenchRow row = timed_row(V::meta, t, double(p.s.flops()) / 1e9, ok_before && ok_after);
-    row.block = V::threads;
-    return row;
+    return {V::meta.id, [&p] { multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s, p.bf16->operands()); },
+            [&p] { return run_checked<V>(p).ok; },
+            [&p](const wl::cuda::Timing& t, bool ok) {
+                BenchRow row = timed_row(V::meta, t, double(p.s.flops()) / 1e9, ok);
+                row.block = V::threads;
+                return row;
+            }};
 }
 
-BenchRow bench_cublas(Problem& p, Cublas& blas, const BenchOptions& o, std::vector<RowError>& errors)
+Contender cublas_contender(Problem& p, Cublas& blas)
 {
-    auto checked = [&] {
-        p.poison();
-        blas.multiply(p.a, p.b, p.bf16->operands(), p.c, p.s);
-        return p.check_c(blas.arithmetic()).ok;
-    };
-    const bool ok_before = checked() && p.cublas_check.ok;
-    const wl::cuda::Timing t = wl::cuda::time_runs([&] { blas.multiply(p.a, p.b, p.bf16->operands(), p.c, p.s); }, o.warm, o.seconds_per_version);
-    const bool ok_after = checked();
-    errors.push_back({blas.name(), p.fp64_error()});
-    BenchRow row = timed_row(blas.name(), t, double(p.s.flops()) / 1e9, ok_before && ok_after);
-    row.reference = true;
-    return row;
+    return {blas.name(), [&p, &blas] { blas.multiply(p.a, p.b, p.bf16->operands(), p.c, p.s); },
+            [&p, &blas] {
+                p.poison();
+                blas.multiply(p.a, p.b, p.bf16->operands(), p.c, p.s);
+                return p.check_c(blas.arithmetic()).ok && p.cublas_check.ok;
+            },
+            [&p, &blas](const wl::cuda::Timing& t, bool ok) {
+                BenchRow row = timed_row(blas.name(), t, double(p.s.flops()) / 1e9, ok);
+                row.reference = true;
+                return row;
+            }};
+}
+
+// Each contender checked (and its error against FP64 noted), all of them
+// timed in turns, then each checked again: their rows, in order.
+std::vector<BenchRow> bench_in_turns(Problem& p, const std::vector<Contender>& contenders, const BenchOptions& o,
+                                     std::vector<RowError>& errors)
+{
+    std::vector<bool> ok;
+    std::vector<std::function<void()>> runs;
+    for (const Contender& c : contenders) {
+        ok.push_back(c.checked());
+        errors.push_back({c.name, p.fp64_error()});
+        runs.push_back(c.run);
+    }
+    const std::vector<wl::cuda::Timing> timings = wl::cuda::time_in_turns(runs, o.warm, o.seconds_per_version);
+    wl::cuda::check(cudaGetLastError(), "the timed runs");
+    std::vector<BenchRow> rows;
+    for (std::size_t i = 0; i < contenders.size(); ++i) rows.push_back(contenders[i].row(timings[i], ok[i] && contenders[i].checked()));
+    return rows;
 }
 
 // The arithmetic of each row of the table, by its name (FP32 if not listed).
@@ -300,19 +327,29 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     // steps would take seconds a run there, and the BF16 comparison is what
     // the larger size is recorded for.
     const bool bf16_only = s.flops() > kLargestFullTable.flops();
+    std::vector<Contender> contenders;
     for_each_version<Versions>([&](auto v) {
         using V = decltype(v);
         if (bf16_only && arithmetic_of<V>() != Arithmetic::Bf16) return false;
-        table.rows.push_back(bench_version<V>(problem, o, errors));
+        contenders.push_back(version_contender<V>(problem));
         if (const std::string tiles = tiles_note<V>(s, problem.gpu.multiprocessors()); !tiles.empty()) table.note += "; " + tiles;
         arithmetic[V::meta.id] = arithmetic_of<V>();
         return false;
     });
     if (bf16_only) table.note += "; above " + kLargestFullTable.text() + " only the BF16 versions are timed, beside the three cuBLAS rows";
-    add_user_kernel_row<Versions>(table, problem.gpu, kKernels, o, [&](auto v) { return bench_version<decltype(v)>(problem, o, errors); });
-    table.rows.push_back(bench_cublas(problem, fp32, o, errors));  // first: the table's reference
-    table.rows.push_back(bench_cublas(problem, tf32, o, errors));
-    table.rows.push_back(bench_cublas(problem, bf16, o, errors));
+    const std::size_t versions = contenders.size();
+    for (Cublas* blas : {&fp32, &tf32, &bf16}) contenders.push_back(cublas_contender(problem, *blas));  // fp32 first: the table's reference
+    std::vector<RowError> in_turns;
+    const std::vector<BenchRow> rows = bench_in_turns(problem, contenders, o, in_turns);
+    table.rows.assign(rows.begin(), rows.begin() + versions);
+    errors.assign(in_turns.begin(), in_turns.begin() + versions);
+    // A user's --file kernel is timed by itself, in place of its version's.
+    add_user_kernel_row<Versions>(table, problem.gpu, kKernels, o, [&](auto v) {
+        return bench_in_turns(problem, {version_contender<decltype(v)>(problem)}, o, errors).front();
+    });
+    table.rows.insert(table.rows.end(), rows.begin() + versions, rows.end());
+    errors.insert(errors.end(), in_turns.begin() + versions, in_turns.end());
+    table.note += "; the rows timed in turns, one run of each per round";
     derive_ratios(table);
     compare_by_arithmetic(table, arithmetic, {&fp32, &tf32, &bf16});
     tensor_peak(table, arithmetic, Arithmetic::Tf32, "TF32");

@@ -1,6 +1,7 @@
 // Timing on the GPU: CUDA events around each run, warm-up
 // first, L2 flushed before each timed run unless warm, repeated until the
 // relative standard error of the mean is under 1 % or the time budget is spent.
+// Runs to be compared are timed in turns, one of each per round.
 #pragma once
 #include <cuda_runtime.h>
 
@@ -8,6 +9,7 @@
 #include <cstddef>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <vector>
 
 #include "warplab/cuda/device.h"
@@ -69,41 +71,71 @@ private:
     int sms_ = 0;
 };
 
-template <class Run> Timing time_runs(Run&& run, bool warm, double seconds, int warmups = 3, int max_samples = 2000)
+// The relative standard error of the mean of `ms`.
+inline double relative_standard_error(const std::vector<double>& ms)
 {
+    double mean = 0, var = 0;
+    for (double x : ms) mean += x;
+    mean /= ms.size();
+    for (double x : ms) var += (x - mean) * (x - mean);
+    return std::sqrt(var / (ms.size() - 1) / ms.size()) / mean;
+}
+
+// Several runs timed in turns: each round times every run once, L2 flushed
+// before each unless warm, and starts one run later than the round before.
+// The GPU's clocks and temperature drift over the seconds a table takes
+// (recordings of the same kernel made minutes apart differ by a few percent);
+// in turns the drift falls on every run alike, so the ratio of two runs'
+// medians measures the runs, not when each was timed. Rounds go on until
+// every run's relative standard error is under 1 % (20 rounds at least) or
+// `seconds` per run are spent (10 rounds at least).
+inline std::vector<Timing> time_in_turns(const std::vector<std::function<void()>>& runs, bool warm, double seconds, int warmups = 3,
+                                         int max_rounds = 2000)
+{
+    const std::size_t n = runs.size();
+    if (n == 0) return {};
     L2Flusher flusher;
     cudaEvent_t start, stop;
     check(cudaEventCreate(&start), "cudaEventCreate");
     check(cudaEventCreate(&stop), "cudaEventCreate");
-    for (int i = 0; i < warmups; ++i) run();
+    for (const auto& run : runs)
+        for (int i = 0; i < warmups; ++i) run();
     finish_within_deadline("the warm-up runs");
 
-    std::vector<double> ms;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
-    double rse = 1;
-    while (static_cast<int>(ms.size()) < max_samples) {
-        if (!warm) flusher.flush();
-        check(cudaEventRecord(start), "cudaEventRecord");
-        run();
-        check(cudaEventRecord(stop), "cudaEventRecord");
-        wait_for_event(stop, "the timed run");
-        float t = 0;
-        check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
-        ms.push_back(t);
-        if (ms.size() >= 10) {
-            double mean = 0, var = 0;
-            for (double x : ms) mean += x;
-            mean /= ms.size();
-            for (double x : ms) var += (x - mean) * (x - mean);
-            rse = std::sqrt(var / (ms.size() - 1) / ms.size()) / mean;
-            if (rse < 0.01 && ms.size() >= 20) break;
-            if (std::chrono::steady_clock::now() > deadline) break;
+    std::vector<std::vector<double>> ms(n);
+    std::vector<double> rse(n, 1);
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds * n);
+    for (int round = 0; round < max_rounds; ++round) {
+        for (std::size_t turn = 0; turn < n; ++turn) {
+            const std::size_t r = (round + turn) % n;
+            if (!warm) flusher.flush();
+            check(cudaEventRecord(start), "cudaEventRecord");
+            runs[r]();
+            check(cudaEventRecord(stop), "cudaEventRecord");
+            wait_for_event(stop, "the timed run");
+            float t = 0;
+            check(cudaEventElapsedTime(&t, start, stop), "cudaEventElapsedTime");
+            ms[r].push_back(t);
         }
+        if (round + 1 < 10) continue;
+        for (std::size_t r = 0; r < n; ++r) rse[r] = relative_standard_error(ms[r]);
+        const bool steady = round + 1 >= 20 && std::all_of(rse.begin(), rse.end(), [](double x) { return x < 0.01; });
+        if (steady || std::chrono::steady_clock::now() > deadline) break;
     }
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
-    std::sort(ms.begin(), ms.end());
-    return Timing{ms[ms.size() / 2], ms.front(), rse, static_cast<int>(ms.size())};
+    std::vector<Timing> out;
+    for (std::size_t r = 0; r < n; ++r) {
+        std::sort(ms[r].begin(), ms[r].end());
+        out.push_back(Timing{ms[r][ms[r].size() / 2], ms[r].front(), rse[r], static_cast<int>(ms[r].size())});
+    }
+    return out;
+}
+
+// One run, timed alone.
+template <class Run> Timing time_runs(Run&& run, bool warm, double seconds, int warmups = 3, int max_samples = 2000)
+{
+    return time_in_turns({std::function<void()>(std::forward<Run>(run))}, warm, seconds, warmups, max_samples).front();
 }
 
 }  // namespace wl::cuda

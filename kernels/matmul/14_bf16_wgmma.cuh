@@ -14,10 +14,11 @@
 //   One block per SM stays resident and walks the tiles of C (grouped by
 //   16 block-rows for L2 reuse); its producer runs ahead into the next tile
 //   while the consumers store the last one, so the ring is full when they
-//   come back. C leaves through shared memory: each consumer writes its
-//   64×256 sums, 64 columns at a time, into a 16 KB buffer; the copy engine
-//   stores them, and a warp waits only until it has read the buffer; the
-//   last columns are still being stored while the next tile's multiply runs.
+//   come back. C leaves through shared memory, 32 columns at a time, by the
+//   copy engine, and a warp waits only until the engine has read them. Half
+//   of a consumer's 64×256 sums leave at once; the other half waits in
+//   registers beside the next tile's accumulators and leaves during that
+//   tile's first four k-tiles, while the tensor cores multiply.
 // Changed from v12: BF16 inputs (A and B as bf16, rows padded to 16 bytes),
 //   FP32 accumulators; 128×256 tiles of C (two consumer warpgroups of
 //   64×256), BK = 64 (one 128-byte swizzle row of bf16); B's tile arrives as
@@ -26,8 +27,9 @@
 //   transpose); a consumer's groups overlap (its stage of k-tile k goes
 //   back once k + 1's group is issued and k's is done); persistent blocks
 //   instead of one block per tile, as many as make the fewest waves; C
-//   stored by the copy engine from shared memory (from registers where C's
-//   rows are not whole 16 bytes, which a tensor map needs); no pieces of K.
+//   stored by the copy engine from shared memory, half of each tile during
+//   the next one's multiply (from registers where C's rows are not whole 16
+//   bytes, which a tensor map needs); no pieces of K.
 // Expected effect: about twice v12's rate at large sizes, level with cuBLAS's
 //   BF16 GEMM; an error of bf16's size (inputs rounded to 8 significant bits:
 //   several times TF32's). Few tiles at small sizes (1024^3: 32 for 132
@@ -132,44 +134,61 @@ __device__ inline void consumer_barrier(unsigned consumer)
         asm volatile("bar.sync 2, 128;" ::: "memory");
 }
 
-// The same 64 rows through shared memory: four rounds of 64 columns, each
-// written into `buffer` (two 64-row × 32-column boxes of 8 KB, in the
-// 128-byte swizzle: 16-byte chunk c of row r at chunk c ^ (r % 8), so a
-// warp's writes spread over all banks) and handed to the copy engine, which
-// stores them while the warps go on. A round first waits until the engine
-// has read the buffer's last contents. The copy engine clips rows and
-// columns beyond C.
-__device__ inline void store_through_shared(const float (&acc)[128], const CUtensorMap* C, unsigned buffer, unsigned row0, unsigned col0,
-                                            unsigned t, unsigned consumer)
+// One 64-row × 32-column box of a consumer's C through shared memory: the
+// thread's 16 sums of it, src[4·(J + jj) + 2·h + e] for jj < 4, h, e < 2
+// (acc's layout from column group J on), are written into `slot` (8 KB, in
+// the 128-byte swizzle: 16-byte chunk c of row r at chunk c ^ (r % 8), so a
+// warp's writes spread over all banks), and one thread hands it to the copy
+// engine, which stores it while the warps go on. The box before this one
+// used the other slot; the one before that, this slot, so a thread first
+// waits until the engine has read all but the newest box. The copy engine
+// clips rows and columns beyond C.
+template <unsigned J, unsigned COUNT>
+__device__ inline void store_box(const float (&src)[COUNT], const CUtensorMap* C, unsigned slot, unsigned row0, unsigned col, unsigned t,
+                                 unsigned consumer)
 {
     const unsigned warp = t / 32, g = t % 32 / 4, tig = t % 4;
+    if (t == 0) asm volatile("cp.async.bulk.wait_group.read 1;" ::: "memory");
+    consumer_barrier(consumer);
     #pragma unroll
-    for (unsigned round = 0; round < 4; ++round) {
-        if (t == 0) asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
-        consumer_barrier(consumer);
+    for (unsigned jj = 0; jj < 4; ++jj) {
         #pragma unroll
-        for (unsigned jr = 0; jr < 8; ++jr) {
-            const unsigned j = 8 * round + jr, box = jr / 4;
-            #pragma unroll
-            for (unsigned h = 0; h < 2; ++h) {
-                const unsigned r = 16 * warp + g + 8 * h, chunk = (2 * (jr % 4) + tig / 2) ^ (r % 8);
-                asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(buffer + box * 8192 + r * 128 + chunk * 16 + 8 * (tig % 2)),
-                             "f"(acc[4 * j + 2 * h]), "f"(acc[4 * j + 2 * h + 1])
-                             : "memory");
-            }
-        }
-        // The copy engine reads shared memory through the async proxy: make
-        // the writes visible to it, then let one thread hand them over.
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-        consumer_barrier(consumer);
-        if (t == 0) {
-            for (unsigned box = 0; box < 2; ++box)
-                asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(C),
-                             "r"(col0 + 64 * round + 32 * box), "r"(row0), "r"(buffer + box * 8192)
-                             : "memory");
-            asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        for (unsigned h = 0; h < 2; ++h) {
+            const unsigned r = 16 * warp + g + 8 * h, chunk = (2 * jj + tig / 2) ^ (r % 8);
+            asm volatile("st.shared.v2.f32 [%0], {%1, %2};" ::"r"(slot + r * 128 + chunk * 16 + 8 * (tig % 2)),
+                         "f"(src[4 * (J + jj) + 2 * h]), "f"(src[4 * (J + jj) + 2 * h + 1])
+                         : "memory");
         }
     }
+    // The copy engine reads shared memory through the async proxy: make the
+    // writes visible to it, then let one thread hand them over.
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    consumer_barrier(consumer);
+    if (t == 0) {
+        asm volatile("cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%0, {%1, %2}], [%3];" ::"l"(C), "r"(col), "r"(row0),
+                     "r"(slot)
+                     : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+    }
+}
+
+// Box B (0..3) of the half of a tile's C that a consumer holds in `held`
+// (columns 128 + 32·B .. 159 + 32·B of the tile), through its 16 KB buffer.
+template <unsigned B>
+__device__ inline void store_held_box(const float (&held)[64], const CUtensorMap* C, unsigned buffer, unsigned row0, unsigned col0,
+                                      unsigned t, unsigned consumer)
+{
+    store_box<4 * B>(held, C, buffer + (B % 2) * 8192, row0, col0 + 128 + 32 * B, t, consumer);
+}
+
+// The held boxes from box `first` on.
+__device__ inline void store_held_boxes(const float (&held)[64], unsigned first, const CUtensorMap* C, unsigned buffer, unsigned row0,
+                                        unsigned col0, unsigned t, unsigned consumer)
+{
+    if (first == 0) store_held_box<0>(held, C, buffer, row0, col0, t, consumer);
+    if (first <= 1) store_held_box<1>(held, C, buffer, row0, col0, t, consumer);
+    if (first <= 2) store_held_box<2>(held, C, buffer, row0, col0, t, consumer);
+    if (first <= 3) store_held_box<3>(held, C, buffer, row0, col0, t, consumer);
 }
 
 template <unsigned STAGES, unsigned GROUP>
@@ -220,7 +239,14 @@ __global__ void __launch_bounds__(384, 1)
 
     asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
     const unsigned consumer = warpgroup - 1;
+    const unsigned buffer = shared_address(stages + STAGES * STAGE_BYTES) + consumer * 16384;
     float acc[BN / 2];
+    // The last tile's columns 128..255, stored during this tile's first
+    // k-tiles (one 32-column box after each of the first four groups is
+    // issued), while the tensor cores multiply.
+    float held[BN / 4];
+    bool holding = false;
+    unsigned held_row0 = 0, held_col0 = 0;
     unsigned it = 0;
     for (unsigned tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
         const uint2 at = grouped_tile(tile, tile_rows, tile_cols, GROUP);
@@ -239,18 +265,40 @@ __global__ void __launch_bounds__(384, 1)
                 // A: +32 bytes per 16 k along its swizzled rows; B: two 8-k groups (2 × 1024 bytes) per 16 k.
                 wgmma_m64n256k16_bf16(acc, swizzled_descriptor(a + k * 32, 1024, 0), swizzled_descriptor(b + k * 2048, 1024, B_BOX_BYTES));
             wgmma_commit();
+            if (holding) {
+                if (kt == 0) store_held_box<0>(held, &C_map, buffer, held_row0, held_col0, t, consumer);
+                if (kt == 1) store_held_box<1>(held, &C_map, buffer, held_row0, held_col0, t, consumer);
+                if (kt == 2) store_held_box<2>(held, &C_map, buffer, held_row0, held_col0, t, consumer);
+                if (kt == 3) {
+                    store_held_box<3>(held, &C_map, buffer, held_row0, held_col0, t, consumer);
+                    holding = false;
+                }
+            }
             wgmma_wait<1>();
             if (kt > 0 && t == 0) barrier_arrive(&empty[(it - 1) % STAGES]);
         }
         wgmma_wait<0>();
         if (t == 0) barrier_arrive(&empty[(it - 1) % STAGES]);
+        // Fewer than four k-tiles: the held boxes not yet stored.
+        if (holding) store_held_boxes(held, k_tiles, &C_map, buffer, held_row0, held_col0, t, consumer);
 
         const unsigned row0 = at.x * BM + consumer * (BM / 2), col0 = at.y * BN;
-        if (N % 4 == 0)
-            store_through_shared(acc, &C_map, shared_address(stages + STAGES * STAGE_BYTES) + consumer * 16384, row0, col0, t, consumer);
-        else
+        if (N % 4 == 0) {
+            // Columns 0..127 now, from the accumulators; 128..255 held.
+            store_box<0>(acc, &C_map, buffer, row0, col0, t, consumer);
+            store_box<4>(acc, &C_map, buffer + 8192, row0, col0 + 32, t, consumer);
+            store_box<8>(acc, &C_map, buffer, row0, col0 + 64, t, consumer);
+            store_box<12>(acc, &C_map, buffer + 8192, row0, col0 + 96, t, consumer);
+            #pragma unroll
+            for (unsigned i = 0; i < BN / 4; ++i) held[i] = acc[BN / 4 + i];
+            holding = true;
+            held_row0 = row0;
+            held_col0 = col0;
+        } else {
             store_from_registers(acc, C, M, N, row0, col0, t);
+        }
     }
+    if (holding) store_held_boxes(held, 0, &C_map, buffer, held_row0, held_col0, t, consumer);
     // Shared memory must outlive the copy engine's last reads of it.
     if (t == 0) asm volatile("cp.async.bulk.wait_group 0;" ::: "memory");
 #else

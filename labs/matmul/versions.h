@@ -448,7 +448,7 @@ struct V14 {
         const std::size_t count = tile_count(m, n), waves = ceil_div(count, sms);
         return dim3(static_cast<unsigned>(ceil_div(count, waves)));
     }
-    static constexpr std::size_t c_buffer_bytes = 2 * 64 * 64 * 4;  // per consumer 64 rows × 64 columns of C, on their way out
+    static constexpr std::size_t c_buffer_bytes = 2 * 64 * 64 * 4;  // per consumer two slots of 64 rows × 32 columns of C, on their way out
     static constexpr std::size_t trace_m = tiles.bm, trace_n = tiles.bn, trace_k = 64;
     static constexpr VersionMeta meta{
         .id = "v14",
@@ -458,7 +458,8 @@ struct V14 {
         .changed = "A and B rounded to bf16 before the run (untimed), FP32 sums; m64n256k16 with B's tile read N-major "
                    "(no transpose, no fragments in registers); 128×256 tiles, BK = 64, 4 stages of 48 KB; one block per "
                    "SM walks the tiles, its producer running ahead into the next tile; C stored by the copy engine from "
-                   "shared memory; no pieces of K",
+                   "shared memory, half of each tile held in registers and stored during the next tile's multiply; no "
+                   "pieces of K",
         .expected = "about twice v12's rate at large sizes, level with cuBLAS's BF16 GEMM; an error of bf16's size "
                     "(a few thousandths relative, several times TF32's); few tiles at small sizes",
         .bench_block = threads,

@@ -208,8 +208,11 @@ void wrapped_text(ImU32 colour, const std::string& text)
 
 void wrapped_text_after(ImU32 colour, const std::string& text)
 {
+    // Beside the last item only where the text fits whole or can wrap within
+    // at least half a line; what is left right of the item may be a sliver.
+    const float half_line = (ImGui::GetWindowContentRegionMax().x - ImGui::GetWindowContentRegionMin().x) * 0.5f;
     ImGui::SameLine();
-    wrap_unless_fits(std::min(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetContentRegionAvail().x * 0.5f));
+    wrap_unless_fits(std::min(ImGui::CalcTextSize(text.c_str()).x, half_line));
     wrapped_text(colour, text);
 }
 

@@ -448,7 +448,7 @@ struct V14 {
         const std::size_t count = tile_count(m, n), waves = ceil_div(count, sms);
         return dim3(static_cast<unsigned>(ceil_div(count, waves)));
     }
-    static constexpr std::size_t c_buffer_bytes = 2 * 64 * 64 * 4;  // per consumer two slots of 64 rows × 32 columns of C, on their way out
+    static constexpr std::size_t c_buffer_bytes = 2 * 64 * 64 * 4;  // two consumers, each two 8 KB slots of 64 rows × 32 columns of C on their way out
     static constexpr std::size_t trace_m = tiles.bm, trace_n = tiles.bn, trace_k = 64;
     static constexpr VersionMeta meta{
         .id = "v14",

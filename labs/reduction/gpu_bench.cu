@@ -95,9 +95,11 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
 
     TimingDevice gpu;
     // v10's launch shape is chosen by size (versions.h): say which one ran.
+    const unsigned sms = gpu.multiprocessors();
     table.note += std::string(table.note.empty() ? "" : "; ") + "v10 " +
-                  (V10::ring(o.n, gpu.multiprocessors()) ? "streams through its ring of bulk copies, one block per SM"
-                                                         : "gives no ring here (under 32 pieces an SM): v9's loads and grid");
+                  (V10::ring(o.n, sms) ? "streams through its ring of bulk copies, one block per SM"
+                                       : "gives no ring here (under 32 pieces an SM): rounds of four loads a thread, " +
+                                             std::to_string(V10::blocks(o.n, bench_block<V10>(o), sms)) + " blocks");
     const std::vector<T> input = make_input<T>(o.n, 1);
     const double expected = reference_sum(input);
     T* d_in = gpu.alloc<T>(o.n);

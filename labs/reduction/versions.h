@@ -48,15 +48,20 @@ template <unsigned PerThread> struct ElementsPerThread {
     }
 };
 
-// Grid of one wave: as many blocks as the SMs hold at full occupancy (2048
-// threads each on Hopper), fewer when the data is small.
+// Blocks of one wave: as many as the SMs hold at full occupancy (2048
+// threads each on Hopper), fewer where m elements give each thread fewer
+// than `per_thread`.
+inline std::size_t one_wave_blocks(std::size_t m, std::size_t per_thread, unsigned block, unsigned sms)
+{
+    const std::size_t per_block = per_thread * block;
+    const std::size_t needed = (m + per_block - 1) / per_block;
+    return std::max<std::size_t>(1, std::min<std::size_t>(needed, std::size_t(sms) * (2048 / block)));
+}
+
+// Grid of one wave, at least two elements a thread.
 struct OneWave {
     static constexpr bool single_pass = false;
-    static std::size_t blocks(std::size_t m, unsigned block, unsigned sms)
-    {
-        const std::size_t needed = (m + 2 * std::size_t(block) - 1) / (2 * std::size_t(block));
-        return std::max<std::size_t>(1, std::min<std::size_t>(needed, std::size_t(sms) * (2048 / block)));
-    }
+    static std::size_t blocks(std::size_t m, unsigned block, unsigned sms) { return one_wave_blocks(m, 2, block, sms); }
 };
 
 struct V1 : ElementsPerThread<1> {
@@ -172,11 +177,8 @@ struct V9 : OneWave {
         .bench_block = 1024,  // on the H100 at 2^28, 1024 threads x 2 blocks per SM beat 256 x 8 and 512 x 4
     };
     static constexpr unsigned min_block = 64;
-    static std::size_t blocks(std::size_t m, unsigned block, unsigned sms)
-    {
-        const std::size_t needed = (m / 4 + block - 1) / block;  // one int4 per thread at least
-        return std::max<std::size_t>(1, std::min<std::size_t>(needed, std::size_t(sms) * (2048 / block)));
-    }
+    // One int4 (four elements) a thread at least.
+    static std::size_t blocks(std::size_t m, unsigned block, unsigned sms) { return one_wave_blocks(m / 4, 1, block, sms); }
 };
 
 struct V10 {
@@ -186,10 +188,10 @@ struct V10 {
         .name = "bulk_copy",
         .idea = "Hopper's bulk copy engine streams 32 KB pieces into a shared-memory ring; threads only add",
         .changed = "v9's per-thread vector loads became bulk copies (cp.async.bulk), six pieces in flight per SM, "
-                   "each waited for on an mbarrier; one block per SM; the last block's handshake is one "
-                   "acquire-release atomic",
-        .expected = "a few percent above v9 far beyond L2, where both are near the DRAM bandwidth; below, v9's loads "
-                    "(no ring) with a shorter finish",
+                   "each waited for on an mbarrier; one block per SM; without a ring, a round's four loads go out "
+                   "together, on a grid of one round a thread; the last block's handshake is one acquire-release atomic",
+        .expected = "a few percent above v9 far beyond L2, where both are near the DRAM bandwidth; below, no ring: "
+                    "every thread's four loads in flight at once, fewer blocks to count in, a shorter finish",
         .bench_block = 1024,
         // The ring: six of the kernel's 32 KB pieces, the most that fits beside
         // its own variables in the H100's 227 KB per block.
@@ -199,14 +201,19 @@ struct V10 {
     static constexpr unsigned piece_bytes = 32 * 1024;  // the kernel's kPieceBytes (kernels.cuh checks)
     // The launch shape by size: the ring only where every SM gets at least
     // 32 pieces to repay its start-up (the first piece must land whole before
-    // any add). On the H100, v9's loads were faster up to 2^24 ints (16 pieces
-    // an SM) and the ring from 2^28 (248). Below, no ring, v9's grid.
+    // any add). On the H100, loads were faster up to 2^24 ints (16 pieces an
+    // SM) and the ring from 2^28 (248). Below, no ring, and a grid of one
+    // wave that gives each thread four int4: one round of loads in flight
+    // (the kernel's sum_loads_in_flight) and, at 2^20, 64 blocks to count in
+    // rather than v9's 256 (each count is an atomic on one word, and the last
+    // block waits for them all).
     static constexpr unsigned min_pieces_per_sm = 32;
+    static constexpr unsigned int4_per_thread = 4;
     static bool ring(std::size_t m, unsigned sms) { return m * 4 / piece_bytes >= std::size_t(min_pieces_per_sm) * sms; }
     static unsigned shared_bytes(std::size_t m, unsigned sms) { return ring(m, sms) ? meta.dynamic_shared_bytes : 0; }
     static std::size_t blocks(std::size_t m, unsigned block, unsigned sms)
     {
-        if (!ring(m, sms)) return V9::blocks(m, block, sms);
+        if (!ring(m, sms)) return one_wave_blocks(m / 4, int4_per_thread, block, sms);
         return std::min<std::size_t>(m * 4 / piece_bytes, sms);  // int and float are 4 bytes
     }
 };

@@ -155,12 +155,17 @@ TEST(ReductionRegistry, EveryVersionRunsOnTheEmulator)
 // v10's launch shape by size (versions.h): the ring only where every SM gets
 // at least 32 pieces of 32 KB (8192 ints). By hand, on 132 SMs the threshold
 // is 32 * 132 = 4224 pieces = 34,603,008 ints:
-//   2^24 ints = 2048 pieces: no ring; v9's grid, min(2^22 / 1024, 2 * 132) = 264.
+//   2^20 ints = 128 pieces: no ring; one round of four int4 a thread,
+//     2^18 / (4 * 1024) = 64 blocks (v9 at 2^20: 2^18 / 1024 = 256).
+//   2^24 ints = 2048 pieces: no ring; one wave, min(2^22 / (4 * 1024), 2 * 132) = 264.
 //   2^28 ints = 32768 pieces: the ring, 6 * 32 KB = 196,608 bytes; 132 blocks.
 //   34,603,008 ints: the ring; one int fewer (4223 whole pieces): none.
 TEST(ReductionV10, ChoosesItsRingBySize)
 {
     using reduction::V10;
+    EXPECT_FALSE(V10::ring(std::size_t(1) << 20, 132));
+    EXPECT_EQ(V10::blocks(std::size_t(1) << 20, 1024, 132), 64u);
+    EXPECT_EQ(reduction::V9::blocks(std::size_t(1) << 20, 1024, 132), 256u);
     EXPECT_FALSE(V10::ring(std::size_t(1) << 24, 132));
     EXPECT_EQ(V10::blocks(std::size_t(1) << 24, 1024, 132), 264u);
     EXPECT_EQ(reduction::dynamic_shared<V10>(std::size_t(1) << 24, 132), 0u);

@@ -232,25 +232,27 @@ TEST(ReductionTrace, V10WarpsReadThePieceFromSharedMemoryOnly)
     }
 }
 
-// Where each SM would get fewer than 32 pieces, v10's launch gives no ring and
-// its threads load as v9's do. On the lab's 132 SMs, n = 2^16 + 3 ints
-// (8 whole pieces): v9's grid, 16384 int4 / 256 = 64 blocks, a grid stride
-// of 256 * 64 = 16384 int4, so each thread loads one int4. Block 0's loads,
-// by hand: 8 warps x 1 request of 512 bytes (16 sectors), and the 3 elements
-// after the last int4 (threads 0-2, 12 bytes at byte 262144): 1 request,
-// 1 sector. 9 requests, 129 sectors. If block 0 happens to finish last it
-// also reads the 64 partials (threads 0-63: 2 requests, 256 bytes, 8
-// sectors): 11 and 137. Shared memory holds no data: only the block sums'
-// words and the flag, a few wavefronts.
-TEST(ReductionTrace, V10WithoutItsRingLoadsAsV9Does)
+// Where each SM would get fewer than 32 pieces, v10's launch gives no ring:
+// its threads load int4s as v9's do, a round of four at a time, on a grid of
+// one round a thread. On the lab's 132 SMs, n = 2^16 + 3 ints (8 whole
+// pieces, 16384 int4): 16384 / (4 * 256) = 16 blocks (v9's grid: 64), a grid
+// stride of 256 * 16 = 4096 int4, so each thread loads int4 t, t + 4096,
+// t + 8192 and t + 12288, all below 16384. Block 0's loads, by hand: 8 warps
+// x 4 requests of 512 bytes (16 sectors each), and the 3 elements after the
+// last int4 (threads 0-2, 12 bytes at byte 262144): 1 request, 1 sector. 33
+// requests, 513 sectors. If block 0 happens to finish last it also reads the
+// 16 partials (threads 0-15: 1 request, 64 bytes, 2 sectors): 34 and 515.
+// v9's grid would give 9 and 129 (one int4 a thread): that fails here.
+// Shared memory holds no data: only the block sums' words and the flag.
+TEST(ReductionTrace, V10WithoutItsRingLoadsFourInt4AThread)
 {
     const std::size_t n = (std::size_t(1) << 16) + 3;
     EXPECT_FALSE(reduction::V10::ring(n, 132));
-    EXPECT_EQ(reduction::V10::blocks(n, kBlock, 132), 64u);
+    EXPECT_EQ(reduction::V10::blocks(n, kBlock, 132), 16u);
     const TracedRun run = trace_v10_on(132, n, Schedule::Independent);
     EXPECT_TRUE(run.result.ok);
     const auto loads = std::make_pair(run.totals.global_load.requests, run.totals.global_load.sectors);
-    EXPECT_TRUE(loads == std::make_pair(9u, 129u) || loads == std::make_pair(11u, 137u))
+    EXPECT_TRUE(loads == std::make_pair(33u, 513u) || loads == std::make_pair(34u, 515u))
         << loads.first << " requests, " << loads.second << " sectors";
     EXPECT_LT(run.totals.shared_load.wavefronts, 16u);
 }

@@ -105,10 +105,6 @@ Provenance gpu_provenance(const std::string& command);
 BenchTable memory_bound_table(const std::string& lab, const std::string& type, const BenchOptions& o);
 // A 128-bit grid-stride copy of `bytes` bytes; GB/s counting bytes read plus written.
 double measure_copy_gbps(std::size_t bytes, bool warm, double seconds);
-// A read of `bytes` bytes that writes nothing: what the memory system delivers
-// to a kernel that only reads (a reduction's ceiling); GB/s read, the faster of
-// 128-bit grid-stride loads and (sm_90 and later) v10's bulk copies.
-double measure_read_gbps(std::size_t bytes, bool warm, double seconds);
 // Fills speedup_vs_previous, cumulative, pct_peak, pct_copy and vs_reference from the
 // times: the ladder's rows in order, variants compared with the row before them.
 void derive_ratios(BenchTable& table);

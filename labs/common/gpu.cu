@@ -32,6 +32,7 @@ GpuStatus gpu_status()
 
 #include "kernels/reduction/10_bulk_copy.cuh"
 #include "labs/common/bench.h"
+#include "labs/common/probes.h"
 #include "warplab/cuda/timing.h"
 
 #ifndef WARPLAB_COMMIT
@@ -74,6 +75,8 @@ __global__ void copy_int4(const int4* __restrict__ in, int4* __restrict__ out, s
 // per SM) keeps a ring of 32 KB bulk copies in flight into shared memory and
 // refills each slot as it lands. Nothing reads the ring; the copies are the
 // read. Only the whole pieces are read (the caller counts their bytes).
+constexpr unsigned kRingBytes = 6 * reduction::kPieceBytes;  // v10's ring (labs/reduction/versions.h)
+
 __global__ void read_bulk(const int4* __restrict__ in, unsigned pieces)
 {
     using namespace warplab::reduction;
@@ -140,51 +143,72 @@ BenchTable memory_bound_table(const std::string& lab, const std::string& type, c
     return table;
 }
 
-double measure_copy_gbps(std::size_t bytes, bool warm, double seconds)
+CopyProbe::CopyProbe(std::size_t bytes) : count_((bytes + 15) / 16)
 {
-    const std::size_t count = (bytes + 15) / 16;
-    int4 *in = nullptr, *out = nullptr;
-    wl::cuda::check(cudaMalloc(&in, count * 16), "cudaMalloc(copy in)");
-    wl::cuda::check(cudaMalloc(&out, count * 16), "cudaMalloc(copy out)");
-    wl::cuda::check(cudaMemset(in, 1, count * 16), "cudaMemset(copy in)");
-    const unsigned blocks = stream_blocks(count, 256);
-    const wl::cuda::Timing t = wl::cuda::time_runs([&] { copy_int4<<<blocks, 256>>>(in, out, count); }, warm, seconds);
-    cudaFree(in);
-    cudaFree(out);
-    return 2.0 * count * 16 / 1e9 / (t.median_ms / 1e3);
+    wl::cuda::check(cudaMalloc(&in_, count_ * 16), "cudaMalloc(copy in)");
+    wl::cuda::check(cudaMalloc(&out_, count_ * 16), "cudaMalloc(copy out)");
+    wl::cuda::check(cudaMemset(in_, 1, count_ * 16), "cudaMemset(copy in)");
+    blocks_ = stream_blocks(count_, 256);
 }
 
-// GB/s of the per-thread-load probe and, on sm_90 and later, of the bulk-copy
-// probe; the faster is the ceiling.
-double measure_read_gbps(std::size_t bytes, bool warm, double seconds)
+CopyProbe::~CopyProbe()
 {
-    const std::size_t count = (bytes + 15) / 16;
-    int4* in = nullptr;
-    int* never_written = nullptr;
-    wl::cuda::check(cudaMalloc(&in, count * 16), "cudaMalloc(read probe in)");
-    wl::cuda::check(cudaMalloc(&never_written, sizeof(int)), "cudaMalloc(read probe out)");
-    wl::cuda::check(cudaMemset(in, 1, count * 16), "cudaMemset(read probe in)");
+    cudaFree(in_);
+    cudaFree(out_);
+}
+
+std::function<void()> CopyProbe::run() const
+{
+    return [in = in_, out = out_, count = count_, blocks = blocks_] { copy_int4<<<blocks, 256>>>(in, out, count); };
+}
+
+double CopyProbe::gbps(const wl::cuda::Timing& t) const { return 2.0 * count_ * 16 / 1e9 / (t.median_ms / 1e3); }
+
+double measure_copy_gbps(std::size_t bytes, bool warm, double seconds)
+{
+    const CopyProbe copy(bytes);
+    const wl::cuda::Timing t = wl::cuda::time_runs(copy.run(), warm, seconds);
+    wl::cuda::check(cudaGetLastError(), "copy kernel");
+    return copy.gbps(t);
+}
+
+ReadProbe::ReadProbe(std::size_t bytes) : count_((bytes + 15) / 16)
+{
+    wl::cuda::check(cudaMalloc(&in_, count_ * 16), "cudaMalloc(read probe in)");
+    wl::cuda::check(cudaMalloc(&never_written_, sizeof(int)), "cudaMalloc(read probe out)");
+    wl::cuda::check(cudaMemset(in_, 1, count_ * 16), "cudaMemset(read probe in)");
     // Two blocks of 1024 per SM: of the shapes measured for per-thread loads
     // on the H100 (256 x 8, 512 x 4, 1024 x 2), the fastest far beyond L2.
-    const unsigned blocks = stream_blocks(count, 1024);
-    const wl::cuda::Timing loads =
-        wl::cuda::time_runs([&] { wl::cuda::read_all<<<blocks, 1024>>>(in, count, never_written); }, warm, seconds);
-    wl::cuda::check(cudaGetLastError(), "read probe");
-    double best = double(count) * 16 / 1e9 / (loads.median_ms / 1e3);
-
-    const unsigned pieces = static_cast<unsigned>(count * 16 / reduction::kPieceBytes);
+    load_blocks_ = stream_blocks(count_, 1024);
+    const unsigned pieces = static_cast<unsigned>(count_ * 16 / reduction::kPieceBytes);
     if (attribute(cudaDevAttrComputeCapabilityMajor) >= 9 && pieces > 0) {
-        const unsigned ring_bytes = 6 * reduction::kPieceBytes;  // v10's ring
-        wl::cuda::check(cudaFuncSetAttribute(read_bulk, cudaFuncAttributeMaxDynamicSharedMemorySize, int(ring_bytes)),
+        wl::cuda::check(cudaFuncSetAttribute(read_bulk, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kRingBytes)),
                         "shared memory limit of the bulk read probe");
-        const unsigned sms = static_cast<unsigned>(attribute(cudaDevAttrMultiProcessorCount));
-        const wl::cuda::Timing bulk = wl::cuda::time_runs(
-            [&] { read_bulk<<<std::min(pieces, sms), 32, ring_bytes>>>(in, pieces); }, warm, seconds);
-        wl::cuda::check(cudaGetLastError(), "bulk read probe");
-        best = std::max(best, double(pieces) * reduction::kPieceBytes / 1e9 / (bulk.median_ms / 1e3));
+        pieces_ = pieces;
+        bulk_blocks_ = std::min(pieces, static_cast<unsigned>(attribute(cudaDevAttrMultiProcessorCount)));
     }
-    cudaFree(in);
-    cudaFree(never_written);
+}
+
+ReadProbe::~ReadProbe()
+{
+    cudaFree(in_);
+    cudaFree(never_written_);
+}
+
+std::vector<std::function<void()>> ReadProbe::runs() const
+{
+    std::vector<std::function<void()>> out{[in = in_, count = count_, blocks = load_blocks_, never = never_written_] {
+        wl::cuda::read_all<<<blocks, 1024>>>(in, count, never);
+    }};
+    if (bulk_blocks_ > 0)
+        out.push_back([in = in_, pieces = pieces_, blocks = bulk_blocks_] { read_bulk<<<blocks, 32, kRingBytes>>>(in, pieces); });
+    return out;
+}
+
+double ReadProbe::gbps(const std::vector<wl::cuda::Timing>& t) const
+{
+    double best = double(count_) * 16 / 1e9 / (t.at(0).median_ms / 1e3);
+    if (bulk_blocks_ > 0) best = std::max(best, double(pieces_) * reduction::kPieceBytes / 1e9 / (t.at(1).median_ms / 1e3));
     return best;
 }
 

@@ -3,9 +3,11 @@
 // of a user's own --file kernel.
 #pragma once
 #include <algorithm>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "labs/common/bench.h"
 #include "labs/common/gpu_trace_backend.h"
@@ -66,6 +68,46 @@ inline BenchRow timed_row(const VersionMeta& v, const wl::cuda::Timing& t, doubl
     r.variant = v.variant;
     if (v.builds_on) r.previous_version = v.builds_on;
     return r;
+}
+
+// A row of a table before it is timed: one run of it, a checked run (true
+// where its result is right), and its row from its timing.
+struct Contender {
+    std::string name;
+    std::function<void()> run;
+    std::function<bool()> checked;
+    std::function<BenchRow(const wl::cuda::Timing&, bool ok)> row;
+};
+
+// Each contender checked (then after_check(i), for what the check leaves to
+// read), all of them and the `yardsticks` (runs that are no row: a copy, a
+// probe) timed in turns, then each contender checked again. The rows, in
+// order; the yardsticks' timings in `yardstick_times`.
+inline std::vector<BenchRow> rows_in_turns(const std::vector<Contender>& contenders, const std::vector<std::function<void()>>& yardsticks,
+                                           const BenchOptions& o, std::vector<wl::cuda::Timing>& yardstick_times,
+                                           const std::function<void(std::size_t)>& after_check = {})
+{
+    std::vector<bool> ok;
+    std::vector<std::function<void()>> runs;
+    for (std::size_t i = 0; i < contenders.size(); ++i) {
+        ok.push_back(contenders[i].checked());
+        if (after_check) after_check(i);
+        runs.push_back(contenders[i].run);
+    }
+    runs.insert(runs.end(), yardsticks.begin(), yardsticks.end());
+    const std::vector<wl::cuda::Timing> timings = wl::cuda::time_in_turns(runs, o.warm, o.seconds_per_version);
+    wl::cuda::check(cudaGetLastError(), "the timed runs");
+    std::vector<BenchRow> rows;
+    for (std::size_t i = 0; i < contenders.size(); ++i) rows.push_back(contenders[i].row(timings[i], ok[i] && contenders[i].checked()));
+    yardstick_times.assign(timings.begin() + contenders.size(), timings.end());
+    return rows;
+}
+
+// One contender timed alone: its row.
+inline BenchRow time_alone(const Contender& c, const BenchOptions& o)
+{
+    std::vector<wl::cuda::Timing> none;
+    return rows_in_turns({c}, {}, o, none).front();
 }
 
 // With --file (o.file): the user's kernel timed as the lab times the version

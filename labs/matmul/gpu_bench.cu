@@ -152,16 +152,6 @@ struct RowError {
     double error = 0;
 };
 
-// A row of the table before it is timed: one run of it, a checked run (C
-// poisoned first; true where every element is within tolerance), and its row
-// from its timing.
-struct Contender {
-    std::string name;
-    std::function<void()> run;
-    std::function<bool()> checked;
-    std::function<BenchRow(const wl::cuda::Timing&, bool ok)> row;
-};
-
 template <class V> Contender version_contender(Problem& p)
 {
     return {V::meta.id, [&p] { multiply_on<V>(p.gpu, p.a, p.b, p.c, p.s, p.bf16->operands()); },
@@ -193,18 +183,8 @@ Contender cublas_contender(Problem& p, Cublas& blas)
 std::vector<BenchRow> bench_in_turns(Problem& p, const std::vector<Contender>& contenders, const BenchOptions& o,
                                      std::vector<RowError>& errors)
 {
-    std::vector<bool> ok;
-    std::vector<std::function<void()>> runs;
-    for (const Contender& c : contenders) {
-        ok.push_back(c.checked());
-        errors.push_back({c.name, p.fp64_error()});
-        runs.push_back(c.run);
-    }
-    const std::vector<wl::cuda::Timing> timings = wl::cuda::time_in_turns(runs, o.warm, o.seconds_per_version);
-    wl::cuda::check(cudaGetLastError(), "the timed runs");
-    std::vector<BenchRow> rows;
-    for (std::size_t i = 0; i < contenders.size(); ++i) rows.push_back(contenders[i].row(timings[i], ok[i] && contenders[i].checked()));
-    return rows;
+    std::vector<wl::cuda::Timing> no_yardsticks;
+    return rows_in_turns(contenders, {}, o, no_yardsticks, [&](std::size_t i) { errors.push_back({contenders[i].name, p.fp64_error()}); });
 }
 
 // The arithmetic of each row of the table, by its name (FP32 if not listed).

@@ -4,6 +4,7 @@
 // the single-pass version launches once.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -92,18 +93,49 @@ private:
     unsigned* done_ = nullptr;
 };
 
-// Calls f(reducer) with a Reducer for version V at the given block size.
-template <class V, class T, class Backend, class F> void with_reducer(Backend& be, std::size_t n, unsigned block, F&& f)
+// Calls f.template operator()<B>() for the block size B == block, where
+// version V can reduce n elements with it.
+template <class V, class F> void with_version_block(std::size_t n, unsigned block, F&& f)
 {
     if (n == 0) throw std::invalid_argument("n must be at least 1");
     if (block < V::min_block)
         throw std::invalid_argument(std::string(V::meta.id) + " needs a block of at least " + std::to_string(V::min_block));
     with_block_size(block, [&]<unsigned B>() {
-        if constexpr (B >= V::min_block) {
-            Reducer<V, B, T, Backend> reducer(be, n);
-            f(reducer);
-        }
+        if constexpr (B >= V::min_block) f.template operator()<B>();
     });
+}
+
+// Calls f(reducer) with a Reducer for version V at the given block size.
+template <class V, class T, class Backend, class F> void with_reducer(Backend& be, std::size_t n, unsigned block, F&& f)
+{
+    with_version_block<V>(n, block, [&]<unsigned B>() {
+        Reducer<V, B, T, Backend> reducer(be, n);
+        f(reducer);
+    });
+}
+
+// A Reducer of any version and block size behind one interface, for code
+// that holds several at once (the bench times them in turns).
+template <class T> class AnyReducer {
+public:
+    virtual ~AnyReducer() = default;
+    virtual const T* run(const T* d_in) = 0;
+    virtual T sum(const T* d_in) = 0;
+};
+
+template <class V, class T, class Backend> std::unique_ptr<AnyReducer<T>> make_reducer(Backend& be, std::size_t n, unsigned block)
+{
+    std::unique_ptr<AnyReducer<T>> made;
+    with_version_block<V>(n, block, [&]<unsigned B>() {
+        struct Held final : AnyReducer<T> {
+            Held(Backend& be, std::size_t n) : reducer(be, n) {}
+            const T* run(const T* d_in) override { return reducer.run(d_in); }
+            T sum(const T* d_in) override { return reducer.sum(d_in); }
+            Reducer<V, B, T, Backend> reducer;
+        };
+        made = std::make_unique<Held>(be, n);
+    });
+    return made;
 }
 
 template <class V, class T, class Backend> T reduce_on(Backend& be, const T* d_in, std::size_t n, unsigned block)

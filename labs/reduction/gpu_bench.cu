@@ -2,6 +2,7 @@
 // beside cub::DeviceReduce::Sum, the copy kernel and the read-only probe, all
 // timed in turns.
 #include <cub/device/device_reduce.cuh>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -92,10 +93,9 @@ template <class T> Contender cub_contender(CubSum<T>& cub, const Input<T>& in)
 // each row's share of it goes in the table's note.
 void add_read_probe_note(BenchTable& table, double read_rate)
 {
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "read-only probe (loads or bulk copies, the faster) %.0f GB/s, timed in turns with the rows; %% of it:",
-                  read_rate);
-    std::string text = buf;
+    std::string text = "read-only probe (loads or bulk copies, the faster) " + std::to_string(std::lround(read_rate)) +
+                       " GB/s, timed in turns with the rows; % of it:";
+    char buf[32];
     for (const BenchRow& r : table.rows) {
         std::snprintf(buf, sizeof buf, " %.1f %%", 100.0 * r.rate / read_rate);
         text += " " + r.version + buf + (&r == &table.rows.back() ? "" : ",");

@@ -71,12 +71,12 @@ __global__ void copy_int4(const int4* __restrict__ in, int4* __restrict__ out, s
         out[i] = in[i];
 }
 
+constexpr unsigned kRingBytes = 6 * reduction::kPieceBytes;  // v10's ring (labs/reduction/versions.h)
+
 // Reads as reduction v10 does, without the adds: thread 0 of each block (one
 // per SM) keeps a ring of 32 KB bulk copies in flight into shared memory and
 // refills each slot as it lands. Nothing reads the ring; the copies are the
 // read. Only the whole pieces are read (the caller counts their bytes).
-constexpr unsigned kRingBytes = 6 * reduction::kPieceBytes;  // v10's ring (labs/reduction/versions.h)
-
 __global__ void read_bulk(const int4* __restrict__ in, unsigned pieces)
 {
     using namespace warplab::reduction;

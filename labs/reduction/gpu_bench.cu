@@ -36,8 +36,8 @@ template <class T> struct Input {
 template <class T, class V>
 Contender version_contender(TimingDevice& gpu, const Input<T>& in, const BenchOptions& o, std::vector<std::unique_ptr<AnyReducer<T>>>& held)
 {
-    AnyReducer<T>* r = held.emplace_back(make_reducer<V, T>(gpu, in.n, bench_block<V>(o))).get();
     const unsigned block = bench_block<V>(o);
+    AnyReducer<T>* r = held.emplace_back(make_reducer<V, T>(gpu, in.n, block)).get();
     return {V::meta.id, [r, in] { r->run(in.d); }, [r, in] { return sum_matches<T>(r->sum(in.d), in.expected); },
             [in, block](const wl::cuda::Timing& t, bool ok) {
                 BenchRow row = timed_row(V::meta, t, giga_bytes<T>(in.n), ok);

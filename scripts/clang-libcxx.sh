@@ -16,7 +16,7 @@ cd "$(dirname "$0")/.."
 build=${1:-build-clang}
 jobs=${JOBS:-$(nproc)}
 
-packages=(clang libc++-dev libc++abi-dev libgtest-dev cmake libboost-context-dev nlohmann-json3-dev libcli11-dev)
+packages=(clang libc++-dev libc++abi-dev libgtest-dev cmake libboost-context-dev nlohmann-json3-dev libcli11-dev libzstd-dev liblz4-dev)
 bash scripts/install-packages.sh --no-install-recommends "${packages[@]}"
 
 export CC=clang CXX=clang++

@@ -1,0 +1,56 @@
+// What a program run by `warplab run` hands back to the CLI: warplab's CUDA
+// runtime (core/src/cudart/) appends one record per kernel launch to
+// launches.jsonl in the directory $WARPLAB_RUN_DIR names, and writes the
+// watched launches' traces beside it (one JSON document each: the trace
+// format's block and totals, docs/trace-format.md). The CLI reads them after
+// the program exits, so that its own process runs no kernel.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace wl::cudart {
+
+inline constexpr const char* kRunDirVariable = "WARPLAB_RUN_DIR";      // where the records go; unset: none
+inline constexpr const char* kWatchVariable = "WARPLAB_RUN_WATCH";     // which launches to trace (parse_watch)
+inline constexpr const char* kLaunchesFile = "launches.jsonl";
+
+// A watched launch: the `launch`-th launch (from 1) of the kernel named
+// `kernel` (its bare name, its name with namespaces and template arguments,
+// or its mangled name), block `block` (flat: x fastest).
+struct WatchSpec {
+    std::string kernel;
+    unsigned launch = 1;
+    std::uint32_t block = 0;
+};
+
+// "kernel[:n][@block]", several comma-separated. Throws std::invalid_argument
+// with one line naming the part that does not read.
+std::vector<WatchSpec> parse_watch(std::string_view text);
+
+// Whether `name` (as a WatchSpec gives it) names this kernel: `demangled` is
+// its name without the parameter list ("ns::scale<3>"), `mangled` the PTX's.
+bool names_kernel(std::string_view name, std::string_view demangled, std::string_view mangled);
+
+struct LaunchRecord {
+    unsigned index = 0;             // from 1, in the program's order
+    std::string kernel;             // demangled, without parameters
+    unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+    std::uint64_t shared_bytes = 0;  // dynamic shared memory the launch gave
+    double emulated_ms = 0;          // the emulator's time for the launch (host time, not GPU time)
+    std::string error;               // why it failed (a kernel fault, a bad configuration), empty when it ran
+    std::string trace;               // its trace's file in the run directory, empty when not watched
+    std::uint32_t watched_block = 0;
+};
+
+nlohmann::json to_json(const LaunchRecord& r);
+LaunchRecord launch_from_json(const nlohmann::json& j);  // throws nlohmann::json::exception on a malformed record
+
+// The records in dir/launches.jsonl; none when there is no such file.
+// Throws std::invalid_argument naming the line that does not read.
+std::vector<LaunchRecord> read_launches(const std::string& dir);
+
+}  // namespace wl::cudart

@@ -1,0 +1,444 @@
+// The emulated device (device.h): the program's modules read from its fat
+// binaries, its kernels and variables by the host addresses nvcc's host code
+// registered, device memory on the emulator, and each launch run there,
+// timed, and (where $WARPLAB_RUN_DIR is set) recorded for `warplab run`.
+#include "device.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "warplab/cudart/fatbin.h"
+#include "warplab/cudart/run_record.h"
+#include "warplab/emu/emulator.h"
+#include "warplab/occupancy.h"
+#include "warplab/ptx/ptx.h"
+#include "warplab/trace/block_analysis.h"
+#include "warplab/trace/json.h"
+
+namespace wl::cudart {
+
+namespace {
+
+constexpr std::size_t kDefaultDynamicShared = 48 * 1024;  // without cudaFuncSetAttribute's opt-in
+
+struct ModuleRecord {
+    std::string origin;  // the source file the fat binary's PTX was made from
+    std::optional<ptx::Module> module;
+    std::string error;  // why there is none
+};
+
+struct Kernel {
+    const ModuleRecord* module = nullptr;
+    std::string mangled, name;  // name: demangled, without parameters
+    const ptx::KernelInfo* info = nullptr;
+    std::size_t max_dynamic_shared = kDefaultDynamicShared;
+    unsigned launches = 0;
+};
+
+struct Variable {
+    const ModuleRecord* module = nullptr;
+    std::string name;
+};
+
+enum class Region { Device, Managed, Host, Variable };
+struct Allocation {
+    std::size_t bytes;
+    Region region;
+};
+
+// Where `warplab run` wants the launches: the directory and the watched launches.
+struct RunLog {
+    std::string dir;
+    std::vector<WatchSpec> watch;  // empty: the first launch of each kernel, block 0
+
+    RunLog()
+    {
+        if (const char* d = std::getenv(kRunDirVariable)) dir = d;
+        if (const char* w = std::getenv(kWatchVariable)) {
+            try {
+                watch = parse_watch(w);
+            } catch (const std::invalid_argument& e) {
+                std::fprintf(stderr, "warplab: %s=%s: %s; watching the first launch of each kernel\n", kWatchVariable, w, e.what());
+            }
+        }
+    }
+    // The block to trace of the kernel's n-th launch, if it is watched.
+    std::optional<std::uint32_t> watched(const Kernel& k) const
+    {
+        if (dir.empty()) return std::nullopt;
+        if (watch.empty()) return k.launches == 1 ? std::optional<std::uint32_t>(0) : std::nullopt;
+        for (const WatchSpec& s : watch)
+            if (s.launch == k.launches && names_kernel(s.kernel, k.name, k.mangled)) return s.block;
+        return std::nullopt;
+    }
+    void append(const LaunchRecord& r) const
+    {
+        if (dir.empty()) return;
+        std::ofstream out(dir + "/" + kLaunchesFile, std::ios::app);
+        out << to_json(r).dump() << "\n";
+    }
+};
+
+class Device {
+public:
+    std::mutex mutex;
+    emu::Emulator emu;
+    std::deque<ModuleRecord> modules;  // a deque: records stay where the handles point
+    std::map<const void*, Kernel> kernels;
+    std::map<const void*, Variable> variables;
+    std::map<std::uintptr_t, Allocation> allocations;
+    double clock_ms = 0;
+    unsigned launches = 0;
+    RunLog log;
+
+    // The allocation holding p, if any.
+    std::optional<std::pair<std::uintptr_t, Allocation>> allocation_at(const void* p) const
+    {
+        const auto a = reinterpret_cast<std::uintptr_t>(p);
+        auto it = allocations.upper_bound(a);
+        if (it == allocations.begin()) return std::nullopt;
+        --it;
+        if (a >= it->first + std::max<std::size_t>(it->second.bytes, 1)) return std::nullopt;
+        return *it;
+    }
+};
+
+Device& device()
+{
+    static Device* d = new Device;  // never destroyed: the program's atexit handlers may still call in
+    return *d;
+}
+
+const char* region_name(Region r)
+{
+    switch (r) {
+    case Region::Device: return "cudaMalloc";
+    case Region::Managed: return "cudaMallocManaged";
+    case Region::Host: return "cudaMallocHost";
+    case Region::Variable: return "a __device__ variable's";
+    }
+    return "";
+}
+
+// [p, p + bytes) in one allocation, or host memory; `must_be_device`: an allocation.
+void check_range(const Device& d, const void* p, std::size_t bytes, bool must_be_device, const char* call, const char* side)
+{
+    const auto a = d.allocation_at(p);
+    if (!a) {
+        if (must_be_device)
+            throw Failure(Error::InvalidValue, std::string(call) + ": the " + side + " is not device memory (no cudaMalloc returned it)");
+        return;
+    }
+    const std::size_t at = reinterpret_cast<std::uintptr_t>(p) - a->first;
+    if (bytes > a->second.bytes - at)
+        throw Failure(Error::InvalidValue, std::string(call) + ": " + std::to_string(bytes) + " bytes from byte " + std::to_string(at) +
+                                               " of the " + side + "'s " + std::to_string(a->second.bytes) +
+                                               "-byte allocation run past its end");
+}
+
+std::string demangled_name(const ptx::KernelInfo& info) { return info.demangled.substr(0, info.demangled.find('(')); }
+
+void write_trace(const Device& d, const Kernel& k, const LaunchRecord& r, std::vector<trace::LaneRecord> records)
+{
+    const trace::BlockAnalysis a =
+        trace::analyze_block(records, r.watched_block, r.block[0] * r.block[1] * r.block[2], nullptr, d.emu.options.warp_width);
+    nlohmann::json doc = {{"format", trace::kTraceFormat},
+                          {"format_version", trace::kTraceFormatVersion},
+                          {"kernel", r.kernel},
+                          {"launch", r.index},
+                          {"source", k.module->origin},
+                          {"grid", {r.grid[0], r.grid[1], r.grid[2]}},
+                          {"block", {r.block[0], r.block[1], r.block[2]}},
+                          {"watched_block", r.watched_block},
+                          {"blocks", nlohmann::json::array({trace::block_to_json(a.block, a.steps, a.shared_after)})},
+                          {"totals", trace::totals_to_json(a.totals)}};
+    std::ofstream(d.log.dir + "/" + r.trace) << doc.dump() << "\n";
+}
+
+void check_configuration(const Kernel& k, Dims grid, Dims block, std::size_t dynamic_shared)
+{
+    const DeviceLimits& lim = device_limits();
+    const std::uint64_t threads = std::uint64_t(block.x) * block.y * block.z;
+    std::string why;
+    if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) why = "an empty grid or block";
+    else if (threads > unsigned(lim.max_threads_per_block))
+        why = std::to_string(threads) + " threads a block; a block holds at most " + std::to_string(lim.max_threads_per_block);
+    else if (block.x > unsigned(lim.max_block_dims[0]) || block.y > unsigned(lim.max_block_dims[1]) || block.z > unsigned(lim.max_block_dims[2]))
+        why = "a block of (" + std::to_string(block.x) + "," + std::to_string(block.y) + "," + std::to_string(block.z) + "); at most (1024,1024,64)";
+    else if (grid.x > unsigned(lim.max_grid_dims[0]) || grid.y > unsigned(lim.max_grid_dims[1]) || grid.z > unsigned(lim.max_grid_dims[2]))
+        why = "a grid of (" + std::to_string(grid.x) + "," + std::to_string(grid.y) + "," + std::to_string(grid.z) + "); at most (2147483647,65535,65535)";
+    if (!why.empty())
+        throw Failure(Error::InvalidConfiguration, "kernel " + k.name + " launched with " + why + " (cudaErrorInvalidConfiguration)");
+    if (dynamic_shared > k.max_dynamic_shared)
+        throw Failure(Error::InvalidValue, "kernel " + k.name + " launched with " + std::to_string(dynamic_shared) +
+                                               " bytes of dynamic shared memory; it may take " + std::to_string(k.max_dynamic_shared) +
+                                               (k.max_dynamic_shared == kDefaultDynamicShared
+                                                    ? " unless cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) raises it"
+                                                    : "") +
+                                               " (cudaErrorInvalidValue)");
+}
+
+Kernel& kernel_record(const void* kernel) { return *const_cast<Kernel*>(static_cast<const Kernel*>(kernel)); }
+
+}  // namespace
+
+const DeviceLimits& device_limits()
+{
+    static const DeviceLimits limits = [] {
+        const occupancy::Arch& h100 = *occupancy::find_arch("h100");
+        DeviceLimits l{};
+        l.name = "warplab emulator (an H100's limits, emulated)";
+        l.major = int(h100.sm / 10), l.minor = int(h100.sm % 10);
+        l.warp_size = int(h100.warp_size);
+        l.max_threads_per_block = int(h100.max_threads_per_block);
+        l.max_block_dims[0] = 1024, l.max_block_dims[1] = 1024, l.max_block_dims[2] = 64;
+        l.max_grid_dims[0] = 2147483647, l.max_grid_dims[1] = 65535, l.max_grid_dims[2] = 65535;
+        l.max_threads_per_sm = int(h100.max_threads_per_sm);
+        l.max_blocks_per_sm = int(h100.max_blocks_per_sm);
+        l.registers_per_sm = int(h100.registers_per_sm);
+        l.registers_per_block = int(h100.max_registers_per_block);
+        l.shared_per_block = kDefaultDynamicShared;
+        l.shared_per_block_optin = h100.shared_per_block;
+        l.shared_per_sm = h100.shared_per_sm;
+        l.reserved_shared_per_block = h100.shared_reserved_per_block;
+        // NVIDIA's H100 SXM5 data sheet: 132 SMs, 80 GB of HBM3 on a 5120-bit bus, 50 MB of L2; 64 KB of constant memory.
+        l.multiprocessors = 132;
+        l.global_bytes = std::size_t(80) << 30;
+        l.constant_bytes = 64 * 1024;
+        l.l2_bytes = std::size_t(50) << 20;
+        l.memory_bus_width = 5120;
+        return l;
+    }();
+    return limits;
+}
+
+void* register_module(const void* fatbin_wrapper)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    ModuleRecord& m = d.modules.emplace_back();
+    try {
+        const std::vector<PtxEntry> entries = read_registered_fatbin(fatbin_wrapper);
+        const auto newest = std::max_element(entries.begin(), entries.end(), [](const PtxEntry& a, const PtxEntry& b) { return a.arch < b.arch; });
+        if (newest == entries.end())
+            throw FatbinError("the program's fat binary holds no PTX: build it with -gencode arch=compute_90,code=compute_90");
+        m.origin = newest->name.empty() ? "<program>" : newest->name;
+        m.module.emplace(ptx::Module::parse(newest->text, m.origin));
+    } catch (const std::exception& e) {
+        m.error = e.what();
+    }
+    return &m;
+}
+
+void register_kernel(void* module, const void* host_function, const char* mangled)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    const auto* m = static_cast<const ModuleRecord*>(module);
+    Kernel k;
+    k.module = m;
+    k.mangled = mangled;
+    k.name = k.mangled;
+    if (m->module) {
+        k.info = m->module->find(k.mangled);
+        if (k.info) k.name = demangled_name(*k.info);
+    }
+    d.kernels[host_function] = std::move(k);
+}
+
+void register_variable(void* module, const void* host_variable, const char* name, std::size_t bytes)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    const auto* m = static_cast<const ModuleRecord*>(module);
+    d.variables[host_variable] = Variable{m, name};
+    if (!m->module) return;
+    const std::span<unsigned char> storage = m->module->symbol(name);
+    if (!storage.empty()) d.allocations[reinterpret_cast<std::uintptr_t>(storage.data())] = Allocation{std::min(bytes, storage.size()), Region::Variable};
+}
+
+void* register_managed_variable(void* module, const void* host_variable, const char* name, std::size_t bytes)
+{
+    const auto* m = static_cast<const ModuleRecord*>(module);
+    register_variable(module, host_variable, name, bytes);
+    return m->module ? m->module->symbol(name).data() : nullptr;
+}
+
+const void* kernel_of(const void* host_function)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    const auto it = d.kernels.find(host_function);
+    if (it == d.kernels.end())
+        throw Failure(Error::InvalidDeviceFunction, "a launch of a function that is no registered __global__ function");
+    return &it->second;
+}
+
+void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t dynamic_shared)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    Kernel& k = kernel_record(kernel);
+    if (!k.module->module) throw Failure(Error::InvalidPtx, "kernel " + k.name + ": " + k.module->error);
+    if (!k.info) throw Failure(Error::InvalidDeviceFunction, "kernel " + k.name + " is not in " + k.module->origin + "'s PTX");
+    check_configuration(k, grid, block, dynamic_shared);
+    std::vector<ptx::Arg> list;
+    for (std::size_t i = 0; i < k.info->params.size(); ++i) {
+        ptx::Arg a(0);
+        const auto* bytes = static_cast<const unsigned char*>(args[i]);
+        a.bytes.assign(bytes, bytes + k.info->params[i].bytes);
+        list.push_back(std::move(a));
+    }
+    ++k.launches;
+    LaunchRecord r;
+    r.index = ++d.launches;
+    r.kernel = k.name;
+    r.grid[0] = grid.x, r.grid[1] = grid.y, r.grid[2] = grid.z;
+    r.block[0] = block.x, r.block[1] = block.y, r.block[2] = block.z;
+    r.shared_bytes = dynamic_shared;
+    const std::optional<std::uint32_t> watched = d.log.watched(k);
+    d.emu.options.record = watched.has_value();
+    d.emu.options.watched_blocks = {watched.value_or(0)};
+    const auto start = std::chrono::steady_clock::now();
+    std::optional<Failure> failure;
+    try {
+        ptx::launch_args(d.emu, *k.module->module, k.mangled, dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z),
+                         static_cast<std::uint32_t>(dynamic_shared), list);
+    } catch (const emu::KernelFault& e) {
+        failure.emplace(Error::LaunchFailure, std::string("kernel fault: ") + e.what());
+    } catch (const emu::LaunchError& e) {
+        failure.emplace(Error::InvalidValue, std::string("kernel ") + k.name + ": " + e.what());
+    }
+    r.emulated_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    d.clock_ms += r.emulated_ms;
+    for (const emu::Warning& w : d.emu.take_warnings())
+        std::fprintf(stderr, "warplab: warning: %s (%llu times)\n", w.at.message().c_str(), static_cast<unsigned long long>(w.count));
+    std::vector<trace::LaneRecord> records = d.emu.take_records();
+    if (failure) r.error = failure->what();
+    if (watched && !records.empty()) {
+        r.trace = "launch-" + std::to_string(r.index) + ".json";
+        r.watched_block = *watched;
+        write_trace(d, k, r, std::move(records));
+    }
+    d.log.append(r);
+    if (failure) throw *failure;
+}
+
+KernelAttributes kernel_attributes(const void* kernel)
+{
+    const Kernel& k = kernel_record(kernel);
+    if (!k.info) throw Failure(Error::InvalidDeviceFunction, "kernel " + k.name + " has no PTX to read its attributes from");
+    KernelAttributes a;
+    a.static_shared = k.info->static_shared_bytes;
+    a.local_bytes = k.info->local_bytes;
+    a.max_threads = device_limits().max_threads_per_block;
+    a.max_dynamic_shared = int(k.max_dynamic_shared);
+    a.ptx_version = 90;
+    return a;
+}
+
+void set_max_dynamic_shared(const void* kernel, int bytes)
+{
+    Kernel& k = kernel_record(kernel);
+    const std::size_t static_bytes = k.info ? k.info->static_shared_bytes : 0;
+    if (bytes < 0 || std::size_t(bytes) + static_bytes > device_limits().shared_per_block_optin)
+        throw Failure(Error::InvalidValue, "cudaFuncSetAttribute: " + std::to_string(bytes) + " bytes of dynamic shared memory for " + k.name +
+                                               "; a block may have at most " + std::to_string(device_limits().shared_per_block_optin) +
+                                               " in all");
+    k.max_dynamic_shared = std::size_t(bytes);
+}
+
+int blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared)
+{
+    const Kernel& k = kernel_record(kernel);
+    occupancy::Usage use;
+    use.threads_per_block = unsigned(std::max(block_threads, 0));
+    use.shared_per_block = unsigned((k.info ? k.info->static_shared_bytes : 0) + dynamic_shared);
+    return int(occupancy::occupancy(*occupancy::find_arch("h100"), use).blocks_per_sm);
+}
+
+void* allocate(std::size_t bytes, Memory kind)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    const std::size_t host_bytes = std::size_t(sysconf(_SC_PHYS_PAGES)) * std::size_t(sysconf(_SC_PAGE_SIZE));
+    if (bytes > host_bytes / 2)
+        throw Failure(Error::MemoryAllocation, "an allocation of " + std::to_string(bytes) + " bytes: more than half this machine's " +
+                                                   std::to_string(host_bytes >> 20) + " MiB, where the emulator keeps device memory");
+    void* p = nullptr;
+    try {
+        p = d.emu.alloc_bytes(bytes);
+    } catch (const emu::LaunchError& e) {
+        throw Failure(Error::MemoryAllocation, e.what());
+    }
+    const Region region = kind == Memory::Device ? Region::Device : kind == Memory::Managed ? Region::Managed : Region::Host;
+    d.allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes, region};
+    return p;
+}
+
+void release(void* p, Memory kind)
+{
+    if (!p) return;
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    const char* call = kind == Memory::Host ? "cudaFreeHost" : "cudaFree";
+    const auto it = d.allocations.find(reinterpret_cast<std::uintptr_t>(p));
+    if (it == d.allocations.end() || it->second.region == Region::Variable)
+        throw Failure(Error::InvalidValue, std::string(call) + " of a pointer no allocation returned, or one freed already");
+    if ((kind == Memory::Host) != (it->second.region == Region::Host))
+        throw Failure(Error::InvalidValue, std::string(call) + " of memory from " + region_name(it->second.region));
+    d.allocations.erase(it);
+    d.emu.free(p);
+}
+
+void copy(void* dst, const void* src, std::size_t bytes, Direction direction, const char* call)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    const bool to_device = direction == Direction::HostToDevice || direction == Direction::DeviceToDevice;
+    const bool from_device = direction == Direction::DeviceToHost || direction == Direction::DeviceToDevice;
+    check_range(d, dst, bytes, to_device, call, "destination");
+    check_range(d, src, bytes, from_device, call, "source");
+    if (bytes) std::memmove(dst, src, bytes);
+}
+
+void fill(void* dst, int value, std::size_t bytes, const char* call)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    check_range(d, dst, bytes, true, call, "destination");
+    if (bytes) std::memset(dst, value, bytes);
+}
+
+std::span<unsigned char> symbol(const void* host_variable)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    const auto it = d.variables.find(host_variable);
+    if (it == d.variables.end())
+        throw Failure(Error::InvalidSymbol, "the symbol given is no __device__ or __constant__ variable (pass the variable itself)");
+    const ModuleRecord& m = *it->second.module;
+    if (!m.module) throw Failure(Error::InvalidSymbol, "variable " + it->second.name + ": " + m.error);
+    const std::span<unsigned char> s = m.module->symbol(it->second.name);
+    if (s.empty()) throw Failure(Error::InvalidSymbol, "variable " + it->second.name + " is not in " + m.origin + "'s PTX");
+    return s;
+}
+
+double emulated_clock_ms()
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    return d.clock_ms;
+}
+
+}  // namespace wl::cudart

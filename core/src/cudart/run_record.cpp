@@ -1,0 +1,104 @@
+// The launch records and watch specifications of `warplab run` (warplab/cudart/run_record.h).
+#include "warplab/cudart/run_record.h"
+
+#include <charconv>
+#include <fstream>
+#include <stdexcept>
+
+namespace wl::cudart {
+
+namespace {
+
+template <class T> T number(std::string_view text, std::string_view part, const char* what)
+{
+    T v{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+        throw std::invalid_argument("--watch '" + std::string(part) + "': " + what + " '" + std::string(text) + "' is not a number");
+    return v;
+}
+
+// "ns::scale<3>" -> "scale": without namespaces and template arguments.
+std::string_view bare_name(std::string_view demangled)
+{
+    if (const auto lt = demangled.find('<'); lt != std::string_view::npos) demangled = demangled.substr(0, lt);
+    if (const auto colon = demangled.rfind("::"); colon != std::string_view::npos) demangled = demangled.substr(colon + 2);
+    return demangled;
+}
+
+}  // namespace
+
+std::vector<WatchSpec> parse_watch(std::string_view text)
+{
+    std::vector<WatchSpec> specs;
+    while (!text.empty()) {
+        const auto comma = text.find(',');
+        const std::string_view part = text.substr(0, comma);
+        text = comma == std::string_view::npos ? std::string_view() : text.substr(comma + 1);
+        WatchSpec s;
+        std::string_view name = part;
+        if (const auto at = name.rfind('@'); at != std::string_view::npos) {
+            s.block = number<std::uint32_t>(name.substr(at + 1), part, "the block");
+            name = name.substr(0, at);
+        }
+        // A launch number follows the last ':' that is not part of "::".
+        if (const auto colon = name.rfind(':'); colon != std::string_view::npos && (colon == 0 || name[colon - 1] != ':')) {
+            s.launch = number<unsigned>(name.substr(colon + 1), part, "the launch");
+            if (s.launch == 0) throw std::invalid_argument("--watch '" + std::string(part) + "': launches count from 1");
+            name = name.substr(0, colon);
+        }
+        if (name.empty()) throw std::invalid_argument("--watch '" + std::string(part) + "' names no kernel (kernel[:n][@block])");
+        s.kernel = std::string(name);
+        specs.push_back(std::move(s));
+    }
+    return specs;
+}
+
+bool names_kernel(std::string_view name, std::string_view demangled, std::string_view mangled)
+{
+    return name == demangled || name == mangled || name == bare_name(demangled);
+}
+
+nlohmann::json to_json(const LaunchRecord& r)
+{
+    nlohmann::json j = {{"index", r.index},
+                        {"kernel", r.kernel},
+                        {"grid", {r.grid[0], r.grid[1], r.grid[2]}},
+                        {"block", {r.block[0], r.block[1], r.block[2]}},
+                        {"shared_bytes", r.shared_bytes},
+                        {"emulated_ms", r.emulated_ms}};
+    if (!r.error.empty()) j["error"] = r.error;
+    if (!r.trace.empty()) j["trace"] = r.trace, j["watched_block"] = r.watched_block;
+    return j;
+}
+
+LaunchRecord launch_from_json(const nlohmann::json& j)
+{
+    LaunchRecord r;
+    r.index = j.at("index").get<unsigned>();
+    r.kernel = j.at("kernel").get<std::string>();
+    for (int i = 0; i < 3; ++i) r.grid[i] = j.at("grid").at(i).get<unsigned>(), r.block[i] = j.at("block").at(i).get<unsigned>();
+    r.shared_bytes = j.at("shared_bytes").get<std::uint64_t>();
+    r.emulated_ms = j.at("emulated_ms").get<double>();
+    r.error = j.value("error", "");
+    r.trace = j.value("trace", "");
+    r.watched_block = j.value("watched_block", 0u);
+    return r;
+}
+
+std::vector<LaunchRecord> read_launches(const std::string& dir)
+{
+    std::vector<LaunchRecord> out;
+    std::ifstream in(dir + "/" + kLaunchesFile);
+    std::string line;
+    for (unsigned n = 1; std::getline(in, line); ++n) {
+        try {
+            out.push_back(launch_from_json(nlohmann::json::parse(line)));
+        } catch (const nlohmann::json::exception& e) {
+            throw std::invalid_argument(std::string(kLaunchesFile) + " line " + std::to_string(n) + " does not read: " + e.what());
+        }
+    }
+    return out;
+}
+
+}  // namespace wl::cudart

@@ -60,9 +60,19 @@ std::string shared_bases(const std::vector<SharedSymbol>& shared)
 // (its destination may overwrite the address register).
 void Emitter::capture_address(const Address& a, unsigned base_bits, Space space)
 {
+    if (a.reg && base_bits == 32) {
+        // Summed in 32 bits, as the instruction sums them: nvcc's shared address arithmetic relies on the
+        // wrap (a register may hold temp - 64, below zero, before an access at [reg+136]).
+        std::string base = a.base;
+        if (a.offset) {
+            line("add.s32 \t%wl_t0, " + a.base + ", " + std::to_string(static_cast<std::int32_t>(a.offset)));
+            base = "%wl_t0";
+        }
+        line("cvt.u64.u32 \t%wl_a, " + base);
+        return;
+    }
     if (a.reg) {
-        if (base_bits == 32) line("cvt.u64.u32 \t%wl_a, " + a.base);
-        else line("mov.b64 \t%wl_a, " + a.base);
+        line("mov.b64 \t%wl_a, " + a.base);
     } else if (a.base.empty()) {  // an absolute address
         line("mov.u64 \t%wl_a, " + std::to_string(a.offset));
         return;

@@ -386,6 +386,13 @@ std::size_t lane_words(std::size_t slots);
 
 // ---- the hot path: accesses both loops inline
 
+// The offset a .shared address names. Shared addresses are 32 bits wide on
+// the GPU, and nvcc's address arithmetic on 32-bit registers relies on their
+// wrapping: for temp[y - 1][x] it may keep temp - 68 * tx + 4 * tx in a
+// register (below zero for tx > 0) and add 136 in the access. Registers hold
+// 32-bit values zero-extended, so the sum is taken modulo 2^32 here.
+constexpr std::uint64_t shared_address(std::uint64_t addr) { return static_cast<std::uint32_t>(addr); }
+
 inline const SharedSlot* Interpreter::shared_slot(std::uint64_t off) const
 {
     const SharedSlot* v = nullptr;

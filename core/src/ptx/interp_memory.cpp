@@ -67,6 +67,7 @@ void Interpreter::global_bounds_fault(const Instr& in, std::uint64_t addr, unsig
 Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space sp, std::uint64_t addr,
                                          unsigned size, Kind kind, const void* stored)
 {
+    if (sp == Space::Shared) addr = shared_address(addr);
     if (sp == Space::Generic) {
         if (addr >= kSharedWindow && addr < kSharedWindow + kWindowSize) { sp = Space::Shared; addr -= kSharedWindow; }
         else if (addr >= kLocalWindow && addr < kLocalWindow + kWindowSize) { sp = Space::Local; addr -= kLocalWindow; }
@@ -247,7 +248,7 @@ void Interpreter::copy_async(const Frame& fr, const Instr& in)
     const unsigned size = static_cast<unsigned>(get(fr, in.o[2]));
     const unsigned from_src = in.nops > 3 && in.o[3].kind != OpKind::None ? static_cast<unsigned>(get(fr, in.o[3])) : size;
     if ((size != 4 && size != 8 && size != 16) || from_src > size) unsupported(in, "cp-size must be 4, 8 or 16");
-    AsyncCopy c{address(fr, in.o[0]), size, {0, 0}, &in};
+    AsyncCopy c{shared_address(address(fr, in.o[0])), size, {0, 0}, &in};
     if (from_src) {
         const Target src = resolve(fr, in, Space::Global, address(fr, in.o[1]), from_src, Kind::Load);
         std::memcpy(c.value, src.p, from_src);
@@ -312,7 +313,7 @@ void Interpreter::bulk_copy(const Frame& fr, const Instr& in)
     const auto bytes = static_cast<unsigned>(get(fr, in.o[2]));
     if (bytes == 0 || bytes % 16)
         fail(in, "cp.async.bulk of " + std::to_string(bytes) + " bytes: the size must be a non-zero multiple of 16");
-    const std::uint64_t to = address(fr, in.o[0]), from = address(fr, in.o[1]);
+    const std::uint64_t to = shared_address(address(fr, in.o[0])), from = address(fr, in.o[1]);
     if (to % 16 || from % 16) fail(in, "cp.async.bulk needs 16-byte-aligned shared and global addresses");
     const SharedSlot* v = shared_slot(to);
     if (!v || to + bytes > v->offset + v->bytes) shared_bounds_fault(in, to, v, Kind::Store);
@@ -330,6 +331,8 @@ Interpreter::Target Interpreter::mbarrier_target(const Frame& fr, const Instr& i
     if (in.space == Space::Generic) {
         if (off < kSharedWindow || off >= kSharedWindow + kWindowSize) fail(in, "an mbarrier must be in shared memory");
         off -= kSharedWindow;
+    } else {
+        off = shared_address(off);
     }
     if (off % 8) fail(in, "misaligned mbarrier: it takes 8-byte-aligned shared memory");
     return shared_target(in, off, 8, kind, 8);

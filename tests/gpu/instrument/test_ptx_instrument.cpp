@@ -215,7 +215,8 @@ TEST(Instrument, HandWrittenRedGuardsAndWideSharedAddresses)
     EXPECT_EQ(sites[2].word, word(Kind::Atomic, Space::Shared, 4));
     EXPECT_NE(inst.text.find("@!%p1 bra \t$WL_skip_0"), std::string::npos);  // @%p1 st: skip when !%p1
     EXPECT_NE(inst.text.find("@%p1 bra \t$WL_skip_3"), std::string::npos);   // @!%p1 ld: skip when %p1
-    EXPECT_NE(inst.text.find("add.s64 \t%wl_a, %wl_a, -4"), std::string::npos);
+    EXPECT_NE(inst.text.find("add.s32 \t%wl_t0, %r4, -4;\n\tcvt.u64.u32 \t%wl_a, %wl_t0"), std::string::npos)
+        << "[%r4+-4]: a 32-bit base and its offset are summed in 32 bits";
     EXPECT_NE(inst.text.find("mov.b64 \t%wl_a, %rd1"), std::string::npos);
     const PtxasVerdict v = assemble(kPtxas, inst.text, "hand");
     EXPECT_TRUE(v.ok) << v.messages;
@@ -287,7 +288,7 @@ TEST(Instrument, HandWrittenChainVectorsExternSharedAndPointerParameter)
     EXPECT_NE(inst.text.find("mov.b32 \t%wl_x32, %r1;"), std::string::npos) << "the shuffle's input";
     EXPECT_NE(inst.text.find("st.global.f32 \t[%wl_rec+40], %f1;"), std::string::npos);
     EXPECT_EQ(inst.text.find("[%wl_rec+44], _"), std::string::npos) << "the sink is no value";
-    EXPECT_NE(inst.text.find("add.s64 \t%wl_a, %wl_a, 8"), std::string::npos) << "[%r4+8]";
+    EXPECT_NE(inst.text.find("add.s32 \t%wl_t0, %r4, 8;"), std::string::npos) << "[%r4+8]";
     ASSERT_EQ(inst.shared.size(), 1u);
     EXPECT_EQ(inst.shared[0].ptx_name, "dyn");
     EXPECT_TRUE(inst.shared[0].dynamic);

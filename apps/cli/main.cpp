@@ -29,6 +29,7 @@
 #include "warplab/emu/emulator.h"
 #include "occupancy_command.h"
 #include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
+#include "run_command.h"    // warplab run prog.cu [...] [-- ARGS]
 #include "banks_command.h"  // warplab banks [--preset P] [--size B] [--stride S] [--offset O] [--lanes N | --mask M]
 
 namespace warplab::cli {
@@ -510,6 +511,7 @@ int main(int argc, char** argv)
     GradeCommand grade(app);
     OccupancyCommand occupancy(app);
     BanksCommand banks(app);
+    RunCommand run(app);
 
     std::string command;
     for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(i ? argv[i] : "warplab");
@@ -529,6 +531,7 @@ int main(int argc, char** argv)
         if (grade.chosen()) return grade.run();
         if (occupancy.chosen()) return occupancy.run();
         if (banks.chosen()) return banks.run();
+        if (run.chosen()) return run.run();
         return trace(ta);
     } catch (const wl::emu::KernelFault& e) {
         std::fprintf(stderr, "warplab: kernel fault: %s\n", e.what());

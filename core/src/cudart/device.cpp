@@ -291,7 +291,6 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     Kernel& k = kernel_record(kernel);
     if (!k.module->module) throw Failure(Error::InvalidPtx, "kernel " + k.name + ": " + k.module->error);
     if (!k.info) throw Failure(Error::InvalidDeviceFunction, "kernel " + k.name + " is not in " + k.module->origin + "'s PTX");
-    check_configuration(k, grid, block, dynamic_shared);
     std::vector<ptx::Arg> list;
     for (std::size_t i = 0; i < k.info->params.size(); ++i) {
         ptx::Arg a(0);
@@ -306,6 +305,13 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     r.grid[0] = grid.x, r.grid[1] = grid.y, r.grid[2] = grid.z;
     r.block[0] = block.x, r.block[1] = block.y, r.block[2] = block.z;
     r.shared_bytes = dynamic_shared;
+    try {
+        check_configuration(k, grid, block, dynamic_shared);
+    } catch (const Failure& f) {  // not run, as on a GPU; listed with its error
+        r.error = f.what();
+        d.log.append(r);
+        throw;
+    }
     const std::optional<std::uint32_t> watched = d.log.watched(k);
     d.emu.options.record = watched.has_value();
     d.emu.options.watched_blocks = {watched.value_or(0)};

@@ -16,13 +16,14 @@
 #include <sstream>
 
 #include "warplab/ptx/ptx.h"
+#include "warplab/ptx/tools.h"
 
 namespace wl::ptx {
 namespace fs = std::filesystem;
 
-namespace {
+namespace tools {
 
-std::uint64_t fnv1a64(std::string_view s, std::uint64_t h = 14695981039346656037ULL)
+std::uint64_t fnv1a64(std::string_view s, std::uint64_t h)
 {
     for (unsigned char c : s) h = (h ^ c) * 1099511628211ULL;
     return h;
@@ -155,6 +156,11 @@ bool dependencies_unchanged(const std::string& listing)
     }
     return true;
 }
+
+}  // namespace tools
+
+namespace {
+using namespace tools;
 
 // Removes the strip prefix from the `.file` lines of the PTX.
 std::string strip_file_paths(std::string ptx, const std::string& prefix)

@@ -1,0 +1,104 @@
+// Building a whole program for warplab's CUDA runtime (warplab/cudart/program.h).
+#include "warplab/cudart/program.h"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include "warplab/ptx/ptx.h"
+#include "warplab/ptx/tools.h"
+
+namespace wl::cudart {
+namespace fs = std::filesystem;
+using namespace wl::ptx::tools;
+
+namespace {
+
+// The runtime's archives and libraries, one a line (written by the build: core/src/cudart/CMakeLists.txt).
+std::vector<std::string> runtime_link_items()
+{
+    std::string text;
+    if (!read_file(WARPLAB_CUDART_LINK_FILE, text))
+        throw ptx::CompileError("warplab's CUDA runtime is not built (" + std::string(WARPLAB_CUDART_LINK_FILE) + " is missing)");
+    std::vector<std::string> items;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) items.push_back(line);
+    return items;
+}
+
+std::vector<std::string> compile_flags(const ProgramOptions& o)
+{
+    std::vector<std::string> flags{"-cudart", "none", "-lineinfo", "-gencode", "arch=compute_90,code=compute_90"};
+    for (const std::string& d : o.include_dirs) flags.push_back("-I" + fs::absolute(d).string());
+    for (const std::string& d : o.defines) flags.push_back("-D" + d);
+    if (!o.standard.empty()) flags.push_back("-std=" + o.standard);
+    return flags;
+}
+
+// Runs nvcc; its messages become the CompileError.
+void nvcc_or_throw(std::vector<std::string> argv, const fs::path& work, const std::string& what)
+{
+    const std::string err_path = (work / "stderr").string();
+    const int rc = run(argv, (work / "stdout").string(), err_path);
+    if (rc == 0) return;
+    std::string err;
+    read_file(err_path, err);
+    while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
+    throw ptx::CompileError(err.empty() ? "nvcc failed on " + what + " (exit status " + std::to_string(rc) + ")" : err);
+}
+
+}  // namespace
+
+Program build_program(const ProgramOptions& o)
+{
+    const std::string nvcc = ptx::find_nvcc();
+    if (nvcc.empty()) throw ptx::ToolkitMissing("warplab run needs the CUDA toolkit (nvcc); none found on PATH or in /usr/local/cuda");
+    if (o.sources.empty()) throw ptx::CompileError("no source file to build");
+    const std::vector<std::string> flags = compile_flags(o), link = runtime_link_items();
+    std::string key_text = nvcc_version(nvcc);
+    for (const std::string& f : flags) key_text += '\0' + f;
+    for (const std::string& item : link) key_text += '\0' + item + ' ' + hash_of_file(item);
+    for (const std::string& s : o.sources) {
+        std::string text;
+        if (!read_file(s, text)) throw ptx::CompileError("cannot read " + s);
+        key_text += '\0' + fs::absolute(s).lexically_normal().string() + '\0' + text;
+    }
+    const fs::path root = o.cache_dir.empty() ? cache_dir(ptx::CompileOptions{}).parent_path() / "programs" : fs::path(o.cache_dir);
+    const fs::path dir = root / hex(fnv1a64(key_text)), executable = dir / "program", deps_path = dir / "deps";
+    std::string deps;
+    if (fs::exists(executable) && read_file(deps_path, deps) && dependencies_unchanged(deps)) return Program{executable.string(), true};
+
+    std::error_code ec;
+    const fs::path work = dir / ("work-" + std::to_string(getpid()));
+    fs::create_directories(work, ec);
+    if (ec) throw ptx::CompileError("cannot create the program cache directory " + work.string() + ": " + ec.message());
+    std::vector<std::string> objects;
+    std::string listing;
+    for (std::size_t i = 0; i < o.sources.size(); ++i) {
+        const std::string object = (work / (std::to_string(i) + ".o")).string(), depfile = (work / (std::to_string(i) + ".d")).string();
+        std::vector<std::string> argv{nvcc};
+        argv.insert(argv.end(), flags.begin(), flags.end());
+        argv.insert(argv.end(), {"-MD", "-MF", depfile, "-c", o.sources[i], "-o", object});
+        nvcc_or_throw(argv, work, o.sources[i]);
+        objects.push_back(object);
+        std::string text;
+        read_file(depfile, text);
+        for (const std::string& f : parse_depfile(text))
+            if (fs::absolute(f) != fs::absolute(o.sources[i])) listing += f + ' ' + hash_of_file(f) + '\n';
+    }
+    std::vector<std::string> argv{nvcc, "-cudart", "none"};
+    argv.insert(argv.end(), objects.begin(), objects.end());
+    argv.insert(argv.end(), {"-o", (work / "program").string(), "-Xlinker", "--start-group"});
+    argv.insert(argv.end(), link.begin(), link.end());
+    argv.insert(argv.end(), {"-Xlinker", "--end-group", "-lpthread"});
+    nvcc_or_throw(argv, work, "the link");
+    fs::rename(work / "program", executable, ec);
+    if (ec) throw ptx::CompileError("cannot move the program into " + dir.string() + ": " + ec.message());
+    write_file_atomically(deps_path, listing);
+    fs::remove_all(work, ec);
+    return Program{executable.string(), false};
+}
+
+}  // namespace wl::cudart

@@ -3,6 +3,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -200,7 +201,11 @@ int RunCommand::run() const
     if (!a.watch.empty()) wl::cudart::parse_watch(a.watch);  // a bad --watch is refused before nvcc runs
     wl::cudart::ProgramOptions o;
     o.sources = a.sources, o.include_dirs = a.include_dirs, o.defines = a.defines, o.standard = a.standard;
+    const auto start = std::chrono::steady_clock::now();
     const wl::cudart::Program program = wl::cudart::build_program(o);
+    if (!program.reused)  // a second run of the same files says nothing here: it reuses this build
+        std::fprintf(stderr, "warplab: nvcc built %s in %.1f s\n", a.sources.front().c_str(),
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     const RunDir dir;
     const int exit_code = run_program(program.executable, a, dir.path);
     const std::vector<wl::cudart::LaunchRecord> launches = wl::cudart::read_launches(dir.path.string());

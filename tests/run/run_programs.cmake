@@ -1,0 +1,132 @@
+# `warplab run` on whole programs written as public ones are (tests/run/programs/):
+# their output, exit codes, launch tables, step tables, traces and messages.
+#   cmake -DWARPLAB=<warplab> -DPROGRAMS=<tests/run/programs> -DCACHE=<dir> -DWORK=<dir> -P run_programs.cmake
+# The builds go to CACHE (a second ctest run reuses them). Prints "needs nvcc"
+# and succeeds (the test is then marked skipped) where there is no CUDA toolkit.
+set(failures "")
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+function(run_warplab)
+  execute_process(COMMAND ${CMAKE_COMMAND} -E env XDG_CACHE_HOME=${CACHE} "${WARPLAB}" run ${ARGN}
+                  WORKING_DIRECTORY "${PROGRAMS}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  set(rc "${rc}" PARENT_SCOPE)
+  set(out "${out}" PARENT_SCOPE)
+  set(err "${err}" PARENT_SCOPE)
+endfunction()
+# expect(NAME RC OUT_REGEX...): the exit code and every regex in stdout, or a failure line.
+function(expect name code)
+  if(NOT rc EQUAL code)
+    string(APPEND failures "${name}: exit ${rc}, expected ${code}; stdout '${out}', stderr '${err}'\n")
+  endif()
+  foreach(pattern IN LISTS ARGN)
+    if(NOT out MATCHES "${pattern}")
+      string(APPEND failures "${name}: stdout lacks '${pattern}': '${out}'\n")
+    endif()
+  endforeach()
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
+
+# 1. A vector add of n = 1000: 4 blocks of 256. Block 0's 256 threads all add
+#    (0..255 < 1000), 8 whole warps; each warp's load of a, load of b and store
+#    of c covers 32 floats = 128 bytes = 4 sectors, so 4.0 sectors a request.
+run_warplab(vector_add.cu)
+if(err MATCHES "needs the CUDA toolkit")
+  message("needs nvcc: ${err}")
+  return()
+endif()
+expect(vector_add 0 "^vector_add: 1000 elements, correct\n"
+       "\n1 +vector_add +\\(4,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +-\n"
+       "\nlaunch 1: vector_add, block 0 of grid \\(4,1,1\\) \\(lines of vector_add.cu\\)\n"
+       "\n0 +22 +256 +8 +0 +- +- +4.0 \\(ideal 4.0\\)\n")
+
+# 2. The same file again: the build is reused (no nvcc line), the program's
+#    arguments pass through (n = 517: 3 blocks), --json writes the trace and a manifest.
+run_warplab(vector_add.cu --json ${WORK}/json -- 517)
+expect(vector_add_again 0 "^vector_add: 517 elements, correct\n" "\n1 +vector_add +\\(3,1,1\\) +\\(256,1,1\\) ")
+if(err MATCHES "nvcc built")
+  string(APPEND failures "vector_add_again: rebuilt an unchanged file: '${err}'\n")
+endif()
+if(NOT EXISTS ${WORK}/json/launch-1.json OR NOT EXISTS ${WORK}/json/manifest.json)
+  string(APPEND failures "vector_add_again: --json wrote no launch-1.json and manifest.json\n")
+else()
+  file(READ ${WORK}/json/manifest.json manifest)
+  file(READ ${WORK}/json/launch-1.json trace)
+  if(NOT manifest MATCHES "\"exit_code\": 0" OR NOT manifest MATCHES "\"517\"" OR NOT manifest MATCHES "\"trace\": \"launch-1.json\"")
+    string(APPEND failures "vector_add_again: manifest '${manifest}'\n")
+  endif()
+  if(NOT trace MATCHES "\"format\":\"warplab-trace\"" OR NOT trace MATCHES "\"kernel\":\"vector_add\"")
+    string(APPEND failures "vector_add_again: launch-1.json is not vector_add's trace\n")
+  endif()
+endif()
+
+# 3. The same program made wrong with -D: `i <= n` reads a[1000] in block 3,
+#    thread 232 (3 * 256 + 232 = 1000). The program gets cudaErrorLaunchFailure
+#    from its error check (and exits 1); stderr has the fault's paragraph with line 20.
+run_warplab(vector_add.cu -D OFF_BY_ONE)
+expect(off_by_one 1 "\n1 +vector_add +\\(4,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +yes \\(below\\)\n")
+if(NOT err MATCHES "kernel fault: kernel vector_add, block \\(3,0,0\\), thread \\(232,0,0\\)[^\n]*out-of-bounds load[^\n]*vector_add.cu:20\\)"
+   OR NOT err MATCHES "unspecified launch failure")
+  string(APPEND failures "off_by_one: stderr '${err}'\n")
+endif()
+
+# 4. A reduction with a host loop: 100000 ints, 512 a block, 196 blocks, then 1.
+#    Only the first launch of the kernel is traced unless --watch asks: its step
+#    1 (stride 128) has 128 threads in 4 warps, step 4 (stride 16) 16 threads in one partial warp.
+run_warplab(reduction.cu)
+expect(reduction 0 "^reduction: 2 passes, sum 4962802, expected 4962802: correct\n"
+       "\n1 +reduce_pass<256u> +\\(196,1,1\\) +\\(256,1,1\\) +1024 " "\n2 +reduce_pass<256u> +\\(1,1,1\\) +\\(256,1,1\\) +1024 "
+       "\nlaunch 1: reduce_pass<256u>, block 0 of grid \\(196,1,1\\)" "\n1 +17 +128 +4 +0 " "\n4 +17 +16 +1 +1 ")
+if(out MATCHES "launch 2: reduce_pass")
+  string(APPEND failures "reduction: the second launch was traced without --watch\n")
+endif()
+run_warplab(reduction.cu --watch reduce_pass:2)
+expect(reduction_watch 0 "\nlaunch 2: reduce_pass<256u>, block 0 of grid \\(1,1,1\\)")
+if(out MATCHES "launch 1: reduce_pass")
+  string(APPEND failures "reduction_watch: --watch reduce_pass:2 traced the first launch too\n")
+endif()
+
+# 5. A histogram whose bins come from a __constant__ table set by cudaMemcpyToSymbol.
+#    "Warp 32 lanes, 4 warps: 128 threads in each block of the Grid." has 13 vowels,
+#    41 letters (28 others), 6 digits (32, 4, 128) and 15 other bytes (62 in all).
+run_warplab(histogram.cu)
+expect(histogram 0 "^histogram: vowels 13, other letters 28, digits 6, rest 15: correct\n")
+
+# 6. A struct of device pointers by value, launched by <<< >>> and by cudaLaunchKernel:
+#    77 elements twice, counted in a __device__ variable read by cudaMemcpyFromSymbol.
+run_warplab(struct_args.cu)
+expect(struct_args 0 "^struct_args: 154 elements touched, correct\n" "\n2 +saxpy +\\(3,1,1\\) +\\(32,1,1\\) ")
+
+# 7. Mistakes: a read past the end (thread 99 reads in[100], line 10), 2048
+#    threads a block (not run, and not sticky), an unsupported call (said once).
+run_warplab(mistakes.cu -- fault)
+expect(fault 1 "^fault: cudaErrorLaunchFailure \\(unspecified launch failure\\)\n")
+if(NOT err MATCHES "kernel fault: kernel shift_left, block \\(0,0,0\\), thread \\(99,0,0\\)[^\n]*mistakes.cu:10\\)")
+  string(APPEND failures "fault: stderr '${err}'\n")
+endif()
+run_warplab(mistakes.cu -- config)
+expect(config 1 "after it: cudaSuccess\n" "\nconfig: cudaErrorInvalidConfiguration \\(invalid configuration argument\\)\n"
+       "\n1 +shift_left +\\(1,1,1\\) +\\(2048,1,1\\) [^\n]*yes \\(below\\)\n"
+       "\nlaunch 1: kernel shift_left launched with 2048 threads a block; a block holds at most 1024")
+run_warplab(mistakes.cu -- unsupported)
+expect(unsupported 1 "^unsupported: cudaErrorNotSupported \\(operation not supported\\)\n")
+if(NOT err STREQUAL "warplab: cudaGraphCreate is not supported by warplab's CUDA runtime (cudaErrorNotSupported)\n")
+  string(APPEND failures "unsupported: stderr is not one line naming cudaGraphCreate: '${err}'\n")
+endif()
+
+# 8. Bad input: one line and exit 2, before or instead of a build.
+file(WRITE ${WORK}/broken.cu "__global__ void k(int* x) { x[0] = undeclared; }\nint main() { return 0; }\n")
+foreach(case "|name the program's .cu file" "nope.cu|cannot read source file 'nope.cu'"
+             "vector_add.cu;--watch;vector_add:0|launches count from 1" "vector_add.cu;-std=c++2x|is not c\\+\\+NN"
+             "vector_add.cu;--bogus|unknown option '--bogus'" "${WORK}/broken.cu|broken.cu.*undeclared")
+  string(REPLACE "|" ";" parts "${case}")
+  list(POP_BACK parts pattern)
+  run_warplab(${parts})
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: " OR NOT err MATCHES "${pattern}")
+    string(APPEND failures "run ${parts}: exit ${rc}, stderr '${err}' (expected exit 2 and '${pattern}')\n")
+  endif()
+endforeach()
+
+if(failures)
+  message(FATAL_ERROR "${failures}")
+endif()
+message("warplab run: every program gave its output, exit code, launches, traces and messages")

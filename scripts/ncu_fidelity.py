@@ -36,6 +36,7 @@ import datetime
 import io
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -291,13 +292,20 @@ def provenance(args):
     }
 
 
+def built_commit(warplab):
+    """The commit in `warplab --version`'s "warplab 0.4.0 (c4c75e8a1b2c)", or "unknown"."""
+    out = subprocess.run([warplab, "--version"], capture_output=True, text=True).stdout
+    match = re.search(r"\(([0-9a-f]+(?:-dirty)?)\)", out)
+    return match.group(1) if match else "unknown"
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--build", default="build", help="build folder with warplab and warplab_ncu_target")
     p.add_argument("--ncu", default=shutil.which("ncu") or "/usr/local/cuda/bin/ncu")
     p.add_argument("--out", help="write the comparison (JSON, with provenance) here")
     p.add_argument("--log", default=".", help="folder for ncu's raw CSV")
-    p.add_argument("--commit", default=os.environ.get("WARPLAB_COMMIT", "unknown"))
+    p.add_argument("--commit", help="warplab's commit for the record (default: what `warplab --version` says)")
     p.add_argument("--tolerance", type=float, default=0.03)
     p.add_argument("--labs", default="reduction,matmul")
     p.add_argument("--reuse", action="store_true",
@@ -311,6 +319,8 @@ def main():
             print("no GPU: nvidia-smi finds none", file=sys.stderr)
             return 77
     warplab = os.path.join(args.build, "warplab")
+    if not args.commit:
+        args.commit = built_commit(warplab)
     target = os.path.join(args.build, "warplab_ncu_target")
     rows, worst, over, failures, skipped = [], 0.0, 0, [], []
     for lab in args.labs.split(","):

@@ -20,10 +20,11 @@ case "${1:-}" in
 esac
 
 # What building `warplab` needs; the rest is for the viewer, the tests and the benchmarks.
-packages=(cmake g++ make libboost-context-dev nlohmann-json3-dev libcli11-dev libzstd-dev liblz4-dev)
+source scripts/packages.sh
+packages=("${build_packages[@]}")
 apt_options=(--no-install-recommends)
 if ((!grader)); then
-  packages+=(pkg-config libgtest-dev libgmock-dev libbenchmark-dev libsdl2-dev libimgui-dev libpng-dev fonts-dejavu-core)
+  packages+=("${viewer_packages[@]}" "${test_packages[@]}")
   apt_options=()
 fi
 bash scripts/install-packages.sh "${apt_options[@]}" "${packages[@]}"

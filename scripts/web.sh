@@ -2,6 +2,8 @@
 # warplab in the browser: builds warplab-web (the viewer and the CLI as static
 # files) with Debian's emscripten and serves it on 127.0.0.1 for a try.
 #   scripts/web.sh [--build-only] [--port N]     (build folder: build-web/, or $WARPLAB_WEB_BUILD)
+#   scripts/web.sh --package                     builds, then writes out/warplab-web-<version>.zip:
+#                                                the page's folder, to host as it is
 # Installs what is missing from Debian (emscripten, python3-fonttools, fonts-dejavu-core)
 # and Dear ImGui's sources (Debian's imgui source package, apt-get source) into
 # ~/.cache/warplab/imgui; nothing else is downloaded, and the build downloads nothing.
@@ -10,11 +12,13 @@ cd "$(dirname "$0")/.."
 build=${WARPLAB_WEB_BUILD:-build-web}
 port=8000
 serve=1
+package=0
 while [ $# -gt 0 ]; do
   case $1 in
     --build-only) serve=0 ;;
+    --package) serve=0 package=1 ;;
     --port) port=$2; shift ;;
-    *) echo "web.sh: unknown option $1 (use --build-only, --port N)" >&2; exit 2 ;;
+    *) echo "web.sh: unknown option $1 (use --build-only, --package, --port N)" >&2; exit 2 ;;
   esac
   shift
 done
@@ -54,6 +58,13 @@ command -v ccache >/dev/null && export CMAKE_CXX_COMPILER_LAUNCHER=${CMAKE_CXX_C
 emcmake cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DWARPLAB_IMGUI_SOURCE_DIR="${imgui%/}" >/dev/null
 cmake --build "$build" -j"${WARPLAB_JOBS:-2}" --target warplab warplab-viewer warplab-trace warplab-run-ptx
 echo "web.sh: the page's files are in $build/warplab-web/"
+if [ $package = 1 ]; then
+  version=$(sed -n 's/^CMAKE_PROJECT_VERSION:STATIC=//p' "$build/CMakeCache.txt")
+  zip=out/warplab-web-$version.zip
+  mkdir -p out && rm -f "$zip"
+  (cd "$build" && python3 -m zipfile -c "$OLDPWD/$zip" warplab-web/)
+  echo "web.sh: wrote $PWD/$zip (unzip it into a web server's folder; open warplab-web/index.html)"
+fi
 [ $serve = 1 ] || exit 0
 echo "web.sh: open http://127.0.0.1:$port/ (try ?lab=matmul&version=v5&step=2); Ctrl-C stops"
 exec python3 -m http.server "$port" --bind 127.0.0.1 --directory "$build/warplab-web"

@@ -14,6 +14,7 @@
 #include "labs/common/traced_run.h"
 #include "labs/common/user_kernel.h"
 #include "viewer/layout.h"
+#include "labs/common/data_dir.h"
 #include "viewer/source_model.h"
 #include "viewer/step_model.h"
 #include "viewer/theme.h"
@@ -134,7 +135,7 @@ struct App {
     std::optional<bool> time_log_scale;  // the time chart's scale; unset: logarithmic where the times span over 10x
     Regions regions;  // filled while drawing
     Fonts fonts;
-    SourceCache sources{default_source_root()};
+    SourceCache sources{data_dir().string()};
     Timing timing;
     GpuStatus gpu;
     std::shared_ptr<const UserLab> user_lab;  // --file: replaces its lab in current_lab()

@@ -31,7 +31,8 @@ nlohmann::json layout_document(App& app, const Image& image)
             {"palette", palette_json()},
             {"status", {{"text", status_text(app)}, {"error", slot.error}, {"fault", slot.fault}, {"pending", slot.pending.has_value()},
                         {"warnings", slot.run ? slot.run->result.warnings : std::vector<std::string>{}},
-                        {"trace_source", slot.run ? slot.run->result.backend : ""}}}};
+                        {"trace_source", slot.run ? slot.run->result.backend : ""},
+                        {"results_error", app.timing.load_error}}}};
 }
 
 }  // namespace warplab::viewer

@@ -1,10 +1,12 @@
 #include "viewer/options.h"
 
 #include <CLI/CLI.hpp>
+#include <cstdio>
 #include <fstream>
 
 #include "viewer/app.h"
 #include "warplab/emu/emulator.h"
+#include "warplab/version.h"
 
 namespace warplab::viewer {
 
@@ -34,7 +36,8 @@ std::optional<Options> parse_options(int argc, char** argv)
     std::string size;
     CLI::App cli{"warplab-viewer: step through a lab's versions; see threads, warps, banks, sectors and times"};
     cli.add_option("--lab", o.lab, "lab, e.g. reduction (default: the first)");
-    cli.add_option("--version", o.version, "version, e.g. v2 (default: the first)");
+    cli.add_option("--version", o.version, "version, e.g. v2 (default: the first); alone, print warplab's version")
+        ->expected(0, 1);
     cli.add_option("--step", o.step, "step to show (default 0)");
     cli.add_option("--block", o.block, "threads per block (default: the version's, as warplab bench times it)");
     cli.add_option("--type", o.type, "element type (default: the lab's first)");
@@ -64,6 +67,10 @@ std::optional<Options> parse_options(int argc, char** argv)
         return std::nullopt;
     } catch (const CLI::ParseError& e) {
         throw UsageError(e.what());
+    }
+    if (cli.count("--version") && o.version.empty()) {
+        std::printf("warplab-viewer %s\n", wl::version_text().c_str());
+        return std::nullopt;
     }
     if (!size.empty()) parse_size(size, o);
     if (const std::string why = wl::trace::warp_size_refusal(o.warp_size); !why.empty()) throw UsageError(why);

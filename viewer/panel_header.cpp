@@ -5,6 +5,7 @@
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
+#include "warplab/version.h"
 
 namespace warplab::viewer {
 
@@ -88,16 +89,19 @@ void settings_combos(App& app)
 }
 
 // The key hints at the right end of the bar's last row, where they fit; else a "(?)" that tells them.
+// Hovered, either says which warplab this is (the about box).
 void key_hints()
 {
     ImGui::SameLine();
     const float hints_w = ImGui::CalcTextSize(kKeyHints).x;
     const float right = ImGui::GetWindowContentRegionMax().x;
+    const std::string about = "warplab " + wl::version_text() + ", MIT licence";
     if (ImGui::GetCursorPosX() + 20 + hints_w <= right) {
         ImGui::SameLine(right - hints_w);
         ImGui::TextDisabled("%s", kKeyHints);
+        if (ImGui::IsItemHovered()) help_tooltip(about.c_str());
     } else {
-        help_marker(kKeyHints);
+        help_marker((std::string(kKeyHints) + "\n\n" + about).c_str());
     }
 }
 

@@ -149,7 +149,9 @@ void source_panel(App& app)
         what_changed(app);
         ImGui::Separator();
         if (!s.file->found) {
+            const ImVec2 p = ImGui::GetCursorScreenPos();
             ImGui::TextDisabled("%s not found under %s", s.file->path.c_str(), app.sources.root().c_str());
+            add_region(app, "source.missing", p, ImGui::GetItemRectMax());
         } else {
             source_legend(app, s);
             ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);

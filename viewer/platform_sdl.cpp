@@ -2,10 +2,12 @@
 // software headless) and Dear ImGui's SDL backends.
 #include <cstdlib>
 #include <stdexcept>
+#include <string>
 
 #include "viewer/app.h"
 #include "viewer/imgui_backend.h"
 #include "viewer/platform.h"
+#include "warplab/version.h"
 
 namespace warplab::viewer {
 
@@ -63,7 +65,8 @@ Platform::Platform(const PlatformOptions& options, App& app) : window_(std::make
     Uint32 flags = SDL_WINDOW_ALLOW_HIGHDPI;
     flags |= headless_ ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE;
     if (options.fullscreen && !headless_) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
-    window_->window = SDL_CreateWindow("warplab viewer", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.width,
+    const std::string title = "warplab viewer " + wl::version_text();
+    window_->window = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.width,
                                        options.height, flags);
     if (!window_->window) throw sdl_error("cannot create the window");
     window_->renderer = make_renderer(window_->window, headless_);

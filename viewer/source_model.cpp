@@ -7,10 +7,6 @@
 
 #include "warplab/trace/record.h"
 
-#ifndef WARPLAB_SOURCE_DIR
-#define WARPLAB_SOURCE_DIR "."
-#endif
-
 namespace warplab::viewer {
 
 namespace {
@@ -67,12 +63,6 @@ std::vector<std::string> split_parameters(const std::string& list)
 }
 
 }  // namespace
-
-std::string default_source_root()
-{
-    if (const char* env = std::getenv("WARPLAB_SOURCE_DIR"); env && *env) return env;
-    return WARPLAB_SOURCE_DIR;
-}
 
 SourceCache::SourceCache(std::string root) : root_(std::move(root)) {}
 

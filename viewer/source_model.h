@@ -16,8 +16,8 @@ struct SourceFile {
     std::uint32_t hash = 0;           // wl::trace::file_hash of the path, as trace sites carry it
 };
 
-// Files read once from the repository (WARPLAB_SOURCE_DIR, or $WARPLAB_SOURCE_DIR at run time),
-// or, for a user's own kernel file, from the working directory.
+// Files read once from warplab's data (data_dir(): the source tree, or share/warplab
+// where installed), or, for a user's own kernel file, from the working directory.
 class SourceCache {
 public:
     explicit SourceCache(std::string root);
@@ -28,8 +28,6 @@ private:
     std::string root_;
     std::map<std::string, SourceFile> files_;
 };
-
-std::string default_source_root();
 
 enum class LineChange : std::uint8_t { Same, Changed, CommentChanged };
 

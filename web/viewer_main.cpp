@@ -152,7 +152,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE void warplab_trace_arrived(int id, const char* r
 
 int main(int argc, char** argv)
 {
-    setenv("WARPLAB_SOURCE_DIR", kDataDir, 1);  // the sources shown and results/ (source_model.h, bench_json.h)
+    setenv("WARPLAB_DATA_DIR", kDataDir, 1);  // the sources shown and results/ (labs/common/data_dir.h)
     Session& s = session();
     s.app.start_trace = start_in_worker;  // the first trace too: the page stays responsive while it runs
     Options options;

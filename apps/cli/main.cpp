@@ -27,6 +27,7 @@
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
+#include "warplab/version.h"
 #include "occupancy_command.h"
 #include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
 #include "run_command.h"    // warplab run prog.cu [...] [-- ARGS]
@@ -435,6 +436,7 @@ int main(int argc, char** argv)
 {
     using namespace warplab::cli;
     CLI::App app{"warplab: step through GPU kernels, see what the hardware sees"};
+    app.set_version_flag("--version", "warplab " + wl::version_text(), "print warplab's version and exit");
     app.require_subcommand(1);
     app.add_subcommand("list", "list the labs and their versions");
     TraceArgs ta;
@@ -519,6 +521,8 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
+        return app.exit(e);
+    } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
         std::fprintf(stderr, "warplab: error: %s\n", e.what());

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "labs/common/data_dir.h"
 #include "process.h"
 #include "warplab/ptx/ptx.h"
 
@@ -22,8 +23,7 @@ Toolchain default_toolchain()
     tc.nvcc = ptx::find_nvcc();
     std::error_code ec;
     tc.self = fs::read_symlink("/proc/self/exe", ec);
-    const fs::path repo = tc.self.parent_path().parent_path();
-    if (!tc.self.empty() && fs::exists(repo / "apps/grader/catalog.h", ec)) tc.source_dir = repo;
+    if (const fs::path data = warplab::data_dir(); fs::is_directory(data / "apps/grader/harness", ec)) tc.data_dir = data;
     tc.cache_dir = usable_cache_dir();
     return tc;
 }
@@ -112,8 +112,8 @@ std::vector<std::string> gpu_compile_command(const Toolchain& tc, const fs::path
             "-std=c++20",
             "-O3",
             "-arch=native",
-            "-I" + (tc.source_dir / "core/include").string(),
-            "-I" + (tc.source_dir / "apps/grader").string(),
+            "-I" + (tc.data_dir / "core/include").string(),
+            "-I" + (tc.data_dir / "apps/grader").string(),
             source.string(),
             "-o",
             out.string()};
@@ -127,9 +127,9 @@ std::string gpu_build_key(const Toolchain& tc, const ExerciseSpec& spec, const f
     k.add(source);
     for (const std::string& a : gpu_compile_command(tc, "s", "o")) k.add(a);
     k.add_tree(kernel_file.parent_path());
-    k.add_tree(tc.source_dir / "core/include/warplab");
-    k.add_tree(tc.source_dir / "apps/grader/harness");
-    k.add_file(tc.source_dir / "apps/grader/exercises/gpu" / (std::string(spec.id) + ".cuh"));
+    k.add_tree(tc.data_dir / "core/include/warplab");
+    k.add_tree(tc.data_dir / "apps/grader/harness");
+    k.add_file(tc.data_dir / "apps/grader/exercises/gpu" / (std::string(spec.id) + ".cuh"));
     return k.hex();
 }
 

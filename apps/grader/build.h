@@ -17,7 +17,7 @@ namespace wl::grade {
 struct Toolchain {
     std::string nvcc;                   // wl::ptx::find_nvcc(); empty: none
     std::filesystem::path self;         // this warplab binary: it runs the checks as a child process
-    std::filesystem::path source_dir;   // the repository beside the binary (its parent's parent), if there is one
+    std::filesystem::path data_dir;     // warplab's data (labs/common/data_dir.h), if it holds the grader's sources
     std::filesystem::path cache_dir;    // where PTX and GPU timing builds go
     double compile_limit_s = 300;
 };
@@ -47,7 +47,7 @@ std::string grader_source(const ExerciseSpec& spec, const std::filesystem::path&
 BuildResult compile_to_ptx(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file);
 
 // The GPU timing program (exercises/gpu/En.cuh, nvcc's plain build for this
-// machine's GPU); needs the repository beside the binary.
+// machine's GPU); needs the grader's sources in warplab's data.
 BuildResult build_gpu_timing(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file);
 
 }  // namespace wl::grade

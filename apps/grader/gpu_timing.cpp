@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "labs/common/data_dir.h"
 #include "process.h"
 
 namespace wl::grade {
@@ -80,7 +81,7 @@ GpuRun run_on_gpu(const Toolchain& tc, const ExerciseSpec& spec, const fs::path&
 std::string why_no_gpu_timing(const Toolchain& tc)
 {
     if (find_nvcc(tc).empty()) return "no nvcc (CUDA Toolkit) found: set CUDACXX or put nvcc on PATH";
-    if (tc.source_dir.empty()) return "the grader's GPU timing sources are not beside this warplab binary";
+    if (tc.data_dir.empty()) return "the grader's GPU timing sources are not in warplab's data (" + warplab::data_dir().string() + ")";
     if (gpu_name().empty()) return "no NVIDIA GPU here (`nvidia-smi -L` lists none)";
     return {};
 }
@@ -92,7 +93,7 @@ GpuTiming time_on_gpu(const Toolchain& tc, const ExerciseSpec& spec, const fs::p
     if (!t.note.empty()) return t;
     Toolchain gpu_tc = tc;
     gpu_tc.nvcc = find_nvcc(tc);
-    const fs::path reference = tc.source_dir / "solutions" / spec.folder / "kernel.cuh";
+    const fs::path reference = tc.data_dir / "solutions" / spec.folder / "kernel.cuh";
     const GpuRun student = run_on_gpu(gpu_tc, spec, kernel_file);
     if (!student.ok) {
         t.note = student.error;

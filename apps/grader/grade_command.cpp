@@ -51,17 +51,17 @@ std::vector<const grade::ExerciseSpec*> resolve_ids(const std::vector<std::strin
     return specs;
 }
 
-// As given, else (for a relative path such as "solutions") in the repository
-// beside the binary, where there is one.
+// As given, else (for a relative path such as "solutions") in warplab's data
+// (the source tree, or share/warplab where installed).
 fs::path resolve_dir(const std::string& dir, const grade::Toolchain& tc)
 {
     std::error_code ec;
     if (fs::is_directory(dir, ec)) return fs::canonical(dir);
-    const fs::path in_repo = tc.source_dir / dir;
-    if (!tc.source_dir.empty() && fs::path(dir).is_relative() && fs::is_directory(in_repo, ec))
-        return fs::canonical(in_repo);
+    const fs::path in_data = tc.data_dir / dir;
+    if (!tc.data_dir.empty() && fs::path(dir).is_relative() && fs::is_directory(in_data, ec))
+        return fs::canonical(in_data);
     throw std::invalid_argument("no folder '" + dir + "'" +
-                                (tc.source_dir.empty() ? "" : " (neither here nor in " + tc.source_dir.string() + ")"));
+                                (tc.data_dir.empty() ? "" : " (neither here nor in " + tc.data_dir.string() + ")"));
 }
 
 void write_text(const std::string& path, const std::string& text)

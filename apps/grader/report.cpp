@@ -3,6 +3,8 @@
 #include <cstdio>
 #include <sstream>
 
+#include "warplab/version.h"
+
 namespace wl::grade {
 namespace {
 
@@ -57,6 +59,8 @@ std::string timing_summary(const GpuTiming& t)
     return s;
 }
 
+std::string version_line() { return "graded by warplab " + version_text(); }
+
 }  // namespace
 
 std::string seed_line(const GradeReport& r)
@@ -67,7 +71,7 @@ std::string seed_line(const GradeReport& r)
 
 std::string text_header(const GradeReport& r)
 {
-    return "warplab grade: " + r.dir.string() + " (" + r.backend + ")\n" + seed_line(r) + "\n\n";
+    return "warplab grade: " + r.dir.string() + " (" + r.backend + ")\n" + seed_line(r) + "\n" + version_line() + "\n\n";
 }
 
 std::string check_details(const ExerciseResult& ex, const CheckResult& c)
@@ -155,7 +159,7 @@ nlohmann::json gradescope_results(const GradeReport& r)
         }
     }
     std::string output = "warplab grade: " + fraction(r.points(), r.max_points()) + " (" +
-                         percent(r.points(), r.max_points()) + ")\n" + seed_line(r) + "\n";
+                         percent(r.points(), r.max_points()) + ")\n" + seed_line(r) + "\n" + version_line() + "\n";
     for (const ExerciseResult& ex : r.exercises)
         if (const std::string t = timing_summary(ex.timing); !t.empty())
             output += std::string(ex.spec->id) + " on the GPU: " + t + "\n";
@@ -201,7 +205,7 @@ std::string junit_xml(const GradeReport& r)
           << "\" tests=\"" << ex.checks.size() << "\" failures=\"" << ex_failures << "\" errors=\"0\" time=\""
           << ex.build_seconds + ex.run_seconds << "\">\n"
           << "    <properties><property name=\"score\" value=\"" << fraction(ex.points(), ex.max_points())
-          << "\"/></properties>\n";
+          << "\"/><property name=\"warplab\" value=\"" << xml_escape(version_text()) << "\"/></properties>\n";
         for (const CheckResult& c : ex.checks) {
             s << "    <testcase classname=\"warplab.grade." << ex.spec->id << "\" name=\"" << xml_escape(c.id)
               << "\" time=\"0\">";

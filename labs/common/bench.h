@@ -73,6 +73,7 @@ struct LinkRate {
 
 struct Provenance {
     std::string gpu, driver, cuda_runtime, date, command, commit;
+    std::string warplab;  // the version that recorded it (warplab/version.h); empty in older recordings
     int sm_clock_mhz = 0, mem_clock_mhz = 0, bus_width_bits = 0, sms = 0;
     std::size_t l2_bytes = 0;
 };

@@ -1,11 +1,8 @@
 #include "labs/common/bench_json.h"
 
-#include <cstdlib>
 #include <stdexcept>
 
-#ifndef WARPLAB_SOURCE_DIR
-#define WARPLAB_SOURCE_DIR "."
-#endif
+#include "labs/common/data_dir.h"
 
 namespace warplab {
 
@@ -15,7 +12,8 @@ nlohmann::json to_json(const Provenance& p)
 {
     return {{"gpu", p.gpu}, {"driver", p.driver}, {"cuda_runtime", p.cuda_runtime}, {"sm_clock_mhz", p.sm_clock_mhz},
             {"mem_clock_mhz", p.mem_clock_mhz}, {"bus_width_bits", p.bus_width_bits}, {"sms", p.sms},
-            {"l2_bytes", p.l2_bytes}, {"date", p.date}, {"command", p.command}, {"commit", p.commit}};
+            {"l2_bytes", p.l2_bytes}, {"date", p.date}, {"command", p.command}, {"commit", p.commit},
+            {"warplab", p.warplab}};
 }
 
 Provenance provenance_from_json(const nlohmann::json& j)
@@ -32,6 +30,7 @@ Provenance provenance_from_json(const nlohmann::json& j)
     p.date = j.at("date");
     p.command = j.at("command");
     p.commit = j.at("commit");
+    p.warplab = j.value("warplab", "");  // recorded before 0.4.0: not said
     return p;
 }
 
@@ -154,11 +153,6 @@ std::vector<BenchTable> tables_from_document(const nlohmann::json& doc)
     return out;
 }
 
-// $WARPLAB_SOURCE_DIR first, as for the sources the viewer shows (the browser's files live at /warplab).
-std::string results_dir()
-{
-    if (const char* env = std::getenv("WARPLAB_SOURCE_DIR"); env && *env) return std::string(env) + "/results";
-    return std::string(WARPLAB_SOURCE_DIR) + "/results";
-}
+std::string results_dir() { return (data_dir() / "results").string(); }
 
 }  // namespace warplab

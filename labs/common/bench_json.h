@@ -18,7 +18,7 @@ BenchTable bench_table_from_json(const nlohmann::json& j);
 nlohmann::json results_document(const std::vector<BenchTable>& tables);
 std::vector<BenchTable> tables_from_document(const nlohmann::json& doc);
 
-// The repository's results/ folder (where recorded results are kept).
+// The recorded results: results/ in warplab's data (labs/common/data_dir.h).
 std::string results_dir();
 
 }  // namespace warplab

@@ -34,10 +34,7 @@ GpuStatus gpu_status()
 #include "labs/common/bench.h"
 #include "labs/common/probes.h"
 #include "warplab/cuda/timing.h"
-
-#ifndef WARPLAB_COMMIT
-#define WARPLAB_COMMIT "unknown"
-#endif
+#include "warplab/version.h"
 
 namespace warplab {
 
@@ -126,7 +123,8 @@ Provenance gpu_provenance(const std::string& command)
     std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
     p.date = date;
     p.command = command;
-    p.commit = WARPLAB_COMMIT;
+    p.commit = wl::version_commit();
+    p.warplab = wl::version();
     return p;
 }
 

@@ -5,6 +5,7 @@
 
 #include "warplab/emu/emulator.h"
 #include "warplab/trace/json.h"
+#include "warplab/version.h"
 
 namespace warplab {
 
@@ -24,6 +25,7 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     nlohmann::json doc;
     doc["format"] = wl::trace::kTraceFormat;
     doc["format_version"] = wl::trace::kTraceFormatVersion;
+    doc["warplab"] = wl::version_text();
     doc["lab"] = lab.id;
     doc["version"] = req.version;
     doc["backend"] = run.result.backend;

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "labs/common/traced_run.h"
+#include "labs/common/data_dir.h"
 #include "viewer/declared_arrays.h"
 #include "viewer/format.h"
 #include "viewer/step_model.h"
@@ -108,7 +109,7 @@ TEST(ViewerArrays, ReductionV10ShowsLandedAsDeclared)
     req.type = "int";
     req.backend = BackendChoice::Cpu;
     TracedRun run = trace_version(*find_lab("reduction"), req);
-    SourceCache sources{default_source_root()};
+    SourceCache sources{data_dir().string()};
     const std::vector<const SourceFile*> files{&sources.get("kernels/reduction/10_bulk_copy.cuh")};
     ASSERT_TRUE(files[0]->found);
     use_declared_types(run, files, "int");

@@ -144,7 +144,7 @@ TEST(ViewerModel, ChangedLines)
 
 TEST(ViewerModel, KernelParameterNamesFromTheSource)
 {
-    SourceCache sources(default_source_root());
+    SourceCache sources(data_dir().string());
     const SourceFile& f = sources.get("kernels/reduction/02_interleaved_strided.cuh");
     ASSERT_TRUE(f.found) << "source root " << sources.root();
     EXPECT_EQ(kernel_parameter_names(f, "reduce_interleaved_strided"), (std::vector<std::string>{"g_in", "g_out", "n"}));

@@ -13,6 +13,7 @@
 
 #include "labs/common/png_io.h"
 #include "viewer/platform.h"
+#include "labs/common/data_dir.h"
 #include "viewer/source_model.h"
 #include "warplab/ptx/ptx.h"
 
@@ -215,7 +216,7 @@ TEST(ViewerScreenshots, TourWritesEveryVersionAndStep)
 namespace warplab::viewer {
 namespace {
 
-std::string test_kernel(const std::string& name) { return default_source_root() + "/tests/cli/kernels/" + name; }
+std::string test_kernel(const std::string& name) { return data_dir().string() + "/tests/cli/kernels/" + name; }
 
 // A run the emulator finished with a warning shows it under the result, in
 // the status panel; a clean run shows none. cas_sum's atomicCAS loop first

@@ -18,7 +18,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string tree_sum_file() { return default_source_root() + "/tests/cli/kernels/tree_sum.cu"; }
+std::string tree_sum_file() { return data_dir().string() + "/tests/cli/kernels/tree_sum.cu"; }
 
 #define REQUIRE_NVCC()                                                              \
     do {                                                                            \
@@ -79,7 +79,7 @@ TEST(ViewerUserKernel, OneMoreVersionTracedFromTheFile)
 TEST(ViewerUserKernel, ExternSharedGetsTheTextbooksBytes)
 {
     REQUIRE_NVCC();
-    const std::string harris = default_source_root() + "/tests/cli/kernels/harris_style.cu";
+    const std::string harris = data_dir().string() + "/tests/cli/kernels/harris_style.cu";
     App app;
     select_by_name(app, "reduction", "v3");
     on_emulator(app);

@@ -26,7 +26,35 @@ install(DIRECTORY core/include DESTINATION ${WARPLAB_DATA_INSTALL_DIR}/core)
 install(DIRECTORY apps/grader/harness apps/grader/exercises DESTINATION ${WARPLAB_DATA_INSTALL_DIR}/apps/grader
         FILES_MATCHING PATTERN "*.h" PATTERN "*.cuh")
 install(FILES apps/grader/catalog.h DESTINATION ${WARPLAB_DATA_INSTALL_DIR}/apps/grader)
-install(FILES README.md LICENSE CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# `warplab run`'s CUDA runtime: the archives a program links (core/src/cudart/),
+# in <libdir>/warplab, and their list, relative to its own folder, where the
+# installed warplab looks for it (share/warplab/cudart/link.txt). Only where
+# every one is an archive: a program then links without any -dev package.
+if(TARGET warplab_cudart AND WARPLAB_ZSTD_ARCHIVE AND WARPLAB_LZ4_ARCHIVE)
+  file(RELATIVE_PATH _lib_from_list ${CMAKE_INSTALL_FULL_DATADIR}/warplab/cudart ${CMAKE_INSTALL_FULL_LIBDIR}/warplab)
+  set(_installed "")
+  foreach(item IN LISTS WARPLAB_CUDART_LINK_ITEMS)
+    list(APPEND _installed "${_lib_from_list}/$<PATH:GET_FILENAME,${item}>")
+  endforeach()
+  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/cudart/link-installed.txt CONTENT "$<JOIN:${_installed},\n>\n")
+  install(FILES ${WARPLAB_CUDART_LINK_ITEMS} DESTINATION ${CMAKE_INSTALL_LIBDIR}/warplab)
+  install(FILES ${PROJECT_BINARY_DIR}/cudart/link-installed.txt DESTINATION ${WARPLAB_DATA_INSTALL_DIR}/cudart
+          RENAME link.txt)
+endif()
+# Third-party notices: the code of others that the installed programs and
+# archives carry, each with the Debian copyright file of the package it came from.
+include(cmake/notices.cmake)
+set(_notices ${PROJECT_BINARY_DIR}/THIRD-PARTY-NOTICES)
+warplab_third_party_notices(${_notices}
+  "warplab ${PROJECT_VERSION} carries code of the projects below, each under its own licence (Debian's\n\
+copyright files follow). Boost.Context is linked in too; the Boost Software License 1.0 asks no\n\
+notice for machine code.\n"
+  "Dear ImGui, in the viewer|/usr/share/doc/libimgui-dev/copyright"
+  "nlohmann/json, compiled in|/usr/share/doc/nlohmann-json3-dev/copyright"
+  "CLI11, compiled in|/usr/share/doc/libcli11-dev/copyright"
+  "Zstandard, in warplab run's runtime|/usr/share/doc/libzstd-dev/copyright"
+  "LZ4, in warplab run's runtime|/usr/share/doc/liblz4-dev/copyright")
+install(FILES README.md LICENSE CHANGELOG.md ${_notices} DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 # ---- the Debian package (cpack -G DEB, run by scripts/package.sh)

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "labs/common/data_dir.h"
 #include "trace_table.h"
 #include "warplab/trace/json.h"
 #include "warplab/trace/record.h"
@@ -201,6 +202,9 @@ int RunCommand::run() const
     if (!a.watch.empty()) wl::cudart::parse_watch(a.watch);  // a bad --watch is refused before nvcc runs
     wl::cudart::ProgramOptions o;
     o.sources = a.sources, o.include_dirs = a.include_dirs, o.defines = a.defines, o.standard = a.standard;
+    // An installed warplab links programs with the runtime it carries (cmake/install.cmake).
+    if (const auto installed = warplab::data_dir() / "cudart" / "link.txt"; std::filesystem::exists(installed))
+        o.link_file = installed.string();
     const auto start = std::chrono::steady_clock::now();
     const wl::cudart::Program program = wl::cudart::build_program(o);
     if (!program.reused)  // a second run of the same files says nothing here: it reuses this build

@@ -19,6 +19,7 @@ work=$(mktemp -d /tmp/warplab-install.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
+cp "$source/tests/run/programs/vector_add.cu" "$work/"  # a whole program for the installed `warplab run`
 
 # Run inside the namespace; the body is read before the source tree is hidden.
 read -r -d '' body <<'BODY' || true
@@ -42,8 +43,14 @@ if [ -n "$NVCC" ]; then
   warplab grade E1 E7 --dir solutions >grade.txt || { cat grade.txt; fail "warplab grade --dir solutions failed"; }
   expect "warplab grade" 'graded by warplab [0-9]' grade.txt
   expect "warplab grade" '^score: ([0-9]+)/\1 ' grade.txt
+  if [ -f "$PREFIX/share/warplab/cudart/link.txt" ]; then
+    # Built and linked against the runtime the install carries, in a cache of its own (no earlier build reused).
+    XDG_CACHE_HOME=$WORK/cache warplab run vector_add.cu -- 1001 >run.txt 2>&1 || { cat run.txt; fail "warplab run failed"; }
+    expect "warplab run" 'vector_add: 1001 elements, correct' run.txt
+    expect "warplab run" '^1 +vector_add +\(4,1,1\)' run.txt
+  fi
 else
-  echo "no nvcc here: grading (which compiles the kernels) not checked"
+  echo "no nvcc here: grading and warplab run (which compile CUDA) not checked"
 fi
 if command -v warplab-viewer >/dev/null; then
   warplab-viewer --version >viewer-version.txt; expect "warplab-viewer --version" '^warplab-viewer [0-9]' viewer-version.txt

@@ -15,16 +15,18 @@ using namespace wl::ptx::tools;
 
 namespace {
 
-// The runtime's archives and libraries, one a line (written by the build: core/src/cudart/CMakeLists.txt).
-std::vector<std::string> runtime_link_items()
+// The runtime's archives and libraries, one a line (written by the build:
+// core/src/cudart/CMakeLists.txt; installed: cmake/install.cmake).
+std::vector<std::string> runtime_link_items(std::string link_file)
 {
+    if (link_file.empty()) link_file = WARPLAB_CUDART_LINK_FILE;
     std::string text;
-    if (!read_file(WARPLAB_CUDART_LINK_FILE, text))
-        throw ptx::CompileError("warplab's CUDA runtime is not built (" + std::string(WARPLAB_CUDART_LINK_FILE) + " is missing)");
+    if (!read_file(link_file, text))
+        throw ptx::CompileError("warplab's CUDA runtime is not built (" + link_file + " is missing)");
     std::vector<std::string> items;
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);)
-        if (!line.empty()) items.push_back(line);
+        if (!line.empty()) items.push_back((fs::path(link_file).parent_path() / line).lexically_normal().string());
     return items;
 }
 
@@ -56,7 +58,7 @@ Program build_program(const ProgramOptions& o)
     const std::string nvcc = ptx::find_nvcc();
     if (nvcc.empty()) throw ptx::ToolkitMissing("warplab run needs the CUDA toolkit (nvcc); none found on PATH or in /usr/local/cuda");
     if (o.sources.empty()) throw ptx::CompileError("no source file to build");
-    const std::vector<std::string> flags = compile_flags(o), link = runtime_link_items();
+    const std::vector<std::string> flags = compile_flags(o), link = runtime_link_items(o.link_file);
     std::string key_text = nvcc_version(nvcc);
     for (const std::string& f : flags) key_text += '\0' + f;
     for (const std::string& item : link) key_text += '\0' + item + ' ' + hash_of_file(item);

@@ -75,6 +75,9 @@ struct Lane {
     // kMaxWarpWidth a lane), so that a lane stays small at either width.
     std::uint32_t* vc = nullptr;
     std::uint32_t learnt(unsigned k) const { return has_vc ? vc[k] : 0; }
+    // What it learnt of every thread's clock through the mbarrier phases it
+    // waited for (mbarriers.cpp): a row of the block's threads, null until its first wait.
+    std::uint32_t* synced = nullptr;
 };
 
 struct Warp {
@@ -168,6 +171,15 @@ struct Block {
         unsigned line;
     };
     std::vector<BulkCopy> copies;
+    // Mbarrier phases as synchronisation (mbarriers.cpp): per mbarrier, the
+    // clocks its current phase has gathered from its arrivals and those its
+    // completed phases released (by parity); the lanes' Lane::synced rows.
+    struct MbarrierClocks {
+        const void* bar;
+        std::vector<std::uint32_t> arriving, released[2];
+    };
+    std::vector<MbarrierClocks> mbarrier_clocks;
+    std::vector<std::uint32_t> synced_rows;
 };
 
 // The lane this host thread runs (the scheduler sets it at every resume, a
@@ -257,7 +269,8 @@ inline void record(Lane& lane, Kind kind, Space space, unsigned size, std::uint8
 
 // Two accesses by different threads in one barrier interval are ordered only
 // by a warp synchronisation between them: a lockstep round (Lockstep) or a
-// collective both lanes joined (Independent, vector clocks).
+// collective both lanes joined (Independent, vector clocks); or by an mbarrier
+// phase the earlier thread arrived at and the later one waited for.
 inline std::uint32_t lane_clock(const Lane& lane)
 {
     const Block& b = *lane.block;
@@ -267,6 +280,7 @@ inline std::uint32_t lane_clock(const Lane& lane)
 inline bool ordered(const Lane& now, const AccessStamp& before)
 {
     if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
+    if (now.synced && now.synced[before.thread] >= before.clock) return true;  // an mbarrier phase between
     if ((before.thread >> now.block->warp_shift) != now.warp) return false;
     if (now.block->opt->schedule == Schedule::Lockstep) return before.clock != now.block->warps[now.warp].round;
     const unsigned k = before.thread & (now.block->warp_width - 1);

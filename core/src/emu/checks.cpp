@@ -113,7 +113,7 @@ struct SharedAccess {
     what << "data race on shared memory: " << a.name << "[" << a.index << "] (word " << word << ") is "
          << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
          << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line)
-         << ", with no __syncthreads() or __syncwarp() between the two";
+         << ", with no __syncthreads(), __syncwarp() or wait on an mbarrier it arrived at between the two";
     fault(lane, a.file, a.line, what.str());
 }
 
@@ -192,7 +192,7 @@ inline void check_race(Lane& lane, const SharedAccess& a, std::uint64_t word, st
     // its write and this read is missing (the commonest cause in a lab).
     what << "read of uninitialised shared memory: " << a.name << "[" << a.index
          << "] has not been written in this block before this read (if another thread writes it, is a "
-            "__syncthreads() missing between that write and this read?)";
+            "__syncthreads() missing between that write and this read, or a wait on the barrier it arrives at?)";
     fault(lane, a.file, a.line, what.str());
 }
 

@@ -40,6 +40,67 @@ void store_mbarrier(void* bar, const MbarrierState& s)
     std::memcpy(bar, &v, 8);
 }
 
+// ---- phases as synchronisation ----
+// A phase orders what each thread did before its arrival before what a thread
+// does once its wait has seen the phase complete (NVIDIA, "PTX ISA":
+// mbarrier.arrive releases, test_wait and try_wait acquire, at CTA scope by
+// default), as vector clocks over the block's threads: a cuda::barrier or a
+// cuda::pipeline stage orders the reads of one round before the copies that
+// overwrite them in the next, whichever barrier of several it is.
+
+Block::MbarrierClocks& clocks_of(Block& b, const void* bar)
+{
+    for (Block::MbarrierClocks& c : b.mbarrier_clocks)
+        if (c.bar == bar) return c;
+    const std::vector<std::uint32_t> zeros(b.threads, 0);
+    b.mbarrier_clocks.push_back(Block::MbarrierClocks{bar, zeros, {zeros, zeros}});
+    return b.mbarrier_clocks.back();
+}
+
+void join_into(std::uint32_t* into, const std::uint32_t* from, unsigned n)
+{
+    for (unsigned k = 0; k < n; ++k) into[k] = std::max(into[k], from[k]);
+}
+
+// The lane's accesses so far, and what it learnt, go with bar's current phase.
+void release_to_phase(Lane& lane, const void* bar)
+{
+    Block& b = *lane.block;
+    Block::MbarrierClocks& c = clocks_of(b, bar);
+    c.arriving[lane.flat] = std::max(c.arriving[lane.flat], lane_clock(lane));
+    if (lane.synced) join_into(c.arriving.data(), lane.synced, b.threads);
+    // Its later accesses are not released (Lockstep: they come in later rounds).
+    if (b.opt->schedule == Schedule::Independent) lane.clock += 1;
+}
+
+// The lane has seen the phase of this parity complete: it learns what that phase released.
+void acquire_from_phase(Lane& lane, const void* bar, unsigned parity)
+{
+    Block& b = *lane.block;
+    if (!lane.synced) {
+        if (b.synced_rows.empty()) b.synced_rows.assign(std::size_t(b.threads) * b.threads, 0);
+        lane.synced = b.synced_rows.data() + std::size_t(lane.flat) * b.threads;
+    }
+    join_into(lane.synced, clocks_of(b, bar).released[parity & 1].data(), b.threads);
+}
+
+// The phase of this parity completes: its arrivals are released. A late waiter
+// for an older phase of the same parity learns the newer one's too (it may miss
+// a race then, never report one that is not).
+void complete_phase(Block& b, const void* bar, unsigned parity)
+{
+    if (b.mbarrier_clocks.empty()) return;
+    Block::MbarrierClocks& c = clocks_of(b, bar);
+    join_into(c.released[parity].data(), c.arriving.data(), b.threads);
+    std::fill(c.arriving.begin(), c.arriving.end(), 0u);
+}
+
+// A new mbarrier at bar (init), or none (inval): no phase of an earlier one orders anything.
+void forget_phases(Block& b, const void* bar)
+{
+    std::erase_if(b.mbarrier_clocks, [&](const Block::MbarrierClocks& c) { return c.bar == bar; });
+}
+
 // Lanes waiting on bar try again: it changed.
 void wake_mbarrier_waiters(Block& b, const void* bar)
 {
@@ -55,6 +116,7 @@ void wake_mbarrier_waiters(Block& b, const void* bar)
 void update_mbarrier(Block& b, void* bar, MbarrierState s)
 {
     if (s.pending == 0 && s.tx == 0) {
+        complete_phase(b, bar, s.parity);
         s.parity ^= 1;
         s.pending = s.expected;
     }
@@ -101,7 +163,8 @@ void check_overwrite(Lane& lane, std::size_t word, const char* name, long long i
         std::ostringstream what;
         what << "data race on shared memory: the bulk copy issued here overwrites " << name << "[" << index << "], "
              << (other == &s.write ? "written" : "read") << " by " << thread_name(*lane.block, other->thread)
-             << other_site(file, line, other->file, other->line) << ", with no __syncthreads() between the two";
+             << other_site(file, line, other->file, other->line)
+             << ", with no __syncthreads() or wait on an mbarrier it arrived at between the two";
         fault(lane, file, line, what.str());
     }
 }
@@ -117,6 +180,7 @@ void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line)
     MbarrierState s;
     s.pending = s.expected = count;
     store_mbarrier(bar, s);
+    forget_phases(*lane.block, bar);
     wake_mbarrier_waiters(*lane.block, bar);
 }
 
@@ -130,9 +194,14 @@ unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* fil
         fault(lane, file, line, "mbarrier.arrive: more arrivals in this phase than the " + std::to_string(s.expected) +
                                     " its mbarrier.init expects");
     s.pending -= count;
+    if (count) release_to_phase(lane, bar);
     update_mbarrier(*lane.block, bar, s);
     return phase;
 }
+
+void mbarrier_release(void* bar) { release_to_phase(*tls_lane, bar); }
+
+void mbarrier_inval(void* bar) { forget_phases(*tls_lane->block, bar); }
 
 bool mbarrier_phase_done(void* bar, unsigned parity, const char* file, unsigned line)
 {
@@ -143,7 +212,9 @@ bool mbarrier_phase_done(void* bar, unsigned parity, const char* file, unsigned 
         update_mbarrier(*lane.block, bar, s);
         s = load_mbarrier(bar);
     }
-    return s.parity != (parity & 1);
+    const bool done = s.parity != (parity & 1);
+    if (done) acquire_from_phase(lane, bar, parity);
+    return done;
 }
 
 void mbarrier_block(const void* bar, const char* name, long long index, const char* file, unsigned line)

@@ -176,6 +176,11 @@ void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line);
 // `count` arrivals (0: expect_tx alone), after adding `tx` bytes the phase must
 // also see land; returns the phase's parity.
 unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* file, unsigned line);
+// What the lane did so far is ordered before bar's current phase completes,
+// with no arrival (cp.async.mbarrier.arrive without .noinc: its copies land first).
+void mbarrier_release(void* bar);
+// mbarrier.inval: the object at bar ends; its 8 bytes may be reused.
+void mbarrier_inval(void* bar);
 // The copies that signal bar land; then: has the phase of this parity completed?
 bool mbarrier_phase_done(void* bar, unsigned parity, const char* file, unsigned line);
 // The lane waits until bar changes (fiber lanes return then; explicit-state

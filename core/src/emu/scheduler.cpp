@@ -166,6 +166,7 @@ void run_block(Block& b, WorkerMemory& mem)
         l.seq = l.epoch = l.sub = l.declared = 0;
         l.has_vc = false;
         l.vc = mem.clocks.data() + std::size_t(t) * kMaxWarpWidth;
+        l.synced = nullptr;
         l.collective = nullptr;
         l.started = false;
         l.spun = false;

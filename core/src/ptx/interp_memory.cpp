@@ -368,6 +368,12 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         land_async_copies(kAllCopies);
         const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
         if (in.sub == Sub::MbCpAsyncArriveNoinc) emu::detail::mbarrier_arrive(bar.p, 1, 0, at_file, at_line);
+        else emu::detail::mbarrier_release(bar.p);
+        return true;
+    }
+    case Sub::MbInval: {  // the object ends (a cuda::barrier's destructor): its phases order nothing more
+        const Target bar = mbarrier_target(fr, in, in.o[0], Kind::Atomic);
+        emu::detail::mbarrier_inval(bar.p);
         return true;
     }
     case Sub::MbExpectTx: {  // expected bytes with no arrival

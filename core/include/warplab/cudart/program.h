@@ -16,6 +16,9 @@ struct ProgramOptions {
     std::vector<std::string> defines;   // NAME or NAME=VALUE
     std::string standard;               // "c++17"; empty: nvcc's own default
     std::string cache_dir;              // empty: "programs" beside compile_file's PTX cache
+    // The runtime's link list, one file a line, a relative one from the list's
+    // own folder (an installed warplab's); empty: the build tree's.
+    std::string link_file;
 };
 
 struct Program {

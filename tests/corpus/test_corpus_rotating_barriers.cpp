@@ -1,0 +1,89 @@
+// Tile loops whose stages take turns on several cuda::barriers or on a
+// cuda::pipeline's stages: the mbarrier phases order each copy before the
+// reads of other threads and those reads before the copy that overwrites them;
+// a read before its wait, and a copy into a stage still being read, are races.
+#include "corpus/corpus_test.h"
+
+namespace warplab::test {
+namespace {
+
+using RotatingBarriers = CorpusScheduleTest;
+INSTANTIATE_TEST_SUITE_P(BothSchedules, RotatingBarriers, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
+
+constexpr unsigned kTileInts = 128, kBlocks = 2, kTiles = 5;
+
+// out[128 b + i] = sum over t of (t + 1) * in[(b * tiles + t) * 128 + 127 - i].
+std::vector<int> weighted_sums(const std::vector<int>& in)
+{
+    std::vector<int> out(kBlocks * kTileInts, 0);
+    for (unsigned b = 0; b < kBlocks; ++b)
+        for (unsigned i = 0; i < kTileInts; ++i)
+            for (unsigned t = 0; t < kTiles; ++t)
+                out[b * kTileInts + i] += static_cast<int>(t + 1) * in[(b * kTiles + t) * kTileInts + kTileInts - 1 - i];
+    return out;
+}
+
+const std::string& file() { static const std::string f = project_file(corpus_path("rotating_barriers.cu")); return f; }
+
+TEST_P(RotatingBarriers, TwoAndThreeBarriersAndPipelineStagesRunWithoutARace)
+{
+    // 5 tiles a block: with 2 and 3 stages every stage is reused, the last
+    // one at tile 4 (2 stages: tiles 0, 2, 4 share stage 0).
+    const auto values = seeded_ints<int>(kBlocks * kTiles * kTileInts, -1000, 1000, 4301);
+    int* in = to_device(emu, values);
+    for (const char* kernel : {"rotating_barriers<2u>", "rotating_barriers<3u>", "swapped_barriers",
+                               "pipeline_stages<2u>", "pipeline_stages<3u>"}) {
+        SCOPED_TRACE(kernel);
+        int* out = zeros<int>(emu, kBlocks * kTileInts);
+        ASSERT_NO_THROW(run_corpus(emu, "rotating_barriers.cu", kernel, dim3(kBlocks), dim3(kTileInts), 0, in, out, kTiles));
+        EXPECT_EQ(to_host(emu, out, kBlocks * kTileInts), weighted_sums(values));
+        EXPECT_TRUE(emu.take_warnings().empty());
+    }
+}
+
+// The fault a wrong kernel of rotating_barriers.cu stops with (the test fails if it runs clean).
+std::optional<KernelFault> fault_of_wrong(Emulator& emu, const char* kernel, std::uint64_t seed)
+{
+    int* in = to_device(emu, seeded_ints<int>(kBlocks * kTiles * kTileInts, -1000, 1000, seed));
+    int* out = zeros<int>(emu, kBlocks * kTileInts);
+    auto f = fault_of([&] { run_corpus(emu, "rotating_barriers.cu", kernel, dim3(kBlocks), dim3(kTileInts), 0, in, out, kTiles); });
+    if (f) {
+        EXPECT_EQ(f->fault.kernel, kernel);
+        EXPECT_TRUE(contains(f->what(), triple("block", f->fault.block)) && contains(f->what(), triple("thread", f->fault.thread)));
+        EXPECT_TRUE(contains(f->what(), "stage[")) << f->what();
+    }
+    return f;
+}
+
+TEST_P(RotatingBarriers, AReadBeforeItsBarriersWaitIsReported)
+{
+    // Thread i reads element 127 - i, which thread 127 - i copies: before the
+    // wait nothing orders the two. The read comes before the copy has landed
+    // (uninitialised) or after it, unordered (a race): either way at the read,
+    // or at the copy where the read came first.
+    auto f = fault_of_wrong(emu, "read_before_wait", 4302);
+    ASSERT_TRUE(f);
+    const std::string message = f->what();
+    const unsigned read = marker_line(file(), "marker: early read");
+    if (f->fault.line == read) {
+        EXPECT_TRUE(contains(message, "uninitialised shared memory") || contains(message, "data race")) << message;
+    } else {
+        EXPECT_TRUE(contains(message, "data race") && contains(message, std::to_string(read))) << message;
+    }
+}
+
+TEST_P(RotatingBarriers, ACopyIntoAStageOthersStillReadIsARace)
+{
+    // The copy of tile t + 1 goes to the stage of tile t - 1 before the wait
+    // for tile t, which is what orders the other threads' reads of tile t - 1.
+    auto f = fault_of_wrong(emu, "prefetch_before_wait", 4303);
+    ASSERT_TRUE(f);
+    const std::string message = f->what();
+    const unsigned read = marker_line(file(), "marker: late read"), copy = marker_line(file(), "marker: early prefetch");
+    EXPECT_TRUE(contains(message, "data race")) << message;
+    EXPECT_TRUE(f->fault.line == read || f->fault.line == copy) << message;
+    EXPECT_TRUE(contains(message, std::to_string(f->fault.line == read ? copy : read))) << message;
+}
+
+}  // namespace
+}  // namespace warplab::test

@@ -101,6 +101,7 @@ struct AccessStamp {
     unsigned line;
     bool valid, atomic;
     std::uint8_t bytes;  // which of the word's 4 bytes the access touched (bit i = byte i)
+    bool beside_atomics;  // a plain store already found racing with atomics (checks.cpp warns of it)
 };
 // A write is checked against the last read and against the last read from
 // another warp than that one, so that one warp's ordered reads do not hide

@@ -133,26 +133,62 @@ void warn(Block& b, unsigned thread, const char* file, unsigned line, std::strin
 // rules (NVIDIA, "CUDA C++ Programming Guide": a warp instruction's writes to
 // one location from several lanes: one of them lands; atomics are not data
 // races among themselves): a race stops the launch, the rest are warnings or nothing.
+// A plain store to a word that other threads update atomically, with nothing
+// ordering the two, as the block queue of Kirk and Hwu's BFS stores its tail
+// on overflow while other threads atomicAdd it: a data race by the memory
+// model that the hardware hides. Warnings, once per pair of lines; the run goes on.
+constexpr const char* kModelRace =
+    ": CUDA's memory model (PTX ISA, \"Memory Consistency Model\") calls two conflicting accesses that are not both "
+    "atomic, with nothing ordering them, a data race, and leaves the result undefined; ";
+
+std::string store_against_atomic(const SharedAccess& a, const std::string& atomic_site)
+{
+    return "a plain store to " + std::string(a.name) + "[" + std::to_string(a.index) +
+           "] races with another thread's atomic operation on it" + atomic_site + kModelRace +
+           "the GPU applies shared-memory stores and atomics to one word one at a time, so each atomic sees the word "
+           "before or after the store and the race usually goes unseen. An atomic store (atomicExch) makes it well-defined";
+}
+
+std::string same_store_beside_atomics(const SharedAccess& a, const std::string& other_store_site)
+{
+    return "plain stores of the same value to " + std::string(a.name) + "[" + std::to_string(a.index) +
+           "] by threads of two warps (here and" + other_store_site + "), a word other threads update atomically" +
+           kModelRace + "both write the same bits, so the word is the same in either order. An atomic store "
+           "(atomicExch) makes it well-defined";
+}
+
 struct AccessFacts {
     bool atomic;              // an atomic, or a strong (.acquire/.relaxed/.volatile) load
     const void* stored;       // a plain store's bytes, else null
+    bool beside_atomics = false;  // set by clash: a plain store that races with atomics (AccessStamp::beside_atomics)
 };
+// Whether a plain store writes to `bytes` of the word what its last write left there.
+bool stores_the_same(const Block& b, const SharedAccess& a, std::uint64_t word, std::uint8_t bytes, const void* stored)
+{
+    const unsigned char* now = b.arena + word * 4;
+    const auto* mine = static_cast<const unsigned char*>(stored) - (static_cast<unsigned char*>(a.ptr) - b.arena) + word * 4;
+    for (unsigned k = 0; k < 4; ++k)
+        if ((bytes >> k & 1) && now[k] != mine[k]) return false;
+    return true;
+}
+
 [[gnu::cold, gnu::noinline]] void clash(Lane& lane, const SharedAccess& a, std::uint64_t word, std::uint8_t bytes,
-                                        const AccessStamp& other, bool other_writes, const AccessFacts& facts)
+                                        const AccessStamp& other, bool other_writes, AccessFacts& facts)
 {
     const Block& b = *lane.block;
-    const bool same_instruction = facts.stored && other_writes && !other.atomic && (other.thread >> b.warp_shift) == lane.warp &&
+    const bool other_stores = other_writes && !other.atomic;
+    const bool same_instruction = facts.stored && other_stores && (other.thread >> b.warp_shift) == lane.warp &&
                                   other.line == a.line && other.file == a.file;
     if (same_instruction) {
-        const unsigned char* now = b.arena + word * 4;
-        const auto* mine = static_cast<const unsigned char*>(facts.stored) - (static_cast<unsigned char*>(a.ptr) - b.arena) + word * 4;
-        for (unsigned k = 0; k < 4; ++k)
-            if ((bytes >> k & 1) && now[k] != mine[k]) {
-                warn(*lane.block, lane.flat, a.file, a.line, "lanes of one store instruction write different values to " + std::string(a.name) + "[" +
-                                  std::to_string(a.index) + "]: one lane's value lands (which one, CUDA leaves undefined)");
-                return;
-            }
-        return;  // the same bytes: whichever lands, the word is the same
+        if (!stores_the_same(b, a, word, bytes, facts.stored))  // the same bytes: whichever lands, the word is the same
+            warn(*lane.block, lane.flat, a.file, a.line, "lanes of one store instruction write different values to " + std::string(a.name) + "[" +
+                              std::to_string(a.index) + "]: one lane's value lands (which one, CUDA leaves undefined)");
+        return;
+    }
+    if (facts.stored && other_stores && other.beside_atomics && stores_the_same(b, a, word, bytes, facts.stored)) {
+        facts.beside_atomics = true;
+        warn(*lane.block, lane.flat, a.file, a.line, same_store_beside_atomics(a, other_site(a.file, a.line, other.file, other.line)));
+        return;
     }
     const bool plain_read_against_atomic = (facts.atomic && other_writes == false && !other.atomic) ||
                                            (a.kind == Kind::Load && !facts.atomic && other.atomic);
@@ -165,12 +201,25 @@ struct AccessFacts {
                  "] races with atomics of other threads (it may see a stale value, as atomicCAS loops allow)");
         return;
     }
+    const bool plain_store_against_atomic = (a.kind == Kind::Store && !facts.atomic && other.atomic) ||
+                                            (facts.atomic && other_writes && !other.atomic);
+    if (plain_store_against_atomic) {
+        // Named at the plain store, whichever of the two came second.
+        const bool store_is_this = a.kind == Kind::Store;
+        facts.beside_atomics |= store_is_this;
+        const char* store_file = store_is_this ? a.file : other.file;
+        const unsigned store_line = store_is_this ? a.line : other.line;
+        warn(*lane.block, store_is_this ? lane.flat : other.thread, store_file, store_line,
+             store_against_atomic(a, other_site(store_file, store_line, store_is_this ? other.file : a.file,
+                                                store_is_this ? other.line : a.line)));
+        return;
+    }
     race_fault(lane, a, word, other, other_writes);
 }
 
 // Inline: nearly every access meets no earlier one of this interval from another thread.
 inline void check_race(Lane& lane, const SharedAccess& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
-                       bool other_writes, const AccessFacts& facts)
+                       bool other_writes, AccessFacts& facts)
 {
     if ((facts.atomic && other.atomic) || !(bytes & other.bytes) || ordered(lane, other)) return;
     clash(lane, a, word, bytes, other, other_writes, facts);
@@ -203,8 +252,8 @@ inline void check_shared(Lane& lane, const SharedAccess& a, const void* stored =
     const bool reads = a.kind != Kind::Store;
     const bool writes = a.kind != Kind::Load;
     const bool atomic = a.kind == Kind::Atomic || strong;
-    const AccessFacts facts{atomic, a.kind == Kind::Store ? stored : nullptr};
-    AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), a.file, a.line, true, atomic, 0};
+    AccessFacts facts{atomic, a.kind == Kind::Store ? stored : nullptr};
+    AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), a.file, a.line, true, atomic, 0, false};
     const std::size_t end = byte + a.size;
     for (std::size_t w = byte / 4; w < (end + 3) / 4; ++w) {
         // Bytes of word w this access touches: char and short elements share words.
@@ -216,6 +265,7 @@ inline void check_shared(Lane& lane, const SharedAccess& a, const void* stored =
         if (writes) {
             check_race(lane, a, w, stamp.bytes, s.read, false, facts);
             check_race(lane, a, w, stamp.bytes, s.read_other_warp, false, facts);
+            stamp.beside_atomics = facts.beside_atomics;
             s.write = stamp;
             s.initialised |= stamp.bytes;
         } else {

@@ -28,9 +28,14 @@ using Barrier = cuda::barrier<cuda::thread_scope_block>;
 
 constexpr unsigned kTileInts = 128;
 
+// kBulk: the size as cuda::aligned_size_t<16>, which on Hopper makes one
+// thread's bulk copy (cp.async.bulk) of the tile; otherwise each thread copies
+// its share with cp.async.
+template <bool kBulk = false>
 __device__ void copy_tile(cg::thread_block block, int* stage, const int* tile, Barrier& ready)
 {
-    cuda::memcpy_async(block, stage, tile, sizeof(int) * kTileInts, ready);
+    if constexpr (kBulk) cuda::memcpy_async(block, stage, tile, cuda::aligned_size_t<16>(sizeof(int) * kTileInts), ready);
+    else cuda::memcpy_async(block, stage, tile, sizeof(int) * kTileInts, ready);
 }
 
 // Each barrier expects the whole block, initialised by one thread.
@@ -44,7 +49,7 @@ template <unsigned kCount> __device__ void init_barriers(cg::thread_block block,
 // kStages barriers taking turns: tile t on barrier t % kStages. The wait for
 // tile t comes first: every thread has then finished tile t - 1, whose stage
 // the copy of tile t + kStages - 1 overwrites.
-template <unsigned kStages>
+template <unsigned kStages, bool kBulk = false>
 __global__ void rotating_barriers(const int* in, int* out, unsigned tiles)
 {
     __shared__ alignas(16) int stage[kStages][kTileInts];
@@ -52,18 +57,20 @@ __global__ void rotating_barriers(const int* in, int* out, unsigned tiles)
     auto block = cg::this_thread_block();
     init_barriers(block, ready);
     const int* tile = in + blockIdx.x * tiles * kTileInts;
-    for (unsigned t = 0; t + 1 < kStages && t < tiles; ++t) copy_tile(block, stage[t], tile + t * kTileInts, ready[t]);
+    for (unsigned t = 0; t + 1 < kStages && t < tiles; ++t) copy_tile<kBulk>(block, stage[t], tile + t * kTileInts, ready[t]);
     int sum = 0;
     for (unsigned t = 0; t < tiles; ++t) {
         ready[t % kStages].arrive_and_wait();
         const unsigned next = t + kStages - 1;
-        if (next < tiles) copy_tile(block, stage[next % kStages], tile + next * kTileInts, ready[next % kStages]);
+        if (next < tiles) copy_tile<kBulk>(block, stage[next % kStages], tile + next * kTileInts, ready[next % kStages]);
         sum += static_cast<int>(t + 1) * stage[t % kStages][kTileInts - 1 - threadIdx.x];  // marker: stage read
     }
     out[blockIdx.x * kTileInts + threadIdx.x] = sum;
 }
 template __global__ void rotating_barriers<2>(const int*, int*, unsigned);
 template __global__ void rotating_barriers<3>(const int*, int*, unsigned);
+template __global__ void rotating_barriers<2, true>(const int*, int*, unsigned);
+template __global__ void rotating_barriers<3, true>(const int*, int*, unsigned);
 
 // Two barriers that swap roles every iteration through a pair of pointers,
 // with the two buffers, as the tutorials' double-buffered SGEMM loop does.
@@ -117,6 +124,26 @@ __global__ void pipeline_stages(const int* in, int* out, unsigned tiles)
 }
 template __global__ void pipeline_stages<2>(const int*, int*, unsigned);
 template __global__ void pipeline_stages<3>(const int*, int*, unsigned);
+
+// One lane of each warp waits on the barrier; __syncwarp() then orders the
+// other lanes after what it saw (the copies of every thread of the block).
+// out[128 b + i] = in[128 b + 127 - i]. Without the __syncwarp() (kSync
+// false) the other lanes' reads are ordered after no copy: a race.
+template <bool kSync>
+__global__ void one_waiter_per_warp(const int* in, int* out)
+{
+    __shared__ alignas(16) int tile[kTileInts];
+    __shared__ Barrier ready[1];
+    auto block = cg::this_thread_block();
+    init_barriers(block, ready);
+    copy_tile(block, tile, in + blockIdx.x * kTileInts, ready[0]);
+    Barrier::arrival_token token = ready[0].arrive();
+    if (threadIdx.x % warpSize == 0) ready[0].wait(static_cast<Barrier::arrival_token&&>(token));
+    if (kSync) __syncwarp();
+    out[blockIdx.x * kTileInts + threadIdx.x] = tile[kTileInts - 1 - threadIdx.x];  // marker: waiter's read
+}
+template __global__ void one_waiter_per_warp<true>(const int*, int*);
+template __global__ void one_waiter_per_warp<false>(const int*, int*);
 
 __global__ void read_before_wait(const int* in, int* out, unsigned tiles)
 {

@@ -31,8 +31,8 @@ TEST_P(RotatingBarriers, TwoAndThreeBarriersAndPipelineStagesRunWithoutARace)
     // one at tile 4 (2 stages: tiles 0, 2, 4 share stage 0).
     const auto values = seeded_ints<int>(kBlocks * kTiles * kTileInts, -1000, 1000, 4301);
     int* in = to_device(emu, values);
-    for (const char* kernel : {"rotating_barriers<2u>", "rotating_barriers<3u>", "swapped_barriers",
-                               "pipeline_stages<2u>", "pipeline_stages<3u>"}) {
+    for (const char* kernel : {"rotating_barriers<2u, false>", "rotating_barriers<3u, false>", "rotating_barriers<2u, true>",
+                               "rotating_barriers<3u, true>", "swapped_barriers", "pipeline_stages<2u>", "pipeline_stages<3u>"}) {
         SCOPED_TRACE(kernel);
         int* out = zeros<int>(emu, kBlocks * kTileInts);
         ASSERT_NO_THROW(run_corpus(emu, "rotating_barriers.cu", kernel, dim3(kBlocks), dim3(kTileInts), 0, in, out, kTiles));
@@ -53,6 +53,27 @@ std::optional<KernelFault> fault_of_wrong(Emulator& emu, const char* kernel, std
         EXPECT_TRUE(contains(f->what(), "stage[")) << f->what();
     }
     return f;
+}
+
+TEST_P(RotatingBarriers, OneWaiterPerWarpPassesWhatItSawOnThroughSyncwarp)
+{
+    const auto values = seeded_ints<int>(kBlocks * kTileInts, -1000, 1000, 4304);
+    int* in = to_device(emu, values);
+    int* out = zeros<int>(emu, kBlocks * kTileInts);
+    ASSERT_NO_THROW(run_corpus(emu, "rotating_barriers.cu", "one_waiter_per_warp<true>", dim3(kBlocks), dim3(kTileInts), 0, in, out));
+    const auto got = to_host(emu, out, kBlocks * kTileInts);
+    for (unsigned b = 0; b < kBlocks; ++b)
+        for (unsigned i = 0; i < kTileInts; ++i) EXPECT_EQ(got[b * kTileInts + i], values[b * kTileInts + kTileInts - 1 - i]);
+
+    // Without the __syncwarp(), a lane that did not wait reads a copy of
+    // another warp's thread ordered by nothing: before it was issued
+    // (uninitialised) or after (a race).
+    auto f = fault_of([&] {
+        run_corpus(emu, "rotating_barriers.cu", "one_waiter_per_warp<false>", dim3(kBlocks), dim3(kTileInts), 0, in, out);
+    });
+    ASSERT_TRUE(f);
+    expect_report(*f, {"one_waiter_per_warp<false>", f->fault.block, std::nullopt, file(), "marker: waiter's read", {"tile["}});
+    EXPECT_TRUE(contains(f->what(), "data race") || contains(f->what(), "uninitialised shared memory")) << f->what();
 }
 
 TEST_P(RotatingBarriers, AReadBeforeItsBarriersWaitIsReported)

@@ -295,6 +295,10 @@ inline bool ordered(const Lane& now, const AccessStamp& before)
 bool release_active_masks(Block& b);
 void settle_barrier(Block& b);
 void mbarrier_deadlock(Block& b);
+// A warp collective of the lanes in mask (lanes base + k) passes on what its
+// lanes learnt through mbarrier phases, and orders their accesses so far for
+// those who learn it from them: a lane that waited, then __syncwarp() (mbarriers.cpp).
+void share_synced(Block& b, unsigned base, std::uint64_t mask);
 // The collective's name in messages ("__shfl_sync").
 const char* op_name(CollectiveOp op);
 

@@ -191,6 +191,7 @@ void complete(Block& b, Warp& w, Collective& c)
             sum += static_cast<unsigned>(c.in[l][0]);
         }
     }
+    share_synced(b, base, c.mask);
     if (b.opt->schedule == Schedule::Independent) join_clocks(b, w, base, c.mask);
     for (std::uint64_t m = c.mask; m; m &= m - 1) {
         const unsigned l = static_cast<unsigned>(std::countr_zero(m));

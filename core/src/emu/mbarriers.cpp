@@ -2,6 +2,7 @@
 // arrive, expect_tx, try_wait) and the bulk copies (cp.async.bulk) that
 // complete its transactions; a copy lands when a thread tests its mbarrier, so
 // an early read of its bytes, and a race with the copy engine, are caught.
+#include <bit>
 #include <sstream>
 
 #include "block.h"
@@ -73,15 +74,21 @@ void release_to_phase(Lane& lane, const void* bar)
     if (b.opt->schedule == Schedule::Independent) lane.clock += 1;
 }
 
-// The lane has seen the phase of this parity complete: it learns what that phase released.
-void acquire_from_phase(Lane& lane, const void* bar, unsigned parity)
+// The lane's row of Lane::synced, made (zeros) on first use.
+std::uint32_t* synced_row(Lane& lane)
 {
     Block& b = *lane.block;
     if (!lane.synced) {
         if (b.synced_rows.empty()) b.synced_rows.assign(std::size_t(b.threads) * b.threads, 0);
         lane.synced = b.synced_rows.data() + std::size_t(lane.flat) * b.threads;
     }
-    join_into(lane.synced, clocks_of(b, bar).released[parity & 1].data(), b.threads);
+    return lane.synced;
+}
+
+// The lane has seen the phase of this parity complete: it learns what that phase released.
+void acquire_from_phase(Lane& lane, const void* bar, unsigned parity)
+{
+    join_into(synced_row(lane), clocks_of(*lane.block, bar).released[parity & 1].data(), lane.block->threads);
 }
 
 // The phase of this parity completes: its arrivals are released. A late waiter
@@ -171,6 +178,18 @@ void check_overwrite(Lane& lane, std::size_t word, const char* name, long long i
 
 
 }  // namespace
+
+void share_synced(Block& b, unsigned base, std::uint64_t mask)
+{
+    if (b.synced_rows.empty()) return;  // no lane of the block has waited on an mbarrier
+    std::vector<std::uint32_t> joined(b.threads, 0);
+    for (std::uint64_t m = mask; m; m &= m - 1) {
+        const Lane& lane = b.lanes[base + std::countr_zero(m)];
+        if (lane.synced) join_into(joined.data(), lane.synced, b.threads);
+        joined[lane.flat] = std::max(joined[lane.flat], lane_clock(lane));
+    }
+    for (std::uint64_t m = mask; m; m &= m - 1) std::memcpy(synced_row(b.lanes[base + std::countr_zero(m)]), joined.data(), b.threads * 4);
+}
 
 void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line)
 {

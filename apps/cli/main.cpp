@@ -386,6 +386,9 @@ int bench(const BenchArgs& a, const std::string& command)
             throw std::invalid_argument("unknown version '" + v + "' of lab " + lab->id + " (see `warplab list`)");
     if (!a.file.empty() && (a.recorded || !a.record.empty()))
         throw std::invalid_argument("--file times your kernel now; it is not recorded, so it takes neither --record nor --recorded");
+    if (!a.file.empty() && lab->host_programs)
+        throw std::invalid_argument("--file: the " + lab->id +
+                                    " lab's versions are host programs (copies, streams, kernels), not one kernel your file can stand in for");
     const auto* as = a.as.empty() ? &lab->versions.front() : find_version(*lab, a.as);
     if (!as) throw std::invalid_argument("unknown version '" + a.as + "' of lab " + lab->id + " to launch your kernel as");
     if (a.shared_bytes && a.file.empty()) throw std::invalid_argument("--shared-bytes sizes your kernel's extern __shared__ array; give --file too");

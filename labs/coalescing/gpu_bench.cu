@@ -1,7 +1,9 @@
 // Times each copy version at every setting of its sweep on the GPU (the plain
 // build: no tracing): effective bandwidth, n floats read plus n written per
 // run (NVIDIA, "Optimizing CUDA"), beside a copy kernel measured in the same
-// run. Rows are named "v1 offset 5" (row_name), one per setting.
+// run. Rows are named "v1 offset 5" (row_name), one per setting. With --file,
+// the user's kernel gets a row at each setting of --as's version, right after
+// that version's ("yours offset 5").
 #include "labs/common/gpu_backends.cuh"
 #include "labs/common/gpu_bench.h"
 #include "labs/coalescing/kernels.cuh"
@@ -27,9 +29,9 @@ bool copies_right(TimingDevice& gpu, const std::vector<float>& in, const float* 
 }
 
 // One row per setting: the input is allocated once, for the largest.
-template <class V> void bench_version(BenchTable& table, std::size_t n, const BenchOptions& o)
+template <class V> std::vector<BenchRow> bench_version(TimingDevice& gpu, std::size_t n, const BenchOptions& o)
 {
-    TimingDevice gpu;
+    std::vector<BenchRow> rows;
     const std::vector<float> in = make_input(input_elements<V>(n, V::setting.last), 1);
     float* d_in = gpu.alloc<float>(in.size());
     float* d_out = gpu.alloc<float>(n);
@@ -42,10 +44,11 @@ template <class V> void bench_version(BenchTable& table, std::size_t n, const Be
         const bool ok_after = copies_right<V>(gpu, in, d_in, d_out, n, s);
         BenchRow row = timed_row(row_name(V::meta.id, s), t, giga_bytes(n), ok_before && ok_after);
         row.block = kBlock;
-        table.rows.push_back(row);
+        rows.push_back(row);
     }
     gpu.free(d_in);
     gpu.free(d_out);
+    return rows;
 }
 
 void require_room(std::size_t n)
@@ -71,10 +74,12 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     BenchTable table = memory_bound_table("coalescing", "float", o);
     table.note = "GB/s: n floats read + n written per run, whatever the stride makes the hardware fetch";
     table.copy_rate = measure_copy_gbps(o.n * sizeof(float), o.warm, o.seconds_per_version);
+    TimingDevice gpu;
     for_each_version<Versions>([&](auto v) {
-        bench_version<decltype(v)>(table, o.n, o);
+        for (const BenchRow& row : bench_version<decltype(v)>(gpu, o.n, o)) table.rows.push_back(row);
         return false;
     });
+    add_user_kernel_row<Versions>(table, gpu, kKernels, o, [&](auto v) { return bench_version<decltype(v)>(gpu, o.n, o); });
     derive_ratios(table);
     return table;
 }

@@ -6,6 +6,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -112,9 +113,10 @@ inline BenchRow time_alone(const Contender& c, const BenchOptions& o)
 
 // With --file (o.file): the user's kernel timed as the lab times the version
 // it is launched as (o.as_version), on `gpu`, which runs it in place of the
-// version's meanwhile; its row goes right after that version's, as a variant,
-// so that its step speed-up is against that version. `time_as(V{})` is the
-// lab's timing of version V.
+// version's meanwhile; each of its rows goes right after the version's row of
+// the same name, as a variant, so that its step speed-up is against that row.
+// `time_as(V{})` is the lab's timing of version V: its row, or its rows where
+// a version has one per setting ("v1 offset 5" gives "yours offset 5").
 template <class Versions, class TimeAs>
 void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const KernelFiles& lab, const BenchOptions& o, TimeAs&& time_as)
 {
@@ -127,10 +129,13 @@ void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const KernelFiles
     } swap{gpu};
     gpu.user = &user;
     gpu.user_launches = 0;
-    BenchRow row;
+    std::vector<BenchRow> rows;
     const bool found = for_each_version<Versions>([&](auto v) {
         if (o.as_version != decltype(v)::meta.id) return false;
-        row = time_as(v);
+        if constexpr (std::is_same_v<decltype(time_as(v)), BenchRow>)
+            rows.push_back(time_as(v));
+        else
+            rows = time_as(v);
         return true;
     });
     if (!found) throw std::invalid_argument("unknown version '" + o.as_version + "' to launch your kernel as");
@@ -139,10 +144,15 @@ void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const KernelFiles
     if (gpu.user_launches == 0)
         throw std::invalid_argument(o.as_version + "'s launch is not one kernel your file can stand in for; launch your kernel as "
                                                    "another version");
-    row.version = kUserVersionId;
-    row.variant = true;
-    const auto as = std::find_if(table.rows.begin(), table.rows.end(), [&](const BenchRow& r) { return r.version == o.as_version; });
-    table.rows.insert(as == table.rows.end() ? as : as + 1, row);
+    for (BenchRow& row : rows) {
+        const std::string as_row = row.version;  // "v3", or "v1 offset 5"
+        const bool of_as = as_row.starts_with(o.as_version);  // else an empty row (image: a group the version is not built for)
+        row.version = kUserVersionId + (of_as ? as_row.substr(o.as_version.size()) : std::string());
+        row.variant = true;
+        row.previous_version = as_row;
+        const auto at = std::find_if(table.rows.begin(), table.rows.end(), [&](const BenchRow& r) { return r.version == as_row; });
+        table.rows.insert(at == table.rows.end() ? at : at + 1, row);
+    }
 #else
     (void)table, (void)gpu, (void)lab, (void)time_as;
     throw std::invalid_argument(gpu_trace_unavailable());

@@ -3,6 +3,7 @@
 // (the reference row: both "% of copy" and "vs copy" are against it), and checks every version's output element by element: at
 // the timed shape before and after timing, and at an awkward non-square shape
 // that no tile divides (the lab's check_on_gpu, for the gpu tests, takes any shape).
+// With --file, the user's kernel is timed and checked so too, launched as --as's version.
 #include <limits>
 
 #include "labs/common/gpu_backends.cuh"
@@ -19,14 +20,16 @@ namespace {
 constexpr Shape kAwkwardShape{3001, 4099};
 
 // The device side of one shape: in, out (poisoned to NaN before each checked
-// run, so an element nobody writes fails), and what out must hold.
+// run, so an element nobody writes fails), and what out must hold. Both
+// shapes launch on one device, so that a --file kernel stands in for both.
 struct Problem {
     Shape s;
     std::vector<float> in, transposed;
-    TimingDevice gpu;
+    TimingDevice& gpu;
     float *d_in = nullptr, *d_out = nullptr;
 
-    Problem(const Shape& shape, std::uint64_t seed) : s(shape), in(make_input(shape, seed)), transposed(reference(shape, in))
+    Problem(TimingDevice& device, const Shape& shape, std::uint64_t seed)
+        : s(shape), in(make_input(shape, seed)), transposed(reference(shape, in)), gpu(device)
     {
         d_in = gpu.alloc<float>(s.elements());
         d_out = gpu.alloc<float>(s.elements());
@@ -112,11 +115,13 @@ BenchTable bench_on_gpu(const BenchOptions& o)
                  std::to_string(s.bytes_moved() >> 20) + " MiB); every version also checked on " + kAwkwardShape.text() + "; " +
                  (o.warm ? "warm L2" : "L2 flushed before each run");
 
-    Problem problem(s, 1), awkward(kAwkwardShape, 2);
+    TimingDevice gpu;
+    Problem problem(gpu, s, 1), awkward(gpu, kAwkwardShape, 2);
     for_each_version<Versions>([&](auto v) {
         table.rows.push_back(bench_version<decltype(v)>(problem, awkward, o));
         return false;
     });
+    add_user_kernel_row<Versions>(table, gpu, kKernels, o, [&](auto v) { return bench_version<decltype(v)>(problem, awkward, o); });
     table.rows.push_back(bench_copy(problem, o));
     table.copy_rate = table.rows.back().rate;  // one copy kernel behind "% of copy" and "vs copy"
     derive_ratios(table);

@@ -90,6 +90,41 @@ if(rc EQUAL 0)
 elseif(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: no GPU to time on")
   string(APPEND failures "bench --file: exit ${rc}, stderr '${err}'\n")
 endif()
+# 5b. bench --file in the other labs that launch one kernel: transpose (Harris's
+#     padded tile in an extern array, as v4) and coalescing (a copy staged
+#     through shared memory, as v1: a row at each of v1's 33 offsets, each
+#     right after v1's row of that offset). A transpose that skips the partial
+#     tiles is timed but marked wrong (1000 = 31·32 + 8 leaves a partial tile
+#     in every row and column), and the exit is 1. Without a GPU: one line, exit 2.
+run_warplab(bench transpose --file transpose_extern.cu --as v4 --n 1000 --seconds 0.02)
+if(rc EQUAL 0)
+  if(NOT out MATCHES "\n *v4 [^\n]*\n *yours \\* [^\n]* yes\n")
+    string(APPEND failures "bench transpose --file: no right 'yours' row after v4: '${out}'\n")
+  endif()
+  run_warplab(bench transpose --file ${CMAKE_CURRENT_LIST_DIR}/../transpose/wrong/whole_tiles_only.cu --as v3 --n 1000 --seconds 0.02)
+  if(NOT rc EQUAL 1 OR NOT out MATCHES "\n *v3 [^\n]*\n *yours \\* [^\n]* WRONG\n")
+    string(APPEND failures "bench transpose --file of a wrong kernel: exit ${rc}, not a WRONG row after v3: '${out}'\n")
+  endif()
+  run_warplab(bench coalescing --file staged_copy.cu --as v1 --n 100003 --seconds 0.005)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "\n *v1 offset 0 [^\n]*\n *yours offset 0 \\* [^\n]* yes\n"
+     OR NOT out MATCHES "\n *v1 offset 32 [^\n]*\n *yours offset 32 \\* [^\n]* yes\n *v2 stride 1 ")
+    string(APPEND failures "bench coalescing --file: exit ${rc}, no right 'yours' row after each of v1's: '${out}'\n")
+  endif()
+else()
+  foreach(lab "transpose;transpose_extern.cu" "coalescing;staged_copy.cu")
+    list(GET lab 0 name)
+    list(GET lab 1 file)
+    run_warplab(bench ${name} --file ${file})
+    if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: no GPU to time on")
+      string(APPEND failures "bench ${name} --file without a GPU: exit ${rc}, stderr '${err}'\n")
+    endif()
+  endforeach()
+endif()
+# Transfers' versions are host programs: refused before a GPU is looked for.
+run_warplab(bench transfers --file tree_sum.cu)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: --file: the transfers lab's versions are host programs[^\n]*\n$")
+  string(APPEND failures "bench transfers --file: exit ${rc}, stderr '${err}' (expected one line and exit 2)\n")
+endif()
 foreach(case "--as=v99|unknown version 'v99' of lab reduction to launch your kernel as"
              "--recorded|takes neither --record nor --recorded")
   string(REPLACE "|" ";" parts "${case}")

@@ -17,12 +17,14 @@
 
 namespace warplab::image {
 
-// The pixel's luminance, 0 outside the image: the dot product with 1/255 taken out.
+// A pixel's luminance: the dot product with 1/255 taken out.
+__device__ inline float luminance(uchar4 p) { return (0.2125f * p.x + 0.7154f * p.y + 0.0721f * p.z) * (1.0f / 255.0f); }
+
+// The pixel's luminance, 0 outside the image.
 __device__ inline float luminance_at(const uchar4* __restrict__ image, unsigned width, unsigned height, unsigned x, unsigned y)
 {
     if (x >= width || y >= height) return 0.0f;
-    const uchar4 p = image[y * width + x];
-    return (0.2125f * p.x + 0.7154f * p.y + 0.0721f * p.z) * (1.0f / 255.0f);
+    return luminance(image[y * width + x]);
 }
 
 template <unsigned BX, unsigned BY>

@@ -19,7 +19,7 @@ namespace {
 
 // The versions' luminance (kernels/image/01_interleaved.cuh), for CUB.
 struct Luminance {
-    __device__ float operator()(const uchar4& p) const { return (0.2125f * p.x + 0.7154f * p.y + 0.0721f * p.z) * (1.0f / 255.0f); }
+    __device__ float operator()(const uchar4& p) const { return luminance(p); }
 };
 
 // GB the algorithm must move: every pixel read once (4 bytes).

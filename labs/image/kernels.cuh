@@ -10,6 +10,7 @@
 #include "kernels/image/04_two_fetches.cuh"
 #include "kernels/image/05_four_fetches.cuh"
 #include "kernels/image/06_four_fetches_64.cuh"
+#include "kernels/image/07_vector_single_pass.cuh"
 #include "labs/image/versions.h"
 
 namespace warplab::image {
@@ -32,8 +33,11 @@ WL_IMAGE_KERNEL(V3Wave64, unrolled_tail_wave64);
 WL_IMAGE_KERNEL(V4, two_fetches);
 WL_IMAGE_KERNEL(V5, four_fetches);
 WL_IMAGE_KERNEL(V6, four_fetches_64);
+WL_IMAGE_KERNEL(V7, vector_single_pass);
 
 #undef WL_IMAGE_KERNEL
+
+static_assert(V7::fetch_x == 4 && V7::fetch_y == kRowsPerThread, "v7's tile is what its kernel loads: one uint4 of pixels, kRowsPerThread rows");
 
 // The compiled function of one instance (found by argument-dependent lookup from the GPU backends).
 template <class V, unsigned BX, unsigned BY> auto kernel_pointer(KernelInstance<V, TemplateArgs<Value<BX>, Value<BY>>>)

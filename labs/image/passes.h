@@ -1,7 +1,8 @@
-// The passes of one version, on any backend with alloc / free / copy_to_host
-// / launch (the emulator, the GPU trace, the GPU timing build): the first
-// pass leaves a grid of partial sums, one per group; the lab's later pass
-// (16×16 groups) shrinks it 16 times each way until one value is left.
+// The passes of one version, on any backend with alloc / free / zero /
+// copy_to_host / launch (the emulator, the GPU trace, the GPU timing build):
+// the first pass leaves a grid of partial sums, one per group; the lab's
+// later pass (16×16 groups) shrinks it 16 times each way until one value is
+// left, unless the version's first pass sums them itself (v7).
 #pragma once
 #include <algorithm>
 #include <vector>
@@ -19,8 +20,9 @@ public:
     Passes(Backend& be, std::size_t width, std::size_t height)
         : be_(be), width_(unsigned(width)), height_(unsigned(height)), first_(V::grid(width, height, Group{BX, BY}))
     {
-        bufs_[0] = be.template alloc<float>(std::size_t(first_.x) * first_.y);
+        bufs_[0] = be.template alloc<float>(groups() + (kSinglePass ? 2 : 0));
         bufs_[1] = be.template alloc<float>(std::max<std::size_t>(1, std::size_t(later(first_.x)) * later(first_.y)));
+        if constexpr (kSinglePass) be.zero(reinterpret_cast<unsigned*>(bufs_[0] + groups() + 1), 1);  // its count of groups done
     }
     ~Passes()
     {
@@ -39,6 +41,10 @@ public:
         launch_pass<V, BX, BY>(be_, PixelPointer{d_in}, width_, height_, bufs_[0], first_);
         unsigned w = first_.x, h = first_.y;
         keep(grids, bufs_[0], w, h);
+        if constexpr (kSinglePass) {  // its last group left the sum after the partials
+            keep(grids, bufs_[0] + groups(), 1, 1);
+            return bufs_[0] + groups();
+        }
         int pass = 0;
         for (; w * h > 1; ++pass) {
             const dim3 grid(later(w), later(h));
@@ -58,6 +64,10 @@ public:
     }
 
 private:
+    // A version whose first pass also sums its partials (V::single_pass): the
+    // sum follows them in its buffer, then a count of groups done.
+    static constexpr bool kSinglePass = requires { V::single_pass; };
+    std::size_t groups() const { return std::size_t(first_.x) * first_.y; }
     static unsigned later(unsigned n) { return ceil_div(n, SumPartials::group.x); }  // the later pass's groups are square
     void keep(std::vector<PassGrid>* grids, const float* d, unsigned w, unsigned h)
     {

@@ -85,7 +85,10 @@ inline double reference_sum(const Picture& p)
 // thread adds (<= 2 levels), the group's tree (<= 10 levels for 1024
 // threads), and each later pass (8 levels a 16×16 group; 2^32 pixels need
 // at most 4 passes after the first): d <= 5 + 2 + 10 + 32 = 49; 64 · 2^-24
-// (3.8e-6 of S) covers it. The absolute 1e-6 covers an all-black picture
+// (3.8e-6 of S) covers it. v7 adds 32 pixels a thread (10 levels), and its
+// last group one term a thread per 256 partials and its tree (8 levels at
+// 256 threads): d <= 5 + 10 + 8 + 33 + 8 = 64 up to 8448 groups of 128×64,
+// 69 million pixels (8K UHD is 33 million). The absolute 1e-6 covers an all-black picture
 // (S = 0, which the kernels give exactly). A kernel that misses or repeats
 // one pixel of 1080p at mean luminance 0.5 is off by 2.4e-7 of S: below this
 // tolerance, so the tests also compare the partials.

@@ -122,7 +122,23 @@ struct V6 : Fetches<2, 2, 8, 8> {
     static constexpr unsigned threads_multiple = 64;
 };
 
-using Versions = std::tuple<V1, V2, V3, V3Wave64, V4, V5, V6>;
+// Four adjacent pixels a load (16 bytes) in each of 8 rows BY apart, so the
+// tile is (4·BX)×(8·BY); the last group adds the partials in the same launch.
+struct V7 : Fetches<4, 8, 32, 8> {
+    static constexpr VersionMeta meta{
+        .id = "v7", .name = "vector_single_pass",
+        .idea = "16-byte loads of four pixels, eight rows in flight a thread, and one pass: the last group adds the partials",
+        .changed = "32×8 groups over 128×64 tiles (15×17 partials for 1080p); shuffles and one word a warp; "
+                   "the last group, counted with an atomic, sums the partials: no later pass",
+        .expected = "one launch instead of three, a quarter of the loads: above CUB's two launches",
+        .bench_block = 256,
+    };
+    static constexpr unsigned threads_multiple = 32;
+    // Its partials buffer holds the tiles' sums, the total and a count of groups done.
+    static constexpr bool single_pass = true;
+};
+
+using Versions = std::tuple<V1, V2, V3, V3Wave64, V4, V5, V6, V7>;
 
 // The later passes (kernels/image/00_sum_partials.cuh): 16×16 groups sum
 // 16×16 tiles of the partials until one value is left. Not a version: every

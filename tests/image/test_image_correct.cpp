@@ -3,6 +3,8 @@
 // of its first pass matches the CPU's sum of that group's tile, on the trace
 // default (320×180, a partial last row of groups), odd sizes no group
 // divides (37×23, 1×1, 1×40) and other groups (--block WxH).
+#include <tuple>
+
 #include "image_test.h"
 #include "labs/image/problem.h"
 
@@ -41,6 +43,28 @@ TEST(ImageGrid, PartialsFollowTheTile)
         EXPECT_EQ(r.pass_grids[0].width, grid.first) << version;
         EXPECT_EQ(r.pass_grids[0].height, grid.second) << version;
         EXPECT_EQ(r.grid_dim, (std::vector<unsigned>{grid.first, grid.second, 1})) << version;
+    }
+}
+
+// v7's tile is 4·BX × 8·BY pixels (128×64 at 32×8), and its one launch
+// leaves the partials and the sum after them (pass_grids: the partials, then
+// 1×1). 300×150: ceil(300/128) × ceil(150/64) = 3×3, the last column 44
+// pixels wide and the last row 22 high; 300 is a multiple of 4, so rows are
+// read 16 bytes at a time; 301×150 (3×3 too) reads pixel by pixel. At 16×8
+// threads the tile is 64×64: 5×3.
+TEST(ImageGrid, V7OneLaunchOverItsTiles)
+{
+    const std::tuple<std::vector<std::size_t>, std::vector<unsigned>, unsigned, unsigned> cases[] = {
+        {{300, 150}, {}, 3, 3}, {{301, 150}, {}, 3, 3}, {{300, 150}, {16, 8}, 5, 3}};
+    for (const auto& [size, group, gx, gy] : cases) {
+        RunRequest req = cpu_request("v7", size, 4);
+        req.block_dim = group;
+        const RunResult r = image_lab().run(req);
+        SCOPED_TRACE(r.problem);
+        EXPECT_TRUE(r.ok) << r.check;
+        ASSERT_EQ(r.pass_grids.size(), 2u);
+        EXPECT_EQ(r.grid_dim, (std::vector<unsigned>{gx, gy, 1}));
+        EXPECT_EQ(r.pass_grids[1].values.size(), 1u);
     }
 }
 

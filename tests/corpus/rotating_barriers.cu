@@ -145,6 +145,35 @@ __global__ void one_waiter_per_warp(const int* in, int* out)
 template __global__ void one_waiter_per_warp<true>(const int*, int*);
 template __global__ void one_waiter_per_warp<false>(const int*, int*);
 
+// Threads 64 and up leave after the first round with arrive_and_drop, as the
+// Programming Guide's early exit does; the barrier then expects only the 64
+// that stay. Each round thread t adds the value of its neighbour (t + 1
+// modulo the threads still there), written before the first wait; the
+// second wait orders the reads before the next round's writes.
+// out[128 b + t] for t < 64: the sum the host works out (the rest: untouched).
+__global__ void early_leavers(const int* in, int* out, unsigned rounds)
+{
+    __shared__ int value[kTileInts];
+    __shared__ Barrier ready[1];
+    auto block = cg::this_thread_block();
+    init_barriers(block, ready);
+    const unsigned t = threadIdx.x;
+    unsigned active = blockDim.x;
+    int v = in[blockIdx.x * kTileInts + t];
+    for (unsigned r = 0; r < rounds; ++r) {
+        value[t] = v;
+        ready[0].arrive_and_wait();
+        v += value[(t + 1) % active];
+        if (r == 0 && t >= 64) {
+            ready[0].arrive_and_drop();
+            return;
+        }
+        ready[0].arrive_and_wait();
+        active = 64;
+    }
+    out[blockIdx.x * kTileInts + t] = v;
+}
+
 __global__ void read_before_wait(const int* in, int* out, unsigned tiles)
 {
     __shared__ alignas(16) int stage[2][kTileInts];

@@ -76,6 +76,25 @@ TEST_P(RotatingBarriers, OneWaiterPerWarpPassesWhatItSawOnThroughSyncwarp)
     EXPECT_TRUE(contains(f->what(), "data race") || contains(f->what(), "uninitialised shared memory")) << f->what();
 }
 
+TEST_P(RotatingBarriers, ThreadsThatLeaveWithArriveAndDropAreNoLongerAwaited)
+{
+    // Round 0 over 128 threads, rounds 1..3 over the 64 that stay: v[t] +=
+    // v[(t + 1) % active], every thread reading the values of the round's start.
+    const auto values = seeded_ints<int>(kBlocks * kTileInts, -1000, 1000, 4305);
+    int* in = to_device(emu, values);
+    int* out = zeros<int>(emu, kBlocks * kTileInts);
+    ASSERT_NO_THROW(run_corpus(emu, "rotating_barriers.cu", "early_leavers", dim3(kBlocks), dim3(kTileInts), 0, in, out, 4u));
+    const auto got = to_host(emu, out, kBlocks * kTileInts);
+    for (unsigned b = 0; b < kBlocks; ++b) {
+        std::vector<int> v(values.begin() + b * kTileInts, values.begin() + (b + 1) * kTileInts);
+        for (unsigned r = 0, active = kTileInts; r < 4; ++r, active = 64) {
+            const std::vector<int> start = v;
+            for (unsigned t = 0; t < active; ++t) v[t] += start[(t + 1) % active];
+        }
+        for (unsigned t = 0; t < kTileInts; ++t) EXPECT_EQ(got[b * kTileInts + t], t < 64 ? v[t] : 0) << b << ", " << t;
+    }
+}
+
 TEST_P(RotatingBarriers, AReadBeforeItsBarriersWaitIsReported)
 {
     // Thread i reads element 127 - i, which thread 127 - i copies: before the

@@ -203,6 +203,17 @@ void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line)
     wake_mbarrier_waiters(*lane.block, bar);
 }
 
+unsigned mbarrier_arrive_drop(void* bar, unsigned count, const char* file, unsigned line)
+{
+    MbarrierState s = load_mbarrier(bar);
+    if (count > s.expected)
+        fault(*tls_lane, file, line, "mbarrier.arrive_drop: it drops " + std::to_string(count) + " arrivals, more than the " +
+                                         std::to_string(s.expected) + " each phase still expects");
+    s.expected -= count;
+    store_mbarrier(bar, s);
+    return mbarrier_arrive(bar, count, 0, file, line);
+}
+
 unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* file, unsigned line)
 {
     Lane& lane = *tls_lane;

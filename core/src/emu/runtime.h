@@ -176,6 +176,8 @@ void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line);
 // `count` arrivals (0: expect_tx alone), after adding `tx` bytes the phase must
 // also see land; returns the phase's parity.
 unsigned mbarrier_arrive(void* bar, unsigned count, unsigned tx, const char* file, unsigned line);
+// arrive_drop: `count` arrivals that later phases no longer expect either (cuda::barrier::arrive_and_drop).
+unsigned mbarrier_arrive_drop(void* bar, unsigned count, const char* file, unsigned line);
 // What the lane did so far is ordered before bar's current phase completes,
 // with no arrival (cp.async.mbarrier.arrive without .noinc: its copies land first).
 void mbarrier_release(void* bar);

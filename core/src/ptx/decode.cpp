@@ -176,13 +176,14 @@ void decode_opcode(std::string_view opcode, Instr& in)
 namespace {
 
 // mbarrier.init / arrive[.expect_tx] / expect_tx / test_wait[.parity] /
-// try_wait[.parity] / inval, on a CTA's own shared memory (.shared, .shared::cta)
+// try_wait[.parity] / inval / arrive_drop, on a CTA's own shared memory (.shared, .shared::cta)
 // or a generic address; the .b64 form.
 void decode_mbarrier(const std::vector<std::string_view>& q, Instr& in)
 {
     static const std::pair<std::string_view, Sub> ops[] = {{"init", Sub::MbInit}, {"arrive", Sub::MbArrive},
                                                            {"expect_tx", Sub::MbExpectTx}, {"test_wait", Sub::MbTestWait},
-                                                           {"try_wait", Sub::MbTryWait}, {"inval", Sub::MbInval}};
+                                                           {"try_wait", Sub::MbTryWait}, {"inval", Sub::MbInval},
+                                                           {"arrive_drop", Sub::MbArriveDrop}};
     in.op = Op::Unsupported;
     if (q.size() < 2) return;
     for (auto& [n, sub] : ops)

@@ -353,13 +353,15 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
         emu::detail::mbarrier_init(bar.p, static_cast<unsigned>(get(fr, in.o[1])), at_file, at_line);
         return true;
     }
-    case Sub::MbArrive: case Sub::MbArriveExpectTx: {
+    case Sub::MbArrive: case Sub::MbArriveExpectTx: case Sub::MbArriveDrop: {
         const bool expect_tx = in.sub == Sub::MbArriveExpectTx;
         const bool counted = !expect_tx && in.nops > 2 && in.o[2].kind != OpKind::None;
         const Target bar = mbarrier_target(fr, in, in.o[1], Kind::Atomic);
         const auto count = counted ? static_cast<unsigned>(get(fr, in.o[2])) : 1u;
         const auto tx = expect_tx ? static_cast<unsigned>(get(fr, in.o[2])) : 0u;
-        put(fr, in.o[0], Ty::B64, emu::detail::mbarrier_arrive(bar.p, count, tx, at_file, at_line));
+        put(fr, in.o[0], Ty::B64,
+            in.sub == Sub::MbArriveDrop ? emu::detail::mbarrier_arrive_drop(bar.p, count, at_file, at_line)
+                                        : emu::detail::mbarrier_arrive(bar.p, count, tx, at_file, at_line));
         return true;
     }
     case Sub::MbCpAsyncArrive: case Sub::MbCpAsyncArriveNoinc: {

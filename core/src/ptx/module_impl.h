@@ -63,7 +63,7 @@ enum class Sub : std::uint8_t {
     Popc, All, Any, Uni, Ballot,                                // vote, bar.red
     Up, Down, Bfly, Idx,                                        // shfl
     MatchAny, MatchAll,
-    MbInit, MbArrive, MbArriveExpectTx, MbExpectTx, MbTestWait, MbTryWait, MbInval,  // mbarrier
+    MbInit, MbArrive, MbArriveExpectTx, MbExpectTx, MbTestWait, MbTryWait, MbInval, MbArriveDrop,  // mbarrier
     MbCpAsyncArrive, MbCpAsyncArriveNoinc,  // cp.async.mbarrier.arrive[.noinc]
     AsyncCommit, AsyncWait, AsyncWaitAll,   // cp.async.commit_group, wait_group N, wait_all
     Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp

@@ -55,6 +55,27 @@ std::optional<KernelFault> fault_of_wrong(Emulator& emu, const char* kernel, std
     return f;
 }
 
+TEST_P(RotatingBarriers, CpAsyncRingsOfTwoToFourStagesAndCooperativeGroupsCopiesRunWithoutARace)
+{
+    // async_rings.cu: the same sums as the barriers' kernels.
+    const auto values = seeded_ints<int>(kBlocks * kTiles * kTileInts, -1000, 1000, 4306);
+    int* in = to_device(emu, values);
+    for (const char* kernel : {"primitive_ring<2u, false>", "primitive_ring<3u, false>", "primitive_ring<4u, false>", "cg_double_buffer"}) {
+        SCOPED_TRACE(kernel);
+        int* out = zeros<int>(emu, kBlocks * kTileInts);
+        ASSERT_NO_THROW(run_corpus(emu, "async_rings.cu", kernel, dim3(kBlocks), dim3(kTileInts), 0, in, out, kTiles));
+        EXPECT_EQ(to_host(emu, out, kBlocks * kTileInts), weighted_sums(values));
+        EXPECT_TRUE(emu.take_warnings().empty());
+    }
+    // Waiting for one group too few: at t = 0 the two groups of the prologue
+    // are the two newest, so none lands and stage 0 was never written.
+    int* out = zeros<int>(emu, kBlocks * kTileInts);
+    auto f = fault_of([&] { run_corpus(emu, "async_rings.cu", "primitive_ring<3u, true>", dim3(kBlocks), dim3(kTileInts), 0, in, out, kTiles); });
+    ASSERT_TRUE(f);
+    expect_report(*f, {"primitive_ring<3u, true>", f->fault.block, std::nullopt, project_file(corpus_path("async_rings.cu")),
+                       "marker: ring read", {"uninitialised shared memory", "ring["}});
+}
+
 TEST_P(RotatingBarriers, OneWaiterPerWarpPassesWhatItSawOnThroughSyncwarp)
 {
     const auto values = seeded_ints<int>(kBlocks * kTileInts, -1000, 1000, 4304);

@@ -93,5 +93,25 @@ TEST_P(SharedArrays, EveryEdgeOfThreeArraysOfDifferentTypesReadsWhatWasStored)
     }
 }
 
+TEST_P(SharedArrays, AHaloTileBesideNarrowWeightsAndAnExternArrayReadsItsNeighbours)
+{
+    // halo_tiles.cu: out[i] = sum over k in -3..3 of w[k + 3] * in[i + k], in
+    // zero outside [0, 200); 200 = 3 blocks of 64 and 8 in the fourth.
+    constexpr int n = 200, radius = 3;
+    const auto in = seeded_ints<int>(n, -100, 100, 4206);
+    const auto weights = seeded_ints<int>(2 * radius + 1, -4, 4, 4207);
+    int* d_in = to_device(emu, in);
+    int* d_out = zeros<int>(emu, n);
+    ASSERT_NO_THROW(run_corpus(emu, "halo_tiles.cu", "halo_blur", dim3(4), dim3(64), 64 * sizeof(int), d_in, d_out, n,
+                               to_device(emu, weights)));
+    const auto got = to_host(emu, d_out, n);
+    for (int i = 0; i < n; ++i) {
+        int sum = 0;
+        for (int k = -radius; k <= radius; ++k)
+            if (i + k >= 0 && i + k < n) sum += weights[k + radius] * in[i + k];
+        EXPECT_EQ(got[i], sum) << "out[" << i << "]";
+    }
+}
+
 }  // namespace
 }  // namespace warplab::test

@@ -128,15 +128,16 @@ template __global__ void pipeline_stages<3>(const int*, int*, unsigned);
 // One lane of each warp waits on the barrier; __syncwarp() then orders the
 // other lanes after what it saw (the copies of every thread of the block).
 // out[128 b + i] = in[128 b + 127 - i]. Without the __syncwarp() (kSync
-// false) the other lanes' reads are ordered after no copy: a race.
-template <bool kSync>
+// false) the other lanes' reads are ordered after no copy: a race. kBulk: the
+// tile comes as one bulk copy, written by the copy engine rather than by threads.
+template <bool kSync, bool kBulk = false>
 __global__ void one_waiter_per_warp(const int* in, int* out)
 {
     __shared__ alignas(16) int tile[kTileInts];
     __shared__ Barrier ready[1];
     auto block = cg::this_thread_block();
     init_barriers(block, ready);
-    copy_tile(block, tile, in + blockIdx.x * kTileInts, ready[0]);
+    copy_tile<kBulk>(block, tile, in + blockIdx.x * kTileInts, ready[0]);
     Barrier::arrival_token token = ready[0].arrive();
     if (threadIdx.x % warpSize == 0) ready[0].wait(static_cast<Barrier::arrival_token&&>(token));
     if (kSync) __syncwarp();
@@ -144,6 +145,8 @@ __global__ void one_waiter_per_warp(const int* in, int* out)
 }
 template __global__ void one_waiter_per_warp<true>(const int*, int*);
 template __global__ void one_waiter_per_warp<false>(const int*, int*);
+template __global__ void one_waiter_per_warp<true, true>(const int*, int*);
+template __global__ void one_waiter_per_warp<false, true>(const int*, int*);
 
 // Threads 64 and up leave after the first round with arrive_and_drop, as the
 // Programming Guide's early exit does; the barrier then expects only the 64

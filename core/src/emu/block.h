@@ -76,7 +76,7 @@ struct Lane {
     std::uint32_t* vc = nullptr;
     std::uint32_t learnt(unsigned k) const { return has_vc ? vc[k] : 0; }
     // What it learnt of every thread's clock through the mbarrier phases it
-    // waited for (mbarriers.cpp): a row of the block's threads, null until its first wait.
+    // waited for (mbarriers.cpp): a row of clock_slots, null until its first wait.
     std::uint32_t* synced = nullptr;
 };
 
@@ -181,7 +181,13 @@ struct Block {
     };
     std::vector<MbarrierClocks> mbarrier_clocks;
     std::vector<std::uint32_t> synced_rows;
+    std::uint32_t engine_clock = 0;  // the copy engine's clock: one tick a landed bulk copy
 };
+
+// The copy engine's thread number in access stamps and clocks: one past the
+// block's threads. Clocks over the block (Lane::synced) have a slot for it.
+inline unsigned copy_engine(const Block& b) { return b.threads; }
+inline unsigned clock_slots(const Block& b) { return b.threads + 1; }
 
 // The lane this host thread runs (the scheduler sets it at every resume, a
 // warp pass at every enter_lane), and fiber switches counted so far: each
@@ -282,6 +288,7 @@ inline bool ordered(const Lane& now, const AccessStamp& before)
 {
     if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
     if (now.synced && now.synced[before.thread] >= before.clock) return true;  // an mbarrier phase between
+    if (before.thread >= now.block->threads) return false;                      // the copy engine, not waited for
     if ((before.thread >> now.block->warp_shift) != now.warp) return false;
     if (now.block->opt->schedule == Schedule::Lockstep) return before.clock != now.block->warps[now.warp].round;
     const unsigned k = before.thread & (now.block->warp_width - 1);

@@ -41,6 +41,7 @@ uint3 thread_index(const Block& b, unsigned flat)
 
 std::string thread_name(const Block& b, unsigned flat)
 {
+    if (flat == copy_engine(b)) return "the copy engine";
     const uint3 t = thread_index(b, flat);
     std::ostringstream s;
     s << "thread (" << t.x << "," << t.y << "," << t.z << ")";
@@ -112,8 +113,12 @@ struct SharedAccess {
     std::ostringstream what;
     what << "data race on shared memory: " << a.name << "[" << a.index << "] (word " << word << ") is "
          << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
-         << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line)
-         << ", with no __syncthreads(), __syncwarp() or wait on an mbarrier it arrived at between the two";
+         << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line);
+    if (other.thread == copy_engine(*lane.block))
+        what << " (the cp.async.bulk issued there), and this thread has not waited on the mbarrier it completes, "
+                "nor passed a __syncthreads() or __syncwarp() since a thread that did";
+    else
+        what << ", with no __syncthreads(), __syncwarp() or wait on an mbarrier it arrived at between the two";
     fault(lane, a.file, a.line, what.str());
 }
 
@@ -176,6 +181,7 @@ bool stores_the_same(const Block& b, const SharedAccess& a, std::uint64_t word, 
                                         const AccessStamp& other, bool other_writes, AccessFacts& facts)
 {
     const Block& b = *lane.block;
+    if (other.thread == copy_engine(b)) race_fault(lane, a, word, other, other_writes);  // no lane of a warp, no atomic
     const bool other_stores = other_writes && !other.atomic;
     const bool same_instruction = facts.stored && other_stores && (other.thread >> b.warp_shift) == lane.warp &&
                                   other.line == a.line && other.file == a.file;

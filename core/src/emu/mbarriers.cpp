@@ -53,7 +53,7 @@ Block::MbarrierClocks& clocks_of(Block& b, const void* bar)
 {
     for (Block::MbarrierClocks& c : b.mbarrier_clocks)
         if (c.bar == bar) return c;
-    const std::vector<std::uint32_t> zeros(b.threads, 0);
+    const std::vector<std::uint32_t> zeros(clock_slots(b), 0);
     b.mbarrier_clocks.push_back(Block::MbarrierClocks{bar, zeros, {zeros, zeros}});
     return b.mbarrier_clocks.back();
 }
@@ -69,7 +69,7 @@ void release_to_phase(Lane& lane, const void* bar)
     Block& b = *lane.block;
     Block::MbarrierClocks& c = clocks_of(b, bar);
     c.arriving[lane.flat] = std::max(c.arriving[lane.flat], lane_clock(lane));
-    if (lane.synced) join_into(c.arriving.data(), lane.synced, b.threads);
+    if (lane.synced) join_into(c.arriving.data(), lane.synced, clock_slots(b));
     // Its later accesses are not released (Lockstep: they come in later rounds).
     if (b.opt->schedule == Schedule::Independent) lane.clock += 1;
 }
@@ -79,8 +79,8 @@ std::uint32_t* synced_row(Lane& lane)
 {
     Block& b = *lane.block;
     if (!lane.synced) {
-        if (b.synced_rows.empty()) b.synced_rows.assign(std::size_t(b.threads) * b.threads, 0);
-        lane.synced = b.synced_rows.data() + std::size_t(lane.flat) * b.threads;
+        if (b.synced_rows.empty()) b.synced_rows.assign(std::size_t(b.threads) * clock_slots(b), 0);
+        lane.synced = b.synced_rows.data() + std::size_t(lane.flat) * clock_slots(b);
     }
     return lane.synced;
 }
@@ -88,7 +88,7 @@ std::uint32_t* synced_row(Lane& lane)
 // The lane has seen the phase of this parity complete: it learns what that phase released.
 void acquire_from_phase(Lane& lane, const void* bar, unsigned parity)
 {
-    join_into(synced_row(lane), clocks_of(*lane.block, bar).released[parity & 1].data(), lane.block->threads);
+    join_into(synced_row(lane), clocks_of(*lane.block, bar).released[parity & 1].data(), clock_slots(*lane.block));
 }
 
 // The phase of this parity completes: its arrivals are released. A late waiter
@@ -98,7 +98,7 @@ void complete_phase(Block& b, const void* bar, unsigned parity)
 {
     if (b.mbarrier_clocks.empty()) return;
     Block::MbarrierClocks& c = clocks_of(b, bar);
-    join_into(c.released[parity].data(), c.arriving.data(), b.threads);
+    join_into(c.released[parity].data(), c.arriving.data(), clock_slots(b));
     std::fill(c.arriving.begin(), c.arriving.end(), 0u);
 }
 
@@ -138,14 +138,22 @@ void add_tx(Lane& lane, MbarrierState& s, std::int64_t bytes, const char* file, 
         fault(lane, file, line, "mbarrier transaction count out of range: more than 1048575 bytes expected at once");
 }
 
-// The copy engine writes the bytes: they are initialised, and written by no thread.
-void land(Block& b, const Block::BulkCopy& c)
+// The copy engine writes the bytes: they are initialised, written by the
+// engine (a thread number of its own, copy_engine) at its next clock, which
+// goes with the phase the copy completes: a thread that waited for that phase
+// reads them in order, one that did not races with the copy.
+void land(Lane& lane, const void* bar, const Block::BulkCopy& c)
 {
+    Block& b = *lane.block;
     std::memcpy(b.arena + c.dst, c.src, c.bytes);
+    const unsigned engine = copy_engine(b);
+    const AccessStamp stamp{engine, lane.epoch, ++b.engine_clock, c.file, c.line, true, false, 0xF, false};
     for (std::size_t w = c.dst / 4; w < (c.dst + c.bytes) / 4; ++w) {
         b.shadow[w].initialised = 0xF;
-        b.shadow[w].write.valid = false;
+        b.shadow[w].write = stamp;
     }
+    Block::MbarrierClocks& clocks = clocks_of(b, bar);
+    clocks.arriving[engine] = b.engine_clock;
 }
 
 // The bulk copies that signal bar land, and count their bytes off it.
@@ -154,7 +162,7 @@ void land_copies(Lane& lane, void* bar, MbarrierState& s, const char* file, unsi
     Block& b = *lane.block;
     auto it = std::stable_partition(b.copies.begin(), b.copies.end(), [&](const Block::BulkCopy& c) { return c.bar != bar; });
     for (auto c = it; c != b.copies.end(); ++c) {
-        land(b, *c);
+        land(lane, bar, *c);
         add_tx(lane, s, -std::int64_t(c->bytes), file, line);
     }
     b.copies.erase(it, b.copies.end());
@@ -182,13 +190,13 @@ void check_overwrite(Lane& lane, std::size_t word, const char* name, long long i
 void share_synced(Block& b, unsigned base, std::uint64_t mask)
 {
     if (b.synced_rows.empty()) return;  // no lane of the block has waited on an mbarrier
-    std::vector<std::uint32_t> joined(b.threads, 0);
+    std::vector<std::uint32_t> joined(clock_slots(b), 0);
     for (std::uint64_t m = mask; m; m &= m - 1) {
         const Lane& lane = b.lanes[base + std::countr_zero(m)];
-        if (lane.synced) join_into(joined.data(), lane.synced, b.threads);
+        if (lane.synced) join_into(joined.data(), lane.synced, clock_slots(b));
         joined[lane.flat] = std::max(joined[lane.flat], lane_clock(lane));
     }
-    for (std::uint64_t m = mask; m; m &= m - 1) std::memcpy(synced_row(b.lanes[base + std::countr_zero(m)]), joined.data(), b.threads * 4);
+    for (std::uint64_t m = mask; m; m &= m - 1) std::memcpy(synced_row(b.lanes[base + std::countr_zero(m)]), joined.data(), clock_slots(b) * 4);
 }
 
 void mbarrier_init(void* bar, unsigned count, const char* file, unsigned line)

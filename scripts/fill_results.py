@@ -22,7 +22,8 @@ Trace numbers, inline (`warplab trace LAB VERSION [OPTIONS] --json --backend cpu
 
     <!-- trace: LAB VERSION [OPTIONS] ; QUERY -->8<!-- /trace -->
 
-QUERY is `steps` (how many steps), or SELECT.FIELD where SELECT is a step
+QUERY is `steps` (how many steps), `blocks` (the first pass's grid, as the
+table's header says it), or SELECT.FIELD where SELECT is a step
 index, a range `A-B` of steps (numbers are summed, lines merged) or `total`,
 and FIELD is one of
 
@@ -218,6 +219,10 @@ def trace_query(doc: dict, query: str):
     steps = block["steps"]
     if query == "steps":
         return len(steps)
+    if query == "blocks":
+        if "grid_dim" not in doc:
+            raise MarkerError("the trace says no grid ('blocks')")
+        return math.prod(doc["grid_dim"])
     select, _, field = query.partition(".")
     if not field:
         raise MarkerError(f"query '{query}' needs SELECT.FIELD (e.g. 3.shared_wf) or 'steps'")

@@ -1,7 +1,7 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
-//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-steps N] [--json]
+//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-steps N] [--requests] [--json]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 //                        [--markdown [--versions v1,v2,ref]] [--timeline] [--recorded --published]
@@ -51,6 +51,7 @@ struct TraceArgs {
     std::uint64_t seed = 1;
     std::uint64_t max_instructions = 0;  // --max-steps (instructions a thread may run); 0: the emulator's default
     bool json = false;
+    bool requests = false;  // --requests: the table's column of global load and store requests
     std::map<std::string, std::optional<unsigned>> settings;  // --<setting> N, by name (the labs' Lab::setting_of)
     bool markdown = false;                   // sweep: the table as markdown
 };
@@ -206,8 +207,11 @@ void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, c
         std::printf("result: %s: %s\n\n", run.result.check.c_str(), run.result.ok ? "correct" : "WRONG");
         return;
     }
-    std::printf("n = %zu %s, block %u%s; block %u of the first pass traced on the %s\n", req.n, req.type.c_str(), req.block,
-                req.block == v.bench_block ? " (as warplab bench times it)" : "", req.watched_block, run.result.backend.c_str());
+    // The first pass's grid, where the lab says it (a block count that depends on n and the SMs, as reduction v7 to v10's).
+    const std::string grid = run.result.grid_dim.empty() ? "" : ", " + std::to_string(run.result.grid_dim[0]) + " blocks";
+    std::printf("n = %zu %s, block %u%s%s; block %u of the first pass traced on the %s\n", req.n, req.type.c_str(), req.block,
+                req.block == v.bench_block ? " (as warplab bench times it)" : "", grid.c_str(), req.watched_block,
+                run.result.backend.c_str());
     std::printf("result %.9g, expected %.9g: %s\n\n", run.result.value, run.result.expected, run.result.ok ? "correct" : "WRONG");
 }
 
@@ -245,7 +249,7 @@ int trace(const TraceArgs& a)
     if (!a.json) {
         print_header(*lab, *v, req, run);
         const SourceNames names = source_names(*lab, req.file.empty() ? std::string(v->file) : req.file);
-        std::fputs(trace_table(run.steps, run.totals, run.block, names).c_str(), stdout);
+        std::fputs(trace_table(run.steps, run.totals, run.block, names, a.requests).c_str(), stdout);
         if (!run.per_machine_instruction) std::printf("%s\n", wl::trace::kPerPtxInstructionNote);
         std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
         for (const std::string& w : run.result.warnings) std::printf("warning: %s\n", w.c_str());
@@ -467,6 +471,7 @@ int main(int argc, char** argv)
                        std::to_string(wl::emu::LaunchOptions::kDefaultMaxInstructions) + ")")
         ->check(CLI::PositiveNumber);
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
+    tr->add_flag("--requests", ta.requests, "add a column of each step's global load and store requests (warp instructions)");
     tr->add_option("-o,--out", ta.out, "also write the JSON trace to this file");
     for (const auto& [name, takers] : settings_taken()) {  // --offset, --stride: what the labs' versions take
         std::string help;

@@ -69,14 +69,24 @@ std::string sectors_text(const wl::trace::GlobalStats& a, const wl::trace::Globa
     return buf;
 }
 
-// lines_w: the line column's width, as wide as its widest entry ("06_vectorized.cuh:68").
+// "loads/stores" requests, or "-" when there was no global access.
+std::string requests_text(const wl::trace::GlobalStats& load, const wl::trace::GlobalStats& store)
+{
+    if (!load.requests && !store.requests) return "-";
+    return std::to_string(load.requests) + "/" + std::to_string(store.requests);
+}
+
+// lines_w: the line column's width, as wide as its widest entry ("06_vectorized.cuh:68");
+// requests: the optional column of global requests, "" when not asked for.
 void row(std::ostringstream& out, int lines_w, const std::string& step, const std::string& lines, const std::string& threads,
          const std::string& warps, const std::string& partial, const std::string& shared, const std::string& worst,
-         const std::string& global)
+         const std::string& requests, const std::string& global)
 {
     char buf[384];
-    std::snprintf(buf, sizeof buf, "%-6s %-*s %8s %6s %8s %12s %8s  %s\n", step.c_str(), lines_w, lines.c_str(),
-                  threads.c_str(), warps.c_str(), partial.c_str(), shared.c_str(), worst.c_str(), global.c_str());
+    std::snprintf(buf, sizeof buf, "%-6s %-*s %8s %6s %8s %12s %8s  %s%s\n", step.c_str(), lines_w, lines.c_str(),
+                  threads.c_str(), warps.c_str(), partial.c_str(), shared.c_str(), worst.c_str(),
+                  requests.empty() ? "" : (std::string(21 - std::min<std::size_t>(requests.size(), 21), ' ') + requests + "  ").c_str(),
+                  global.c_str());
     out << buf;
 }
 
@@ -94,7 +104,7 @@ SourceNames source_names(const Lab& lab, const std::string& own_file)
 }
 
 std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals,
-                        const wl::trace::BlockTrace& block, const SourceNames& names)
+                        const wl::trace::BlockTrace& block, const SourceNames& names, bool with_requests)
 {
     std::ostringstream out;
     const auto sites = step_sites(block, steps.size(), names.own);
@@ -107,19 +117,24 @@ std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const 
     // Warps of another width than NVIDIA's say so above the table (warps, partial and banks count them).
     if (const std::string width = wl::trace::warp_width_label(block.warp_size); !width.empty())
         out << "warps: " << width << " (" << block.warp_size << " lanes a warp)\n";
-    row(out, lines_w, "step", "line", "threads", "warps", "partial", "shared wf", "worst", "global sectors/request");
+    const auto requests = [&](const wl::trace::GlobalStats& load, const wl::trace::GlobalStats& store) {
+        return with_requests ? requests_text(load, store) : std::string();
+    };
+    row(out, lines_w, "step", "line", "threads", "warps", "partial", "shared wf", "worst", with_requests ? "global requests ld/st" : "",
+        "global sectors/request");
     for (const auto& s : steps) {
         const double worst = std::max(s.shared_load.worst_ways, s.shared_store.worst_ways);
         row(out, lines_w, std::to_string(s.step), lines[s.step], std::to_string(s.active_threads),
             std::to_string(s.active_warps), std::to_string(s.partial_warps), shared_text(s.shared_load, s.shared_store),
-            ways_text(worst), sectors_text(s.global_load, s.global_store));
+            ways_text(worst), requests(s.global_load, s.global_store), sectors_text(s.global_load, s.global_store));
     }
     const double worst = std::max(totals.shared_load.worst_ways, totals.shared_store.worst_ways);
     row(out, lines_w, "total", "", "", "", std::to_string(totals.partial_warp_steps), shared_text(totals.shared_load, totals.shared_store),
-        ways_text(worst), sectors_text(totals.global_load, totals.global_store));
+        ways_text(worst), requests(totals.global_load, totals.global_store), sectors_text(totals.global_load, totals.global_store));
     out << "\nshared wf: shared-memory wavefronts, actual/ideal (loads and stores); worst: the worst n-way bank conflict\n"
            "of one warp instruction; partial: warps with only some lanes active at an access (divergence);\n"
            "line: lines of the version's file, or file:line where a step runs code of another file.\n";
+    if (with_requests) out << "global requests ld/st: warp instructions that load / store global memory.\n";
     return out.str();
 }
 

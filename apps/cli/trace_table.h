@@ -20,8 +20,10 @@ struct SourceNames {
 };
 SourceNames source_names(const Lab& lab, const std::string& own_file);
 
+// with_requests: a column of each step's global load and store requests (warp instructions), which the
+// sectors-per-request column averages away (reduction v4's doubled loads at the same 4 sectors each).
 std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals,
-                        const wl::trace::BlockTrace& block, const SourceNames& names);
+                        const wl::trace::BlockTrace& block, const SourceNames& names, bool with_requests = false);
 
 // warplab's counted totals beside Nsight Compute's measured per-block counts.
 std::string counted_vs_measured_table(const MemoryCounts& counted, const MeasuredCounts& measured);

@@ -51,6 +51,7 @@ struct Description {
             T* d_in = be.template alloc<T>(req.n);
             be.copy_to_device(d_in, input.data(), req.n);
             out.threads_per_block = req.block;
+            out.grid_dim = {static_cast<unsigned>(V::blocks(req.n, req.block, be.multiprocessors())), 1, 1};  // the first pass's
             out.value = static_cast<double>(reduce_on<V>(be, d_in, req.n, req.block));
             be.free(d_in);
             out.expected = reference_sum(input);

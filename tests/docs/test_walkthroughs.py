@@ -71,6 +71,26 @@ HAND_DERIVED += """\
 <!-- trace: transpose v3 ; 1.worst -->1<!-- /trace -->
 """
 
+# Image v1 (the interleaved tree): at stride s, warp 0's lane l adds word
+# 2·s·l + s into word 2·s·l, in bank 2·s·l mod 32. In a 16×16 group (256
+# threads) the lanes working at s = 4 are those with 8l < 256, all 32: banks
+# 0, 8, 16, 24 with 8 words each, 8-way; at s = 8 and 16, 16 and 8 lanes fall
+# on 2 banks and 1 bank, 8 words each: 8-way again, the worst of the tree.
+# In a 32×32 group (1024 threads) at s = 16 (step 5) lane l < 32 touches word
+# 32l, all in bank 0: 32-way. Reduction v4 at n = 4096: 512 elements a block
+# of 256, 8 blocks; v10 at 2^20 ints: 2^18 int4, a round of four a thread,
+# 2^18 / (4 · 1024) = 64 blocks.
+HAND_DERIVED += """\
+<!-- trace: image v1 ; total.worst -->8<!-- /trace -->
+<!-- trace: image v1 --block 32x32 ; 5.worst -->32<!-- /trace -->
+<!-- trace: reduction v4 ; blocks -->8<!-- /trace -->
+<!-- trace: reduction v10 --n 1048576 ; blocks -->64<!-- /trace -->
+"""
+
+# Terms each walkthrough must define where it first uses them: the first
+# paragraph that says the word also sets it in bold or italics.
+TERMS = {"L2": r"L2", "sector": r"sectors?", "wavefront": r"wavefronts?"}
+
 failures: list[str] = []
 
 
@@ -125,6 +145,36 @@ def check_markdown_renderer() -> None:
                f"bench {' '.join(args)}: expected exit 2 and one line naming {message!r}, got {p.returncode}: {p.stderr!r}")
 
 
+def paragraphs(text: str) -> list[str]:
+    """The text's paragraphs, fenced code left out (a fence's commands define nothing)."""
+    out, current, fence = [], [], False
+    for line in text.splitlines():
+        if fill_results.FENCE.match(line):
+            fence = not fence
+            continue
+        if fence:
+            continue
+        if line.strip():
+            current.append(line)
+        elif current:
+            out.append("\n".join(current))
+            current = []
+    return out + (["\n".join(current)] if current else [])
+
+
+def undefined_terms(text: str) -> list[str]:
+    """Each of TERMS whose first paragraph does not set it in bold or italics."""
+    missing = []
+    for name, word in TERMS.items():
+        first = next((p for p in paragraphs(text) if re.search(rf"\b{word}\b", p, re.IGNORECASE)), None)
+        if first is None:
+            continue
+        defined = re.search(rf"\*\*[^*]*\b{word}\b[^*]*\*\*|(?<!\*)\*{word}\*(?!\*)", first, re.IGNORECASE)
+        if not defined:
+            missing.append(f"{name} (first used in: {first[:80]!r})")
+    return missing
+
+
 def version_sections(text: str) -> list[tuple[str, str]]:
     parts = re.split(r"^## (v\d[\w-]*.*)$", text, flags=re.MULTILINE)
     return [(parts[i].strip(), parts[i + 1]) for i in range(1, len(parts) - 1, 2)]
@@ -167,11 +217,17 @@ def main() -> int:
             mutation_is_caught(text, pattern, f"{name}, {what}")
         bad = FORBIDDEN.search(text)
         expect(bad is None, f"{name} names something outside readers cannot follow: '{bad and bad[0]}'")
+        undefined = undefined_terms(text)
+        expect(not undefined, f"{name}: terms used before they are defined: {undefined}")
         sections = version_sections(text)
         expect(len(sections) >= SECTIONS[lab], f"{name}: expected a section per version, found {len(sections)}")
         for title, body in sections:
             q, d = body.find("**Question"), body.find("<details>")
             expect(0 <= q < d, f"{name}, {title}: the question must come before the folded answer")
+
+    # The definition check can fail: a paragraph that uses L2 first, undefined, then its definition.
+    caught = undefined_terms("Far beyond L2 it is slow.\n\n- **L2.** The cache before DRAM.\n")
+    expect(len(caught) == 1 and caught[0].startswith("L2"), f"an L2 used before its definition was not caught: {caught}")
 
     check_markdown_renderer()
     expect(not stale_markers(HAND_DERIVED, "hand-derived"), "hand-derived reduction v2 and coalescing numbers disagree with the tool: "

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "labs/common/did_you_mean.h"
 #include "viewer/declared_arrays.h"
 #include "viewer/format.h"
 #include "viewer/step_model.h"
@@ -343,10 +344,10 @@ void on_key(App& app, Key key)
 void select_by_name(App& app, const std::string& lab_id, const std::string& version_id)
 {
     const Lab* lab = lab_id.empty() ? &all_labs().front() : find_lab(lab_id);
-    if (!lab) throw std::invalid_argument("unknown lab '" + lab_id + "' (see `warplab list`)");
+    if (!lab) throw std::invalid_argument(unknown_lab(lab_id));
     app.sel.lab = std::size_t(lab - all_labs().data());
     const Version* v = version_id.empty() ? &lab->versions.front() : find_version(*lab, version_id);
-    if (!v) throw std::invalid_argument("unknown version '" + version_id + "' of lab " + lab->id + " (see `warplab list`)");
+    if (!v) throw std::invalid_argument(unknown_version(*lab, version_id));
     app.sel.version = std::size_t(v - lab->versions.data());
 }
 

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "labs/common/did_you_mean.h"
 #include "viewer/app.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/version.h"
@@ -66,7 +67,7 @@ std::optional<Options> parse_options(int argc, char** argv)
         cli.exit(e);
         return std::nullopt;
     } catch (const CLI::ParseError& e) {
-        throw UsageError(e.what());
+        throw UsageError(e.what() + warplab::unknown_option_hint(cli, argc, argv));
     }
     if (cli.count("--version") && o.version.empty()) {
         std::printf("warplab-viewer %s\n", wl::version_text().c_str());

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "labs/common/did_you_mean.h"
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
 #include "labs/common/user_kernel.h"
@@ -218,11 +219,11 @@ void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, c
 int trace(const TraceArgs& a)
 {
     const Lab* lab = find_lab(a.lab);
-    if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
+    if (!lab) throw std::invalid_argument(unknown_lab(a.lab));
     if (a.version.empty() && a.file.empty()) throw std::invalid_argument("name a version of lab " + lab->id + ", or --file");
     if (a.shared_bytes && a.file.empty()) throw std::invalid_argument("--shared-bytes sizes your kernel's extern __shared__ array; give --file too");
     const Version* v = a.version.empty() ? &lab->versions.front() : find_version(*lab, a.version);
-    if (!v) throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
+    if (!v) throw std::invalid_argument(unknown_version(*lab, a.version));
     RunRequest req = make_request(*lab, *v, a);
     if (!req.file.empty()) req.kernel = check_user_file(req.file, req.kernel);  // named in the header when not given
     req.setting = setting_option(*lab, req.version, a);
@@ -263,7 +264,7 @@ int trace(const TraceArgs& a)
 int sweep(const TraceArgs& a)
 {
     const Lab* lab = find_lab(a.lab);
-    if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
+    if (!lab) throw std::invalid_argument(unknown_lab(a.lab));
     if (!lab->sweep) {
         std::string sweeping;
         for (const Lab& l : all_labs())
@@ -271,7 +272,7 @@ int sweep(const TraceArgs& a)
         throw std::invalid_argument("lab " + lab->id + " has no setting to sweep (" + sweeping + " lab has)");
     }
     if (!a.version.empty() && !find_version(*lab, a.version))
-        throw std::invalid_argument("unknown version '" + a.version + "' of lab " + lab->id + " (see `warplab list`)");
+        throw std::invalid_argument(unknown_version(*lab, a.version));
     for (const Version& v : lab->versions) {
         if (!a.version.empty() && a.version != v.id && a.version != v.name) continue;
         std::fputs(lab->sweep(*lab, make_request(*lab, v, a), a.markdown).c_str(), stdout);
@@ -378,7 +379,7 @@ int print_recorded(const BenchArgs& a)
 int bench(const BenchArgs& a, const std::string& command)
 {
     const Lab* lab = find_lab(a.lab);
-    if (!lab) throw std::invalid_argument("unknown lab '" + a.lab + "' (see `warplab list`)");
+    if (!lab) throw std::invalid_argument(unknown_lab(a.lab));
     if (!a.versions.empty() && !a.markdown) throw std::invalid_argument("--versions needs --markdown");
     if (a.published && !a.recorded) throw std::invalid_argument("--published needs --recorded (the tables set beside it)");
     if (a.published && (a.json || a.csv || !a.versions.empty()))
@@ -387,14 +388,14 @@ int bench(const BenchArgs& a, const std::string& command)
         throw std::invalid_argument("--timeline: lab " + lab->id + " records no timeline (the transfers lab does)");
     for (const std::string& v : a.versions)  // a version, or a row of one ("v3 4 streams")
         if (v != "ref" && !find_version(*lab, row_version(v)))
-            throw std::invalid_argument("unknown version '" + v + "' of lab " + lab->id + " (see `warplab list`)");
+            throw std::invalid_argument(unknown_version(*lab, v));
     if (!a.file.empty() && (a.recorded || !a.record.empty()))
         throw std::invalid_argument("--file times your kernel now; it is not recorded, so it takes neither --record nor --recorded");
     if (!a.file.empty() && lab->host_programs)
         throw std::invalid_argument("--file: the " + lab->id +
                                     " lab's versions are host programs (copies, streams, kernels), not one kernel your file can stand in for");
     const auto* as = a.as.empty() ? &lab->versions.front() : find_version(*lab, a.as);
-    if (!as) throw std::invalid_argument("unknown version '" + a.as + "' of lab " + lab->id + " to launch your kernel as");
+    if (!as) throw std::invalid_argument(unknown_version(*lab, a.as, " to launch your kernel as"));
     if (a.shared_bytes && a.file.empty()) throw std::invalid_argument("--shared-bytes sizes your kernel's extern __shared__ array; give --file too");
     if (!a.file.empty()) check_user_file(a.file, a.kernel);  // its kernels are known before a GPU is looked for
     if (a.recorded) return print_recorded(a);
@@ -534,7 +535,7 @@ int main(int argc, char** argv)
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        std::fprintf(stderr, "warplab: error: %s\n", e.what());
+        std::fprintf(stderr, "warplab: error: %s%s\n", e.what(), warplab::unknown_option_hint(app, argc, argv).c_str());
         return kBadInput;
     }
     try {

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "labs/common/did_you_mean.h"
 #include "labs/common/lab.h"
 #include "warplab/occupancy.h"
 
@@ -77,7 +78,7 @@ void print_table(const Lab& lab, const std::vector<std::size_t>& versions, const
 int OccupancyCommand::run() const
 {
     const Lab* lab = find_lab(lab_);
-    if (!lab) throw std::invalid_argument("unknown lab '" + lab_ + "' (see `warplab list`)");
+    if (!lab) throw std::invalid_argument(unknown_lab(lab_));
     if (lab->host_programs)
         throw std::invalid_argument("lab " + lab->id + "'s versions are host programs around one small kernel: no occupancy to compare");
     std::vector<std::size_t> versions;
@@ -86,7 +87,7 @@ int OccupancyCommand::run() const
     } else if (const auto* v = find_version(*lab, version_)) {
         versions.push_back(static_cast<std::size_t>(v - lab->versions.data()));
     } else {
-        throw std::invalid_argument("unknown version '" + version_ + "' of lab " + lab->id + " (see `warplab list`)");
+        throw std::invalid_argument(unknown_version(*lab, version_));
     }
     const std::string type = type_.empty() ? lab->types.front() : type_;
     bool known_type = false;

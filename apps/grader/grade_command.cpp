@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "gpu_timing.h"
+#include "labs/common/did_you_mean.h"
 #include "grader.h"
 #include "harness/harness.h"
 #include "report.h"
@@ -42,10 +43,13 @@ std::vector<const grade::ExerciseSpec*> resolve_ids(const std::vector<std::strin
     for (std::string id : ids) {
         for (char& c : id) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
         const grade::ExerciseSpec* spec = grade::find_exercise(id);
-        if (!spec)
-            throw std::invalid_argument("unknown exercise '" + id + "' (there are " +
+        if (!spec) {
+            std::vector<std::string> known;
+            for (const grade::ExerciseSpec& e : grade::kExercises) known.emplace_back(e.id);
+            throw std::invalid_argument("unknown exercise '" + id + "'" + warplab::did_you_mean(id, known) + " (there are " +
                                         std::string(grade::kExercises[0].id) + " to " +
                                         std::string(std::end(grade::kExercises)[-1].id) + ")");
+        }
         specs.push_back(spec);
     }
     return specs;

@@ -15,6 +15,7 @@
 #include "trace_table.h"
 #include "warplab/trace/json.h"
 #include "warplab/trace/record.h"
+#include "warplab/version.h"
 #if WARPLAB_HAVE_RUN
 #include "warplab/cudart/program.h"
 #include "warplab/cudart/run_record.h"
@@ -176,8 +177,9 @@ void write_json(const RunArgs& a, const fs::path& dir, const std::vector<wl::cud
             throw std::invalid_argument("--json: cannot write " + a.json_dir + "/" + r.trace + ": " + ec.message());
         ++traces;
     }
-    const nlohmann::json manifest = {{"format", "warplab-run"},    {"format_version", 1},   {"sources", a.sources},
-                                     {"arguments", a.program_args}, {"exit_code", exit_code}, {"launches", list}};
+    const nlohmann::json manifest = {{"format", "warplab-run"},    {"format_version", 1},   {"warplab", wl::version_text()},
+                                     {"sources", a.sources},        {"arguments", a.program_args},
+                                     {"exit_code", exit_code},      {"launches", list}};
     std::ofstream out(fs::path(a.json_dir) / "manifest.json");
     if (!(out << manifest.dump(1) << "\n")) throw std::invalid_argument("--json: cannot write " + a.json_dir + "/manifest.json");
     std::fprintf(stderr, "wrote %s/manifest.json and %zu trace%s\n", a.json_dir.c_str(), traces, traces == 1 ? "" : "s");

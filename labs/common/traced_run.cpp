@@ -5,7 +5,6 @@
 
 #include "warplab/emu/emulator.h"
 #include "warplab/trace/json.h"
-#include "warplab/version.h"
 
 namespace warplab {
 
@@ -22,10 +21,7 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req)
 
 nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run)
 {
-    nlohmann::json doc;
-    doc["format"] = wl::trace::kTraceFormat;
-    doc["format_version"] = wl::trace::kTraceFormatVersion;
-    doc["warplab"] = wl::version_text();
+    nlohmann::json doc = wl::trace::trace_document_header();
     doc["lab"] = lab.id;
     doc["version"] = req.version;
     doc["backend"] = run.result.backend;

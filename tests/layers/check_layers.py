@@ -36,7 +36,7 @@ LAYERS = [(0, ("kernels/", "exercises/", "solutions/")),
           (2, ("labs/",)),
           (3, ("apps/", "viewer/"))]
 INCLUDE_DIRS = ["", "core/include", "apps/grader"]
-ROOMS = {"trace": 0, "occupancy": 0, "dim3.h": 0, "version": 0, "emu": 1, "ptx": 2, "cuda": 3}
+ROOMS = {"version": -1, "trace": 0, "occupancy": 0, "dim3.h": 0, "emu": 1, "ptx": 2, "cuda": 3}
 ROOMS["cudart"] = 3  # warplab's CUDA runtime, on the emulator and the PTX interpreter
 ROOM_ALIASES = {"user": "ptx"}  # a user's .cu file, read into the PTX API (warplab/ptx/kernel_file.h)
 # The one private header a room may take from another: the interpreter drives

@@ -152,16 +152,15 @@ void write_trace(const Device& d, const Kernel& k, const LaunchRecord& r, std::v
 {
     const trace::BlockAnalysis a =
         trace::analyze_block(records, r.watched_block, r.block[0] * r.block[1] * r.block[2], nullptr, d.emu.options.warp_width);
-    nlohmann::json doc = {{"format", trace::kTraceFormat},
-                          {"format_version", trace::kTraceFormatVersion},
-                          {"kernel", r.kernel},
-                          {"launch", r.index},
-                          {"source", k.module->origin},
-                          {"grid", {r.grid[0], r.grid[1], r.grid[2]}},
-                          {"block", {r.block[0], r.block[1], r.block[2]}},
-                          {"watched_block", r.watched_block},
-                          {"blocks", nlohmann::json::array({trace::block_to_json(a.block, a.steps, a.shared_after)})},
-                          {"totals", trace::totals_to_json(a.totals)}};
+    nlohmann::json doc = trace::trace_document_header();
+    doc.update({{"kernel", r.kernel},
+                {"launch", r.index},
+                {"source", k.module->origin},
+                {"grid", {r.grid[0], r.grid[1], r.grid[2]}},
+                {"block", {r.block[0], r.block[1], r.block[2]}},
+                {"watched_block", r.watched_block},
+                {"blocks", nlohmann::json::array({trace::block_to_json(a.block, a.steps, a.shared_after)})},
+                {"totals", trace::totals_to_json(a.totals)}});
     std::ofstream(d.log.dir + "/" + r.trace) << doc.dump() << "\n";
 }
 

@@ -4,7 +4,15 @@
 #include <stdexcept>
 #include <string>
 
+#include "warplab/version.h"
+
 namespace wl::trace {
+
+nlohmann::json trace_document_header()
+{
+    return {{"format", kTraceFormat}, {"format_version", kTraceFormatVersion}, {"warplab", version_text()}};
+}
+
 namespace {
 
 using nlohmann::json;

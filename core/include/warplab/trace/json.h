@@ -14,6 +14,10 @@ namespace wl::trace {
 constexpr const char* kTraceFormat = "warplab-trace";
 constexpr int kTraceFormatVersion = 1;
 
+// What every trace document opens with: its format, the format's version, and
+// the warplab that wrote it (warplab/version.h). Writers add their fields to it.
+nlohmann::json trace_document_header();
+
 // steps[i] and shared_after[i] describe block.steps[i]; either vector may be
 // shorter (or empty), and then those fields are left out of the step object.
 nlohmann::json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& steps,

@@ -25,6 +25,13 @@ function(expect name code)
   endforeach()
   set(failures "${failures}" PARENT_SCOPE)
 endfunction()
+# expect_err(NAME REGEX): the regex in stderr, or a failure line.
+function(expect_err name pattern)
+  if(NOT err MATCHES "${pattern}")
+    string(APPEND failures "${name}: stderr lacks '${pattern}': '${err}'\n")
+  endif()
+  set(failures "${failures}" PARENT_SCOPE)
+endfunction()
 
 # 1. A vector add of n = 1000: 4 blocks of 256. Block 0's 256 threads all add
 #    (0..255 < 1000), 8 whole warps; each warp's load of a, load of b and store
@@ -114,7 +121,25 @@ if(NOT err STREQUAL "warplab: cudaGraphCreate is not supported by warplab's CUDA
   string(APPEND failures "unsupported: stderr is not one line naming cudaGraphCreate: '${err}'\n")
 endif()
 
-# 8. Bad input: one line and exit 2, before or instead of a build.
+# 8. The grid synchronised by cooperative groups (one build, four cases).
+#    The reduction: 100003 = 97 * 1030 + 93 elements of (i % 97) - 40; a whole
+#    cycle adds 4656 - 3880 = 776, 1030 of them 799280, the last 93 add
+#    4278 - 3720 = 558: 799838. 128 threads a block: 2048 / 128 = 16 blocks a
+#    multiprocessor, 16 * 132 = 2112 at once; the program caps its grid at 24.
+run_warplab(grid_sync.cu)
+expect(grid_sync 0 "^reduction: 24 blocks \\(16 a multiprocessor fit\\), sum 799838, expected 799838: correct\n"
+       "\n1 +reduce_grid +\\(24,1,1\\) +\\(128,1,1\\) +512 +[0-9.]+ +-\n")
+run_warplab(grid_sync.cu -- phases)
+expect(grid_sync_phases 0 "^phases: scan of 1000 elements over 5 blocks: correct\n" "\n1 +scan_grid +\\(5,1,1\\) +\\(64,1,1\\) +0 ")
+run_warplab(grid_sync.cu -- too-large)
+expect(grid_sync_too_large 1 "cudaErrorCooperativeLaunchTooLarge \\(too many blocks in cooperative launch\\)\n"
+       "\n1 +reduce_grid +\\(2113,1,1\\) [^\n]*yes \\(below\\)\n" "2113 blocks; the device holds 2112 of them at once")
+#    Launched with <<< >>>, grid.sync() has no barrier: cooperative groups trap (line 47), as on a GPU.
+run_warplab(grid_sync.cu -- plain)
+expect(grid_sync_plain 1 "cudaErrorLaunchFailure \\(unspecified launch failure\\)\n")
+expect_err(grid_sync_plain "kernel fault: kernel reduce_grid, block \\(0,0,0\\)[^\n]*a launch that is not cooperative[^\n]*grid_sync.cu:47\\)")
+
+# 9. Bad input: one line and exit 2, before or instead of a build.
 file(WRITE ${WORK}/broken.cu "__global__ void k(int* x) { x[0] = undeclared; }\nint main() { return 0; }\n")
 foreach(case "|name the program's .cu file" "nope.cu|cannot read source file 'nope.cu'"
              "vector_add.cu;--watch;vector_add:0|launches count from 1" "vector_add.cu;-std=c++2x|is not c\\+\\+NN"

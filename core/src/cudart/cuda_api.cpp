@@ -33,6 +33,7 @@ cudaError_t cuda_error(Error e)
     case Error::InvalidDevicePointer: return cudaErrorInvalidDevicePointer;
     case Error::InvalidMemcpyDirection: return cudaErrorInvalidMemcpyDirection;
     case Error::InvalidPtx: return cudaErrorInvalidPtx;
+    case Error::CooperativeLaunchTooLarge: return cudaErrorCooperativeLaunchTooLarge;
     }
     return cudaErrorUnknown;
 }
@@ -87,9 +88,17 @@ struct CUevent_handle {
     double at_ms = -1;  // the emulator's clock when recorded; < 0: never recorded
 };
 
-cudaError_t launch_kernel(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared)
+cudaError_t launch_kernel(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared, bool cooperative = false)
 {
-    return guarded([&] { launch(kernel, dims(grid), dims(block), args, shared); });
+    return guarded([&] { launch(kernel, dims(grid), dims(block), args, shared, cooperative); });
+}
+
+// A launch by the kernel's host function (cudaLaunchKernel and its kin).
+cudaError_t launch_function(const void* func, dim3 grid, dim3 block, void** args, size_t shared, bool cooperative)
+{
+    const void* kernel = nullptr;
+    if (const cudaError_t e = guarded([&] { kernel = kernel_of(func); }); e != cudaSuccess) return e;
+    return launch_kernel(kernel, grid, block, args, shared, cooperative);
 }
 
 template <class P> cudaError_t null_argument(const P* p, const char* call)
@@ -191,9 +200,27 @@ extern "C" {
 
 cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem, cudaStream_t)
 {
-    const void* kernel = nullptr;
-    if (const cudaError_t e = guarded([&] { kernel = kernel_of(func); }); e != cudaSuccess) return e;
-    return launch_kernel(kernel, gridDim, blockDim, args, sharedMem);
+    return launch_function(func, gridDim, blockDim, args, sharedMem, false);
+}
+
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
+                                                  cudaStream_t)
+{
+    return launch_function(func, gridDim, blockDim, args, sharedMem, true);
+}
+
+// cudaLaunchKernelEx's launch: of its attributes, only cooperative changes what the emulator does.
+cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args)
+{
+    if (!config) return null_argument(config, "cudaLaunchKernelExC");
+    bool cooperative = false;
+    for (unsigned i = 0; i < config->numAttrs; ++i) {
+        const cudaLaunchAttribute& a = config->attrs[i];
+        if (a.id == cudaLaunchAttributeCooperative) cooperative = a.val.cooperative != 0;
+        else if (a.id != cudaLaunchAttributeIgnore && a.id != cudaLaunchAttributePriority)
+            return unsupported(("cudaLaunchKernelEx with launch attribute " + std::to_string(int(a.id))).c_str());
+    }
+    return launch_function(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, cooperative);
 }
 
 // errors
@@ -228,6 +255,7 @@ const char* CUDARTAPI cudaGetErrorString(cudaError_t error)
     case cudaErrorNotSupported: return "operation not supported";
     case cudaErrorMissingConfiguration: return "__global__ function call is not configured";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorCooperativeLaunchTooLarge: return "too many blocks in cooperative launch";
     default: return cudaGetErrorName(error);
     }
 }

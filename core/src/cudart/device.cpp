@@ -187,6 +187,19 @@ void check_configuration(const Kernel& k, Dims grid, Dims block, std::size_t dyn
                                                " (cudaErrorInvalidValue)");
 }
 
+// A cooperative grid must fit on the device at once: blocks_per_sm on each multiprocessor.
+void check_resident(const Kernel& k, Dims grid, Dims block, std::size_t dynamic_shared)
+{
+    const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
+    const int per_sm = blocks_per_sm(&k, int(block.x * block.y * block.z), dynamic_shared);
+    const std::uint64_t fits = std::uint64_t(per_sm) * unsigned(device_limits().multiprocessors);
+    if (blocks > fits)
+        throw Failure(Error::CooperativeLaunchTooLarge,
+                      "kernel " + k.name + " launched cooperatively with " + std::to_string(blocks) + " blocks; the device holds " +
+                          std::to_string(fits) + " of them at once (" + std::to_string(per_sm) + " a multiprocessor, " +
+                          std::to_string(device_limits().multiprocessors) + " multiprocessors) (cudaErrorCooperativeLaunchTooLarge)");
+}
+
 Kernel& kernel_record(const void* kernel) { return *const_cast<Kernel*>(static_cast<const Kernel*>(kernel)); }
 
 }  // namespace
@@ -283,7 +296,7 @@ const void* kernel_of(const void* host_function)
     return &it->second;
 }
 
-void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t dynamic_shared)
+void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t dynamic_shared, bool cooperative)
 {
     Device& d = device();
     std::lock_guard lock(d.mutex);
@@ -306,6 +319,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     r.shared_bytes = dynamic_shared;
     try {
         check_configuration(k, grid, block, dynamic_shared);
+        if (cooperative) check_resident(k, grid, block, dynamic_shared);
     } catch (const Failure& f) {  // not run, as on a GPU; listed with its error
         r.error = f.what();
         d.log.append(r);
@@ -314,6 +328,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     const std::optional<std::uint32_t> watched = d.log.watched(k);
     d.emu.options.record = watched.has_value();
     d.emu.options.watched_blocks = {watched.value_or(0)};
+    d.emu.options.cooperative = cooperative;
     const auto start = std::chrono::steady_clock::now();
     std::optional<Failure> failure;
     try {

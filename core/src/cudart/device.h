@@ -23,6 +23,7 @@ enum class Error {
     InvalidDevicePointer,
     InvalidMemcpyDirection,
     InvalidPtx,
+    CooperativeLaunchTooLarge,
 };
 
 // A failed call: its error and, when not empty, a line for stderr.
@@ -67,7 +68,10 @@ void* register_managed_variable(void* module, const void* host_variable, const c
 // The kernel a host function (a __global__ function's address) launches; throws InvalidDeviceFunction.
 const void* kernel_of(const void* host_function);
 // Runs the kernel with args[i] pointing at its i-th argument; throws Failure.
-void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t dynamic_shared);
+// Cooperative (cudaLaunchCooperativeKernel): every block resident at once,
+// this_grid().sync() a barrier of the grid; a grid larger than the device
+// holds at once is refused.
+void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t dynamic_shared, bool cooperative = false);
 KernelAttributes kernel_attributes(const void* kernel);
 void set_max_dynamic_shared(const void* kernel, int bytes);  // throws InvalidValue past the device's limit
 // Blocks of this kernel one SM holds (the occupancy model; registers not counted: no ptxas here).

@@ -37,6 +37,14 @@ void* Emulator::alloc_bytes(std::size_t bytes)
     return p;
 }
 
+void* Emulator::grid_workspace()
+{
+    constexpr std::size_t kBytes = 16;  // the toolkit's barrier word sits at byte 4
+    if (!grid_workspace_) grid_workspace_ = alloc_bytes(kBytes);
+    std::memset(grid_workspace_, 0, kBytes);
+    return grid_workspace_;
+}
+
 void Emulator::free(void* p)
 {
     if (!p) return;  // as cudaFree(nullptr)

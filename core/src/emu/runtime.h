@@ -99,6 +99,9 @@ void access_round();
 // strong: a load with .acquire, .relaxed or .volatile, which races with no atomic.
 void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
                          const char* file, unsigned line, const void* stored = nullptr, bool strong = false);
+// A spinning lane, at the spin's file:line, before spin_yield: in a cooperative
+// grid that waits forever (every block spins, nothing changes) it faults there.
+void grid_spin(const char* file, unsigned line);
 // A spinning lane (a strong load, which a loop may be waiting on) gives the others a turn.
 // Explicit-state lanes: true when the caller must return (the lane resumes after the load).
 bool spin_yield();

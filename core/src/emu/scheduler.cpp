@@ -8,6 +8,8 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdlib>
+#include <deque>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -141,7 +143,8 @@ bool run_warp_independent(Block& b, unsigned w)
     return ran;
 }
 
-void run_block(Block& b, WorkerMemory& mem)
+// Sets up the block's lanes and warps in mem, ready for its first turn.
+void start_block(Block& b, WorkerMemory& mem)
 {
     b.arena = mem.arena.get();
     b.shadow = mem.shadow.get();
@@ -180,20 +183,49 @@ void run_block(Block& b, WorkerMemory& mem)
         l.clock = 1;
         if (!b.body.run_lane) make_fiber(l, mem, t);
     }
+}
+
+// Cooperative launches: every lane that can run has, since its last turn,
+// only seen a spin loop's value unchanged (spin_yield), so the block waits on
+// another block.
+bool spins_only(const Block& b)
+{
+    bool any = false;
+    for (const Lane& l : b.lanes) {
+        if (l.state != LaneState::Runnable) continue;
+        if (!l.spun) return false;
+        any = true;
+    }
+    return any;
+}
+
+// What a block's turn came to.
+enum class Turn { Ended, Waits, WaitsUnmoved };  // WaitsUnmoved: its lanes did nothing but spin
+
+// Runs the block until it ends or faults; in a cooperative launch, also until
+// it waits on another block (Turn::Waits), when the next block takes its turn.
+Turn block_turn(Block& b)
+{
     const bool lockstep = b.opt->schedule == Schedule::Lockstep;
-    for (;;) {
+    for (unsigned pass = 0;; ++pass) {
         bool ran = false;
         for (unsigned w = 0; w < b.warps.size() && !b.fault; ++w)
             ran |= lockstep ? run_warp_lockstep(b, w) : run_warp_independent(b, w);
-        if (b.fault) return;
+        if (b.fault) return Turn::Ended;
+        if (ran && b.opt->cooperative && spins_only(b)) return pass == 0 ? Turn::WaitsUnmoved : Turn::Waits;
         if (ran) continue;
-        if (std::all_of(b.lanes.begin(), b.lanes.end(), [](const Lane& l) { return l.state == LaneState::Done; })) return;
+        if (std::all_of(b.lanes.begin(), b.lanes.end(), [](const Lane& l) { return l.state == LaneState::Done; })) return Turn::Ended;
         if (release_active_masks(b)) continue;
         settle_barrier(b);
-        if (b.fault) return;
+        if (b.fault) return Turn::Ended;
     }
 }
 
+void run_block(Block& b, WorkerMemory& mem)
+{
+    start_block(b, mem);
+    block_turn(b);
+}
 
 // One warning per site and text over the launch's blocks: the first block's, counting them all.
 void add_warning(std::vector<Warning>& all, Warning w)
@@ -206,7 +238,96 @@ void add_warning(std::vector<Warning>& all, Warning w)
     all.push_back(std::move(w));
 }
 
+// The i-th block of the launch, before its start.
+void place_block(Block& b, const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, const KernelBody& body,
+                 std::uint64_t i, std::vector<LaneRecord>* records)
+{
+    b.kernel = kernel;
+    b.opt = &opt;
+    b.body = body;
+    b.idx = uint3{static_cast<unsigned>(i % grid.x), static_cast<unsigned>((i / grid.x) % grid.y),
+                  static_cast<unsigned>(i / (std::uint64_t(grid.x) * grid.y))};
+    b.dim = block;
+    b.grid = grid;
+    b.flat = static_cast<unsigned>(i);
+    b.threads = block.x * block.y * block.z;
+    b.warp_width = opt.warp_width;
+    b.warp_shift = static_cast<unsigned>(std::countr_zero(opt.warp_width));
+    b.watched = opt.record && std::find(opt.watched_blocks.begin(), opt.watched_blocks.end(), i) != opt.watched_blocks.end();
+    b.records = records;
+    b.max_records = static_cast<std::size_t>(std::min<std::uint64_t>(opt.max_record_bytes / sizeof(LaneRecord), SIZE_MAX));
+}
+
+// Set while a cooperative grid that waits forever gets its last turn: the
+// first lane to spin again faults there (grid_spin).
+WL_RUNTIME_TLS bool tls_grid_stuck = false;
+
+// Rounds in which no block did more than spin before the grid counts as
+// waiting forever. One would do for the toolkit's grid barrier; a few let a
+// lane that left one spin loop for another show that it moved.
+constexpr unsigned kStuckRounds = 4;
+
+// A cooperative launch: every block resident at once, each with its own lanes,
+// fiber stacks (explicit-state lanes keep their state per host thread, so
+// these run on fibers) and shared memory, taking turns on this host thread
+// until all have ended.
+void run_resident(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, KernelBody body,
+                  std::vector<trace::LaneRecord>& records, RunNotes notes)
+{
+    body.run_lane = nullptr;
+    body.run_pass = nullptr;
+    const std::uint64_t blocks = std::uint64_t(grid.x) * grid.y * grid.z;
+    const unsigned threads = block.x * block.y * block.z;
+    std::deque<Block> resident;  // a deque: lanes point at their block
+    std::vector<std::unique_ptr<WorkerMemory>> memory;
+    std::vector<Block*> waiting;
+    for (std::uint64_t i = 0; i < blocks; ++i) {
+        Block& b = resident.emplace_back();
+        place_block(b, kernel, grid, block, opt, body, i, &records);
+        memory.push_back(std::make_unique<WorkerMemory>(threads));
+        start_block(b, *memory.back());
+        waiting.push_back(&b);
+    }
+    const Block* faulted = nullptr;
+    for (unsigned unmoved = 0; !waiting.empty() && !faulted;) {
+        bool moved = false;
+        for (Block* b : waiting) {
+            const Turn t = block_turn(*b);
+            moved |= t != Turn::WaitsUnmoved;
+            if (b->fault) {
+                faulted = b;
+                break;
+            }
+        }
+        std::erase_if(waiting, [](const Block* b) { return std::all_of(b->lanes.begin(), b->lanes.end(), [](const Lane& l) {
+                                                           return l.state == LaneState::Done;
+                                                       }); });
+        unmoved = moved ? 0 : unmoved + 1;
+        if (unmoved == kStuckRounds && !faulted) {  // the first block's spinning lane says where it waits
+            tls_grid_stuck = true;
+            block_turn(*waiting.front());
+            tls_grid_stuck = false;
+            faulted = waiting.front();
+        }
+    }
+    for (Block& b : resident) {
+        *notes.records_cut |= b.records_cut;
+        for (Warning& w : b.warnings) add_warning(*notes.warnings, std::move(w));
+    }
+    if (faulted && faulted->fault) throw KernelFault(*faulted->fault);
+    if (faulted) throw LaunchError("the cooperative grid waits forever in a spin loop, and no lane of block 0 spins again");
+}
+
+
 }  // namespace
+
+void grid_spin(const char* file, unsigned line)
+{
+    if (tls_grid_stuck)
+        fault(*tls_lane, file, line,
+              "every block of this cooperative grid that has not ended waits in a spin loop that no block will end: "
+              "a grid.sync() that some block does not reach? (on a GPU the launch hangs)");
+}
 
 void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, const KernelBody& body,
               std::vector<trace::LaneRecord>& records, std::uint64_t& switches, RunNotes notes)
@@ -220,6 +341,12 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
     if (grid.y > 65535 || grid.z > 65535) throw LaunchError("invalid grid: gridDim.y and gridDim.z are at most 65535");
     if (opt.warp_width != 32 && opt.warp_width != 64)
         throw LaunchError("invalid warp width " + std::to_string(opt.warp_width) + ": a warp has 32 or 64 lanes");
+    if (opt.cooperative) {
+        const std::uint64_t switches_before = tls_switches;
+        run_resident(kernel, grid, block, opt, body, records, notes);
+        switches += tls_switches - switches_before;
+        return;
+    }
 
     const unsigned cores = host_threads();
     const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(opt.workers ? opt.workers : cores, blocks));
@@ -250,21 +377,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
             std::vector<LaneRecord> local;
             for (std::uint64_t i; !stop && (i = next++) < blocks;) {
                 Block b;
-                b.kernel = kernel;
-                b.opt = &opt;
-                b.body = body;
-                b.idx = uint3{static_cast<unsigned>(i % grid.x), static_cast<unsigned>((i / grid.x) % grid.y),
-                              static_cast<unsigned>(i / (std::uint64_t(grid.x) * grid.y))};
-                b.dim = block;
-                b.grid = grid;
-                b.flat = static_cast<unsigned>(i);
-                b.threads = static_cast<unsigned>(threads);
-                b.warp_width = opt.warp_width;
-                b.warp_shift = static_cast<unsigned>(std::countr_zero(opt.warp_width));
-                b.watched = opt.record && std::find(opt.watched_blocks.begin(), opt.watched_blocks.end(), i) !=
-                                              opt.watched_blocks.end();
-                b.records = &local;
-                b.max_records = static_cast<std::size_t>(std::min<std::uint64_t>(opt.max_record_bytes / sizeof(LaneRecord), SIZE_MAX));
+                place_block(b, kernel, grid, block, opt, body, i, &local);
                 run_block(b, mem);
                 ++done;
                 report();

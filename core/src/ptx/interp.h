@@ -90,6 +90,8 @@ struct Launch {
     unsigned decl_line = 0;
     dim3 grid, block;
     unsigned warp_size = kDefaultWarpSize;        // lanes a warp: WARP_SZ, %laneid's range, the lane masks
+    std::uint64_t grid_workspace = 0;             // cooperative launches: the grid barrier's (%envreg1:%envreg2)
+    bool reads_grid_workspace = false;            // the kernel reads %envreg1 or %envreg2 (cooperative groups' grid)
     std::uint64_t max_instructions = emu::LaunchOptions::kDefaultMaxInstructions;
 };
 
@@ -222,6 +224,8 @@ public:
         return at;
     }
     const char* file(const Instr& in) const { return m_.files[user_loc(in).file].c_str(); }
+    // The kernel reads the grid barrier's workspace (%envreg1:%envreg2), which this launch, not cooperative, lacks.
+    bool grid_barrier_missing() const { return t_->L->reads_grid_workspace && !t_->L->grid_workspace; }
     unsigned line(const Instr& in) const { return user_loc(in).line; }
     [[noreturn]] void fail(const Instr& in, const std::string& what) const
     {

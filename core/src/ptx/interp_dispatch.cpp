@@ -20,6 +20,9 @@ Outcome exec_exit(Interpreter&, const Frame&, const Instr&, std::size_t&) { retu
 
 Outcome exec_trap(Interpreter& it, const Frame&, const Instr& in, std::size_t&)
 {
+    if (it.grid_barrier_missing())  // cooperative groups abort a grid sync that has no barrier
+        it.fail(in, "kernel called trap: this_grid().sync() in a launch that is not cooperative has no grid barrier "
+                    "(launch the kernel with cudaLaunchCooperativeKernel)");
     it.fail(in, "kernel called trap (an assert failed or the kernel aborted)");
 }
 

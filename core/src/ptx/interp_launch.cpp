@@ -56,6 +56,8 @@ std::uint64_t Interpreter::special(Special s) const
     case Special::ReservedEnd: return t_->L->reserved_offset + kReservedSharedBytes;
     case Special::ReservedCap: return kReservedSharedBytes;
     case Special::Reserved1: return t_->L->reserved_offset + kReservedSharedBytes / 2;
+    case Special::GridWorkspaceHigh: return t_->L->grid_workspace >> 32;
+    case Special::GridWorkspaceLow: return t_->L->grid_workspace & 0xFFFFFFFFu;
     }
     return 0;
 }
@@ -82,17 +84,20 @@ void lane_main(void* ctx)
     run_function(t, *L.kernel, param, L.image.data());
 }
 
-static bool uses_reserved_shared(const Module::Impl& m, const Function& fn, int depth)
+// Does fn, or a function it calls, read a special register that `wanted` picks?
+template <class Wanted> static bool reads_special(const Module::Impl& m, const Function& fn, Wanted wanted, int depth = 0)
 {
     for (const ConstSlot& c : fn.consts)
-        if (c.kind == OpKind::Special && reserved_shared(static_cast<Special>(c.imm))) return true;
+        if (c.kind == OpKind::Special && wanted(static_cast<Special>(c.imm))) return true;
     if (depth > 16) return false;
     for (const Instr& in : fn.code)
         if (in.op == Op::Call && in.o[1].kind == OpKind::Func && &m.functions[in.o[1].reg] != &fn &&
-            uses_reserved_shared(m, m.functions[in.o[1].reg], depth + 1))
+            reads_special(m, m.functions[in.o[1].reg], wanted, depth + 1))
             return true;
     return false;
 }
+
+static bool grid_workspace_register(Special s) { return s == Special::GridWorkspaceHigh || s == Special::GridWorkspaceLow; }
 
 // A fault the runtime raised (a race, an uninitialised read) at a user's line
 // that calls into a toolkit header: the header's line beside it, when that line is one.
@@ -148,6 +153,8 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     // The warp width: the one place the runtime's choice (LaunchOptions::warp_width) is read.
     L.warp_size = emu.options.warp_width;
     L.max_instructions = emu.options.max_instructions;
+    if (emu.options.cooperative) L.grid_workspace = reinterpret_cast<std::uintptr_t>(emu.grid_workspace());
+    L.reads_grid_workspace = reads_special(mi, *k, grid_workspace_register);
     L.dynamic_bytes = dynamic_shared_bytes;
     L.params.assign(k->param_bytes, 0);
     for (std::size_t i = 0; i < args.size(); ++i) {
@@ -195,7 +202,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
             if (!L.dynamic_name) L.dynamic_name = used[i].name.c_str(), L.dynamic_offset = static_cast<std::uint32_t>(off);
         }
     L.shared_total = off + dynamic_shared_bytes;
-    if (uses_reserved_shared(mi, *k, 0)) {  // after the kernel's own: its offsets stay as they were
+    if (reads_special(mi, *k, reserved_shared)) {  // after the kernel's own: its offsets stay as they were
         L.reserved_offset = static_cast<std::uint32_t>((L.shared_total + 15) / 16 * 16);
         L.slots.push_back(SharedSlot{L.reserved_offset, kReservedSharedBytes, 4, static_cast<std::uint8_t>(L.slots.size()),
                                      kReservedSharedName, true});

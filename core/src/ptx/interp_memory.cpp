@@ -406,7 +406,10 @@ bool Interpreter::mbarrier(const Frame& fr, const Instr& in)
 Outcome exec_load(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
 {
     if (traced_space(in.space) && it.round_pending(pc)) return Outcome::Wait;
-    if (it.load(fr, in) && emu::detail::spin_yield()) return Outcome::Wait;
+    if (it.load(fr, in)) {
+        emu::detail::grid_spin(it.file(in), it.line(in));
+        if (emu::detail::spin_yield()) return Outcome::Wait;
+    }
     return Outcome::Next;
 }
 

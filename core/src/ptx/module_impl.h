@@ -78,6 +78,8 @@ enum class Special : std::uint16_t {
     // The shared memory a GPU keeps for the toolkit (cooperative groups' multi-warp tiles): its bounds and two regions.
     ReservedBegin, ReservedEnd, ReservedCap, Reserved0, Reserved1,
     WarpSize,  // WARP_SZ: the launch's warp width
+    // %envreg1 and %envreg2: a cooperative launch's grid barrier workspace, its high and low 32 bits (0 in other launches).
+    GridWorkspaceHigh, GridWorkspaceLow,
 };
 constexpr bool reserved_shared(Special s) { return s >= Special::ReservedBegin && s <= Special::Reserved1; }
 

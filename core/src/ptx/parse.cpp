@@ -488,6 +488,7 @@ private:
             {"%reserved_smem_offset_end", Special::ReservedEnd}, {"%reserved_smem_offset_cap", Special::ReservedCap},
             {"%reserved_smem_offset_0", Special::Reserved0}, {"%reserved_smem_offset_1", Special::Reserved1},
             {"WARP_SZ", Special::WarpSize},  // PTX's constant for warpSize: the launch's warp width
+            {"%envreg1", Special::GridWorkspaceHigh}, {"%envreg2", Special::GridWorkspaceLow},
         };
         for (auto& [s, v] : table)
             if (n == s) return v;

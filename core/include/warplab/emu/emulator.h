@@ -45,6 +45,15 @@ struct LaunchOptions {
     // Called now and then while a launch runs (at most twice a second, from a
     // host thread that runs blocks): blocks finished, blocks in the grid.
     std::function<void(std::uint64_t done, std::uint64_t total)> progress = nullptr;
+    // A cooperative launch (cudaLaunchCooperativeKernel): every block of the
+    // grid resident at once, as a GPU holds them, taking turns on one host
+    // thread (a block whose every running thread waits in a spin loop gives
+    // the next its turn), and the kernel finds the grid barrier's workspace
+    // (Emulator::grid_workspace) at %envreg1:%envreg2, so that
+    // cooperative_groups::this_grid().sync() works. The caller keeps the grid
+    // to what a GPU holds at once; a grid whose every block waits on a spin
+    // that none will end stops with a fault rather than hanging.
+    bool cooperative = false;
 };
 
 struct Fault {
@@ -113,6 +122,10 @@ public:
     bool records_cut() const { return records_cut_; }
     // Fiber switches made by all launches so far (a lane's resume and its yield are two).
     std::uint64_t fiber_switches() const { return switches_; }
+    // The grid barrier's workspace that a cooperative launch's kernel reads
+    // from %envreg1:%envreg2 (the toolkit's grid sync counts arrivals in it):
+    // 16 bytes of this emulator's memory, zeroed at each call.
+    void* grid_workspace();
 
 private:
     std::vector<trace::LaneRecord> records_;
@@ -120,6 +133,7 @@ private:
     bool records_cut_ = false;
     std::vector<void*> owned_;
     std::uint64_t switches_ = 0;
+    void* grid_workspace_ = nullptr;
 };
 
 }  // namespace wl::emu

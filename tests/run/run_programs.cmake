@@ -139,7 +139,55 @@ run_warplab(grid_sync.cu -- plain)
 expect(grid_sync_plain 1 "cudaErrorLaunchFailure \\(unspecified launch failure\\)\n")
 expect_err(grid_sync_plain "kernel fault: kernel reduce_grid, block \\(0,0,0\\)[^\n]*a launch that is not cooperative[^\n]*grid_sync.cu:47\\)")
 
-# 9. Bad input: one line and exit 2, before or instead of a build.
+# 9. The host side. A right program (a three-launch scan over pinned memory
+#    timed with events, cudaMallocPitch and cudaMemcpy2D, managed memory read
+#    after a synchronize) draws no message but the events' notice. Its scan's
+#    50000 elements are 196 sections of 256 (the last of 80); the 37-float rows
+#    (148 bytes) are pitched to 512; the managed total is 1000 + 999 * 1000 / 2.
+run_warplab(host_correct.cu)
+expect(host_correct 0 "^scan: 50000 elements in 196 sections, 0 wrong, timed: yes\nmatrix: 37x11, pitch 512 bytes, 0 wrong\nmanaged: total 500500\n"
+       "\n1 +scan_sections +\\(196,1,1\\) " "\n2 +scan_sections +\\(1,1,1\\) " "\n3 +add_sums +\\(196,1,1\\) ")
+string(REGEX REPLACE "warplab: nvcc built [^\n]*\n" "" quiet "${err}")
+if(NOT quiet STREQUAL "warplab: cudaEventElapsedTime gives the emulator's time for the launches between the events (host time on this machine), not GPU time\n")
+  string(APPEND failures "host_correct: a right program drew messages: '${err}'\n")
+endif()
+foreach(right histogram.cu struct_args.cu vector_add.cu)
+  run_warplab(${right})
+  if(err MATCHES "warplab: (warning|device memory)")
+    string(APPEND failures "${right}: a right program drew a warning: '${err}'\n")
+  endif()
+endforeach()
+#    The mistakes, each named with its host line (the program is built with -g).
+#    d_out (1200 bytes: 300 floats, line 37) read at out[10], byte 40, on line 55:
+#    the program stops with SIGSEGV (exit 128 + 11), as on a machine with a GPU.
+run_warplab(host_mistakes.cu -- device-read)
+expect(device_read 139)
+expect_err(device_read "warplab: device memory read from host code at [^\n]*host_mistakes.cu:55: byte 40 of a 1200-byte cudaMalloc allocation made at [^\n]*host_mistakes.cu:37\\.")
+run_warplab(host_mistakes.cu -- device-write)
+expect(device_write 139)
+expect_err(device_write "warplab: device memory written from host code at [^\n]*host_mistakes.cu:40: byte 0 of a 1200-byte cudaMalloc allocation made at [^\n]*host_mistakes.cu:36\\.")
+run_warplab(host_mistakes.cu -- after-free)
+expect(after_free 139)
+expect_err(after_free "warplab: device memory read after cudaFree at [^\n]*host_mistakes.cu:58: byte 40 [^\n]*made at [^\n]*host_mistakes.cu:37, freed at [^\n]*host_mistakes.cu:57\\.")
+#    A host array given to the kernel: its first load faults (line 25) and the fault names argument 0.
+run_warplab(host_mistakes.cu -- host-pointer)
+expect(host_pointer 1 "cudaErrorLaunchFailure\n")
+expect_err(host_pointer "kernel fault: kernel square[^\n]*host_mistakes.cu:25\\); argument 0 \\(float const\\*\\) is 0x[0-9a-f]+, host memory")
+#    out[10] = (0.5 * 10)^2 = 25; d_out, never freed, is listed at exit.
+run_warplab(host_mistakes.cu -- leak)
+expect(leak 0 "^leak: out\\[10\\] = 25.00\n")
+expect_err(leak "warplab: warning: 1 allocation never freed: 1200 bytes from cudaMalloc at [^\n]*host_mistakes.cu:37\n")
+#    Managed memory read on line 47 right after the launch: a warning, once; the
+#    values are the kernel's (3.5^2 and 4^2), and the read after the synchronize is quiet.
+run_warplab(host_mistakes.cu -- managed)
+expect(managed 0 "^managed: shared\\[7\\] = 12.25\nmanaged after sync: shared\\[8\\] = 16.00\n")
+string(REGEX MATCHALL "warplab: warning" warnings "${err}")
+list(LENGTH warnings count)
+if(NOT count EQUAL 1 OR NOT err MATCHES "warplab: warning: managed memory read by host code at [^\n]*host_mistakes.cu:47 after a kernel launch")
+  string(APPEND failures "managed: stderr '${err}'\n")
+endif()
+
+# 10. Bad input: one line and exit 2, before or instead of a build.
 file(WRITE ${WORK}/broken.cu "__global__ void k(int* x) { x[0] = undeclared; }\nint main() { return 0; }\n")
 foreach(case "|name the program's .cu file" "nope.cu|cannot read source file 'nope.cu'"
              "vector_add.cu;--watch;vector_add:0|launches count from 1" "vector_add.cu;-std=c++2x|is not c\\+\\+NN"

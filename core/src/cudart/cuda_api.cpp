@@ -265,7 +265,7 @@ cudaError_t CUDARTAPI cudaGetDeviceCount(int* count) { return give(count, 1, "cu
 cudaError_t CUDARTAPI cudaGetDevice(int* device) { return give(device, 0, "cudaGetDevice"); }
 cudaError_t CUDARTAPI cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
 cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
-cudaError_t CUDARTAPI cudaDeviceSynchronize(void) { return guarded([] {}); }
+cudaError_t CUDARTAPI cudaDeviceSynchronize(void) { return guarded(synchronise); }
 cudaError_t CUDARTAPI cudaDeviceReset(void) { return cudaSuccess; }
 cudaError_t CUDARTAPI cudaDriverGetVersion(int* version) { return give(version, CUDART_VERSION, "cudaDriverGetVersion"); }
 cudaError_t CUDARTAPI cudaRuntimeGetVersion(int* version) { return give(version, CUDART_VERSION, "cudaRuntimeGetVersion"); }
@@ -345,19 +345,27 @@ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr att
 cudaError_t CUDARTAPI cudaMalloc(void** devPtr, size_t size)
 {
     if (!devPtr) return null_argument(devPtr, "cudaMalloc");
-    return guarded([&] { *devPtr = allocate(size, Memory::Device); });
+    const CallSite site = call_site();
+    return guarded([&] { *devPtr = allocate(size, Memory::Device, site); });
 }
 cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int)
 {
     if (!devPtr) return null_argument(devPtr, "cudaMallocManaged");
-    return guarded([&] { *devPtr = allocate(size, Memory::Managed); });
+    const CallSite site = call_site();
+    return guarded([&] { *devPtr = allocate(size, Memory::Managed, site); });
 }
 cudaError_t CUDARTAPI cudaMallocHost(void** ptr, size_t size)
 {
     if (!ptr) return null_argument(ptr, "cudaMallocHost");
-    return guarded([&] { *ptr = allocate(size, Memory::Host); });
+    const CallSite site = call_site();
+    return guarded([&] { *ptr = allocate(size, Memory::Host, site); });
 }
-cudaError_t CUDARTAPI cudaHostAlloc(void** pHost, size_t size, unsigned int) { return cudaMallocHost(pHost, size); }
+cudaError_t CUDARTAPI cudaHostAlloc(void** pHost, size_t size, unsigned int)
+{
+    if (!pHost) return null_argument(pHost, "cudaHostAlloc");
+    const CallSite site = call_site();
+    return guarded([&] { *pHost = allocate(size, Memory::Host, site); });
+}
 cudaError_t CUDARTAPI cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int)
 {
     if (!pDevice) return null_argument(pDevice, "cudaHostGetDevicePointer");
@@ -368,10 +376,22 @@ cudaError_t CUDARTAPI cudaMallocPitch(void** devPtr, size_t* pitch, size_t width
 {
     if (!devPtr || !pitch) return null_argument(static_cast<void*>(nullptr), "cudaMallocPitch");
     *pitch = (width + 511) / 512 * 512;  // rows start 512-byte aligned, as on the GPU
-    return cudaMalloc(devPtr, *pitch * height);
+    const CallSite site = call_site();
+    return guarded([&] { *devPtr = allocate(*pitch * height, Memory::Device, site); });
 }
-cudaError_t CUDARTAPI cudaFree(void* devPtr) { return guarded([&] { release(devPtr, Memory::Device); }); }
-cudaError_t CUDARTAPI cudaFreeHost(void* ptr) { return guarded([&] { release(ptr, Memory::Host); }); }
+cudaError_t CUDARTAPI cudaFree(void* devPtr)
+{
+    const CallSite site = call_site();
+    return guarded([&] {
+        synchronise();  // cudaFree waits for the device
+        release(devPtr, Memory::Device, site);
+    });
+}
+cudaError_t CUDARTAPI cudaFreeHost(void* ptr)
+{
+    const CallSite site = call_site();
+    return guarded([&] { release(ptr, Memory::Host, site); });
+}
 
 cudaError_t CUDARTAPI cudaMemGetInfo(size_t* free, size_t* total)
 {
@@ -383,7 +403,10 @@ cudaError_t CUDARTAPI cudaMemGetInfo(size_t* free, size_t* total)
 
 cudaError_t CUDARTAPI cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind)
 {
-    return guarded([&] { copy(dst, src, count, direction(kind), "cudaMemcpy"); });
+    return guarded([&] {
+        synchronise();  // a plain cudaMemcpy waits for the kernels before it
+        copy(dst, src, count, direction(kind), "cudaMemcpy");
+    });
 }
 cudaError_t CUDARTAPI cudaMemcpyAsync(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind, cudaStream_t)
 {
@@ -394,6 +417,7 @@ cudaError_t CUDARTAPI cudaMemcpy2D(void* dst, size_t dpitch, const void* src, si
 {
     return guarded([&] {
         if (width > dpitch || width > spitch) throw Failure(Error::InvalidValue, "cudaMemcpy2D: a row is wider than its pitch");
+        synchronise();
         for (size_t row = 0; row < height; ++row)
             copy(static_cast<char*>(dst) + row * dpitch, static_cast<const char*>(src) + row * spitch, width, direction(kind),
                  "cudaMemcpy2D");
@@ -471,7 +495,7 @@ cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream)
     delete reinterpret_cast<CUstream_handle*>(stream);
     return cudaSuccess;
 }
-cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t) { return guarded([] {}); }
+cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t) { return guarded(synchronise); }
 cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t) { return guarded([] {}); }
 cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return guarded([] {}); }
 
@@ -493,7 +517,7 @@ cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t)
     reinterpret_cast<CUevent_handle*>(event)->at_ms = emulated_clock_ms();
     return cudaSuccess;
 }
-cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t) { return guarded([] {}); }
+cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t) { return guarded(synchronise); }
 cudaError_t CUDARTAPI cudaEventQuery(cudaEvent_t) { return guarded([] {}); }
 cudaError_t CUDARTAPI cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
 {

@@ -3,6 +3,7 @@
 // registered, device memory on the emulator, and each launch run there,
 // timed, and (where $WARPLAB_RUN_DIR is set) recorded for `warplab run`.
 #include "device.h"
+#include "host_access.h"
 
 #include <unistd.h>
 
@@ -54,6 +55,7 @@ enum class Region { Device, Managed, Host, Variable };
 struct Allocation {
     std::size_t bytes;
     Region region;
+    CallSite site;  // the program's call that allocated it
 };
 
 // Where `warplab run` wants the launches: the directory and the watched launches.
@@ -97,6 +99,7 @@ public:
     std::map<const void*, Kernel> kernels;
     std::map<const void*, Variable> variables;
     std::map<std::uintptr_t, Allocation> allocations;
+    bool faulted = false;  // a kernel fault: the context is lost, nothing more can be freed
     double clock_ms = 0;
     unsigned launches = 0;
     RunLog log;
@@ -134,11 +137,12 @@ const char* region_name(Region r)
 void check_range(const Device& d, const void* p, std::size_t bytes, bool must_be_device, const char* call, const char* side)
 {
     const auto a = d.allocation_at(p);
-    if (!a) {
-        if (must_be_device)
-            throw Failure(Error::InvalidValue, std::string(call) + ": the " + side + " is not device memory (no cudaMalloc returned it)");
-        return;
+    if (!a && must_be_device) {
+        const std::string freed = freed_note(p);
+        throw Failure(Error::InvalidValue, std::string(call) + ": the " + side +
+                                               (freed.empty() ? " is not device memory (no cudaMalloc returned it)" : " was freed" + freed));
     }
+    if (!a) return;
     const std::size_t at = reinterpret_cast<std::uintptr_t>(p) - a->first;
     if (bytes > a->second.bytes - at)
         throw Failure(Error::InvalidValue, std::string(call) + ": " + std::to_string(bytes) + " bytes from byte " + std::to_string(at) +
@@ -147,6 +151,35 @@ void check_range(const Device& d, const void* p, std::size_t bytes, bool must_be
 }
 
 std::string demangled_name(const ptx::KernelInfo& info) { return info.demangled.substr(0, info.demangled.find('(')); }
+
+// The type of the kernel's i-th parameter, from its demangled signature ("const float*"); "" if it has none.
+std::string parameter_type(const ptx::KernelInfo& info, std::size_t i)
+{
+    const std::string& s = info.demangled;
+    std::size_t at = s.find('('), depth = 0, k = 0;
+    if (at == std::string::npos) return "";
+    std::string type;
+    for (++at; at < s.size(); ++at) {
+        const char c = s[at];
+        if (depth == 0 && (c == ',' || c == ')')) {
+            if (k++ == i) return type.substr(type.find_first_not_of(' '));
+            type.clear();
+            if (c == ')') break;
+            continue;
+        }
+        depth += c == '<' || c == '(';
+        depth -= c == '>' || c == ')';
+        type += c;
+    }
+    return "";
+}
+
+std::string hex(std::uint64_t v)
+{
+    char s[24];
+    std::snprintf(s, sizeof s, "%llx", static_cast<unsigned long long>(v));
+    return s;
+}
 
 void write_trace(const Device& d, const Kernel& k, const LaunchRecord& r, std::vector<trace::LaneRecord> records)
 {
@@ -198,6 +231,46 @@ void check_resident(const Kernel& k, Dims grid, Dims block, std::size_t dynamic_
                       "kernel " + k.name + " launched cooperatively with " + std::to_string(blocks) + " blocks; the device holds " +
                           std::to_string(fits) + " of them at once (" + std::to_string(per_sm) + " a multiprocessor, " +
                           std::to_string(device_limits().multiprocessors) + " multiprocessors) (cudaErrorCooperativeLaunchTooLarge)");
+}
+
+// A kernel that faulted on an address in no allocation, given a host pointer
+// as an argument: which argument (its type from the kernel's signature).
+std::string host_pointer_note(const Kernel& k, const std::vector<ptx::Arg>& args, const std::string& what)
+{
+    const auto at = what.find("address 0x");
+    if (at == std::string::npos || what.find("is in no emulator allocation", at) == std::string::npos) return "";
+    const std::uint64_t addr = std::strtoull(what.c_str() + at + 10, nullptr, 16);
+    constexpr std::uint64_t kReach = std::uint64_t(1) << 30;  // how far past the pointer an index may reach
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i].bytes.size() != 8) continue;
+        std::uint64_t v;
+        std::memcpy(&v, args[i].bytes.data(), 8);
+        if (v == 0 || addr < v || addr - v >= kReach || device().allocation_at(reinterpret_cast<const void*>(v))) continue;
+        if (const std::string freed = freed_note(reinterpret_cast<const void*>(v)); !freed.empty())
+            return "; argument " + std::to_string(i) + " (" + parameter_type(*k.info, i) + ") points into memory freed" + freed;
+        return "; argument " + std::to_string(i) + " (" + parameter_type(*k.info, i) + ") is 0x" + hex(v) +
+               ", host memory: a kernel cannot use a host pointer (pass memory from cudaMalloc, or copy the data there)";
+    }
+    return "";
+}
+
+// At exit, after the program's own static destructors (which may free):
+// what it allocated and never freed (not after a kernel fault, which loses the context).
+[[gnu::destructor]] void report_leaks()
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    if (d.faulted) return;
+    std::string list;
+    unsigned count = 0;
+    for (const auto& [base, a] : d.allocations) {
+        if (a.region == Region::Variable) continue;
+        const std::string line = host_line(a.site);
+        list += std::string(count++ ? "; " : "") + std::to_string(a.bytes) + " bytes from " + region_name(a.region) +
+                (line.empty() ? "" : " at " + line);
+    }
+    if (count)
+        std::fprintf(stderr, "warplab: warning: %u allocation%s never freed: %s\n", count, count == 1 ? "" : "s", list.c_str());
 }
 
 Kernel& kernel_record(const void* kernel) { return *const_cast<Kernel*>(static_cast<const Kernel*>(kernel)); }
@@ -276,7 +349,7 @@ void register_variable(void* module, const void* host_variable, const char* name
     d.variables[host_variable] = Variable{m, name};
     if (!m->module) return;
     const std::span<unsigned char> storage = m->module->symbol(name);
-    if (!storage.empty()) d.allocations[reinterpret_cast<std::uintptr_t>(storage.data())] = Allocation{std::min(bytes, storage.size()), Region::Variable};
+    if (!storage.empty()) d.allocations[reinterpret_cast<std::uintptr_t>(storage.data())] = Allocation{std::min(bytes, storage.size()), Region::Variable, {}};
 }
 
 void* register_managed_variable(void* module, const void* host_variable, const char* name, std::size_t bytes)
@@ -331,11 +404,14 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     d.emu.options.cooperative = cooperative;
     const auto start = std::chrono::steady_clock::now();
     std::optional<Failure> failure;
+    OpenMemory open;
+    launched();
     try {
         ptx::launch_args(d.emu, *k.module->module, k.mangled, dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z),
                          static_cast<std::uint32_t>(dynamic_shared), list);
     } catch (const emu::KernelFault& e) {
-        failure.emplace(Error::LaunchFailure, std::string("kernel fault: ") + e.what());
+        failure.emplace(Error::LaunchFailure, std::string("kernel fault: ") + e.what() + host_pointer_note(k, list, e.fault.what));
+        d.faulted = true;
     } catch (const emu::LaunchError& e) {
         failure.emplace(Error::InvalidValue, std::string("kernel ") + k.name + ": " + e.what());
     }
@@ -387,7 +463,7 @@ int blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_sha
     return int(occupancy::occupancy(*occupancy::find_arch("h100"), use).blocks_per_sm);
 }
 
-void* allocate(std::size_t bytes, Memory kind)
+void* allocate(std::size_t bytes, Memory kind, const CallSite& site)
 {
     Device& d = device();
     std::lock_guard lock(d.mutex);
@@ -397,16 +473,23 @@ void* allocate(std::size_t bytes, Memory kind)
                                                    std::to_string(host_bytes >> 20) + " MiB, where the emulator keeps device memory");
     void* p = nullptr;
     try {
-        p = d.emu.alloc_bytes(bytes);
+        if (kind == Memory::Host) {
+            p = d.emu.alloc_bytes(bytes);
+        } else {
+            OpenMemory open;
+            p = map_memory(bytes, kind == Memory::Managed, site);
+            if (!p) throw Failure(Error::MemoryAllocation, "an allocation of " + std::to_string(bytes) + " bytes: no memory to map");
+            d.emu.adopt(p, bytes);
+        }
     } catch (const emu::LaunchError& e) {
         throw Failure(Error::MemoryAllocation, e.what());
     }
     const Region region = kind == Memory::Device ? Region::Device : kind == Memory::Managed ? Region::Managed : Region::Host;
-    d.allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes, region};
+    d.allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes, region, site};
     return p;
 }
 
-void release(void* p, Memory kind)
+void release(void* p, Memory kind, const CallSite& site)
 {
     if (!p) return;
     Device& d = device();
@@ -417,8 +500,14 @@ void release(void* p, Memory kind)
         throw Failure(Error::InvalidValue, std::string(call) + " of a pointer no allocation returned, or one freed already");
     if ((kind == Memory::Host) != (it->second.region == Region::Host))
         throw Failure(Error::InvalidValue, std::string(call) + " of memory from " + region_name(it->second.region));
+    const Region region = it->second.region;
     d.allocations.erase(it);
-    d.emu.free(p);
+    if (region == Region::Host) {
+        d.emu.free(p);
+    } else {
+        d.emu.forget(p);
+        unmap_memory(p, site);
+    }
 }
 
 void copy(void* dst, const void* src, std::size_t bytes, Direction direction, const char* call)
@@ -429,6 +518,7 @@ void copy(void* dst, const void* src, std::size_t bytes, Direction direction, co
     const bool from_device = direction == Direction::DeviceToHost || direction == Direction::DeviceToDevice;
     check_range(d, dst, bytes, to_device, call, "destination");
     check_range(d, src, bytes, from_device, call, "source");
+    OpenMemory open;
     if (bytes) std::memmove(dst, src, bytes);
 }
 
@@ -437,6 +527,7 @@ void fill(void* dst, int value, std::size_t bytes, const char* call)
     Device& d = device();
     std::lock_guard lock(d.mutex);
     check_range(d, dst, bytes, true, call, "destination");
+    OpenMemory open;
     if (bytes) std::memset(dst, value, bytes);
 }
 
@@ -452,6 +543,14 @@ std::span<unsigned char> symbol(const void* host_variable)
     const std::span<unsigned char> s = m.module->symbol(it->second.name);
     if (s.empty()) throw Failure(Error::InvalidSymbol, "variable " + it->second.name + " is not in " + m.origin + "'s PTX");
     return s;
+}
+
+void synchronise()
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    synchronised();
+    OpenMemory reclose;  // its end closes memory by the new rule
 }
 
 double emulated_clock_ms()

@@ -10,6 +10,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "host_access.h"
+
 namespace wl::cudart {
 
 // What went wrong, in CUDA's terms; cuda_api.cpp maps each to its cudaError_t.
@@ -77,12 +79,16 @@ void set_max_dynamic_shared(const void* kernel, int bytes);  // throws InvalidVa
 // Blocks of this kernel one SM holds (the occupancy model; registers not counted: no ptxas here).
 int blocks_per_sm(const void* kernel, int block_threads, std::size_t dynamic_shared);
 
-void* allocate(std::size_t bytes, Memory kind);
-void release(void* p, Memory kind);  // throws InvalidValue for memory of another kind or not allocated
+// site: the return address of the runtime call, for messages that name the program's line.
+void* allocate(std::size_t bytes, Memory kind, const CallSite& site);
+void release(void* p, Memory kind, const CallSite& site);  // throws InvalidValue for memory of another kind or not allocated
 void copy(void* dst, const void* src, std::size_t bytes, Direction direction, const char* call);
 void fill(void* dst, int value, std::size_t bytes, const char* call);
 // A __device__ or __constant__ variable's storage, by the host variable registered for it.
 std::span<unsigned char> symbol(const void* host_variable);
+
+// The program waits for the device (cudaDeviceSynchronize and kin): managed memory is the host's again.
+void synchronise();
 
 // The emulator's time for every launch so far, in milliseconds (not GPU time).
 double emulated_clock_ms();

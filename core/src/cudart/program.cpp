@@ -32,7 +32,8 @@ std::vector<std::string> runtime_link_items(std::string link_file)
 
 std::vector<std::string> compile_flags(const ProgramOptions& o)
 {
-    std::vector<std::string> flags{"-cudart", "none", "-lineinfo", "-gencode", "arch=compute_90,code=compute_90"};
+    // -g: the host code's line table, so that the runtime names the host line of a mistake (host_access.h)
+    std::vector<std::string> flags{"-cudart", "none", "-lineinfo", "-g", "-gencode", "arch=compute_90,code=compute_90"};
     for (const std::string& d : o.include_dirs) flags.push_back("-I" + fs::absolute(d).string());
     for (const std::string& d : o.defines) flags.push_back("-D" + d);
     if (!o.standard.empty()) flags.push_back("-std=" + o.standard);

@@ -37,6 +37,19 @@ void* Emulator::alloc_bytes(std::size_t bytes)
     return p;
 }
 
+void Emulator::adopt(void* p, std::size_t bytes)
+{
+    std::memset(p, kPoisonByte, bytes);
+    std::lock_guard lock(g_alloc_mutex);
+    g_allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes};
+}
+
+void Emulator::forget(void* p)
+{
+    std::lock_guard lock(g_alloc_mutex);
+    g_allocations.erase(reinterpret_cast<std::uintptr_t>(p));
+}
+
 void* Emulator::grid_workspace()
 {
     constexpr std::size_t kBytes = 16;  // the toolkit's barrier word sits at byte 4

@@ -41,5 +41,7 @@ int main()
     const bool ok = std::memcmp(bins, expected, sizeof bins) == 0;
     std::printf("histogram: vowels %u, other letters %u, digits %u, rest %u: %s\n", bins[0], bins[1], bins[2], bins[3],
                 ok ? "correct" : "WRONG");
+    cudaFree(d_text);
+    cudaFree(d_bins);
     return ok ? 0 : 1;
 }

@@ -32,5 +32,7 @@ int main(int argc, char** argv)
         err = cudaGraphCreate(&graph, 0);
     }
     std::printf("%s: %s (%s)\n", which, cudaGetErrorName(err), cudaGetErrorString(err));
+    cudaFree(in);  // after a kernel fault these fail too: the context is lost, as on a GPU
+    cudaFree(out);
     return err == cudaSuccess ? 0 : 1;
 }

@@ -39,5 +39,7 @@ int main()
     bool ok = count == 2 * n;
     for (int i = 0; i < n; ++i) ok &= y[i] == 6.0f * i + 1.0f;
     std::printf("struct_args: %llu elements touched, %s\n", count, ok ? "correct" : "WRONG");
+    cudaFree(const_cast<float*>(s.x));
+    cudaFree(s.y);
     return ok ? 0 : 1;
 }

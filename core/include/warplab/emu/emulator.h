@@ -101,6 +101,11 @@ public:
     void* alloc_bytes(std::size_t bytes);
     template <class T> T* alloc(std::size_t count) { return static_cast<T*>(alloc_bytes(count * sizeof(T))); }
     void free(void* p);  // throws LaunchError for memory it did not allocate or freed already
+    // Memory the caller maps and unmaps itself (warplab's CUDA runtime maps
+    // device memory so as to close it to host code): poisoned, then found by
+    // address as this emulator's own until forget(p), which frees nothing.
+    void adopt(void* p, std::size_t bytes);
+    void forget(void* p);
     template <class T> void copy_to_device(T* dst, const T* src, std::size_t count) { std::memcpy(dst, src, count * sizeof(T)); }
     template <class T> void copy_to_host(T* dst, const T* src, std::size_t count) { std::memcpy(dst, src, count * sizeof(T)); }
 

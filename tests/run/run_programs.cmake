@@ -158,32 +158,38 @@ foreach(right histogram.cu struct_args.cu vector_add.cu)
   endif()
 endforeach()
 #    The mistakes, each named with its host line (the program is built with -g).
-#    d_out (1200 bytes: 300 floats, line 37) read at out[10], byte 40, on line 55:
+#    d_out (1200 bytes: 300 floats, line 38) read at out[10], byte 40, on line 56:
 #    the program stops with SIGSEGV (exit 128 + 11), as on a machine with a GPU.
 run_warplab(host_mistakes.cu -- device-read)
 expect(device_read 139)
-expect_err(device_read "warplab: device memory read from host code at [^\n]*host_mistakes.cu:55: byte 40 of a 1200-byte cudaMalloc allocation made at [^\n]*host_mistakes.cu:37\\.")
+expect_err(device_read "warplab: device memory read from host code at [^\n]*host_mistakes.cu:56: byte 40 of a 1200-byte cudaMalloc allocation made at [^\n]*host_mistakes.cu:38\\.")
 run_warplab(host_mistakes.cu -- device-write)
 expect(device_write 139)
-expect_err(device_write "warplab: device memory written from host code at [^\n]*host_mistakes.cu:40: byte 0 of a 1200-byte cudaMalloc allocation made at [^\n]*host_mistakes.cu:36\\.")
+expect_err(device_write "warplab: device memory written from host code at [^\n]*host_mistakes.cu:41: byte 0 of a 1200-byte cudaMalloc allocation made at [^\n]*host_mistakes.cu:37\\.")
 run_warplab(host_mistakes.cu -- after-free)
 expect(after_free 139)
-expect_err(after_free "warplab: device memory read after cudaFree at [^\n]*host_mistakes.cu:58: byte 40 [^\n]*made at [^\n]*host_mistakes.cu:37, freed at [^\n]*host_mistakes.cu:57\\.")
-#    A host array given to the kernel: its first load faults (line 25) and the fault names argument 0.
+expect_err(after_free "warplab: device memory read after cudaFree at [^\n]*host_mistakes.cu:59: byte 40 [^\n]*made at [^\n]*host_mistakes.cu:38, freed at [^\n]*host_mistakes.cu:58\\.")
+#    A host array given to the kernel: its first load faults (line 26) and the fault names argument 0.
 run_warplab(host_mistakes.cu -- host-pointer)
 expect(host_pointer 1 "cudaErrorLaunchFailure\n")
-expect_err(host_pointer "kernel fault: kernel square[^\n]*host_mistakes.cu:25\\); argument 0 \\(float const\\*\\) is 0x[0-9a-f]+, host memory")
+expect_err(host_pointer "kernel fault: kernel square[^\n]*host_mistakes.cu:26\\); argument 0 \\(float const\\*\\) is 0x[0-9a-f]+, host memory")
 #    out[10] = (0.5 * 10)^2 = 25; d_out, never freed, is listed at exit.
 run_warplab(host_mistakes.cu -- leak)
 expect(leak 0 "^leak: out\\[10\\] = 25.00\n")
-expect_err(leak "warplab: warning: 1 allocation never freed: 1200 bytes from cudaMalloc at [^\n]*host_mistakes.cu:37\n")
-#    Managed memory read on line 47 right after the launch: a warning, once; the
+expect_err(leak "warplab: warning: 1 allocation never freed: 1200 bytes from cudaMalloc at [^\n]*host_mistakes.cu:38\n")
+#    cudaDeviceReset() ends every allocation: nothing is left to list.
+run_warplab(host_mistakes.cu -- reset)
+expect(reset 0 "^reset: out\\[10\\] = 25.00\n")
+if(err MATCHES "warplab: warning")
+  string(APPEND failures "reset: a right program drew a warning: '${err}'\n")
+endif()
+#    Managed memory read on line 48 right after the launch: a warning, once; the
 #    values are the kernel's (3.5^2 and 4^2), and the read after the synchronize is quiet.
 run_warplab(host_mistakes.cu -- managed)
 expect(managed 0 "^managed: shared\\[7\\] = 12.25\nmanaged after sync: shared\\[8\\] = 16.00\n")
 string(REGEX MATCHALL "warplab: warning" warnings "${err}")
 list(LENGTH warnings count)
-if(NOT count EQUAL 1 OR NOT err MATCHES "warplab: warning: managed memory read by host code at [^\n]*host_mistakes.cu:47 after a kernel launch")
+if(NOT count EQUAL 1 OR NOT err MATCHES "warplab: warning: managed memory read by host code at [^\n]*host_mistakes.cu:48 after a kernel launch")
   string(APPEND failures "managed: stderr '${err}'\n")
 endif()
 

@@ -266,7 +266,11 @@ cudaError_t CUDARTAPI cudaGetDevice(int* device) { return give(device, 0, "cudaG
 cudaError_t CUDARTAPI cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
 cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
 cudaError_t CUDARTAPI cudaDeviceSynchronize(void) { return guarded(synchronise); }
-cudaError_t CUDARTAPI cudaDeviceReset(void) { return cudaSuccess; }
+cudaError_t CUDARTAPI cudaDeviceReset(void)
+{
+    const CallSite site = call_site();
+    return guarded([&] { reset(site); });
+}
 cudaError_t CUDARTAPI cudaDriverGetVersion(int* version) { return give(version, CUDART_VERSION, "cudaDriverGetVersion"); }
 cudaError_t CUDARTAPI cudaRuntimeGetVersion(int* version) { return give(version, CUDART_VERSION, "cudaRuntimeGetVersion"); }
 

@@ -545,6 +545,18 @@ std::span<unsigned char> symbol(const void* host_variable)
     return s;
 }
 
+void reset(const CallSite& site)
+{
+    std::vector<std::pair<void*, Memory>> live;
+    {
+        std::lock_guard lock(device().mutex);
+        for (const auto& [base, a] : device().allocations)
+            if (a.region != Region::Variable)
+                live.emplace_back(reinterpret_cast<void*>(base), a.region == Region::Host ? Memory::Host : Memory::Device);
+    }
+    for (const auto& [p, kind] : live) release(p, kind, site);
+}
+
 void synchronise()
 {
     Device& d = device();

@@ -89,6 +89,8 @@ std::span<unsigned char> symbol(const void* host_variable);
 
 // The program waits for the device (cudaDeviceSynchronize and kin): managed memory is the host's again.
 void synchronise();
+// cudaDeviceReset: every allocation ends (none is left to report as never freed).
+void reset(const CallSite& site);
 
 // The emulator's time for every launch so far, in milliseconds (not GPU time).
 double emulated_clock_ms();

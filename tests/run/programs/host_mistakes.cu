@@ -6,6 +6,7 @@
 //   host-pointer  passes a malloc'd host array to a kernel
 //   leak          forgets to free one of its two arrays
 //   managed       reads managed memory right after a launch, with no synchronize
+// and one that is right: "reset" leaves d_out to cudaDeviceReset(), as older samples do.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -60,7 +61,8 @@ int main(int argc, char** argv)
     CHECK(cudaMemcpy(host, d_out, bytes, cudaMemcpyDeviceToHost));
     std::printf("%s: out[10] = %.2f\n", mode, host[10]);
     CHECK(cudaFree(d_in));
-    if (std::strcmp(mode, "leak")) CHECK(cudaFree(d_out));  // MISTAKE(leak)
+    if (!std::strcmp(mode, "reset")) CHECK(cudaDeviceReset());
+    else if (std::strcmp(mode, "leak")) CHECK(cudaFree(d_out));  // MISTAKE(leak)
     std::free(host);
     return 0;
 }

@@ -23,7 +23,7 @@ constexpr bool kHaveFibers = false;
 constexpr bool kHaveFibers = true;
 #endif
 
-WorkerMemory::WorkerMemory(unsigned stacks)
+WorkerMemory::WorkerMemory(unsigned stacks, bool guard_pages)
     : page_(static_cast<std::size_t>(sysconf(_SC_PAGESIZE))), slot_(kStackBytes + page_), stacks_(stacks)
 {
     arena.reset(new unsigned char[kSharedCapacity]);  // uninitialised (libc++ 14 has no make_unique_for_overwrite)
@@ -33,6 +33,7 @@ WorkerMemory::WorkerMemory(unsigned stacks)
     base_ = static_cast<unsigned char*>(
         mmap(nullptr, slot_ * stacks, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
     if (base_ == MAP_FAILED) throw LaunchError("emulator: cannot map fiber stacks");
+    if (!guard_pages) return;
     for (unsigned i = 0; i < stacks; ++i) mprotect(base_ + i * slot_, page_, PROT_NONE);  // guard below each stack
 }
 

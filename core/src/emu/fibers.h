@@ -11,9 +11,12 @@
 namespace wl::emu::detail {
 
 // Per host thread: fiber stacks with a guard page each, the shared arena and its shadow.
+// Without guard pages the stacks are one mapping: a cooperative grid keeps a
+// WorkerMemory per resident block, and two mappings a stack would pass the
+// kernel's limit on a process's mappings (vm.max_map_count, 65530) at a few hundred blocks.
 class WorkerMemory {
 public:
-    explicit WorkerMemory(unsigned stacks);
+    explicit WorkerMemory(unsigned stacks, bool guard_pages = true);
     ~WorkerMemory();
     void* stack_top(unsigned i) const { return base_ + (i + 1) * slot_; }
     unsigned stacks() const { return stacks_; }

@@ -284,7 +284,13 @@ void run_resident(const char* kernel, dim3 grid, dim3 block, const LaunchOptions
     for (std::uint64_t i = 0; i < blocks; ++i) {
         Block& b = resident.emplace_back();
         place_block(b, kernel, grid, block, opt, body, i, &records);
-        memory.push_back(std::make_unique<WorkerMemory>(threads));
+        try {
+            memory.push_back(std::make_unique<WorkerMemory>(threads, false));
+        } catch (const std::bad_alloc&) {
+            throw LaunchError("a cooperative grid of " + std::to_string(blocks) + " blocks of " + std::to_string(threads) +
+                              " threads: this machine cannot hold more than " + std::to_string(i) +
+                              " of them resident at once (each keeps its own fiber stacks and shared memory)");
+        }
         start_block(b, *memory.back());
         waiting.push_back(&b);
     }

@@ -2,21 +2,36 @@
 // copy interface, and launch of a version's kernel from the lab's PTX.
 #pragma once
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 
+#include "labs/common/data_dir.h"
 #include "labs/common/kernel_instance.h"
 #include "labs/common/lab.h"
 #include "labs/common/user_kernel.h"
 #include "warplab/emu/emulator.h"
+#include "warplab/ptx/kernel_file.h"
 #include "warplab/ptx/ptx.h"
 #include "warplab/trace/events.h"
 
 namespace warplab {
 
-// A lab's embedded PTX, parsed; `lab` names the shipped copy in messages.
+// A lab's embedded PTX, parsed; `lab` names the shipped copy in messages. Its
+// kernels' parameters take the names kernels/<lab>/*.cuh declare (where the
+// data folder holds them), so that a fault says `in[4096]`, not `argument 0[4096]`.
 inline wl::ptx::Module parse_lab_ptx(const char* ptx, const std::string& lab)
 {
-    return wl::ptx::Module::parse(ptx, "kernels/ptx/" + lab + ".ptx");
+    wl::ptx::Module m = wl::ptx::Module::parse(ptx, "kernels/ptx/" + lab + ".ptx");
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(data_dir() / "kernels" / lab, ec)) {
+        std::ifstream f(e.path(), std::ios::binary);
+        if (e.path().extension() != ".cuh" || !f) continue;
+        const std::string source((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        wl::ptx::name_parameters(m, source);
+    }
+    return m;
 }
 
 // An emulator set up for a request: its schedule, lane-order seed and watched block.

@@ -48,6 +48,16 @@ if(NOT rc EQUAL 3 OR NOT err MATCHES "data race" OR NOT err MATCHES "racy_sum.cu
   string(APPEND failures "racy_sum: exit ${rc} (expected 3), stderr '${err}'\n")
 endif()
 
+# 2b. A read past the image's last pixel (luma_past_end.cu:11 has no edge
+#     check): 40x40 is 1600 pixels; the tile's threads below the last row or
+#     right of the last pixel read image[1600..]. The fault says `image[`, the
+#     kernel's own name for the parameter, not `argument 0[`.
+run_warplab(trace image v2 --file luma_past_end.cu --size 40x40 --backend cpu)
+if(NOT rc EQUAL 3 OR NOT err MATCHES "out-of-bounds load: image\\[1[6-9][0-9][0-9]\\] \\(argument 0\\) is outside its 1600 elements"
+   OR NOT err MATCHES "luma_past_end.cu:11")
+  string(APPEND failures "luma_past_end: exit ${rc} (expected 3 naming image[...]), stderr '${err}'\n")
+endif()
+
 # 3. Bad input: one line and exit 2.
 foreach(case "nope.cu|tree_sum|cannot read kernel file 'nope.cu'"
              "tree_sum.cu|no_such_kernel|no kernel 'no_such_kernel' in tree_sum.cu; its kernels: tree_sum<unsigned BLOCK, class T>$")

@@ -65,6 +65,56 @@ template <bool kFlag, template <class> class Op, class... Rest> __global__ void 
     for (const TemplateParam& p : k[2].params) EXPECT_EQ(p.kind, TemplateParam::Kind::Other) << p.text;
 }
 
+// The names faults use for a kernel's parameters: the last identifier of each,
+// before a default or array bounds; "" where a parameter has no name.
+TEST(ScanKernels, ParameterNamesAsDeclared)
+{
+    const std::string source = R"src(
+template <int TILE>
+__global__ void transpose(float* __restrict__ odata, const float* __restrict__ idata, int width,
+                          const std::pair<int, int> shape, float halo[4][2])
+{}
+__global__ void unnamed(float*, const int* __restrict__, unsigned int) {}
+__global__ void nothing(void) {}
+__global__ void none() {}
+__global__ void defaulted(int* out, int n = 4) {}
+)src";
+    const std::vector<wl::ptx::KernelDecl> k = wl::ptx::scan_kernels(source);
+    ASSERT_EQ(k.size(), 5u);
+    EXPECT_EQ(k[0].parameters, (std::vector<std::string>{"odata", "idata", "width", "shape", "halo"}));
+    EXPECT_EQ(k[1].parameters, (std::vector<std::string>{"", "", ""}));
+    EXPECT_TRUE(k[2].parameters.empty());
+    EXPECT_TRUE(k[3].parameters.empty());
+    EXPECT_EQ(k[4].parameters, (std::vector<std::string>{"out", "n"}));
+}
+
+// A kernel reading past its input: the fault names the parameter as the
+// source does, with its position. tree_sum<256, int> reads in[i] for i < n; n
+// = 300 but in holds 200, so block 0's threads 200..255 read past it (which
+// one faults first is the schedule's): "in[2xx] (argument 0) is outside its 200 elements".
+TEST(KernelFile, FaultsNameTheParameterAsTheSourceDoes)
+{
+    if (wl::ptx::find_nvcc().empty()) GTEST_SKIP() << "needs nvcc (the CUDA toolkit)";
+    KernelFile f(kernel_path("tree_sum.cu"), {}, "tree_sum.cu");
+    const KernelFile::Instance& k = f.instance("tree_sum", {.types = {"int"}, .values = {256}, .launch = "a test"});
+    ASSERT_EQ(k.info->params.size(), 3u);
+    EXPECT_EQ(k.info->params[0].source_name, "in");
+    EXPECT_EQ(k.info->params[2].source_name, "n");
+    wl::emu::Emulator emu;
+    int* in = emu.alloc<int>(200);
+    int* out = emu.alloc<int>(2);
+    const std::vector<int> ones(200, 1);
+    emu.copy_to_device(in, ones.data(), ones.size());
+    std::string what;
+    try {
+        wl::ptx::launch(emu, *k.module, k.entry, dim3(2), dim3(256), 0, in, out, 300u);
+    } catch (const wl::emu::KernelFault& e) {
+        what = e.what();
+    }
+    EXPECT_NE(what.find("out-of-bounds load: in[2"), std::string::npos) << what;
+    EXPECT_NE(what.find("] (argument 0) is outside its 200 elements"), std::string::npos) << what;
+}
+
 TEST(KernelFile, FilesWithNothingToRunSayWhyInOneLine)
 {
     const std::string empty = error_of([] { KernelFile f(kernel_path("empty.cu"), {}, "empty.cu"); });

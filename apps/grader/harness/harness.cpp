@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "exercises/exercises.h"
+#include "warplab/ptx/kernel_file.h"
 #include "warplab/random.h"
 
 namespace wl::grade {
@@ -543,6 +544,10 @@ int run_checks(std::string_view exercise_id, const std::string& ptx_file, const 
     std::optional<ptx::Module> module;
     try {
         module.emplace(ptx::Module::parse(text.str(), kernel_file));
+        std::ifstream source(kernel_file);
+        std::ostringstream source_text;
+        source_text << source.rdbuf();
+        ptx::name_parameters(*module, source_text.str());  // faults say the student's names
     } catch (const std::exception& e) {
         std::fprintf(stderr, "the PTX of your kernel could not be read: %s\n", e.what());
         return 4;

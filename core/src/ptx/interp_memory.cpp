@@ -55,9 +55,12 @@ void Interpreter::global_bounds_fault(const Instr& in, std::uint64_t addr, unsig
     std::ostringstream what;
     what << "out-of-bounds " << verb(kind) << ": ";
     if (below) {
-        what << emu::detail::argument_name(below->position) << "[" << (addr - below->ptr) / size
-             << "] is outside its " << (below->alloc_end - below->ptr) / size << " elements (byte " << addr - below->ptr
-             << " of " << below->alloc_end - below->ptr << ")";
+        // The source's name where Module::name_parameters gave one: "image[1025] (argument 0)".
+        const std::string& named = t_->L->kernel->info.params[below->position].source_name;
+        const std::string argument = emu::detail::argument_name(below->position);
+        what << (named.empty() ? argument : named) << "[" << (addr - below->ptr) / size << "]"
+             << (named.empty() ? "" : " (" + argument + ")") << " is outside its " << (below->alloc_end - below->ptr) / size
+             << " elements (byte " << addr - below->ptr << " of " << below->alloc_end - below->ptr << ")";
     } else {
         what << "address 0x" << std::hex << addr << " is in no emulator allocation";
     }

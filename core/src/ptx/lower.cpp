@@ -115,7 +115,7 @@ void kernel_info(const Module::Impl& m, Function& fn)
     k.mangled = fn.name;
     k.demangled = without_return_type(demangle(fn.name));
     for (const ParamSlot& s : fn.params)
-        k.params.push_back(ParamInfo{s.name, s.bytes, s.align, pointer_parameter(s.bytes)});
+        k.params.push_back(ParamInfo{s.name, s.bytes, s.align, pointer_parameter(s.bytes), ""});
     std::uint64_t off = 0;
     for (std::uint32_t id : fn.shared_used) {
         const SharedVar& v = m.shared[id];
@@ -174,3 +174,21 @@ std::string without_return_type(const std::string& d)
 }
 
 }  // namespace wl::ptx::detail
+
+namespace wl::ptx {
+
+void Module::name_parameters(std::string_view kernel, const std::vector<std::string>& names)
+{
+    for (detail::Function& f : impl_->functions) {
+        if (!f.entry || f.declared_only || f.info.params.size() != names.size()) continue;
+        const std::string& d = f.info.demangled;
+        const std::string_view qualified = std::string_view(d).substr(0, d.find_first_of("<("));
+        const bool named = qualified == kernel ||
+                           (qualified.size() > kernel.size() + 2 && qualified.ends_with(kernel) &&
+                            qualified.substr(qualified.size() - kernel.size() - 2, 2) == "::");
+        if (!named) continue;
+        for (std::size_t i = 0; i < names.size(); ++i) f.info.params[i].source_name = names[i];
+    }
+}
+
+}  // namespace wl::ptx

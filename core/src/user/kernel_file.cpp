@@ -173,6 +173,46 @@ std::size_t skip_group(const std::vector<Token>& t, std::size_t i)
     return t.size();
 }
 
+// The name one function parameter declares, of its tokens [from, to): the
+// last identifier before a default and array bounds ("" where it has none:
+// `float*`, `int`, `const float* __restrict__`).
+std::string parameter_name(const std::vector<Token>& t, std::size_t from, std::size_t to)
+{
+    static const std::set<std::string> not_names{
+        "const", "volatile", "__restrict__", "restrict", "__grid_constant__", "unsigned", "signed", "int", "long",
+        "short", "char", "float", "double", "bool", "void", "size_t", "auto"};
+    for (std::size_t i = from; i < to; ++i)
+        if (t[i].text == "=") to = i;
+    while (to > from && t[to - 1].text == "]") {  // `float tile[16][17]`
+        while (to > from && t[to - 1].text != "[") --to;
+        if (to > from) --to;
+    }
+    if (to - from < 2) return "";
+    const std::string& last = t[to - 1].text;
+    if (!ident_start(last.front()) || not_names.count(last) || t[to - 2].text == "::") return "";
+    return last;
+}
+
+// The names of the function parameters in the parenthesis that opens at t[open].
+std::vector<std::string> parameter_names(const std::vector<Token>& t, std::size_t open)
+{
+    const std::size_t close = skip_group(t, open) - 1;
+    std::vector<std::string> out;
+    if (close == open + 1 || (close == open + 2 && t[open + 1].text == "void")) return out;
+    int depth = 0;
+    std::size_t start = open + 1;
+    for (std::size_t i = open + 1; i <= close; ++i) {
+        const std::string& w = t[i].text;
+        if (i < close && (w == "<" || w == "(" || w == "[" || w == "{")) ++depth;
+        if (i < close && (w == ">" || w == ")" || w == "]" || w == "}")) --depth;
+        if (i == close || (w == "," && depth == 0)) {
+            out.push_back(parameter_name(t, start, i));
+            start = i + 1;
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 std::string KernelDecl::signature() const
@@ -232,7 +272,9 @@ std::vector<KernelDecl> scan_kernels(std::string_view source)
         for (auto s = scopes.rbegin(); s != scopes.rend(); ++s)
             if (!s->empty()) name = *s + "::" + name;
         const bool seen = std::any_of(out.begin(), out.end(), [&](const KernelDecl& k) { return k.name == name; });
-        if (!seen) out.push_back(KernelDecl{name, pending.value_or(std::vector<TemplateParam>{}), pending.has_value(), t[i].line});
+        if (!seen)
+            out.push_back(KernelDecl{name, pending.value_or(std::vector<TemplateParam>{}), pending.has_value(), t[i].line,
+                                     parameter_names(t, j + 1)});
         pending.reset();
     }
     return out;
@@ -336,6 +378,15 @@ std::string written_instance(const std::string& demangled)
     return qualified_name(demangled) + "<" + out + ">";
 }
 
+}  // namespace
+
+void name_parameters(Module& m, std::string_view source)
+{
+    for (const KernelDecl& k : scan_kernels(source)) m.name_parameters(k.name, k.parameters);
+}
+
+namespace {
+
 std::string kernel_list(const std::vector<KernelDecl>& kernels)
 {
     std::string out;
@@ -370,7 +421,10 @@ KernelFile::~KernelFile() = default;
 
 const Module& KernelFile::as_written()
 {
-    if (!plain_) plain_ = std::make_unique<Module>(Module::parse(compile_file(path_, options_).text, shown_));
+    if (!plain_) {
+        plain_ = std::make_unique<Module>(Module::parse(compile_file(path_, options_).text, shown_));
+        name_parameters(*plain_, source_);
+    }
     return *plain_;
 }
 
@@ -433,6 +487,7 @@ const KernelFile::Instance& KernelFile::instance(std::string_view name, const Te
         CompileOptions opt = options_;
         opt.include_dirs.push_back(fs::absolute(path_).parent_path().string());  // its own #include "..." still resolve
         module = std::make_unique<Module>(Module::parse(compile_source(text, shown_, opt).text, shown_));
+        name_parameters(*module, source_);
     }
     for (const KernelInfo& info : module->kernels())
         if (names_match(qualified_name(info.demangled), k.name) && fits(template_args(info.demangled), filled))

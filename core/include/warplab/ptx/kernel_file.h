@@ -47,6 +47,7 @@ struct KernelDecl {
     std::vector<TemplateParam> params;  // a template's parameters
     bool is_template = false;
     unsigned line = 0;                  // the line of its `__global__`
+    std::vector<std::string> parameters;  // the function parameters' names as declared ("" where unnamed)
     // "reduce2<class T>", "reduce0": how messages list it.
     std::string signature() const;
 };
@@ -61,6 +62,9 @@ struct TemplateFill {
 // The kernel declarations in CUDA source text, in order (a scan of the text,
 // not a compiler: kernels a macro declares are not seen).
 std::vector<KernelDecl> scan_kernels(std::string_view source);
+
+// Names the parameters of m's kernels that the source declares (Module::name_parameters).
+void name_parameters(Module& m, std::string_view source);
 
 class KernelFile {
 public:

@@ -80,6 +80,7 @@ struct ParamInfo {
     unsigned bytes = 0;   // size in the parameter space
     unsigned align = 0;
     bool is_pointer = false;  // a .u64/.b64 parameter that the kernel uses as an address
+    std::string source_name;  // as the source declares it ("image"); empty: unknown (Module::name_parameters)
 };
 
 struct SharedInfo {
@@ -115,6 +116,11 @@ public:
     // The host memory of a __device__ or __constant__ variable (what
     // cudaMemcpyToSymbol writes), by PTX or demangled name; empty when none.
     std::span<unsigned char> symbol(std::string_view name) const;
+    // Gives the parameters of every kernel whose qualified name (without
+    // template arguments, "ns::reduce2") is `kernel` the names the source
+    // declares, so that faults say `image[1025]`; a kernel whose parameter
+    // count differs keeps none. (wl::ptx::name_parameters reads them from a .cu.)
+    void name_parameters(std::string_view kernel, const std::vector<std::string>& names);
 
     struct Impl;
     const Impl& impl() const { return *impl_; }

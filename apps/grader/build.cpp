@@ -223,6 +223,7 @@ BuildResult compile_to_ptx(const Toolchain& tc, const ExerciseSpec& spec, const 
     try {
         const ptx::CompiledPtx ptx =
             ptx::compile_source(grader_source(spec, kernel_file), std::string(spec.id) + "_grader_calls.cu", opt);
+        r.warnings = ptx::first_warnings(ptx.warnings);
         Key k;
         k.add(ptx.text);
         r.binary = tc.cache_dir / (std::string(spec.id) + "-" + k.hex() + ".ptx");

@@ -35,6 +35,7 @@ struct BuildResult {
     bool ok = false;
     std::filesystem::path binary;  // when ok: the PTX file (or, for GPU timing, the program)
     std::string errors;            // when not: the compiler's first error lines
+    std::string warnings;          // when ok: nvcc's first warnings, with the lines they quote (wl::ptx::first_warnings)
     bool cached = false;
     double seconds = 0;
 };

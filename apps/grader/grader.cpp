@@ -244,6 +244,7 @@ ExerciseResult grade_one(const ExerciseSpec& spec, const GradeOptions& opt, cons
     const BuildResult b = compile_to_ptx(tc, spec, ex.kernel_file);
     ex.build_seconds = b.seconds;
     ex.build_cached = b.cached;
+    ex.warnings = b.warnings;
     if (!b.ok) {
         fail_all(ex, "not run: the kernel does not compile", "the kernel does not compile\n" + b.errors,
                  "fix the first error first. The grader calls " + std::string(spec.signature) +

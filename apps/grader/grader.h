@@ -38,6 +38,7 @@ struct ExerciseResult {
     std::string problem;  // once for all checks: missing file, compile error, crash, time limit
     double build_seconds = 0, run_seconds = 0;
     bool build_cached = false;
+    std::string warnings;  // nvcc's first warnings about the kernel (BuildResult::warnings)
     GpuTiming timing;
     unsigned points() const;
     unsigned max_points() const;

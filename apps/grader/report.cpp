@@ -122,6 +122,7 @@ std::string text_exercise(const ExerciseResult& ex)
     const ExerciseSpec& spec = *ex.spec;
     std::string s = std::string(spec.id) + "  " + std::string(spec.title) + " (mirrors " + std::string(spec.mirrors) + ")\n";
     if (!ex.kernel_file.empty()) s += "    " + ex.kernel_file.string() + "\n";
+    if (!ex.warnings.empty()) s += "    nvcc warns:\n      " + indent(ex.warnings, "      ") + "\n";
     bool problem_shown = false;
     for (const CheckResult& c : ex.checks) s += check_text(ex, c, problem_shown);
     if (const std::string t = timing_summary(ex.timing); !t.empty()) s += "  GPU   " + t + "\n";

@@ -135,14 +135,18 @@ const UserKernel::Entry& UserKernel::entry(const UserLaunch& launch)
         const wl::ptx::KernelFile::Instance& k = source_->instance(kernel_, {launch.types, launch.values, launch.launch});
         check_element_type(*k.info, launch);
         if (instance_note_.empty() && !k.how.empty()) instance_note_ = "kernel: " + k.how;
+        if (warnings_note_.empty() && !k.warnings.empty())
+            warnings_note_ = "nvcc warns about " + shown + ":\n" + wl::ptx::first_warnings(k.warnings);
         return entries_[key] = Entry{k.module, k.entry, shared_bytes_for(*k.info, launch)};
     });
 }
 
 std::string UserKernel::note() const
 {
-    if (instance_note_.empty() || shared_note_.empty()) return instance_note_ + shared_note_;
-    return instance_note_ + "\n" + shared_note_;
+    std::string out;
+    for (const std::string* part : {&instance_note_, &shared_note_, &warnings_note_})
+        if (!part->empty()) out += (out.empty() ? "" : "\n") + *part;
+    return out;
 }
 
 }  // namespace warplab

@@ -20,6 +20,7 @@
 
 #include "labs/common/kernel_instance.h"
 #include "labs/common/version.h"
+#include "warplab/emu/emulator.h"
 #include <vector>
 
 namespace wl::ptx {
@@ -73,6 +74,12 @@ UserLaunch user_launch(const KernelFiles& lab, KernelInstance<V, Args>, const Bl
 // std::invalid_argument in one line.
 std::string check_user_file(const std::string& file, const std::string& kernel);
 
+class UserKernel;
+
+// Runs a lab's run; a kernel fault of the user's kernel (user set) says nvcc's
+// warnings after its message: an endless `unsigned s >= 0` loop is what nvcc warned of.
+template <class F> decltype(auto) with_compile_warnings(const UserKernel* user, F&& run);
+
 class UserKernel {
 public:
     // Throws std::invalid_argument when the file cannot be read, is empty or
@@ -101,8 +108,11 @@ public:
     // For the trace header, about the first launch: which instance ran where
     // the kernel is a template ("kernel: reduce2<int>, the file's explicit
     // instantiation"), and what its `extern __shared__` array got, and why
-    // (none where it declares none and --shared-bytes was not given).
+    // (none where it declares none and --shared-bytes was not given), and
+    // nvcc's first warnings about the file, with the lines they quote.
     std::string note() const;
+    // nvcc's first warnings about the file: "nvcc warns about F:\n..."; empty: none.
+    const std::string& warnings() const { return warnings_note_; }
 
 private:
     std::uint32_t shared_bytes_for(const wl::ptx::KernelInfo& info, const UserLaunch& launch);
@@ -111,7 +121,17 @@ private:
     std::optional<std::uint32_t> shared_bytes_;
     std::unique_ptr<wl::ptx::KernelFile> source_;
     std::map<std::string, Entry> entries_;  // per launch
-    std::string instance_note_, shared_note_;
+    std::string instance_note_, shared_note_, warnings_note_;
 };
+
+template <class F> decltype(auto) with_compile_warnings(const UserKernel* user, F&& run)
+{
+    try {
+        return run();
+    } catch (const wl::emu::KernelFault& f) {
+        if (!user || user->warnings().empty()) throw;
+        throw wl::emu::KernelFault(f.fault, user->warnings());
+    }
+}
 
 }  // namespace warplab

@@ -58,6 +58,33 @@ if(NOT rc EQUAL 3 OR NOT err MATCHES "out-of-bounds load: image\\[1[6-9][0-9][0-
   string(APPEND failures "luma_past_end: exit ${rc} (expected 3 naming image[...]), stderr '${err}'\n")
 endif()
 
+# 2c. nvcc's warnings, with the lines they quote. countdown_sum's unsigned
+#     s >= 0 (line 12) never ends the loop: the fault (the budget of --max-steps)
+#     is followed by the warnings; checked_sum is right, and its trace header
+#     shows them (line 12's and its own line 25's: one compile of the file).
+#     From a fresh PTX cache, then from the cache: the same warnings both times.
+#     tree_sum draws none, and says nothing of nvcc.
+set(saved_cache "$ENV{WARPLAB_PTX_CACHE}")
+set(ENV{WARPLAB_PTX_CACHE} "${CMAKE_CURRENT_BINARY_DIR}/warnings_ptx_cache")
+file(REMOVE_RECURSE "$ENV{WARPLAB_PTX_CACHE}")
+set(unsigned_warning "pointless comparison of unsigned integer with zero")
+foreach(compile fresh cached)
+  run_warplab(trace reduction v1 --file countdown_sum.cu --kernel countdown_sum --backend cpu --max-steps 20000)
+  if(NOT rc EQUAL 3 OR NOT err MATCHES "did not finish within 20000 instructions[^\n]*\nnvcc warns about countdown_sum.cu:\ncountdown_sum.cu\\(12\\): warning #186-D: ${unsigned_warning}\n +for \\(unsigned s = blockDim.x / 2; s >= 0; s >>= 1\\)")
+    string(APPEND failures "countdown_sum (${compile} compile): exit ${rc}, no fault followed by nvcc's warning of line 12: '${err}'\n")
+  endif()
+  run_warplab(trace reduction v1 --file countdown_sum.cu --kernel checked_sum --backend cpu --n 1000)
+  if(NOT rc EQUAL 0 OR NOT out MATCHES "correct" OR NOT out MATCHES "nvcc warns about countdown_sum.cu:\n"
+     OR NOT out MATCHES "countdown_sum.cu\\(25\\): warning #186-D: ${unsigned_warning}\n +sdata\\[tid\\] = i >= 0 && i < n")
+    string(APPEND failures "checked_sum (${compile} compile): exit ${rc}, no warning of line 25 in the header: '${out}'\n")
+  endif()
+endforeach()
+run_warplab(trace reduction v3 --file tree_sum.cu --kernel tree_sum --n 1000 --type float --backend cpu)
+if(NOT rc EQUAL 0 OR out MATCHES "nvcc" OR err MATCHES "nvcc")
+  string(APPEND failures "tree_sum: exit ${rc}, or a word of nvcc for a kernel it does not warn about: '${out}' '${err}'\n")
+endif()
+set(ENV{WARPLAB_PTX_CACHE} "${saved_cache}")
+
 # 3. Bad input: one line and exit 2.
 foreach(case "nope.cu|tree_sum|cannot read kernel file 'nope.cu'"
              "tree_sum.cu|no_such_kernel|no kernel 'no_such_kernel' in tree_sum.cu; its kernels: tree_sum<unsigned BLOCK, class T>$")

@@ -92,6 +92,47 @@ TEST(PtxCompile, StripPrefixMakesFilePathsRelative)
     EXPECT_EQ(ptx.text.find(dir.path().string()), std::string::npos);
 }
 
+// nvcc's warnings come back with the lines they quote, the user's file name
+// and no cache path, from a fresh compile and from the cache alike (the second
+// compile adds no cache entry); a kernel nvcc does not warn about has none.
+TEST(PtxCompile, WarningsSurviveTheCache)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    TempDir dir;
+    const auto opt = options_in(dir);
+    const std::string warned = "__global__ void down(float* out, unsigned n)\n{\n"
+                               "    for (unsigned s = n; s >= 0; --s) out[s] = 0;\n}\n";
+    const auto fresh = wl::ptx::compile_source(warned, "countdown.cu", opt);
+    EXPECT_NE(fresh.warnings.find("countdown.cu(3): warning #186-D: pointless comparison of unsigned integer with zero\n"
+                                  "      for (unsigned s = n; s >= 0; --s) out[s] = 0;"),
+              std::string::npos)
+        << fresh.warnings;
+    EXPECT_EQ(fresh.warnings.find("Remark"), std::string::npos) << fresh.warnings;
+    EXPECT_EQ(fresh.warnings.find(dir.path().string()), std::string::npos) << "a cache path leaks: " << fresh.warnings;
+    const auto entries = std::distance(fs::directory_iterator(opt.cache_dir), fs::directory_iterator{});
+    const auto cached = wl::ptx::compile_source(warned, "countdown.cu", opt);
+    EXPECT_EQ(std::distance(fs::directory_iterator(opt.cache_dir), fs::directory_iterator{}), entries);
+    EXPECT_EQ(cached.warnings, fresh.warnings);
+    const auto quiet = wl::ptx::compile_source("__global__ void up(float* out) { out[threadIdx.x] = 1; }\n", "up.cu", opt);
+    EXPECT_EQ(quiet.warnings, "");
+}
+
+// The first few of nvcc's warnings, whole (the quoted line and caret kept),
+// then how many more: four warnings shown three at a time leave "1 more".
+TEST(PtxCompile, FirstWarningsKeepsWholeWarnings)
+{
+    std::string four;
+    for (int line = 1; line <= 4; ++line)
+        four += "k.cu(" + std::to_string(line) + "): warning #177-D: variable \"v\" was declared but never referenced\n"
+                "      int v;\n          ^\n\n";
+    const std::string shown = wl::ptx::first_warnings(four, 3);
+    EXPECT_NE(shown.find("k.cu(3): warning"), std::string::npos) << shown;
+    EXPECT_EQ(shown.find("k.cu(4)"), std::string::npos) << shown;
+    EXPECT_TRUE(shown.ends_with("          ^\n(and 1 more warning)")) << shown;
+    EXPECT_EQ(wl::ptx::first_warnings(four, 4), four.substr(0, four.size() - 2));
+    EXPECT_EQ(wl::ptx::first_warnings(""), "");
+}
+
 TEST(PtxCompile, NoToolkitIsToolkitMissing)
 {
     const char* saved = std::getenv("WARPLAB_NVCC");

@@ -162,6 +162,31 @@ bool dependencies_unchanged(const std::string& listing)
 namespace {
 using namespace tools;
 
+// nvcc's messages as the user sees them: the input file under its shown
+// name, the strip prefix gone, no trailing blank lines.
+std::string shown_messages(std::string messages, const std::string& input, const std::string& shown_name,
+                           const CompileOptions& opt)
+{
+    replace_all(messages, input, shown_name);
+    if (!opt.strip_prefix.empty()) replace_all(messages, opt.strip_prefix + (opt.strip_prefix.back() == '/' ? "" : "/"), "");
+    while (!messages.empty() && (messages.back() == '\n' || messages.back() == ' ')) messages.pop_back();
+    return messages;
+}
+
+// The warnings of a successful compile's messages, without nvcc's remark on
+// -diag-suppress (warplab passes no such flag).
+std::string warnings_of(const std::string& messages)
+{
+    std::istringstream in(messages);
+    std::string out;
+    for (std::string line; std::getline(in, line);) {
+        const bool blank_again = line.empty() && (out.empty() || out.ends_with("\n\n"));  // the remark's blank line
+        if (!line.starts_with("Remark: The warnings can be suppressed") && !blank_again) out += line + '\n';
+    }
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    return out.find("warning") == std::string::npos ? "" : out;
+}
+
 // Removes the strip prefix from the `.file` lines of the PTX.
 std::string strip_file_paths(std::string ptx, const std::string& prefix)
 {
@@ -188,10 +213,12 @@ CompiledPtx compile(const std::string& source_path, const std::string& source_te
     const std::string key = hex(fnv1a64(key_text));
     const fs::path dir = cache_dir(opt);
     const fs::path ptx_path = dir / (key + ".ptx"), deps_path = dir / (key + ".deps");
+    const fs::path warnings_path = dir / (key + ".warnings");
 
-    std::string cached, deps;
-    if (read_file(ptx_path, cached) && read_file(deps_path, deps) && dependencies_unchanged(deps))
-        return CompiledPtx{std::move(cached), shown_name};
+    std::string cached, deps, cached_warnings;
+    if (read_file(ptx_path, cached) && read_file(deps_path, deps) && read_file(warnings_path, cached_warnings) &&
+        dependencies_unchanged(deps))
+        return CompiledPtx{std::move(cached), shown_name, std::move(cached_warnings)};
 
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -214,12 +241,8 @@ CompiledPtx compile(const std::string& source_path, const std::string& source_te
     read_file(dep, depfile);
     const bool ok = rc == 0 && read_file(out, ptx);
     fs::remove_all(work, ec);
-    if (!ok) {
-        replace_all(err, input, shown_name);
-        if (!opt.strip_prefix.empty()) replace_all(err, opt.strip_prefix + (opt.strip_prefix.back() == '/' ? "" : "/"), "");
-        while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
-        throw CompileError(err.empty() ? "nvcc failed on " + shown_name + " (exit status " + std::to_string(rc) + ")" : err);
-    }
+    err = shown_messages(std::move(err), input, shown_name, opt);
+    if (!ok) throw CompileError(err.empty() ? "nvcc failed on " + shown_name + " (exit status " + std::to_string(rc) + ")" : err);
     replace_all(ptx, input, source_path.empty() ? shown_name : source_path);
     ptx = strip_file_paths(std::move(ptx), opt.strip_prefix);
 
@@ -228,12 +251,29 @@ CompiledPtx compile(const std::string& source_path, const std::string& source_te
         if (f == input) continue;  // the source itself is in the key
         listing += f + ' ' + hash_of_file(f) + '\n';
     }
+    std::string warnings = warnings_of(err);
     write_file_atomically(ptx_path, ptx);
-    write_file_atomically(deps_path, listing);
-    return CompiledPtx{std::move(ptx), shown_name};
+    write_file_atomically(warnings_path, warnings);
+    write_file_atomically(deps_path, listing);  // last: an entry counts once its listing is there
+    return CompiledPtx{std::move(ptx), shown_name, std::move(warnings)};
 }
 
 }  // namespace
+
+std::string first_warnings(const std::string& warnings, unsigned most)
+{
+    // A warning starts at a line "file(line): warning ..." and runs to the next one.
+    std::istringstream in(warnings);
+    std::string out;
+    unsigned seen = 0;
+    for (std::string line; std::getline(in, line);) {
+        if (line.find("): warning") != std::string::npos) ++seen;
+        if (seen <= most) out += line + '\n';
+    }
+    while (!out.empty() && out.back() == '\n') out.pop_back();
+    if (seen > most) out += "\n(and " + std::to_string(seen - most) + " more " + (seen - most == 1 ? "warning" : "warnings") + ")";
+    return out;
+}
 
 std::string find_nvcc()
 {

@@ -422,8 +422,10 @@ KernelFile::~KernelFile() = default;
 const Module& KernelFile::as_written()
 {
     if (!plain_) {
-        plain_ = std::make_unique<Module>(Module::parse(compile_file(path_, options_).text, shown_));
+        const CompiledPtx ptx = compile_file(path_, options_);
+        plain_ = std::make_unique<Module>(Module::parse(ptx.text, shown_));
         name_parameters(*plain_, source_);
+        warnings_[plain_.get()] = ptx.warnings;
     }
     return *plain_;
 }
@@ -450,7 +452,7 @@ const KernelFile::Instance& KernelFile::instance(std::string_view name, const Te
     const Module& plain = as_written();
     const std::vector<KernelInfo> compiled = plain.kernels();
     const auto found = [&](const Module& m, const KernelInfo& info, std::string how) -> const Instance& {
-        return instances_[key] = Instance{&m, info.mangled, m.find(info.mangled), std::move(how)};
+        return instances_[key] = Instance{&m, info.mangled, m.find(info.mangled), std::move(how), warnings_[&m]};
     };
     if (!k.is_template) {
         for (const KernelInfo& info : compiled)
@@ -486,8 +488,10 @@ const KernelFile::Instance& KernelFile::instance(std::string_view name, const Te
                                  "reinterpret_cast<const void*>(" + expression + ");\n";
         CompileOptions opt = options_;
         opt.include_dirs.push_back(fs::absolute(path_).parent_path().string());  // its own #include "..." still resolve
-        module = std::make_unique<Module>(Module::parse(compile_source(text, shown_, opt).text, shown_));
+        const CompiledPtx ptx = compile_source(text, shown_, opt);
+        module = std::make_unique<Module>(Module::parse(ptx.text, shown_));
         name_parameters(*module, source_);
+        warnings_[module.get()] = ptx.warnings;
     }
     for (const KernelInfo& info : module->kernels())
         if (names_match(qualified_name(info.demangled), k.name) && fits(template_args(info.demangled), filled))

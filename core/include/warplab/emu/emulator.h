@@ -78,6 +78,8 @@ struct Warning {
 class KernelFault : public std::runtime_error {
 public:
     explicit KernelFault(Fault f) : std::runtime_error(f.message()), fault(std::move(f)) {}
+    // The same fault with lines after its message (nvcc's warnings about the kernel's file).
+    KernelFault(Fault f, const std::string& after) : std::runtime_error(f.message() + "\n" + after), fault(std::move(f)) {}
     Fault fault;
 };
 

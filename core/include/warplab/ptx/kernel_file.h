@@ -90,6 +90,7 @@ public:
         // How a template's instance came about: "reduce2<int>, the file's explicit
         // instantiation", "reduce2<int>, instantiated for <fill.launch>"; empty: not a template.
         std::string how;
+        std::string warnings;  // nvcc's warnings about the compile that made it (CompiledPtx::warnings)
     };
     // The kernel `name` (see pick) as the fill instantiates it, compiled on
     // first use. Throws KernelFileError, or CompileError / ToolkitMissing /
@@ -105,6 +106,7 @@ private:
     std::unique_ptr<Module> plain_;
     std::map<std::string, std::unique_ptr<Module>> compiled_;  // per instantiation expression
     std::map<std::string, Instance> instances_;                // per kernel and fill
+    std::map<const Module*, std::string> warnings_;            // nvcc's, per compiled module
 };
 
 }  // namespace wl::ptx

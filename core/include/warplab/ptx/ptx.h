@@ -59,7 +59,14 @@ struct CompileOptions {
 struct CompiledPtx {
     std::string text;    // the PTX
     std::string origin;  // what it was made from (the .cu path), for messages
+    // nvcc's warnings, each with the source line it quotes, paths as the
+    // messages show them; empty: none. A cached compile keeps them.
+    std::string warnings;
 };
+
+// The first `most` of nvcc's warnings, whole, and a line saying how many
+// more there are: what a front end shows. Empty for none.
+std::string first_warnings(const std::string& warnings, unsigned most = 3);
 
 // The nvcc that compile_file uses: $WARPLAB_NVCC, else `nvcc` on PATH, else
 // /usr/local/cuda/bin/nvcc; empty when there is none.

@@ -107,9 +107,12 @@ void occupancy_panel(App& app)
         const auto& v = current_version(app);
         const occ::Arch& arch = occ::architectures()[app.occupancy.arch];
         try {
+            const UserLab* user = v.id == std::string_view(kUserVersionId) ? app.user_lab.get() : nullptr;
             const occ::LaunchUsage launch =
-                occ::launch_usage(current_lab(app).id, v.kernel, v.bench_block, element_type(app), app.occupancy.what_if,
-                                  v.dynamic_shared_bytes);
+                user ? user_launch_usage(user->lab.id, *find_version(user->lab, user->as_version), user->file, user->kernel,
+                                         element_type(app), app.occupancy.what_if).launch
+                     : occ::launch_usage(current_lab(app).id, v.kernel, v.bench_block, element_type(app), app.occupancy.what_if,
+                                         v.dynamic_shared_bytes);
             const occ::KernelResources& k = *launch.instance;
             const std::string dynamic =
                 v.dynamic_shared_bytes ? " + " + std::to_string(v.dynamic_shared_bytes) + " B dynamic" : std::string();

@@ -1,11 +1,13 @@
 #include "occupancy_command.h"
 
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
 #include "labs/common/did_you_mean.h"
 #include "labs/common/lab.h"
+#include "labs/common/user_kernel.h"
 #include "warplab/occupancy.h"
 
 namespace warplab::cli {
@@ -22,6 +24,8 @@ OccupancyCommand::OccupancyCommand(CLI::App& app)
     sub_->add_option("--registers", registers_, "what if: registers per thread (default: ptxas's count)");
     sub_->add_option("--smem", smem_, "what if: shared memory per block in bytes, static and dynamic (default: the kernel's)");
     sub_->add_option("--type", type_, "element type of the instance (default: the lab's first)");
+    sub_->add_option("--file", file_, "your own .cu: its kernel's row from its own ptxas report, in the version's launch");
+    sub_->add_option("--kernel", kernel_, "the kernel of --file (default: the file's only one)");
 }
 
 namespace {
@@ -49,9 +53,24 @@ std::string without_namespace(const std::string& entry)
 // A value, starred when it is a what-if rather than the kernel's own.
 std::string marked(unsigned value, bool what_if) { return std::to_string(value) + (what_if ? "*" : ""); }
 
-// versions: indices into lab.versions.
+// One row: a version's launch (or the user's kernel in its place) on the arch.
+void print_row(const char* id, const occ::LaunchUsage& launch, const occ::Arch& arch, const occ::WhatIf& what_if)
+{
+    const occ::Occupancy o = occ::occupancy(arch, launch.usage);
+    const occ::KernelResources& k = *launch.instance;
+    const std::string limit = o.unlaunchable.empty() ? o.limiters() : "cannot launch: " + o.unlaunchable;
+    std::printf("%-8s %-44s %5s %6u %9s %8s %10u %9s %9.1f%%  %s\n", id, without_namespace(k.entry).c_str(),
+                marked(launch.usage.registers_per_thread, what_if.registers.has_value()).c_str(),
+                k.stack + k.spill_stores + k.spill_loads,
+                marked(launch.usage.shared_per_block, what_if.shared.has_value()).c_str(),
+                marked(launch.usage.threads_per_block, !launch.compiled_at_block).c_str(), o.blocks_per_sm,
+                (std::to_string(o.warps_per_sm) + "/" + std::to_string(arch.max_warps_per_sm)).c_str(),
+                100.0 * o.fraction, limit.c_str());
+}
+
+// versions: indices into lab.versions; user: the user's kernel in the place of the (one) version.
 void print_table(const Lab& lab, const std::vector<std::size_t>& versions, const occ::Arch& arch,
-                 const std::string& type, const occ::WhatIf& what_if)
+                 const std::string& type, const occ::WhatIf& what_if, const std::optional<UserOccupancy>& user)
 {
     std::printf("%s on %s: per SM %u warps, %u blocks, %u registers, %u bytes of shared memory\n", lab.id.c_str(),
                 arch.name, arch.max_warps_per_sm, arch.max_blocks_per_sm, arch.registers_per_sm, arch.shared_per_sm);
@@ -59,18 +78,9 @@ void print_table(const Lab& lab, const std::vector<std::size_t>& versions, const
                 "local", "shared B", "threads", "blocks/SM", "warps/SM", "occupancy", "limited by");
     for (std::size_t i : versions) {
         const auto& v = lab.versions[i];
-        const occ::LaunchUsage launch = occ::launch_usage(lab.id, v.kernel, v.bench_block, type, what_if, v.dynamic_shared_bytes);
-        const occ::Occupancy o = occ::occupancy(arch, launch.usage);
-        const occ::KernelResources& k = *launch.instance;
-        const std::string limit = o.unlaunchable.empty() ? o.limiters() : "cannot launch: " + o.unlaunchable;
-        std::printf("%-8s %-44s %5s %6u %9s %8s %10u %9s %9.1f%%  %s\n", v.id, without_namespace(k.entry).c_str(),
-                    marked(launch.usage.registers_per_thread, what_if.registers.has_value()).c_str(),
-                    k.stack + k.spill_stores + k.spill_loads,
-                    marked(launch.usage.shared_per_block, what_if.shared.has_value()).c_str(),
-                    marked(launch.usage.threads_per_block, !launch.compiled_at_block).c_str(), o.blocks_per_sm,
-                    (std::to_string(o.warps_per_sm) + "/" + std::to_string(arch.max_warps_per_sm)).c_str(),
-                    100.0 * o.fraction, limit.c_str());
+        print_row(v.id, occ::launch_usage(lab.id, v.kernel, v.bench_block, type, what_if, v.dynamic_shared_bytes), arch, what_if);
     }
+    if (user) print_row(kUserVersionId, user->launch, arch, what_if);
 }
 
 }  // namespace
@@ -82,7 +92,9 @@ int OccupancyCommand::run() const
     if (lab->host_programs)
         throw std::invalid_argument("lab " + lab->id + "'s versions are host programs around one small kernel: no occupancy to compare");
     std::vector<std::size_t> versions;
-    if (version_.empty()) {
+    if (version_.empty() && !file_.empty()) {
+        versions.push_back(0);  // the user's kernel takes the first version's launch, as trace --file does
+    } else if (version_.empty()) {
         for (std::size_t i = 0; i < lab->versions.size(); ++i) versions.push_back(i);
     } else if (const auto* v = find_version(*lab, version_)) {
         versions.push_back(static_cast<std::size_t>(v - lab->versions.data()));
@@ -97,10 +109,16 @@ int OccupancyCommand::run() const
     const std::vector<const occ::Arch*> archs = chosen_archs(gpu_);
 
     const occ::WhatIf what_if{block_, registers_, smem_};
+    std::optional<UserOccupancy> user;
+    if (!file_.empty()) user = user_launch_usage(lab->id, lab->versions[versions.front()], file_, kernel_, type, what_if);
     for (std::size_t i = 0; i < archs.size(); ++i) {
         if (i) std::printf("\n");
-        print_table(*lab, versions, *archs[i], type, what_if);
+        print_table(*lab, versions, *archs[i], type, what_if, user);
     }
+    if (user)
+        std::printf("\nyours: %s in %s as ptxas compiles it for sm_90, in %s's launch%s%s\n",
+                    without_namespace(user->launch.instance->entry).c_str(), UserKernel::shown_path(file_).c_str(),
+                    lab->versions[versions.front()].id, user->note.empty() ? "" : "; ", user->note.c_str());
     std::printf("\nregs, local (stack and spill bytes) and static shared memory from ptxas for sm_90a (the GPU build), plus the dynamic "
                 "shared memory a version's launch gives (shared B); threads: each version's bench block size.%s\n",
                 block_ || registers_ || smem_ ? " *: a what-if value, not the kernel's own." : "");

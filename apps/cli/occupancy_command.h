@@ -2,7 +2,8 @@
 // Each version's registers and shared memory (ptxas's report of the lab's
 // PTX) at the block size `warplab bench` times it at, and what that leaves
 // resident on one SM: blocks, warps, occupancy and the resource that bounds
-// it. --block, --registers and --smem ask "what if". Registered by the CLI
+// it. --block, --registers and --smem ask "what if"; --file adds the user's
+// kernel's row, from its own ptxas report, in the version's launch. Registered by the CLI
 // (apps/cli/main.cpp).
 #pragma once
 #include <CLI/CLI.hpp>
@@ -23,7 +24,7 @@ public:
 
 private:
     CLI::App* sub_;
-    std::string lab_, version_, gpu_ = "h100", type_;
+    std::string lab_, version_, gpu_ = "h100", type_, file_, kernel_;
     std::optional<unsigned> block_, registers_, smem_;
 };
 

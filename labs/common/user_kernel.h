@@ -21,6 +21,7 @@
 #include "labs/common/kernel_instance.h"
 #include "labs/common/version.h"
 #include "warplab/emu/emulator.h"
+#include "warplab/occupancy.h"
 #include <vector>
 
 namespace wl::ptx {
@@ -67,6 +68,20 @@ UserLaunch user_launch(const KernelFiles& lab, KernelInstance<V, Args>, const Bl
     l.version_shared_bytes = shared_bytes;
     return l;
 }
+
+// The user's kernel as ptxas compiles it for the H100 (sm_90), in the instance
+// the version's launch at its bench block size runs (the template arguments of
+// the lab's own instance there, as a trace fills them), and what its block asks
+// of an SM: `warplab occupancy --file` and the viewer's occupancy panel. Its
+// dynamic shared memory is the version's launch's (what_if.shared sets the
+// block's total). Remembered per process. Throws std::invalid_argument (the
+// file, nvcc's or ptxas's messages).
+struct UserOccupancy {
+    wl::occupancy::LaunchUsage launch;  // launch.instance: the user's kernel's ptxas record
+    std::string note;                   // what to say beside it: its extern __shared__ array's bytes, where it has one
+};
+UserOccupancy user_launch_usage(const std::string& lab, const Version& v, const std::string& file, const std::string& kernel,
+                                const std::string& type, const wl::occupancy::WhatIf& what_if = {});
 
 // Checks what can be checked of a --file without compiling it: the file can
 // be read, has a __global__ kernel, and `kernel` names one of them (or, when

@@ -85,6 +85,23 @@ if(NOT rc EQUAL 0 OR out MATCHES "nvcc" OR err MATCHES "nvcc")
 endif()
 set(ENV{WARPLAB_PTX_CACHE} "${saved_cache}")
 
+# 2d. Occupancy of the user's kernel from its own ptxas report, in v3's launch
+#     (256 threads, <256u, int>). staged_sum's static shared memory is 256 x 32
+#     ints = 32768 bytes. On the H100 each block takes 32768 + 1024 (the
+#     driver's reservation) = 33792 bytes of 233472: 6 blocks (threads alone
+#     would allow 2048 / 256 = 8), 6 x 8 = 48 of 64 warps, 75 %, limited by
+#     shared memory. The lab's v3 row stays: 8 blocks, 100 %, threads.
+run_warplab(occupancy reduction v3 --file staged_sum.cu)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\nyours +staged_sum<256u, int> +[0-9]+ +0 +32768 +256 +6 +48/64 +75.0%  shared memory\n"
+   OR NOT out MATCHES "\nv3 +reduce_sequential_addressing<256u, int> +[0-9]+ +0 +1024 +256 +8 +64/64 +100.0%  threads\n"
+   OR NOT out MATCHES "yours: staged_sum<256u, int> in staged_sum.cu as ptxas compiles it for sm_90, in v3's launch")
+  string(APPEND failures "occupancy --file staged_sum.cu: exit ${rc}, stdout '${out}', stderr '${err}'\n")
+endif()
+run_warplab(occupancy reduction v3 --file staged_sum.cu --kernel no_such_kernel)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: no kernel 'no_such_kernel' in staged_sum.cu[^\n]*\n$")
+  string(APPEND failures "occupancy --kernel no_such_kernel: exit ${rc}, stderr '${err}'\n")
+endif()
+
 # 3. Bad input: one line and exit 2.
 foreach(case "nope.cu|tree_sum|cannot read kernel file 'nope.cu'"
              "tree_sum.cu|no_such_kernel|no kernel 'no_such_kernel' in tree_sum.cu; its kernels: tree_sum<unsigned BLOCK, class T>$")

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <sstream>
 
@@ -285,6 +286,30 @@ std::string find_nvcc()
             if (!d.empty() && executable(d + "/nvcc")) return d + "/nvcc";
     }
     return executable("/usr/local/cuda/bin/nvcc") ? "/usr/local/cuda/bin/nvcc" : "";
+}
+
+std::string ptxas_report(const std::string& ptx_text, const std::string& arch)
+{
+    const std::string nvcc = find_nvcc();
+    const std::string ptxas = nvcc.empty() ? "" : (fs::path(nvcc).parent_path() / "ptxas").string();
+    if (!executable(ptxas)) throw ToolkitMissing("ptxas (the CUDA toolkit's) not found beside nvcc");
+    static std::mutex m;
+    static std::map<std::string, std::string> reports;  // by arch and text's hash
+    const std::string key = arch + ' ' + hex(fnv1a64(ptx_text));
+    std::lock_guard lock(m);
+    if (auto it = reports.find(key); it != reports.end()) return it->second;
+    std::error_code ec;
+    const fs::path work = fs::temp_directory_path() / ("warplab-ptxas-" + std::to_string(getpid()) + "-" + hex(fnv1a64(key)));
+    fs::create_directories(work, ec);
+    write_file_atomically(work / "kernel.ptx", ptx_text);
+    const int rc = run({ptxas, "-arch=" + arch, "-v", (work / "kernel.ptx").string(), "-o", (work / "kernel.cubin").string()},
+                       (work / "stdout").string(), (work / "stderr").string());
+    std::string out, log;
+    read_file(work / "stdout", out);
+    read_file(work / "stderr", log);
+    fs::remove_all(work, ec);
+    if (rc != 0) throw CompileError("ptxas failed (exit status " + std::to_string(rc) + "):\n" + log);
+    return reports[key] = out + log;
 }
 
 CompiledPtx compile_file(const std::string& cu_path, const CompileOptions& opt)

@@ -80,6 +80,12 @@ CompiledPtx compile_file(const std::string& cu_path, const CompileOptions& opt =
 // `name` is the file name nvcc and the messages see.
 CompiledPtx compile_source(const std::string& source, const std::string& name, const CompileOptions& opt = {});
 
+// `ptxas -arch=<arch> -v` of PTX text: its report (registers, shared memory,
+// stack and spills per entry; wl::occupancy::parse_ptxas_report reads it).
+// Remembered per text for the process. Throws ToolkitMissing (no ptxas beside
+// nvcc) or CompileError (ptxas's messages).
+std::string ptxas_report(const std::string& ptx_text, const std::string& arch = "sm_90");
+
 // ---------------------------------------------------------------- module --
 
 struct ParamInfo {

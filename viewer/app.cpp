@@ -341,6 +341,7 @@ void on_key(App& app, Key key)
     }
 }
 
+    case Key::V: ++app.view; break;
 void select_by_name(App& app, const std::string& lab_id, const std::string& version_id)
 {
     const Lab* lab = lab_id.empty() ? &all_labs().front() : find_lab(lab_id);

@@ -132,6 +132,7 @@ struct App {
     Layout layout;
     float header_content_h = 0;  // what the top bar's contents took last frame (they wrap on narrow windows)
     float steps_content_h = 0;   // the same for the step controls
+    int view = 0;  // the arrangement a compact window shows (Layout::views); V switches
     std::optional<bool> time_log_scale;  // the time chart's scale; unset: logarithmic where the times span over 10x
     Regions regions;  // filled while drawing
     Fonts fonts;
@@ -184,7 +185,7 @@ void tick(App& app, double seconds);  // playback and a measurement in flight
 void start_measuring(App& app);
 bool measuring(const App& app);
 
-enum class Key { Left, Right, Up, Down, Space, F, Escape, W, C };  // W: warp width 32 <-> 64; C: compare the widths
+enum class Key { Left, Right, Up, Down, Space, F, Escape, W, C, V };  // W: warp width 32 <-> 64; C: compare the widths; V: next view
 void on_key(App& app, Key key);
 
 // A trace that App::start_trace started began or made progress (blocks 0: began), or is done (its run or

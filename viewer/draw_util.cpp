@@ -114,6 +114,20 @@ void add_region(App& app, const std::string& name, ImVec2 min, ImVec2 max)
     app.regions[name] = {min.x, min.y, max.x - min.x, max.y - min.y};
 }
 
+void add_view_region(App& app, const std::string& name)
+{
+    const ImRect& r = ImGui::GetCurrentWindow()->InnerClipRect;
+    add_region(app, name, r.Min, r.Max);
+}
+
+bool keep_following(bool& follow)
+{
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsWindowHovered() && (io.MouseWheel != 0 || io.MouseWheelH != 0 || ImGui::IsMouseDown(ImGuiMouseButton_Left)))
+        follow = false;
+    return follow;
+}
+
 void text_centered(ImDrawList* dl, ImFont* font, float size, ImVec2 center, ImU32 colour, const std::string& text)
 {
     const ImVec2 ts = font->CalcTextSizeA(size, 1e9f, 0, text.c_str());

@@ -40,6 +40,14 @@ void legend_swatch(ImU32 fill, const char* label, ImU32 outline = 0);
 
 // Records a named rectangle drawn this frame (tests find pixels by it).
 void add_region(App& app, const std::string& name, ImVec2 min, ImVec2 max);
+// Records what of the current window is seen (inside its scroll bars): a
+// region drawn in it is on screen where it lies inside this one.
+void add_view_region(App& app, const std::string& name);
+
+// A panel that keeps the step (or version) in view scrolls to it every frame
+// until the user scrolls it (the wheel or a click over it): then `follow`
+// turns false, until the next step. Returns whether to scroll.
+bool keep_following(bool& follow);
 
 // Text centred on a point, with a given font and size.
 void text_centered(ImDrawList* dl, ImFont* font, float size, ImVec2 center, ImU32 colour, const std::string& text);

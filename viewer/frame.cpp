@@ -20,6 +20,24 @@ constexpr void (*kDraw[])(App&) = {
 
 }  // namespace
 
+void view_switch(App& app)
+{
+    if (app.layout.views.empty()) return;
+    float width = ImGui::CalcTextSize("V ").x;
+    for (const char* name : app.layout.views) width += ImGui::GetStyle().ItemSpacing.x + ImGui::CalcTextSize(name).x;
+    ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+    wrap_unless_fits(width);
+    ImGui::TextDisabled("V ");
+    const ImVec2 first = ImGui::GetItemRectMin();
+    for (std::size_t i = 0; i < app.layout.views.size(); ++i) {
+        ImGui::SameLine();
+        const bool shown = int(i) == app.layout.view;
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(shown ? palette().active : palette().muted), "%s", app.layout.views[i]);
+        if (ImGui::IsItemClicked()) app.view = int(i);
+    }
+    add_region(app, "header.views", first, ImGui::GetItemRectMax());
+}
+
 void draw_frame(App& app)
 {
     const ImVec2 size = ImGui::GetIO().DisplaySize;
@@ -39,21 +57,20 @@ void draw_frame(App& app)
     // The top bar's contents wrap too; last frame's height holds until they change.
     const float one_row = app.presenter ? px(f.big) + ImGui::GetTextLineHeight() + 8 : ImGui::GetFrameHeight() + 2;
     const float header_h = std::max(one_row, app.header_content_h) + 2 * style.WindowPadding.y;
+    LayoutNeeds needs;
+    needs.lab_panel = current_lab(app).panel;
+    needs.view = app.view;
+    const TraceSlot& slot = current_trace(app);
+    needs.faulted = !slot.run && !slot.pending;  // the threads panel shows why, with the lockstep offer
+    if (const TracedRun* run = current_run(app))
+        needs.step_reads_global = !memory_events(run->block, app.sel.step, wl::trace::Space::Global).empty();
     if (app.playground.open) {
         app.layout = playground_layout(size.x, size.y, header_h);
     } else if (app.presenter) {
-        const TracedRun* run = current_run(app);
-        const bool global = !run || !memory_events(run->block, app.sel.step, wl::trace::Space::Global).empty();
-        app.layout = presenter_layout(size.x, size.y, header_h, status_h, global);
+        app.layout = presenter_layout(size.x, size.y, header_h, status_h, needs);
     } else {
         const float steps_h = std::max(2 * ImGui::GetFrameHeightWithSpacing(), app.steps_content_h) + 2 * style.WindowPadding.y;
-        app.layout = desk_layout(size.x, size.y, header_h, status_h, std::floor(steps_h));
-    }
-    switch (current_lab(app).panel) {  // a lab's own panel takes the place of those it has no use for
-    case LabPanel::Sweep: app.layout = sweep_layout(app.layout); break;
-    case LabPanel::Timeline: app.layout = timeline_layout(app.layout); break;
-    case LabPanel::Image: app.layout = image_layout(app.layout); break;
-    case LabPanel::None: break;
+        app.layout = desk_layout(size.x, size.y, header_h, status_h, std::floor(steps_h), needs);
     }
     if (app.compare_widths && !app.playground.open) app.layout = compare_widths_layout(app.layout);
     app.regions.clear();

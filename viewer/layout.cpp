@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "labs/common/lab.h"
+
 namespace warplab::viewer {
 
 namespace {
@@ -10,19 +12,6 @@ void place(Layout& l, Panel p, float x, float y, float w, float h)
 {
     l.rects[static_cast<int>(p)] = {std::floor(x), std::floor(y), std::floor(w), std::floor(h)};
     l.shown[static_cast<int>(p)] = true;
-}
-
-// Stacks panels down a column, each taking its share of the height (the last takes the rest).
-void column(Layout& l, float x, float y, float w, float h, std::initializer_list<std::pair<Panel, float>> shares)
-{
-    float top = y;
-    std::size_t i = 0;
-    for (const auto& [panel, share] : shares) {
-        const bool last = ++i == shares.size();
-        const float ph = last ? y + h - top : std::floor(h * share);
-        place(l, panel, x, top, w, ph);
-        top += ph;
-    }
 }
 
 }  // namespace
@@ -35,62 +24,25 @@ const char* panel_name(Panel p)
     return names[static_cast<int>(p)];
 }
 
-// | versions | steps          | metrics |
-// |          | threads        |         |
-// |----------| shared values  | global  |
-// | source   | banks          | time    |
-// |          | occupancy      |         |
-Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h)
+bool compact(float width, float height, bool presenter)
 {
-    Layout l;
-    const float body_y = header_h, body_h = height - header_h - status_h;
-    const float left_w = std::floor(width * 0.26f), right_w = std::floor(width * 0.31f);
-    const float center_w = width - left_w - right_w;
-    place(l, Panel::Header, 0, 0, width, header_h);
-    column(l, 0, body_y, left_w, body_h, {{Panel::Versions, 0.36f}, {Panel::Source, 0}});
-    place(l, Panel::Steps, left_w, body_y, center_w, steps_h);
-    column(l, left_w, body_y + steps_h, center_w, body_h - steps_h,
-           {{Panel::Threads, 0.22f}, {Panel::SharedValues, 0.27f}, {Panel::Banks, 0.31f}, {Panel::Occupancy, 0}});
-    column(l, left_w + center_w, body_y, right_w, body_h, {{Panel::Metrics, 0.38f}, {Panel::Global, 0.24f}, {Panel::Time, 0}});
-    place(l, Panel::Status, 0, height - status_h, width, status_h);
-    return l;
+    // Presenting, the fonts follow the height (viewer/draw_util.h's
+    // font_scale), so the width sets how many columns of text fit: 16:9 holds
+    // the two columns of panels, 4:3 does not; under 650 pixels the fonts stop
+    // shrinking. At the desk the fonts keep their size: pixels decide.
+    if (presenter) return width < 1.5f * height || height < 650;
+    return width < 1500 || height < 800;
 }
 
-// Fewer, bigger panels; no step controls or lists (the keyboard drives it).
-// | threads        | source |
-// | shared values  | global |
-// | banks          | time   |
-Layout presenter_layout(float width, float height, float header_h, float status_h, bool step_reads_global)
-{
-    Layout l;
-    const float body_y = header_h, body_h = height - header_h - status_h;
-    const float left_w = std::floor(width * 0.58f), right_w = width - left_w;
-    place(l, Panel::Header, 0, 0, width, header_h);
-    column(l, 0, body_y, left_w, body_h, {{Panel::Threads, 0.26f}, {Panel::SharedValues, 0.40f}, {Panel::Banks, 0}});
-    // A step without global accesses leaves the global panel one line ("no
-    // access"): the source gets the room, so a small screen shows more code.
-    const float global = step_reads_global ? 0.24f : 0.11f;
-    column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.59f - global}, {Panel::Global, global}, {Panel::Time, 0}});
-    place(l, Panel::Status, 0, height - status_h, width, status_h);
-    return l;
-}
+namespace {
 
+// A lab's own panel in the place of those it has no use for (see desk_layout).
 Layout sweep_layout(Layout l)
 {
     if (!l.has(Panel::SharedValues) || !l.has(Panel::Banks)) return l;
     const Rect top = l[Panel::SharedValues], bottom = l[Panel::Banks];
     place(l, Panel::Coalescing, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
     l.shown[static_cast<int>(Panel::SharedValues)] = l.shown[static_cast<int>(Panel::Banks)] = false;
-    return l;
-}
-
-Layout compare_widths_layout(Layout l)
-{
-    if (!l.has(Panel::Threads) || !l.has(Panel::SharedValues)) return l;
-    const Rect top = l[Panel::Threads], below = l[Panel::SharedValues];
-    if (below.x != top.x || below.w != top.w || below.y < top.y) return l;  // not stacked under it (no room to take)
-    place(l, Panel::Threads, top.x, top.y, top.w, below.y + below.h - top.y);
-    l.shown[static_cast<int>(Panel::SharedValues)] = false;
     return l;
 }
 
@@ -109,13 +61,145 @@ Layout timeline_layout(Layout l)
     const Rect top = l.has(Panel::Steps) ? l[Panel::Steps] : l[Panel::Threads];
     const Rect bottom = l.has(Panel::Occupancy) ? l[Panel::Occupancy] : l[Panel::Banks];
     place(l, Panel::Timeline, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
-    // No trace, so nothing to step through or count: the time chart takes the
-    // column the metrics and global-memory panels had.
     const Rect time = l[Panel::Time];
     const Rect first = l.has(Panel::Metrics) ? l[Panel::Metrics] : l.has(Panel::Global) ? l[Panel::Global] : time;
     place(l, Panel::Time, time.x, first.y, time.w, time.y + time.h - first.y);
     for (Panel p : {Panel::Steps, Panel::Threads, Panel::SharedValues, Panel::Banks, Panel::Occupancy, Panel::Metrics, Panel::Global})
         l.shown[static_cast<int>(p)] = false;
+    return l;
+}
+
+Layout with_lab_panel(Layout l, LabPanel panel)
+{
+    switch (panel) {
+    case LabPanel::Sweep: return sweep_layout(l);
+    case LabPanel::Timeline: return timeline_layout(l);
+    case LabPanel::Image: return image_layout(l);
+    case LabPanel::None: break;
+    }
+    return l;
+}
+
+// One arrangement of a compact window: its name and the panels of its column.
+struct View {
+    const char* name;
+    std::vector<std::pair<Panel, float>> column;
+};
+
+// The arrangements of a compact window, each a column beside the source.
+// What a class must see of a step comes first: its threads (with a fault's
+// text and buttons, which then take most of the column) and the values they
+// wrote; then the memory instructions; then the times. The desk adds its
+// tables: the metrics beside global memory, the occupancy under the times.
+std::vector<View> compact_views(const LayoutNeeds& needs, bool presenter)
+{
+    const float threads = needs.faulted ? 0.6f : presenter ? 0.34f : 0.3f;
+    const Panel shared = needs.lab_panel == LabPanel::Sweep ? Panel::Coalescing : Panel::SharedValues;
+    std::vector<std::pair<Panel, float>> step = {{Panel::Threads, threads}, {shared, 0}};
+    if (!presenter && shared == Panel::SharedValues && !needs.faulted) step = {{Panel::Threads, threads}, {shared, 0.38f}, {Panel::Banks, 0}};
+    std::vector<std::pair<Panel, float>> memory;
+    const Panel global = needs.lab_panel == LabPanel::Image ? Panel::Image : Panel::Global;
+    if (presenter && shared == Panel::SharedValues) memory = {{Panel::Banks, global == Panel::Image ? 0.4f : 0.5f}, {global, 0}};
+    if (presenter && shared != Panel::SharedValues) memory = {{global, 0}};
+    if (!presenter) memory = {{global, global == Panel::Image ? 0.55f : 0.4f}, {Panel::Metrics, 0}};
+    std::vector<std::pair<Panel, float>> time = {{Panel::Time, 0}};
+    if (!presenter) time = {{Panel::Time, 0.4f}, {Panel::Occupancy, 0}};
+    if (needs.lab_panel == LabPanel::Timeline) return {{"runs", {{Panel::Timeline, 0}}}, {"time", {{Panel::Time, 0}}}};
+    return {{"step", step}, {"memory", memory}, {"time", time}};
+}
+
+void column(Layout& l, float x, float y, float w, float h, const std::vector<std::pair<Panel, float>>& shares)
+{
+    float top = y;
+    for (std::size_t i = 0; i < shares.size(); ++i) {
+        const float ph = i + 1 == shares.size() ? y + h - top : std::floor(h * shares[i].second);
+        place(l, shares[i].first, x, top, w, ph);
+        top += ph;
+    }
+}
+
+// A compact window: the source always (a class follows the code), and one
+// arrangement of the rest beside it; at the desk the versions above the
+// source and the step controls above the rest.
+// | versions | steps            |        presenting: | rest of view | source |
+// | source   | rest of the view |
+Layout compact_layout(float width, float height, float header_h, float status_h, float steps_h, const LayoutNeeds& needs, bool presenter)
+{
+    Layout l;
+    const std::vector<View> views = compact_views(needs, presenter);
+    for (const View& v : views) l.views.push_back(v.name);
+    l.view = ((needs.view % int(views.size())) + int(views.size())) % int(views.size());
+    const float body_y = header_h, body_h = height - header_h - status_h;
+    place(l, Panel::Header, 0, 0, width, header_h);
+    place(l, Panel::Status, 0, height - status_h, width, status_h);
+    const View& view = views[std::size_t(l.view)];
+    if (presenter) {
+        const float source_w = std::floor(width * 0.47f), rest_w = width - source_w;
+        column(l, 0, body_y, rest_w, body_h, view.column);
+        place(l, Panel::Source, rest_w, body_y, source_w, body_h);
+        return l;
+    }
+    const float left_w = std::floor(width * 0.4f), rest_w = width - left_w;
+    column(l, 0, body_y, left_w, body_h, {{Panel::Versions, 0.3f}, {Panel::Source, 0}});
+    const bool steps = needs.lab_panel != LabPanel::Timeline;  // host programs: nothing to step through
+    if (steps) place(l, Panel::Steps, left_w, body_y, rest_w, steps_h);
+    column(l, left_w, body_y + (steps ? steps_h : 0), rest_w, body_h - (steps ? steps_h : 0), view.column);
+    return l;
+}
+
+}  // namespace
+
+// | versions | steps          | metrics |
+// |          | threads        |         |
+// |----------| shared values  | global  |
+// | source   | banks          | time    |
+// |          | occupancy      |         |
+Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h, const LayoutNeeds& needs)
+{
+    if (compact(width, height, false)) return compact_layout(width, height, header_h, status_h, steps_h, needs, false);
+    Layout l;
+    const float body_y = header_h, body_h = height - header_h - status_h;
+    const float left_w = std::floor(width * 0.26f), right_w = std::floor(width * 0.31f);
+    const float center_w = width - left_w - right_w;
+    place(l, Panel::Header, 0, 0, width, header_h);
+    column(l, 0, body_y, left_w, body_h, {{Panel::Versions, 0.36f}, {Panel::Source, 0}});
+    place(l, Panel::Steps, left_w, body_y, center_w, steps_h);
+    const float threads = needs.faulted ? 0.4f : 0.22f;
+    column(l, left_w, body_y + steps_h, center_w, body_h - steps_h,
+           {{Panel::Threads, threads}, {Panel::SharedValues, 0.49f - threads}, {Panel::Banks, 0.31f}, {Panel::Occupancy, 0}});
+    column(l, left_w + center_w, body_y, right_w, body_h, {{Panel::Metrics, 0.38f}, {Panel::Global, 0.24f}, {Panel::Time, 0}});
+    place(l, Panel::Status, 0, height - status_h, width, status_h);
+    return with_lab_panel(l, needs.lab_panel);
+}
+
+// | threads        | source |
+// | shared values  | global |
+// | banks          | time   |
+Layout presenter_layout(float width, float height, float header_h, float status_h, const LayoutNeeds& needs)
+{
+    if (compact(width, height, true)) return compact_layout(width, height, header_h, status_h, 0, needs, true);
+    Layout l;
+    const float body_y = header_h, body_h = height - header_h - status_h;
+    const float left_w = std::floor(width * 0.58f), right_w = width - left_w;
+    place(l, Panel::Header, 0, 0, width, header_h);
+    // A fault's text and its buttons take the room of the values it never wrote.
+    const float threads = needs.faulted ? 0.5f : 0.26f;
+    column(l, 0, body_y, left_w, body_h, {{Panel::Threads, threads}, {Panel::SharedValues, 0.66f - threads}, {Panel::Banks, 0}});
+    // A step without global accesses leaves the global panel one line ("no
+    // access"): the source gets the room, so that more of the step's lines fit.
+    const float global = needs.step_reads_global ? 0.18f : 0.09f;
+    column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.6f - global}, {Panel::Global, global}, {Panel::Time, 0}});
+    place(l, Panel::Status, 0, height - status_h, width, status_h);
+    return with_lab_panel(l, needs.lab_panel);
+}
+
+Layout compare_widths_layout(Layout l)
+{
+    if (!l.has(Panel::Threads) || !l.has(Panel::SharedValues)) return l;
+    const Rect top = l[Panel::Threads], below = l[Panel::SharedValues];
+    if (below.x != top.x || below.w != top.w || below.y < top.y) return l;  // not stacked under it (no room to take)
+    place(l, Panel::Threads, top.x, top.y, top.w, below.y + below.h - top.y);
+    l.shown[static_cast<int>(Panel::SharedValues)] = false;
     return l;
 }
 

@@ -5,6 +5,11 @@
 #include <array>
 #include <map>
 #include <string>
+#include <vector>
+
+namespace warplab {
+enum class LabPanel;  // labs/common/lab.h
+}
 
 namespace warplab::viewer {
 
@@ -47,28 +52,40 @@ struct Rect {
 struct Layout {
     std::array<Rect, kPanelCount> rects{};
     std::array<bool, kPanelCount> shown{};
+    // A size too small for every panel at once shows them in turns: the
+    // arrangements' names ("step", "memory", "time"), which one this is (V
+    // switches); one arrangement: no names.
+    std::vector<const char*> views;
+    int view = 0;
     const Rect& operator[](Panel p) const { return rects[static_cast<int>(p)]; }
     bool has(Panel p) const { return shown[static_cast<int>(p)]; }
 };
 
+// What the frame's contents ask of the layout.
+struct LayoutNeeds {
+    LabPanel lab_panel{};            // the lab's own panel (LabPanel::None: the trace's panels)
+    bool step_reads_global = true;   // the step has global-memory accesses for its panel to draw
+    bool faulted = false;            // the threads panel holds a fault's text and its buttons
+    int view = 0;                    // the arrangement asked for (App::view), taken modulo their number
+};
+
+// Whether a window is too small, for the fonts of its mode, to show every
+// panel at once: presenting at 4:3 (a projector) or under 650 pixels of
+// height; at the desk under 1500x800.
+bool compact(float width, float height, bool presenter);
+
 // header_h and status_h: heights of the top bar and the status line in
-// pixels; steps_h: of the step controls (at the desk).
-Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h);
-// step_reads_global: the step has global-memory accesses for its panel to draw.
-Layout presenter_layout(float width, float height, float header_h, float status_h, bool step_reads_global = true);
+// pixels; steps_h: of the step controls (at the desk). A lab's own panel
+// (LayoutNeeds::lab_panel) takes the place of those it has no use for: the
+// sweep (coalescing, no shared memory) that of the shared-values and banks
+// panels, the image lab's picture that of global memory (plain rows), and
+// the timeline (transfers: host programs, no trace) that of every trace
+// panel, the time chart then taking the metrics' and global memory's room.
+Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h, const LayoutNeeds& needs = {});
+// Fewer, bigger panels; no step controls or lists (the keyboard drives it).
+Layout presenter_layout(float width, float height, float header_h, float status_h, const LayoutNeeds& needs = {});
 // The bank playground page: the top bar and one panel.
 Layout playground_layout(float width, float height, float header_h);
-// A lab with a sweep (LabPanel::Sweep, the coalescing lab): its kernels use no
-// shared memory, so the sweep panel takes the place of the shared-values and
-// banks panels (where they are shown).
-Layout sweep_layout(Layout l);
-// A lab with a timeline (LabPanel::Timeline, the transfers lab): its versions are host programs with no trace, so the
-// timeline takes the place of the step controls, threads, shared-values, banks
-// and occupancy panels, and the time chart that of the metrics and global memory.
-Layout timeline_layout(Layout l);
-// The image lab (LabPanel::Image): its picture and partials take the place of
-// the global-memory panel (the pixel loads are plain rows).
-Layout image_layout(Layout l);
 
 // Comparing warp widths (App::compare_widths): the threads panel holds two
 // grids, so it takes the shared-values panel's place below it as well.

@@ -150,6 +150,7 @@ void presenter_header(App& app)
         const ImVec2 rs = ImGui::CalcTextSize(range.c_str());
         dl->AddText(ImVec2(right - cs.x - rs.x - 12, p.y + cs.y - rs.y - 6), palette().muted, range.c_str());
         title_right -= rs.x + 12;
+    view_switch(app);
     }
     add_region(app, "header.step_counter", ImVec2(right - cs.x, p.y), ImVec2(right, p.y + cs.y));
     // The title in large type, smaller where the counter leaves less room, never below the body text.
@@ -184,3 +185,4 @@ void header_panel(App& app)
 }
 
 }  // namespace warplab::viewer
+    view_switch(app);

@@ -3,7 +3,9 @@
 // step runs in a file the version includes (v6's tail is v5's), that file is shown.
 #include <imgui.h>
 
+#include <optional>
 #include <set>
+#include <vector>
 
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
@@ -69,42 +71,88 @@ ImU32 line_background(const ShownSource& s, std::size_t i)
     return 0;
 }
 
+// A line of code as it fits the width: whole, or broken between words with
+// its continuations indented one step further than the line itself.
+std::vector<std::string> fitted_rows(const std::string& line, float width)
+{
+    if (ImGui::CalcTextSize(line.c_str()).x <= width) return {line};
+    const std::size_t indent = std::min(line.find_first_not_of(' '), line.size());
+    const std::string lead(indent, ' '), more = lead + "    ";
+    const std::string body = wrap_at_spaces(line.substr(indent), width - ImGui::CalcTextSize(more.c_str()).x);
+    std::vector<std::string> rows;
+    for (std::size_t start = 0; start <= body.size();) {
+        const std::size_t end = std::min(body.find('\n', start), body.size());
+        std::string row = (rows.empty() ? lead : more) + body.substr(start, end - start);
+        // A word wider than the line (a long expression) breaks where the width ends.
+        while (row.size() > more.size() + 1 && ImGui::CalcTextSize(row.c_str()).x > width) {
+            std::size_t fit = row.size() - 1;
+            while (fit > more.size() + 1 && ImGui::CalcTextSize(row.c_str(), row.c_str() + fit).x > width) --fit;
+            rows.push_back(row.substr(0, fit));
+            row = more + row.substr(fit);
+        }
+        rows.push_back(row);
+        start = end + 1;
+    }
+    return rows;
+}
+
+// Every line, long ones wrapped, so that the step's lines are seen whole;
+// the view scrolls to them (all of them where they fit, a third of the way
+// down with lines above for context; else from the first) until the user
+// scrolls it.
 void code_lines(App& app, const ShownSource& s)
 {
     ImGui::PushFont(fonts(app).mono);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float line_h = ImGui::GetTextLineHeightWithSpacing();
     const float gutter = ImGui::CalcTextSize("> 000 ").x;
-    const float width = std::max(ImGui::GetContentRegionAvail().x, ImGui::GetWindowContentRegionMax().x);
-    float first_step_y = -1;
+    const float width = ImGui::GetContentRegionAvail().x;
+    std::optional<ImVec2> step_min;  // the step's rows: where they start and end on screen
+    ImVec2 step_max, first_max;      // and where the first step line's rows end
     for (std::size_t i = 0; i < s.file->lines.size(); ++i) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
-        if (const ImU32 bg = line_background(s, i)) dl->AddRectFilled(p, ImVec2(p.x + width + 2000, p.y + line_h), bg);
+        const std::vector<std::string> rows = fitted_rows(s.file->lines[i], width - gutter);
+        const float h = line_h * float(rows.size());
+        if (const ImU32 bg = line_background(s, i)) dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), bg);
         const bool step_line = s.step_lines.count(std::uint32_t(i + 1)) > 0 || s.fault_line == i + 1;
         if (step_line) {
             const float m = line_h * 0.3f;
             dl->AddTriangleFilled(ImVec2(p.x + 2, p.y + m), ImVec2(p.x + 2, p.y + line_h - m),
                                   ImVec2(p.x + 2 + (line_h - 2 * m), p.y + line_h * 0.5f), palette().step_marker);
-            if (first_step_y < 0) first_step_y = ImGui::GetCursorPosY();
         }
         ImGui::SetCursorScreenPos(ImVec2(p.x + gutter - ImGui::CalcTextSize("000 ").x, p.y));
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().muted), "%3zu", i + 1);
-        ImGui::SameLine(gutter);
         if (s.fault_line == i + 1) ImGui::PushStyleColor(ImGuiCol_Text, palette().fault_text);
-        ImGui::TextUnformatted(s.file->lines[i].c_str());
+        float right = p.x + gutter;
+        for (std::size_t r = 0; r < rows.size(); ++r) {
+            if (r == 0) ImGui::SameLine(gutter);
+            else ImGui::SetCursorScreenPos(ImVec2(p.x + gutter, p.y + line_h * float(r)));
+            ImGui::TextUnformatted(rows[r].c_str());
+            right = std::max(right, ImGui::GetItemRectMax().x);
+        }
         if (s.fault_line == i + 1) ImGui::PopStyleColor();
+        if (step_line) {
+            if (!step_min) step_min = ImVec2(p.x + gutter, p.y), first_max = ImVec2(right, p.y + h);
+            step_max = ImVec2(std::max(step_max.x, right), p.y + h);
+        }
     }
-    if (app.follow_step.source && first_step_y >= 0) {
-        // A third of the way down, with lines above for context; a view of a
-        // few lines (a small window, presenting) starts at the step's line.
-        const float h = ImGui::GetWindowHeight(), above = h > line_h * 6 ? h * 0.35f : 0.0f;
-        ImGui::SetScrollY(std::max(0.0f, first_step_y - above));
-        app.follow_step.source = false;
+    if (step_min) {
+        add_region(app, "source.step_lines", *step_min, step_max);
+        add_region(app, "source.first_step_line", *step_min, first_max);
+        if (keep_following(app.follow_step.source)) {
+            const float view_h = ImGui::GetWindowHeight(), span = step_max.y - step_min->y;
+            const float top = step_min->y - ImGui::GetWindowPos().y + ImGui::GetScrollY();  // in the code's own coordinates
+            const float above = span + line_h > view_h ? 0.0f : std::min(view_h * 0.35f, view_h - span - line_h);
+            ImGui::SetScrollY(std::max(0.0f, top - above));
+        }
     }
+    add_view_region(app, "source.view");
     ImGui::PopFont();
 }
 
-// What changed from the previous version and what to expect, in the version's own words.
+// What changed from the previous version and what to expect, in the
+// version's own words, taking at most a third of the panel: where they are
+// longer (v10's) they scroll, and the code keeps the rest.
 void what_changed(App& app)
 {
     const Lab& lab = current_lab(app);
@@ -123,8 +171,16 @@ void what_changed(App& app)
             ImGui::TextDisabled("%s", note);
         }
     }
-    wrapped_text(palette().text, (prev ? std::string("Changed from ") + lab.versions[*prev].id + ": " : std::string("Start: ")) + v.changed);
-    if (!app.presenter) wrapped_text(palette().muted, std::string("Expected: ") + v.expected);
+    std::vector<std::pair<ImU32, std::string>> notes = {
+        {palette().text, (prev ? std::string("Changed from ") + lab.versions[*prev].id + ": " : std::string("Start: ")) + v.changed}};
+    if (!app.presenter) notes.push_back({palette().muted, std::string("Expected: ") + v.expected});
+    const float width = ImGui::GetContentRegionAvail().x;
+    float h = 0;
+    for (const auto& [colour, text] : notes)
+        h += ImGui::CalcTextSize(wrap_at_spaces(text, width).c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
+    ImGui::BeginChild("##changed", ImVec2(0, std::min(h, std::floor(ImGui::GetWindowHeight() * 0.33f))), false);
+    for (const auto& [colour, text] : notes) wrapped_text(colour, text);
+    ImGui::EndChild();
 }
 
 void source_legend(App& app, const ShownSource& s)
@@ -154,7 +210,7 @@ void source_panel(App& app)
             add_region(app, "source.missing", p, ImGui::GetItemRectMax());
         } else {
             source_legend(app, s);
-            ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+            ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);  // a word wider than the view
             code_lines(app, s);
             ImGui::EndChild();
         }

@@ -243,7 +243,9 @@ void fault_banner(App& app, const TraceSlot& slot)
         // The whole offer where it fits on one line (half a panel, side by side, may not hold it).
         const char* offer = "Run it with the lockstep schedule (pre-Volta warps)";
         if (ImGui::CalcTextSize(offer).x + 2 * ImGui::GetStyle().FramePadding.x > width - 2 * pad) offer = "Run it lockstep";
-        if (ImGui::Button(offer)) {
+        const bool pressed = ImGui::Button(offer);
+        add_region(app, "fault.lockstep", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+        if (pressed) {
             Selection s = app.sel;
             s.schedule = wl::emu::Schedule::Lockstep;
             select_settings(app, s);

@@ -123,60 +123,78 @@ void bar_row(App& app, const Chart& c, const BenchTable& t, const char* id, cons
     bar_label(c, t, r, row_setting(r, id), x0, x1, y);
 }
 
-// A dashed line at the reference's time, labelled under the chart (wrapped
-// where the chart is narrower than the label); returns the label's height.
-float reference_line(const Chart& c, const BenchRow& ref)
+// A dashed line at the reference's time across the rows.
+void reference_line(const Chart& c, const BenchRow& ref)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float x = c.x_of(ref.median_ms);
     for (float y = c.min.y; y < c.max.y; y += 8) dl->AddLine(ImVec2(x, y), ImVec2(x, std::min(y + 5, c.max.y)), palette().reference_line, 2.5f);
+}
+
+// The reference's name and time under the line, wrapped where the chart is
+// narrower than it; `top` 0: only measures it. Returns its height.
+float reference_label(const Chart& c, const BenchRow& ref, float top)
+{
     const std::string label = ref.version + " " + ms_text(ref.median_ms);
-    const float width = c.max.x - c.min.x;
-    const ImVec2 ts = ImGui::CalcTextSize(label.c_str(), nullptr, false, width);
+    const float x = c.x_of(ref.median_ms);
+    const ImVec2 ts = ImGui::CalcTextSize(label.c_str(), nullptr, false, c.max.x - c.min.x);
     const float left = std::max(c.min.x, std::min(x + 4, c.max.x - ts.x));
-    dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(left, c.max.y + 2), palette().reference_line, label.c_str(), nullptr,
-                c.max.x - left);
+    if (top > 0)
+        ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), ImVec2(left, top), palette().reference_line,
+                                            label.c_str(), nullptr, c.max.x - left);
     return ImGui::CalcTextSize(label.c_str(), nullptr, false, c.max.x - left).y;
 }
 
 // One bar a version, a row each at the body text's size: where they do not
-// all fit, the chart scrolls, the selected version kept in view.
+// all fit, the chart scrolls to the selected version (until the user scrolls
+// it), and the reference's label stays under it, in view.
 void chart(App& app, const BenchTable& t)
 {
     const Lab& lab = current_lab(app);
-    ImGui::BeginChild("time_chart", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y, ImGui::GetFrameHeight() * 3)), false);
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const BenchRow* ref = reference_row(t);
     Chart c;
-    c.font = ImGui::GetFont();
-    c.text_size = ImGui::GetFontSize();
-    c.row_h = std::max(std::floor(c.text_size * 1.25f),
-                       std::min(c.text_size * 1.9f, (avail.y - ImGui::GetTextLineHeightWithSpacing() * 1.2f) / float(std::max<std::size_t>(1, lab.versions.size()))));
     c.min = ImGui::GetCursorScreenPos();
-    c.max = ImVec2(c.min.x + avail.x, c.min.y + c.row_h * float(lab.versions.size()));
+    c.max.x = c.min.x + ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ScrollbarSize;  // as wide as beside a scroll bar
     for (const BenchRow& r : t.rows)
         if (r.median_ms > 0) c.min_ms = c.min_ms ? std::min(c.min_ms, r.median_ms) : r.median_ms, c.max_ms = std::max(c.max_ms, r.median_ms);
     c.max_ms *= 1.02;
     c.log = log_scale(app, t) && c.min_ms > 0;
     for (const VersionMeta& v : lab.versions) c.label_w = std::max(c.label_w, ImGui::CalcTextSize((std::string(v.id) + "  ").c_str()).x);
-    float y = c.min.y;
+    const float label_h = ref ? reference_label(c, *ref, 0) + ImGui::GetStyle().ItemSpacing.y + 2 : 0.0f;
+    ImGui::BeginChild("time_chart", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y - label_h, ImGui::GetFrameHeight() * 3)), false);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    c.font = ImGui::GetFont();
+    c.text_size = ImGui::GetFontSize();
+    c.row_h = std::max(std::floor(c.text_size * 1.25f),
+                       std::min(c.text_size * 1.9f, avail.y / float(std::max<std::size_t>(1, lab.versions.size()))));
+    c.min = ImGui::GetCursorScreenPos();
+    c.max = ImVec2(c.min.x + avail.x, c.min.y + c.row_h * float(lab.versions.size()));
+    float y = c.min.y, selected_y = c.min.y;
     for (const VersionMeta& v : lab.versions) {
         if (const BenchRow* r = find_row(t, v.id))
             bar_row(app, c, t, v.id, *r, y);
         else
             ImGui::GetWindowDrawList()->AddText(c.font, c.text_size, ImVec2(c.min.x, y), palette().muted,
                                                 (std::string(v.id) + "  not in this recording").c_str());
-        if (std::string(v.id) == current_version(app).id && app.follow_step.time) {
-            ImGui::SetCursorScreenPos(ImVec2(c.min.x, y));
-            ImGui::SetScrollHereY(0.5f);
-            app.follow_step.time = false;
-        }
+        if (std::string(v.id) == current_version(app).id) selected_y = y;
         y += c.row_h;
     }
-    const float label_h = reference_row(t) ? reference_line(c, *reference_row(t)) : 0.0f;
+    if (ref) reference_line(c, *ref);
     add_region(app, "time.chart", c.min, c.max);
+    add_region(app, "time.selected", ImVec2(c.min.x, selected_y), ImVec2(c.max.x, selected_y + c.row_h));
+    add_view_region(app, "time.view");
+    if (keep_following(app.follow_step.time)) {  // the selected row in the middle, where scrolling allows
+        const float row_top = selected_y - ImGui::GetWindowPos().y + ImGui::GetScrollY();
+        ImGui::SetScrollY(std::max(0.0f, row_top - (ImGui::GetWindowHeight() - c.row_h) * 0.5f));
+    }
     ImGui::SetCursorScreenPos(c.min);
-    ImGui::Dummy(ImVec2(avail.x, c.max.y - c.min.y + label_h + 4));
+    ImGui::Dummy(ImVec2(avail.x, c.max.y - c.min.y));
     ImGui::EndChild();
+    if (ref) {
+        const float top = ImGui::GetItemRectMax().y + 2;
+        add_region(app, "time.reference", ImVec2(c.min.x, top), ImVec2(c.max.x, top + reference_label(c, *ref, top)));
+        ImGui::Dummy(ImVec2(avail.x, label_h - ImGui::GetStyle().ItemSpacing.y));
+    }
 }
 
 // The step speed-up the table gives, or, where either version was measured in

@@ -17,7 +17,17 @@ void bank_picture(App& app, const BankView& v);
 std::string status_text(App& app);
 std::string warning_text(App& app);  // empty: the run raised no warning
 
+// The recorded (or measured) table of the lab the time panel shows, if any (timing_model's default_table).
+struct TimingTable;
+const TimingTable* shown_table(const App& app);
+// A lab of host programs (transfers) where there is no GPU: nothing runs here; its panels show the recording.
+bool recording_only(const App& app);
+
 // All panels of the current layout, in order; computes the layout first.
 void draw_frame(App& app);
+// After the last item: where the window shows its panels in turns
+// (Layout::views), "V  step  memory  time", the shown one in colour; a
+// click on a name shows it. Nothing where every panel fits at once.
+void view_switch(App& app);
 
 }  // namespace warplab::viewer

@@ -1,9 +1,12 @@
 // Every lab's every version and step, at the sizes a lecture room and a desk
 // give (1024x768, 1280x720, 1920x1080, 3840x2160), at the desk and
 // presenting: no text is cut off by its panel, none is drawn over other
-// text, and no panel that cannot scroll has contents past its edge. The
-// check reads Dear ImGui's draw lists (viewer/text_check.h), so the frames
-// are laid out but not rasterized: the whole sweep takes seconds.
+// text, and no panel that cannot scroll has contents past its edge. And what
+// a class must see is on screen, not scrolled away: the step's source lines
+// whole, the selected version's time bar and the reference's label, and a
+// fault's text with its lockstep button. The checks read Dear ImGui's draw
+// lists (viewer/text_check.h) and the named regions, so the frames are laid
+// out but not rasterized: the whole sweep takes seconds.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -27,17 +30,59 @@ struct Size {
 };
 constexpr Size kSizes[] = {{1024, 768}, {1280, 720}, {1920, 1080}, {3840, 2160}};
 
-// Lays out one frame (twice: a panel decides on its scroll bar from the
-// previous frame's contents) and checks it.
-std::vector<TextProblem> lay_out(Platform& platform, App& app)
+bool inside(const Rect& in, const Rect& out)
+{
+    constexpr float e = 1;  // rounding
+    return in.x >= out.x - e && in.y >= out.y - e && in.x + in.w <= out.x + out.w + e && in.y + in.h <= out.y + out.h + e;
+}
+
+std::string text(const Rect& r)
+{
+    return "[" + std::to_string(int(r.x)) + "," + std::to_string(int(r.y)) + " " + std::to_string(int(r.w)) + "x" +
+           std::to_string(int(r.h)) + "]";
+}
+
+// What a class must see, where its panel is shown: `region` inside `view`
+// (what its scrolling child shows; none: the panel) and the panel inside the window.
+void must_see(App& app, Size s, const char* region, const char* view, Panel panel, std::vector<TextProblem>& out)
+{
+    if (!app.layout.has(panel) || !app.regions.count(region)) return;
+    const Rect screen{0, 0, float(s.width), float(s.height)}, r = app.regions.at(region), p = app.layout[panel];
+    const Rect v = view && app.regions.count(view) ? app.regions.at(view) : p;
+    if (!inside(r, v) || !inside(v, p) || !inside(p, screen))
+        out.push_back({TextProblem::Kind::Clipped, panel_name(panel),
+                       std::string(region) + " " + text(r) + " not inside what " + panel_name(panel) + " shows " + text(v),
+                       {}, {}});
+}
+
+// The frame's must-sees that are missing: each arrangement of a compact
+// window (Layout::views) shows some of them.
+void check_must_see(App& app, Size s, std::vector<TextProblem>& out)
+{
+    // The step's lines all where they fit in the view together (a third of
+    // the way down); where they span more (matmul's tile loop), the first.
+    const bool span_fits = app.regions.count("source.step_lines") && app.regions.count("source.view") &&
+                           app.regions.at("source.step_lines").h <= app.regions.at("source.view").h;
+    must_see(app, s, span_fits ? "source.step_lines" : "source.first_step_line", "source.view", Panel::Source, out);
+    must_see(app, s, "time.selected", "time.view", Panel::Time, out);
+    must_see(app, s, "time.reference", nullptr, Panel::Time, out);
+    must_see(app, s, "fault.banner", nullptr, Panel::Threads, out);
+    must_see(app, s, "fault.lockstep", "fault.banner", Panel::Threads, out);
+}
+
+// Lays out one frame (three times, as a screenshot does: a panel decides on
+// its scroll bar, and a scroll takes effect, from the previous frame's
+// contents) and checks it.
+std::vector<TextProblem> lay_out(Platform& platform, App& app, Size s)
 {
     std::vector<TextProblem> problems;
-    for (int frame = 0; frame < 2; ++frame) {
+    for (int frame = 0; frame < 3; ++frame) {
         platform.begin_frame(app);
         draw_frame(app);
         platform.end_frame();
-        if (frame == 1) problems = check_text(*ImGui::GetDrawData());
+        if (frame == 2) problems = check_text(*ImGui::GetDrawData());
     }
+    check_must_see(app, s, problems);
     return problems;
 }
 
@@ -61,6 +106,10 @@ struct Sweep {
     }
 };
 
+// A compact window's first arrangement holds the step (threads, shared
+// values, the source) and is laid out at every step; the others (memory
+// instructions, times: the same source beside them) at the first, a middle
+// and the last step of every version.
 void sweep_labs(Platform& platform, App& app, Size size, Sweep& out)
 {
     for (std::size_t lab = 0; lab < all_labs().size(); ++lab) {
@@ -68,14 +117,20 @@ void sweep_labs(Platform& platform, App& app, Size size, Sweep& out)
         for (std::size_t v = 0; v < current_lab(app).versions.size(); ++v) {
             select_version(app, v);
             const std::uint32_t steps = std::max(1u, step_count(app));
-            for (std::uint32_t s = 0; s < steps; ++s) {
-                set_step(app, s);
-                out.add(app, size, lay_out(platform, app));
+            for (int view = 0;; ++view) {
+                app.view = view;
+                for (std::uint32_t s = 0; s < steps; ++s) {
+                    if (view > 0 && s != 0 && s != steps / 2 && s + 1 != steps) continue;
+                    set_step(app, s);
+                    out.add(app, size, lay_out(platform, app, size));
+                }
+                if (view + 1 >= int(app.layout.views.size())) break;
             }
+            app.view = 0;
         }
     }
     app.playground.open = true;
-    out.add(app, size, lay_out(platform, app));
+    out.add(app, size, lay_out(platform, app, size));
     app.playground.open = false;
 }
 

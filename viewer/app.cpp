@@ -21,8 +21,10 @@ RunRequest request_for(const App& app, std::size_t version)
     const Lab& lab = current_lab(app);
     RunRequest req;
     req.version = lab.versions.at(version).id;
-    req.n = default_n(lab, lab.versions.at(version));
+    req.n = app.sel.n ? app.sel.n : default_n(lab, lab.versions.at(version));
+    req.shape = app.sel.shape;
     req.block = app.sel.block ? app.sel.block : lab.versions.at(version).bench_block;  // 0: as the bench times it
+    req.block_dim = app.sel.block_dim;
     req.type = element_type(app);
     req.backend = app.sel.backend;
     req.schedule = app.sel.schedule;
@@ -76,7 +78,7 @@ std::vector<const SourceFile*> version_files(App& app, const Lab& lab, std::size
 
 TraceKey key_of(const App& app, std::size_t version, const RunRequest& req)
 {
-    return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend, req.setting, req.warp_width};
+    return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend, req.setting, req.warp_width, req.n, req.shape, req.block_dim};
 }
 
 // What a run's slot derives once: the declared element types, each thread's output.
@@ -210,6 +212,9 @@ void select_lab(App& app, std::size_t lab)
     if (lab >= all_labs().size()) return;
     app.sel.lab = lab;
     app.sel.block = 0;
+    app.sel.block_dim.clear();
+    app.sel.n = 0;
+    app.sel.shape.clear();
     app.sel.setting = -1;
     app.sel.type.clear();
     app.timing.selected = -1;
@@ -271,6 +276,9 @@ void totals_arrived(App& app, const TraceKey& key, TotalsSlot slot)
 void select_settings(App& app, const Selection& sel)
 {
     app.sel.block = sel.block;
+    app.sel.block_dim = sel.block_dim;
+    app.sel.n = sel.n;
+    app.sel.shape = sel.shape;
     app.sel.type = sel.type;
     app.sel.schedule = sel.schedule;
     app.sel.backend = sel.backend;

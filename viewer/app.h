@@ -33,6 +33,9 @@ struct TraceKey {
     BackendChoice backend = BackendChoice::Auto;
     int setting = -1;  // RunRequest::setting
     unsigned warp_width = 32;  // RunRequest::warp_width
+    std::size_t n = 0;                // RunRequest::n: the elements that ran (the version's default resolved)
+    std::vector<std::size_t> shape;   // RunRequest::shape
+    std::vector<unsigned> block_dim;  // RunRequest::block_dim
     auto operator<=>(const TraceKey&) const = default;
 };
 
@@ -71,6 +74,9 @@ struct Selection {
     std::size_t lab = 0, version = 0;
     std::uint32_t step = 0;
     unsigned block = 0;  // threads per block; 0: each version's bench block
+    std::vector<unsigned> block_dim;  // a 2D group {W, H} (the image lab); empty: `block`
+    std::size_t n = 0;   // elements (--n, the header's field); 0: each version's trace default
+    std::vector<std::size_t> shape;  // the problem's dimensions (matmul S or M,N,K; transpose S or rows,cols; image W,H); empty: n
     std::string type;    // element type; empty: the lab's first
     wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
     BackendChoice backend = BackendChoice::Auto;
@@ -179,7 +185,7 @@ std::string pending_text(const App& app, const TraceSlot::Pending& pending);
 void select_lab(App& app, std::size_t lab);
 void select_version(App& app, std::size_t version);
 void set_step(App& app, long step);
-void select_settings(App& app, const Selection& sel);  // block, type, schedule, backend, warp width
+void select_settings(App& app, const Selection& sel);  // size, block, type, schedule, backend, warp width
 void toggle_play(App& app);
 void tick(App& app, double seconds);  // playback and a measurement in flight
 void start_measuring(App& app);

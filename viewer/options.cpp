@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "labs/common/did_you_mean.h"
+#include "labs/common/problem_args.h"
 #include "viewer/app.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/version.h"
@@ -34,13 +35,17 @@ void parse_size(const std::string& text, Options& o)
 std::optional<Options> parse_options(int argc, char** argv)
 {
     Options o;
-    std::string size;
+    std::string size, shape, block;
     CLI::App cli{"warplab-viewer: step through a lab's versions; see threads, warps, banks, sectors and times"};
     cli.add_option("--lab", o.lab, "lab, e.g. reduction (default: the first)");
     cli.add_option("--version", o.version, "version, e.g. v2 (default: the first); alone, print warplab's version")
         ->expected(0, 1);
     cli.add_option("--step", o.step, "step to show (default 0)");
-    cli.add_option("--block", o.block, "threads per block (default: the version's, as warplab bench times it)");
+    cli.add_option("--n", o.n, "number of elements, as warplab trace --n (default: the version's trace size)");
+    cli.add_option("--shape", shape,
+                   "the problem's dimensions, as warplab trace --size (here --size is the window's): matmul S or M,N,K; "
+                   "transpose S or ROWS,COLS; image W,H");
+    cli.add_option("--block", block, "threads per block, or WxH for the image lab's 2D groups (default: the version's, as warplab bench times it)");
     cli.add_option("--type", o.type, "element type (default: the lab's first)");
     cli.add_option("--schedule", o.schedule, "emulator lane schedule: independent or lockstep")
         ->check(CLI::IsMember(wl::emu::schedule_names()));
@@ -74,6 +79,18 @@ std::optional<Options> parse_options(int argc, char** argv)
         return std::nullopt;
     }
     if (!size.empty()) parse_size(size, o);
+    try {
+        o.block = warplab::parse_block(block);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(e.what());
+    }
+    try {
+        if (!shape.empty()) o.shape = warplab::parse_problem_size(shape);
+    } catch (const std::invalid_argument&) {
+        throw UsageError("--shape " + shape + ": expected S, M,N,K or ROWS,COLS (positive integers)");
+    }
+    if (o.n == 0u) throw UsageError("--n 0: a problem has at least 1 element");
+    if (o.n && !o.shape.empty()) throw UsageError("give --n or --shape, not both");
     if (const std::string why = wl::trace::warp_size_refusal(o.warp_size); !why.empty()) throw UsageError(why);
     if (o.warp_size != 32 && o.backend == "gpu")
         throw UsageError("--warp-size " + std::to_string(o.warp_size) + " runs on the emulator only: a GPU's warps are NVIDIA's 32 lanes");
@@ -109,7 +126,10 @@ void apply_options(App& app, const Options& o)
     if (!o.type.empty() && std::find(lab.types.begin(), lab.types.end(), o.type) == lab.types.end())
         throw UsageError("--type " + o.type + ": lab " + lab.id + " has no such element type");
     Selection s = app.sel;
-    s.block = o.block.value_or(0);
+    s.block = o.block.empty() ? 0 : o.block.size() == 1 ? o.block[0] : o.block[0] * o.block[1];
+    if (o.block.size() == 2) s.block_dim = o.block;
+    s.n = o.n.value_or(0);
+    s.shape = o.shape;
     s.type = o.type;
     s.schedule = *wl::emu::parse_schedule(o.schedule);  // checked by parse_options
     s.backend = o.backend == "gpu" ? BackendChoice::Gpu : o.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;

@@ -1,5 +1,5 @@
 // The viewer's command line.
-//   warplab-viewer [--lab L] [--version V] [--step S] [--block B] [--type T] [--schedule S] [--backend B]
+//   warplab-viewer [--lab L] [--version V] [--step S] [--n N] [--shape S|M,N,K] [--block B|WxH] [--type T] [--schedule S] [--backend B]
 //                  [--warp-size 32|64] [--compare-widths]
 //                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
 //                  [--banks [--banks-preset NAME]]
@@ -9,6 +9,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace warplab::viewer {
 
@@ -17,7 +18,9 @@ struct App;
 struct Options {
     std::string lab, version, type;
     std::optional<long> step;
-    std::optional<unsigned> block;
+    std::vector<unsigned> block;       // --block B or WxH; empty: the version's
+    std::optional<std::size_t> n;      // --n: elements; unset: the version's trace default
+    std::vector<std::size_t> shape;    // --shape: the problem's dimensions, as warplab trace's --size
     std::string schedule = "independent", backend = "auto";
     unsigned warp_size = 32;      // lanes a warp: 32, or 64 (an emulated AMD wavefront)
     bool compare_widths = false;  // the threads panel at 32 and 64 side by side

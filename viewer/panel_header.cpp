@@ -42,6 +42,29 @@ void lab_combo(App& app)
     if (combo("Lab", ImGui::GetFontSize() * 16, labs, lab)) select_lab(app, lab);
 }
 
+// The problem's size, for a lab sized by n (reduction, coalescing): typed, applied on Enter.
+bool size_field(App& app, Selection& s)
+{
+    const Lab& lab = current_lab(app);
+    if (!lab.default_n) return false;  // sized by a shape (matmul, transpose, image): --shape
+    const float w = ImGui::GetFontSize() * 6.5f;
+    ImGui::SameLine();
+    wrap_unless_fits(ImGui::CalcTextSize("n").x + ImGui::GetStyle().ItemSpacing.x + w);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("n");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    ImU64 n = trace_key(app, app.sel.version).n;
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const bool entered = ImGui::InputScalar("##n", ImGuiDataType_U64, &n, nullptr, nullptr, "%llu", ImGuiInputTextFlags_EnterReturnsTrue);
+    add_region(app, "header.n", at, ImVec2(at.x + w, at.y + ImGui::GetFrameHeight()));
+    help_tooltip("Elements the trace runs on (warplab trace --n); Enter applies. Some versions take another path by size "
+                 "(reduction v10's ring of bulk copies): the status line says which one ran.");
+    if (!entered || n == 0 || std::size_t(n) == trace_key(app, app.sel.version).n) return false;
+    s.n = std::size_t(n);
+    return true;
+}
+
 void settings_combos(App& app)
 {
     const Lab& lab = current_lab(app);
@@ -53,7 +76,7 @@ void settings_combos(App& app)
     std::vector<std::pair<std::string, std::string>> types;
     for (const std::string& t : lab.types) types.push_back({t, t});
     const float w = ImGui::GetFontSize() * 5.5f;
-    bool changed = false;
+    bool changed = size_field(app, s);
     if (lab.default_block) {
         if (combo("Threads per block", w, blocks, block)) {
             s.block = block;

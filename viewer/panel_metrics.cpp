@@ -121,7 +121,7 @@ void measured_line(App& app, const TracedRun& run)
     if (!m) return;
     const TraceKey key = trace_key(app, app.sel.version);
     RunRequest req;
-    req.n = default_n(current_lab(app), current_version(app));
+    req.n = key.n;
     req.type = key.type;
     req.block = key.block;
     const CountedLaunch launch = launch_of(req, run.result);

@@ -15,16 +15,17 @@ std::string status_text(App& app)
     const TraceSlot& slot = current_trace(app);
     const TraceKey key = trace_key(app, app.sel.version);
     // A lab sized by shape (matmul) has no default n: only the type then.
-    const std::size_t n = default_n(lab, current_version(app));
-    const std::string size = n ? printf_string("n = %zu ", n) : std::string();
+    const std::string size = key.n ? printf_string("n = %zu ", key.n) : std::string();
     std::string what = printf_string("%s %s · %s%s, %u threads per block", lab.id.c_str(), current_version(app).id,
                                      size.c_str(), key.type.c_str(), key.block);
     if (slot.pending) return pending_text(app, *slot.pending);
     if (!slot.run) return what + " · " + slot.error;
     const RunResult& r = slot.run->result;
     if (!r.problem.empty()) what = lab.id + " " + current_version(app).id + " · " + r.problem;
-    return printf_string("trace: %s · %s · block 0 watched · result %.9g, expected %.9g: %s", r.backend.c_str(), what.c_str(),
-                         r.value, r.expected, r.ok ? "correct" : "WRONG");
+    // Where the version's launch depends on the size (reduction v10's ring), the one that ran.
+    const std::string path = r.path.empty() ? "" : printf_string(" · %s %s", current_version(app).id, r.path.c_str());
+    return printf_string("trace: %s · %s%s · block 0 watched · result %.9g, expected %.9g: %s", r.backend.c_str(), what.c_str(),
+                         path.c_str(), r.value, r.expected, r.ok ? "correct" : "WRONG");
 }
 
 // Warnings the emulator raised where CUDA defines the outcome (a plain read

@@ -45,7 +45,9 @@ nlohmann::json request_to_json(const Lab& lab, const RunRequest& req, TraceReply
             {"reply", reply == TraceReply::Totals ? "totals" : "whole"},
             {"version", req.version},
             {"n", req.n},
+            {"shape", req.shape},
             {"block", req.block},
+            {"block_dim", req.block_dim},
             {"type", req.type},
             {"backend", int(req.backend)},
             {"schedule", wl::emu::to_string(req.schedule)},
@@ -59,7 +61,9 @@ RunRequest request_from_json(const nlohmann::json& j)
     RunRequest req;
     req.version = j.at("version").get<std::string>();
     req.n = j.at("n").get<std::size_t>();
+    req.shape = j.at("shape").get<std::vector<std::size_t>>();
     req.block = j.at("block").get<unsigned>();
+    req.block_dim = j.at("block_dim").get<std::vector<unsigned>>();
     req.type = j.at("type").get<std::string>();
     const int backend = j.at("backend").get<int>();
     if (backend < int(BackendChoice::Auto) || backend > int(BackendChoice::Gpu))

@@ -21,6 +21,7 @@
 
 #include "labs/common/did_you_mean.h"
 #include "labs/common/lab.h"
+#include "labs/common/problem_args.h"
 #include "labs/common/traced_run.h"
 #include "labs/common/user_kernel.h"
 #include "labs/transfers/timeline.h"
@@ -69,24 +70,6 @@ int list_labs()
     return 0;
 }
 
-// A problem size with several dimensions: "4096" (S×S×S) or "M,N,K" (also "MxNxK").
-std::vector<std::size_t> parse_size(const std::string& text)
-{
-    std::vector<std::size_t> dims;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t end = text.find_first_of(",x", start);
-        const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 12)
-            throw std::invalid_argument("size '" + text + "' is not S or M,N,K (positive integers)");
-        dims.push_back(std::stoull(part));
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    if (dims.size() > 3) throw std::invalid_argument("size '" + text + "' has more than 3 dimensions");  // each lab checks its own
-    return dims;
-}
-
 // An emulator run longer than about 2 s says on stderr how far it is: blocks
 // done of all, the time so far and the time left at this pace.
 std::function<void(std::uint64_t, std::uint64_t)> emulator_progress()
@@ -101,24 +84,6 @@ std::function<void(std::uint64_t, std::uint64_t)> emulator_progress()
     };
 }
 
-// --block: "B" threads ({B}) or a 2D group "WxH" ({W, H}); "" gives {}.
-std::vector<unsigned> parse_block(const std::string& text)
-{
-    if (text.empty()) return {};
-    std::vector<unsigned> dims;
-    std::size_t start = 0;
-    while (true) {
-        const std::size_t end = text.find('x', start);
-        const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos || part.size() > 5 || dims.size() == 2)
-            throw std::invalid_argument("--block '" + text + "' is not B or WxH (positive integers, e.g. 256 or 16x16)");
-        dims.push_back(unsigned(std::stoul(part)));
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    return dims;
-}
-
 RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
 {
     RunRequest req;
@@ -129,7 +94,7 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     if (block.size() == 2) req.block_dim = block;
     req.image = a.image;
     req.type = a.type.empty() ? lab.types.front() : a.type;
-    if (!a.size.empty()) req.shape = parse_size(a.size);
+    if (!a.size.empty()) req.shape = parse_problem_size(a.size);
     req.backend = a.backend == "gpu" ? BackendChoice::Gpu : a.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
     req.schedule = *wl::emu::parse_schedule(a.schedule);  // checked by the option's IsMember
     req.warp_width = a.warp_size;
@@ -213,6 +178,7 @@ void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, c
     std::printf("n = %zu %s, block %u%s%s; block %u of the first pass traced on the %s\n", req.n, req.type.c_str(), req.block,
                 req.block == v.bench_block ? " (as warplab bench times it)" : "", grid.c_str(), req.watched_block,
                 run.result.backend.c_str());
+    if (!run.result.path.empty()) std::printf("%s %s\n", v.id, run.result.path.c_str());  // which of its launches ran
     std::printf("result %.9g, expected %.9g: %s\n\n", run.result.value, run.result.expected, run.result.ok ? "correct" : "WRONG");
 }
 
@@ -325,7 +291,7 @@ bool wanted(const BenchTable& t, const BenchArgs& a)
 {
     const bool n_ok = a.n.empty() || std::find(a.n.begin(), a.n.end(), t.n) != a.n.end();
     const bool size_ok = a.sizes.empty() || std::any_of(a.sizes.begin(), a.sizes.end(), [&](const std::string& text) {
-                             return has_size(t, parse_size(text));
+                             return has_size(t, parse_problem_size(text));
                          });
     // Without --block, the tables of each version's own block; with it, those timed at one of the blocks asked for.
     const bool block_ok = a.blocks.empty() ? t.block.empty()
@@ -401,7 +367,7 @@ int bench(const BenchArgs& a, const std::string& command)
     if (a.recorded) return print_recorded(a);
     std::vector<std::vector<std::size_t>> sizes;  // {n}, or a shape from --size
     for (std::size_t n : a.n.empty() && a.sizes.empty() ? lab->bench_sizes : a.n) sizes.push_back({n});
-    for (const std::string& text : a.sizes) sizes.push_back(parse_size(text));
+    for (const std::string& text : a.sizes) sizes.push_back(parse_problem_size(text));
     for (const auto& size : sizes)
         for (std::size_t d : size)
             if (d == 0) throw std::invalid_argument("n must be at least 1");

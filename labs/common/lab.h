@@ -76,6 +76,9 @@ struct RunResult {
     std::string check;                     // "all 4096 elements within tolerance (worst 0.02 of it)"
     std::vector<std::size_t> shape;        // the dimensions that ran ({M, N, K})
     std::vector<unsigned> block_dim, grid_dim;  // {x, y, z} of the launch that was traced
+    // Where a version's launch differs by size (reduction v10: its ring of bulk
+    // copies, or v9's loads without one), the one this run took, in words; empty otherwise.
+    std::string path;
     // A user's kernel: which instance of it ran and the dynamic shared memory
     // its first launch gave, one line each (UserKernel::note); empty: none.
     std::string user_kernel;

@@ -38,6 +38,7 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     if (!run.result.block_dim.empty()) doc["block_dim"] = run.result.block_dim;
     if (!run.result.grid_dim.empty()) doc["grid_dim"] = run.result.grid_dim;
     if (!run.result.check.empty()) doc["result"]["check"] = run.result.check;
+    if (!run.result.path.empty()) doc["path"] = run.result.path;  // which launch a version of several took
     doc["blocks"] = nlohmann::json::array({wl::trace::block_to_json(run.block, run.steps, run.shared_after)});
     doc["totals"] = wl::trace::totals_to_json(run.totals);
     if (!run.result.warnings.empty()) doc["warnings"] = run.result.warnings;  // the emulator's, one line each
@@ -94,6 +95,7 @@ TracedRun traced_run_from_json(const nlohmann::json& doc, const nlohmann::json& 
     r.grid_dim = value_or_empty<std::vector<unsigned>>(doc, "grid_dim");
     r.warnings = value_or_empty<std::vector<std::string>>(doc, "warnings");
     r.records_cut = doc.value("records_cut", false);
+    r.path = doc.value("path", "");
     r.problem = extras.at("problem").get<std::string>();
     r.user_kernel = extras.at("user_kernel").get<std::string>();
     for (const nlohmann::json& g : extras.at("pass_grids"))

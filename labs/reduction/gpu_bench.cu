@@ -123,10 +123,7 @@ template <class T> BenchTable bench_typed(const BenchOptions& o)
     TimingDevice gpu;
     // v10's launch shape is chosen by size (versions.h): say which one ran.
     const unsigned sms = gpu.multiprocessors();
-    table.note += std::string(table.note.empty() ? "" : "; ") + "v10 " +
-                  (V10::ring(o.n, sms) ? "streams through its ring of bulk copies, one block per SM"
-                                       : "gives no ring here (under 32 pieces an SM): rounds of four loads a thread, " +
-                                             std::to_string(V10::blocks(o.n, bench_block<V10>(o), sms)) + " blocks");
+    table.note += std::string(table.note.empty() ? "" : "; ") + "v10 " + V10::path(o.n, bench_block<V10>(o), sms);
     const std::vector<T> input = make_input<T>(o.n, 1);
     T* d_in = gpu.alloc<T>(o.n);
     gpu.copy_to_device(d_in, input.data(), o.n);

@@ -52,6 +52,7 @@ struct Description {
             be.copy_to_device(d_in, input.data(), req.n);
             out.threads_per_block = req.block;
             out.grid_dim = {static_cast<unsigned>(V::blocks(req.n, req.block, be.multiprocessors())), 1, 1};  // the first pass's
+            if constexpr (requires { V::path(req.n, req.block, 1u); }) out.path = V::path(req.n, req.block, be.multiprocessors());
             out.value = static_cast<double>(reduce_on<V>(be, d_in, req.n, req.block));
             be.free(d_in);
             out.expected = reference_sum(input);

@@ -8,6 +8,7 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <string>
 #include <tuple>
 
 #include "labs/common/kernel_instance.h"
@@ -215,6 +216,15 @@ struct V10 {
     {
         if (!ring(m, sms)) return one_wave_blocks(m / 4, int4_per_thread, block, sms);
         return std::min<std::size_t>(m * 4 / piece_bytes, sms);  // int and float are 4 bytes
+    }
+    // Which of the two launches runs at m elements, in words (RunResult::path, the bench's note).
+    static std::string path(std::size_t m, unsigned block, unsigned sms)
+    {
+        const std::size_t b = blocks(m, block, sms);
+        const std::string grid = std::to_string(b) + (b == 1 ? " block" : " blocks");
+        if (ring(m, sms)) return "streams through its ring of bulk copies, one block per SM (" + grid + ")";
+        return "gives no ring here (under " + std::to_string(min_pieces_per_sm) +
+               " pieces an SM): rounds of four loads a thread, as v9's, " + grid;
     }
 };
 

@@ -257,5 +257,22 @@ TEST(ReductionTrace, V10WithoutItsRingLoadsFourInt4AThread)
     EXPECT_LT(run.totals.shared_load.wavefronts, 16u);
 }
 
+// v10 says which launch it takes (RunResult::path, the viewer's status line,
+// the bench's note), by ring(). On 132 SMs the ring needs 32 pieces of 8192
+// ints an SM: 32 * 132 * 8192 = 34603008 ints streams through it, one block an
+// SM (min(4224 pieces, 132) = 132 blocks). One int fewer is 4223 whole pieces:
+// no ring, 34603007 / 4 = 8650751 int4 at 4 a thread of 1024 need 2112
+// blocks, capped at one wave, 132 * (2048 / 1024) = 264. n = 4096 (the
+// viewer's default): 1024 int4, one block.
+TEST(ReductionTrace, V10SaysWhichLaunchItTakes)
+{
+    using reduction::V10;
+    EXPECT_EQ(V10::path(34603008, 1024, 132), "streams through its ring of bulk copies, one block per SM (132 blocks)");
+    EXPECT_EQ(V10::path(34603007, 1024, 132),
+              "gives no ring here (under 32 pieces an SM): rounds of four loads a thread, as v9's, 264 blocks");
+    EXPECT_EQ(V10::path(4096, 1024, 132),
+              "gives no ring here (under 32 pieces an SM): rounds of four loads a thread, as v9's, 1 block");
+}
+
 }  // namespace
 }  // namespace warplab::test

@@ -313,6 +313,36 @@ TEST(ViewerModel, ACutTraceSaysSoInTheStatusLine)
     EXPECT_NE(records_cut_note().find("cap (384 MiB)"), std::string::npos) << records_cut_note();
 }
 
+// The size is part of what a trace is run with: a new n is a new trace (its
+// own key, its own run), and another lab starts from its own default again.
+// v10's path comes with the run and through its JSON document (the browser's
+// Worker sends that): at n = 16388 ints, 4097 int4 at four a thread of 1024
+// need 2 blocks, no ring (0 pieces of 32 KB an SM).
+TEST(ViewerModel, TheSizeMakesItsOwnTraceAndThePathTravels)
+{
+    App app;
+    select_on_emulator(app, "reduction", "v10");
+    const TraceKey first = trace_key(app, app.sel.version);
+    EXPECT_EQ(first.n, 4096u);
+    Selection s = app.sel;
+    s.n = 16388;
+    select_settings(app, s);
+    EXPECT_EQ(trace_key(app, app.sel.version).n, 16388u);
+    EXPECT_NE(trace_key(app, app.sel.version), first);
+    const TracedRun* run = current_run(app);
+    ASSERT_NE(run, nullptr);
+    EXPECT_EQ(run->result.path, "gives no ring here (under 32 pieces an SM): rounds of four loads a thread, as v9's, 2 blocks");
+    RunRequest req;
+    req.version = "v10", req.n = 16388, req.block = 1024, req.backend = BackendChoice::Cpu;
+    const TracedRun back = traced_run_from_json(trace_document(current_lab(app), req, *run), run_extras(*run));
+    EXPECT_EQ(back.result.path, run->result.path);
+    select_version(app, 2);  // v3: one launch, no path
+    ASSERT_NE(current_run(app), nullptr);
+    EXPECT_EQ(current_run(app)->result.path, "");
+    select_lab(app, 0);
+    EXPECT_EQ(trace_key(app, app.sel.version).n, 4096u);
+}
+
 // Play advances one step per 1/speed seconds and stops at the last step.
 TEST(ViewerModel, PlayStepsThroughAndStops)
 {

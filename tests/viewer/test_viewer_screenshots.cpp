@@ -179,7 +179,8 @@ TEST(ViewerScreenshots, BadArgumentsExitTwoWithOneLine)
     for (const std::string& args : std::vector<std::string>{"--lab nosuchlab" + png, "--version v99" + png, "--size 12x" + png,
                                    "--version v2 --step 99" + png, "--schedule sideways" + png, "--layout-json never.json",
                                    "--tour " + temp_file("_never") + png, "--warp-size 48" + png,
-                                   "--warp-size 64 --backend gpu" + png}) {
+                                   "--warp-size 64 --backend gpu" + png, "--n 0" + png, "--shape 7," + png,
+                                   "--shape 1,2,3,4" + png, "--n 5 --shape 8" + png, "--block 16x" + png}) {
         std::string out;
         EXPECT_EQ(run(args, out), 2) << args;
         EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << args << ": " << out;
@@ -337,6 +338,47 @@ TEST(ViewerWarpWidth, CompareShowsTheRaceAt32AndTheRunAt64)
     EXPECT_GE(banner.x0, left.x0);
     EXPECT_LE(banner.x1, left.x1);
     EXPECT_GT(count_colour(tail.image, banner, tail.layout["palette"]["fault_banner"]), 5000u);
+}
+
+}  // namespace
+}  // namespace warplab::viewer
+
+namespace warplab::viewer {
+namespace {
+
+// The viewer takes the run's size: --n reaches the trace and the status line
+// (reduction v3 at n = 1000 ints: the status says it, where the default is
+// 4096), and the desk header has the field that changes it. v10 says which
+// launch it took: at the default n = 4096 ints, 1024 int4 at four a thread of
+// 1024 is one block and 0 pieces of 32 KB an SM, so no ring.
+TEST(ViewerRunSize, NReachesTheTraceAndV10SaysItsPath)
+{
+    const Shot small = screenshot("--lab reduction --version v3 --backend cpu --n 1000 --size 1024x768");
+    ASSERT_EQ(small.exit_code, 0) << small.output;
+    const std::string text = small.layout["status"]["text"].get<std::string>();
+    EXPECT_NE(text.find("n = 1000 int"), std::string::npos) << text;
+    EXPECT_NE(text.find("correct"), std::string::npos) << text;
+    EXPECT_EQ(text.find("ring"), std::string::npos) << "v3 has one launch: " << text;
+    EXPECT_EQ(small.layout["regions"].count("header.n"), 1u);
+
+    const Shot v10 = screenshot("--lab reduction --version v10 --backend cpu --size 1024x768");
+    ASSERT_EQ(v10.exit_code, 0) << v10.output;
+    const std::string path = v10.layout["status"]["text"].get<std::string>();
+    EXPECT_NE(path.find("n = 4096 int"), std::string::npos) << path;
+    EXPECT_NE(path.find("v10 gives no ring here (under 32 pieces an SM): rounds of four loads a thread, as v9's, 1 block"),
+              std::string::npos)
+        << path;
+}
+
+// --shape is warplab trace's --size (the window has --size), and --block takes
+// the image lab's WxH: a 64x48 picture in 8x8 groups is 8x6 groups. (Bad
+// sizes and blocks: BadArgumentsExitTwoWithOneLine.)
+TEST(ViewerRunSize, ShapeAndTwoDimensionalBlock)
+{
+    const Shot image = screenshot("--lab image --version v1 --backend cpu --shape 64,48 --block 8x8 --size 1024x768");
+    ASSERT_EQ(image.exit_code, 0) << image.output;
+    const std::string text = image.layout["status"]["text"].get<std::string>();
+    EXPECT_NE(text.find("64×48 RGBA8 pixels: 8×6 groups of 8×8 threads"), std::string::npos) << text;
 }
 
 }  // namespace

@@ -340,6 +340,7 @@ void on_key(App& app, Key key)
         break;
     }
     case Key::C: app.compare_widths = !app.compare_widths; break;
+    case Key::V: ++app.view; break;
     case Key::Escape:
         if (app.presenter)
             app.presenter = false;
@@ -349,7 +350,6 @@ void on_key(App& app, Key key)
     }
 }
 
-    case Key::V: ++app.view; break;
 void select_by_name(App& app, const std::string& lab_id, const std::string& version_id)
 {
     const Lab* lab = lab_id.empty() ? &all_labs().front() : find_lab(lab_id);

@@ -132,13 +132,13 @@ struct App {
         bool source = true, metrics = true, time = true;  // bring the step (the version) into view once after it changes
     } follow_step;
     bool presenter = false;
+    int view = 0;  // the arrangement a compact window shows (Layout::views); V switches
     bool compare_widths = false;  // the threads panel shows the step at warp widths 32 and 64 side by side (C)
     std::uint64_t max_instructions = 0;  // --max-steps: the emulator's step budget per thread; 0: its default
     bool quit = false;
     Layout layout;
     float header_content_h = 0;  // what the top bar's contents took last frame (they wrap on narrow windows)
     float steps_content_h = 0;   // the same for the step controls
-    int view = 0;  // the arrangement a compact window shows (Layout::views); V switches
     std::optional<bool> time_log_scale;  // the time chart's scale; unset: logarithmic where the times span over 10x
     Regions regions;  // filled while drawing
     Fonts fonts;

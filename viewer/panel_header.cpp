@@ -136,6 +136,7 @@ void desk_header(App& app)
     if (ImGui::Button(app.playground.open ? "< Back to the lab" : "Bank playground")) app.playground.open = !app.playground.open;
     lab_combo(app);
     settings_combos(app);
+    view_switch(app);
     key_hints();
 }
 
@@ -173,7 +174,6 @@ void presenter_header(App& app)
         const ImVec2 rs = ImGui::CalcTextSize(range.c_str());
         dl->AddText(ImVec2(right - cs.x - rs.x - 12, p.y + cs.y - rs.y - 6), palette().muted, range.c_str());
         title_right -= rs.x + 12;
-    view_switch(app);
     }
     add_region(app, "header.step_counter", ImVec2(right - cs.x, p.y), ImVec2(right, p.y + cs.y));
     // The title in large type, smaller where the counter leaves less room, never below the body text.
@@ -190,6 +190,7 @@ void presenter_header(App& app)
     ImGui::SameLine(0, ImGui::GetFontSize() * 2);
     wrap_unless_fits(ImGui::CalcTextSize(summary.c_str()).x);
     ImGui::TextDisabled("%s", summary.c_str());
+    view_switch(app);
 }
 
 }  // namespace
@@ -208,4 +209,3 @@ void header_panel(App& app)
 }
 
 }  // namespace warplab::viewer
-    view_switch(app);

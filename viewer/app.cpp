@@ -218,6 +218,7 @@ void select_lab(App& app, std::size_t lab)
     app.sel.setting = -1;
     app.sel.type.clear();
     app.timing.selected = -1;
+    app.timing.published_shown = -1;
     select_version(app, 0);
 }
 

@@ -18,11 +18,11 @@ std::string printf_string(const char* fmt, ...)
     return buf;
 }
 
-std::string compact_number(double v)
+std::string compact_number(double v, int digits)
 {
     const double a = std::fabs(v);
     if (v == std::floor(v) && a < 10000) return printf_string("%.0f", v);
-    if (v != std::floor(v) && a < 1000) return printf_string("%.3g", v);
+    if (v != std::floor(v) && a < 1000) return printf_string("%.*g", digits, v);
     if (a < 1e6) return printf_string("%.*fk", a < 1e5 ? 1 : 0, v / 1e3);
     if (a < 1e9) return printf_string("%.*fM", a < 1e8 ? 1 : 0, v / 1e6);
     return printf_string("%.2g", v);

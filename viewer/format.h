@@ -7,8 +7,9 @@
 
 namespace warplab::viewer {
 
-// At most five characters: 7, 1234, 12.3k, 4.5M; fractions with three digits.
-std::string compact_number(double v);
+// At most five characters: 7, 1234, 12.3k, 4.5M; fractions with `digits`
+// significant digits (0.123; 0.12 with 2, where a cell has room for four characters).
+std::string compact_number(double v, int digits = 3);
 
 // One access's value bytes as the lab's element type; a vector access
 // (16 bytes of int) prints its elements: (1, 2, 3, 4).

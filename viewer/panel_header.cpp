@@ -68,6 +68,16 @@ bool size_field(App& app, Selection& s)
 void settings_combos(App& app)
 {
     const Lab& lab = current_lab(app);
+    if (recording_only(app)) {  // nothing runs here: no settings to choose
+        ImGui::SameLine();
+        const char* note = "recorded runs, shown as timed on a GPU (none here)";
+        wrap_unless_fits(ImGui::CalcTextSize(note).x);
+        ImGui::AlignTextToFramePadding();
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        ImGui::TextDisabled("%s", note);
+        add_region(app, "header.recording_only", at, ImVec2(at.x + ImGui::CalcTextSize(note).x, at.y + ImGui::GetTextLineHeight()));
+        return;
+    }
     Selection s = app.sel;
     unsigned block = s.block ? s.block : current_version(app).bench_block;  // 0 selects each version's bench block
     if (s.type.empty()) s.type = lab.types.front();
@@ -94,6 +104,10 @@ void settings_combos(App& app)
         ImGui::TextDisabled("block fixed by each version");
     }
     changed |= combo("Type", w, types, s.type);
+    if (lab.host_programs) {  // host programs are timed, never emulated: no schedule, no warp width, no emulator
+        if (changed) select_settings(app, s);
+        return;
+    }
     changed |= combo("Schedule", w * 1.6f,
                      {{wl::emu::Schedule::Independent, wl::emu::to_string(wl::emu::Schedule::Independent)},
                       {wl::emu::Schedule::Lockstep, wl::emu::to_string(wl::emu::Schedule::Lockstep)}},

@@ -114,6 +114,24 @@ void draw_cell_backgrounds(const ArrayGrid& g, const wl::trace::SharedArrayInfo&
     }
 }
 
+// A cell's number with the most digits that fit: a fraction's three (0.123)
+// are five characters, wider than a cell of a 32-word row, and a cell that
+// drew nothing left the image lab's floats blank. Then fewer digits, then
+// without the leading zero (.05); empty where not even that fits.
+template <class Fits> std::string fitting_number(double v, const Fits& fits)
+{
+    for (int digits = 3; digits >= 1; --digits)
+        if (std::string text = compact_number(v, digits); fits(text)) return text;
+    for (int digits = 2; digits >= 1; --digits) {
+        std::string text = compact_number(v, digits);
+        const std::size_t sign = text[0] == '-' ? 1 : 0;
+        if (text.compare(sign, 2, "0.") != 0) return {};  // not a fraction: no leading zero to drop
+        text.erase(sign, 1);
+        if (fits(text)) return text;
+    }
+    return {};
+}
+
 // Drawn over the arrows, so the numbers stay readable.
 void draw_cell_values(App& app, const ArrayGrid& g, const wl::trace::SharedArrayInfo& info, const ArrayStep& st,
                       const Values* before, const Values* after, float progress)
@@ -123,12 +141,13 @@ void draw_cell_values(App& app, const ArrayGrid& g, const wl::trace::SharedArray
     const float text_size = std::min(px(small), g.cell_h * 0.8f);
     if (!legible(text_size, px(small))) return;  // the tooltip tells the value
     const std::string type = element_type(app);
+    const auto fits = [&](const std::string& text) { return small->CalcTextSizeA(text_size, 1e9f, 0, text.c_str()).x < g.cell_w - 2; };
     for (std::uint64_t i = 0; i < info.count; ++i) {
         const auto value = shown_value(st, i, before, after, progress);
         if (!value) continue;
-        const std::string text = compact_number(value_as(*value, info.elem_size, type));
+        const std::string text = fitting_number(value_as(*value, info.elem_size, type), fits);
+        if (text.empty()) continue;
         const ImVec2 ts = small->CalcTextSizeA(text_size, 1e9f, 0, text.c_str());
-        if (ts.x >= g.cell_w - 2) continue;
         const ImVec2 a = g.cell_min(i), c(a.x + g.cell_w * 0.5f, a.y + g.cell_h * 0.5f);
         // The cell's own colour under the digits: the arrows pass behind them, not through them.
         dl->AddRectFilled(ImVec2(std::floor(c.x - ts.x * 0.5f) - 1, std::floor(c.y - ts.y * 0.5f)),

@@ -6,6 +6,7 @@
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
+#include "viewer/timing_model.h"
 
 namespace warplab::viewer {
 
@@ -19,6 +20,12 @@ std::string status_text(App& app)
     std::string what = printf_string("%s %s · %s%s, %u threads per block", lab.id.c_str(), current_version(app).id,
                                      size.c_str(), key.type.c_str(), key.block);
     if (slot.pending) return pending_text(app, *slot.pending);
+    if (recording_only(app)) {  // its panels show the recording: say which, and why nothing runs here
+        const std::string id = lab.id + " " + current_version(app).id;
+        const TimingTable* t = shown_table(app);
+        const std::string shown = t ? size_label_of(t->table) + ", as " + source_label(*t) : "nothing recorded in results/";
+        return id + " · " + shown + " · runs only on a GPU; none here (" + app.gpu.reason + ")";
+    }
     if (!slot.run) return what + " · " + slot.error;
     const RunResult& r = slot.run->result;
     if (!r.problem.empty()) what = lab.id + " " + current_version(app).id + " · " + r.problem;
@@ -70,8 +77,9 @@ void status_panel(App& app)
         const TraceSlot& slot = current_trace(app);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const std::string text = status_text(app);
-        wrapped_text(slot.pending ? palette().muted : slot.run && slot.run->result.ok ? palette().text : palette().partial_outline, text);
-        if (!slot.run && !slot.pending) add_region(app, "status.error", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
+        const bool fine = slot.run ? slot.run->result.ok : recording_only(app);  // a recording shown is no error
+        wrapped_text(slot.pending ? palette().muted : fine ? palette().text : palette().partial_outline, text);
+        if (!slot.run && !slot.pending && !fine) add_region(app, "status.error", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
         warnings_line(app);
         if (!app.timing.load_error.empty()) {
             ImGui::SameLine(0, 30);

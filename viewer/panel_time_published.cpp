@@ -28,13 +28,12 @@ std::string gpu_name(const PublishedTable& t) { return t.gpu.empty() ? "GPU not 
 
 void published_picker(App& app, const std::vector<const PublishedTable*>& mine)
 {
-    int& shown = app.timing.published_shown;
-    shown = std::clamp(shown, 0, int(mine.size()) - 1);
+    int shown = shown_published(app);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
     if (ImGui::BeginCombo("##published", gpu_name(*mine[shown]).c_str())) {
         for (int i = 0; i < int(mine.size()); ++i)
             if (ImGui::Selectable((gpu_name(*mine[i]) + "  " + mine[i]->source + "##" + std::to_string(i)).c_str(), i == shown))
-                shown = i;
+                app.timing.published_shown = shown = i;
         ImGui::EndCombo();
     }
 }
@@ -113,12 +112,24 @@ void speedup_chart(App& app, const PublishedTable& p, const BenchTable& now)
 
 bool has_published(const App& app) { return !published_of(app).empty(); }
 
+int shown_published(const App& app)
+{
+    const std::vector<const PublishedTable*> mine = published_of(app);
+    if (mine.empty()) return -1;
+    if (app.timing.published_shown >= 0) return std::min(app.timing.published_shown, int(mine.size()) - 1);
+    const auto first = [&](auto&& pred) { return int(std::find_if(mine.begin(), mine.end(), pred) - mine.begin()); };
+    const int followed = first([&](const PublishedTable* t) { return t->source == current_lab(app).published_source; });
+    if (followed < int(mine.size())) return followed;
+    const int named = first([](const PublishedTable* t) { return !t->gpu.empty(); });
+    return named < int(mine.size()) ? named : 0;
+}
+
 void then_and_now(App& app)
 {
     const std::vector<const PublishedTable*> mine = published_of(app);
     if (mine.empty()) return;
     published_picker(app, mine);
-    const PublishedTable& p = *mine[std::clamp(app.timing.published_shown, 0, int(mine.size()) - 1)];
+    const PublishedTable& p = *mine[shown_published(app)];
     // The recording at the published n where there is one (as `bench --recorded --published`).
     std::vector<const BenchTable*> recorded;
     for (const TimingTable& t : app.timing.tables)

@@ -113,13 +113,6 @@ void chart(App& app, const transfers::TimelineChart& c, float row_h)
     ImGui::Dummy(ImVec2(f.name_w + f.width, f.bottom - f.top.y + ImGui::GetTextLineHeightWithSpacing()));
 }
 
-// The recorded table the panel draws from, if any.
-const BenchTable* recorded_table(const App& app)
-{
-    const int shown = default_table(app.timing, "transfers", "float");
-    return shown >= 0 ? &app.timing.tables[shown].table : nullptr;
-}
-
 // Rows of the table for the selected version ("v3" has one per stream count).
 std::vector<const BenchRow*> version_rows(const BenchTable& t, const std::string& id)
 {
@@ -137,10 +130,19 @@ void legend()
 
 }  // namespace
 
+const TimingTable* shown_table(const App& app)
+{
+    const int shown = default_table(app.timing, current_lab(app).id, element_type(app));
+    return shown >= 0 ? &app.timing.tables[shown] : nullptr;
+}
+
+bool recording_only(const App& app) { return current_lab(app).host_programs && !app.gpu.available; }
+
 void timeline_panel(App& app)
 {
     if (begin_panel(app, Panel::Timeline, "Timeline: copy engines, SMs and peer links per GPU")) {
-        const BenchTable* t = recorded_table(app);
+        const TimingTable* shown = shown_table(app);
+        const BenchTable* t = shown ? &shown->table : nullptr;
         const std::string id = current_version(app).id;
         if (!t) {
             ImGui::TextDisabled("No transfers run recorded in results/ yet (on a GPU: warplab bench transfers --record ...)");
@@ -151,7 +153,7 @@ void timeline_panel(App& app)
                         "copy-in engine, the SMs and the copy-out engine overlap. A copy's thin line before its bar: its "
                         "stream had reached it, but the engine was still running an earlier copy of its direction. "
                         "The axis is the run's wall-clock time; "
-                        "the bound is the busiest link at the rates measured in the same run.");
+                        "the lower bound is the time the busiest link needs at the rates measured in the same run.");
             legend();
             const std::vector<const BenchRow*> rows = version_rows(*t, id);
             if (rows.empty()) ImGui::TextWrapped("%s was not timed in this recording: %s", id.c_str(), t->note.c_str());
@@ -162,8 +164,8 @@ void timeline_panel(App& app)
                                            ImGui::GetTextLineHeight() + 2, ImGui::GetTextLineHeight() * 2.2f);
             for (const BenchRow* r : rows) {
                 const RunTimeline* run = transfers::find_timeline(*t, r->version);
-                ImGui::TextWrapped("%s: %.3f ms median, bound %.3f ms (%.0f %% of it)%s", r->version.c_str(), r->median_ms,
-                                   r->bound_ms, r->pct_peak, r->ok ? "" : ", wrong result");
+                ImGui::TextWrapped("%s: %.3f ms median; %s%s", r->version.c_str(), r->median_ms, bound_sentence(*r).c_str(),
+                                   r->ok ? "" : ", wrong result");
                 if (run) chart(app, transfers::timeline_chart(*run), row_h);
             }
         }

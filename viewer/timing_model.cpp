@@ -5,6 +5,7 @@
 #include <fstream>
 
 #include "labs/common/bench_json.h"
+#include "viewer/format.h"
 
 namespace warplab::viewer {
 
@@ -104,6 +105,11 @@ const BenchRow* reference_row(const BenchTable& t)
     for (const BenchRow& r : t.rows)
         if (r.reference) return &r;
     return nullptr;
+}
+
+std::string bound_sentence(const BenchRow& r)
+{
+    return printf_string("lower bound %.1f ms: this run is at %.0f %% of the links' speed", r.bound_ms, r.pct_peak);
 }
 
 }  // namespace warplab::viewer

@@ -25,7 +25,7 @@ struct Timing {
     std::string measure_error;
     Published published;        // results/published/: the source decks' tables
     bool then_and_now = false;  // the time panel shows their step speed-ups beside the recording's
-    int published_shown = 0;    // which of the lab's published tables
+    int published_shown = -1;   // which of the lab's published tables; -1: the one its versions follow (Lab::published_source)
 };
 
 // Reads every results/*.json and results/published/; a file that fails leaves its message in load_error.
@@ -49,5 +49,8 @@ const BenchRow* find_row(const BenchTable& t, const std::string& version);
 // What a settings row adds to the version's id ("4 streams"); empty for the version's own row.
 std::string row_setting(const BenchRow& r, const std::string& version);
 const BenchRow* reference_row(const BenchTable& t);
+
+// A host program's row against its links (the transfers lab): "lower bound 19.5 ms: this run is at 85 % of the links' speed".
+std::string bound_sentence(const BenchRow& r);
 
 }  // namespace warplab::viewer

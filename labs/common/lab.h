@@ -132,6 +132,9 @@ struct Lab {
     // `warplab sweep <lab>`: one version traced at every setting, as the CLI prints it (markdown: the walkthrough's form).
     std::function<std::string(const Lab& lab, const RunRequest& base, bool markdown)> sweep{};
     LabPanel panel = LabPanel::None;
+    // The source deck its versions follow, as results/published/ names it ("harris-g80"): the
+    // viewer's then-and-now chart opens on its table; empty: on the first that names its GPU.
+    std::string published_source{};
 };
 
 const std::vector<Lab>& all_labs();

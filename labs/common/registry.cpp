@@ -47,7 +47,8 @@ const std::vector<Lab>& all_labs()
         // modern L2; 2^28 and 2^30 are DRAM-bound.
         make_lab<reduction::Description>({.id = "reduction", .title = "Parallel reduction (Harris)", .default_n = 1u << 12,
                                           .default_block = 256, .types = {"int", "float"},
-                                          .bench_sizes = {1u << 20, 1u << 22, 1u << 24, 1u << 28, 1u << 30}},
+                                          .bench_sizes = {1u << 20, 1u << 22, 1u << 24, 1u << 28, 1u << 30},
+                                          .published_source = "harris-g80"},
                                          WL_GPU_BACKENDS(reduction)),
         matmul::make_lab(),
         // 2^12 outputs: 16 blocks, quick to trace at every setting of a sweep.

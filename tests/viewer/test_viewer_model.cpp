@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <map>
 
+#include "labs/common/data_dir.h"
 #include "labs/common/traced_run.h"
 #include "viewer/app.h"
 #include "viewer/format.h"
+#include "viewer/panel_time_published.h"
 #include "viewer/panels.h"
 #include "viewer/source_model.h"
 #include "viewer/step_model.h"
@@ -194,6 +196,44 @@ TEST(ViewerModel, AVersionIsComparedWithTheOneItBuildsOn)
         ASSERT_TRUE(compared.has_value());
         EXPECT_STREQ(current_lab(app).versions[*compared].id, c.compared);
     }
+}
+
+// The timeline's sentence on a transfers row: the recording's bound of v1
+// (19.476 ms) against a run of 22.9 ms is 19.476 / 22.9 = 85 % of the links'
+// speed; the bound rounds to 19.5 ms.
+TEST(ViewerModel, TheLowerBoundSentence)
+{
+    BenchRow r;
+    r.median_ms = 22.9, r.bound_ms = 19.476, r.pct_peak = 100.0 * 19.476 / 22.9;
+    EXPECT_EQ(bound_sentence(r), "lower bound 19.5 ms: this run is at 85 % of the links' speed");
+}
+
+// Then and now opens on the table of the deck the lab's versions follow:
+// reduction's are Harris's, whose table is G80's, though results/published/
+// sorts Falsafi's (its GPU unnamed) first. A table picked stays picked until
+// another lab is chosen. matmul names no deck: its first table naming a GPU.
+TEST(ViewerModel, ThenAndNowOpensOnTheDeckTheVersionsFollow)
+{
+    App app;
+    app.timing = load_recorded_timing(data_dir().string() + "/results");
+    select_by_name(app, "reduction", "v1");
+    std::vector<std::string> gpus;
+    for (const PublishedTable& t : app.timing.published.tables)
+        if (t.lab == "reduction") gpus.push_back(t.gpu);
+    ASSERT_GE(gpus.size(), 2u);
+    EXPECT_EQ(gpus.front(), "") << "the first in file order names no GPU";
+    const int shown = shown_published(app);
+    ASSERT_GE(shown, 0);
+    EXPECT_EQ(gpus[std::size_t(shown)], "NVIDIA G80");
+    app.timing.published_shown = 1;  // picked: another table
+    EXPECT_EQ(shown_published(app), 1);
+    const auto lab_index = [](const char* id) { return std::size_t(find_lab(id) - all_labs().data()); };
+    select_lab(app, lab_index("matmul"));
+    const int matmul = shown_published(app);
+    ASSERT_GE(matmul, 0);
+    EXPECT_EQ(matmul, 0) << "the pick is reset by the lab's change (else 1); matmul's first table names its GPU";
+    select_lab(app, lab_index("reduction"));
+    EXPECT_EQ(gpus[std::size_t(shown_published(app))], "NVIDIA G80");
 }
 
 // The time panel opens on the lab's ladder: of three recorded image tables

@@ -14,6 +14,7 @@
 #include "labs/common/png_io.h"
 #include "viewer/platform.h"
 #include "labs/common/data_dir.h"
+#include "labs/common/lab.h"
 #include "viewer/source_model.h"
 #include "warplab/ptx/ptx.h"
 
@@ -379,6 +380,63 @@ TEST(ViewerRunSize, ShapeAndTwoDimensionalBlock)
     ASSERT_EQ(image.exit_code, 0) << image.output;
     const std::string text = image.layout["status"]["text"].get<std::string>();
     EXPECT_NE(text.find("64×48 RGBA8 pixels: 8×6 groups of 8×8 threads"), std::string::npos) << text;
+}
+
+// Pixels darker than any cell colour (the digits; arrows too, where a step has them).
+std::size_t dark_pixels(const Image& img, Box b)
+{
+    std::size_t n = 0;
+    for (int y = std::max(0, b.y0); y < std::min(img.height, b.y1); ++y)
+        for (int x = std::max(0, b.x0); x < std::min(img.width, b.x1); ++x) {
+            const std::uint8_t* p = &img.rgba[(std::size_t(y) * img.width + x) * 4];
+            n += int(p[0]) + p[1] + p[2] < 240;
+        }
+    return n;
+}
+
+// The image lab's float values: at step 0 of v1 each of the 256 threads
+// stores its pixel's luminance, a fraction (0.123: five characters, wider
+// than a cell of a 32-wide row); no thread reads, so no arrows. Every one of
+// the 8 rows of 32 cells shows its numbers, with the digits that fit (.05 at
+// 1024x768): each number is at least two glyphs and a point, so a row is well
+// over 32 x 10 dark pixels (about 1200 a row at 1920x1080, 800 at 1024x768).
+// Drawn with three digits or none, only the few that print shorter (0.12,
+// 0.1) showed: 0 to 113 a row at 1920x1080.
+TEST(ViewerPanels, FloatValuesShowInEveryRow)
+{
+    for (const char* size : {"1920x1080", "1024x768"}) {
+        const Shot s = screenshot(std::string("--lab image --version v1 --step 0 --backend cpu --size ") + size);
+        ASSERT_EQ(s.exit_code, 0) << s.output;
+        const Box grid = region(s, "shared_values.sdata");
+        const int row_h = (grid.y1 - grid.y0) / 8;
+        for (int row = 0; row < 8; ++row)
+            EXPECT_GT(dark_pixels(s.image, {grid.x0, grid.y0 + row * row_h, grid.x1, grid.y0 + (row + 1) * row_h}), 320u)
+                << size << " row " << row;
+    }
+}
+
+// The transfers lab without a GPU shows its recording: the status line names
+// the recording's size and GPU, not an error in the warning colour (no
+// status.error region) and not the trace's default n = 2^20 = 1048576; the
+// header offers no settings (nothing runs here) and says why.
+TEST(ViewerPanels, TransfersWithoutAGpuShowTheRecording)
+{
+    if (gpu_status().available) GTEST_SKIP() << "a GPU runs the transfers lab: this is the view without one";
+    for (const char* size : {"1024x768", "1920x1080"}) {
+        const Shot s = screenshot(std::string("--lab transfers --version v3 --size ") + size);
+        ASSERT_EQ(s.exit_code, 0) << s.output;
+        const std::string text = s.layout["status"]["text"].get<std::string>();
+        EXPECT_NE(text.find("float, n = 2^28"), std::string::npos) << text;
+        EXPECT_NE(text.find("as recorded on NVIDIA"), std::string::npos) << text;
+        EXPECT_NE(text.find("runs only on a GPU"), std::string::npos) << text;
+        EXPECT_EQ(text.find("1048576"), std::string::npos) << text;
+        EXPECT_EQ(s.layout["regions"].count("status.error"), 0u) << size;
+        EXPECT_EQ(s.layout["regions"].count("header.recording_only"), 1u) << size;
+        EXPECT_EQ(s.layout["regions"].count("header.n"), 0u) << size;
+    }
+    const Shot reduction = screenshot("--lab reduction --version v1 --backend cpu");
+    ASSERT_EQ(reduction.exit_code, 0) << reduction.output;
+    EXPECT_EQ(reduction.layout["regions"].count("header.recording_only"), 0u);
 }
 
 }  // namespace

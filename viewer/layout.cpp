@@ -28,9 +28,11 @@ bool compact(float width, float height, bool presenter)
 {
     // Presenting, the fonts follow the height (viewer/draw_util.h's
     // font_scale), so the width sets how many columns of text fit: 16:9 holds
-    // the two columns of panels, 4:3 does not; under 650 pixels the fonts stop
-    // shrinking. At the desk the fonts keep their size: pixels decide.
-    if (presenter) return width < 1.5f * height || height < 650;
+    // the two columns of panels, 4:3 does not. Under 800 pixels (720p, a
+    // common projector) the panels' fixed padding, titles and legends leave
+    // the full layout's source a few rows: matmul's wrapped tile loads do not
+    // fit. At the desk the fonts keep their size: pixels decide.
+    if (presenter) return width < 1.5f * height || height < 800;
     return width < 1500 || height < 800;
 }
 

@@ -70,8 +70,8 @@ struct LayoutNeeds {
 };
 
 // Whether a window is too small, for the fonts of its mode, to show every
-// panel at once: presenting at 4:3 (a projector) or under 650 pixels of
-// height; at the desk under 1500x800.
+// panel at once: presenting at 4:3 (a projector) or under 800 pixels of
+// height (720p); at the desk under 1500x800.
 bool compact(float width, float height, bool presenter);
 
 // header_h and status_h: heights of the top bar and the status line in

@@ -32,23 +32,33 @@ void gpu_picker(App& app)
 }
 
 // One what-if slider: shows the value in use; moving it sets the what-if.
-void what_if_slider(const char* label, std::optional<unsigned>& what_if, unsigned own, int lo, int hi)
+// Its label beside it where the column holds both (`beside`), else above it.
+void what_if_slider(const char* label, bool beside, std::optional<unsigned>& what_if, unsigned own, int lo, int hi)
 {
     int value = int(what_if.value_or(own));
-    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * 0.5f);
-    if (ImGui::SliderInt(label, &value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp)) what_if = unsigned(value);
+    if (!beside) ImGui::TextUnformatted(label);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x * (beside ? 0.5f : 1.0f));
+    if (ImGui::SliderInt(beside ? label : ("##" + std::string(label)).c_str(), &value, lo, hi, "%d", ImGuiSliderFlags_AlwaysClamp))
+        what_if = unsigned(value);
     if (what_if && *what_if != own) {
+        const std::string kernel = "(kernel: " + std::to_string(own) + ")";
         ImGui::SameLine();
-        ImGui::TextDisabled("(kernel: %u)", own);
+        wrap_unless_fits(ImGui::CalcTextSize(kernel.c_str()).x);
+        ImGui::TextDisabled("%s", kernel.c_str());
     }
 }
 
 void sliders(App& app, const occ::Arch& arch, const occ::KernelResources& k, unsigned own_block, unsigned own_dynamic_shared)
 {
     occ::WhatIf& w = app.occupancy.what_if;
-    what_if_slider("threads per block", w.block, own_block, 32, int(arch.max_threads_per_block));
-    what_if_slider("registers per thread", w.registers, k.registers, 1, int(arch.max_registers_per_thread));
-    what_if_slider("shared bytes per block", w.shared, k.shared_static + own_dynamic_shared, 0, int(arch.shared_per_block));
+    // A narrow column (a 4:3 desk's half of the panel) has no room for the
+    // widest label beside a half-width slider: every label goes above its slider.
+    const char* widest = "shared bytes per block";
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const bool beside = avail * 0.5f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(widest).x <= avail;
+    what_if_slider("threads per block", beside, w.block, own_block, 32, int(arch.max_threads_per_block));
+    what_if_slider("registers per thread", beside, w.registers, k.registers, 1, int(arch.max_registers_per_thread));
+    what_if_slider(widest, beside, w.shared, k.shared_static + own_dynamic_shared, 0, int(arch.shared_per_block));
     if (ImGui::Button("Reset to the kernel's")) w = {};
 }
 

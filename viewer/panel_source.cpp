@@ -174,11 +174,19 @@ void what_changed(App& app)
     std::vector<std::pair<ImU32, std::string>> notes = {
         {palette().text, (prev ? std::string("Changed from ") + lab.versions[*prev].id + ": " : std::string("Start: ")) + v.changed}};
     if (!app.presenter) notes.push_back({palette().muted, std::string("Expected: ") + v.expected});
-    const float width = ImGui::GetContentRegionAvail().x;
+    // A child without a border has no padding and clips at its contents' left
+    // edge, so a line starting with a glyph that reaches left of its origin
+    // (the sans font's T: "TF32 error" in matmul v12's note) lost its first
+    // pixel. Two pixels of padding move the clip a pixel left of the text.
+    const ImVec2 padding(2, 0);
+    const float width = ImGui::GetContentRegionAvail().x - 2 * padding.x;
     float h = 0;
     for (const auto& [colour, text] : notes)
         h += ImGui::CalcTextSize(wrap_at_spaces(text, width).c_str(), nullptr, false, width).y + ImGui::GetStyle().ItemSpacing.y;
-    ImGui::BeginChild("##changed", ImVec2(0, std::min(h, std::floor(ImGui::GetWindowHeight() * 0.33f))), false);
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, padding);
+    ImGui::BeginChild("##changed", ImVec2(0, std::min(h, std::floor(ImGui::GetWindowHeight() * 0.33f))), false,
+                      ImGuiWindowFlags_AlwaysUseWindowPadding);
+    ImGui::PopStyleVar();
     for (const auto& [colour, text] : notes) wrapped_text(colour, text);
     ImGui::EndChild();
 }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "labs/common/png_io.h"
+#include "viewer/layout.h"
 #include "viewer/platform.h"
 #include "labs/common/data_dir.h"
 #include "labs/common/lab.h"
@@ -159,7 +160,10 @@ TEST(ViewerScreenshots, KernelFaultIsShownNotFatal)
     EXPECT_EQ(lockstep.layout["regions"].count("fault.banner"), 0u);
 }
 
-// Presenter mode: fewer panels, and a big step counter in the header.
+// Presenter mode: fewer panels, and a big step counter in the header. At
+// 720p the source takes the whole height (over 70 % of the window) beside one
+// arrangement at a time, named in the header: the step's threads and values
+// first, the banks one V away, in the "memory" arrangement.
 TEST(ViewerScreenshots, PresenterModeHasABigStepCounter)
 {
     const Shot p = screenshot("--lab reduction --version v2 --step 3 --backend cpu --presenter --size 1280x720");
@@ -167,7 +171,13 @@ TEST(ViewerScreenshots, PresenterModeHasABigStepCounter)
     EXPECT_EQ(p.image.width, 1280);
     EXPECT_TRUE(p.layout["presenter"].get<bool>());
     EXPECT_EQ(p.layout["panels"].count("versions"), 0u);
-    EXPECT_EQ(p.layout["panels"].count("banks"), 1u);
+    EXPECT_EQ(p.layout["panels"].count("threads"), 1u);
+    EXPECT_EQ(p.layout["panels"].count("banks"), 0u);
+    EXPECT_GT(p.layout["panels"]["source"][3].get<float>(), 0.7f * 720);
+    EXPECT_EQ(p.layout["regions"].count("header.views"), 1u);
+    LayoutNeeds memory;
+    memory.view = 1;
+    EXPECT_TRUE(presenter_layout(1280, 720, p.layout["panels"]["header"][3], p.layout["panels"]["status"][3], memory).has(Panel::Banks));
     const Box counter = region(p, "header.step_counter");
     EXPECT_GT(counter.y1 - counter.y0, p.image.height / 25);  // 4 % of the screen height: the back row reads it
     EXPECT_GT(count_colour(p.image, counter, p.layout["palette"]["active"]), 300u);

@@ -22,6 +22,12 @@ template <class F> decltype(auto) with_element_type(const std::string& type, F&&
     throw std::invalid_argument("unknown type '" + type + "' (use int or float)");
 }
 
+// A version with more than one launch path says which it takes (V10::path).
+// A named concept, not an inline requires-expression: nvcc 13 rejects the
+// latter where the version has no such member.
+template <class V>
+concept TakesPaths = requires(std::size_t n, unsigned block, unsigned sms) { V::path(n, block, sms); };
+
 struct Description {
     using Versions = reduction::Versions;
     static constexpr const KernelFiles& kernels = kKernels;
@@ -52,7 +58,7 @@ struct Description {
             be.copy_to_device(d_in, input.data(), req.n);
             out.threads_per_block = req.block;
             out.grid_dim = {static_cast<unsigned>(V::blocks(req.n, req.block, be.multiprocessors())), 1, 1};  // the first pass's
-            if constexpr (requires { V::path(req.n, req.block, 1u); }) out.path = V::path(req.n, req.block, be.multiprocessors());
+            if constexpr (TakesPaths<V>) out.path = V::path(req.n, req.block, be.multiprocessors());
             out.value = static_cast<double>(reduce_on<V>(be, d_in, req.n, req.block));
             be.free(d_in);
             out.expected = reference_sum(input);

@@ -117,10 +117,13 @@ UserOccupancy user_launch_usage(const std::string& lab, const Version& v, const 
     static std::mutex m;
     static std::map<std::string, std::pair<std::unique_ptr<wl::occupancy::KernelResources>, std::string>> known;
     std::error_code ec;
-    const auto written = fs::last_write_time(file, ec).time_since_epoch().count();
+    // libc++'s file clock counts in __int128, which std::to_string does not take.
+    const auto written = static_cast<long long>(fs::last_write_time(file, ec).time_since_epoch().count());
     const std::string key = fs::absolute(file).string() + '\0' + kernel + '\0' + own.instance->entry + '\0' + std::to_string(written);
     std::lock_guard lock(m);
-    auto& [resources, note] = known[key];
+    auto& known_here = known[key];  // not a structured binding: clang 14 lets no lambda capture one
+    auto& resources = known_here.first;
+    auto& note = known_here.second;
     if (!resources) {
         as_bad_input(shown, [&] {
             wl::ptx::CompileOptions opt;

@@ -35,6 +35,7 @@ int main(int argc, char** argv)
     po.fullscreen = options.presenter;
     po.width = options.width ? options.width : po.headless ? 1920 : 1600;
     po.height = options.height ? options.height : po.headless ? 1080 : 900;
+    po.fit_display = !options.width && !po.headless;
     std::unique_ptr<Platform> platform;
     try {
         platform = std::make_unique<Platform>(po, app);

@@ -2,6 +2,7 @@
 // the fonts' scale. The window itself is platform_sdl.cpp's or platform_web.cpp's.
 #include "viewer/platform.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include <imgui.h>
@@ -10,6 +11,12 @@
 #include "viewer/draw_util.h"
 
 namespace warplab::viewer {
+
+WindowSize fitting_window(WindowSize wanted, WindowSize usable)
+{
+    if (usable.width <= 0 || usable.height <= 0) return wanted;  // the display said nothing
+    return {std::min(wanted.width, usable.width), std::min(wanted.height, usable.height)};
+}
 
 void Platform::follow_presenter_mode(App& app)
 {

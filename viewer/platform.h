@@ -15,11 +15,23 @@ namespace warplab::viewer {
 
 struct App;
 
+struct WindowSize {
+    int width = 0, height = 0;
+    bool operator==(const WindowSize&) const = default;
+};
+
 struct PlatformOptions {
     int width = 1600, height = 900;
-    bool headless = false;    // offscreen driver, software renderer, no window on screen
-    bool fullscreen = false;  // presenter mode from the start
+    bool headless = false;     // offscreen driver, software renderer, no window on screen
+    bool fullscreen = false;   // presenter mode from the start
+    bool fit_display = false;  // the size is the default, not asked for: shrink it to the display (fitting_window)
 };
+
+// The window's size on a display whose usable area (without task bars) is
+// `usable`: `wanted` where it fits, else as much of each side as there is,
+// so a 4:3 projector of 1024x768 gets the whole screen, not a 1600x900 window
+// partly off it.
+WindowSize fitting_window(WindowSize wanted, WindowSize usable);
 
 using Image = RgbaImage;  // row-major RGBA (labs/common/png_io.h reads and writes it)
 
@@ -53,9 +65,6 @@ private:
 };
 
 // The window's parts that platform.cpp's shared code asks each platform for.
-struct WindowSize {
-    int width = 0, height = 0;
-};
 WindowSize window_size(const Window& window);           // in the units ImGui lays out in
 void set_fullscreen(Window& window, bool fullscreen);
 void new_backend_frame(Window& window);                 // the backends' part of ImGui's new frame

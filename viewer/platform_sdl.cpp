@@ -66,9 +66,12 @@ Platform::Platform(const PlatformOptions& options, App& app) : window_(std::make
     Uint32 flags = SDL_WINDOW_ALLOW_HIGHDPI;
     flags |= headless_ ? SDL_WINDOW_HIDDEN : SDL_WINDOW_RESIZABLE;
     if (options.fullscreen && !headless_) flags |= SDL_WINDOW_FULLSCREEN_DESKTOP;
+    WindowSize size{options.width, options.height};
+    if (SDL_Rect usable; options.fit_display && SDL_GetDisplayUsableBounds(0, &usable) == 0)
+        size = fitting_window(size, {usable.w, usable.h});
     const std::string title = "warplab viewer " + wl::version_text();
-    window_->window = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, options.width,
-                                       options.height, flags);
+    window_->window = SDL_CreateWindow(title.c_str(), SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, size.width,
+                                       size.height, flags);
     if (!window_->window) throw sdl_error("cannot create the window");
     window_->renderer = make_renderer(window_->window, headless_);
     if (!window_->renderer) throw sdl_error("cannot create an SDL renderer");

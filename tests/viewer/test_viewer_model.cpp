@@ -11,6 +11,7 @@
 #include "viewer/format.h"
 #include "viewer/panel_time_published.h"
 #include "viewer/panels.h"
+#include "viewer/platform.h"
 #include "viewer/source_model.h"
 #include "viewer/step_model.h"
 #include "viewer/timing_model.h"
@@ -438,6 +439,20 @@ TEST(ViewerModel, RowsOfTheTracesWarpWidth)
     EXPECT_EQ(v.sectors, (std::vector<std::uint64_t>{5, 6, 7}));
     EXPECT_EQ(v.lane_sectors[63], (std::vector<std::uint32_t>{2}));
     EXPECT_TRUE(v.lane_sectors[39].empty());
+}
+
+// Without --size the window opens at 1600x900 where that fits, else on as
+// much of the display's usable area (its size less the task bars) as there is.
+TEST(ViewerWindow, OpensAtASizeThatFitsTheDisplay)
+{
+    // A 1024x768 projector with a 40 px task bar: the whole usable 1024x728, not a window partly off it.
+    EXPECT_EQ(fitting_window({1600, 900}, {1024, 728}), (WindowSize{1024, 728}));
+    // A 1920x1080 screen holds 1600x900 as it is.
+    EXPECT_EQ(fitting_window({1600, 900}, {1920, 1040}), (WindowSize{1600, 900}));
+    // A 1280x1024 screen: only the width shrinks.
+    EXPECT_EQ(fitting_window({1600, 900}, {1280, 1024}), (WindowSize{1280, 900}));
+    // A display that says nothing of its area: as asked.
+    EXPECT_EQ(fitting_window({1600, 900}, {0, 0}), (WindowSize{1600, 900}));
 }
 
 }  // namespace

@@ -38,7 +38,7 @@ import prerequisites
 
 VIEWS = [("matmul", "v5", 2), ("reduction", "v2", 3), ("transpose", "v2", 0)]
 COMPARED = ("panels", "regions", "lab", "version", "step", "steps", "presenter")
-SIZE = (1280, 720)
+SIZE = (1600, 1000)  # a window whose page (about 1600x808) gets the full desk layout, metrics panel included
 MAX_FRAME_GAP = 0.4  # seconds: a frame takes 0.03-0.27 s in headless Chromium's software WebGL here; W's trace 0.6-0.9 s
 
 LAYOUT = "document.getElementById('layout').textContent"

@@ -73,6 +73,6 @@ set(CPACK_GENERATOR DEB)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)  # warplab_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)   # the libraries the binaries link (SDL2, libpng, ...) by dpkg-shlibdeps
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-dejavu-core")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "fonts-dejavu-core, fonts-dejavu-extra")  # -extra: DejaVu Sans Condensed, the small text
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "nvidia-cuda-toolkit")
 include(CPack)

@@ -4,7 +4,7 @@
 #   scripts/web.sh [--build-only] [--port N]     (build folder: build-web/, or $WARPLAB_WEB_BUILD)
 #   scripts/web.sh --package                     builds, then writes out/warplab-web-<version>.zip:
 #                                                the page's folder, to host as it is
-# Installs what is missing from Debian (emscripten, python3-fonttools, fonts-dejavu-core)
+# Installs what is missing from Debian (emscripten, python3-fonttools, fonts-dejavu-core and -extra)
 # and Dear ImGui's sources (Debian's imgui source package, apt-get source) into
 # ~/.cache/warplab/imgui; nothing else is downloaded, and the build downloads nothing.
 set -euo pipefail
@@ -29,6 +29,7 @@ missing=()
 command -v emcmake >/dev/null || missing+=(emscripten)
 /usr/bin/python3 -c 'import fontTools' 2>/dev/null || missing+=(python3-fonttools)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf ] || missing+=(fonts-dejavu-extra)  # the small text
 for dev in /usr/include/boost/context /usr/include/nlohmann /usr/include/CLI; do
   [ -d $dev ] || missing+=(libboost-context-dev nlohmann-json3-dev libcli11-dev)
 done

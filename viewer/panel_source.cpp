@@ -3,6 +3,7 @@
 // step runs in a file the version includes (v6's tail is v5's), that file is shown.
 #include <imgui.h>
 
+#include <map>
 #include <optional>
 #include <set>
 #include <vector>
@@ -21,6 +22,7 @@ struct ShownSource {
     std::vector<LineChange> changes;  // empty: nothing to compare with
     std::set<std::uint32_t> step_lines;
     std::uint32_t fault_line = 0;     // the line a faulted launch stopped at, when it is in this file
+    std::map<std::uint32_t, std::string> warned;  // lines nvcc warned about (a user's file): the warning
     std::string compared_with;        // the previous version's id
 };
 
@@ -55,6 +57,7 @@ ShownSource shown_source(App& app)
         }
     const TraceSlot& slot = current_trace(app);
     if (slot.fault && wl::trace::file_hash(slot.fault_file.c_str()) == s.file->hash) s.fault_line = slot.fault_line;
+    if (slot.run) s.warned = warned_lines(slot.run->result.compile_warnings, s.file->path);
     if (const auto prev = compared_version(app)) {
         s.changes = changed_lines(app.sources.get(lab.versions[*prev].file).lines, s.file->lines);
         s.compared_with = lab.versions[*prev].id;
@@ -96,6 +99,15 @@ std::vector<std::string> fitted_rows(const std::string& line, float width)
     return rows;
 }
 
+// A line nvcc warned about: underlined, its warning shown on hover (the
+// status line lists them too), as an editor marks a compiler's warning.
+void warned_mark(App& app, const std::string& warning, ImVec2 min, ImVec2 max)
+{
+    ImGui::GetWindowDrawList()->AddLine(ImVec2(min.x, max.y - 1), ImVec2(max.x, max.y - 1), palette().partial_outline, 2.0f);
+    add_region(app, "source.warned_line", min, max);
+    if (ImGui::IsMouseHoveringRect(min, max)) ImGui::SetTooltip("nvcc warns: %s", warning.c_str());
+}
+
 // Every line, long ones wrapped, so that the step's lines are seen whole;
 // the view scrolls to them (all of them where they fit, a third of the way
 // down with lines above for context; else from the first) until the user
@@ -121,7 +133,9 @@ void code_lines(App& app, const ShownSource& s)
                                   ImVec2(p.x + 2 + (line_h - 2 * m), p.y + line_h * 0.5f), palette().step_marker);
         }
         ImGui::SetCursorScreenPos(ImVec2(p.x + gutter - ImGui::CalcTextSize("000 ").x, p.y));
-        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(palette().muted), "%3zu", i + 1);
+        const auto warned = s.warned.find(std::uint32_t(i + 1));
+        const bool warned_line = warned != s.warned.end();
+        ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(warned_line ? palette().partial_outline : palette().muted), "%3zu", i + 1);
         if (s.fault_line == i + 1) ImGui::PushStyleColor(ImGuiCol_Text, palette().fault_text);
         float right = p.x + gutter;
         for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -131,6 +145,7 @@ void code_lines(App& app, const ShownSource& s)
             right = std::max(right, ImGui::GetItemRectMax().x);
         }
         if (s.fault_line == i + 1) ImGui::PopStyleColor();
+        if (warned_line) warned_mark(app, warned->second, ImVec2(p.x + gutter, p.y), ImVec2(right, p.y + h));
         if (step_line) {
             if (!step_min) step_min = ImVec2(p.x + gutter, p.y), first_max = ImVec2(right, p.y + h);
             step_max = ImVec2(std::max(step_max.x, right), p.y + h);
@@ -201,6 +216,7 @@ void source_legend(App& app, const ShownSource& s)
     if (!s.changes.empty()) legend_swatch(palette().changed_line, ("changed from " + s.compared_with).c_str());
     legend_swatch(palette().step_line, "this step's accesses");
     if (s.fault_line) legend_swatch(palette().fault_banner, "where it faulted");
+    if (!s.warned.empty()) legend_swatch(palette().partial_outline, "nvcc warns (hover the line)");
     end_line();
 }
 

@@ -2,6 +2,8 @@
 // result, or what went wrong.
 #include <imgui.h>
 
+#include <sstream>
+
 #include "labs/common/traced_run.h"
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
@@ -35,7 +37,8 @@ std::string status_text(App& app)
                          path.c_str(), r.value, r.expected, r.ok ? "correct" : "WRONG");
 }
 
-// Warnings the emulator raised where CUDA defines the outcome (a plain read
+// What nvcc warned about a user's file, then the warnings the emulator
+// raised where CUDA defines the outcome (a plain read
 // racing only with atomics; lanes of one instruction storing different values
 // to one word), and the note that the records were cut: the run went on, so
 // they sit after the result, not in a banner.
@@ -43,7 +46,12 @@ static std::vector<std::string> status_warnings(App& app)
 {
     const TraceSlot& slot = current_trace(app);
     if (!slot.run) return {};
-    std::vector<std::string> w = slot.run->result.warnings;
+    std::vector<std::string> w;
+    // nvcc's warnings about a user's file first: each "f.cu(12): warning ..." line.
+    std::istringstream nvcc(slot.run->result.compile_warnings);
+    for (std::string line; std::getline(nvcc, line);)
+        if (line.find("): warning ") != std::string::npos) w.push_back("nvcc: " + line);
+    w.insert(w.end(), slot.run->result.warnings.begin(), slot.run->result.warnings.end());
     if (slot.run->result.records_cut) w.push_back(records_cut_note());
     return w;
 }

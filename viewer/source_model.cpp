@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <sstream>
 
 #include "warplab/trace/record.h"
 
@@ -133,6 +134,25 @@ std::vector<std::string> kernel_parameter_names(const SourceFile& file, const st
     std::vector<std::string> names;
     for (const std::string& p : split_parameters(text.substr(at, end - at - 1))) names.push_back(parameter_name(p));
     return names;
+}
+
+std::map<std::uint32_t, std::string> warned_lines(const std::string& nvcc_warnings, const std::string& path)
+{
+    const auto name_of = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
+    std::map<std::uint32_t, std::string> lines;
+    std::istringstream in(nvcc_warnings);
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t open = line.find('('), close = line.find("): warning ");
+        if (open == std::string::npos || close == std::string::npos || open > close) continue;
+        if (name_of(line.substr(0, open)) != name_of(path)) continue;
+        std::uint32_t n = 0;
+        for (std::size_t i = open + 1; i < close; ++i) {
+            if (!std::isdigit(static_cast<unsigned char>(line[i]))) { n = 0; break; }
+            n = n * 10 + std::uint32_t(line[i] - '0');
+        }
+        if (n) lines.emplace(n, line.substr(close + std::string("): warning ").size()));
+    }
+    return lines;
 }
 
 }  // namespace warplab::viewer

@@ -39,6 +39,12 @@ std::vector<LineChange> changed_lines(const std::vector<std::string>& before, co
 // `#include "kernels/..."` lines of a file, as repository paths.
 std::vector<std::string> included_kernel_files(const SourceFile& file);
 
+// The lines of `path` that nvcc warned about, from its messages
+// ("dir/f.cu(12): warning #186-D: pointless comparison ..."): line -> the
+// warning's text after "warning ". Files are matched by name, as nvcc may
+// name them relative to where it ran.
+std::map<std::uint32_t, std::string> warned_lines(const std::string& nvcc_warnings, const std::string& path);
+
 // Parameter names of `kernel`'s definition in the file, by position ("g_in", "g_out", "n").
 std::vector<std::string> kernel_parameter_names(const SourceFile& file, const std::string& kernel);
 

@@ -168,6 +168,7 @@ void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, c
         std::printf("%s: your kernel %s (%s), launched as %s (%s)\n", lab.id.c_str(), req.kernel.c_str(), req.file.c_str(), v.id,
                     v.name);
     if (!run.result.user_kernel.empty()) std::printf("%s\n", run.result.user_kernel.c_str());
+    if (!run.result.compile_warnings.empty()) std::printf("%s\n", run.result.compile_warnings.c_str());
     if (!run.result.problem.empty()) {  // labs that describe their own problem (matmul)
         std::printf("%s; block %u traced on the %s\n", run.result.problem.c_str(), req.watched_block, run.result.backend.c_str());
         std::printf("result: %s: %s\n\n", run.result.check.c_str(), run.result.ok ? "correct" : "WRONG");

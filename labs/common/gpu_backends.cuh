@@ -25,7 +25,7 @@ template <class D> RunResult trace_on_gpu(const RunRequest& req, const wl::ptx::
     RunResult out = run_on<D>(gpu, req);
     out.backend = "gpu " + status.name;
     out.records = std::move(gpu.records);
-    out.user_kernel = gpu.user_kernel_note();
+    gpu.describe_user_kernel(out);
     return out;
 }
 

@@ -96,13 +96,15 @@ struct GpuTraceBackend : wl::cuda::Device, LaunchWithoutShared<GpuTraceBackend> 
 #endif
     }
 
-    // For the trace header: which instance of the user's kernel ran, and its dynamic shared memory (UserKernel::note).
-    std::string user_kernel_note() const
+    // For the trace header: which instance of the user's kernel ran, its
+    // dynamic shared memory (UserKernel::note) and what nvcc warned about it.
+    void describe_user_kernel(RunResult& out) const
     {
 #if defined(WARPLAB_HAVE_PTX_TRACE)
-        if (user) return user->user().note();
+        if (user) out.user_kernel = user->user().note(), out.compile_warnings = user->user().warnings();
+#else
+        (void)out;
 #endif
-        return "";
     }
 
     using LaunchWithoutShared<GpuTraceBackend>::launch;

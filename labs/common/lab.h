@@ -82,6 +82,9 @@ struct RunResult {
     // A user's kernel: which instance of it ran and the dynamic shared memory
     // its first launch gave, one line each (UserKernel::note); empty: none.
     std::string user_kernel;
+    // What nvcc warned about a user's file: the first few warnings with their
+    // source lines (UserKernel::warnings); empty: none, or not a user's file.
+    std::string compile_warnings;
     // Emulator: what CUDA defines but a kernel should not count on (one line
     // each, with its file:line), and whether the watched block's records were
     // cut at the emulator's cap (the trace then ends early).

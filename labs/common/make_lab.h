@@ -33,7 +33,7 @@ template <class D> RunResult run_on_emulator(const RunRequest& req)
     RunResult out = with_compile_warnings(backend.user, [&] { return run_on<D>(backend, req); });
     out.backend = emulator_name(req);
     take_trace(emu, out);
-    if (user) out.user_kernel = user->note();
+    if (user) out.user_kernel = user->note(), out.compile_warnings = user->warnings();
     return out;
 }
 

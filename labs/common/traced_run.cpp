@@ -52,6 +52,7 @@ nlohmann::json run_extras(const TracedRun& run)
     for (const PassGrid& g : run.result.pass_grids) grids.push_back({{"width", g.width}, {"height", g.height}, {"values", g.values}});
     return {{"problem", run.result.problem},
             {"user_kernel", run.result.user_kernel},
+            {"compile_warnings", run.result.compile_warnings},
             {"threads_per_block", run.result.threads_per_block},
             {"per_machine_instruction", run.per_machine_instruction},
             {"pass_grids", std::move(grids)}};
@@ -98,6 +99,7 @@ TracedRun traced_run_from_json(const nlohmann::json& doc, const nlohmann::json& 
     r.path = doc.value("path", "");
     r.problem = extras.at("problem").get<std::string>();
     r.user_kernel = extras.at("user_kernel").get<std::string>();
+    r.compile_warnings = extras.value("compile_warnings", "");
     for (const nlohmann::json& g : extras.at("pass_grids"))
         r.pass_grids.push_back({g.at("width").get<unsigned>(), g.at("height").get<unsigned>(), g.at("values").get<std::vector<float>>()});
     return run;

@@ -218,7 +218,7 @@ const UserKernel::Entry& UserKernel::entry(const UserLaunch& launch)
 std::string UserKernel::note() const
 {
     std::string out;
-    for (const std::string* part : {&instance_note_, &shared_note_, &warnings_note_})
+    for (const std::string* part : {&instance_note_, &shared_note_})
         if (!part->empty()) out += (out.empty() ? "" : "\n") + *part;
     return out;
 }

@@ -123,8 +123,7 @@ public:
     // For the trace header, about the first launch: which instance ran where
     // the kernel is a template ("kernel: reduce2<int>, the file's explicit
     // instantiation"), and what its `extern __shared__` array got, and why
-    // (none where it declares none and --shared-bytes was not given), and
-    // nvcc's first warnings about the file, with the lines they quote.
+    // (none where it declares none and --shared-bytes was not given).
     std::string note() const;
     // nvcc's first warnings about the file: "nvcc warns about F:\n..."; empty: none.
     const std::string& warnings() const { return warnings_note_; }

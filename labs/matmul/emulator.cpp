@@ -60,7 +60,7 @@ RunResult run_on_emulator(const RunRequest& req)
     emu.copy_to_host(c.data(), d_c, c.size());
     check_product(out, s, in, c, arithmetic);
     take_trace(emu, out);
-    if (user) out.user_kernel = user->note();
+    if (user) out.user_kernel = user->note(), out.compile_warnings = user->warnings();
     return out;
 }
 

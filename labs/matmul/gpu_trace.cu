@@ -38,7 +38,7 @@ RunResult run_on_gpu(const RunRequest& req)
         if constexpr (arithmetic_of<V>() == Arithmetic::Bf16) bf16 = std::make_unique<Bf16Inputs>(d_a, d_b, s);
         multiply_on<V>(gpu, d_a, d_b, d_c, s, bf16 ? bf16->operands() : Bf16Operands{});
         out.records = std::move(gpu.records);
-        out.user_kernel = gpu.user_kernel_note();
+        gpu.describe_user_kernel(out);
     });
 
     std::vector<float> c(s.m * s.n);

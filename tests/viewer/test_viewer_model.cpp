@@ -145,6 +145,28 @@ TEST(ViewerModel, ChangedLines)
     EXPECT_EQ(ch[4], LineChange::Changed);
 }
 
+// nvcc's messages as first_warnings keeps them: a warning line, the quoted
+// source and a caret line. Only "NAME(LINE): warning" lines of the shown
+// file count: another file's warning (a header's, line 7) and the quoted
+// code below a warning (which holds "(i >= 0") are not lines of it.
+TEST(ViewerModel, WarnedLinesOfTheShownFile)
+{
+    const std::string nvcc =
+        "tests/cli/kernels/countdown_sum.cu(12): warning #186-D: pointless comparison of unsigned integer with zero\n"
+        "      for (unsigned s = blockDim.x / 2; s >= 0; s >>= 1)\n"
+        "                                          ^\n"
+        "helper.cuh(7): warning #177-D: variable \"x\" was declared but never referenced\n"
+        "countdown_sum.cu(30): warning #186-D: pointless comparison of unsigned integer with zero\n"
+        "    if (i >= 0 && i < n)\n"
+        "(and 2 more warnings)";
+    const auto lines = warned_lines(nvcc, "countdown_sum.cu");
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_EQ(lines.at(12), "#186-D: pointless comparison of unsigned integer with zero");
+    EXPECT_TRUE(lines.count(30));
+    EXPECT_TRUE(warned_lines(nvcc, "other.cu").empty());
+    EXPECT_TRUE(warned_lines("", "countdown_sum.cu").empty());
+}
+
 TEST(ViewerModel, KernelParameterNamesFromTheSource)
 {
     SourceCache sources(data_dir().string());

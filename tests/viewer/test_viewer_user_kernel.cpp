@@ -10,6 +10,7 @@
 #include <set>
 
 #include "viewer/app.h"
+#include "viewer/panels.h"
 #include "viewer/source_model.h"
 #include "warplab/ptx/ptx.h"
 
@@ -114,6 +115,37 @@ TEST(ViewerUserKernel, CompileErrorIsAMessageNamingTheFile)
     EXPECT_NE(slot.error.find("warplab_viewer_broken_kernel.cu"), std::string::npos) << slot.error;
     EXPECT_EQ(step_count(app), 0u);
     fs::remove(broken);
+}
+
+// nvcc's warnings reach the window: countdown_sum.cu's checked_sum is right,
+// and nvcc warns twice about the file (line 12's unsigned s >= 0 in
+// countdown_sum, line 25's i >= 0 here: one compile of the file). The status
+// line lists both first ("warnings (2): nvcc: ...(12)..."), and the source
+// panel's file has both lines marked. tree_sum draws no warning: no line.
+TEST(ViewerUserKernel, NvccWarningsInTheWindow)
+{
+    REQUIRE_NVCC();
+    App app;
+    select_by_name(app, "reduction", "v3");
+    on_emulator(app);
+    add_user_kernel(app, data_dir().string() + "/tests/cli/kernels/countdown_sum.cu", "checked_sum");
+    const TraceSlot& slot = current_trace(app);
+    ASSERT_TRUE(slot.run) << slot.error;
+    EXPECT_TRUE(slot.run->result.ok);
+    const std::string status = warning_text(app);
+    EXPECT_EQ(status.rfind("warnings (2): nvcc: ", 0), 0u) << status;
+    EXPECT_NE(status.find("countdown_sum.cu(12): warning #186-D"), std::string::npos) << status;
+    const auto lines = warned_lines(slot.run->result.compile_warnings, current_version(app).file);
+    EXPECT_EQ(lines.size(), 2u) << slot.run->result.compile_warnings;
+    EXPECT_TRUE(lines.count(12) && lines.count(25));
+
+    App quiet;
+    select_by_name(quiet, "reduction", "v3");
+    on_emulator(quiet);
+    add_user_kernel(quiet, tree_sum_file(), "tree_sum");
+    ASSERT_TRUE(current_trace(quiet).run) << current_trace(quiet).error;
+    EXPECT_EQ(current_trace(quiet).run->result.compile_warnings, "");
+    EXPECT_EQ(warning_text(quiet), "");
 }
 
 }  // namespace

@@ -19,7 +19,7 @@ endif()
 install(DIRECTORY kernels labs DESTINATION ${WARPLAB_DATA_INSTALL_DIR}
         FILES_MATCHING PATTERN "*.cuh" PATTERN "*.cu" PATTERN "*.h" PATTERN "*.md" PATTERN "*.ptx"
                        PATTERN "*.resources" PATTERN "*.sass")
-install(DIRECTORY results exercises solutions DESTINATION ${WARPLAB_DATA_INSTALL_DIR})
+install(DIRECTORY results exercises solutions lessons DESTINATION ${WARPLAB_DATA_INSTALL_DIR})
 # The grader's GPU timing program is compiled where it runs: its harness, the
 # exercises' GPU set-ups and the public headers they include.
 install(DIRECTORY core/include DESTINATION ${WARPLAB_DATA_INSTALL_DIR}/core)

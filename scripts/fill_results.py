@@ -48,6 +48,11 @@ Kernel line numbers (the line of FILE that holds TEXT; TEXT must occur once):
 
     <!-- line: kernels/reduction/02_interleaved_strided.cuh sdata[index] += -->33<!-- /line -->
 
+A question a lesson asks (lessons/LESSON.json, the question whose "id" is ID),
+so that a walkthrough and the lesson that asks the same question write it once:
+
+    <!-- lesson: reduction v1-warps -->In step 3 (s = 4) only 32 threads add. How many warps take part?<!-- /lesson -->
+
 Reading time, from the rule the document states in words (READING_RULE):
 "the prose at P words a minute plus S seconds for each command you run",
 where a command is a line in an `sh` fence or an inline `build/...` one:
@@ -81,7 +86,7 @@ FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 BLOCK_START = re.compile(r"^\s*<!--\s*(?P<kind>bench|trace-table|sweep):\s*(?P<args>[^>]*?)\s*-->\s*$")
 BLOCK_END = re.compile(r"^\s*<!--\s*/(?P<kind>bench|trace-table|sweep)\s*-->\s*$")
 INLINE = re.compile(
-    r"<!--\s*(?P<kind>trace|line|reading-time)(?::\s*(?P<args>(?:(?!-->).)*?))?\s*-->(?P<value>.*?)<!--\s*/(?P=kind)\s*-->"
+    r"<!--\s*(?P<kind>trace|line|lesson|reading-time)(?::\s*(?P<args>(?:(?!-->).)*?))?\s*-->(?P<value>.*?)<!--\s*/(?P=kind)\s*-->"
 )
 
 
@@ -296,9 +301,25 @@ def reading_minutes(lines: list[str]) -> int:
     return math.ceil(words / int(rule[1]) + commands * int(rule[2]) / 60)
 
 
+def lesson_question(args: str) -> str:
+    """The text of the question `ID` of lessons/LESSON.json (args: 'LESSON ID')."""
+    name, _, qid = args.partition(" ")
+    path = os.path.join(REPO, "lessons", name + ".json")
+    if not qid or not os.path.isfile(path):
+        raise MarkerError(f"lesson marker needs an existing LESSON and a question ID (got '{args}')")
+    with open(path, encoding="utf-8") as f:
+        slides = json.load(f)["slides"]
+    texts = [s["question"]["text"] for s in slides if s.get("question", {}).get("id") == qid]
+    if len(texts) != 1:
+        raise MarkerError(f"lessons/{name}.json has {len(texts)} questions with id '{qid}', not one")
+    return texts[0]
+
+
 def inline_value(tool: Tool, kind: str, args: str, lines: list[str]) -> str:
     if kind == "line":
         return str(kernel_line(args))
+    if kind == "lesson":
+        return lesson_question(args)
     if kind == "reading-time":
         return str(reading_minutes(lines))  # lines: the document with every other marker filled
     run, sep, query = args.partition(";")

@@ -7,6 +7,7 @@
 #include "labs/common/did_you_mean.h"
 #include "viewer/declared_arrays.h"
 #include "viewer/format.h"
+#include "viewer/lesson_player.h"
 #include "viewer/step_model.h"
 #include "viewer/trace_runner.h"
 
@@ -327,6 +328,7 @@ void start_measuring(App& app)
 
 void on_key(App& app, Key key)
 {
+    if (lesson_key(app, key)) return;
     switch (key) {
     case Key::Left: set_step(app, long(app.sel.step) - 1); break;
     case Key::Right: set_step(app, long(app.sel.step) + 1); break;
@@ -342,6 +344,11 @@ void on_key(App& app, Key key)
     }
     case Key::C: app.compare_widths = !app.compare_widths; break;
     case Key::V: ++app.view; break;
+    case Key::PageUp:
+    case Key::PageDown:
+    case Key::R:
+    case Key::B:
+    case Key::Period: break;  // a lesson's (lesson_key)
     case Key::Escape:
         if (app.presenter)
             app.presenter = false;

@@ -14,6 +14,7 @@
 #include "labs/common/traced_run.h"
 #include "labs/common/user_kernel.h"
 #include "viewer/layout.h"
+#include "viewer/lesson.h"
 #include "labs/common/data_dir.h"
 #include "viewer/source_model.h"
 #include "viewer/step_model.h"
@@ -148,6 +149,7 @@ struct App {
     std::shared_ptr<const UserLab> user_lab;  // --file: replaces its lab in current_lab()
     std::map<std::string, std::optional<MeasuredCounts>> measured;  // "lab version": results/fidelity/, read once
     OccupancyView occupancy;
+    LessonPlay lesson;  // --lesson: the slides, the one shown, its answer
     // Where traces run: unset, here and at once (the desktop); set, elsewhere
     // (the browser's Worker): the slot waits, pending, for trace_arrived (a
     // Whole reply) or totals_arrived (Totals).
@@ -191,7 +193,9 @@ void tick(App& app, double seconds);  // playback and a measurement in flight
 void start_measuring(App& app);
 bool measuring(const App& app);
 
-enum class Key { Left, Right, Up, Down, Space, F, Escape, W, C, V };  // W: warp width 32 <-> 64; C: compare the widths; V: next view
+// W: warp width 32 <-> 64; C: compare the widths; V: next view. In a lesson (viewer/lesson_player.h) PageDown, PageUp, Left,
+// Right move between slides, R reveals, B and period too (a presenter clicker's keys).
+enum class Key { Left, Right, Up, Down, Space, F, Escape, W, C, V, PageUp, PageDown, R, B, Period };
 void on_key(App& app, Key key);
 
 // A trace that App::start_trace started began or made progress (blocks 0: began), or is done (its run or

@@ -57,6 +57,7 @@ void draw_frame(App& app)
     // The top bar's contents wrap too; last frame's height holds until they change.
     const float one_row = app.presenter ? px(f.big) + ImGui::GetTextLineHeight() + 8 : ImGui::GetFrameHeight() + 2;
     const float header_h = std::max(one_row, app.header_content_h) + 2 * style.WindowPadding.y;
+    const float lesson_h = app.playground.open ? 0 : lesson_bar_height(app, size.x);  // the layouts leave it room above the status line
     LayoutNeeds needs;
     needs.lab_panel = current_lab(app).panel;
     needs.view = app.view;
@@ -67,11 +68,12 @@ void draw_frame(App& app)
     if (app.playground.open) {
         app.layout = playground_layout(size.x, size.y, header_h);
     } else if (app.presenter) {
-        app.layout = presenter_layout(size.x, size.y, header_h, status_h, needs);
+        app.layout = presenter_layout(size.x, size.y, header_h, status_h + lesson_h, needs);
     } else {
         const float steps_h = std::max(2 * ImGui::GetFrameHeightWithSpacing(), app.steps_content_h) + 2 * style.WindowPadding.y;
-        app.layout = desk_layout(size.x, size.y, header_h, status_h, std::floor(steps_h), needs);
+        app.layout = desk_layout(size.x, size.y, header_h, status_h + lesson_h, std::floor(steps_h), needs);
     }
+    if (lesson_h > 0) app.layout = with_lesson_bar(app.layout, lesson_h);
     if (app.compare_widths && !app.playground.open) app.layout = compare_widths_layout(app.layout);
     app.regions.clear();
     app.focus.hovered_thread.reset();

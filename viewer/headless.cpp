@@ -12,15 +12,6 @@ namespace warplab::viewer {
 
 namespace {
 
-
-Image frame_image(Platform& platform, App& app)
-{
-    render_frames(platform, app, 3);
-    Image img = platform.read_pixels();
-    platform.present();
-    return img;
-}
-
 std::string tour_name(const App& app, const char* suffix)
 {
     std::string id = current_version(app).id;
@@ -43,6 +34,14 @@ void write_index(const std::filesystem::path& dir, const std::vector<std::pair<s
 const char* no_trace_suffix(const App& app) { return current_version(app).gpu_only ? "_gpu_only.png" : "_failed.png"; }
 
 }  // namespace
+
+Image frame_image(Platform& platform, App& app)
+{
+    render_frames(platform, app, 3);
+    Image img = platform.read_pixels();
+    platform.present();
+    return img;
+}
 
 void render_frames(Platform& platform, App& app, int frames)
 {
@@ -75,6 +74,7 @@ int run_screenshot(Platform& platform, App& app, const Options& options)
 
 int run_tour(Platform& platform, App& app, const Options& options)
 {
+    if (app.lesson.lesson) return run_lesson_tour(platform, app, options);
     const std::filesystem::path dir = options.tour;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);

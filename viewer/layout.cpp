@@ -195,6 +195,23 @@ Layout presenter_layout(float width, float height, float header_h, float status_
     return with_lab_panel(l, needs.lab_panel);
 }
 
+std::vector<const char*> arrangements(LabPanel lab_panel)
+{
+    LayoutNeeds needs;
+    needs.lab_panel = lab_panel;
+    std::vector<const char*> names;
+    for (const View& v : compact_views(needs, true)) names.push_back(v.name);
+    return names;
+}
+
+Layout with_lesson_bar(Layout l, float lesson_h)
+{
+    const Rect both = l[Panel::Status];
+    place(l, Panel::Lesson, both.x, both.y, both.w, lesson_h);
+    place(l, Panel::Status, both.x, both.y + lesson_h, both.w, both.h - lesson_h);
+    return l;
+}
+
 Layout compare_widths_layout(Layout l)
 {
     if (!l.has(Panel::Threads) || !l.has(Panel::SharedValues)) return l;

@@ -36,7 +36,8 @@ namespace warplab::viewer {
     X(Occupancy, "occupancy", occupancy_panel, "registers, shared memory, resident warps per SM; what-if sliders")                \
     X(Timeline, "timeline", timeline_panel,                                                                                       \
       "a lab's timeline (LabPanel::Timeline): each recorded run as a Gantt chart, one row per engine per GPU")                    \
-    X(Image, "image", image_panel, "the image lab (LabPanel::Image): the picture, the watched group's tile, the partials per pass")
+    X(Image, "image", image_panel, "the image lab (LabPanel::Image): the picture, the watched group's tile, the partials per pass") \
+    X(Lesson, "lesson", lesson_panel, "a lesson's slide (--lesson): its caption, question, the learner's answer, the trace's once revealed")
 
 #define WARPLAB_PANEL_ID(id, name, draw, what) id,
 enum class Panel : int { WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_ID) Count };
@@ -86,6 +87,13 @@ Layout desk_layout(float width, float height, float header_h, float status_h, fl
 Layout presenter_layout(float width, float height, float header_h, float status_h, const LayoutNeeds& needs = {});
 // The bank playground page: the top bar and one panel.
 Layout playground_layout(float width, float height, float header_h);
+
+// The arrangements' names a compact window shows a lab in, its first shown first ("step", "memory", "time").
+std::vector<const char*> arrangements(LabPanel lab_panel);
+
+// A lesson's bar (the slide's caption and question) between the body and the
+// status line: `layout` was made with the status line lesson_h taller.
+Layout with_lesson_bar(Layout l, float lesson_h);
 
 // Comparing warp widths (App::compare_widths): the threads panel holds two
 // grids, so it takes the shared-values panel's place below it as well.

@@ -7,6 +7,7 @@
 #include "labs/common/did_you_mean.h"
 #include "labs/common/problem_args.h"
 #include "viewer/app.h"
+#include "viewer/lesson_player.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/version.h"
 
@@ -28,6 +29,11 @@ void parse_size(const std::string& text, Options& o)
     }
     if (o.width < 640 || o.height < 400 || o.width > 8192 || o.height > 8192)
         throw UsageError("--size " + text + " is out of range: from 640x400 to 8192x8192");
+}
+
+BackendChoice backend_choice(const std::string& name)
+{
+    return name == "gpu" ? BackendChoice::Gpu : name == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
 }
 
 }  // namespace
@@ -65,7 +71,11 @@ std::optional<Options> parse_options(int argc, char** argv)
                    "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
                        std::to_string(wl::emu::LaunchOptions::kDefaultMaxInstructions) + ")")
         ->check(CLI::PositiveNumber);
-    cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed)");
+    cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed); "
+                   "with --lesson, one per slide and a handout page");
+    cli.add_option("--lesson", o.lesson, "play a lesson in presenter mode: a lesson file, or a shipped one's name (reduction, transpose, "
+                   "coalescing, image); PageDown/PageUp move, R reveals");
+    cli.add_option("--slide", o.slide, "with --lesson: the slide to start on, from 1")->check(CLI::PositiveNumber);
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -102,12 +112,29 @@ std::optional<Options> parse_options(int argc, char** argv)
     if (!o.kernel.empty() && o.file.empty()) throw UsageError("--kernel names a kernel of --file; give --file too");
     if (o.shared_bytes && o.file.empty()) throw UsageError("--shared-bytes sizes the extern __shared__ array of --file's kernel; give --file too");
     if (o.step && *o.step < 0) throw UsageError("--step " + std::to_string(*o.step) + ": steps count from 0");
+    if (!o.lesson.empty() && (!o.lab.empty() || !o.version.empty() || o.step || !o.file.empty() || o.banks))
+        throw UsageError("--lesson chooses the labs, versions and steps: give no --lab, --version, --step, --file or --banks with it");
+    if (cli.count("--slide") && o.lesson.empty()) throw UsageError("--slide counts the slides of --lesson; give --lesson too");
+    o.presenter |= !o.lesson.empty();
     return o;
 }
 
 void apply_options(App& app, const Options& o)
 {
     app.max_instructions = o.max_instructions;  // before the first trace runs
+    if (!o.lesson.empty()) {
+        std::shared_ptr<const Lesson> lesson;
+        try {
+            lesson = std::make_shared<const Lesson>(load_lesson(o.lesson));
+        } catch (const LessonError& e) {
+            throw UsageError(e.what());
+        }
+        if (o.slide > lesson->slides.size())
+            throw UsageError("--slide " + std::to_string(o.slide) + ": the lesson has slides 1 to " + std::to_string(lesson->slides.size()));
+        app.sel.backend = backend_choice(o.backend);
+        start_lesson(app, std::move(lesson), o.slide - 1);
+        return;
+    }
     try {
         select_by_name(app, o.lab, o.version);
     } catch (const std::invalid_argument& e) {
@@ -132,7 +159,7 @@ void apply_options(App& app, const Options& o)
     s.shape = o.shape;
     s.type = o.type;
     s.schedule = *wl::emu::parse_schedule(o.schedule);  // checked by parse_options
-    s.backend = o.backend == "gpu" ? BackendChoice::Gpu : o.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
+    s.backend = backend_choice(o.backend);
     s.warp_width = o.warp_size;
     select_settings(app, s);
     const std::uint32_t steps = step_count(app);

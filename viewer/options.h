@@ -4,6 +4,7 @@
 //                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
 //                  [--banks [--banks-preset NAME]]
 //                  [--file F.cu [--kernel K] [--shared-bytes B]]
+//                  [--lesson FILE|NAME [--slide N]]
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -32,6 +33,8 @@ struct Options {
     std::string file, kernel;  // the user's own kernel, shown as one more version, launched as --version's
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block (default: the lab's textbook's)
     std::uint64_t max_instructions = 0;  // emulator: instructions a thread may run; 0: the emulator's default
+    std::string lesson;                  // a lesson to play (viewer/lesson.h): a file, or a shipped lesson's name
+    std::size_t slide = 1;               // ... from this slide, counted from 1
     bool headless() const { return !screenshot.empty() || !tour.empty(); }
 };
 

@@ -10,6 +10,7 @@
 
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
+#include "viewer/lesson_player.h"
 #include "viewer/panels.h"
 #include "viewer/step_model.h"
 
@@ -74,6 +75,13 @@ ImU32 line_background(const ShownSource& s, std::size_t i)
     return 0;
 }
 
+// A line a lesson's slide highlights (its lines are the version's own file's).
+bool slide_highlights(const App& app, const ShownSource& s, std::size_t i)
+{
+    const auto& lines = highlighted_lines(app);
+    return s.file->path == current_version(app).file && std::find(lines.begin(), lines.end(), std::uint32_t(i + 1)) != lines.end();
+}
+
 // A line of code as it fits the width: whole, or broken between words with
 // its continuations indented one step further than the line itself.
 std::vector<std::string> fitted_rows(const std::string& line, float width)
@@ -126,6 +134,7 @@ void code_lines(App& app, const ShownSource& s)
         const std::vector<std::string> rows = fitted_rows(s.file->lines[i], width - gutter);
         const float h = line_h * float(rows.size());
         if (const ImU32 bg = line_background(s, i)) dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), bg);
+        if (slide_highlights(app, s, i)) dl->AddRect(p, ImVec2(p.x + width, p.y + h), palette().focus_outline, 0, 0, 2.0f);
         const bool step_line = s.step_lines.count(std::uint32_t(i + 1)) > 0 || s.fault_line == i + 1;
         if (step_line) {
             const float m = line_h * 0.3f;
@@ -215,6 +224,7 @@ void source_legend(App& app, const ShownSource& s)
         wrapped_text(palette().muted, s.file->path + ", included by " + own.substr(own.rfind('/') + 1));
     if (!s.changes.empty()) legend_swatch(palette().changed_line, ("changed from " + s.compared_with).c_str());
     legend_swatch(palette().step_line, "this step's accesses");
+    if (!highlighted_lines(app).empty() && s.file->path == own) legend_swatch(0, "the slide's lines", palette().focus_outline);
     if (s.fault_line) legend_swatch(palette().fault_banner, "where it faulted");
     if (!s.warned.empty()) legend_swatch(palette().partial_outline, "nvcc warns (hover the line)");
     end_line();

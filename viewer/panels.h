@@ -23,6 +23,9 @@ const TimingTable* shown_table(const App& app);
 // A lab of host programs (transfers) where there is no GPU: nothing runs here; its panels show the recording.
 bool recording_only(const App& app);
 
+// The lesson bar's height at a window width (its caption and question wrapped); 0 without a lesson.
+float lesson_bar_height(App& app, float width);
+
 // All panels of the current layout, in order; computes the layout first.
 void draw_frame(App& app);
 // After the last item: where the window shows its panels in turns

@@ -40,6 +40,11 @@ bool key_of(SDL_Keycode sym, Key& key)
     case SDLK_c: key = Key::C; return true;
     case SDLK_v: key = Key::V; return true;
     case SDLK_ESCAPE: key = Key::Escape; return true;
+    case SDLK_PAGEUP: key = Key::PageUp; return true;
+    case SDLK_PAGEDOWN: key = Key::PageDown; return true;
+    case SDLK_r: key = Key::R; return true;
+    case SDLK_b: key = Key::B; return true;
+    case SDLK_PERIOD: key = Key::Period; return true;
     default: return false;
     }
 }

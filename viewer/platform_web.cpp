@@ -37,6 +37,11 @@ bool key_of(int glfw_key, Key& key)
     case GLFW_KEY_C: key = Key::C; return true;
     case GLFW_KEY_V: key = Key::V; return true;
     case GLFW_KEY_ESCAPE: key = Key::Escape; return true;
+    case GLFW_KEY_PAGE_UP: key = Key::PageUp; return true;
+    case GLFW_KEY_PAGE_DOWN: key = Key::PageDown; return true;
+    case GLFW_KEY_R: key = Key::R; return true;
+    case GLFW_KEY_B: key = Key::B; return true;
+    case GLFW_KEY_PERIOD: key = Key::Period; return true;
     default: return false;
     }
 }

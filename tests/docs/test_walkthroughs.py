@@ -235,6 +235,12 @@ def main() -> int:
     wrong = stale_markers(HAND_DERIVED.replace("-->8<!--", "-->4<!--", 1), "hand-derived")
     expect(len(wrong) == 1 and "3.worst" in wrong[0], f"a wrong hand-derived number was not reported: {wrong}")
 
+    # A question a lesson also asks is written once, in the lesson (lessons/), and quoted: a copy that differs is stale.
+    for lab in ("reduction", "transpose", "coalescing", "image"):
+        expect("<!-- lesson: " + lab + " " in texts[f"labs/{lab}/walkthrough.md"], f"the {lab} walkthrough quotes no question of its lesson")
+    copied = stale_markers("<!-- lesson: reduction v1-warps -->How many warps take part in step 3?<!-- /lesson -->", "a copy")
+    expect(len(copied) == 1 and "v1-warps" in copied[0], f"a question copied with other words was not reported: {copied}")
+
     for f in failures:
         print("FAIL:", f)
     print(f"{len(failures)} failure(s)" if failures else "walkthroughs: every generated number matches the tool")

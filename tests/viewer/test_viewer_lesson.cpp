@@ -1,0 +1,460 @@
+// Lessons (viewer/lesson.h): the format, field by field and error by error;
+// answers read from traces, against hand-derived numbers; the keys that play
+// a lesson; and the shipped lessons, each loaded, rendered headless as a
+// handout, with every question's stated answer what its trace gives.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "labs/common/data_dir.h"
+#include "viewer/lesson_player.h"
+
+namespace warplab::viewer {
+namespace {
+
+using nlohmann::json;
+
+// A slide of reduction v2 at step 3, with every field given.
+json full_slide()
+{
+    return json::parse(R"({
+        "lab": "reduction", "version": "v2", "step": 3, "arrangement": "memory",
+        "highlight": [32, 33], "select": 33, "schedule": "lockstep", "warp_size": 64,
+        "compare_widths": true, "caption": "strided index",
+        "question": { "id": "v2-worst", "text": "how many ways?", "explanation": "banks 0, 8, 16, 24",
+                      "answer": { "metric": "worst", "step": 3, "line": 33, "value": 8 } } })");
+}
+
+json lesson_of(std::vector<json> slides)
+{
+    return {{"title", "t"}, {"source", "Author, \"Title\""}, {"slides", slides}};
+}
+
+// The one-line error parsing `doc` throws; fails the test where it parses.
+std::string error_of(const json& doc)
+{
+    try {
+        parse_lesson(doc);
+    } catch (const LessonError& e) {
+        EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        return e.what();
+    }
+    ADD_FAILURE() << "parsed: " << doc.dump();
+    return {};
+}
+
+TEST(ViewerLesson, EveryFieldIsRead)
+{
+    const Lesson lesson = parse_lesson(lesson_of({full_slide()}));
+    EXPECT_EQ(lesson.title, "t");
+    EXPECT_EQ(lesson.source, "Author, \"Title\"");
+    ASSERT_EQ(lesson.slides.size(), 1u);
+    const Slide& s = lesson.slides[0];
+    EXPECT_EQ(s.lab, "reduction");
+    EXPECT_EQ(s.version, "v2");
+    EXPECT_EQ(s.step, 3u);
+    EXPECT_EQ(s.arrangement, "memory");
+    EXPECT_EQ(s.highlight, (std::vector<std::uint32_t>{32, 33}));
+    EXPECT_EQ(s.select, 33u);
+    EXPECT_EQ(s.schedule, "lockstep");
+    EXPECT_EQ(s.warp_size, 64u);
+    EXPECT_TRUE(s.compare_widths);
+    EXPECT_EQ(s.caption, "strided index");
+    ASSERT_TRUE(s.question);
+    EXPECT_EQ(s.question->id, "v2-worst");
+    EXPECT_EQ(s.question->text, "how many ways?");
+    EXPECT_EQ(s.question->explanation, "banks 0, 8, 16, 24");
+    EXPECT_EQ(s.question->answer.metric, "worst");
+    EXPECT_EQ(s.question->answer.step, 3u);
+    EXPECT_EQ(s.question->answer.line, 33u);
+    EXPECT_EQ(s.question->answer.value, 8.0);
+
+    const Lesson coalescing = parse_lesson(lesson_of({{{"lab", "coalescing"}, {"version", "v1"}, {"setting", 5}, {"caption", "c"}}}));
+    EXPECT_EQ(coalescing.slides[0].setting, 5);
+}
+
+// A later slide takes the lab and version of the one before; the rest has defaults.
+TEST(ViewerLesson, DefaultsAndInheritance)
+{
+    const Lesson lesson = parse_lesson(lesson_of({full_slide(), {{"caption", "next"}}, {{"version", "v3"}, {"caption", "v3"}}}));
+    const Slide& second = lesson.slides[1];
+    EXPECT_EQ(second.lab, "reduction");
+    EXPECT_EQ(second.version, "v2");
+    EXPECT_EQ(second.step, 0u);
+    EXPECT_EQ(second.arrangement, "");
+    EXPECT_TRUE(second.highlight.empty());
+    EXPECT_FALSE(second.select);
+    EXPECT_EQ(second.schedule, "independent");
+    EXPECT_EQ(second.warp_size, 32u);
+    EXPECT_EQ(second.setting, -1);
+    EXPECT_FALSE(second.compare_widths);
+    EXPECT_FALSE(second.question);
+    EXPECT_EQ(lesson.slides[2].version, "v3");
+}
+
+// Each kind of error names its slide and field, in one line.
+TEST(ViewerLesson, EachErrorNamesItsSlideAndField)
+{
+    const json good = full_slide();
+    const auto second_with = [&](const std::string& key, const json& value) {
+        json s = good;
+        s[key] = value;
+        return lesson_of({good, s});
+    };
+    const auto second_without = [&](const std::string& key) {
+        json s = good;
+        s.erase(key);
+        return lesson_of({good, s});
+    };
+    const auto answer_with = [&](const std::string& key, const json& value) {
+        json s = good;
+        s["question"]["answer"][key] = value;
+        return lesson_of({good, s});
+    };
+    struct Case {
+        json doc;
+        std::string says;
+    };
+    const std::vector<Case> cases = {
+        {second_with("lab", "reductoin"), "slide 2, 'lab': unknown lab 'reductoin' (did you mean 'reduction'?)"},
+        {second_with("lab", "transfers"), "slide 2, 'lab': lab transfers's versions are host programs"},
+        {second_with("version", "v99"), "slide 2, 'version': unknown version 'v99' of lab reduction"},
+        {second_with("highlight", json::array({33, 5000})), "slide 2, 'highlight': line 5000 is not in v2's source"},
+        {second_with("highlight", 33), "slide 2, 'highlight': expected a list of line numbers"},
+        {second_with("select", 0), "slide 2, 'select': line 0 is not in v2's source"},
+        {second_with("step", "3"), "slide 2, 'step': expected a whole number from 0, got \"3\""},
+        {second_with("step", -1), "slide 2, 'step': expected a whole number from 0, got -1"},
+        {second_with("arrangement", "memroy"), "slide 2, 'arrangement': no arrangement 'memroy' (did you mean 'memory'?)"},
+        {second_with("schedule", "sometimes"), "slide 2, 'schedule': expected independent or lockstep"},
+        {second_with("warp_size", 48), "slide 2, 'warp_size': expected 32 or 64"},
+        {second_with("setting", 3), "slide 2, 'setting': reduction v2 takes no setting"},
+        {second_with("compare_widths", 1), "slide 2, 'compare_widths': expected true or false"},
+        {second_with("captoin", "x"), "slide 2, 'captoin': no such field (did you mean 'caption'?)"},
+        {second_without("caption"), "slide 2, 'caption': missing"},
+        {second_with("caption", ""), "slide 2, 'caption': empty"},
+        {second_with("question", "how many?"), "slide 2, 'question': expected an object"},
+        {answer_with("metric", "wrost"), "slide 2, 'question.answer.metric': unknown metric 'wrost' (did you mean 'worst'?)"},
+        {answer_with("line", 999), "slide 2, 'question.answer.line': line 999 is not in v2's source"},
+        {answer_with("value", "8"), "slide 2, 'question.answer.value': expected a number"},
+        {answer_with("colour", 1), "slide 2, 'question.answer.colour': no such field"},
+        {lesson_of({{{"version", "v1"}, {"caption", "c"}}}), "slide 1, 'lab': missing"},
+        {lesson_of({good, {{"lab", "transpose"}, {"caption", "c"}}}), "slide 2, 'version': missing"},
+        {lesson_of({}), "'slides': expected a list of at least one slide"},
+        {json{{"slides", json::array({good})}}, "'title': missing"},
+    };
+    for (const Case& c : cases) {
+        const std::string said = error_of(c.doc);
+        EXPECT_EQ(said.rfind(c.says, 0), 0u) << "expected it to start with: " << c.says << "\n                    it said: " << said;
+    }
+    json no_text = good;
+    no_text["question"].erase("text");
+    EXPECT_EQ(error_of(lesson_of({no_text})), "slide 1, 'question.text': missing");
+}
+
+TEST(ViewerLesson, AFileThatCannotBeReadOrIsNotJsonIsOneLine)
+{
+    const std::string dir = testing::TempDir();
+    std::ofstream(dir + "lesson_bad.json") << "{ \"title\": \"t\", \"slides\": [ }";
+    for (const auto& [file, says] : std::vector<std::pair<std::string, std::string>>{
+             {dir + "lesson_bad.json", "lesson_bad.json: not JSON"}, {dir + "no_such_lesson.json", "no_such_lesson.json: cannot read it"}}) {
+        try {
+            load_lesson(file);
+            ADD_FAILURE() << file << " loaded";
+        } catch (const LessonError& e) {
+            EXPECT_NE(std::string(e.what()).find(says), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        }
+    }
+    std::ofstream(dir + "lesson_bad_version.json") << lesson_of({{{"lab", "reduction"}, {"version", "v11"}, {"caption", "c"}}}).dump();
+    try {
+        load_lesson(dir + "lesson_bad_version.json");
+        ADD_FAILURE() << "a lesson of reduction v11 loaded";
+    } catch (const LessonError& e) {
+        EXPECT_NE(std::string(e.what()).find("lesson_bad_version.json: slide 1, 'version': unknown version 'v11'"), std::string::npos)
+            << e.what();
+    }
+}
+
+TEST(ViewerLesson, TypedAnswersMatchAsTheyAreShown)
+{
+    EXPECT_EQ(answer_text(8), "8");
+    EXPECT_EQ(answer_text(4.5), "4.5");
+    EXPECT_EQ(answer_text(18.0), "18");
+    for (const char* typed : {"8", " 8", "8.0", "8-way", "8 ways", "8x"}) EXPECT_TRUE(answer_matches(typed, 8)) << typed;
+    for (const char* typed : {"9", "", "eight", "-8", "80", "8.1"}) EXPECT_FALSE(answer_matches(typed, 8)) << typed;
+    EXPECT_TRUE(answer_matches("4.5", 4.5));
+    EXPECT_FALSE(answer_matches("4", 4.5));
+    EXPECT_FALSE(answer_matches("5", 4.5));
+}
+
+App app_on_emulator()
+{
+    App app;
+    app.sel.backend = BackendChoice::Cpu;
+    return app;
+}
+
+LessonAnswer answer(const std::string& metric, std::optional<std::uint32_t> line = {}, std::optional<std::uint32_t> step = {})
+{
+    LessonAnswer a;
+    a.metric = metric;
+    a.line = line;
+    a.step = step;
+    return a;
+}
+
+// Reduction v2 (n = 4096, block 256), hand-derived: in step 3 (s = 4) lane k of
+// warp 0 adds word 8k + 4 into word 8k, line 33; banks 0, 8, 16, 24 get 8
+// words each: 8-way; one warp, 32 threads, two loads and a store of 8
+// wavefronts each: 24. Step 1 (s = 1): 128 threads in 4 warps, 2-way. Step 0
+// reads g_in: 32 consecutive ints a warp, 4 sectors a request, 8 warps.
+TEST(ViewerLesson, AnswersReadFromTheTrace)
+{
+    App app = app_on_emulator();
+    select_by_name(app, "reduction", "v2");
+    const TracedRun* run = current_run(app);
+    ASSERT_NE(run, nullptr);
+    EXPECT_EQ(answer_value(*run, answer("worst"), 3), 8);
+    EXPECT_EQ(answer_value(*run, answer("worst", 33), 3), 8);
+    EXPECT_EQ(answer_value(*run, answer("shared_wf", 33), 3), 24);
+    EXPECT_EQ(answer_value(*run, answer("shared_ideal", 33), 3), 3);
+    EXPECT_EQ(answer_value(*run, answer("threads", 33), 3), 32);
+    EXPECT_EQ(answer_value(*run, answer("warps"), 3), 1);
+    EXPECT_EQ(answer_value(*run, answer("threads"), 1), 128);
+    EXPECT_EQ(answer_value(*run, answer("warps", std::nullopt, 1), 3), 4);  // the answer's own step
+    EXPECT_EQ(answer_value(*run, answer("worst", std::nullopt, 1), 3), 2);
+    EXPECT_EQ(answer_value(*run, answer("partial"), 3), 0);
+    EXPECT_EQ(answer_value(*run, answer("partial"), 4), 1);  // 16 of warp 0's lanes
+    EXPECT_EQ(answer_value(*run, answer("load_sectors"), 0), 4);
+    EXPECT_EQ(answer_value(*run, answer("global_requests"), 0), 8);
+    EXPECT_EQ(answer_value(*run, answer("steps"), 0), 10);
+    for (const auto& [a, says] : std::vector<std::pair<LessonAnswer, std::string>>{
+             {answer("worst", std::nullopt, 10), "step 10 is not among the trace's 10 steps"},
+             {answer("worst", 27), "step 3 has no access at line 27"},
+             {answer("sectors"), "step 3 has no such global access: 'sectors' is undefined"},
+             {answer("store_sectors", std::nullopt, 0), "step 0 has no such global access"}}) {
+        try {
+            answer_value(*run, a, 3);
+            ADD_FAILURE() << "no error: " << says;
+        } catch (const LessonError& e) {
+            EXPECT_EQ(std::string(e.what()).rfind(says, 0), 0u) << e.what();
+        }
+    }
+}
+
+// Two derivations agree: where a step's accesses are all at one line, that
+// line's numbers (from the warp events, as the banks and global panels draw
+// them) are the step's (from the analysis the CLI prints), in every such step.
+TEST(ViewerLesson, ALinesNumbersAreItsStepsWhereTheStepHasOneLine)
+{
+    for (const auto& [lab, version] : std::vector<std::pair<std::string, std::string>>{{"reduction", "v1"}, {"reduction", "v2"}, {"transpose", "v2"}}) {
+        App app = app_on_emulator();
+        select_by_name(app, lab, version);
+        select_settings(app, app.sel);
+        const TracedRun* run = current_run(app);
+        ASSERT_NE(run, nullptr) << lab << " " << version;
+        int compared = 0;
+        for (std::uint32_t step = 0; step < run->steps.size(); ++step) {
+            if (run->steps[step].lines.size() != 1) continue;
+            const std::uint32_t line = run->steps[step].lines[0];
+            for (const char* metric : {"threads", "warps", "partial", "shared_wf", "shared_ideal", "worst", "global_requests"})
+                EXPECT_EQ(answer_value(*run, answer(metric, line), step), answer_value(*run, answer(metric), step))
+                    << lab << " " << version << " step " << step << " " << metric;
+            ++compared;
+        }
+        EXPECT_GE(compared, 2) << lab << " " << version;
+    }
+}
+
+std::shared_ptr<const Lesson> three_slides()
+{
+    json second = full_slide();
+    second["schedule"] = "independent";
+    second["warp_size"] = 32;
+    second["compare_widths"] = false;
+    return std::make_shared<const Lesson>(parse_lesson(lesson_of({{{"lab", "reduction"}, {"version", "v1"}, {"step", 1}, {"caption", "one"}},
+                                                                  second,
+                                                                  {{"lab", "transpose"}, {"version", "v3"}, {"step", 1}, {"caption", "three"}}})));
+}
+
+TEST(ViewerLesson, ASlideSelectsWhatItNames)
+{
+    App app = app_on_emulator();
+    start_lesson(app, three_slides(), 1);
+    EXPECT_TRUE(app.presenter);
+    EXPECT_EQ(current_lab(app).id, "reduction");
+    EXPECT_STREQ(current_version(app).id, "v2");
+    EXPECT_EQ(app.sel.step, 3u);
+    EXPECT_EQ(app.view, 1);  // "memory", the second arrangement
+    ASSERT_TRUE(app.focus.shared_event);
+    const TracedRun* run = current_run(app);
+    ASSERT_NE(run, nullptr);
+    EXPECT_EQ(run->block.events[*app.focus.shared_event].site.line, 33u);
+    EXPECT_EQ(highlighted_lines(app), (std::vector<std::uint32_t>{32, 33}));
+    EXPECT_EQ(slide_answer(app).value, 8.0);
+    EXPECT_EQ(answer_disagreement(app), "");
+    show_slide(app, 2);
+    EXPECT_EQ(current_lab(app).id, "transpose");
+    EXPECT_STREQ(current_version(app).id, "v3");
+    EXPECT_EQ(app.view, 0);
+    EXPECT_EQ(slide_answer(app).error, "this slide asks nothing");
+}
+
+TEST(ViewerLesson, AWrongStatedAnswerIsReported)
+{
+    json slide = full_slide();
+    slide["schedule"] = "independent";
+    slide["warp_size"] = 32;
+    slide["question"]["answer"]["value"] = 4;
+    App app = app_on_emulator();
+    start_lesson(app, std::make_shared<const Lesson>(parse_lesson(lesson_of({slide}))));
+    EXPECT_EQ(answer_disagreement(app), "slide 1, 'question.answer': the lesson says 4, the trace gives 8");
+}
+
+// PageDown and PageUp (a clicker's keys, or its Left and Right) move between
+// slides and stop at either end; R, B and period reveal and hide; moving
+// hides the answer and clears what the learner typed. Other keys are the viewer's.
+TEST(ViewerLesson, KeysPlayTheLesson)
+{
+    App app = app_on_emulator();
+    start_lesson(app, three_slides());
+    EXPECT_EQ(app.lesson.slide, 0u);
+    on_key(app, Key::PageUp);
+    EXPECT_EQ(app.lesson.slide, 0u);
+    on_key(app, Key::PageDown);
+    EXPECT_EQ(app.lesson.slide, 1u);
+    EXPECT_STREQ(current_version(app).id, "v2");
+    for (Key reveal : {Key::R, Key::B, Key::Period}) {
+        on_key(app, reveal);
+        EXPECT_TRUE(app.lesson.revealed);
+        on_key(app, reveal);
+        EXPECT_FALSE(app.lesson.revealed);
+    }
+    app.lesson.typed = "4";
+    check_typed_answer(app);
+    EXPECT_EQ(app.lesson.matched, false);
+    app.lesson.typed = "8-way";
+    check_typed_answer(app);
+    EXPECT_EQ(app.lesson.matched, true);
+    on_key(app, Key::R);
+    on_key(app, Key::Right);
+    EXPECT_EQ(app.lesson.slide, 2u);
+    EXPECT_FALSE(app.lesson.revealed);
+    EXPECT_EQ(app.lesson.typed, "");
+    EXPECT_FALSE(app.lesson.matched);
+    on_key(app, Key::PageDown);  // the last slide stays
+    EXPECT_EQ(app.lesson.slide, 2u);
+    on_key(app, Key::Left);
+    EXPECT_EQ(app.lesson.slide, 1u);
+    on_key(app, Key::Down);  // the viewer's own: the next version, the slide unchanged
+    EXPECT_STREQ(current_version(app).id, "v3");
+    EXPECT_EQ(app.lesson.slide, 1u);
+}
+
+TEST(ViewerLesson, WithoutALessonTheKeysAreTheViewers)
+{
+    App app = app_on_emulator();
+    select_by_name(app, "reduction", "v2");
+    set_step(app, 2);
+    on_key(app, Key::PageDown);
+    on_key(app, Key::R);
+    EXPECT_EQ(app.sel.step, 2u);
+    EXPECT_FALSE(app.lesson.revealed);
+    on_key(app, Key::Right);
+    EXPECT_EQ(app.sel.step, 3u);
+}
+
+std::string slurp(const std::string& path)
+{
+    std::ifstream f(path);
+    std::stringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+int run_viewer(const std::string& args, std::string& output)
+{
+    const std::string out = testing::TempDir() + "lesson_" + testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt";
+    const int status = std::system((std::string(WARPLAB_VIEWER_EXE) + " " + args + " > " + out + " 2>&1").c_str());
+    output = slurp(out);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+std::vector<std::string> shipped_lessons()
+{
+    std::vector<std::string> names;
+    for (const auto& entry : std::filesystem::directory_iterator(data_dir() / "lessons"))
+        if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+// One per lab that has traces to show, each at most about 20 slides, citing
+// its source; every question states its answer, and it is the trace's.
+TEST(ViewerLesson, ShippedLessonsLoadAndTheirAnswersAreTheTraces)
+{
+    EXPECT_EQ(shipped_lessons(), (std::vector<std::string>{"coalescing", "image", "reduction", "transpose"}));
+    for (const std::string& name : shipped_lessons()) {
+        auto lesson = std::make_shared<const Lesson>(load_lesson(name));
+        EXPECT_LE(lesson->slides.size(), 20u) << name;
+        EXPECT_FALSE(lesson->source.empty()) << name;
+        App app = app_on_emulator();
+        start_lesson(app, lesson);
+        int questions = 0;
+        for (std::size_t i = 0; i < lesson->slides.size(); ++i) {
+            show_slide(app, i);
+            if (!lesson->slides[i].question) continue;
+            ++questions;
+            EXPECT_TRUE(lesson->slides[i].question->answer.value) << name << " slide " << i + 1 << " states no answer";
+            EXPECT_EQ(answer_disagreement(app), "") << name;
+        }
+        EXPECT_GE(questions, 5) << name;
+    }
+}
+
+// The real executable renders each lesson headless: a picture per slide and a handout page.
+TEST(ViewerLesson, ShippedLessonsRenderAsHandouts)
+{
+    for (const std::string& name : shipped_lessons()) {
+        const std::string dir = testing::TempDir() + "lesson_tour_" + name;
+        std::filesystem::remove_all(dir);
+        std::string output;
+        ASSERT_EQ(run_viewer("--lesson " + name + " --backend cpu --size 1024x768 --tour " + dir, output), 0) << output;
+        const Lesson lesson = load_lesson(name);
+        const std::string page = slurp(dir + "/index.html");
+        for (std::size_t i = 0; i < lesson.slides.size(); ++i) {
+            char picture[32];
+            std::snprintf(picture, sizeof picture, "slide%02zu.png", i + 1);
+            EXPECT_GT(std::filesystem::file_size(dir + "/" + picture), 10000u) << name << " " << picture;
+            EXPECT_NE(page.find(picture), std::string::npos) << name;
+            if (lesson.slides[i].question) EXPECT_NE(page.find("<summary>Answer</summary><p>" + answer_text(*lesson.slides[i].question->answer.value)), std::string::npos) << name << " " << picture;
+        }
+        EXPECT_NE(output.find("wrote " + std::to_string(lesson.slides.size()) + " slides"), std::string::npos) << output;
+    }
+}
+
+TEST(ViewerLesson, TheCommandLineRefusesInOneLine)
+{
+    const std::string bad = testing::TempDir() + "lesson_cli_bad.json";
+    std::ofstream(bad) << lesson_of({{{"lab", "reduction"}, {"version", "v1"}, {"caption", "c"}},
+                                     {{"version", "v2"}, {"highlight", {3000}}, {"caption", "c"}}})
+                              .dump();
+    for (const auto& [args, says] : std::vector<std::pair<std::string, std::string>>{
+             {"--lesson " + bad, "slide 2, 'highlight': line 3000 is not in v2's source"},
+             {"--lesson reduction --lab matmul", "--lesson chooses the labs"},
+             {"--lesson reduction --slide 99", "--slide 99: the lesson has slides 1 to"},
+             {"--slide 2", "--slide counts the slides of --lesson"}}) {
+        std::string output;
+        EXPECT_EQ(run_viewer(args + " --screenshot " + testing::TempDir() + "lesson_cli.png", output), 2) << args;
+        EXPECT_NE(output.find(says), std::string::npos) << args << ": " << output;
+        EXPECT_EQ(std::count(output.begin(), output.end(), '\n'), 1) << output;
+    }
+}
+
+}  // namespace
+}  // namespace warplab::viewer

@@ -1,0 +1,114 @@
+// A lesson: a teacher's sequence of slides played on live traces
+// (warplab-viewer --lesson FILE; lessons/ ships one per lab). A slide names
+// what to show and says a caption; it may ask a question whose answer is read
+// from the trace, shown when revealed. The format is JSON:
+//
+//   { "title": "...", "source": "Author, \"Title\"",      source: optional, the deck it follows
+//     "slides": [ {
+//       "lab": "reduction", "version": "v2",               the first slide names both; later ones
+//                                                         default to the slide before's
+//       "step": 3,                                         default 0
+//       "arrangement": "memory",                           a compact window's view (layout.h); default: the first
+//       "highlight": [33, 34],                             source lines to mark
+//       "select": 33,                                      the line whose instruction the banks and global panels show
+//       "schedule": "lockstep", "warp_size": 64,           optional: the emulator's lane schedule, lanes a warp
+//       "setting": 5,                                      optional: the version's setting (coalescing's offset or stride)
+//       "compare_widths": true,                            optional: threads at warp widths 32 and 64 side by side
+//       "caption": "...",
+//       "question": {                                      optional
+//         "id": "v2-worst",                                optional: how a walkthrough quotes it
+//         "text": "...",
+//         "answer": { "metric": "worst", "step": 3, "line": 33, "value": 8 },
+//         "explanation": "..." } } ] }                     optional: shown with the answer
+//
+// The answer's metric is read from the slide's trace (lesson_metrics lists
+// them); "step" defaults to the slide's, "line" keeps the step's accesses at
+// that line only, and "value" is what the author expects the trace to give:
+// the tour and the tests check it.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "warplab/trace/block_analysis.h"
+
+namespace warplab::viewer {
+
+struct LessonAnswer {
+    std::string metric;                  // one of lesson_metrics()
+    std::optional<std::uint32_t> step;   // unset: the slide's
+    std::optional<std::uint32_t> line;   // only the step's accesses at this source line
+    std::optional<double> value;         // what the author expects the trace to give
+};
+
+struct LessonQuestion {
+    std::string id, text, explanation;
+    LessonAnswer answer;
+};
+
+struct Slide {
+    std::string lab, version;
+    std::uint32_t step = 0;
+    std::string arrangement;              // empty: the first
+    std::vector<std::uint32_t> highlight;
+    std::optional<std::uint32_t> select;
+    std::string schedule = "independent";
+    unsigned warp_size = 32;
+    int setting = -1;                     // RunRequest::setting; -1: the version's default
+    bool compare_widths = false;
+    std::string caption;
+    std::optional<LessonQuestion> question;
+};
+
+struct Lesson {
+    std::string title, source;
+    std::vector<Slide> slides;
+};
+
+// A lesson that cannot be played, in one line: where ("slide 3, 'version'") and why.
+class LessonError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// The metrics an answer may read, each with what it counts.
+struct LessonMetric {
+    const char* name;
+    const char* what;
+};
+const std::vector<LessonMetric>& lesson_metrics();
+
+// Checks every field against the labs (lab, version, setting, arrangement) and
+// the version's source (lines); throws LessonError.
+Lesson parse_lesson(const nlohmann::json& document);
+// Reads and parses a file: FILE as given, or a shipped lesson's name
+// ("reduction": lessons/reduction.json in warplab's data); the error names the file.
+Lesson load_lesson(const std::string& file);
+std::filesystem::path lesson_path(const std::string& file);
+
+// An answer's number read from a trace; the slide's step where the answer
+// names none. Throws LessonError where the trace has no such step or the step
+// no access at the line.
+double answer_value(const wl::trace::BlockAnalysis& run, const LessonAnswer& answer, std::uint32_t slide_step);
+// As the viewer and the handout show it: "8", "18.5" (one decimal where not whole).
+std::string answer_text(double value);
+// Whether a learner's typed answer says the number ("8", "8-way", " 8.0 ").
+bool answer_matches(const std::string& typed, double value);
+
+// Where a lesson is played: the slide shown, whether its answer is revealed,
+// the learner's typed answer and whether it was checked.
+struct LessonPlay {
+    std::shared_ptr<const Lesson> lesson;
+    std::size_t slide = 0;
+    bool revealed = false;
+    std::string typed;
+    std::optional<bool> matched;  // set by Check: the typed answer against the trace's
+    bool select_pending = false;  // the slide selects an instruction of a trace still on its way (a browser's)
+};
+
+}  // namespace warplab::viewer

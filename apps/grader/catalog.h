@@ -3,6 +3,7 @@
 // (to name them). exercises/<folder>/README.md says the same in prose.
 #pragma once
 #include <span>
+#include <string>
 #include <string_view>
 
 namespace wl::grade {
@@ -12,6 +13,14 @@ struct CheckSpec {
     std::string_view title;  // what is graded, one line
     unsigned points;
     std::string_view hint;   // given when the check fails and the check has no better one
+};
+
+// A case of a correctness check whose result is wrong, as the checks report
+// it and the grader shows it: its input (size or shape in the name), what the
+// kernel gave (the first wrong element and its value, or the fault) and what
+// was due.
+struct FailedCase {
+    std::string name, measured, expected;
 };
 
 struct ExerciseSpec {

@@ -21,6 +21,9 @@ struct CheckResult {
     bool passed = false;
     bool graded = true;  // false: skipped because the result was wrong
     std::string measured, expected, where, hint;
+    // A correctness check's cases: how many ran (0: not a list of cases) and those whose result was wrong.
+    unsigned cases = 0;
+    std::vector<FailedCase> failed_cases;
 };
 
 // Kernel time on a GPU against the reference solution (not graded).

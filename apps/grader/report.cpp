@@ -61,6 +61,23 @@ std::string timing_summary(const GpuTiming& t)
 
 std::string version_line() { return "graded by warplab " + version_text(); }
 
+// "wrong on 3 of 6 cases:" and a line a case: its input, then the first wrong
+// element (expected and got) or the fault's first line; `pad` before each line.
+std::string failed_cases_text(const CheckResult& c, const std::string& pad)
+{
+    if (c.failed_cases.empty()) return {};
+    const std::size_t wrong = c.failed_cases.size();
+    std::string s = pad + "wrong on " + std::to_string(wrong) + " of " + std::to_string(c.cases) + " cases" +
+                    (wrong < c.cases ? " (right on the other " + std::to_string(c.cases - wrong) + ")" : "") + ":\n";
+    constexpr std::size_t kLongest = 200;  // a fault's paragraph is cut; the JSON result keeps it whole
+    for (const FailedCase& f : c.failed_cases) {
+        std::string what = f.measured.substr(0, f.measured.find('\n'));
+        if (what.size() > kLongest) what = what.substr(0, kLongest) + " ...";
+        s += pad + "  " + f.name + ": " + what + "\n";
+    }
+    return s;
+}
+
 }  // namespace
 
 std::string seed_line(const GradeReport& r)
@@ -86,7 +103,7 @@ std::string check_details(const ExerciseResult& ex, const CheckResult& c)
     if (!c.expected.empty()) s += "expected: " + c.expected + "\n";
     if (!c.where.empty()) s += "where:    " + c.where + "\n";
     if (!c.hint.empty()) s += "hint:     " + c.hint + "\n";
-    return s;
+    return s + failed_cases_text(c, "");
 }
 
 namespace {
@@ -112,7 +129,7 @@ std::string check_text(const ExerciseResult& ex, const CheckResult& c, bool& pro
     if (!c.expected.empty()) s << pad << "expected: " << c.expected << "\n";
     if (!c.where.empty()) s << pad << "where:    " << c.where << "\n";
     if (!c.hint.empty()) s << pad << "hint:     " << c.hint << "\n";
-    return s.str();
+    return s.str() + failed_cases_text(c, pad);
 }
 
 }  // namespace

@@ -131,6 +131,77 @@ TEST(Reports, JUnitEscapesAndCountsFailures)
     EXPECT_EQ(xml_escape(std::string("a\x01" "b&")), "ab&amp;");
 }
 
+// Cases: a right one, a wrong one (the first: the verdict's), a fault; all
+// run, so 1 of 3 is right, and both failures are listed with their input.
+TEST(Cases, EveryCaseRunsAndEachWrongOneIsListed)
+{
+    unsigned ran = 0;
+    const std::vector<Case> cases{
+        {"n = 1", [&]() -> Finding { ++ran; return std::nullopt; }},
+        {"n = 33", [&]() -> Finding { ++ran; return fail("your kernel's out[32] was 0; the right out[32] is 5", "out[32] = 5"); }, "a case hint"},
+        {"n = 257", [&]() -> Finding { ++ran; throw std::runtime_error("boom"); }},
+    };
+    const Verdict v = run_cases(cases, "right sums");
+    EXPECT_EQ(ran, 3u) << "a wrong case does not stop the others";
+    EXPECT_FALSE(v.passed);
+    EXPECT_EQ(v.measured, "case n = 33: your kernel's out[32] was 0; the right out[32] is 5");
+    EXPECT_EQ(v.hint, "a case hint");
+    EXPECT_EQ(v.cases, 3u);
+    EXPECT_EQ(v.right_cases(), 1u);
+    ASSERT_EQ(v.failed_cases.size(), 2u);
+    EXPECT_EQ(v.failed_cases[0].name, "n = 33");
+    EXPECT_EQ(v.failed_cases[0].expected, "out[32] = 5");
+    EXPECT_EQ(v.failed_cases[1].name, "n = 257");
+    EXPECT_EQ(v.failed_cases[1].measured, "boom");
+}
+
+// A case that loops endlessly (the emulator's step budget) would loop again
+// in every later case, past the grader's time limit: the rest are not run.
+TEST(Cases, AnEndlessLoopStopsTheRest)
+{
+    emu::Fault endless;
+    endless.what = "the kernel did not finish within 2000000 instructions per thread: an endless loop?";
+    unsigned ran = 0;
+    const std::vector<Case> cases{
+        {"n = 1", [&]() -> Finding { ++ran; throw emu::KernelFault(endless); }},
+        {"n = 33", [&]() -> Finding { ++ran; return std::nullopt; }},
+    };
+    const Verdict v = run_cases(cases, "right sums");
+    EXPECT_EQ(ran, 1u);
+    EXPECT_EQ(v.cases, 1u);
+    EXPECT_EQ(v.right_cases(), 0u);
+    EXPECT_NE(v.measured.find("case n = 1: the kernel faulted"), std::string::npos) << v.measured;
+}
+
+// E4 with `correct` wrong on 2 of 7 cases and shuffle_tail credited: 0 + 4 of 10.
+// Each report names the wrong cases, with the first wrong element.
+TEST(Reports, WrongCasesAreNamedInEveryReport)
+{
+    ExerciseResult ex = e4_result();
+    collect_checks(ex,
+                   R"({"check":"correct","passed":false,"graded":true,"measured":"case n = 33: x","expected":"y","where":"","hint":"",)"
+                   R"("cases":7,"failed_cases":[{"case":"n = 33, seed 5","measured":"your kernel's sum was 1; the right sum is 2 <&>","expected":"2"},)"
+                   R"({"case":"n = 1, seed 3","measured":"the kernel faulted: out-of-bounds load","expected":"no fault"}]})"
+                   "\n"
+                   R"({"check":"shuffle_tail","passed":true,"graded":true,"measured":"5 rounds","expected":"","where":"","hint":""})",
+                   "");
+    ASSERT_EQ(ex.checks[0].failed_cases.size(), 2u);
+    EXPECT_EQ(ex.checks[0].cases, 7u);
+    EXPECT_EQ(ex.points(), 4u);
+    const std::string heading = "wrong on 2 of 7 cases (right on the other 5):";
+    const std::string text = text_exercise(ex);
+    EXPECT_NE(text.find(heading), std::string::npos) << text;
+    EXPECT_NE(text.find("n = 33, seed 5: your kernel's sum was 1; the right sum is 2 <&>"), std::string::npos) << text;
+    EXPECT_NE(text.find("n = 1, seed 3: the kernel faulted: out-of-bounds load"), std::string::npos) << text;
+    const GradeReport r{"/tmp/x", "cpu", 1234, {ex}};
+    const std::string gradescope = gradescope_results(r)["tests"][0]["output"].get<std::string>();
+    EXPECT_NE(gradescope.find(heading), std::string::npos) << gradescope;
+    EXPECT_NE(gradescope.find("n = 1, seed 3: the kernel faulted"), std::string::npos) << gradescope;
+    const std::string xml = junit_xml(r);
+    EXPECT_NE(xml.find(heading), std::string::npos);
+    EXPECT_NE(xml.find("the right sum is 2 &lt;&amp;&gt;"), std::string::npos);
+}
+
 TEST(Folders, FoundByCatalogNameOrIdPrefix)
 {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / "warplab_grader_folders";

@@ -3,9 +3,13 @@
 // stride s" exercise. Run by the grader's child process on the PTX of the
 // student's kernel.cuh; the predictions come from answers.txt beside it.
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <numeric>
+#include <regex>
+#include <set>
 #include <sstream>
 
 #include "harness/harness.h"
@@ -116,7 +120,12 @@ Finding run_chunks(const Harness& h, const ChunkInput& t, std::uint64_t lane_see
     const std::vector<float> before(chunks, std::numeric_limits<float>::quiet_NaN());
     const float* d_in = to_device(emu, t.in);
     float* d_out = to_device(emu, before);
-    launch(emu, h, kernel_at(t.stride), dim3((chunks + kBlock - 1) / kBlock), dim3(kBlock), d_in, d_out, chunks);
+    try {
+        launch(emu, h, kernel_at(t.stride), dim3((chunks + kBlock - 1) / kBlock), dim3(kBlock), d_in, d_out, chunks);
+    } catch (const emu::KernelFault&) {
+        if (records) *records = emu.take_records();  // up to the fault: landing_hint reads them
+        throw;
+    }
     if (records) *records = emu.take_records();
     std::vector<float> expected(chunks, 0.0f);
     for (unsigned c = 0; c < chunks; ++c)
@@ -149,10 +158,83 @@ std::vector<ChunkInput> inputs(std::uint64_t seed0)
     return v;
 }
 
+// ---- why a chunk read is wrong: where the elements landed and where it read ----
+
+// A word of staged[] that thread `thread` of block 0 read (traced, or the read that faulted).
+struct ChunkRead {
+    unsigned thread;
+    std::uint64_t word;
+};
+
+// The word named by an uninitialised-read fault of block 0 ("staged[32] has
+// not been written"), as a read by the faulting thread; nothing for another fault.
+std::optional<ChunkRead> faulted_read(const emu::KernelFault& f)
+{
+    static const std::regex named(R"(uninitialised shared memory: \w+\[(\d+)\])");
+    std::smatch m;
+    if (f.fault.block.x != 0 || !std::regex_search(f.fault.what, m, named)) return std::nullopt;
+    return ChunkRead{f.fault.thread.x, std::stoull(m[1].str())};
+}
+
+// A hint when the chunk read misses the landing call: thread tid must read the
+// words where the staging put its elements tid*STRIDE + k (slot(e) of each);
+// a read of word tid*STRIDE + k that is not among them reads the element's
+// index, not its slot. Found on block 0 of 512 chunks of 8 with in[i] = i
+// (exact floats, so a stored value names its element), from the staging
+// stores and chunk reads of the trace, and from the read that faulted, if one
+// did (a pad word: slot() puts no element there, so nothing wrote it).
+std::string landing_hint(const Harness& h)
+{
+    constexpr unsigned kStride = 8;
+    ChunkInput t{"landing", kStride, std::vector<float>(4 * kBlock * kStride)};
+    std::iota(t.in.begin(), t.in.end(), 0.0f);
+    std::vector<trace::LaneRecord> records;
+    std::vector<ChunkRead> reads;
+    try {
+        run_chunks(h, t, 1, &records);
+    } catch (const emu::KernelFault& f) {
+        if (const auto read = faulted_read(f)) reads.push_back(*read);
+    }
+    const BlockView v = view_block(records, kBlock);
+    std::map<std::uint64_t, std::uint64_t> landed;  // element -> word
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (e.space != trace::Space::Shared || e.size != 4) continue;
+        trace::for_each_lane(e.mask, [&](unsigned lane) {
+            const std::uint64_t word = e.offset[lane] / 4;
+            if (e.kind == trace::Kind::Store) {
+                float value;
+                const auto bits = static_cast<std::uint32_t>(e.value[lane][0]);
+                std::memcpy(&value, &bits, 4);
+                landed[static_cast<std::uint64_t>(value)] = word;
+            } else if (e.kind == trace::Kind::Load) {
+                reads.push_back({trace::thread_of(v.block, e, lane), word});
+            }
+        });
+    }
+    for (const ChunkRead& r : reads) {
+        const std::uint64_t first = std::uint64_t(r.thread) * kStride;
+        if (r.word < first || r.word >= first + kStride) continue;  // not an index of its own chunk
+        const auto it = landed.find(r.word);
+        bool slotted = false;
+        for (std::uint64_t k = 0; k < kStride; ++k) slotted |= landed.count(first + k) && landed[first + k] == r.word;
+        if (slotted || it == landed.end() || it->second == r.word) continue;
+        const std::string e = std::to_string(r.word);
+        return "the chunk read misses the landing call: thread " + std::to_string(r.thread) + " (STRIDE 8) reads staged[" +
+               e + "], the index of element " + e + " of its chunk, but the staging put element " + e + " at staged[" +
+               std::to_string(it->second) + "] (slot(" + e + ") = " + std::to_string(it->second) +
+               "). Read each element where it landed: staged[slot<STRIDE>(tid*STRIDE + k)]; a word slot() leaves free "
+               "is padding that nothing writes";
+    }
+    return {};
+}
+
 Verdict correct(const Harness& h)
 {
     const auto run = [&](const ChunkInput& t, std::uint64_t lane_seed) { return run_chunks(h, t, lane_seed, nullptr); };
-    return run_cases(cases_of(inputs(h.seed()), run), "right chunk sums");
+    Verdict v = run_cases(cases_of(inputs(h.seed()), run), "right chunk sums");
+    if (!v.passed)
+        if (std::string hint = landing_hint(h); !hint.empty()) v.hint = std::move(hint);
+    return v;
 }
 
 // The staging the read rests on: every thread loads its STRIDE floats of the
@@ -195,9 +277,7 @@ Verdict conflict_free(const Harness& h)
     for (unsigned stride : {8u, 4u}) {
         std::vector<trace::LaneRecord> records;
         const ChunkInput t = seeded("traced", 4 * kBlock, stride, h.seed() + 100 + stride);
-        if (Finding f = run_chunks(h, t, 1, &records))
-            throw std::runtime_error("the traced run (stride " + std::to_string(stride) +
-                                     ") gave a wrong result: " + f->measured);
+        require_right(run_chunks(h, t, 1, &records), "stride " + std::to_string(stride));
         const BlockView v = view_block(records, kBlock);
         if (Finding f = staged_once(h, v, stride)) return *f;
         if (Finding f = first_bank_conflict(h, v)) {

@@ -102,8 +102,7 @@ Finding two_per_thread(const Harness& h)
     constexpr unsigned kBlock = 256;
     std::vector<trace::LaneRecord> records;
     const DotInput in = seeded("traced", 4096, h.seed() + 100, kBlock);
-    if (Finding f = run_dot(h, in, 1, &records))
-        throw std::runtime_error("the traced run (n = 4096, block 256) gave a wrong result: " + f->measured);
+    require_right(run_dot(h, in, 1, &records), "n = 4096, block 256");
     const BlockView v = view_block(records, kBlock);
     const std::vector<unsigned> loads = per_thread(v, is_global_load);
     const std::size_t covered = distinct_words(v, is_global_load);

@@ -90,8 +90,7 @@ Finding everyone_takes_a_share(const BlockView& v, unsigned n, unsigned grid_thr
 Verdict ideal_load_sectors(const Harness& h)
 {
     std::vector<trace::LaneRecord> records;
-    if (Finding f = run_saxpy(h, seeded("traced", 10000, h.seed() + 100), 1, &records))
-        throw std::runtime_error("the traced run (n = 10000) gave a wrong result: " + f->measured);
+    require_right(run_saxpy(h, seeded("traced", 10000, h.seed() + 100), 1, &records), "n = 10000");
     const BlockView v = view_block(records, 128);
     if (Finding f = first_uncoalesced(h, v, trace::Kind::Load)) return *f;
     const trace::Totals t = trace::totals(v.steps);

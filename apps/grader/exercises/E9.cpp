@@ -94,8 +94,7 @@ Verdict correct(const Harness& h)
 Verdict copy_engine(const Harness& h)
 {
     std::vector<trace::LaneRecord> records;
-    if (Finding f = run_ring(h, seeded("traced", 12, 2, h.seed() + 100), 1, &records))
-        throw std::runtime_error("the traced run (12 pieces, 2 blocks) gave a wrong result: " + f->measured);
+    require_right(run_ring(h, seeded("traced", 12, 2, h.seed() + 100), 1, &records), "12 pieces, 2 blocks");
     const BlockView v = view_block(records, 256);
     const trace::Totals t = trace::totals(v.steps);
     const std::string where = "block 0 (12 pieces, 2 blocks of 256: 6 pieces of its own)";

@@ -105,8 +105,7 @@ BlockView trace_reduction(const Harness& h, const BlockReduction& p)
 {
     std::vector<trace::LaneRecord> records;
     const std::vector<int> in = random_ints(4096, h.seed() + 100, p.lo, p.hi);
-    if (Finding f = run_reduction(h, p, in, 256, {emu::Schedule::Independent, 1, &records}))
-        throw std::runtime_error("the traced run (n = 4096, block 256) gave a wrong result: " + f->measured);
+    require_right(run_reduction(h, p, in, 256, {emu::Schedule::Independent, 1, &records}), "n = 4096, block 256");
     return view_block(records, 256);
 }
 

@@ -20,11 +20,22 @@
 
 namespace wl::grade {
 
-Verdict pass(std::string measured) { return Verdict{true, std::move(measured), {}, {}, {}}; }
+Verdict pass(std::string measured)
+{
+    Verdict v;
+    v.measured = std::move(measured);
+    return v;
+}
 
 Verdict fail(std::string measured, std::string expected, std::string where, std::string hint)
 {
-    return Verdict{false, std::move(measured), std::move(expected), std::move(where), std::move(hint)};
+    Verdict v;
+    v.passed = false;
+    v.measured = std::move(measured);
+    v.expected = std::move(expected);
+    v.where = std::move(where);
+    v.hint = std::move(hint);
+    return v;
 }
 
 // ------------------------------------------------------------- harness --
@@ -93,27 +104,49 @@ std::string Harness::kernel(std::string_view name) const
 
 void Harness::check(std::string_view id, const std::function<Verdict()>& measure)
 {
-    if (id != kCorrect && !correct_passed_) {
+    if (id != kCorrect && !correct_passed_ && right_cases_ == 0) {
         if (!in_catalog(spec_, id)) throw std::logic_error("grader bug: check '" + std::string(id) + "' is not in the catalog");
-        report(id, fail("not graded: the result must be right first (see check 'correct')",
+        report(id, fail("not graded: no case of check 'correct' has a right result, and a property is credited only "
+                        "on a right result",
                         "a right result, then this property"),
                false);
         return;
     }
-    check_alone(id, measure);
+    run(id, measure, id != kCorrect);
 }
 
-void Harness::check_alone(std::string_view id, const std::function<Verdict()>& measure)
+void Harness::check_alone(std::string_view id, const std::function<Verdict()>& measure) { run(id, measure, false); }
+
+void Harness::run(std::string_view id, const std::function<Verdict()>& measure, bool on_result)
 {
     if (!in_catalog(spec_, id)) throw std::logic_error("grader bug: check '" + std::string(id) + "' is not in the catalog");
-    const bool is_correct = id == kCorrect;
     Verdict v;
     try {
         v = measure();
+    } catch (const WrongTracedResult& e) {
+        report(id, fail(std::string("not graded: ") + e.what(), "a right result on the traced run, then this property"),
+               false);
+        return;
+    } catch (const emu::KernelFault& e) {
+        if (!on_result) {
+            v = fault_verdict(e, "the " + std::string(id) + " run");
+        } else {  // a traced run that faults has a wrong result too: 'correct' says why
+            report(id, fail("not graded: the traced run faulted, a wrong result (see check 'correct'): " + std::string(e.what()),
+                            "a right result on the traced run, then this property"),
+                   false);
+            return;
+        }
     } catch (const std::exception& e) {
         v = fault_verdict(e, "the " + std::string(id) + " run");
     }
-    if (is_correct) correct_passed_ = v.passed;
+    if (id == kCorrect) {
+        correct_passed_ = v.passed;
+        right_cases_ = v.right_cases();
+        wrong_cases_ = static_cast<unsigned>(v.failed_cases.size());
+    } else if (on_result && v.passed && wrong_cases_ > 0) {
+        v.measured += "; measured on a right result, while " + std::to_string(wrong_cases_) + " of the " +
+                      std::to_string(right_cases_ + wrong_cases_) + " cases of 'correct' are wrong";
+    }
     report(id, v, true);
 }
 
@@ -127,6 +160,13 @@ void Harness::report(std::string_view id, const Verdict& v, bool graded)
 {
     nlohmann::json line{{"check", id},       {"passed", v.passed}, {"graded", graded}, {"measured", v.measured},
                         {"expected", v.expected}, {"where", v.where}, {"hint", v.hint}};
+    if (v.cases > 0) {
+        line["cases"] = v.cases;
+        nlohmann::json failed = nlohmann::json::array();
+        for (const FailedCase& c : v.failed_cases)
+            failed.push_back({{"case", c.name}, {"measured", c.measured}, {"expected", c.expected}});
+        line["failed_cases"] = failed;
+    }
     std::fprintf(out_, "%s\n", line.dump().c_str());
     std::fflush(out_);  // a later crash or time-out must not lose the checks already done
 }
@@ -163,35 +203,75 @@ std::string fault_hint(const std::string& what)
 
 }  // namespace
 
-Verdict fault_verdict(const std::exception& e, const std::string& during)
+namespace {
+
+// What a launch that threw did: "the kernel faulted: ..." with its file:line and a hint.
+Verdict what_threw(const std::exception& e)
 {
     if (const auto* f = dynamic_cast<const emu::KernelFault*>(&e)) {
         const std::string where = f->fault.file.empty()
                                       ? std::string()
                                       : base_name(f->fault.file) + ":" + std::to_string(f->fault.line);
-        return fail(during + ": the kernel faulted: " + f->what(), "no fault", where, fault_hint(f->fault.what));
+        return fail(std::string("the kernel faulted: ") + f->what(), "no fault", where, fault_hint(f->fault.what));
     }
-    if (dynamic_cast<const emu::LaunchError*>(&e))
-        return fail(during + ": the launch failed: " + e.what(), "a valid launch");
-    return fail(during + ": " + e.what(), "no error");
+    if (dynamic_cast<const emu::LaunchError*>(&e)) return fail(std::string("the launch failed: ") + e.what(), "a valid launch");
+    return fail(e.what(), "no error");
 }
+
+}  // namespace
+
+Verdict fault_verdict(const std::exception& e, const std::string& during)
+{
+    Verdict v = what_threw(e);
+    v.measured = during + ": " + v.measured;
+    return v;
+}
+
+namespace {
+
+// A fault of the emulator's step budget: the kernel loops endlessly on this case.
+bool loops_endlessly(const std::exception& e)
+{
+    const auto* f = dynamic_cast<const emu::KernelFault*>(&e);
+    return f && f->fault.what.find("did not finish within") != std::string::npos;
+}
+
+}  // namespace
 
 Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right)
 {
+    std::optional<Verdict> first;
+    std::vector<FailedCase> failed;
+    unsigned run = 0;
     for (const Case& c : cases) {
+        ++run;
         Finding f;
+        bool faulted = false, endless = false;
         try {
             f = c.run();
         } catch (const std::exception& e) {
-            return fault_verdict(e, "case " + c.name);
+            f = what_threw(e);
+            faulted = true;
+            endless = loops_endlessly(e);
         }
-        if (f) {
-            f->measured = "case " + c.name + ": " + f->measured;
-            if (f->hint.empty()) f->hint = c.hint;
-            return *f;
+        if (!f) continue;
+        failed.push_back({c.name, f->measured, f->expected});
+        if (!first) {
+            first = *f;
+            first->measured = "case " + c.name + ": " + f->measured;
+            if (!faulted && first->hint.empty()) first->hint = c.hint;  // a fault has its own hint
         }
+        if (endless) break;
     }
-    return pass(what_is_right + " on all " + std::to_string(cases.size()) + " cases");
+    Verdict v = first ? *first : pass(what_is_right + " on all " + std::to_string(cases.size()) + " cases");
+    v.cases = run;
+    v.failed_cases = std::move(failed);
+    return v;
+}
+
+void require_right(const Finding& wrong, const std::string& traced_case)
+{
+    if (wrong) throw WrongTracedResult("the traced run (" + traced_case + ") gave a wrong result: " + wrong->measured);
 }
 
 Finding compare_floats(const std::vector<float>& got, const std::vector<float>& expected, double rel, double abs,
@@ -267,21 +347,29 @@ std::string step_of(const trace::WarpEvent& e) { return "step " + std::to_string
 
 }  // namespace
 
-Finding first_bank_conflict(const Harness& h, const BlockView& v)
+const trace::WarpEvent* first_conflicted(const BlockView& v)
 {
     for (const trace::WarpEvent& e : v.block.events) {
         if (e.space != trace::Space::Shared || !is_memory(e.kind)) continue;
         const trace::BankCost c = trace::shared_bank_cost(e.mask, e.offset, e.size, e.kind);
-        if (c.wavefronts <= c.ideal) continue;
-        const trace::Totals t = trace::totals(v.steps);
-        return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(std::popcount(e.mask)) +
-                        " lanes of warp " + std::to_string(e.warp) + " is " + str(c.ways()) + "-way bank-conflicted (" +
-                        std::to_string(c.wavefronts) + " wavefronts, ideal " + std::to_string(c.ideal) +
-                        "); block 0 in all: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
-                        " shared wavefronts for an ideal of " + std::to_string(t.shared_load.ideal + t.shared_store.ideal),
-                    "every shared access at its ideal wavefronts (1-way)", step_of(e) + ", " + h.site(e.site));
+        if (c.wavefronts > c.ideal) return &e;
     }
-    return std::nullopt;
+    return nullptr;
+}
+
+Finding first_bank_conflict(const Harness& h, const BlockView& v)
+{
+    const trace::WarpEvent* conflicted = first_conflicted(v);
+    if (!conflicted) return std::nullopt;
+    const trace::WarpEvent& e = *conflicted;
+    const trace::BankCost c = trace::shared_bank_cost(e.mask, e.offset, e.size, e.kind);
+    const trace::Totals t = trace::totals(v.steps);
+    return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(std::popcount(e.mask)) +
+                    " lanes of warp " + std::to_string(e.warp) + " is " + str(c.ways()) + "-way bank-conflicted (" +
+                    std::to_string(c.wavefronts) + " wavefronts, ideal " + std::to_string(c.ideal) +
+                    "); block 0 in all: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
+                    " shared wavefronts for an ideal of " + std::to_string(t.shared_load.ideal + t.shared_store.ideal),
+                "every shared access at its ideal wavefronts (1-way)", step_of(e) + ", " + h.site(e.site));
 }
 
 Finding first_partial_warp(const Harness& h, const BlockView& v)

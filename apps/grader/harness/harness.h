@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -25,12 +26,24 @@ namespace wl::grade {
 struct Verdict {
     bool passed = true;
     std::string measured, expected, where, hint;  // hint empty: the catalog's
+    // A correctness check's cases (run_cases): how many ran, and those that were wrong.
+    unsigned cases = 0;
+    std::vector<FailedCase> failed_cases;
+    unsigned right_cases() const { return cases - static_cast<unsigned>(failed_cases.size()); }
 };
 Verdict pass(std::string measured);
 Verdict fail(std::string measured, std::string expected, std::string where = {}, std::string hint = {});
 
 // A failure found by one part of a check, or nothing.
 using Finding = std::optional<Verdict>;
+
+// Thrown by a property whose traced run gave a wrong result: the property is
+// then not graded, as a property of a wrong result proves nothing.
+class WrongTracedResult : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// Throws WrongTracedResult when `wrong` holds a failure of the traced run of `traced_case` ("64x64").
+void require_right(const Finding& wrong, const std::string& traced_case);
 
 class Harness {
 public:
@@ -45,7 +58,9 @@ public:
     std::string kernel(std::string_view name) const;
 
     // Runs `measure` for check `id` and reports its verdict; a fault or an
-    // exception becomes a failure. A property is graded only once `correct` passed.
+    // exception becomes a failure. A property is graded once `correct` had a
+    // case whose result is right, even if another case failed: it is measured
+    // on a traced run whose result is right (else WrongTracedResult: not graded).
     void check(std::string_view id, const std::function<Verdict()>& measure);
     // The same for a check that does not rest on the kernel's result (E10's
     // predictions, read from a file): graded whatever `correct` said.
@@ -57,6 +72,8 @@ public:
     std::string site(const trace::Site& s) const;
 
 private:
+    // Runs a check; `on_result`: a property measured on the kernel's result (a fault in its run: not graded).
+    void run(std::string_view id, const std::function<Verdict()>& measure, bool on_result);
     void report(std::string_view id, const Verdict& v, bool graded);
     const ExerciseSpec& spec_;
     const ptx::Module& module_;
@@ -64,7 +81,9 @@ private:
     std::string kernel_dir_;
     std::map<std::uint32_t, std::string> files_;  // the student's files by trace::file_hash of their name
     std::FILE* out_;
+    // What `correct` found: whether it passed, and how many of its cases were right and wrong.
     bool correct_passed_ = false;
+    unsigned right_cases_ = 0, wrong_cases_ = 0;
 };
 
 // The verdict for a launch that threw: a KernelFault quotes its paragraph.
@@ -77,7 +96,10 @@ struct Case {
     std::function<Finding()> run;     // a failure, or nothing when right
     std::string hint = {};            // for a wrong result on this case (else the check's)
 };
-// Runs the cases in order and stops at the first failure (a fault included).
+// Runs every case in order, even after a wrong one (so that the properties can
+// be measured on what is right), and fails with the first wrong case, listing
+// all of them; after a case that loops endlessly (the emulator's step budget)
+// the rest are not run: they would loop too, past the grader's time limit.
 Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right);
 
 // One case per input (named by its `name`, with its `hint` if it has one),
@@ -164,7 +186,9 @@ bool is_global_load(const trace::WarpEvent& e);
 // into one word have no such rounds.
 Finding reduction_shape(const BlockView& v, unsigned block);
 
-// The first shared-memory access with more wavefronts than its ideal.
+// The first shared-memory access with more wavefronts than its ideal: the event
+// (null when none), and the failure that reports it.
+const trace::WarpEvent* first_conflicted(const BlockView& v);
 Finding first_bank_conflict(const Harness& h, const BlockView& v);
 // The first step with a warp's worth of active threads (32, or 64) or more and a partially-active warp.
 Finding first_partial_warp(const Harness& h, const BlockView& v);

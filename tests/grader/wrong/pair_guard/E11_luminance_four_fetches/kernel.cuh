@@ -8,7 +8,12 @@
 // 9 x 16 = 144. Its threads take x = 32, 34, ..., 46 and x + 1; the test
 // x + 1 < 41 drops the pair (40, 41), so column 40 (16 pixels) is skipped:
 // "your kernel's partial of group (2,0) was 128; the right partial is 144".
-// Score 0/10.
+// Of the 7 cases the two of even sizes (96x64, 250x130) are right, the 5 with
+// an odd width or height wrong: "wrong on 5 of 7 cases (right on the other
+// 2)". The properties are measured on the traced 250x130 image, even, so
+// right: 64 threads of 4 pixels (a 2x2 footprint each), every pixel once, the
+// cut group (15,8)'s 10x2 too, and a tree of 6 rounds. Score 6/10: the
+// properties hold where the result is right; the edges cost `correct`.
 #pragma once
 
 namespace exercise {

@@ -13,6 +13,7 @@
 
 #include "labs/common/data_dir.h"
 #include "viewer/lesson_player.h"
+#include "viewer/trace_runner.h"
 
 namespace warplab::viewer {
 namespace {
@@ -303,6 +304,38 @@ TEST(ViewerLesson, ASlideSelectsWhatItNames)
     EXPECT_STREQ(current_version(app).id, "v3");
     EXPECT_EQ(app.view, 0);
     EXPECT_EQ(slide_answer(app).error, "this slide asks nothing");
+}
+
+// Reduction v4's step 0 loads g_in at lines 25 and 26 (4 sectors each) and
+// stores sdata at 27: the global panel opens on the first of equals, line 25;
+// a slide that selects line 26 shows that load instead. In a browser the
+// trace arrives later (App::start_trace, the page's Worker): the step waits,
+// the answer says so, and the instruction is selected once the trace is there.
+TEST(ViewerLesson, TheSlidesInstructionIsSelectedOnceItsTraceArrives)
+{
+    const auto lesson = std::make_shared<const Lesson>(
+        parse_lesson(lesson_of({{{"lab", "reduction"}, {"version", "v4"}, {"select", 26}, {"caption", "the second load"},
+                                 {"question", {{"text", "sectors?"}, {"answer", {{"metric", "sectors"}, {"line", 26}, {"value", 4}}}}}}})));
+    const auto global_line = [](App& app) { return current_run(app)->block.events.at(app.focus.global_event.value()).site.line; };
+    App desk = app_on_emulator();
+    select_by_name(desk, "reduction", "v4");
+    set_step(desk, 0);
+    EXPECT_EQ(global_line(desk), 25u);  // without the slide
+    start_lesson(desk, lesson);
+    EXPECT_EQ(global_line(desk), 26u);
+
+    App web = app_on_emulator();
+    std::vector<std::pair<TraceKey, RunRequest>> started;
+    web.start_trace = [&](const TraceKey& key, const RunRequest& req, TraceReply) { started.emplace_back(key, req); };
+    start_lesson(web, lesson);
+    ASSERT_EQ(started.size(), 1u);
+    EXPECT_FALSE(web.focus.global_event);
+    EXPECT_EQ(slide_answer(web).error, "the trace is still running");
+    trace_arrived(web, started[0].first, run_trace(current_lab(web), started[0].second));
+    EXPECT_EQ(global_line(web), 25u);  // the step's worst, as any arrived trace opens
+    follow_lesson(web);                 // the lesson panel's, each frame
+    EXPECT_EQ(global_line(web), 26u);
+    EXPECT_EQ(slide_answer(web).value, 4.0);
 }
 
 TEST(ViewerLesson, AWrongStatedAnswerIsReported)

@@ -57,6 +57,9 @@ if command -v warplab-viewer >/dev/null; then
   SDL_VIDEODRIVER=offscreen warplab-viewer --lab coalescing --tour tour >tour.txt 2>&1 || { cat tour.txt; fail "the viewer's tour failed"; }
   [ -f tour/index.html ] || fail "the tour wrote no index.html"
   [ "$(ls tour/*.png | wc -l)" -gt 1 ] || fail "the tour wrote no pictures"
+  # A shipped lesson, by name, from share/warplab/lessons: its handout.
+  SDL_VIDEODRIVER=offscreen warplab-viewer --lesson coalescing --backend cpu --tour handout >handout.txt 2>&1 || { cat handout.txt; fail "the coalescing lesson's handout failed"; }
+  expect "the lesson's handout" 'wrote [0-9]* slides' handout.txt
   # The viewer shows the version's source and the recorded times, both read from share/warplab.
   SDL_VIDEODRIVER=offscreen warplab-viewer --lab reduction --version v3 --screenshot v3.png --layout-json v3.json >/dev/null
   expect "the viewer's layout" '"results_error": ""' v3.json

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""CI: the generated kernels of an expected file (recorded on a GPU by
+gpu_record.py) run on warplab's emulator, and every result must be the GPU's.
+
+    python3 check_emulator.py --warplab build/warplab --expected expected/h100.json --work DIR [--jobs 2]
+
+Fails, saying what to do, where the expected file is missing or was recorded
+from other kernels than the generator writes now. Prints "needs nvcc" and
+succeeds (CTest marks the test skipped) where there is no CUDA toolkit.
+"""
+import argparse
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import differential as d  # noqa: E402
+
+RECORD = "python3 tests/differential/gpu_record.py --seed 1 --count 300 --out OUT (on a machine with an sm_90 GPU), then copy OUT/h100.json"
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--warplab", required=True)
+    p.add_argument("--expected", required=True)
+    p.add_argument("--work", required=True)
+    p.add_argument("--jobs", type=int, default=2)
+    a = p.parse_args(argv)
+    if not os.path.exists(a.expected):
+        print(f"differential: no expected file {a.expected}: record it with {RECORD} there")
+        return 1
+    expected = d.load_expected(a.expected)
+    seed, count = expected["seed"], expected["count"]
+    if expected.get("batch") != d.BATCH:
+        print(f"differential: {a.expected} was recorded in batches of {expected.get('batch')}, not {d.BATCH}: record it again with {RECORD}")
+        return 1
+    os.makedirs(a.work, exist_ok=True)
+    changed = [first for first, n in d.batches(count)
+               if d.write_batch(seed, first, n, a.work)[2] != expected["sources"].get(str(first))]
+    if changed:
+        print(f"differential: the generator now writes other kernels than {a.expected} was recorded from "
+              f"(batches from {changed}): record it again with {RECORD}")
+        return 1
+
+    os.environ["XDG_CACHE_HOME"] = os.path.join(a.work, "cache")
+    words, failures, _, manifests = d.run_emulator(a.warplab, seed, count, a.work, a.jobs)
+    if failures and all("needs the CUDA toolkit" in t for t in failures.values()):
+        print("differential: needs nvcc to build the kernels: " + next(iter(failures.values())))
+        return 0
+    mismatches = []
+    recorded_failures = {int(i) for i in expected["failures"]}
+    for summary in expected["kernels"]:
+        i = summary["index"]
+        if i in failures:
+            mismatches.append(f"{manifests[i]['name']} (kernel {i}): the emulator failed: {failures[i]}")
+        else:
+            mismatches += d.compare(manifests[i], summary, words[i])
+    for i in sorted(recorded_failures):
+        print(f"differential: kernel {i} failed on the GPU when recorded ({expected['failures'][str(i)]}): not compared")
+    compared = len(expected["kernels"])
+    if mismatches:
+        print(f"differential: {len(mismatches)} mismatches in {compared} kernels against {expected['gpu']} "
+              f"(recorded {expected['recorded']}); the batches and logs are in {a.work}:")
+        print("\n".join(mismatches))
+        return 1
+    if compared == 0:
+        print(f"differential: {a.expected} holds no kernel")
+        return 1
+    print(f"differential: {compared} generated kernels (seed {seed}) give on the emulator the words "
+          f"{expected['gpu']} gave (recorded {expected['recorded']})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

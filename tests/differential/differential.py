@@ -1,0 +1,233 @@
+"""Building, running and comparing generated batches (generate.py): the part
+gpu_record.py (on a GPU) and check_emulator.py (CI, the emulator alone) share.
+
+A run of N kernels from a seed is cut into batches of BATCH kernels, one program
+each. A program writes a record per kernel; a kernel that fails (a launch error,
+an emulator fault) stops its program, and the batch is run again from the next
+kernel, so one failure costs one kernel.
+
+Results compare word by word: every word of `out` and `acc` bit for bit, except
+the approximate slots (generate.APPROX), within their tolerance. Where only the
+expected file's digests are at hand (CI), a slot is a digest of its words.
+"""
+import array
+import hashlib
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import generate  # noqa: E402
+
+BATCH = 100  # kernels a program: nvcc's fixed cost (the host side, the headers) spread over many
+MAGIC = 0x46464944
+SLOT_NAMES = ["u0", "u1", "u2", "u3", "f0", "f1", "f2", "f3", "d0.lo", "d0.hi"]
+FORMAT = "warplab-differential-1"
+
+
+def batches(count, batch=BATCH):
+    """(first, count) of each batch of a run of `count` kernels."""
+    return [(first, min(batch, count - first)) for first in range(0, count, batch)]
+
+
+def write_batch(seed, first, count, directory):
+    """Writes batch-<first>.cu; returns its path, the kernels' manifests and the source's digest."""
+    text, manifests = generate.batch(seed, first, count)
+    path = os.path.join(directory, f"batch-{first:06d}.cu")
+    if not os.path.exists(path) or open(path).read() != text:
+        with open(path, "w") as f:
+            f.write(text)
+    return path, manifests, hashlib.sha256(text.encode()).hexdigest()
+
+
+def read_records(path):
+    """{kernel index: words (array of uint32)} of a results file."""
+    records = {}
+    if not os.path.exists(path):
+        return records
+    with open(path, "rb") as f:
+        data = f.read()
+    at = 0
+    while at + 16 <= len(data):
+        magic, index, status, count = struct.unpack_from("<4I", data, at)
+        if magic != MAGIC or at + 16 + 4 * count > len(data):
+            break  # a record cut short by a crash
+        words = array.array("I")
+        words.frombytes(data[at + 16:at + 16 + 4 * count])
+        records[index] = words
+        at += 16 + 4 * count
+    return records
+
+
+def run_batch(command, results, first, count, log):
+    """Runs `command + [results, FIRST]` until every kernel of the batch has a record
+    or has failed; returns ({index: words}, {index: failure text})."""
+    failures = {}
+    start = first
+    if os.path.exists(results):
+        os.remove(results)
+    while start < first + count:
+        proc = subprocess.run(command + [results, str(start - first)], capture_output=True, text=True)
+        with open(log, "a") as f:
+            f.write(f"$ {' '.join(command)} {results} {start - first}\nexit {proc.returncode}\n{proc.stderr}")
+        records = read_records(results)
+        done = [i for i in range(start, first + count) if i - first in records]
+        if proc.returncode == 0 and len(done) == first + count - start:
+            break
+        failed = start + len(done)  # records come in order: the first without one failed
+        if failed >= first + count:
+            break
+        if "warplab: error:" in proc.stderr:  # the program was not built: no kernel of it runs
+            failures.update({i: failure_text(proc) for i in range(failed, first + count)})
+            break
+        failures[failed] = failure_text(proc)
+        start = failed + 1
+    records = read_records(results)
+    return {first + i: w for i, w in records.items()}, failures
+
+
+def failure_text(proc):
+    """The lines of a failed run that say why (a fault's paragraph, the program's error)."""
+    lines = [l for l in proc.stderr.splitlines() if l.strip() and "nvcc built" not in l]
+    keep = [l for l in lines if "fault" in l or "kernel " in l or "error" in l.lower()] or lines[-3:]
+    if not keep:
+        keep = [f"exit status {proc.returncode}"]
+    return " | ".join(keep[:4])
+
+
+def digest(words):
+    return hashlib.sha256(words.tobytes()).hexdigest()[:16]
+
+
+def slot_name(manifest, slot):
+    for s, name in manifest["approx"]:
+        if s == slot:
+            return f"approximate {name} (slot {slot})"
+    return SLOT_NAMES[slot] if slot < len(SLOT_NAMES) else f"slot {slot}"
+
+
+def regions(manifest):
+    """(name, start, end, approx function or None) of each part of a kernel's words."""
+    total = manifest["threads"]
+    approx = dict((s, n) for s, n in manifest["approx"])
+    parts = []
+    for slot in range(manifest["out_words"] // total):
+        parts.append((slot_name(manifest, slot), slot * total, (slot + 1) * total, approx.get(slot)))
+    parts.append(("acc", manifest["out_words"], manifest["out_words"] + manifest["acc_words"], None))
+    return parts
+
+
+def summary(manifest, words):
+    """What the expected file keeps of a kernel: a digest a region, approximate slots in full."""
+    s = {"index": manifest["index"], "words": len(words), "digests": {}, "approx": {}}
+    for name, start, end, fn in regions(manifest):
+        part = words[start:end]
+        if fn:
+            s["approx"][name] = part.tobytes().hex()
+        else:
+            s["digests"][name] = digest(part)
+    return s
+
+
+def float_of(word):
+    return struct.unpack("<f", struct.pack("<I", word))[0]
+
+
+def ordered(word):
+    """A float's bits as an integer that orders like the float (for ulp distances)."""
+    return word if word < 0x80000000 else 0x80000000 - word
+
+
+def approx_equal(fn, gpu, emu):
+    """Whether two approximate results agree within the function's tolerance (generate.APPROX)."""
+    if gpu == emu:
+        return True
+    a, b = float_of(gpu), float_of(emu)
+    if math.isnan(a) or math.isnan(b):
+        return math.isnan(a) and math.isnan(b)
+    _, kind, tolerance = generate.APPROX[fn]
+    if kind == "abs":
+        return abs(a - b) <= tolerance
+    return abs(ordered(gpu) - ordered(emu)) <= tolerance
+
+
+def thread_of(manifest, word):
+    """'block B, thread (x,y)' of a word of a slot."""
+    bx, by = manifest["block"]
+    gid = word % manifest["threads"]
+    block, tid = divmod(gid, bx * by)
+    return f"block {block}, thread ({tid % bx},{tid // bx})"
+
+
+def compare(manifest, expected, emu, expected_words=None):
+    """Mismatch lines of one kernel: expected is its summary; expected_words, where
+    there, the GPU's words in full (each differing word is then named)."""
+    name = f"{manifest['name']} (kernel {manifest['index']})"
+    if len(emu) != expected["words"]:
+        return [f"{name}: {len(emu)} words from the emulator, {expected['words']} from the GPU"]
+    lines = []
+    for part, start, end, fn in regions(manifest):
+        got = emu[start:end]
+        if fn:
+            want = array.array("I")
+            want.frombytes(bytes.fromhex(expected["approx"][part]))
+            bad = [i for i in range(len(got)) if not approx_equal(fn, want[i], got[i])]
+            if bad:
+                i = bad[0]
+                lines.append(f"{name}: {part}: {len(bad)} of {len(got)} words beyond the tolerance; first at "
+                             f"{thread_of(manifest, i)}: gpu {float_of(want[i])!r} ({want[i]:#010x}), "
+                             f"emulator {float_of(got[i])!r} ({got[i]:#010x})")
+            continue
+        if digest(got) == expected["digests"][part]:
+            continue
+        if expected_words is None:
+            lines.append(f"{name}: {part} differs from the GPU's (digest {digest(got)}, recorded {expected['digests'][part]})")
+            continue
+        want = expected_words[start:end]
+        bad = [i for i in range(len(got)) if got[i] != want[i]]
+        i = bad[0]
+        where = f"word {i}" if part == "acc" else thread_of(manifest, i)
+        lines.append(f"{name}: {part}: {len(bad)} of {len(got)} words differ; first at {where}: "
+                     f"gpu {want[i]:#010x}, emulator {got[i]:#010x}"
+                     + ("" if part in SLOT_NAMES[:4] or part == "acc" else f" ({float_of(want[i])!r} against {float_of(got[i])!r})"))
+    return lines
+
+
+def emulator_command(warplab, source):
+    """`warplab run` on a batch (the trace of a launch nobody asked for is left out)."""
+    return [warplab, "run", source, "--watch", "no_such_kernel", "--"]
+
+
+def run_emulator(warplab, seed, count, work, jobs, progress=None):
+    """Every batch on the emulator: ({index: words}, {index: failure}, {batch first: digest}, manifests)."""
+    os.makedirs(work, exist_ok=True)
+    plan = [write_batch(seed, first, n, work) + (first, n) for first, n in batches(count)]
+
+    def one(item):
+        path, manifests, _, first, n = item
+        results = path[:-3] + ".emulator.bin"
+        got = run_batch(emulator_command(warplab, path), results, first, n, path[:-3] + ".emulator.log")
+        if progress:
+            progress(f"emulator: kernels {first} to {first + n - 1} done")
+        return got
+
+    words, failures = {}, {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for w, f in pool.map(one, plan):
+            words.update(w)
+            failures.update(f)
+    manifests = {m["index"]: m for item in plan for m in item[1]}
+    return words, failures, {item[3]: item[2] for item in plan}, manifests
+
+
+def load_expected(path):
+    with open(path) as f:
+        expected = json.load(f)
+    if expected.get("format") != FORMAT:
+        raise ValueError(f"{path} is not a {FORMAT} file")
+    return expected

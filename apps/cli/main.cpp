@@ -2,6 +2,7 @@
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
 //   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-steps N] [--requests] [--json]
+//                 [--compare [A] B] [--without-barrier LINE]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 //                        [--markdown [--versions v1,v2,ref]] [--timeline] [--recorded --published]
@@ -24,11 +25,13 @@
 #include "labs/common/problem_args.h"
 #include "labs/common/traced_run.h"
 #include "labs/common/user_kernel.h"
+#include "labs/common/without_barrier.h"
 #include "labs/transfers/timeline.h"
 #include "bench_table.h"
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
 #include "warplab/emu/emulator.h"
+#include "warplab/trace/compare.h"
 #include "warplab/version.h"
 #include "occupancy_command.h"
 #include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
@@ -54,6 +57,8 @@ struct TraceArgs {
     std::uint64_t max_instructions = 0;  // --max-steps (instructions a thread may run); 0: the emulator's default
     bool json = false;
     bool requests = false;  // --requests: the table's column of global load and store requests
+    std::vector<std::string> compare;  // --compare [A] B: version B traced beside the first (or A and B both)
+    std::uint32_t without_barrier = 0;  // --without-barrier LINE: rerun without that line's barriers
     std::map<std::string, std::optional<unsigned>> settings;  // --<setting> N, by name (the labs' Lab::setting_of)
     bool markdown = false;                   // sweep: the table as markdown
 };
@@ -105,6 +110,7 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     req.kernel = a.kernel;
     req.shared_bytes = a.shared_bytes;
     req.max_instructions = a.max_instructions;
+    req.without_barrier = a.without_barrier;
     if (isatty(STDERR_FILENO)) req.progress = emulator_progress();
     return req;
 }
@@ -183,27 +189,108 @@ void print_header(const Lab& lab, const VersionMeta& v, const RunRequest& req, c
     std::printf("result %.9g, expected %.9g: %s\n\n", run.result.value, run.result.expected, run.result.ok ? "correct" : "WRONG");
 }
 
-int trace(const TraceArgs& a)
+// The request for a lab's version, or for the user's --file kernel launched as it.
+RunRequest checked_request(const Lab& lab, const Version& v, const TraceArgs& a)
 {
-    const Lab* lab = find_lab(a.lab);
-    if (!lab) throw std::invalid_argument(unknown_lab(a.lab));
-    if (a.version.empty() && a.file.empty()) throw std::invalid_argument("name a version of lab " + lab->id + ", or --file");
-    if (a.shared_bytes && a.file.empty()) throw std::invalid_argument("--shared-bytes sizes your kernel's extern __shared__ array; give --file too");
-    const Version* v = a.version.empty() ? &lab->versions.front() : find_version(*lab, a.version);
-    if (!v) throw std::invalid_argument(unknown_version(*lab, a.version));
-    RunRequest req = make_request(*lab, *v, a);
+    RunRequest req = make_request(lab, v, a);
     if (!req.file.empty()) req.kernel = check_user_file(req.file, req.kernel);  // named in the header when not given
-    req.setting = setting_option(*lab, req.version, a);
+    req.setting = setting_option(lab, req.version, a);
+    return req;
+}
+
+TracedRun traced(const Lab& lab, const RunRequest& req)
+{
     struct ClearProgress {  // the progress line goes before anything else is printed, a fault's message too
         ~ClearProgress()
         {
             if (isatty(STDERR_FILENO)) std::fputs("\r\033[K", stderr);
         }
     };
-    const TracedRun run = [&] {
-        const ClearProgress clear;
-        return trace_version(*lab, req);
-    }();
+    const ClearProgress clear;
+    return trace_version(lab, req);
+}
+
+void print_trace_table(const Lab& lab, const Version& v, const RunRequest& req, const TracedRun& run, const TraceArgs& a)
+{
+    print_header(lab, v, req, run);
+    const SourceNames names = source_names(lab, req.file.empty() ? std::string(v.file) : req.file);
+    std::fputs(trace_table(run.steps, run.totals, run.block, names, a.requests).c_str(), stdout);
+    if (!run.per_machine_instruction) std::printf("%s\n", wl::trace::kPerPtxInstructionNote);
+}
+
+// --compare: two runs of one problem, the first version (or the user's kernel) and `b`, aligned by step.
+int trace_compare(const Lab& lab, const Version& v, const TraceArgs& a, const std::string& b_id)
+{
+    if (a.json || !a.out.empty()) throw std::invalid_argument("--compare prints a table of two runs; --json and --out write one run's trace");
+    if (a.without_barrier) throw std::invalid_argument("--compare and --without-barrier: give one of them");
+    const Version* b = find_version(lab, b_id);
+    if (!b) throw std::invalid_argument(unknown_version(lab, b_id, " to compare with"));
+    if (b == &v && a.file.empty()) throw std::invalid_argument("--compare " + b_id + ": that is the version traced; name another");
+    const RunRequest req_a = checked_request(lab, v, a);
+    TraceArgs args_b = a;
+    args_b.file.clear(), args_b.kernel.clear(), args_b.shared_bytes.reset();
+    RunRequest req_b = checked_request(lab, *b, args_b);
+    req_b.n = req_a.n;  // one problem, whatever size each version traces by default
+    const TracedRun run_a = traced(lab, req_a), run_b = traced(lab, req_b);
+    print_header(lab, v, req_a, run_a);
+    print_header(lab, *b, req_b, run_b);
+    const std::string label_a = a.file.empty() ? v.id : kUserVersionId;
+    std::fputs(compare_table({label_a, run_a, source_names(lab, a.file.empty() ? std::string(v.file) : a.file)},
+                             {b->id, run_b, source_names(lab, b->file)})
+                   .c_str(),
+               stdout);
+    return run_a.result.ok && run_b.result.ok ? 0 : kWrongResult;
+}
+
+// --without-barrier: the run of a module without the barriers of one line, and
+// what follows from their absence: a race, a wrong result, or nothing.
+int trace_without_barrier(const Lab& lab, const Version& v, const TraceArgs& a)
+{
+    if (a.json || !a.out.empty()) throw std::invalid_argument("--without-barrier prints a modified run; --json and --out write the kernel's own");
+    if (lab.host_programs) throw std::invalid_argument("--without-barrier: the " + lab.id + " lab's versions are host programs, not one kernel");
+    const RunRequest req = checked_request(lab, v, a);
+    const std::string file = req.file.empty() ? std::string(v.file) : req.file;
+    std::optional<TracedRun> run;
+    try {
+        run = traced(lab, req);
+    } catch (const wl::emu::KernelFault&) {  // the answer: said here, the fault itself as any fault's (exit 3)
+        std::printf("%s\nwithout it the kernel faults: the barrier prevented what the fault below names\n",
+                    without_barrier_title(file, req.without_barrier).c_str());
+        std::fflush(stdout);
+        throw;
+    }
+    RunRequest original = req;
+    original.without_barrier = 0;
+    const TracedRun kept = traced(lab, original);
+    std::printf("%s\n", without_barrier_title(file, req.without_barrier).c_str());
+    std::printf("without it on the %s: no race is seen, and the result is %s", run->result.backend.c_str(),
+                run->result.ok ? "correct" : "WRONG");
+    if (req.schedule == wl::emu::Schedule::Lockstep)
+        std::printf(" (a warp's lanes run together here; --schedule independent lets them run apart, as since Volta they may)");
+    const bool same = !wl::trace::first_differing_step(wl::trace::differing_steps(kept.block, run->block));
+    if (same)
+        std::printf(";\nthe same accesses, step for step, as with it: here the barrier changes nothing\n\n");
+    else
+        std::printf(";\nthe trace has %zu steps where the kernel with it has %zu\n\n", run->steps.size(), kept.steps.size());
+    print_trace_table(lab, v, req, *run, a);
+    return run->result.ok ? 0 : kWrongResult;
+}
+
+int trace(const TraceArgs& a)
+{
+    const Lab* lab = find_lab(a.lab);
+    if (!lab) throw std::invalid_argument(unknown_lab(a.lab));
+    if (a.compare.size() == 2 && !a.version.empty())
+        throw std::invalid_argument("--compare " + a.compare[0] + " " + a.compare[1] + " names both versions; leave out " + a.version);
+    const std::string version = a.compare.size() == 2 ? a.compare[0] : a.version;
+    if (version.empty() && a.file.empty()) throw std::invalid_argument("name a version of lab " + lab->id + ", or --file");
+    if (a.shared_bytes && a.file.empty()) throw std::invalid_argument("--shared-bytes sizes your kernel's extern __shared__ array; give --file too");
+    const Version* v = version.empty() ? &lab->versions.front() : find_version(*lab, version);
+    if (!v) throw std::invalid_argument(unknown_version(*lab, version));
+    if (!a.compare.empty()) return trace_compare(*lab, *v, a, a.compare.back());
+    if (a.without_barrier) return trace_without_barrier(*lab, *v, a);
+    const RunRequest req = checked_request(*lab, *v, a);
+    const TracedRun run = traced(*lab, req);
     if (a.json || !a.out.empty()) {
         const std::string text = trace_document(*lab, req, run).dump(1) + "\n";
         if (a.out.empty()) {
@@ -215,10 +302,7 @@ int trace(const TraceArgs& a)
         }
     }
     if (!a.json) {
-        print_header(*lab, *v, req, run);
-        const SourceNames names = source_names(*lab, req.file.empty() ? std::string(v->file) : req.file);
-        std::fputs(trace_table(run.steps, run.totals, run.block, names, a.requests).c_str(), stdout);
-        if (!run.per_machine_instruction) std::printf("%s\n", wl::trace::kPerPtxInstructionNote);
+        print_trace_table(*lab, *v, req, run, a);
         std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
         for (const std::string& w : run.result.warnings) std::printf("warning: %s\n", w.c_str());
         if (run.result.records_cut) std::printf("note: %s\n", records_cut_note().c_str());
@@ -441,6 +525,21 @@ int main(int argc, char** argv)
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_flag("--requests", ta.requests, "add a column of each step's global load and store requests (warp instructions)");
     tr->add_option("-o,--out", ta.out, "also write the JSON trace to this file");
+    tr->add_option("--compare", ta.compare,
+                   "trace version B beside the version (or --file kernel) traced, or A beside B: aligned by step, the first "
+                   "step whose accesses differ marked (trace reduction v2 --compare v3)")
+        ->expected(1, 2)
+        ->type_name("[A] B");
+    tr->add_option("--without-barrier", ta.without_barrier,
+                   "rerun on the emulator with the __syncthreads() / __syncwarp() of this line of the version's file (or "
+                   "--file) removed from the PTX, and say what follows: a race, a wrong result, or nothing")
+        ->check(CLI::Validator(
+            [](std::string& line) {
+                const bool number = !line.empty() && line.size() < 9 && line.find_first_not_of("0123456789") == std::string::npos;
+                return number && std::stoul(line) > 0 ? std::string() : "'" + line + "' is no source line (1, 2, ...)";
+            },
+            ""))
+        ->type_name("LINE");
     for (const auto& [name, takers] : settings_taken()) {  // --offset, --stride: what the labs' versions take
         std::string help;
         for (const auto& [lab, v] : takers) {

@@ -6,6 +6,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "warplab/trace/compare.h"
 #include "warplab/trace/record.h"
 
 namespace warplab::cli {
@@ -136,6 +137,79 @@ std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const 
            "line: lines of the version's file, or file:line where a step runs code of another file.\n";
     if (with_requests) out << "global requests ld/st: warp instructions that load / store global memory.\n";
     return out.str();
+}
+
+namespace {
+
+// One value where both sides agree, "a -> b" where they differ; "none" for a step a side does not have.
+std::string both(const std::optional<std::string>& a, const std::optional<std::string>& b)
+{
+    const std::string x = a.value_or("none"), y = b.value_or("none");
+    return x == y ? x : x + " -> " + y;
+}
+
+// Rows of cells, each column as wide as its widest cell.
+std::string aligned(const std::vector<std::vector<std::string>>& rows)
+{
+    std::vector<std::size_t> width;
+    for (const auto& r : rows)
+        for (std::size_t c = 0; c < r.size(); ++c) width.resize(std::max(width.size(), c + 1)), width[c] = std::max(width[c], r[c].size());
+    std::string out;
+    for (const auto& r : rows) {
+        std::string line;
+        for (std::size_t c = 0; c < r.size(); ++c) line += r[c] + std::string(c + 1 < r.size() ? width[c] - r[c].size() + 3 : 0, ' ');
+        out += line + "\n";
+    }
+    return out;
+}
+
+// A step's cells of one side, without its lines: threads, warps, partial, shared wf, worst, requests, sectors.
+std::vector<std::string> metric_cells(const wl::trace::StepMetrics& s)
+{
+    return {std::to_string(s.active_threads),
+            std::to_string(s.active_warps),
+            std::to_string(s.partial_warps),
+            shared_text(s.shared_load, s.shared_store),
+            ways_text(std::max(s.shared_load.worst_ways, s.shared_store.worst_ways)),
+            requests_text(s.global_load, s.global_store),
+            sectors_text(s.global_load, s.global_store)};
+}
+
+}  // namespace
+
+std::string compare_table(const ComparedTrace& a, const ComparedTrace& b)
+{
+    const std::vector<bool> differing = wl::trace::differing_steps(a.run.block, b.run.block);
+    const std::optional<std::uint32_t> first = wl::trace::first_differing_step(differing);
+    const auto sites_a = step_sites(a.run.block, a.run.steps.size(), a.names.own);
+    const auto sites_b = step_sites(b.run.block, b.run.steps.size(), b.names.own);
+    std::vector<std::vector<std::string>> rows{{"step", "line " + a.label, "line " + b.label, "threads", "warps", "partial", "shared wf",
+                                                "worst", "global ld/st", "sectors/request"}};
+    for (std::size_t s = 0; s < differing.size(); ++s) {
+        const bool in_a = s < a.run.steps.size(), in_b = s < b.run.steps.size();
+        std::vector<std::string> row{std::to_string(s) + (first == s ? " *" : ""), in_a ? lines_text(sites_a[s], a.names) : "none",
+                                     in_b ? lines_text(sites_b[s], b.names) : "none"};
+        const auto cells_a = in_a ? metric_cells(a.run.steps[s]) : std::vector<std::string>{};
+        const auto cells_b = in_b ? metric_cells(b.run.steps[s]) : std::vector<std::string>{};
+        for (std::size_t c = 0; c < 7; ++c)
+            row.push_back(both(in_a ? std::optional(cells_a[c]) : std::nullopt, in_b ? std::optional(cells_b[c]) : std::nullopt));
+        rows.push_back(std::move(row));
+    }
+    const auto total_cells = [](const wl::trace::Totals& t) {
+        return std::vector<std::string>{"", "", std::to_string(t.partial_warp_steps), shared_text(t.shared_load, t.shared_store),
+                                        ways_text(std::max(t.shared_load.worst_ways, t.shared_store.worst_ways)),
+                                        requests_text(t.global_load, t.global_store), sectors_text(t.global_load, t.global_store)};
+    };
+    const auto ta = total_cells(a.run.totals), tb = total_cells(b.run.totals);
+    std::vector<std::string> total{"total", std::to_string(a.run.steps.size()) + " steps", std::to_string(b.run.steps.size()) + " steps"};
+    for (std::size_t c = 0; c < 7; ++c) total.push_back(both(ta[c], tb[c]));
+    rows.push_back(std::move(total));
+    std::string out = aligned(rows) + "\n";
+    out += first ? "* step " + std::to_string(*first) + ": the first step whose accesses differ (which lanes touch which words)\n"
+                 : "the two runs make the same accesses at every step\n";
+    out += "a -> b: " + a.label + "'s value, then " + b.label + "'s (one value: both agree); shared wf: wavefronts actual/ideal;\n"
+           "worst: the worst n-way bank conflict; global ld/st: load/store requests (warp instructions).\n";
+    return out;
 }
 
 namespace {

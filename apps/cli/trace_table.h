@@ -8,6 +8,7 @@
 #include "labs/common/fidelity.h"
 #include "labs/common/lab.h"
 #include "warplab/trace/analysis.h"
+#include "warplab/trace/block_analysis.h"
 #include "warplab/trace/events.h"
 
 namespace warplab::cli {
@@ -24,6 +25,19 @@ SourceNames source_names(const Lab& lab, const std::string& own_file);
 // sectors-per-request column averages away (reduction v4's doubled loads at the same 4 sectors each).
 std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals,
                         const wl::trace::BlockTrace& block, const SourceNames& names, bool with_requests = false);
+
+// One side of `warplab trace --compare`: a run's analysis and what to call it ("v2", "yours").
+struct ComparedTrace {
+    std::string label;
+    const wl::trace::BlockAnalysis& run;
+    SourceNames names;
+};
+
+// The two runs' steps aligned by index: each side's lines, then per metric
+// (threads, warps, partial, shared wavefronts, worst n-way, global requests
+// and sectors per request) one value where both agree and "a -> b" where not;
+// the first step whose accesses differ (wl::trace::differing_steps) marked *.
+std::string compare_table(const ComparedTrace& a, const ComparedTrace& b);
 
 // warplab's counted totals beside Nsight Compute's measured per-block counts.
 std::string counted_vs_measured_table(const MemoryCounts& counted, const MeasuredCounts& measured);

@@ -5,12 +5,14 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <string>
 
 #include "labs/common/data_dir.h"
 #include "labs/common/kernel_instance.h"
 #include "labs/common/lab.h"
 #include "labs/common/user_kernel.h"
+#include "labs/common/without_barrier.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/kernel_file.h"
 #include "warplab/ptx/ptx.h"
@@ -70,6 +72,8 @@ struct EmulatorBackend {
     UserKernel* user = nullptr;    // set: the user's kernel runs in place of every version's
     void* scratch_memory = nullptr;
     std::size_t scratch_bytes = 0;
+    std::uint32_t without_barrier = 0;  // RunRequest::without_barrier: every launch runs its module without that line's barriers
+    std::map<const wl::ptx::Module*, wl::ptx::Module> edited{};  // those modules, by the one they were made from
 
     template <class T> T* alloc(std::size_t n) { return emu.alloc<T>(n); }
     void free(void* p) { emu.free(p); }
@@ -91,6 +95,16 @@ struct EmulatorBackend {
     template <class T> void copy_to_device(T* dst, const T* src, std::size_t n) { emu.copy_to_device(dst, src, n); }
     template <class T> void copy_to_host(T* dst, const T* src, std::size_t n) { emu.copy_to_host(dst, src, n); }
 
+    // The module a launch runs: `m`, or `m` without the barriers at line
+    // without_barrier of `file`; `lab` names a lab's module (empty: a user's).
+    const wl::ptx::Module& as_run(const wl::ptx::Module& m, const std::string& file, const std::string& lab)
+    {
+        if (!without_barrier) return m;
+        auto it = edited.find(&m);
+        if (it == edited.end()) it = edited.emplace(&m, module_without_barrier(m, file, without_barrier, lab)).first;
+        return it->second;
+    }
+
     template <class V, class Args, class... A>
     void launch(KernelInstance<V, Args> kernel, dim3 grid, dim3 block, const A&... args)
     {
@@ -101,9 +115,10 @@ struct EmulatorBackend {
     {
         if (user && user_stands_in<V>) {
             const UserKernel::Entry& e = user->entry(user_launch(kernels, kernel, block, shared_bytes));
-            wl::ptx::launch(emu, *e.module, e.name, grid, block, e.shared_bytes, args...);
+            wl::ptx::launch(emu, as_run(*e.module, user->file(), ""), e.name, grid, block, e.shared_bytes, args...);
         } else {
-            wl::ptx::launch(emu, module, entry_name(kernels, kernel), grid, block, shared_bytes, args...);
+            wl::ptx::launch(emu, as_run(module, kernel_file(kernels, V::meta), kernels.lab), entry_name(kernels, kernel), grid,
+                            block, shared_bytes, args...);
         }
         if (record_first_launch_only) emu.options.record = false;
     }

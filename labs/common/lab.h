@@ -50,6 +50,11 @@ struct RunRequest {
     // and what to call as blocks finish (blocks done, blocks in the grid).
     std::uint64_t max_instructions = 0;
     std::function<void(std::uint64_t, std::uint64_t)> progress;
+    // What if this barrier were gone: the __syncthreads() and __syncwarp() at
+    // this line of the version's file (or of the --file kernel's) removed from
+    // the PTX before the run, the rest unchanged (labs/common/without_barrier.h);
+    // 0: none. The emulator runs it.
+    std::uint32_t without_barrier = 0;
     // Labs with 2D thread groups (image): the group as {x, y} (--block WxH); empty: `block`, or the version's.
     std::vector<unsigned> block_dim;
     // The image lab: a PNG file to reduce in place of its seeded picture (--image).

@@ -30,6 +30,7 @@ template <class D> RunResult run_on_emulator(const RunRequest& req)
     EmulatorBackend backend{emu, lab_module<D>(), D::kernels, kEmulatedMultiprocessors, true};
     std::optional<UserKernel> user;
     if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, D::kernels, req.shared_bytes);
+    backend.without_barrier = req.without_barrier;
     RunResult out = with_compile_warnings(backend.user, [&] { return run_on<D>(backend, req); });
     out.backend = emulator_name(req);
     take_trace(emu, out);

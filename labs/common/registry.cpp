@@ -25,12 +25,15 @@ namespace warplab {
 
 namespace {
 
-// Each lab's run, checking the warp width first: what no backend of any lab can do is refused in one place.
+// Each lab's run, checking the warp width and a barrier's removal first: what no backend of any lab can do
+// (64 lanes or a modified module on a GPU) is refused in one place.
 std::vector<Lab> checking_warp_width(std::vector<Lab> labs)
 {
     for (Lab& lab : labs)
         lab.run = [run = std::move(lab.run)](const RunRequest& req) {
             check_warp_width(req);
+            if (req.without_barrier && req.backend == BackendChoice::Gpu)
+                throw std::invalid_argument("--without-barrier reruns the kernel on the emulator only (use --backend cpu or auto)");
             return run(req);
         };
     return labs;
@@ -94,7 +97,8 @@ const Version* find_version(const Lab& lab, std::string_view id)
 
 bool runs_on_gpu(const RunRequest& req)
 {
-    if (req.backend == BackendChoice::Auto && req.warp_width != 32) return false;  // only the emulator has other widths
+    // Only the emulator has other widths, and runs a module without a barrier.
+    if (req.backend == BackendChoice::Auto && (req.warp_width != 32 || req.without_barrier)) return false;
     return req.backend == BackendChoice::Gpu || (req.backend == BackendChoice::Auto && gpu_status().available);
 }
 

@@ -52,6 +52,7 @@ RunResult run_on_emulator(const RunRequest& req)
         describe_launch<V>(out, s, req, kEmulatedMultiprocessors);
         EmulatorBackend backend{emu, ptx_module(), kKernels, kEmulatedMultiprocessors};
         if (user) backend.user = &*user;
+        backend.without_barrier = req.without_barrier;
         with_compile_warnings(backend.user, [&] { multiply_on<V>(backend, d_a, d_b, d_c, s); });
     });
     if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");

@@ -1,6 +1,7 @@
 // A lesson rendered headless (--lesson FILE --tour DIR): one picture per
-// slide, as presented with its answer hidden, and a handout page with the
-// captions, the questions and their answers read from the traces.
+// slide, as presented with its answer hidden (and one revealed where it asks
+// something), and a handout page with the captions, the questions and their
+// answers read from the traces.
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -30,7 +31,7 @@ std::string html_escaped(const std::string& text)
 }
 
 struct HandoutSlide {
-    std::string picture, heading, caption, question, answer;
+    std::string picture, heading, caption, question, answer, answer_picture;
 };
 
 void write_handout(const std::filesystem::path& dir, const Lesson& lesson, const std::vector<HandoutSlide>& slides)
@@ -46,7 +47,7 @@ void write_handout(const std::filesystem::path& dir, const Lesson& lesson, const
              << "\">\n<p>" << html_escaped(s.caption) << "</p>\n";
         if (!s.question.empty())
             html << "<p class=question>" << html_escaped(s.question) << "</p>\n<details><summary>Answer</summary><p>"
-                 << html_escaped(s.answer) << "</p></details>\n";
+                 << html_escaped(s.answer) << "</p><img src=\"" << s.answer_picture << "\" alt=\"the answer revealed\"></details>\n";
     }
     if (!html) throw std::runtime_error("cannot write " + (dir / "index.html").string());
 }
@@ -60,6 +61,7 @@ HandoutSlide handout_slide(App& app)
     h.caption = slide.caption;
     if (slide.question) {
         h.question = slide.question->text;
+        h.answer_picture = printf_string("slide%02zu_answer.png", app.lesson.slide + 1);
         h.answer = answer_text(*slide_answer(app).value) +
                    (slide.question->explanation.empty() ? "" : ". " + slide.question->explanation);
     }
@@ -82,6 +84,9 @@ int run_lesson_tour(Platform& platform, App& app, const Options& options)
             if (const std::string wrong = answer_disagreement(app); !wrong.empty()) throw std::runtime_error(options.lesson + ": " + wrong);
             slides.push_back(handout_slide(app));
             write_png((dir / slides.back().picture).string(), frame_image(platform, app));
+            if (slides.back().answer_picture.empty()) continue;
+            toggle_reveal(app);
+            write_png((dir / slides.back().answer_picture).string(), frame_image(platform, app));
         }
         write_handout(dir, lesson, slides);
     } catch (const std::runtime_error& e) {

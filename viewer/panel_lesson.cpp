@@ -32,8 +32,8 @@ std::string revealed_text(App& app)
 {
     const SlideAnswer answer = slide_answer(app);
     const LessonQuestion& q = *current_slide(app).question;
-    if (!answer.value) return "Answer: none here (" + answer.error + ")";
-    return "Answer: " + answer_text(*answer.value) + (q.explanation.empty() ? "" : ". " + q.explanation);
+    if (!answer.value) return "The trace gives no answer here: " + answer.error;
+    return "The trace says " + answer_text(*answer.value) + (q.explanation.empty() ? "" : ". " + q.explanation);
 }
 
 // The bar's lines of text, the answer box's row aside.

@@ -465,7 +465,11 @@ TEST(ViewerLesson, ShippedLessonsRenderAsHandouts)
             std::snprintf(picture, sizeof picture, "slide%02zu.png", i + 1);
             EXPECT_GT(std::filesystem::file_size(dir + "/" + picture), 10000u) << name << " " << picture;
             EXPECT_NE(page.find(picture), std::string::npos) << name;
-            if (lesson.slides[i].question) EXPECT_NE(page.find("<summary>Answer</summary><p>" + answer_text(*lesson.slides[i].question->answer.value)), std::string::npos) << name << " " << picture;
+            if (!lesson.slides[i].question) continue;
+            EXPECT_NE(page.find("<summary>Answer</summary><p>" + answer_text(*lesson.slides[i].question->answer.value)), std::string::npos)
+                << name << " " << picture;
+            std::snprintf(picture, sizeof picture, "slide%02zu_answer.png", i + 1);
+            EXPECT_GT(std::filesystem::file_size(dir + "/" + picture), 10000u) << name << " " << picture;
         }
         EXPECT_NE(output.find("wrote " + std::to_string(lesson.slides.size()) + " slides"), std::string::npos) << output;
     }

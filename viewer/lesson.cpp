@@ -31,16 +31,19 @@ struct Where {
     }
 };
 
+std::string joined(const std::vector<std::string>& names)
+{
+    std::string all;
+    for (const std::string& name : names) all += (all.empty() ? "" : ", ") + name;
+    return all;
+}
+
 // An object's keys must all be known: a misspelt one would otherwise be ignored.
 void only_known(const json& object, const std::vector<std::string>& known, const Where& where)
 {
     for (const auto& [key, value] : object.items())
         if (std::find(known.begin(), known.end(), key) == known.end())
-            throw where.error(key, "no such field" + did_you_mean(key, known) + "; fields here: " + [&] {
-                std::string all;
-                for (const std::string& k : known) all += (all.empty() ? "" : ", ") + k;
-                return all;
-            }());
+            throw where.error(key, "no such field" + did_you_mean(key, known) + "; fields here: " + joined(known));
 }
 
 std::string text_field(const json& object, const std::string& key, const Where& where, bool required)
@@ -87,9 +90,7 @@ LessonAnswer parse_answer(const json& a, const Version& version, const Where& wh
     if (std::none_of(metrics.begin(), metrics.end(), [&](const LessonMetric& m) { return answer.metric == m.name; })) {
         std::vector<std::string> names;
         for (const LessonMetric& m : metrics) names.push_back(m.name);
-        std::string all;
-        for (const std::string& n : names) all += (all.empty() ? "" : ", ") + n;
-        throw where.error("metric", "unknown metric '" + answer.metric + "'" + did_you_mean(answer.metric, names) + "; metrics: " + all);
+        throw where.error("metric", "unknown metric '" + answer.metric + "'" + did_you_mean(answer.metric, names) + "; metrics: " + joined(names));
     }
     answer.step = count_field(a, "step", where);
     answer.line = count_field(a, "line", where);

@@ -73,8 +73,8 @@ std::optional<Options> parse_options(int argc, char** argv)
         ->check(CLI::PositiveNumber);
     cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed); "
                    "with --lesson, one per slide and a handout page");
-    cli.add_option("--lesson", o.lesson, "play a lesson in presenter mode: a lesson file, or a shipped one's name (reduction, transpose, "
-                   "coalescing, image); PageDown/PageUp move, R reveals");
+    cli.add_option("--lesson", o.lesson, "play a lesson in presenter mode: a lesson file, or a shipped lesson's name (lessons/, e.g. reduction); "
+                   "PageDown/PageUp move, R reveals");
     cli.add_option("--slide", o.slide, "with --lesson: the slide to start on, from 1")->check(CLI::PositiveNumber);
     try {
         cli.parse(argc, argv);

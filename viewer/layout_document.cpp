@@ -18,6 +18,10 @@ nlohmann::json layout_document(App& app, const Image& image)
         if (app.layout.shown[i]) panels[panel_name(Panel(i))] = rect_json(app.layout.rects[i]);
     for (const auto& [name, r] : app.regions) regions[name] = rect_json(r);
     const TraceSlot& slot = current_trace(app);
+    nlohmann::json lesson;  // null without one
+    if (app.lesson.lesson)
+        lesson = {{"title", app.lesson.lesson->title}, {"slide", app.lesson.slide + 1}, {"slides", app.lesson.lesson->slides.size()},
+                  {"revealed", app.lesson.revealed}};
     return {{"size", {image.width, image.height}},
             {"presenter", app.presenter},
             {"lab", current_lab(app).id},
@@ -26,6 +30,7 @@ nlohmann::json layout_document(App& app, const Image& image)
             {"warp_size", app.sel.warp_width},
             {"compare_widths", app.compare_widths},
             {"steps", step_count(app)},
+            {"lesson", lesson},
             {"panels", panels},
             {"regions", regions},
             {"palette", palette_json()},

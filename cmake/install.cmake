@@ -55,7 +55,7 @@ notice for machine code.\n"
   "Zstandard, in warplab run's runtime|/usr/share/doc/libzstd-dev/copyright"
   "LZ4, in warplab run's runtime|/usr/share/doc/liblz4-dev/copyright")
 install(FILES README.md LICENSE CHANGELOG.md ${_notices} DESTINATION ${CMAKE_INSTALL_DOCDIR})
-install(DIRECTORY docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR})
+install(DIRECTORY docs DESTINATION ${CMAKE_INSTALL_DOCDIR})  # docs/ beside README.md, as its links expect
 
 # ---- the Debian package (cpack -G DEB, run by scripts/package.sh)
 set(CPACK_PACKAGE_NAME warplab)

@@ -9,6 +9,7 @@ from other kernels than the generator writes now. Prints "needs nvcc" and
 succeeds (CTest marks the test skipped) where there is no CUDA toolkit.
 """
 import argparse
+import array
 import os
 import sys
 
@@ -64,6 +65,12 @@ def main(argv):
         return 1
     if compared == 0:
         print(f"differential: {a.expected} holds no kernel")
+        return 1
+    first = expected["kernels"][0]
+    flipped = array.array("I", words[first["index"]])
+    flipped[0] ^= 1
+    if not d.compare(manifests[first["index"]], first, flipped):
+        print("differential: the comparison let a flipped bit pass")
         return 1
     print(f"differential: {compared} generated kernels (seed {seed}) give on the emulator the words "
           f"{expected['gpu']} gave (recorded {expected['recorded']})")

@@ -130,14 +130,15 @@ EMULATOR_GAPS = {
 }
 
 # Float expressions over float operands x, y, z whose results are defined to the bit
-# (correctly rounded, or exact, or a fixed sequence of such operations).
+# (correctly rounded, or exact, or a fixed sequence of such operations). No bare
+# product x * y: its mul.f32 may meet a later add.f32, a pair ptxas may fuse.
 FLOAT_EXPRS = (
     [f"__fadd_{r}({{x}}, {{y}})" for r in ROUNDINGS] + [f"__fsub_{r}({{x}}, {{y}})" for r in ROUNDINGS]
     + [f"__fmul_{r}({{x}}, {{y}})" for r in ROUNDINGS] + [f"__fmaf_{r}({{x}}, {{y}}, {{z}})" for r in ROUNDINGS]
     + [f"__fdiv_{r}({{x}}, {{y}})" for r in ROUNDINGS] + [f"__frcp_{r}({{x}})" for r in ROUNDINGS]
     + [f"__fsqrt_{r}({{x}})" for r in ROUNDINGS] + [f"__fmaf_ieee_{r}({{x}}, {{y}}, {{z}})" for r in ROUNDINGS]
     + [
-        "{x} + {y}", "{x} - {y}", "{x} * {y}", "{x} * {y} + {z}", "{x} / {y}", "sqrtf({x})", "fmaf({x}, {y}, {z})",
+        "{x} + {y}", "{x} - {y}", "{x} * {y} + {z}", "{x} / {y}", "sqrtf({x})", "fmaf({x}, {y}, {z})",
         "fminf({x}, {y})", "fmaxf({x}, {y})", "fabsf({x}) - {y}", "-({x})", "copysignf({x}, {y})", "__saturatef({x})",
         "floorf({x})", "ceilf({x})", "truncf({x})", "rintf({x})", "roundf({x})", "fdimf({x}, {y})", "fmodf({x}, {y})",
         "remainderf({x}, {y})", "nextafterf({x}, {y})", "logbf({x})", "sinf({x})", "cosf({x})", "logf({x})", "log2f({x})",
@@ -224,6 +225,7 @@ class Kernel:
         self.scratch_regions = 0
         self.dynamic_words = 0  # dynamic shared words a thread
         self.fence_reduction = False
+        self.shared_statements = 0
         self.features = set()
 
     # --- building blocks -------------------------------------------------------------
@@ -750,11 +752,23 @@ class Kernel:
         ("s_global_atomic", 3), ("s_global_exchange", 1), ("s_fence_reduction", 1), ("s_cp_async", 2),
     ]
 
+    # Statements that declare shared memory: at most MAX_SHARED_STATEMENTS of them, each
+    # under 5 KB (a 256-thread block's 4 words a thread and one more), keep a kernel
+    # well under the 48 KB of static shared memory a block may declare.
+    SHARED_STATEMENTS = {"s_shared_exchange", "s_tile2d", "s_block_reduce", "s_shared_atomic", "s_ticket",
+                         "s_fence_reduction", "s_cp_async"}
+    MAX_SHARED_STATEMENTS = 6
+
     def statement(self):
         total = sum(w for _, w in self.STATEMENTS)
         k = self.rng.below(total)
         for name, weight in self.STATEMENTS:
             if k < weight:
+                if name in self.SHARED_STATEMENTS:
+                    if self.shared_statements == self.MAX_SHARED_STATEMENTS:
+                        name = "s_int"
+                    else:
+                        self.shared_statements += 1
                 self.emit(f"{{  // {name[2:]}")
                 self.nested(getattr(self, name), 1)
                 self.emit("}")

@@ -37,8 +37,9 @@ struct ExerciseSpec {
     unsigned time_limit_s;       // the whole run of the checks
 };
 
-// Every exercise opens with this check; the others (properties) are graded
-// only once it passes: a property of a wrong kernel proves nothing.
+// Every exercise opens with this check, run on every case; the others
+// (properties) are graded once one of its cases is right, and only on a traced
+// run whose result is right: a property of a wrong result proves nothing.
 inline constexpr std::string_view kCorrect = "correct";
 
 namespace catalog_detail {

@@ -315,7 +315,8 @@ Finding fetch_before_tree(const Harness& h, const Fetches& f, const std::string&
 // looping over the image, one thread looping over the tile, or one pixel a
 // thread in a bigger group has other counts. Then the last group, cut by both
 // edges (at 16x16: 10x2 pixels of 250x130): each pixel in the image once,
-// none twice (a fetch clamped to the edge fetches an edge pixel again).
+// none twice (a fetch clamped to the edge fetches an edge pixel again). Where
+// the 250x130 partials are wrong, group (0,0) of the 160x96 image alone.
 Verdict four_fetches(const Harness& h)
 {
     const Shape s = student_shape(h);

@@ -29,7 +29,7 @@ wl::ptx::Module module_without_barrier(const wl::ptx::Module& module, const std:
 std::string without_barrier_title(const std::string& file, std::uint32_t line)
 {
     return "what if the barrier at line " + std::to_string(line) + " of " + base_name(file) +
-           " were gone: a modified run, its PTX without that line's barrier, the rest unchanged";
+           " were gone: a modified run, its PTX without that line's barriers, the rest unchanged";
 }
 
 }  // namespace warplab

@@ -4,9 +4,10 @@
 The commands are the lines of `sh` fences and the inline code spans that
 start with build/warplab, build/warplab-viewer or warplab. Each is written as
 it runs from the repository root (build/warplab, not warplab), and a diff of
-two traces is refused: it marks every row as changed (line numbers, widths). Each runs from the repository root on the emulator:
+two traces is refused: it marks every row as changed (line numbers, widths);
+`warplab trace LAB A --compare B` sets two traces side by side. Each runs from the repository root on the emulator:
 a trace, sweep, occupancy or recorded bench must exit 0 (the racy tail's
-trace, shown to make its race appear, exits 3 with the fault). A command
+trace and v5 without a line's __syncwarp(), shown to make a race appear, exit 3 with the fault). A command
 that needs a GPU (bench without --recorded, a GPU-only version) is run too:
 on a machine without one it must get past its options and stop only for the
 GPU (exit 2, "no GPU to time on" or "runs only on a GPU"), so an unknown or
@@ -42,7 +43,7 @@ INLINE = re.compile(r"`((?:build/)?warplab(?:-viewer)?\s[^`]+|diff <\([^`]+)`( \
 # Where only the GPU is missing: the options were parsed and checked first.
 NEEDS_GPU = ("no GPU to time on", "runs only on a GPU")
 # Commands shown to make a fault appear (exit 3, the emulator's report): the lesson of the racy tail.
-SHOWS_A_FAULT = {"build/warplab trace reduction v5-racy",
+SHOWS_A_FAULT = {"build/warplab trace reduction v5-racy", "build/warplab trace reduction v5 --without-barrier 27",
                  "build/warplab trace image v3-wave64 --schedule lockstep --size 37,23"}
 # Commands shown to make a refusal appear, on any machine: versions that are timed but never traced.
 SHOWS_A_REFUSAL = {f"build/warplab trace matmul {v}" for v in ("v11", "v12", "v14")}
@@ -71,7 +72,7 @@ def commands_of(text: str) -> list[tuple[int, str, bool]]:
 def as_written(command: str) -> str | None:
     """Why a command is not written as a learner runs it from the repository root; None when it is."""
     if command.startswith("diff <("):
-        return "a diff of two traces marks every row as changed; show the tables and say what to compare"
+        return "a diff of two traces marks every row as changed; show them with warplab trace LAB A --compare B"
     if not command.startswith(("build/", "cmake ")):
         return "write it as it runs from the repository root: build/" + command
     return None

@@ -28,6 +28,8 @@ BATCH = 100  # kernels a program: nvcc's fixed cost (the host side, the headers)
 MAGIC = 0x46464944
 SLOT_NAMES = ["u0", "u1", "u2", "u3", "f0", "f1", "f2", "f3", "d0.lo", "d0.hi"]
 FORMAT = "warplab-differential-1"
+# What stops every kernel of a program, not one: a build error, no usable GPU.
+WHOLE_RUN_FAILURES = ("warplab: error:", "no CUDA-capable device", "driver version is insufficient")
 
 
 def batches(count, batch=BATCH):
@@ -82,7 +84,7 @@ def run_batch(command, results, first, count, log):
         failed = start + len(done)  # records come in order: the first without one failed
         if failed >= first + count:
             break
-        if "warplab: error:" in proc.stderr:  # the program was not built: no kernel of it runs
+        if any(fatal in proc.stderr for fatal in WHOLE_RUN_FAILURES):  # no kernel of the program can run
             failures.update({i: failure_text(proc) for i in range(failed, first + count)})
             break
         failures[failed] = failure_text(proc)

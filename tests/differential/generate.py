@@ -624,6 +624,40 @@ class Kernel:
         self.emit("__syncthreads();")  # the array is not reused, but a loop around it would
         self.features.add("shared_atomic")
 
+    def s_cas_max(self):
+        """A float maximum by an atomicCAS loop, as public code writes atomicMax for floats;
+        every word it reads is read atomically (its first guess is -inf), and zeros are
+        made +0 first, so the maximum is one value whatever the order."""
+        name, v, seen, guess = self.fresh("largest"), self.fresh("value"), self.fresh("seen"), self.fresh("guess")
+        self.emit(f"__shared__ unsigned {name};")
+        self.emit(f"if (tid == 0u) {name} = 0xff800000u;  // -inf")
+        self.emit("__syncthreads();")
+        self.emit(f"const float {v} = fmaxf({self.f()}, -1e30f) + 0.0f;  // NaN to -1e30, -0 to +0")
+        self.emit(f"unsigned {seen} = 0xff800000u, {guess};")
+        self.emit("do {")
+        self.nested(lambda: self.emit(f"{guess} = {seen};"), 1)
+        self.nested(lambda: self.emit(f"{seen} = atomicCAS(&{name}, {guess}, __float_as_uint(fmaxf({v}, __uint_as_float({guess}))));"), 1)
+        self.emit(f"}} while ({seen} != {guess});")
+        self.emit("__syncthreads();")
+        self.emit(f"{self.f()} = __uint_as_float({name});")
+        self.features.add("shared_atomic")
+
+    def s_vector_load(self):
+        """Vector and read-only loads, as optimised public kernels write them."""
+        r = self.rng
+        k = r.below(3)
+        if k == 0:
+            q = self.fresh("quad")
+            self.emit(f"const uint4 {q} = reinterpret_cast<const uint4*>(copied)[gid];")
+            self.emit(f"{self.u()} ^= {q}.x + {q}.y * {q}.z - {q}.w;")
+        elif k == 1:
+            pair = self.fresh("pair")
+            self.emit(f"const float2 {pair} = __ldg(reinterpret_cast<const float2*>(copied) + 2u * gid + {r.below(2)}u);")
+            self.emit(f"{self.f()} = __fadd_ru({pair}.x, {pair}.y);")
+        else:
+            self.emit(f"{self.u()} += __ldg(&mine[{r.below(10)}]) ^ __ldcg(&copied[(gid * 4u + {r.below(4)}u)]);")
+        self.features.add("vector_load")
+
     def s_ticket(self):
         """atomicAdd's returned value: the tickets differ by order, their sum does not."""
         name = self.fresh("tickets")
@@ -749,13 +783,14 @@ class Kernel:
         ("s_branch", 4), ("s_switch", 1), ("s_loop", 3), ("s_while", 1), ("s_local", 2), ("s_shuffle", 4),
         ("s_warp_reduce", 2), ("s_vote", 3), ("s_redux", 2), ("s_masked", 2), ("s_tile", 2), ("s_shared_exchange", 3),
         ("s_tile2d", 1), ("s_block_reduce", 1), ("s_sync_count", 1), ("s_shared_atomic", 3), ("s_ticket", 1),
-        ("s_global_atomic", 3), ("s_global_exchange", 1), ("s_fence_reduction", 1), ("s_cp_async", 2),
+        ("s_global_atomic", 3), ("s_global_exchange", 1), ("s_fence_reduction", 1), ("s_cp_async", 2), ("s_cas_max", 1),
+        ("s_vector_load", 1),
     ]
 
     # Statements that declare shared memory: at most MAX_SHARED_STATEMENTS of them, each
     # under 5 KB (a 256-thread block's 4 words a thread and one more), keep a kernel
     # well under the 48 KB of static shared memory a block may declare.
-    SHARED_STATEMENTS = {"s_shared_exchange", "s_tile2d", "s_block_reduce", "s_shared_atomic", "s_ticket",
+    SHARED_STATEMENTS = {"s_shared_exchange", "s_tile2d", "s_block_reduce", "s_shared_atomic", "s_ticket", "s_cas_max",
                          "s_fence_reduction", "s_cp_async"}
     MAX_SHARED_STATEMENTS = 6
 

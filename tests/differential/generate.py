@@ -15,13 +15,14 @@ functions, shuffles of every kind and width, votes, match, redux, cooperative
 groups tiles, shared memory (static 1D and padded 2D, sub-word, dynamic) with
 barriers, atomics on shared and global memory, a __constant__ table, divergent
 branches and loops, cp.async (__pipeline_memcpy_async, cooperative groups'
-and cuda::memcpy_async), local arrays at dynamic indices and the threadfence
-reduction. Every kernel is race-free and its results do not depend on the
-order the hardware runs threads in: atomics on a word all apply one
-commutative operation (integer add, min, max, and, or, xor, inc and dec with
-one limit, float add of values whose sums are exact), and an atomic's returned
-value is used only through an order-free sum; a thread reads another's word
-only after a barrier (or a fence and an atomic, for the last block).
+and cuda::memcpy_async), vector and read-only loads, local arrays at dynamic
+indices and the threadfence reduction. Every kernel is race-free and its
+results do not depend on the order the hardware runs threads in: atomics on a
+word all apply one commutative operation (integer add, min, max, and, or, xor,
+inc and dec with one limit, float add of values whose sums are exact, a float
+maximum by an atomicCAS loop), and an atomic's returned value is used only
+through an order-free sum; a thread reads another's word only after a barrier
+(or a fence and an atomic, for the last block).
 
 Blocks are whole warps (32 to 256 threads, 1D or 2D), grids 1 to 4 blocks, so a
 full-mask collective always names every lane; inside divergent branches the

@@ -6,9 +6,10 @@ compute, and (with --warplab) compare warplab's emulator with it.
 
 1. Writes the batches (generate.py; 100 kernels a program) under --work and
    builds each with nvcc -arch=sm_90, in parallel.
-2. Runs each natively; OUT/expected.json keeps every kernel's result (a digest a
-   slot, approximate slots in full), OUT/h100.json the first --ci-count kernels:
-   the file CI compares the emulator with (tests/differential/expected/h100.json).
+2. Runs each natively; expected.json (under --work) keeps every kernel's result
+   (a digest a slot, approximate slots in full), OUT/h100.json the first
+   --ci-count kernels: the file CI compares the emulator with
+   (tests/differential/expected/h100.json).
 3. With --warplab, runs every batch on the emulator (`warplab run`) and compares
    word by word with the GPU's words: prints the count and every mismatch (also
    in OUT/mismatches.txt); exit status 1 where there is one.
@@ -56,8 +57,8 @@ def main(argv):
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--seed", type=int, required=True)
     p.add_argument("--count", type=int, required=True, help="kernels to generate")
-    p.add_argument("--out", required=True, help="where expected.json, h100.json and mismatches.txt go (small files)")
-    p.add_argument("--work", default="/tmp/warplab-differential", help="batches, programs and full results")
+    p.add_argument("--out", required=True, help="where h100.json and mismatches.txt go")
+    p.add_argument("--work", default="/tmp/warplab-differential", help="batches, programs, results and expected.json")
     p.add_argument("--warplab", help="a warplab build: also run every kernel on its emulator and compare")
     p.add_argument("--ci-count", type=int, default=300, help="kernels in h100.json (the CI's expected file)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
@@ -65,6 +66,9 @@ def main(argv):
     a = p.parse_args(argv)
     if a.count < 1 or a.seed < 0:
         p.error("--count must be at least 1 and --seed not negative")
+    ci_count = min(a.ci_count, a.count)
+    if ci_count < 1 or (ci_count % d.BATCH and ci_count != a.count):
+        p.error(f"--ci-count must be a multiple of {d.BATCH} (whole programs) or the whole --count")
     if a.warplab and not os.access(a.warplab, os.X_OK):
         p.error(f"--warplab {a.warplab} is not an executable")
     if not os.access(a.nvcc, os.X_OK):
@@ -112,13 +116,11 @@ def main(argv):
                     failures={str(i): t for i, t in sorted(gpu_failures.items()) if i < count},
                     kernels=[d.summary(manifests[i], gpu_words[i]) for i in sorted(gpu_words) if i < count])
 
-    with open(os.path.join(a.out, "expected.json"), "w") as f:
+    with open(os.path.join(work, "expected.json"), "w") as f:
         json.dump(expected_file(a.count), f, separators=(",", ":"))
-    ci_count = min(a.ci_count, a.count)
-    if ci_count % d.BATCH == 0 or ci_count == a.count:
-        with open(os.path.join(a.out, "h100.json"), "w") as f:
-            json.dump(expected_file(ci_count), f, indent=0, separators=(",", ":"))
-    log(f"gpu: {len(gpu_words)} kernels recorded in {a.out}/expected.json (and the first {ci_count} in {a.out}/h100.json); "
+    with open(os.path.join(a.out, "h100.json"), "w") as f:
+        json.dump(expected_file(ci_count), f, indent=0, separators=(",", ":"))
+    log(f"gpu: {len(gpu_words)} kernels recorded in {work}/expected.json (and the first {ci_count} in {a.out}/h100.json); "
         f"{len(gpu_failures)} failed on the GPU")
     for i, text in sorted(gpu_failures.items()):
         log(f"gpu failure: kernel {i}: {text}")

@@ -28,6 +28,7 @@ BATCH = 100  # kernels a program: nvcc's fixed cost (the host side, the headers)
 MAGIC = 0x46464944
 SLOT_NAMES = ["u0", "u1", "u2", "u3", "f0", "f1", "f2", "f3", "d0.lo", "d0.hi"]
 FORMAT = "warplab-differential-1"
+RUN_TIMEOUT = 600  # seconds a program may run (a build, then 100 kernels of a few milliseconds)
 # What stops every kernel of a program, not one: a build error, no usable GPU.
 WHOLE_RUN_FAILURES = ("warplab: error:", "no CUDA-capable device", "driver version is insufficient")
 
@@ -74,7 +75,12 @@ def run_batch(command, results, first, count, log):
     if os.path.exists(results):
         os.remove(results)
     while start < first + count:
-        proc = subprocess.run(command + [results, str(start - first)], capture_output=True, text=True)
+        try:
+            proc = subprocess.run(command + [results, str(start - first)], capture_output=True, text=True,
+                                  timeout=RUN_TIMEOUT)
+        except subprocess.TimeoutExpired as e:  # a kernel that never ends: the next without a record
+            stderr = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+            proc = subprocess.CompletedProcess(e.cmd, -9, "", stderr + f"\nstopped after {RUN_TIMEOUT} s: a kernel did not end\n")
         with open(log, "a") as f:
             f.write(f"$ {' '.join(command)} {results} {start - first}\nexit {proc.returncode}\n{proc.stderr}")
         records = read_records(results)

@@ -67,16 +67,97 @@ TEST(MachineCode, ParsesWidthsPerLineAndKind)
     EXPECT_EQ(code.width({file_hash("other.cuh"), 45}, Kind::Load), 0u) << "the file takes part";
 }
 
-TEST(MachineCode, MixedWidthsLeaveTheLineAlone)
+TEST(MachineCode, ALineOfTwoWidthsGroupsByTheWidest)
 {
-    // One line with LDS.128 and LDS.32 in one kernel, or instantiations that disagree:
-    // no single width, so 0 (the PTX's accesses are kept).
+    // One line with LDS.128 and LDS.32 in one kernel: grouped by 16 bytes (the accesses
+    // that fill no float4 stay as they are). Instantiations that agree on the widths: the
+    // same. Instantiations that disagree: no width, the PTX's accesses are kept.
+    const Site x7{file_hash("x.cuh"), 7};
     const MachineCode one = MachineCode::parse("kernel a\nx.cuh:7 load 16x2\nx.cuh:7 load 4x3\n", "t");
-    EXPECT_EQ(one.width({file_hash("x.cuh"), 7}, Kind::Load), 0u);
-    const MachineCode two = MachineCode::parse("kernel a\nx.cuh:7 load 16x2\nkernel b\nx.cuh:7 load 8x4\n", "t");
-    EXPECT_EQ(two.width({file_hash("x.cuh"), 7}, Kind::Load), 0u);
+    EXPECT_EQ(one.width(x7, Kind::Load), 16u);
     const MachineCode agree = MachineCode::parse("kernel a\nx.cuh:7 load 16x2\nkernel b\nx.cuh:7 load 16x1\n", "t");
-    EXPECT_EQ(agree.width({file_hash("x.cuh"), 7}, Kind::Load), 16u);
+    EXPECT_EQ(agree.width(x7, Kind::Load), 16u);
+    const MachineCode both = MachineCode::parse("kernel a\nx.cuh:7 load 4x2\nx.cuh:7 load 8x1\n"
+                                                "kernel b\nx.cuh:7 load 8x1\nx.cuh:7 load 4x6\n", "t");
+    EXPECT_EQ(both.width(x7, Kind::Load), 8u);
+    const MachineCode two = MachineCode::parse("kernel a\nx.cuh:7 load 16x2\nkernel b\nx.cuh:7 load 8x4\n", "t");
+    EXPECT_EQ(two.width(x7, Kind::Load), 0u);
+    const MachineCode some = MachineCode::parse("kernel a\nx.cuh:7 load 16x2\nx.cuh:7 load 4x1\n"
+                                                "kernel b\nx.cuh:7 load 16x2\n", "t");
+    EXPECT_EQ(some.width(x7, Kind::Load), 0u);
+}
+
+// Image v1 (kernels/image/01_interleaved.cuh) at 16×16, as kernels/ptx/image.sass lists
+// its kernel: line 44, `sdata[index] += sdata[index + s]` with index = 2·s·tid, unrolled
+// over s = 1, 2, ..., 128, is 14 LDS.32, one LDS.64 and 7 STS.32; line 48 reads sdata[0].
+const char* const kInterleavedListing =
+    "kernel _ZN7warplab5image17image_interleavedILj16ELj16EEEvPK6uchar4jjPf\n"
+    "01_interleaved.cuh:44 load 4x14\n"
+    "01_interleaved.cuh:44 load 8x1\n"
+    "01_interleaved.cuh:44 store 4x7\n"
+    "01_interleaved.cuh:48 load 4x1\n";
+
+// The shared loads of one 256-thread block of image v1: tree step e = 1..8 (s = 2^(e-1),
+// after the e-th barrier) reads words index and index + s in each thread whose
+// index = 2·s·tid < 256; thread 0 then reads word 0 at line 48.
+std::vector<LaneRecord> interleaved_tree_loads()
+{
+    std::vector<LaneRecord> out;
+    std::vector<std::uint32_t> seq(256, 0);
+    auto load = [&](std::uint32_t tid, std::uint32_t epoch, std::uint32_t line, std::uint64_t word) {
+        LaneRecord r{};
+        r.thread = tid;
+        r.seq = seq[tid]++;
+        r.epoch = epoch;
+        r.line = line;
+        r.file_hash = file_hash("01_interleaved.cuh");
+        r.kind = Kind::Load;
+        r.space = Space::Shared;
+        r.size = 4;
+        r.offset = 4 * word;
+        r.value[0] = word;
+        out.push_back(r);
+    };
+    for (std::uint32_t e = 1, s = 1; s < 256; ++e, s *= 2)
+        for (std::uint32_t tid = 0; 2 * s * tid < 256; ++tid) {
+            load(tid, e, 44, 2 * s * tid);
+            load(tid, e, 44, 2 * s * tid + s);
+        }
+    load(0, 9, 48, 0);
+    return out;
+}
+
+TEST(MachineCode, InterleavedTreeCountsAsTheMachineRunsIt)
+{
+    // Counted by hand per block (8 warps; n-way = most lanes on one bank):
+    //  s = 1: threads 0-127 (warps 0-3) read words 2·tid and 2·tid + 1. The machine: one
+    //         LDS.64 a warp over 256 contiguous bytes, 2 wavefronts (a half-warp each):
+    //         4 instructions, 8 wavefronts. The PTX: two 4-byte loads a warp, stride 2
+    //         words, 2-way: 8 instructions, 16 wavefronts.
+    //  s = 2: threads 0-63 (2 warps), words 4·tid and 4·tid + 2, 4-way: 4 loads, 16.
+    //  s = 4: threads 0-31, stride 8 words, 8-way: 2 loads, 16.
+    //  s = 8: threads 0-15, stride 16 words, two banks, 8-way: 2 loads, 16.
+    //  s = 16, 32, 64, 128: 8, 4, 2, 1 threads all on bank 0: 2 loads each, 16 + 8 + 4 + 2.
+    //  line 48: 1 load, 1 wavefront.
+    // Machine: 4 + 4 + 2 + 2 + 8 + 1 = 21 instructions, 8 + 16 + 16 + 16 + 30 + 1 = 87
+    // wavefronts, what Nsight Compute counts on an H100; the PTX's: 25 and 95.
+    const auto records = interleaved_tree_loads();
+    const MachineCode code = MachineCode::parse(kInterleavedListing, "image.sass");
+    const BlockAnalysis machine = analyze_block(records, 0, 256, &code);
+    EXPECT_EQ(machine.totals.shared_load.requests, 21u);
+    EXPECT_EQ(machine.totals.shared_load.wavefronts, 87u);
+    const BlockAnalysis ptx = analyze_block(records, 0, 256);
+    EXPECT_EQ(ptx.totals.shared_load.requests, 25u);
+    EXPECT_EQ(ptx.totals.shared_load.wavefronts, 95u);
+    // Only the first step merged: every 8-byte event is in it, one a warp of warps 0-3.
+    unsigned wide = 0;
+    for (const WarpEvent& e : machine.block.events)
+        if (e.size == 8) {
+            ++wide;
+            EXPECT_EQ(e.offset[1], 8u * (32 * e.warp + 1)) << "lane 1 reads words 2·tid and 2·tid + 1";
+            EXPECT_LT(e.warp, 4u);
+        }
+    EXPECT_EQ(wide, 4u);
 }
 
 TEST(MachineCode, MalformedListingNamesTheLine)

@@ -2,6 +2,7 @@
 #include "warplab/trace/machine_code.h"
 
 #include <algorithm>
+#include <bit>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -132,9 +133,9 @@ MachineCode MachineCode::parse(std::string_view text, const std::string& origin)
     MachineCode code;
     std::map<std::pair<Site, Kind>, unsigned> in_kernel;  // widths of the current kernel
     auto close_kernel = [&] {
-        for (const auto& [key, bytes] : in_kernel) {
-            auto [it, fresh] = code.widths_.try_emplace(key, bytes);
-            if (!fresh && it->second != bytes) it->second = kMixed;  // instantiations disagree
+        for (const auto& [key, widths] : in_kernel) {
+            auto [it, fresh] = code.widths_.try_emplace(key, widths);
+            if (!fresh && it->second != widths) it->second = kDisagree;  // instantiations disagree
         }
         in_kernel.clear();
     };
@@ -147,9 +148,8 @@ MachineCode MachineCode::parse(std::string_view text, const std::string& origin)
             continue;
         }
         const std::optional<ListingLine> l = parse_line(line);
-        if (!l || l->bytes == 0) malformed(origin, number, line);
-        auto [it, fresh] = in_kernel.try_emplace({l->site, l->kind}, l->bytes);
-        if (!fresh && it->second != l->bytes) it->second = kMixed;  // one line, several widths
+        if (!l || l->bytes == 0 || l->bytes > 16 || (l->bytes & (l->bytes - 1))) malformed(origin, number, line);
+        in_kernel[{l->site, l->kind}] |= l->bytes;  // a power of two: its own bit
     }
     close_kernel();
     return code;
@@ -158,7 +158,8 @@ MachineCode MachineCode::parse(std::string_view text, const std::string& origin)
 unsigned MachineCode::width(const Site& site, Kind kind) const
 {
     const auto it = widths_.find({site, kind});
-    return it == widths_.end() || it->second == kMixed ? 0 : it->second;
+    if (it == widths_.end() || it->second == kDisagree) return 0;
+    return std::bit_floor(it->second);  // the widest
 }
 
 const MachineCode* lab_machine_code(std::string_view lab)

@@ -11,6 +11,16 @@
 // its LDS and STS instructions (cmake/sass_map.py -> kernels/ptx/<lab>.sass).
 // Before counting, each lane's PTX accesses of such a line are grouped into
 // accesses of that width; raw lane records stay as they were.
+//
+// A line may compile to instructions of two widths: image v1's tree step
+// `sdata[index] += sdata[index + s]`, unrolled, reads index and index + 1 at
+// s = 1 with one LDS.64 and the later steps' words, s apart, with two LDS.32.
+// ptxas merges only accesses it knows to be adjacent and aligned, so a warp's
+// accesses of one step that fill an aligned chunk of the line's widest width
+// are the merged instance, and the others stay as in the PTX. (An instance
+// ptxas could not prove adjacent whose addresses happen to be adjacent at run
+// time would be counted merged too; telling the two apart needs each access's
+// PTX instruction in the trace and a listing per PTX instruction.)
 #pragma once
 #include <map>
 #include <string>
@@ -28,13 +38,15 @@ public:
     // naming `origin` and the line on malformed text.
     static MachineCode parse(std::string_view text, const std::string& origin);
 
-    // The bytes of every LDS (kind Load) or STS (Store) at `site` in any kernel of
-    // the listing; 0 when the site has none, or instructions of different widths
-    // (in one kernel or across instantiations): then its accesses stay as in the PTX.
+    // The bytes of the widest LDS (kind Load) or STS (Store) at `site`, the width
+    // its accesses are grouped by; 0 when the site has none, or when
+    // instantiations of its kernel disagree on the widths there (then its
+    // accesses stay as in the PTX).
     unsigned width(const Site& site, Kind kind) const;
 
 private:
-    static constexpr unsigned kMixed = ~0u;
+    // Per site and kind, the widths its instructions have: bit b set for 2^b bytes.
+    static constexpr unsigned kDisagree = ~0u;
     std::map<std::pair<Site, Kind>, unsigned> widths_;
 };
 

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -40,6 +41,8 @@ struct Collective {
 };
 
 struct Block;
+struct GlobalShadow;
+struct GlobalChunk;
 
 // What the scheduler and the barrier touch at every resume comes first, the
 // vector clock (read only by race checks) last: fewer cache lines per resume.
@@ -97,6 +100,7 @@ struct Warp {
 // arena is allocated uninitialised and reset, array by array, as arrays are declared.
 struct AccessStamp {
     std::uint32_t thread, epoch, clock;
+    std::uint32_t block;  // the block's flat index (global memory's stamps come from every block)
     const char* file;
     unsigned line;
     bool valid, atomic;
@@ -182,6 +186,19 @@ struct Block {
     std::vector<MbarrierClocks> mbarrier_clocks;
     std::vector<std::uint32_t> synced_rows;
     std::uint32_t engine_clock = 0;  // the copy engine's clock: one tick a landed bulk copy
+    // Global memory's race check (global_races.cpp): the launch's shadow, the
+    // chunk of it this block touched last, and this block's releases and
+    // acquires as the launch's synchronisation clock counts them.
+    GlobalShadow* global = nullptr;
+    struct ChunkSlot {
+        std::uintptr_t key = ~std::uintptr_t{0};
+        GlobalChunk* chunk = nullptr;
+    };
+    ChunkSlot chunk_cache[8];  // by key modulo 8: a kernel's few arrays, without the shadow's lock
+    GlobalChunk* held_chunk = nullptr;  // locked from an atomic's check to its operation's end
+    std::uint64_t acquired = 0;      // the clock at this block's last acquire (0: none yet)
+    std::uint32_t releases = 0;      // releases logged so far
+    bool accessed_since_release = false;
 };
 
 // The copy engine's thread number in access stamps and clocks: one past the
@@ -284,6 +301,7 @@ inline std::uint32_t lane_clock(const Lane& lane)
     return b.opt->schedule == Schedule::Lockstep ? b.warps[lane.warp].round : lane.clock;
 }
 
+// Both accesses in one block (the caller knows).
 inline bool ordered(const Lane& now, const AccessStamp& before)
 {
     if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
@@ -294,6 +312,10 @@ inline bool ordered(const Lane& now, const AccessStamp& before)
     const unsigned k = before.thread & (now.block->warp_width - 1);
     return std::max(now.learnt(k), now.block->warps[now.warp].full_vc[k]) >= before.clock;
 }
+
+// A launch's shadow of global memory (global_races.cpp), made at its start and
+// dropped at its end; concurrent: its blocks run on several host threads.
+std::shared_ptr<GlobalShadow> make_global_shadow(bool concurrent);
 
 // Called by the scheduler when no lane can run (barriers.cpp, mbarriers.cpp):
 // lanes in __activemask() learn their mask (true when some were released); the

@@ -4,7 +4,7 @@
 // the watched blocks' records, and the faults that stop a launch.
 #include <sstream>
 
-#include "block.h"
+#include "races.h"
 
 namespace wl::emu {
 
@@ -93,34 +93,8 @@ void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint
 
 // ------------------------------------------------------ race detection --
 
-namespace {
-
-// One lane's shared-memory access, as the interpreter describes it.
-struct SharedAccess {
-    const char* name;  // the array, for messages: name[index]
-    long long index;
-    const char* file;
-    unsigned line;
-    Kind kind;
-    unsigned size;
-    void* ptr;
-};
-
-[[noreturn, gnu::cold, gnu::noinline]] void race_fault(Lane& lane, const SharedAccess& a, std::uint64_t word,
-                                                      const AccessStamp& other, bool other_writes)
-{
-    const char* this_kind = a.kind == Kind::Load ? "read" : "written";
-    std::ostringstream what;
-    what << "data race on shared memory: " << a.name << "[" << a.index << "] (word " << word << ") is "
-         << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
-         << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line);
-    if (other.thread == copy_engine(*lane.block))
-        what << " (the cp.async.bulk issued there), and this thread has not waited on the mbarrier it completes, "
-                "nor passed a __syncthreads() or __syncwarp() since a thread that did";
-    else
-        what << ", with no __syncthreads(), __syncwarp() or wait on an mbarrier it arrived at between the two";
-    fault(lane, a.file, a.line, what.str());
-}
+// The rules two unordered accesses of different threads meet, for shared and
+// global memory alike (global_races.cpp calls clash too): races.h.
 
 // A warning at one thread's access, kept once per site and text.
 void warn(Block& b, unsigned thread, const char* file, unsigned line, std::string what)
@@ -142,96 +116,127 @@ void warn(Block& b, unsigned thread, const char* file, unsigned line, std::strin
 // ordering the two, as the block queue of Kirk and Hwu's BFS stores its tail
 // on overflow while other threads atomicAdd it: a data race by the memory
 // model that the hardware hides. Warnings, once per pair of lines; the run goes on.
+namespace {
+
 constexpr const char* kModelRace =
     ": CUDA's memory model (PTX ISA, \"Memory Consistency Model\") calls two conflicting accesses that are not both "
     "atomic, with nothing ordering them, a data race, and leaves the result undefined; ";
 
-std::string store_against_atomic(const SharedAccess& a, const std::string& atomic_site)
+std::string element(const MemoryAccess& a) { return std::string(a.name) + "[" + std::to_string(a.index) + "]"; }
+
+std::string store_against_atomic(const MemoryAccess& a, const std::string& atomic_site)
 {
-    return "a plain store to " + std::string(a.name) + "[" + std::to_string(a.index) +
-           "] races with another thread's atomic operation on it" + atomic_site + kModelRace +
-           "the GPU applies shared-memory stores and atomics to one word one at a time, so each atomic sees the word "
-           "before or after the store and the race usually goes unseen. An atomic store (atomicExch) makes it well-defined";
+    return "a plain store to " + element(a) + " races with another thread's atomic operation on it" + atomic_site +
+           kModelRace + "the GPU applies " + (a.global ? "global-memory stores and atomics (in L2)" : "shared-memory stores and atomics") +
+           " to one word one at a time, so each atomic sees the word before or after the store and the race usually "
+           "goes unseen. An atomic store (atomicExch) makes it well-defined";
 }
 
-std::string same_store_beside_atomics(const SharedAccess& a, const std::string& other_store_site)
+std::string same_store_beside_atomics(const MemoryAccess& a, const std::string& other_store_site)
 {
-    return "plain stores of the same value to " + std::string(a.name) + "[" + std::to_string(a.index) +
-           "] by threads of two warps (here and" + other_store_site + "), a word other threads update atomically" +
-           kModelRace + "both write the same bits, so the word is the same in either order. An atomic store "
-           "(atomicExch) makes it well-defined";
+    return "plain stores of the same value to " + element(a) + " by threads of two warps (here and" + other_store_site +
+           "), a word other threads update atomically" + kModelRace +
+           "both write the same bits, so the word is the same in either order. An atomic store (atomicExch) makes it well-defined";
 }
 
-struct AccessFacts {
-    bool atomic;              // an atomic, or a strong (.acquire/.relaxed/.volatile) load
-    const void* stored;       // a plain store's bytes, else null
-    bool beside_atomics = false;  // set by clash: a plain store that races with atomics (AccessStamp::beside_atomics)
-};
-// Whether a plain store writes to `bytes` of the word what its last write left there.
-bool stores_the_same(const Block& b, const SharedAccess& a, std::uint64_t word, std::uint8_t bytes, const void* stored)
+// Global memory only: no element index, so that one warning stands for every word of the array.
+std::string same_store_by_two_threads(const MemoryAccess& a, const std::string& other_store_site)
 {
-    const unsigned char* now = b.arena + word * 4;
-    const auto* mine = static_cast<const unsigned char*>(stored) - (static_cast<unsigned char*>(a.ptr) - b.arena) + word * 4;
+    return "plain stores of the same value to one element of " + std::string(a.name) + " by two threads (here and" +
+           other_store_site + "), with nothing ordering them" + kModelRace +
+           "both write the same bits, so the element is the same in either order (as BFS's 'frontier not empty' flag). "
+           "An atomic store (atomicExch) makes it well-defined";
+}
+
+// Whether a plain store writes to `bytes` of the word at `now` what its last write left there.
+bool stores_the_same(const MemoryAccess& a, const unsigned char* now, std::uint8_t bytes, const void* stored)
+{
+    const auto* mine = static_cast<const unsigned char*>(stored) + (now - static_cast<const unsigned char*>(a.ptr));
     for (unsigned k = 0; k < 4; ++k)
         if ((bytes >> k & 1) && now[k] != mine[k]) return false;
     return true;
 }
 
-[[gnu::cold, gnu::noinline]] void clash(Lane& lane, const SharedAccess& a, std::uint64_t word, std::uint8_t bytes,
-                                        const AccessStamp& other, bool other_writes, AccessFacts& facts)
+}  // namespace
+
+void clash(Lane& lane, const MemoryAccess& a, const WordAt& word, std::uint8_t bytes, const AccessStamp& other,
+           bool other_writes, AccessFacts& facts, RaceFault race)
 {
-    const Block& b = *lane.block;
-    if (other.thread == copy_engine(b)) race_fault(lane, a, word, other, other_writes);  // no lane of a warp, no atomic
+    Block& b = *lane.block;
+    if (other.thread == copy_engine(b)) race(lane, a, word.index, other, other_writes);  // no lane of a warp, no atomic
     const bool other_stores = other_writes && !other.atomic;
-    const bool same_instruction = facts.stored && other_stores && (other.thread >> b.warp_shift) == lane.warp &&
-                                  other.line == a.line && other.file == a.file;
+    const bool same_instruction = facts.stored && other_stores && other.block == b.flat &&
+                                  (other.thread >> b.warp_shift) == lane.warp && other.line == a.line && other.file == a.file;
     if (same_instruction) {
-        if (!stores_the_same(b, a, word, bytes, facts.stored))  // the same bytes: whichever lands, the word is the same
-            warn(*lane.block, lane.flat, a.file, a.line, "lanes of one store instruction write different values to " + std::string(a.name) + "[" +
-                              std::to_string(a.index) + "]: one lane's value lands (which one, CUDA leaves undefined)");
+        if (!stores_the_same(a, word.bytes, bytes, facts.stored))  // the same bytes: whichever lands, the word is the same
+            warn(b, lane.flat, a.file, a.line, "lanes of one store instruction write different values to " + element(a) +
+                                                   ": one lane's value lands (which one, CUDA leaves undefined)");
         return;
     }
-    if (facts.stored && other_stores && other.beside_atomics && stores_the_same(b, a, word, bytes, facts.stored)) {
+    if (facts.stored && other_stores && other.beside_atomics && stores_the_same(a, word.bytes, bytes, facts.stored)) {
         facts.beside_atomics = true;
-        warn(*lane.block, lane.flat, a.file, a.line, same_store_beside_atomics(a, other_site(a.file, a.line, other.file, other.line)));
+        warn(b, lane.flat, a.file, a.line, same_store_beside_atomics(a, other_site(a.file, a.line, other.file, other.line)));
         return;
     }
+    if (a.global && facts.stored && other_stores && stores_the_same(a, word.bytes, bytes, facts.stored)) {
+        warn(b, lane.flat, a.file, a.line, same_store_by_two_threads(a, other_site(a.file, a.line, other.file, other.line)));
+        return;
+    }
+    // A warning named at the other access only where it was in this block (a Warning names a thread of the block).
+    const bool other_here = other.block == b.flat;
     const bool plain_read_against_atomic = (facts.atomic && other_writes == false && !other.atomic) ||
                                            (a.kind == Kind::Load && !facts.atomic && other.atomic);
     if (plain_read_against_atomic) {
         // Named at the plain read, whichever of the two came second.
-        const bool read_is_this = a.kind == Kind::Load && !facts.atomic;
-        warn(*lane.block, read_is_this ? lane.flat : other.thread, read_is_this ? a.file : other.file,
+        const bool read_is_this = (a.kind == Kind::Load && !facts.atomic) || !other_here;
+        warn(b, read_is_this ? lane.flat : other.thread, read_is_this ? a.file : other.file,
              read_is_this ? a.line : other.line,
-             "a plain read of " + std::string(a.name) + "[" + std::to_string(a.index) +
-                 "] races with atomics of other threads (it may see a stale value, as atomicCAS loops allow)");
+             "a plain read of " + element(a) + " races with atomics of other threads (it may see a stale value, as atomicCAS loops allow)");
         return;
     }
     const bool plain_store_against_atomic = (a.kind == Kind::Store && !facts.atomic && other.atomic) ||
                                             (facts.atomic && other_writes && !other.atomic);
     if (plain_store_against_atomic) {
         // Named at the plain store, whichever of the two came second.
-        const bool store_is_this = a.kind == Kind::Store;
-        facts.beside_atomics |= store_is_this;
+        const bool store_is_this = a.kind == Kind::Store || !other_here;
+        facts.beside_atomics |= a.kind == Kind::Store;
         const char* store_file = store_is_this ? a.file : other.file;
         const unsigned store_line = store_is_this ? a.line : other.line;
-        warn(*lane.block, store_is_this ? lane.flat : other.thread, store_file, store_line,
+        warn(b, store_is_this ? lane.flat : other.thread, store_file, store_line,
              store_against_atomic(a, other_site(store_file, store_line, store_is_this ? other.file : a.file,
                                                 store_is_this ? other.line : a.line)));
         return;
     }
-    race_fault(lane, a, word, other, other_writes);
+    race(lane, a, word.index, other, other_writes);
+}
+
+namespace {
+
+[[noreturn, gnu::cold, gnu::noinline]] void race_fault(Lane& lane, const MemoryAccess& a, std::uint64_t word,
+                                                      const AccessStamp& other, bool other_writes)
+{
+    const char* this_kind = a.kind == Kind::Load ? "read" : "written";
+    std::ostringstream what;
+    what << "data race on shared memory: " << a.name << "[" << a.index << "] (word " << word << ") is "
+         << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
+         << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line);
+    if (other.thread == copy_engine(*lane.block))
+        what << " (the cp.async.bulk issued there), and this thread has not waited on the mbarrier it completes, "
+                "nor passed a __syncthreads() or __syncwarp() since a thread that did";
+    else
+        what << ", with no __syncthreads(), __syncwarp() or wait on an mbarrier it arrived at between the two";
+    fault(lane, a.file, a.line, what.str());
 }
 
 // Inline: nearly every access meets no earlier one of this interval from another thread.
-inline void check_race(Lane& lane, const SharedAccess& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
+inline void check_race(Lane& lane, const MemoryAccess& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
                        bool other_writes, AccessFacts& facts)
 {
     if ((facts.atomic && other.atomic) || !(bytes & other.bytes) || ordered(lane, other)) return;
-    clash(lane, a, word, bytes, other, other_writes, facts);
+    clash(lane, a, WordAt{word, lane.block->arena + word * 4}, bytes, other, other_writes, facts, race_fault);
 }
 
-[[noreturn, gnu::cold, gnu::noinline]] void uninitialised_fault(Lane& lane, const SharedAccess& a)
+[[noreturn, gnu::cold, gnu::noinline]] void uninitialised_fault(Lane& lane, const MemoryAccess& a)
 {
     const Block& b = *lane.block;
     const auto byte = static_cast<std::size_t>(static_cast<unsigned char*>(a.ptr) - b.arena);
@@ -251,7 +256,7 @@ inline void check_race(Lane& lane, const SharedAccess& a, std::uint64_t word, st
     fault(lane, a.file, a.line, what.str());
 }
 
-inline void check_shared(Lane& lane, const SharedAccess& a, const void* stored = nullptr, bool strong = false)
+inline void check_shared(Lane& lane, const MemoryAccess& a, const void* stored = nullptr, bool strong = false)
 {
     Block& b = *lane.block;
     const auto byte = static_cast<std::size_t>(static_cast<unsigned char*>(a.ptr) - b.arena);
@@ -259,7 +264,7 @@ inline void check_shared(Lane& lane, const SharedAccess& a, const void* stored =
     const bool writes = a.kind != Kind::Load;
     const bool atomic = a.kind == Kind::Atomic || strong;
     AccessFacts facts{atomic, a.kind == Kind::Store ? stored : nullptr};
-    AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), a.file, a.line, true, atomic, 0, false};
+    AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), b.flat, a.file, a.line, true, atomic, 0, false};
     const std::size_t end = byte + a.size;
     for (std::size_t w = byte / 4; w < (end + 3) / 4; ++w) {
         // Bytes of word w this access touches: char and short elements share words.
@@ -295,7 +300,7 @@ void access_round()
 void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
                          const char* file, unsigned line, const void* stored, bool strong)
 {
-    const SharedAccess a{name, index, file, line, kind, size, ptr};
+    const MemoryAccess a{name, index, file, line, kind, size, ptr};
     check_shared(*tls_lane, a, stored, strong);
 }
 

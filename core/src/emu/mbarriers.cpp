@@ -147,7 +147,7 @@ void land(Lane& lane, const void* bar, const Block::BulkCopy& c)
     Block& b = *lane.block;
     std::memcpy(b.arena + c.dst, c.src, c.bytes);
     const unsigned engine = copy_engine(b);
-    const AccessStamp stamp{engine, lane.epoch, ++b.engine_clock, c.file, c.line, true, false, 0xF, false};
+    const AccessStamp stamp{engine, lane.epoch, ++b.engine_clock, b.flat, c.file, c.line, true, false, 0xF, false};
     for (std::size_t w = c.dst / 4; w < (c.dst + c.bytes) / 4; ++w) {
         b.shadow[w].initialised = 0xF;
         b.shadow[w].write = stamp;

@@ -99,6 +99,20 @@ void access_round();
 // strong: a load with .acquire, .relaxed or .volatile, which races with no atomic.
 void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
                          const char* file, unsigned line, const void* stored = nullptr, bool strong = false);
+// Global-memory checks of one access (races between threads of the grid); `name[offset / size]` for messages.
+// stored: a plain store's bytes; strong: an atomic-like load or store (.relaxed, .acquire, .release,
+// .volatile), which races with no atomic; releases: st/atom/red .release or .acq_rel, which orders the
+// block's accesses so far before it.
+void check_global_access(trace::Kind kind, void* ptr, unsigned size, const char* name, std::uint64_t offset,
+                         const char* file, unsigned line, const void* stored, bool strong, bool releases);
+// An atomic's check keeps the word's shadow locked (where blocks run on several host threads), so that
+// the shadow's last writer is the last operation; after the operation, this unlocks it and acquires.
+void global_atomic_done();
+// After a strong load of global memory: an acquire (what other blocks released before it is
+// ordered before what this block does next).
+void global_acquire();
+// A memory fence (membar.gl/.sys/.cta, fence.sc/.acq_rel): a release, then an acquire.
+void memory_fence();
 // A spinning lane, at the spin's file:line, before spin_yield: in a cooperative
 // grid that waits forever (every block spins, nothing changes) it faults there.
 void grid_spin(const char* file, unsigned line);

@@ -240,8 +240,9 @@ void add_warning(std::vector<Warning>& all, Warning w)
 
 // The i-th block of the launch, before its start.
 void place_block(Block& b, const char* kernel, dim3 grid, dim3 block, const LaunchOptions& opt, const KernelBody& body,
-                 std::uint64_t i, std::vector<LaneRecord>* records)
+                 std::uint64_t i, std::vector<LaneRecord>* records, GlobalShadow* global)
 {
+    b.global = global;
     b.kernel = kernel;
     b.opt = &opt;
     b.body = body;
@@ -281,9 +282,10 @@ void run_resident(const char* kernel, dim3 grid, dim3 block, const LaunchOptions
     std::deque<Block> resident;  // a deque: lanes point at their block
     std::vector<std::unique_ptr<WorkerMemory>> memory;
     std::vector<Block*> waiting;
+    const std::shared_ptr<GlobalShadow> global = make_global_shadow(false);
     for (std::uint64_t i = 0; i < blocks; ++i) {
         Block& b = resident.emplace_back();
-        place_block(b, kernel, grid, block, opt, body, i, &records);
+        place_block(b, kernel, grid, block, opt, body, i, &records, global.get());
         try {
             memory.push_back(std::make_unique<WorkerMemory>(threads, false));
         } catch (const std::bad_alloc&) {
@@ -356,6 +358,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
 
     const unsigned cores = host_threads();
     const unsigned workers = static_cast<unsigned>(std::min<std::uint64_t>(opt.workers ? opt.workers : cores, blocks));
+    const std::shared_ptr<GlobalShadow> global = make_global_shadow(workers > 1);
     std::atomic<std::uint64_t> next{0};
     std::atomic<bool> stop{false};
     std::mutex out_mutex;
@@ -383,7 +386,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
             std::vector<LaneRecord> local;
             for (std::uint64_t i; !stop && (i = next++) < blocks;) {
                 Block b;
-                place_block(b, kernel, grid, block, opt, body, i, &local);
+                place_block(b, kernel, grid, block, opt, body, i, &local, global.get());
                 run_block(b, mem);
                 ++done;
                 report();

@@ -48,7 +48,11 @@ void decode_opcode(std::string_view opcode, Instr& in)
         if (opcode != "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") in.op = Op::Unsupported;
         return;
     }
-    if (in.op == Op::Nop) return;  // fences and hints: every access is done at once here
+    if (in.op == Op::Nop) return;  // hints
+    if (in.op == Op::Fence) {  // fence.proxy.* orders the async proxy against the generic one: no thread against another
+        if (opcode.find(".proxy") != std::string_view::npos) in.op = Op::Nop;
+        return;
+    }
     if (in.op == Op::Mbarrier) {
         decode_mbarrier(q, in);
         return;
@@ -158,6 +162,7 @@ void decode_opcode(std::string_view opcode, Instr& in)
             "async", "clamp", "mode", "f4e"};
         if ((in.op == Op::Ld || in.op == Op::St) && (s == "relaxed" || s == "acquire" || s == "release")) in.order = kStrong;
         if ((in.op == Op::Ld || in.op == Op::St) && s == "volatile" && in.order == kPlain) in.order = kVolatile;
+        if ((in.op == Op::St || in.op == Op::Atom || in.op == Op::Red) && (s == "release" || s == "acq_rel")) in.releases = true;
         bool ignore = std::find(std::begin(ignored), std::end(ignored), s) != std::end(ignored) ||
                       s.starts_with("L1::") || s.starts_with("L2::") || s == "collector" || s.starts_with("level::") ||
                       s == "noinc" || s == "shiftamt";

@@ -45,6 +45,10 @@ using LaneMask = std::uint64_t;
 // The lanes 0 .. n - 1.
 constexpr LaneMask lanes_below(unsigned n) { return n >= 64 ? ~LaneMask{0} : (LaneMask{1} << n) - 1; }
 
+// Host memory at an emulator address (64 bits, as PTX's), which the caller has
+// found inside an allocation, so it fits the host's pointers.
+inline unsigned char* host_bytes(std::uint64_t addr) { return reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(addr)); }
+
 struct PointerArg {
     std::uint64_t ptr, alloc_end;
     std::uint8_t position;
@@ -291,7 +295,20 @@ public:
     // stored: a store's bytes, for the race check.
     Target shared_target(const Instr& in, std::uint64_t off, unsigned size, Kind kind, unsigned elem = 0,
                          const void* stored = nullptr);
-    Target global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind);
+    // stored: a store's bytes, for the race check.
+    Target global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind, const void* stored = nullptr);
+    void check_global(const Instr& in, std::uint64_t addr, unsigned size, Kind kind, const char* name,
+                      std::uint64_t offset, const void* stored)
+    {
+        emu::detail::check_global_access(kind, host_bytes(addr), size, name, offset, file(in), line(in),
+                                         in.order == kPlain ? stored : nullptr, in.order != kPlain, in.releases);
+    }
+    // A pointer argument's name in messages: the source's, else "argument N".
+    const char* pointer_name(const PointerArg& a) const
+    {
+        const std::string& named = t_->L->kernel->info.params[a.position].source_name;
+        return named.empty() ? emu::detail::argument_name(a.position) : named.c_str();
+    }
     // The fault messages, out of the hot paths' way.
     [[noreturn, gnu::cold, gnu::noinline]] void shared_bounds_fault(const Instr& in, std::uint64_t off,
                                                                     const SharedSlot* v, Kind kind) const;
@@ -317,6 +334,10 @@ public:
     void store_shared32(const Instr& in, std::uint64_t off, std::uint32_t v)
     {
         store32(in, shared_target(in, off, 4, Kind::Store, 0, &v), v);
+    }
+    void store_global32(const Instr& in, std::uint64_t addr, std::uint32_t v)
+    {
+        store32(in, global_target(in, addr, 4, Kind::Store, &v), v);
     }
     bool load(const Frame& fr, const Instr& in);  // true: a spin loop's load (Thread::spin_at)
     // A backward branch from pc - 1 to `to`: the loop's instructions count against the step budget.
@@ -419,9 +440,6 @@ inline Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint
     return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
 
-// Host memory at an emulator address (64 bits, as PTX's), which the caller has
-// found inside an allocation, so it fits the host's pointers.
-inline unsigned char* host_bytes(std::uint64_t addr) { return reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(addr)); }
 
 // The allocation holding addr; an address beyond the host's pointers (2^32 on a
 // 32-bit host) is in none, rather than truncated into one.
@@ -431,7 +449,8 @@ inline bool find_host_allocation(std::uint64_t addr, std::uintptr_t& base, std::
            emu::detail::find_allocation(static_cast<std::uintptr_t>(addr), base, bytes);
 }
 
-inline Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind)
+inline Interpreter::Target Interpreter::global_target(const Instr& in, std::uint64_t addr, unsigned size, Kind kind,
+                                                      const void* stored)
 {
     const Launch& L = *t_->L;
     if (t_->lane.lockstep && !t_->explicit_state) emu::detail::access_round();
@@ -439,17 +458,23 @@ inline Interpreter::Target Interpreter::global_target(const Instr& in, std::uint
     for (const PointerArg& a : L.pointers)
         if (a.ptr <= addr) below = &a;
     if (below && addr < below->alloc_end) {
-        if (addr + size <= below->alloc_end)
+        if (addr + size <= below->alloc_end) {
+            check_global(in, addr, size, kind, pointer_name(*below), addr - below->ptr, stored);
             return Target{host_bytes(addr), trace::Space::Global, below->position,
                           addr - below->ptr + below->ptr % 256};
+        }
     } else {
         for (const auto& [base, bytes] : m_.var_ranges)  // module .global variables
-            if (addr >= base && addr + size <= base + bytes)
+            if (addr >= base && addr + size <= base + bytes) {
+                check_global(in, addr, size, kind, "a __device__ variable", addr - base, stored);
                 return Target{host_bytes(addr), trace::Space::Global, 0xFF, addr - base};
+            }
         std::uintptr_t base = 0;
         std::size_t bytes = 0;
-        if (find_host_allocation(addr, base, bytes) && addr + size <= base + bytes)
+        if (find_host_allocation(addr, base, bytes) && addr + size <= base + bytes) {
+            check_global(in, addr, size, kind, "global memory", addr - base, stored);
             return Target{host_bytes(addr), trace::Space::Global, 0xFF, addr - base + base % 256};
+        }
     }
     global_bounds_fault(in, addr, size, below, kind);
 }

@@ -27,6 +27,11 @@ Outcome exec_trap(Interpreter& it, const Frame&, const Instr& in, std::size_t&)
 }
 
 Outcome exec_nop(Interpreter&, const Frame&, const Instr&, std::size_t&) { return Outcome::Next; }
+Outcome exec_fence(Interpreter&, const Frame&, const Instr&, std::size_t&)
+{
+    emu::detail::memory_fence();
+    return Outcome::Next;
+}
 
 Outcome exec_unsupported(Interpreter& it, const Frame&, const Instr& in, std::size_t&) { it.unsupported(in); }
 

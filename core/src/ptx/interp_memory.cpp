@@ -78,7 +78,7 @@ Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space
     }
     switch (sp) {
     case Space::Shared: return shared_target(in, addr, size, kind, 0, stored);
-    case Space::Global: return global_target(in, addr, size, kind);
+    case Space::Global: return global_target(in, addr, size, kind, stored);
     case Space::Const:
         for (const auto& [base, bytes] : m_.var_ranges)
             if (addr >= base && addr + size <= base + bytes)
@@ -102,6 +102,7 @@ bool Interpreter::load(const Frame& fr, const Instr& in)
     const Target tg = resolve(fr, in, in.space, addr, size, Kind::Load);
     std::uint64_t value[2] = {0, 0};
     std::memcpy(value, tg.p, size);
+    if (in.order != kPlain && tg.space == trace::Space::Global) emu::detail::global_acquire();  // after the value is read
     bool spins = false;
     if (in.order != kPlain) {  // the same load seeing the same value again: a spin loop waits, other threads must run
         spins = t_->spin_at == &in && t_->spin_addr == addr && t_->spin_value == value[0];
@@ -198,21 +199,24 @@ void Interpreter::atomic(const Frame& fr, const Instr& in)
     const std::uint64_t c = red ? 0 : get(fr, in.o[3]);
     const unsigned size = ty_bytes(in.ty);
     if ((size != 4 && size != 8) || in.vec != 1) unsupported(in);
-    const Target tg = resolve(fr, in, in.space, address(fr, addr_op), size, Kind::Atomic);
-    if (reinterpret_cast<std::uintptr_t>(tg.p) % size) fail(in, "misaligned atomic");
+    const bool float_add = (in.ty == Ty::F32 || in.ty == Ty::F64) && in.sub == Sub::Add;
+    if (ty_float(in.ty) && !float_add && in.sub != Sub::Exch && in.sub != Sub::Cas) unsupported(in);
+    // Faults come before the check, which holds a global word's shadow until the operation ends.
+    const std::uint64_t at = address(fr, addr_op);
+    if (at % size) fail(in, "misaligned atomic");
+    const Target tg = resolve(fr, in, in.space, at, size, Kind::Atomic);
     std::uint64_t old = 0;
     const bool s = ty_signed(in.ty);
     if (in.ty == Ty::F32 && in.sub == Sub::Add) {
         old = atomic_float_add<float>(reinterpret_cast<std::uint32_t*>(tg.p), f32(b));
     } else if (in.ty == Ty::F64 && in.sub == Sub::Add) {
         old = atomic_float_add<double>(reinterpret_cast<std::uint64_t*>(tg.p), f64(b));
-    } else if (ty_float(in.ty) && in.sub != Sub::Exch && in.sub != Sub::Cas) {
-        unsupported(in);
     } else if (size == 4) {
         old = atomic_rmw<std::uint32_t>(reinterpret_cast<std::uint32_t*>(tg.p), in.sub, static_cast<std::uint32_t>(b), static_cast<std::uint32_t>(c), s);
     } else {
         old = atomic_rmw<std::uint64_t>(reinterpret_cast<std::uint64_t*>(tg.p), in.sub, b, c, s);
     }
+    if (tg.space == trace::Space::Global) emu::detail::global_atomic_done();
     std::uint64_t stored = 0;
     std::memcpy(&stored, tg.p, size);  // what the operation left (for the record)
     record(in, Kind::Atomic, tg, size, &stored);

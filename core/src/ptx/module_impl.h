@@ -111,6 +111,7 @@ struct Instr {
     // ld/st .volatile: a spin loop may wait on it (the emulator lets other threads run); .relaxed, .acquire,
     // .release: that too, and a strong access, which races with no atomic (volatile races as a plain access does).
     std::uint8_t order = 0;  // kPlain, kVolatile, kStrong
+    bool releases = false;   // st, atom, red .release or .acq_rel: the thread's earlier accesses are ordered before it
     std::uint16_t flags = 0;
     std::uint32_t pred = kNoReg;  // guard predicate slot
     std::uint32_t loc = 0;        // index into Module::Impl::locations

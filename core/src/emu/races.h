@@ -1,0 +1,48 @@
+// The race rules shared and global memory share (checks.cpp): what two
+// conflicting accesses of different threads, with nothing ordering them, are
+// under CUDA's rules: nothing (lanes of one store instruction writing the
+// same bytes), a warning (what CUDA defines but a kernel should not count on,
+// or what the memory model calls a race that the hardware hides), or a race,
+// which stops the launch with the memory's own message.
+#pragma once
+#include "block.h"
+
+namespace wl::emu::detail {
+
+// One lane's access, as the interpreter describes it.
+struct MemoryAccess {
+    const char* name;  // the array, for messages: name[index]
+    long long index;
+    const char* file;
+    unsigned line;
+    Kind kind;
+    unsigned size;
+    void* ptr;
+    bool global = false;  // global memory (shared otherwise)
+};
+
+struct AccessFacts {
+    bool atomic;              // an atomic, or a strong (.acquire/.relaxed/.volatile) load
+    const void* stored;       // a plain store's bytes, else null
+    bool beside_atomics = false;  // set by clash: a plain store that races with atomics (AccessStamp::beside_atomics)
+};
+
+// The word the two accesses meet at: its number in messages, its bytes now.
+struct WordAt {
+    std::uint64_t index;
+    const unsigned char* bytes;
+};
+
+// Stops the launch with the memory's message; never returns.
+using RaceFault = void (*)(Lane& lane, const MemoryAccess& a, std::uint64_t word, const AccessStamp& other,
+                           bool other_writes);
+
+// A warning at one thread of the running block's access, kept once per site and text.
+void warn(Block& b, unsigned thread, const char* file, unsigned line, std::string what);
+
+// This access meets `other` (of another thread, unordered with it) on `bytes`
+// of the word: a warning or nothing returns; a race calls `race`.
+[[gnu::cold, gnu::noinline]] void clash(Lane& lane, const MemoryAccess& a, const WordAt& word, std::uint8_t bytes,
+                                        const AccessStamp& other, bool other_writes, AccessFacts& facts, RaceFault race);
+
+}  // namespace wl::emu::detail

@@ -525,6 +525,9 @@ def main():
     rows, worst, over, failures, skipped = [], 0.0, 0, [], []
     measured = {}
     for r in runs:
+        if args.reuse and not os.path.exists(os.path.join(args.log, f"ncu_{r['name']}.csv")):
+            skipped.append(f"{r['name']}: not measured in {args.log} (no ncu_{r['name']}.csv)")
+            continue
         try:
             measured[r["name"]] = ncu_launches(args.ncu, target, r, args.log, args.reuse)
         except (subprocess.CalledProcessError, OSError) as e:

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <functional>
 #include <fstream>
 
 #include "build.h"
@@ -200,6 +201,38 @@ TEST(Reports, WrongCasesAreNamedInEveryReport)
     const std::string xml = junit_xml(r);
     EXPECT_NE(xml.find(heading), std::string::npos);
     EXPECT_NE(xml.find("the right sum is 2 &lt;&amp;&gt;"), std::string::npos);
+}
+
+// A full warp of 4-byte shared accesses, lane l at word word_of(l).
+trace::WarpEvent warp_access(const std::function<std::uint64_t(unsigned)>& word_of)
+{
+    trace::WarpEvent e;
+    e.space = trace::Space::Shared;
+    e.kind = trace::Kind::Load;
+    e.size = 4;
+    e.mask = 0xffffffffu;
+    for (unsigned l = 0; l < 32; ++l) e.offset[l] = 4 * word_of(l);
+    return e;
+}
+
+// A tile column read, lane l on row l: at a row of 34 words (TILE + 2) bank
+// (34l + c) mod 32 = (2l + c) mod 32 repeats after 16 lanes: gcd(34, 32) = 2,
+// 2-way; at 33 (TILE + 1) gcd = 1, none; at 32, 32-way. A swizzle's lanes are
+// not evenly apart: nothing to derive.
+TEST(Hints, TheNWayOfEvenlySpacedLanesIsTheGcdOfTheirPitch)
+{
+    const auto even = strided_access(warp_access([](unsigned l) { return 34 * l + 5; }));
+    ASSERT_TRUE(even);
+    EXPECT_EQ(even->pitch, 34u);
+    EXPECT_EQ(even->ways, 2u);
+    EXPECT_EQ(strided_access(warp_access([](unsigned l) { return 33 * l; }))->ways, 1u);
+    EXPECT_EQ(strided_access(warp_access([](unsigned l) { return 32 * l; }))->ways, 32u);
+    EXPECT_EQ(strided_access(warp_access([](unsigned l) { return 8 * l + 3; }))->ways, 8u);
+    EXPECT_FALSE(strided_access(warp_access([](unsigned l) { return 32 * l + (l ^ 5u); })));
+    EXPECT_EQ(bank_formula(34, "r", "c"), "(r*34 + c) mod 32 = (2r + c) mod 32");
+    EXPECT_EQ(bank_formula(33, "r", "c"), "(r*33 + c) mod 32 = (r + c) mod 32");
+    EXPECT_EQ(bank_formula(32, "r", "c"), "(r*32 + c) mod 32 = c mod 32");
+    EXPECT_EQ(bank_formula(8, "l", "k"), "(l*8 + k) mod 32");
 }
 
 TEST(Folders, FoundByCatalogNameOrIdPrefix)

@@ -4,7 +4,6 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <numeric>
 #include <random>
 #include <set>
 
@@ -197,45 +196,26 @@ Verdict coalesced_stores(const Harness& h)
                 "(64x64)");
 }
 
-// The words a warp's active lanes read apart, when evenly spaced (in lane order), else nothing.
-std::optional<std::uint64_t> lane_pitch_words(const trace::WarpEvent& e)
-{
-    if (e.size != 4) return std::nullopt;
-    std::optional<std::uint64_t> pitch, last;
-    for (unsigned lane = 0; lane < trace::kMaxWarpSize; ++lane) {
-        if (!(e.mask >> lane & 1u)) continue;
-        const std::uint64_t word = e.offset[lane] / 4;
-        if (last && (word <= *last || (pitch && word - *last != *pitch))) return std::nullopt;
-        if (last) pitch = word - *last;
-        last = word;
-    }
-    return pitch;
-}
-
 // Why a column read of the tile conflicts, from the trace: its lanes (one a
-// row) read words `pitch` apart, the tile's row length TILE + pad, so the bank
-// of row r, column c is (r * pitch + c) mod 32, and rows r and r + 32/g share
-// a bank, g = gcd(pitch, 32): g-way. An even pad keeps pitch even (g >= 2);
-// an odd one makes g = 1. Empty when the lanes are not evenly spaced (a
-// swizzle, say) or their pitch shares no factor with 32: then the catalog's hint.
+// row) read words `pitch` apart, the tile's row length TILE + pad, so rows r
+// and r + 32/g share a bank, g = gcd(pitch, 32): g-way. An even pad keeps the
+// pitch even (g >= 2); an odd one makes g = 1. Empty when the lanes are not
+// evenly spaced (a swizzle, say) or g = 1: then the catalog's hint.
 std::string pitch_hint(const trace::WarpEvent& e)
 {
-    const std::optional<std::uint64_t> pitch = lane_pitch_words(e);
-    if (!pitch) return {};
-    const std::uint64_t p = *pitch, g = std::gcd(p, std::uint64_t(trace::kBanks)), m = p % trace::kBanks;
-    if (g == 1) return {};
+    const std::optional<StridedAccess> a = strided_access(e);
+    if (!a || a->ways == 1) return {};
     std::string row = "TILE, no pad";
-    if (p != kTile) row = p > kTile ? "TILE + " + std::to_string(p - kTile) : std::to_string(p) + " words";
-    std::string reduced = "c mod 32";
-    if (m > 0) reduced = (m == 1 ? std::string("(r") : "(" + std::to_string(m) + "r") + " + c) mod 32";
-    const std::string shared = g == trace::kBanks ? "every row's column c lies in bank c"
-                                                  : "rows r and r + " + std::to_string(trace::kBanks / g) +
-                                                        " land on the same bank";
-    return "the lanes of this column read are " + std::to_string(p) + " words apart, the tile's row length (" + row +
-           "): the bank of row r, column c is (r*" + std::to_string(p) + " + c) mod 32 = " + reduced + ", so " +
-           shared + ": " + std::to_string(g) + " rows a bank, " + std::to_string(g) + "-way. A row length that " +
-           "shares a factor with the 32 banks (an even pad does: TILE is even) always stacks rows on a bank; an odd "
-           "one does not: with TILE + 1 columns the bank is (r*33 + c) mod 32 = (r + c) mod 32, one bank a row";
+    if (a->pitch != kTile)
+        row = a->pitch > kTile ? "TILE + " + std::to_string(a->pitch - kTile) : std::to_string(a->pitch) + " words";
+    const std::string shared = a->ways == trace::kBanks ? "every row's column c lies in bank c"
+                                                        : "rows r and r + " + std::to_string(trace::kBanks / a->ways) +
+                                                              " land on the same bank";
+    return "the lanes of this column read are " + std::to_string(a->pitch) + " words apart, the tile's row length (" +
+           row + "): the bank of row r, column c is " + bank_formula(a->pitch, "r", "c") + ", so " + shared + ": " +
+           std::to_string(a->ways) + " rows a bank, " + std::to_string(a->ways) + "-way. A row length that shares a " +
+           "factor with the 32 banks (an even pad does: TILE is even) always stacks rows on a bank; an odd one does "
+           "not: with TILE + 1 columns the bank is " + bank_formula(kTile + 1, "r", "c") + ", one bank a row";
 }
 
 Verdict no_bank_conflicts(const Harness& h)

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -370,6 +371,31 @@ Finding first_bank_conflict(const Harness& h, const BlockView& v)
                     "); block 0 in all: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
                     " shared wavefronts for an ideal of " + std::to_string(t.shared_load.ideal + t.shared_store.ideal),
                 "every shared access at its ideal wavefronts (1-way)", step_of(e) + ", " + h.site(e.site));
+}
+
+std::optional<StridedAccess> strided_access(const trace::WarpEvent& e)
+{
+    if (e.space != trace::Space::Shared || e.size != 4) return std::nullopt;
+    std::optional<std::uint64_t> pitch, last;
+    for (unsigned lane = 0; lane < trace::kMaxWarpSize; ++lane) {
+        if (!(e.mask >> lane & 1u)) continue;
+        const std::uint64_t word = e.offset[lane] / 4;
+        if (last && (word <= *last || (pitch && word - *last != *pitch))) return std::nullopt;
+        if (last) pitch = word - *last;
+        last = word;
+    }
+    if (!pitch) return std::nullopt;
+    return StridedAccess{*pitch, std::gcd(*pitch, std::uint64_t(trace::kBanks))};
+}
+
+std::string bank_formula(std::uint64_t pitch, const std::string& i, const std::string& w)
+{
+    const std::string plain = "(" + i + "*" + std::to_string(pitch) + " + " + w + ") mod 32";
+    if (pitch < trace::kBanks) return plain;
+    const std::uint64_t m = pitch % trace::kBanks;
+    std::string reduced = w + " mod 32";
+    if (m > 0) reduced = "(" + (m == 1 ? i : std::to_string(m) + i) + " + " + w + ") mod 32";
+    return plain + " = " + reduced;
 }
 
 Finding first_partial_warp(const Harness& h, const BlockView& v)

@@ -192,6 +192,18 @@ const trace::WarpEvent* first_conflicted(const BlockView& v);
 Finding first_bank_conflict(const Harness& h, const BlockView& v);
 // The first step with a warp's worth of active threads (32, or 64) or more and a partially-active warp.
 Finding first_partial_warp(const Harness& h, const BlockView& v);
+// A shared access of 4-byte elements whose lanes' words lie evenly apart, in
+// lane order: lane l's word w0 + pitch * l is in bank (pitch * l + w0) mod 32,
+// so its banks repeat every 32 / g lanes and g lanes share each, g =
+// gcd(pitch, 32): a g-way conflict (1: none).
+struct StridedAccess {
+    std::uint64_t pitch = 0, ways = 1;
+};
+std::optional<StridedAccess> strided_access(const trace::WarpEvent& e);
+// The bank of item `i` at `pitch` words an item, word `w` within it:
+// "(r*34 + c) mod 32 = (2r + c) mod 32" (reduced when pitch is 32 or more).
+std::string bank_formula(std::uint64_t pitch, const std::string& i, const std::string& w);
+
 // The first global load (or store) that touches more 32-byte sectors than its bytes need.
 Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind);
 

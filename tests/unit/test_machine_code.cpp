@@ -170,6 +170,8 @@ TEST(MachineCode, MalformedListingNamesTheLine)
     }
     EXPECT_THROW(MachineCode::parse("x.cuh:7 fetch 4x1\n", "t"), std::runtime_error);
     EXPECT_THROW(MachineCode::parse("x.cuh:7 load 0x1\n", "t"), std::runtime_error);
+    EXPECT_THROW(MachineCode::parse("x.cuh:7 load 12x1\n", "t"), std::runtime_error) << "no LDS is 12 bytes wide";
+    EXPECT_THROW(MachineCode::parse("x.cuh:7 load 32x1\n", "t"), std::runtime_error) << "none is wider than 16";
 }
 
 TEST(MachineCode, RowOfATileBecomesOneLds128PerFourWords)

@@ -110,6 +110,7 @@ INT_EXPRS = [
     "({a} >> ({b} & 15u)) & ((1u << ({c} & 15u)) - 1u)", "__vadd4({a}, {b})", "__vsub4({a}, {b})",
     "__vmaxu4({a}, {b})", "__vcmpgtu2({a}, {b})", "__vavgu4({a}, {b})",
     "(unsigned)(((unsigned long long){a} * {b}) >> 32)",
+    "__fns({a}, {b} & 31u, (int)({c} % 5u) - 2)",
     "(unsigned)__umul64hi(((unsigned long long){a} << 32) | {b}, 0x9e3779b97f4a7c15ull ^ {c})",
     "(unsigned)__popcll(((unsigned long long){a} << 32) | {b})", "(unsigned)__clzll(((unsigned long long){a} << 32) | {b})",
     "(unsigned)(__brevll(((unsigned long long){a} << 32) | {b}) >> 16)",
@@ -118,9 +119,10 @@ INT_EXPRS = [
     "(unsigned)(((long long)(int){a} * (int){b}) >> 17)", "(unsigned)((long long)(int){a} / (long long)(int)({b} | 1u))",
 ]
 
-# Integer intrinsics whose PTX instruction the emulator does not run yet (it stops
-# with an unsupported-instruction fault): left out of the mix until it does. Each
-# is a difference from the GPU; move it into INT_EXPRS when the emulator runs it.
+# Intrinsics whose PTX instruction the emulator does not run yet (it stops with an
+# unsupported-instruction fault): left out of the mix until it does. Each is a
+# difference from the GPU; move it into INT_EXPRS (FLOAT_EXPRS for the half one)
+# when the emulator runs it.
 EMULATOR_GAPS = {
     "__vsub2({a}, {b})": "add.s16x2",
     "__vadd2({a}, {b})": "add.u16x2",
@@ -128,6 +130,7 @@ EMULATOR_GAPS = {
     "__vabsdiffu4({a}, {b})": "vabsdiff4.u32.u32.u32",
     "(unsigned)__dp4a((int){a}, (int){b}, (int){c})": "dp4a.s32.s32",
     "__dp2a_lo({a}, {b}, {c})": "dp2a.lo.u32.u32",
+    "__half2float(__hmin_nan(__float2half_rn({x}), __float2half_rn({y})))": "min.NaN.f16",
 }
 
 # Float expressions over float operands x, y, z whose results are defined to the bit
@@ -150,6 +153,7 @@ FLOAT_EXPRS = (
         "__half2float(__hmul(__float2half_rz({x}), __float2half_ru({y})))",
         "__low2float(__hmul2(__floats2half2_rn({x}, {y}), __floats2half2_rn({z}, {x})))",
         "__high2float(__hadd2(__floats2half2_rn({x}, {y}), __floats2half2_rn({z}, {x})))",
+        "__half2float(__hmax(__float2half_rn({x}), __float2half_rn({y})))",
         "__bfloat162float(__float2bfloat16_rn({x}))", "__bfloat162float(__float2bfloat16_rz({x}))",
         "__bfloat162float(__hadd(__float2bfloat16({x}), __float2bfloat16({y})))",
         "__bfloat162float(__hfma(__float2bfloat16({x}), __float2bfloat16({y}), __float2bfloat16({z})))",
@@ -588,7 +592,7 @@ class Kernel:
         ("atomicAdd", "unsigned", "{v}"), ("atomicMin", "unsigned", "{v}"), ("atomicMax", "unsigned", "{v}"),
         ("atomicAnd", "unsigned", "{v} | 0x01010101u"), ("atomicOr", "unsigned", "{v} & 0x11111111u"), ("atomicXor", "unsigned", "{v}"),
         ("atomicMin", "int", "(int){v}"), ("atomicMax", "int", "(int){v}"), ("atomicAdd", "int", "(int){v}"),
-        ("atomicInc", "unsigned", "{limit}u"), ("atomicDec", "unsigned", "{limit}u"),
+        ("atomicInc", "unsigned", "{limit}u"), ("atomicDec", "unsigned", "{limit}u"), ("atomicSub", "unsigned", "{v}"),
         ("atomicAdd", "unsigned long long", "(unsigned long long){v} * {w}"),
         ("atomicMax", "unsigned long long", "((unsigned long long){v} << 32) | {w}"),
         ("atomicOr", "unsigned long long", "((unsigned long long){v} << 29) & 0x5555555555555555ull"),
@@ -618,6 +622,11 @@ class Kernel:
             self.emit("__syncthreads();")
             if r.chance(0.3):  # only some threads take part
                 self.emit(f"if ({self.predicate()}) {fn}(&{name}[{self.uop()} % {slots}u], {arg});")
+            elif typ == "unsigned" and fn in ("atomicAdd", "atomicOr", "atomicXor", "atomicMax") and r.chance(0.4):
+                ref = self.fresh("ref")  # libcu++'s spelling of the same atomic
+                method = {"atomicAdd": "fetch_add", "atomicOr": "fetch_or", "atomicXor": "fetch_xor", "atomicMax": "fetch_max"}[fn]
+                self.emit(f"cuda::atomic_ref<unsigned, cuda::thread_scope_block> {ref}({name}[{self.uop()} % {slots}u]);")
+                self.emit(f"{ref}.{method}({arg}, cuda::memory_order_relaxed);")
             else:
                 self.emit(f"{fn}(&{name}[{self.uop()} % {slots}u], {arg});")
             self.emit("__syncthreads();")
@@ -673,6 +682,20 @@ class Kernel:
             self.emit(f"{self.u()} += gcd({self.u()}, {self.uop()});")
         self.features.add("call")
 
+    def s_warp_shared(self):
+        """Warp-synchronous exchange through shared memory: __syncwarp orders a warp's lanes."""
+        r = self.rng
+        name = self.fresh("lanes")
+        self.emit(f"__shared__ unsigned {name}[{self.threads}];")
+        self.emit(f"{name}[tid] = {self.u()};")
+        self.emit("__syncwarp();")
+        self.emit(f"{self.u()} += {name}[warp * 32u + (lane ^ {1 + r.below(31)}u)];")
+        self.emit("__syncwarp();")
+        self.emit(f"{name}[tid] ^= {self.u()};")
+        self.emit("__syncwarp();")
+        self.emit(f"{self.u()} ^= {name}[warp * 32u + (lane + {r.below(32)}u) % 32u];")
+        self.features.add("shared")
+
     def s_ticket(self):
         """atomicAdd's returned value: the tickets differ by order, their sum does not."""
         name = self.fresh("tickets")
@@ -689,8 +712,11 @@ class Kernel:
         if r.chance(0.25) and self.acc_zero_used + 4 <= self.ACC_ZERO:
             at = self.ACC_RANDOM + self.acc_zero_used
             self.acc_zero_used += 4
-            if r.chance(0.5):
+            k = r.below(3)
+            if k == 0:
                 self.emit(f"atomicAdd((float*)&acc[{at}u + ({self.uop()} & 3u)], __uint2float_rn({self.u()} & 255u) * 0.5f);")
+            elif k == 1:  # doubles of 20 significant bits: every sum of 1024 of them is exact
+                self.emit(f"atomicAdd((double*)&acc[{at}u + ({self.uop()} & 1u) * 2u], (double)({self.u()} & 0xfffffu) * 0.125);")
             else:
                 self.emit(f"atomicAdd(&acc[{at}u + 1u], atomicAdd(&acc[{at}u], 1u));  // the tickets' sum: the same in every order")
         elif self.acc_random_used + 4 <= self.ACC_RANDOM:
@@ -799,13 +825,13 @@ class Kernel:
         ("s_warp_reduce", 2), ("s_vote", 3), ("s_redux", 2), ("s_masked", 2), ("s_tile", 2), ("s_shared_exchange", 3),
         ("s_tile2d", 1), ("s_block_reduce", 1), ("s_sync_count", 1), ("s_shared_atomic", 3), ("s_ticket", 1),
         ("s_global_atomic", 3), ("s_global_exchange", 1), ("s_fence_reduction", 1), ("s_cp_async", 2), ("s_cas_max", 1),
-        ("s_vector_load", 1), ("s_call", 2),
+        ("s_vector_load", 1), ("s_call", 2), ("s_warp_shared", 1),
     ]
 
     # Statements that declare shared memory: at most MAX_SHARED_STATEMENTS of them, each
     # under 5 KB (a 256-thread block's 4 words a thread and one more), keep a kernel
     # well under the 48 KB of static shared memory a block may declare.
-    SHARED_STATEMENTS = {"s_shared_exchange", "s_tile2d", "s_block_reduce", "s_shared_atomic", "s_ticket", "s_cas_max",
+    SHARED_STATEMENTS = {"s_shared_exchange", "s_tile2d", "s_warp_shared", "s_block_reduce", "s_shared_atomic", "s_ticket", "s_cas_max",
                          "s_fence_reduction", "s_cp_async"}
     MAX_SHARED_STATEMENTS = 6
 
@@ -878,6 +904,7 @@ PRELUDE = r"""// Generated by tests/differential/generate.py (seed %SEED%, kerne
 #include <cooperative_groups/memcpy_async.h>
 #include <cooperative_groups/reduce.h>
 #include <cooperative_groups/scan.h>
+#include <cuda/atomic>
 #include <cuda/barrier>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>

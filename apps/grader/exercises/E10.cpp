@@ -9,7 +9,6 @@
 #include <map>
 #include <numeric>
 #include <regex>
-#include <set>
 #include <sstream>
 
 #include "harness/harness.h"

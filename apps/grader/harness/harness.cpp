@@ -230,6 +230,18 @@ Verdict fault_verdict(const std::exception& e, const std::string& during)
 
 namespace {
 
+// A fault in a list of cases, without the kernel's name the verdict already gives:
+// "faulted in block (3,0,0), thread (4,0,0): out-of-bounds load: ...". Else what threw.
+std::string in_brief(const std::exception& e)
+{
+    const auto* f = dynamic_cast<const emu::KernelFault*>(&e);
+    if (!f) return what_threw(e).measured;
+    const auto triple = [](const uint3& v) {
+        return "(" + std::to_string(v.x) + "," + std::to_string(v.y) + "," + std::to_string(v.z) + ")";
+    };
+    return "faulted in block " + triple(f->fault.block) + ", thread " + triple(f->fault.thread) + ": " + f->fault.what;
+}
+
 // A fault of the emulator's step budget: the kernel loops endlessly on this case.
 bool loops_endlessly(const std::exception& e)
 {
@@ -247,16 +259,18 @@ Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_rig
     for (const Case& c : cases) {
         ++run;
         Finding f;
-        bool faulted = false, endless = false;
+        std::string brief;  // a fault, for the list
+        bool endless = false;
         try {
             f = c.run();
         } catch (const std::exception& e) {
             f = what_threw(e);
-            faulted = true;
+            brief = in_brief(e);
             endless = loops_endlessly(e);
         }
         if (!f) continue;
-        failed.push_back({c.name, f->measured, f->expected});
+        const bool faulted = !brief.empty();
+        failed.push_back({c.name, faulted ? brief : f->measured, f->expected});
         if (!first) {
             first = *f;
             first->measured = "case " + c.name + ": " + f->measured;

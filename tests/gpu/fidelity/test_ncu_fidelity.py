@@ -6,7 +6,6 @@ whole --reuse flow on a made-up measurement with a stand-in warplab, which
 must pass where the counts agree and fail where one does not."""
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -16,6 +15,7 @@ import unittest
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SCRIPT = os.path.join(REPO, "scripts", "ncu_fidelity.py")
 sys.path.insert(0, os.path.dirname(SCRIPT))
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/
 import ncu_fidelity as f  # noqa: E402
 
 HEADER = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size",'

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "helpers.h"
+#include "emulator/helpers.h"
 #include "labs/reduction/problem.h"
 
 namespace warplab::test {

@@ -284,6 +284,7 @@ void collect_checks(ExerciseResult& ex, const std::string& result_lines, const s
             r.where = j.value("where", "");
             r.hint = j.value("hint", "");
             r.cases = j.value("cases", 0u);
+            r.cases_not_run = j.value("cases_not_run", "");
             if (const auto f = j.find("failed_cases"); f != j.end() && f->is_array())
                 for (const nlohmann::json& c : *f)
                     if (c.is_object())

@@ -24,6 +24,7 @@ struct CheckResult {
     // A correctness check's cases: how many ran (0: not a list of cases) and those whose result was wrong.
     unsigned cases = 0;
     std::vector<FailedCase> failed_cases;
+    std::string cases_not_run;  // "2 more not run: ...", or empty
 };
 
 // Kernel time on a GPU against the reference solution (not graded).

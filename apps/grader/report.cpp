@@ -67,8 +67,9 @@ std::string failed_cases_text(const CheckResult& c, const std::string& pad)
 {
     if (c.failed_cases.empty()) return {};
     const std::size_t wrong = c.failed_cases.size();
-    std::string s = pad + "wrong on " + std::to_string(wrong) + " of " + std::to_string(c.cases) + " cases" +
-                    (wrong < c.cases ? " (right on the other " + std::to_string(c.cases - wrong) + ")" : "") + ":\n";
+    std::string s = pad + "wrong on " + std::to_string(wrong) + " of " + std::to_string(c.cases) + (c.cases == 1 ? " case" : " cases") +
+                    (wrong < c.cases ? " (right on the other " + std::to_string(c.cases - wrong) + ")" : "") +
+                    (c.cases_not_run.empty() ? "" : "; " + c.cases_not_run) + ":\n";
     constexpr std::size_t kLongest = 200;  // a fault's paragraph is cut; the JSON result keeps it whole
     for (const FailedCase& f : c.failed_cases) {
         std::string what = f.measured.substr(0, f.measured.find('\n'));

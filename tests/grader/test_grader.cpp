@@ -170,18 +170,20 @@ TEST(Cases, AnEndlessLoopStopsTheRest)
     const Verdict v = run_cases(cases, "right sums");
     EXPECT_EQ(ran, 1u);
     EXPECT_EQ(v.cases, 1u);
+    EXPECT_EQ(v.cases_not_run, "1 more not run: it loops endlessly");
     EXPECT_EQ(v.right_cases(), 0u);
     EXPECT_NE(v.measured.find("case n = 1: the kernel faulted"), std::string::npos) << v.measured;
 }
 
-// E4 with `correct` wrong on 2 of 7 cases and shuffle_tail credited: 0 + 4 of 10.
-// Each report names the wrong cases, with the first wrong element.
+// E4 with `correct` wrong on 2 of 7 cases run (1 more not run) and
+// shuffle_tail credited: 0 + 4 of 10. Each report names the wrong cases, with
+// the first wrong element.
 TEST(Reports, WrongCasesAreNamedInEveryReport)
 {
     ExerciseResult ex = e4_result();
     collect_checks(ex,
                    R"({"check":"correct","passed":false,"graded":true,"measured":"case n = 33: x","expected":"y","where":"","hint":"",)"
-                   R"("cases":7,"failed_cases":[{"case":"n = 33, seed 5","measured":"your kernel's sum was 1; the right sum is 2 <&>","expected":"2"},)"
+                   R"("cases":7,"cases_not_run":"1 more not run: it loops endlessly","failed_cases":[{"case":"n = 33, seed 5","measured":"your kernel's sum was 1; the right sum is 2 <&>","expected":"2"},)"
                    R"({"case":"n = 1, seed 3","measured":"the kernel faulted: out-of-bounds load","expected":"no fault"}]})"
                    "\n"
                    R"({"check":"shuffle_tail","passed":true,"graded":true,"measured":"5 rounds","expected":"","where":"","hint":""})",
@@ -189,7 +191,7 @@ TEST(Reports, WrongCasesAreNamedInEveryReport)
     ASSERT_EQ(ex.checks[0].failed_cases.size(), 2u);
     EXPECT_EQ(ex.checks[0].cases, 7u);
     EXPECT_EQ(ex.points(), 4u);
-    const std::string heading = "wrong on 2 of 7 cases (right on the other 5):";
+    const std::string heading = "wrong on 2 of 7 cases (right on the other 5); 1 more not run: it loops endlessly:";
     const std::string text = text_exercise(ex);
     EXPECT_NE(text.find(heading), std::string::npos) << text;
     EXPECT_NE(text.find("n = 33, seed 5: your kernel's sum was 1; the right sum is 2 <&>"), std::string::npos) << text;

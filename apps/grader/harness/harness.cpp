@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <bit>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -167,6 +168,7 @@ void Harness::report(std::string_view id, const Verdict& v, bool graded)
         for (const FailedCase& c : v.failed_cases)
             failed.push_back({{"case", c.name}, {"measured", c.measured}, {"expected", c.expected}});
         line["failed_cases"] = failed;
+        line["cases_not_run"] = v.cases_not_run;
     }
     std::fprintf(out_, "%s\n", line.dump().c_str());
     std::fflush(out_);  // a later crash or time-out must not lose the checks already done
@@ -251,12 +253,25 @@ bool loops_endlessly(const std::exception& e)
 
 }  // namespace
 
+namespace {
+
+// When the checks' child process must stop running more cases after a wrong
+// one: half the exercise's time limit after it started (run_checks sets it).
+std::chrono::steady_clock::time_point wrong_cases_deadline = std::chrono::steady_clock::time_point::max();
+
+}  // namespace
+
 Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right)
 {
     std::optional<Verdict> first;
     std::vector<FailedCase> failed;
+    std::string not_run;
     unsigned run = 0;
     for (const Case& c : cases) {
+        if (first && std::chrono::steady_clock::now() > wrong_cases_deadline) {
+            not_run = std::to_string(cases.size() - run) + " more not run: half the time limit is spent";
+            break;
+        }
         ++run;
         Finding f;
         std::string brief;  // a fault, for the list
@@ -276,11 +291,15 @@ Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_rig
             first->measured = "case " + c.name + ": " + f->measured;
             if (!faulted && first->hint.empty()) first->hint = c.hint;  // a fault has its own hint
         }
-        if (endless) break;
+        if (endless) {
+            if (run < cases.size()) not_run = std::to_string(cases.size() - run) + " more not run: it loops endlessly";
+            break;
+        }
     }
     Verdict v = first ? *first : pass(what_is_right + " on all " + std::to_string(cases.size()) + " cases");
     v.cases = run;
     v.failed_cases = std::move(failed);
+    v.cases_not_run = std::move(not_run);
     return v;
 }
 
@@ -662,6 +681,7 @@ int run_checks(std::string_view exercise_id, const std::string& ptx_file, const 
         std::fprintf(stderr, "no exercise %s\n", std::string(exercise_id).c_str());
         return 2;
     }
+    wrong_cases_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(spec->time_limit_s) / 2;
     std::ifstream in(ptx_file);
     std::ostringstream text;
     text << in.rdbuf();

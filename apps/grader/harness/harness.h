@@ -26,9 +26,11 @@ namespace wl::grade {
 struct Verdict {
     bool passed = true;
     std::string measured, expected, where, hint;  // hint empty: the catalog's
-    // A correctness check's cases (run_cases): how many ran, and those that were wrong.
+    // A correctness check's cases (run_cases): how many ran, those that were
+    // wrong, and why the rest did not run ("2 more not run: ...", or empty).
     unsigned cases = 0;
     std::vector<FailedCase> failed_cases;
+    std::string cases_not_run;
     unsigned right_cases() const { return cases - static_cast<unsigned>(failed_cases.size()); }
 };
 Verdict pass(std::string measured);
@@ -98,8 +100,9 @@ struct Case {
 };
 // Runs every case in order, even after a wrong one (so that the properties can
 // be measured on what is right), and fails with the first wrong case, listing
-// all of them; after a case that loops endlessly (the emulator's step budget)
-// the rest are not run: they would loop too, past the grader's time limit.
+// all of them. After a case that loops endlessly (the emulator's step budget)
+// the rest are not run, as they would loop too; nor, after a wrong case, once
+// half the exercise's time limit is spent: the verdict must be written in time.
 Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right);
 
 // One case per input (named by its `name`, with its `hint` if it has one),

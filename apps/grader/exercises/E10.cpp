@@ -178,14 +178,13 @@ std::optional<ChunkRead> faulted_read(const emu::KernelFault& f)
 // A hint when the chunk read misses the landing call: thread tid must read the
 // words where the staging put its elements tid*STRIDE + k (slot(e) of each);
 // a read of word tid*STRIDE + k that is not among them reads the element's
-// index, not its slot. Found on block 0 of 512 chunks of 8 with in[i] = i
-// (exact floats, so a stored value names its element), from the staging
+// index, not its slot. Found on block 0 of 512 chunks of `stride` with in[i] =
+// i (exact floats, so a stored value names its element), from the staging
 // stores and chunk reads of the trace, and from the read that faulted, if one
 // did (a pad word: slot() puts no element there, so nothing wrote it).
-std::string landing_hint(const Harness& h)
+std::string landing_hint_at(const Harness& h, unsigned stride)
 {
-    constexpr unsigned kStride = 8;
-    ChunkInput t{"landing", kStride, std::vector<float>(4 * kBlock * kStride)};
+    ChunkInput t{"landing", stride, std::vector<float>(4 * kBlock * stride)};
     std::iota(t.in.begin(), t.in.end(), 0.0f);
     std::vector<trace::LaneRecord> records;
     std::vector<ChunkRead> reads;
@@ -211,19 +210,27 @@ std::string landing_hint(const Harness& h)
         });
     }
     for (const ChunkRead& r : reads) {
-        const std::uint64_t first = std::uint64_t(r.thread) * kStride;
-        if (r.word < first || r.word >= first + kStride) continue;  // not an index of its own chunk
+        const std::uint64_t first = std::uint64_t(r.thread) * stride;
+        if (r.word < first || r.word >= first + stride) continue;  // not an index of its own chunk
         const auto it = landed.find(r.word);
         bool slotted = false;
-        for (std::uint64_t k = 0; k < kStride; ++k) slotted |= landed.count(first + k) && landed[first + k] == r.word;
+        for (std::uint64_t k = 0; k < stride; ++k) slotted |= landed.count(first + k) && landed[first + k] == r.word;
         if (slotted || it == landed.end() || it->second == r.word) continue;
         const std::string e = std::to_string(r.word);
-        return "the chunk read misses the landing call: thread " + std::to_string(r.thread) + " (STRIDE 8) reads staged[" +
+        return "the chunk read misses the landing call: thread " + std::to_string(r.thread) + " (STRIDE " + std::to_string(stride) + ") reads staged[" +
                e + "], the index of element " + e + " of its chunk, but the staging put element " + e + " at staged[" +
                std::to_string(it->second) + "] (slot(" + e + ") = " + std::to_string(it->second) +
                "). Read each element where it landed: staged[slot<STRIDE>(tid*STRIDE + k)]; a word slot() leaves free "
                "is padding that nothing writes";
     }
+    return {};
+}
+
+// The landing hint at stride 8, else at 4; empty when neither read misses slot().
+std::string landing_hint(const Harness& h)
+{
+    for (unsigned stride : {8u, 4u})
+        if (std::string hint = landing_hint_at(h, stride); !hint.empty()) return hint;
     return {};
 }
 

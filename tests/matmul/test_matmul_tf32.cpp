@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "emulator/helpers.h"
-#include "emulator/matmul_rounded_product.h"
+#include "matmul/matmul_rounded_product.h"
 #include "labs/common/emulator_backend.h"
 #include "labs/common/lab.h"
 #include "labs/matmul/driver.h"

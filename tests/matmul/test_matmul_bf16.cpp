@@ -20,7 +20,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "emulator/matmul_rounded_product.h"
+#include "matmul/matmul_rounded_product.h"
 #include "labs/matmul/problem.h"
 
 namespace warplab::test {

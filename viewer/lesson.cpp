@@ -296,11 +296,23 @@ std::filesystem::path lesson_path(const std::string& file)
     return name_only && !std::filesystem::exists(file) && std::filesystem::exists(shipped) ? shipped : std::filesystem::path(file);
 }
 
+std::vector<std::string> shipped_lessons()
+{
+    std::vector<std::string> names;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator(data_dir() / "lessons", ec))
+        if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
 Lesson load_lesson(const std::string& file)
 {
     const std::filesystem::path path = lesson_path(file);
     std::ifstream in(path);
-    if (!in) throw LessonError(file + ": cannot read it (a lesson is a JSON file, or a shipped lesson's name such as reduction)");
+    if (!in)
+        throw LessonError(file + ": cannot read it (a lesson is a JSON file, or a shipped lesson's name: " + joined(shipped_lessons()) + ")" +
+                          did_you_mean(file, shipped_lessons()));
     try {
         return parse_lesson(json::parse(in));
     } catch (const json::parse_error& e) {

@@ -90,6 +90,8 @@ Lesson parse_lesson(const nlohmann::json& document);
 // ("reduction": lessons/reduction.json in warplab's data); the error names the file.
 Lesson load_lesson(const std::string& file);
 std::filesystem::path lesson_path(const std::string& file);
+// The shipped lessons' names (lessons/ in warplab's data), sorted.
+std::vector<std::string> shipped_lessons();
 
 // An answer's number read from a trace; the slide's step where the answer
 // names none. Throws LessonError where the trace has no such step or the step

@@ -17,6 +17,7 @@
 
 #include "labs/common/bench_json.h"
 #include "viewer/draw_util.h"
+#include "viewer/lesson_player.h"
 #include "viewer/panels.h"
 #include "viewer/platform.h"
 #include "viewer/text_check.h"
@@ -182,6 +183,43 @@ TEST(ViewerLayout, WarpWidthsSideBySideAtTheSmallestSize)
     app.compare_widths = true;
     const Sweep sweep = sweep_at(app, {kSizes[0]});
     EXPECT_GT(sweep.frames, 2u * 100);
+    report(sweep);
+}
+
+// Every shipped lesson's every slide, its question asked and its answer
+// revealed, in both modes at the sizes of a room (4K draws the 1080p layout
+// larger): the lesson bar above the status line, and the panels in what is
+// left, clip nothing.
+TEST(ViewerLayout, LessonSlidesAtARoomsSizesAskedAndRevealed)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    App app;
+    app.animate = false;
+    app.timing = load_recorded_timing(results_dir());
+    std::vector<std::shared_ptr<const Lesson>> lessons;
+    for (const std::string& name : shipped_lessons()) lessons.push_back(std::make_shared<const Lesson>(load_lesson(name)));
+    ASSERT_GE(lessons.size(), 4u);
+    Sweep sweep;
+    for (const Size size : {kSizes[0], kSizes[1], kSizes[2]}) {
+        PlatformOptions po;
+        po.headless = true;
+        po.width = size.width, po.height = size.height;
+        Platform platform(po, app);
+        for (const auto& lesson : lessons) {
+            start_lesson(app, lesson);
+            for (std::size_t slide = 0; slide < lesson->slides.size(); ++slide)
+                for (const bool presenter : {true, false}) {
+                    show_slide(app, slide);
+                    app.presenter = presenter;
+                    lay_out(platform, app, size);  // settling: see run_lesson_tour
+                    sweep.add(app, size, lay_out(platform, app, size));
+                    if (!lesson->slides[slide].question) continue;
+                    toggle_reveal(app);
+                    sweep.add(app, size, lay_out(platform, app, size));
+                }
+        }
+    }
+    EXPECT_GT(sweep.frames, 3u * 2 * 40);  // sizes, modes, slides: hundreds of frames
     report(sweep);
 }
 

@@ -11,7 +11,6 @@
 #include <fstream>
 #include <sstream>
 
-#include "labs/common/data_dir.h"
 #include "viewer/lesson_player.h"
 #include "viewer/trace_runner.h"
 
@@ -418,15 +417,6 @@ int run_viewer(const std::string& args, std::string& output)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-std::vector<std::string> shipped_lessons()
-{
-    std::vector<std::string> names;
-    for (const auto& entry : std::filesystem::directory_iterator(data_dir() / "lessons"))
-        if (entry.path().extension() == ".json") names.push_back(entry.path().stem().string());
-    std::sort(names.begin(), names.end());
-    return names;
-}
-
 // One per lab that has traces to show, each at most about 20 slides, citing
 // its source; every question states its answer, and it is the trace's.
 TEST(ViewerLesson, ShippedLessonsLoadAndTheirAnswersAreTheTraces)
@@ -485,7 +475,9 @@ TEST(ViewerLesson, TheCommandLineRefusesInOneLine)
              {"--lesson " + bad, "slide 2, 'highlight': line 3000 is not in v2's source"},
              {"--lesson reduction --lab matmul", "--lesson chooses the labs"},
              {"--lesson reduction --slide 99", "--slide 99: the lesson has slides 1 to"},
-             {"--slide 2", "--slide counts the slides of --lesson"}}) {
+             {"--slide 2", "--slide counts the slides of --lesson"},
+             {"--lesson reductoin", "reductoin: cannot read it (a lesson is a JSON file, or a shipped lesson's name: coalescing, image, "
+                                    "reduction, transpose) (did you mean 'reduction'?)"}}) {
         std::string output;
         EXPECT_EQ(run_viewer(args + " --screenshot " + testing::TempDir() + "lesson_cli.png", output), 2) << args;
         EXPECT_NE(output.find(says), std::string::npos) << args << ": " << output;

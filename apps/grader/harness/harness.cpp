@@ -204,10 +204,6 @@ std::string fault_hint(const std::string& what)
     return {};
 }
 
-}  // namespace
-
-namespace {
-
 // What a launch that threw did: "the kernel faulted: ..." with its file:line and a hint.
 Verdict what_threw(const std::exception& e)
 {
@@ -220,17 +216,6 @@ Verdict what_threw(const std::exception& e)
     if (dynamic_cast<const emu::LaunchError*>(&e)) return fail(std::string("the launch failed: ") + e.what(), "a valid launch");
     return fail(e.what(), "no error");
 }
-
-}  // namespace
-
-Verdict fault_verdict(const std::exception& e, const std::string& during)
-{
-    Verdict v = what_threw(e);
-    v.measured = during + ": " + v.measured;
-    return v;
-}
-
-namespace {
 
 // A fault in a list of cases, without the kernel's name the verdict already gives:
 // "faulted in block (3,0,0), thread (4,0,0): out-of-bounds load: ...". Else what threw.
@@ -251,15 +236,18 @@ bool loops_endlessly(const std::exception& e)
     return f && f->fault.what.find("did not finish within") != std::string::npos;
 }
 
-}  // namespace
-
-namespace {
-
 // When the checks' child process must stop running more cases after a wrong
 // one: half the exercise's time limit after it started (run_checks sets it).
 std::chrono::steady_clock::time_point wrong_cases_deadline = std::chrono::steady_clock::time_point::max();
 
 }  // namespace
+
+Verdict fault_verdict(const std::exception& e, const std::string& during)
+{
+    Verdict v = what_threw(e);
+    v.measured = during + ": " + v.measured;
+    return v;
+}
 
 Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right)
 {

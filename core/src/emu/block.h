@@ -195,6 +195,13 @@ struct Block {
         GlobalChunk* chunk = nullptr;
     };
     ChunkSlot chunk_cache[8];  // by key modulo 8: a kernel's few arrays, without the shadow's lock
+    struct SiteSlot {
+        const char* file = nullptr;
+        unsigned line = 0;
+        std::uint32_t index = ~0u;
+    };
+    SiteSlot site_cache[8];  // the access sites this block stamped last, and their index in the shadow's table
+    unsigned next_site = 0;
     GlobalChunk* held_chunk = nullptr;  // locked from an atomic's check to its operation's end
     std::uint64_t acquired = 0;      // the clock at this block's last acquire (0: none yet)
     std::uint32_t releases = 0;      // releases logged so far

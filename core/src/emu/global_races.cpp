@@ -28,12 +28,16 @@ namespace wl::emu::detail {
 
 namespace {
 
-// A stamp and its block's releases logged before it: the release that orders
-// it is its block's next one.
+// An access as the shadow keeps it: an AccessStamp in 24 bytes (its file and
+// line as a site of the launch's table), and its block's releases logged
+// before it: the release that orders it is its block's next one.
 struct GlobalStamp {
-    AccessStamp at;
-    std::uint32_t released;
+    std::uint16_t thread;
+    std::uint8_t bytes;
+    std::uint8_t flags;  // kValid, kAtomic, kBesideAtomics
+    std::uint32_t epoch, clock, block, released, site;
 };
+enum : std::uint8_t { kValid = 1, kAtomic = 2, kBesideAtomics = 4 };
 // The last write, the last read, and the last read from another warp (of any block) than that one.
 struct GlobalWord {
     GlobalStamp write, read, read_other;
@@ -41,7 +45,7 @@ struct GlobalWord {
 
 constexpr unsigned kChunkShift = 12;  // a chunk shadows 4 KB of memory
 constexpr std::size_t kChunkWords = (std::size_t{1} << kChunkShift) / 4;
-// The shadow is 30 bytes a byte of memory touched: past this many bytes of it
+// The shadow is 18 bytes a byte of memory touched: past this many bytes of it
 // in one launch, further memory goes unchecked (no fault can come of it).
 constexpr std::size_t kMaxShadowBytes = std::size_t{256} << 20;
 
@@ -61,6 +65,8 @@ struct GlobalShadow {
     // acquire; by block, the clock at each of its logged releases.
     std::atomic<std::uint64_t> clock{0};
     std::unordered_map<std::uint32_t, std::vector<std::uint64_t>> releases;
+    // The file and line of every access site stamped so far (a stamp keeps its index).
+    std::vector<std::pair<const char*, unsigned>> sites;
 };
 
 std::shared_ptr<GlobalShadow> make_global_shadow(bool concurrent)
@@ -88,6 +94,35 @@ GlobalChunk* chunk_of(Block& b, std::uintptr_t addr)
     else if (g.chunks.size() < kMaxChunks) c = g.chunks.emplace(key, std::make_unique<GlobalChunk>()).first->second.get();
     slot = Block::ChunkSlot{key, c};
     return c;
+}
+
+// The site's index in the launch's table (a few sites a kernel: the block keeps the last ones).
+std::uint32_t site_of(Block& b, const char* file, unsigned line)
+{
+    for (const Block::SiteSlot& k : b.site_cache)
+        if (k.file == file && k.line == line && k.index != ~0u) return k.index;
+    GlobalShadow& g = *b.global;
+    std::uint32_t index = 0;
+    {
+        std::lock_guard lock(g.mutex);
+        const auto it = std::find(g.sites.begin(), g.sites.end(), std::pair<const char*, unsigned>{file, line});
+        index = static_cast<std::uint32_t>(it - g.sites.begin());
+        if (it == g.sites.end()) g.sites.emplace_back(file, line);
+    }
+    b.site_cache[b.next_site++ % std::size(b.site_cache)] = Block::SiteSlot{file, line, index};
+    return index;
+}
+
+// The stamp as the clash rules read it.
+AccessStamp full_stamp(const Block& b, const GlobalStamp& g)
+{
+    std::pair<const char*, unsigned> at{"", 0};
+    {
+        std::lock_guard lock(b.global->mutex);
+        at = b.global->sites[g.site];
+    }
+    return AccessStamp{g.thread, g.epoch, g.clock, g.block, at.first, at.second, (g.flags & kValid) != 0,
+                       (g.flags & kAtomic) != 0, g.bytes, (g.flags & kBesideAtomics) != 0};
 }
 
 class ChunkLock {
@@ -144,15 +179,17 @@ void acquire(Block& b) { b.acquired = ++b.global->clock; }
     if (b.acquired == 0) return false;
     GlobalShadow& g = *b.global;
     std::lock_guard lock(g.mutex);
-    const auto it = g.releases.find(before.at.block);
+    const auto it = g.releases.find(before.block);
     if (it == g.releases.end() || before.released >= it->second.size()) return false;
     return it->second[before.released] < b.acquired;
 }
 
 inline bool ordered_global(const Lane& now, const GlobalStamp& before)
 {
-    if (!before.at.valid) return true;
-    if (before.at.block == now.block->flat && ordered(now, before.at)) return true;
+    if (!(before.flags & kValid)) return true;
+    if (before.block == now.block->flat &&
+        ordered(now, AccessStamp{before.thread, before.epoch, before.clock, before.block, nullptr, 0, true, false, 0, false}))
+        return true;
     return released_to(*now.block, before);
 }
 
@@ -205,24 +242,24 @@ void check_global_access(Kind kind, void* ptr, unsigned size, const char* name, 
     const bool writes = kind != Kind::Load;
     const bool atomic = kind == Kind::Atomic || strong;
     AccessFacts facts{atomic, kind == Kind::Store ? stored : nullptr};
-    GlobalStamp stamp{AccessStamp{lane.flat, lane.epoch, lane_clock(lane), b.flat, file, line, true, atomic, 0, false},
-                      b.releases};
+    GlobalStamp stamp{static_cast<std::uint16_t>(lane.flat), 0, static_cast<std::uint8_t>(kValid | (atomic ? kAtomic : 0)),
+                      lane.epoch, lane_clock(lane), b.flat, b.releases, site_of(b, file, line)};
     const auto byte = reinterpret_cast<std::uintptr_t>(ptr);
     const std::uintptr_t end = byte + size;
     for (std::uintptr_t w = byte / 4; w < (end + 3) / 4; ++w) {
         GlobalChunk* c = chunk_of(b, w * 4);
         if (!c) continue;
         const std::uintptr_t lo = std::max(byte, w * 4), hi = std::min(end, w * 4 + 4);
-        stamp.at.bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
+        stamp.bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
         ChunkLock lock(*c, b.global->concurrent);
         GlobalWord& s = c->words[w % kChunkWords];
         // A clash is settled with the chunk unlocked: a race leaves this lane for good.
         auto meet = [&](const GlobalStamp& other, bool other_writes) {
-            if ((atomic && other.at.atomic) || !(stamp.at.bytes & other.at.bytes) || ordered_global(lane, other)) return;
-            const AccessStamp seen = other.at;
+            if ((atomic && (other.flags & kAtomic)) || !(stamp.bytes & other.bytes) || ordered_global(lane, other)) return;
+            const GlobalStamp seen = other;
             lock.unlock();
             const auto* word_bytes = reinterpret_cast<const unsigned char*>(w * 4);
-            clash(lane, described(kind, ptr, size, name, offset, file, line), WordAt{w, word_bytes}, stamp.at.bytes, seen,
+            clash(lane, described(kind, ptr, size, name, offset, file, line), WordAt{w, word_bytes}, stamp.bytes, full_stamp(b, seen),
                   other_writes, facts, global_race_fault);
             lock.lock();
         };
@@ -230,13 +267,13 @@ void check_global_access(Kind kind, void* ptr, unsigned size, const char* name, 
         if (writes) {
             meet(s.read, false);
             meet(s.read_other, false);
-            stamp.at.beside_atomics = facts.beside_atomics;
+            if (facts.beside_atomics) stamp.flags |= kBesideAtomics;
             s.write = stamp;
             // An atomic's last word (4 or 8 aligned bytes: one chunk) stays locked until global_atomic_done, after the operation.
             if (kind == Kind::Atomic && lock.held() && w + 1 == (end + 3) / 4) b.held_chunk = lock.release();
         } else {
-            const AccessStamp& r = s.read.at;
-            if (r.valid && (r.block != b.flat || (r.thread >> b.warp_shift) != lane.warp)) s.read_other = s.read;
+            const GlobalStamp& r = s.read;
+            if ((r.flags & kValid) && (r.block != b.flat || (unsigned{r.thread} >> b.warp_shift) != lane.warp)) s.read_other = s.read;
             s.read = stamp;
         }
     }

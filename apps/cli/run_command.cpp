@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "labs/common/data_dir.h"
+#include "labs/common/lab.h"
 #include "trace_table.h"
 #include "warplab/trace/json.h"
 #include "warplab/trace/record.h"
@@ -27,11 +28,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr const char* kUsage = "warplab run prog.cu [more.cu ...] [-I DIR] [-D NAME[=V]] [-std=c++NN] [--watch kernel[:n][@block]] [--json DIR] [-- ARGS]";
+constexpr const char* kUsage = "warplab run prog.cu [more.cu ...] [-I DIR] [-D NAME[=V]] [-std=c++NN] [--watch kernel[:n][@block]] [--json DIR] [--backend cpu|gpu|auto] [-- ARGS]";
 
 struct RunArgs {
     std::vector<std::string> sources, include_dirs, defines, program_args;
     std::string standard, watch, json_dir;
+    std::string backend = "cpu";  // the emulator, where the host-side checks are; auto: the GPU where there is one, as trace's
 };
 
 // "-I DIR" or "-IDIR" (and "--watch X" or "--watch=X"): the option's value, taken from args.
@@ -65,10 +67,13 @@ RunArgs parse_args(const std::vector<std::string>& args)
         else if (value_of(args, i, "-D", true, v)) r.defines.push_back(v);
         else if (value_of(args, i, "--watch", false, v)) r.watch += (r.watch.empty() ? "" : ",") + v;
         else if (value_of(args, i, "--json", false, v)) r.json_dir = v;
+        else if (value_of(args, i, "--backend", false, v)) r.backend = v;
         else if (a.rfind("-std=", 0) == 0 || a.rfind("--std=", 0) == 0) r.standard = a.substr(a.find('=') + 1);
         else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "' (" + kUsage + ")");
         else r.sources.push_back(a);
     }
+    if (r.backend != "cpu" && r.backend != "gpu" && r.backend != "auto")
+        throw std::invalid_argument("--backend " + r.backend + ": not cpu (the emulator), gpu or auto");
     if (r.sources.empty()) throw std::invalid_argument(std::string("name the program's .cu file (") + kUsage + ")");
     for (const std::string& s : r.sources)
         if (!fs::is_regular_file(s)) throw std::invalid_argument("cannot read source file '" + s + "'");
@@ -79,6 +84,20 @@ RunArgs parse_args(const std::vector<std::string>& args)
 }
 
 #if WARPLAB_HAVE_RUN
+
+// Whether the program runs on the GPU: --backend gpu, or auto where there is one.
+bool runs_on_gpu(const RunArgs& a)
+{
+    if (a.backend == "cpu") return false;
+    const warplab::GpuStatus gpu = warplab::gpu_status();
+#if WARPLAB_HAVE_RUN_GPU
+    if (a.backend == "auto" || gpu.available) return gpu.available;
+    throw std::invalid_argument("--backend gpu: no GPU: " + gpu.reason);
+#else
+    if (a.backend == "auto") return false;
+    throw std::invalid_argument("--backend gpu: no GPU: " + (gpu.available ? std::string("this warplab's `run` was built without it") : gpu.reason));
+#endif
+}
 
 // A directory of its own for the program's records, removed when done.
 struct RunDir {
@@ -128,18 +147,31 @@ std::string dims_text(const unsigned (&d)[3])
     return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
 }
 
-void print_launches(const std::vector<wl::cudart::LaunchRecord>& launches)
+// "-" for a launch on the GPU: it runs asynchronously, and a watched one runs instrumented.
+std::string time_text(const wl::cudart::LaunchRecord& r)
+{
+    if (r.on_gpu) return "-";
+    char text[32];
+    std::snprintf(text, sizeof text, "%.3f", r.emulated_ms);
+    return text;
+}
+
+void print_launches(const std::vector<wl::cudart::LaunchRecord>& launches, bool on_gpu)
 {
     std::printf("\nwarplab: %zu kernel launch%s\n", launches.size(), launches.size() == 1 ? "" : "es");
     if (launches.empty()) return;
     std::printf("%-6s %-28s %-14s %-14s %8s %12s  %s\n", "launch", "kernel", "grid", "block", "shared", "emulated ms", "fault");
     for (const auto& r : launches)
-        std::printf("%-6u %-28s %-14s %-14s %8llu %12.3f  %s\n", r.index, r.kernel.c_str(), dims_text(r.grid).c_str(),
-                    dims_text(r.block).c_str(), static_cast<unsigned long long>(r.shared_bytes), r.emulated_ms,
+        std::printf("%-6u %-28s %-14s %-14s %8llu %12s  %s\n", r.index, r.kernel.c_str(), dims_text(r.grid).c_str(),
+                    dims_text(r.block).c_str(), static_cast<unsigned long long>(r.shared_bytes), time_text(r).c_str(),
                     r.error.empty() ? "-" : "yes (below)");
     for (const auto& r : launches)
         if (!r.error.empty()) std::printf("launch %u: %s\n", r.index, r.error.c_str());
-    std::printf("emulated ms: the emulator's time for the launch on this machine, not GPU time\n");
+    if (on_gpu)
+        std::printf("on the GPU: no time a launch (launches run asynchronously, the watched ones instrumented); "
+                    "`warplab bench` and the program's own events time kernels\n");
+    else
+        std::printf("emulated ms: the emulator's time for the launch on this machine, not GPU time\n");
 }
 
 nlohmann::json read_json(const fs::path& p)
@@ -155,15 +187,15 @@ void print_trace(const wl::cudart::LaunchRecord& r, const nlohmann::json& doc)
     const std::string source = doc.at("source").get<std::string>();
     SourceNames names;
     names.own = wl::trace::file_hash(source.c_str());
-    std::printf("\nlaunch %u: %s, block %u of grid %s (lines of %s)\n", r.index, r.kernel.c_str(), r.watched_block,
-                dims_text(r.grid).c_str(), source.c_str());
+    std::printf("\nlaunch %u: %s, block %u of grid %s%s (lines of %s)\n", r.index, r.kernel.c_str(), r.watched_block,
+                dims_text(r.grid).c_str(), r.on_gpu ? " on the GPU" : "", source.c_str());
     std::fputs(trace_table(wl::trace::steps_from_json(block), wl::trace::totals_from_json(doc.at("totals")),
                            wl::trace::block_from_json(block), names)
                    .c_str(),
                stdout);
 }
 
-void write_json(const RunArgs& a, const fs::path& dir, const std::vector<wl::cudart::LaunchRecord>& launches, int exit_code)
+void write_json(const RunArgs& a, const fs::path& dir, const std::vector<wl::cudart::LaunchRecord>& launches, int exit_code, bool on_gpu)
 {
     std::error_code ec;
     fs::create_directories(a.json_dir, ec);
@@ -179,7 +211,8 @@ void write_json(const RunArgs& a, const fs::path& dir, const std::vector<wl::cud
     }
     const nlohmann::json manifest = {{"format", "warplab-run"},    {"format_version", 1},   {"warplab", wl::version_text()},
                                      {"sources", a.sources},        {"arguments", a.program_args},
-                                     {"exit_code", exit_code},      {"launches", list}};
+                                     {"exit_code", exit_code},      {"backend", on_gpu ? "gpu" : "emulator"},
+                                     {"launches", list}};
     std::ofstream out(fs::path(a.json_dir) / "manifest.json");
     if (!(out << manifest.dump(1) << "\n")) throw std::invalid_argument("--json: cannot write " + a.json_dir + "/manifest.json");
     std::fprintf(stderr, "wrote %s/manifest.json and %zu trace%s\n", a.json_dir.c_str(), traces, traces == 1 ? "" : "s");
@@ -191,7 +224,8 @@ void write_json(const RunArgs& a, const fs::path& dir, const std::vector<wl::cud
 
 RunCommand::RunCommand(CLI::App& app)
 {
-    sub_ = app.add_subcommand("run", std::string("build a whole CUDA program with nvcc, run every launch on the emulator, "
+    sub_ = app.add_subcommand("run", std::string("build a whole CUDA program with nvcc, run every launch on the emulator "
+                                                 "(or, with --backend gpu, on the GPU, the watched ones instrumented), "
                                                  "and show its launches and the watched ones' steps: ") +
                                          kUsage);
     sub_->prefix_command();  // its arguments are nvcc's and the program's: read by run()
@@ -204,8 +238,9 @@ int RunCommand::run() const
     if (!a.watch.empty()) wl::cudart::parse_watch(a.watch);  // a bad --watch is refused before nvcc runs
     wl::cudart::ProgramOptions o;
     o.sources = a.sources, o.include_dirs = a.include_dirs, o.defines = a.defines, o.standard = a.standard;
+    o.gpu = runs_on_gpu(a);
     // An installed warplab links programs with the runtime it carries (cmake/install.cmake).
-    if (const auto installed = warplab::data_dir() / "cudart" / "link.txt"; std::filesystem::exists(installed))
+    if (const auto installed = warplab::data_dir() / "cudart" / (o.gpu ? "link-gpu.txt" : "link.txt"); std::filesystem::exists(installed))
         o.link_file = installed.string();
     const auto start = std::chrono::steady_clock::now();
     const wl::cudart::Program program = wl::cudart::build_program(o);
@@ -215,10 +250,10 @@ int RunCommand::run() const
     const RunDir dir;
     const int exit_code = run_program(program.executable, a, dir.path);
     const std::vector<wl::cudart::LaunchRecord> launches = wl::cudart::read_launches(dir.path.string());
-    print_launches(launches);
+    print_launches(launches, o.gpu);
     for (const auto& r : launches)
         if (!r.trace.empty()) print_trace(r, read_json(dir.path / r.trace));
-    if (!a.json_dir.empty()) write_json(a, dir.path, launches, exit_code);
+    if (!a.json_dir.empty()) write_json(a, dir.path, launches, exit_code, o.gpu);
     return exit_code;
 #else
     throw std::invalid_argument("this warplab was built without `warplab run` (it needs libzstd-dev, liblz4-dev and the CUDA "

@@ -13,7 +13,8 @@ Inside core/, rooms, lowest first (docs/architecture.md draws them):
   1  emu/                         the runtime: memory, fibers, checks, barriers, collectives, scheduler
   2  ptx/ (with user/)            the PTX reader and interpreter; a user's .cu file
   3  cuda/                        the GPU: driver API, the instrumenter, timing
-  3  cudart/                      warplab's CUDA runtime: fat binaries, a whole program's launches
+  4  cudart/                      warplab's CUDA runtime: fat binaries, a whole program's launches
+                                  (on the emulator, or on the GPU through cuda/'s trace)
 A room includes its own headers and the public headers (core/include/warplab/)
 of lower rooms. Another room's private headers (core/src/) are included only
 where listed in PRIVATE_INTERFACES; nothing outside core/ includes core/src/.
@@ -37,7 +38,7 @@ LAYERS = [(0, ("kernels/", "exercises/", "solutions/")),
           (3, ("apps/", "viewer/"))]
 INCLUDE_DIRS = ["", "core/include", "apps/grader"]
 ROOMS = {"version": -1, "trace": 0, "occupancy": 0, "dim3.h": 0, "emu": 1, "ptx": 2, "cuda": 3}
-ROOMS["cudart"] = 3  # warplab's CUDA runtime, on the emulator and the PTX interpreter
+ROOMS["cudart"] = 4  # warplab's CUDA runtime, on the emulator and the PTX interpreter, or the GPU trace
 ROOM_ALIASES = {"user": "ptx"}  # a user's .cu file, read into the PTX API (warplab/ptx/kernel_file.h)
 # The one private header a room may take from another: the interpreter drives
 # the runtime through runtime.h; the instrumenter reads PTX through the

@@ -206,6 +206,33 @@ foreach(case "|name the program's .cu file" "nope.cu|cannot read source file 'no
   endif()
 endforeach()
 
+# 11. --backend: gpu runs on the GPU where there is one and is refused with one
+#     line and exit 2 where there is none, before anything is built (a file that
+#     does not compile tells which); auto is the GPU where there is one (as
+#     `warplab trace --backend auto`), else the emulator; cpu, the emulator, is the default.
+run_warplab(--backend bogus vector_add.cu)
+if(NOT rc EQUAL 2 OR NOT err STREQUAL "warplab: error: --backend bogus: not cpu (the emulator), gpu or auto\n")
+  string(APPEND failures "--backend bogus: exit ${rc}, stderr '${err}'\n")
+endif()
+run_warplab(--backend gpu ${WORK}/broken.cu)
+set(gpu_present FALSE)
+if(err MATCHES "no GPU: ")
+  if(NOT rc EQUAL 2 OR NOT err MATCHES "^warplab: error: --backend gpu: no GPU: [^\n]+\n$")
+    string(APPEND failures "--backend gpu without a GPU: exit ${rc}, stderr '${err}' (expected one line and exit 2)\n")
+  endif()
+elseif(rc EQUAL 2 AND err MATCHES "undeclared")
+  set(gpu_present TRUE)
+else()
+  string(APPEND failures "--backend gpu on broken.cu: neither refused nor built: exit ${rc}, stderr '${err}'\n")
+endif()
+if(gpu_present)
+  set(expected "\non the GPU: no time a launch")
+else()
+  set(expected "\nemulated ms: the emulator's time")
+endif()
+run_warplab(--backend auto vector_add.cu)
+expect(backend_auto 0 "^vector_add: 1000 elements, correct\n" "${expected}")
+
 if(failures)
   message(FATAL_ERROR "${failures}")
 endif()

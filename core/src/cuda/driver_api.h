@@ -14,8 +14,9 @@ namespace wl::cuda::detail {
 #define WL_CUDA_DRIVER_FUNCTIONS(X)                                                                              \
     X(cuInit) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGet) X(cuDeviceGetCount)                         \
     X(cuDevicePrimaryCtxRetain) X(cuCtxGetCurrent) X(cuCtxSetCurrent) X(cuCtxSynchronize) X(cuMemAlloc)        \
-    X(cuMemFree) X(cuMemGetInfo) X(cuMemGetAddressRange) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8)        \
+    X(cuMemFree) X(cuMemGetInfo) X(cuMemGetAddressRange) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemcpyDtoD) X(cuMemsetD8)        \
     X(cuModuleLoadDataEx) X(cuModuleGetFunction) X(cuModuleGetGlobal) X(cuFuncSetAttribute) X(cuLaunchKernel)      \
+    X(cuLaunchCooperativeKernel)                                                                                \
     X(cuEventCreate) X(cuEventRecord) X(cuEventQuery) X(cuEventDestroy)
 
 struct DriverApi {

@@ -183,9 +183,28 @@ void launch_function(CUfunction fn, const TraceLaunch& launch, const ptx::Kernel
     if (launch.dynamic_shared_bytes > 48 * 1024)
         check(drv().cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(launch.dynamic_shared_bytes)),
               "cuFuncSetAttribute (dynamic shared memory)");
-    check(drv().cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
-                               launch.block.z, launch.dynamic_shared_bytes, nullptr, params.data(), nullptr),
-          ("cuLaunchKernel " + k.demangled).c_str());
+    if (launch.cooperative)
+        check(drv().cuLaunchCooperativeKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
+                                              launch.block.z, launch.dynamic_shared_bytes, nullptr, params.data()),
+              ("cuLaunchCooperativeKernel " + k.demangled).c_str());
+    else
+        check(drv().cuLaunchKernel(fn, launch.grid.x, launch.grid.y, launch.grid.z, launch.block.x, launch.block.y,
+                                   launch.block.z, launch.dynamic_shared_bytes, nullptr, params.data(), nullptr),
+              ("cuLaunchKernel " + k.demangled).c_str());
+}
+
+// Copies the program's variables into the module's (into_module) or back.
+void copy_variables(CUmodule module, std::span<const ProgramVariable> variables, bool into_module)
+{
+    for (const ProgramVariable& v : variables) {
+        CUdeviceptr own = 0;
+        std::size_t own_bytes = 0;
+        check(drv().cuModuleGetGlobal(&own, &own_bytes, module, v.name.c_str()), ("cuModuleGetGlobal " + v.name).c_str());
+        const CUdeviceptr program = device_ptr(v.address);
+        const std::size_t bytes = std::min(own_bytes, v.bytes);
+        check(into_module ? drv().cuMemcpyDtoD(own, program, bytes) : drv().cuMemcpyDtoD(program, own, bytes),
+              ("cuMemcpyDtoD " + v.name).c_str());
+    }
 }
 
 // The launch's kernel in its module, with arguments that fit it.
@@ -267,7 +286,7 @@ GpuKernel::GpuKernel(const ptx::Module& module, std::string_view kernel) : info_
 void GpuKernel::launch(Dims grid, Dims block, std::span<const ptx::Arg> args, std::uint32_t dynamic_shared_bytes) const
 {
     check_arguments(*info_, args);
-    launch_function(static_cast<CUfunction>(function_), {nullptr, "", grid, block, dynamic_shared_bytes, args, {}}, *info_);
+    launch_function(static_cast<CUfunction>(function_), {nullptr, "", grid, block, dynamic_shared_bytes, args, {}, {}, false}, *info_);
 }
 
 std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
@@ -309,8 +328,10 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     std::memcpy(ctl.data(), &head, sizeof head);
     check(drv().cuMemcpyHtoD(control, ctl.data(), ctl.size()), "cuMemcpyHtoD");
 
+    copy_variables(module, launch.variables, true);
     launch_function(fn, launch, *k);
     finish_within_deadline(k->demangled + " (instrumented for the trace)");
+    copy_variables(module, launch.variables, false);
 
     check(drv().cuMemcpyDtoH(ctl.data(), control, ctl.size()), "cuMemcpyDtoH");
     std::memcpy(&head, ctl.data(), sizeof head);

@@ -4,6 +4,7 @@
 // timed, and (where $WARPLAB_RUN_DIR is set) recorded for `warplab run`.
 #include "device.h"
 #include "host_access.h"
+#include "run_log.h"
 
 #include <unistd.h>
 
@@ -13,7 +14,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <fstream>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -23,8 +23,6 @@
 #include "warplab/emu/emulator.h"
 #include "warplab/occupancy.h"
 #include "warplab/ptx/ptx.h"
-#include "warplab/trace/block_analysis.h"
-#include "warplab/trace/json.h"
 
 namespace wl::cudart {
 
@@ -56,39 +54,6 @@ struct Allocation {
     std::size_t bytes;
     Region region;
     CallSite site;  // the program's call that allocated it
-};
-
-// Where `warplab run` wants the launches: the directory and the watched launches.
-struct RunLog {
-    std::string dir;
-    std::vector<WatchSpec> watch;  // empty: the first launch of each kernel, block 0
-
-    RunLog()
-    {
-        if (const char* d = std::getenv(kRunDirVariable)) dir = d;
-        if (const char* w = std::getenv(kWatchVariable)) {
-            try {
-                watch = parse_watch(w);
-            } catch (const std::invalid_argument& e) {
-                std::fprintf(stderr, "warplab: %s=%s: %s; watching the first launch of each kernel\n", kWatchVariable, w, e.what());
-            }
-        }
-    }
-    // The block to trace of the kernel's n-th launch, if it is watched.
-    std::optional<std::uint32_t> watched(const Kernel& k) const
-    {
-        if (dir.empty()) return std::nullopt;
-        if (watch.empty()) return k.launches == 1 ? std::optional<std::uint32_t>(0) : std::nullopt;
-        for (const WatchSpec& s : watch)
-            if (s.launch == k.launches && names_kernel(s.kernel, k.name, k.mangled)) return s.block;
-        return std::nullopt;
-    }
-    void append(const LaunchRecord& r) const
-    {
-        if (dir.empty()) return;
-        std::ofstream out(dir + "/" + kLaunchesFile, std::ios::app);
-        out << to_json(r).dump() << "\n";
-    }
 };
 
 class Device {
@@ -150,8 +115,6 @@ void check_range(const Device& d, const void* p, std::size_t bytes, bool must_be
                                                "-byte allocation run past its end");
 }
 
-std::string demangled_name(const ptx::KernelInfo& info) { return info.demangled.substr(0, info.demangled.find('(')); }
-
 // The type of the kernel's i-th parameter, from its demangled signature ("const float*"); "" if it has none.
 std::string parameter_type(const ptx::KernelInfo& info, std::size_t i)
 {
@@ -179,22 +142,6 @@ std::string hex(std::uint64_t v)
     char s[24];
     std::snprintf(s, sizeof s, "%llx", static_cast<unsigned long long>(v));
     return s;
-}
-
-void write_trace(const Device& d, const Kernel& k, const LaunchRecord& r, std::vector<trace::LaneRecord> records)
-{
-    const trace::BlockAnalysis a =
-        trace::analyze_block(records, r.watched_block, r.block[0] * r.block[1] * r.block[2], nullptr, d.emu.options.warp_width);
-    nlohmann::json doc = trace::trace_document_header();
-    doc.update({{"kernel", r.kernel},
-                {"launch", r.index},
-                {"source", k.module->origin},
-                {"grid", {r.grid[0], r.grid[1], r.grid[2]}},
-                {"block", {r.block[0], r.block[1], r.block[2]}},
-                {"watched_block", r.watched_block},
-                {"blocks", nlohmann::json::array({trace::block_to_json(a.block, a.steps, a.shared_after)})},
-                {"totals", trace::totals_to_json(a.totals)}});
-    std::ofstream(d.log.dir + "/" + r.trace) << doc.dump() << "\n";
 }
 
 void check_configuration(const Kernel& k, Dims grid, Dims block, std::size_t dynamic_shared)
@@ -336,7 +283,7 @@ void register_kernel(void* module, const void* host_function, const char* mangle
     k.name = k.mangled;
     if (m->module) {
         k.info = m->module->find(k.mangled);
-        if (k.info) k.name = demangled_name(*k.info);
+        if (k.info) k.name = kernel_name(*k.info);
     }
     d.kernels[host_function] = std::move(k);
 }
@@ -398,7 +345,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
         d.log.append(r);
         throw;
     }
-    const std::optional<std::uint32_t> watched = d.log.watched(k);
+    const std::optional<std::uint32_t> watched = d.log.watched(k.name, k.mangled, k.launches);
     d.emu.options.record = watched.has_value();
     d.emu.options.watched_blocks = {watched.value_or(0)};
     d.emu.options.cooperative = cooperative;
@@ -424,7 +371,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     if (watched && !records.empty()) {
         r.trace = "launch-" + std::to_string(r.index) + ".json";
         r.watched_block = *watched;
-        write_trace(d, k, r, std::move(records));
+        d.log.write_trace(r, k.module->origin, records, d.emu.options.warp_width);
     }
     d.log.append(r);
     if (failure) throw *failure;

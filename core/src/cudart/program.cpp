@@ -17,12 +17,13 @@ namespace {
 
 // The runtime's archives and libraries, one a line (written by the build:
 // core/src/cudart/CMakeLists.txt; installed: cmake/install.cmake).
-std::vector<std::string> runtime_link_items(std::string link_file)
+std::vector<std::string> runtime_link_items(const ProgramOptions& o)
 {
-    if (link_file.empty()) link_file = WARPLAB_CUDART_LINK_FILE;
+    const std::string link_file = !o.link_file.empty() ? o.link_file : o.gpu ? WARPLAB_CUDART_GPU_LINK_FILE : WARPLAB_CUDART_LINK_FILE;
     std::string text;
     if (!read_file(link_file, text))
-        throw ptx::CompileError("warplab's CUDA runtime is not built (" + link_file + " is missing)");
+        throw ptx::CompileError(std::string(o.gpu ? "warplab's GPU runtime" : "warplab's CUDA runtime") + " is not built (" + link_file +
+                                " is missing)");
     std::vector<std::string> items;
     std::istringstream lines(text);
     for (std::string line; std::getline(lines, line);)
@@ -30,10 +31,13 @@ std::vector<std::string> runtime_link_items(std::string link_file)
     return items;
 }
 
+// nvcc's -cudart: none (warplab's runtime is linked in its place), or NVIDIA's shared one.
+const char* runtime_choice(const ProgramOptions& o) { return o.gpu ? "shared" : "none"; }
+
 std::vector<std::string> compile_flags(const ProgramOptions& o)
 {
     // -g: the host code's line table, so that the runtime names the host line of a mistake (host_access.h)
-    std::vector<std::string> flags{"-cudart", "none", "-lineinfo", "-g", "-gencode", "arch=compute_90,code=compute_90"};
+    std::vector<std::string> flags{"-cudart", runtime_choice(o), "-lineinfo", "-g", "-gencode", "arch=compute_90,code=compute_90"};
     for (const std::string& d : o.include_dirs) flags.push_back("-I" + fs::absolute(d).string());
     for (const std::string& d : o.defines) flags.push_back("-D" + d);
     if (!o.standard.empty()) flags.push_back("-std=" + o.standard);
@@ -59,7 +63,7 @@ Program build_program(const ProgramOptions& o)
     const std::string nvcc = ptx::find_nvcc();
     if (nvcc.empty()) throw ptx::ToolkitMissing("warplab run needs the CUDA toolkit (nvcc); none found on PATH or in /usr/local/cuda");
     if (o.sources.empty()) throw ptx::CompileError("no source file to build");
-    const std::vector<std::string> flags = compile_flags(o), link = runtime_link_items(o.link_file);
+    const std::vector<std::string> flags = compile_flags(o), link = runtime_link_items(o);
     std::string key_text = nvcc_version(nvcc);
     for (const std::string& f : flags) key_text += '\0' + f;
     for (const std::string& item : link) key_text += '\0' + item + ' ' + hash_of_file(item);
@@ -91,11 +95,12 @@ Program build_program(const ProgramOptions& o)
         for (const std::string& f : parse_depfile(text))
             if (fs::absolute(f) != fs::absolute(o.sources[i])) listing += f + ' ' + hash_of_file(f) + '\n';
     }
-    std::vector<std::string> argv{nvcc, "-cudart", "none"};
+    std::vector<std::string> argv{nvcc, "-cudart", runtime_choice(o)};
     argv.insert(argv.end(), objects.begin(), objects.end());
     argv.insert(argv.end(), {"-o", (work / "program").string(), "-Xlinker", "--start-group"});
     argv.insert(argv.end(), link.begin(), link.end());
     argv.insert(argv.end(), {"-Xlinker", "--end-group", "-lpthread"});
+    if (o.gpu) argv.push_back("-ldl");  // the GPU runtime finds NVIDIA's entry points (dlsym) and driver (dlopen)
     nvcc_or_throw(argv, work, "the link");
     fs::rename(work / "program", executable, ec);
     if (ec) throw ptx::CompileError("cannot move the program into " + dir.string() + ": " + ec.message());

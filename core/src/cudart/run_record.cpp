@@ -69,6 +69,7 @@ nlohmann::json to_json(const LaunchRecord& r)
                         {"emulated_ms", r.emulated_ms}};
     if (!r.error.empty()) j["error"] = r.error;
     if (!r.trace.empty()) j["trace"] = r.trace, j["watched_block"] = r.watched_block;
+    if (r.on_gpu) j["backend"] = "gpu";
     return j;
 }
 
@@ -83,6 +84,7 @@ LaunchRecord launch_from_json(const nlohmann::json& j)
     r.error = j.value("error", "");
     r.trace = j.value("trace", "");
     r.watched_block = j.value("watched_block", 0u);
+    r.on_gpu = j.value("backend", "") == "gpu";
     return r;
 }
 

@@ -48,6 +48,14 @@ struct Dims {
     }
 };
 
+// A module-scope variable (__device__, __constant__) of a whole program's
+// module, where NVIDIA's runtime loaded it: `warplab run --backend gpu`.
+struct ProgramVariable {
+    std::string name;     // as the PTX declares it
+    void* address = nullptr;  // the program's copy (cudaGetSymbolAddress)
+    std::size_t bytes = 0;
+};
+
 struct TraceLaunch {
     const ptx::Module* module = nullptr;
     std::string kernel;                       // as ptx::Module::find takes it
@@ -55,6 +63,10 @@ struct TraceLaunch {
     std::uint32_t dynamic_shared_bytes = 0;
     std::span<const ptx::Arg> args;           // pointers are device pointers
     std::vector<std::uint32_t> watched_blocks{0};
+    // The instrumented module is a module of its own, with its own variables:
+    // these are copied into it before the launch and back after it.
+    std::vector<ProgramVariable> variables;
+    bool cooperative = false;  // cuLaunchCooperativeKernel: this_grid().sync() works
 };
 
 // Runs the instrumented kernel once; returns the watched blocks' records in

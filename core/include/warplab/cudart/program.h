@@ -1,5 +1,6 @@
 // A whole CUDA program built for warplab's CUDA runtime: nvcc compiles the
-// program's files unchanged, with -cudart none (NVIDIA's runtime left out),
+// program's files unchanged, with -cudart none (NVIDIA's runtime left out; or,
+// for the GPU, -cudart shared with warplab's entry points in front of it),
 // -lineinfo (faults name the program's lines) and compute_90 PTX in the fat
 // binary (what the runtime runs), and links them with the runtime's archives.
 // The executable is cached by content: the files, every header they include,
@@ -19,6 +20,11 @@ struct ProgramOptions {
     // The runtime's link list, one file a line, a relative one from the list's
     // own folder (an installed warplab's); empty: the build tree's.
     std::string link_file;
+    // NVIDIA's shared runtime (-cudart shared) with warplab's entry points in
+    // front of it, so that the program runs on the GPU and its watched launches
+    // are traced there (core/src/cudart/gpu_intercept.cpp); link_file is then
+    // the list of those archives.
+    bool gpu = false;
 };
 
 struct Program {

@@ -44,6 +44,7 @@ struct LaunchRecord {
     std::string error;               // why it failed (a kernel fault, a bad configuration), empty when it ran
     std::string trace;               // its trace's file in the run directory, empty when not watched
     std::uint32_t watched_block = 0;
+    bool on_gpu = false;             // run on the GPU (`--backend gpu`): no emulated time
 };
 
 nlohmann::json to_json(const LaunchRecord& r);

@@ -288,7 +288,8 @@ void collect_checks(ExerciseResult& ex, const std::string& result_lines, const s
             if (const auto f = j.find("failed_cases"); f != j.end() && f->is_array())
                 for (const nlohmann::json& c : *f)
                     if (c.is_object())
-                        r.failed_cases.push_back({c.value("case", ""), c.value("measured", ""), c.value("expected", "")});
+                        r.failed_cases.push_back(
+                            {c.value("case", ""), c.value("measured", ""), c.value("expected", "")});
             if (!r.passed && r.hint.empty()) r.hint = std::string(c.hint);
             if (r.passed) r.hint.clear();
         }

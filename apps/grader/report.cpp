@@ -61,16 +61,18 @@ std::string timing_summary(const GpuTiming& t)
 
 std::string version_line() { return "graded by warplab " + version_text(); }
 
-// "wrong on 3 of 6 cases:" and a line a case: its input, then the first wrong
-// element (expected and got) or the fault's first line; `pad` before each line.
+// "wrong on 3 of 6 cases (right on the other 3):" and a line a case: its input
+// (size or shape), then its first wrong element (what the kernel wrote, what was
+// due) or its fault in brief; `pad` before each line.
 std::string failed_cases_text(const CheckResult& c, const std::string& pad)
 {
     if (c.failed_cases.empty()) return {};
     const std::size_t wrong = c.failed_cases.size();
-    std::string s = pad + "wrong on " + std::to_string(wrong) + " of " + std::to_string(c.cases) + (c.cases == 1 ? " case" : " cases") +
+    std::string s = pad + "wrong on " + std::to_string(wrong) + " of " + std::to_string(c.cases) +
+                    (c.cases == 1 ? " case" : " cases") +
                     (wrong < c.cases ? " (right on the other " + std::to_string(c.cases - wrong) + ")" : "") +
                     (c.cases_not_run.empty() ? "" : "; " + c.cases_not_run) + ":\n";
-    constexpr std::size_t kLongest = 200;  // a fault's paragraph is cut; the JSON result keeps it whole
+    constexpr std::size_t kLongest = 200;  // a long fault is cut here; the checks' result line keeps it whole
     for (const FailedCase& f : c.failed_cases) {
         std::string what = f.measured.substr(0, f.measured.find('\n'));
         if (what.size() > kLongest) what = what.substr(0, kLongest) + " ...";

@@ -217,8 +217,8 @@ std::string landing_hint_at(const Harness& h, unsigned stride)
         for (std::uint64_t k = 0; k < stride; ++k) slotted |= landed.count(first + k) && landed[first + k] == r.word;
         if (slotted || it == landed.end() || it->second == r.word) continue;
         const std::string e = std::to_string(r.word);
-        return "the chunk read misses the landing call: thread " + std::to_string(r.thread) + " (STRIDE " + std::to_string(stride) + ") reads staged[" +
-               e + "], the index of element " + e + " of its chunk, but the staging put element " + e + " at staged[" +
+        return "the chunk read misses the landing call: thread " + std::to_string(r.thread) + " (STRIDE " +
+               std::to_string(stride) + ") reads staged[" + e + "], the index of element " + e + " of its chunk, but the staging put element " + e + " at staged[" +
                std::to_string(it->second) + "] (slot(" + e + ") = " + std::to_string(it->second) +
                "). Read each element where it landed: staged[slot<STRIDE>(tid*STRIDE + k)]; a word slot() leaves free "
                "is padding that nothing writes";

@@ -133,8 +133,10 @@ void Harness::run(std::string_view id, const std::function<Verdict()>& measure, 
         if (!on_result) {
             v = fault_verdict(e, "the " + std::string(id) + " run");
         } else {  // a traced run that faults has a wrong result too: 'correct' says why
-            report(id, fail("not graded: the traced run faulted, a wrong result (see check 'correct'): " + std::string(e.what()),
-                            "a right result on the traced run, then this property"),
+            report(id,
+                   fail("not graded: the traced run faulted, a wrong result (see check 'correct'): " +
+                            std::string(e.what()),
+                        "a right result on the traced run, then this property"),
                    false);
             return;
         }
@@ -213,7 +215,8 @@ Verdict what_threw(const std::exception& e)
                                       : base_name(f->fault.file) + ":" + std::to_string(f->fault.line);
         return fail(std::string("the kernel faulted: ") + f->what(), "no fault", where, fault_hint(f->fault.what));
     }
-    if (dynamic_cast<const emu::LaunchError*>(&e)) return fail(std::string("the launch failed: ") + e.what(), "a valid launch");
+    if (dynamic_cast<const emu::LaunchError*>(&e))
+        return fail(std::string("the launch failed: ") + e.what(), "a valid launch");
     return fail(e.what(), "no error");
 }
 

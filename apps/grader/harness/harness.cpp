@@ -13,6 +13,7 @@
 #include <map>
 #include <numeric>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -199,8 +200,24 @@ constexpr FaultHint kFaultHints[] = {
     {"shared memory exhausted", "the shared arrays of one block must fit in 228 KiB"},
 };
 
+// An access at index n of an array of n elements, from an out-of-bounds
+// fault ("in[1023] (argument 0) is outside its 1023 elements"): one past the
+// end, the mark of an index one too high or of a bound tested with <= where <
+// is meant. Empty otherwise (then the phrase's hint).
+std::string one_past_the_end(const std::string& what)
+{
+    static const std::regex access(R"((\S+)\[(\d+)\](?: \([^)]*\))? is outside its (\d+) elements)");
+    std::smatch m;
+    if (!std::regex_search(what, m, access) || m[2].str() != m[3].str() || m[2].str() == "0") return {};
+    const std::string name = m[1].str(), n = m[2].str();
+    return name + "[" + n + "] is one past the end of its " + n + " elements (indices 0 to " +
+           std::to_string(std::stoull(n) - 1) + "): an index one too high, or a bound tested with <= where < is "
+           "meant? Test each index with < against its bound (n, rows, cols) before the access, in every block";
+}
+
 std::string fault_hint(const std::string& what)
 {
+    if (std::string past = one_past_the_end(what); !past.empty()) return past;
     for (const FaultHint& h : kFaultHints)
         if (what.find(h.phrase) != std::string::npos) return h.hint;
     return {};

@@ -32,6 +32,7 @@ RunRequest request_for(const App& app, std::size_t version)
     req.setting = app.sel.setting;
     req.warp_width = app.sel.warp_width;
     req.max_instructions = app.max_instructions;
+    if (version == app.sel.version) req.without_barrier = app.sel.without_barrier;  // the others are traced as written
     return req;
 }
 
@@ -79,7 +80,8 @@ std::vector<const SourceFile*> version_files(App& app, const Lab& lab, std::size
 
 TraceKey key_of(const App& app, std::size_t version, const RunRequest& req)
 {
-    return {app.sel.lab, version, req.block, req.type, req.schedule, req.backend, req.setting, req.warp_width, req.n, req.shape, req.block_dim};
+    return {app.sel.lab,   version,     req.block, req.type,  req.schedule,  req.backend,
+            req.setting,   req.warp_width, req.n,  req.shape, req.block_dim, req.without_barrier};
 }
 
 // What a run's slot derives once: the declared element types, each thread's output.
@@ -147,6 +149,13 @@ const TraceSlot& trace_at_width(App& app, std::size_t version, unsigned warp_wid
 }
 
 const TraceSlot& current_trace(App& app) { return trace_of(app, app.sel.version); }
+
+const TraceSlot& trace_as_written(App& app, std::size_t version)
+{
+    RunRequest req = request_for(app, version);
+    req.without_barrier = 0;
+    return trace_for(app, version, req);
+}
 
 TotalsSlot totals_of(App& app, std::size_t version)
 {
@@ -226,7 +235,7 @@ void select_lab(App& app, std::size_t lab)
 void select_version(App& app, std::size_t version)
 {
     if (version >= current_lab(app).versions.size()) return;
-    if (version != app.sel.version) app.sel.setting = -1;  // an offset is no stride
+    if (version != app.sel.version) app.sel.setting = -1, app.sel.without_barrier = 0;  // an offset is no stride; a line is the file's
     app.sel.version = version;
     if (!step_pending(app)) app.sel.step = std::min(app.sel.step, step_count(app) ? step_count(app) - 1 : 0);
     step_changed(app);
@@ -288,6 +297,12 @@ void select_settings(App& app, const Selection& sel)
     select_version(app, app.sel.version);
 }
 
+void toggle_barrier(App& app, std::uint32_t line)
+{
+    app.sel.without_barrier = app.sel.without_barrier == line ? 0 : line;
+    select_version(app, app.sel.version);  // its step count may differ
+}
+
 void toggle_play(App& app)
 {
     app.play.playing = !app.play.playing;
@@ -343,6 +358,7 @@ void on_key(App& app, Key key)
         break;
     }
     case Key::C: app.compare_widths = !app.compare_widths; break;
+    case Key::D: app.compare_versions = !app.compare_versions; break;
     case Key::V: ++app.view; break;
     case Key::PageUp:
     case Key::PageDown:

@@ -37,6 +37,7 @@ struct TraceKey {
     std::size_t n = 0;                // RunRequest::n: the elements that ran (the version's default resolved)
     std::vector<std::size_t> shape;   // RunRequest::shape
     std::vector<unsigned> block_dim;  // RunRequest::block_dim
+    std::uint32_t without_barrier = 0;  // RunRequest::without_barrier: a modified run, kept apart from the kernel's own
     auto operator<=>(const TraceKey&) const = default;
 };
 
@@ -83,6 +84,9 @@ struct Selection {
     BackendChoice backend = BackendChoice::Auto;
     int setting = -1;  // the version's setting (coalescing: offset or stride); -1: its default
     unsigned warp_width = 32;  // lanes a warp: 32, or 64 (an emulated AMD wavefront; W switches)
+    // A line of the selected version's file whose barriers are switched off
+    // (the source panel): its trace is the rerun without them; 0: none.
+    std::uint32_t without_barrier = 0;
 };
 
 // The instructions the banks and global panels show (indices into the
@@ -135,6 +139,7 @@ struct App {
     bool presenter = false;
     int view = 0;  // the arrangement a compact window shows (Layout::views); V switches
     bool compare_widths = false;  // the threads panel shows the step at warp widths 32 and 64 side by side (C)
+    bool compare_versions = false;  // the step table of this version beside compared_version's (D)
     std::uint64_t max_instructions = 0;  // --max-steps: the emulator's step budget per thread; 0: its default
     bool quit = false;
     Layout layout;
@@ -164,6 +169,8 @@ const TraceSlot& trace_of(App& app, std::size_t version);  // runs it the first 
 const TraceSlot& trace_of(App& app, std::size_t version, int setting);  // at another setting (a sweep)
 const TraceSlot& trace_at_width(App& app, std::size_t version, unsigned warp_width);  // at another warp width (compare)
 const TraceSlot& current_trace(App& app);
+// The version's trace as its kernel is written: without the barrier switch's rerun (Selection::without_barrier).
+const TraceSlot& trace_as_written(App& app, std::size_t version);
 // A version's totals (the metrics panel's row): its whole trace's where that is
 // here; the desktop runs the whole trace (kept, so selecting it is instant);
 // elsewhere (App::start_trace) only the totals are asked for.
@@ -188,14 +195,18 @@ void select_lab(App& app, std::size_t lab);
 void select_version(App& app, std::size_t version);
 void set_step(App& app, long step);
 void select_settings(App& app, const Selection& sel);  // size, block, type, schedule, backend, warp width
+// What if this barrier were gone: switches the barriers of a line of the
+// selected version's file off (its trace is then the rerun without them), or
+// back on when that line's are off already.
+void toggle_barrier(App& app, std::uint32_t line);
 void toggle_play(App& app);
 void tick(App& app, double seconds);  // playback and a measurement in flight
 void start_measuring(App& app);
 bool measuring(const App& app);
 
-// W: warp width 32 <-> 64; C: compare the widths; V: next view. In a lesson (viewer/lesson_player.h) PageDown, PageUp, Left,
+// W: warp width 32 <-> 64; C: compare the widths; D: this version beside the previous one; V: next view. In a lesson (viewer/lesson_player.h) PageDown, PageUp, Left,
 // Right move between slides, R reveals, B and period too (a presenter clicker's keys).
-enum class Key { Left, Right, Up, Down, Space, F, Escape, W, C, V, PageUp, PageDown, R, B, Period };
+enum class Key { Left, Right, Up, Down, Space, F, Escape, W, C, D, V, PageUp, PageDown, R, B, Period };
 void on_key(App& app, Key key);
 
 // A trace that App::start_trace started began or made progress (blocks 0: began), or is done (its run or

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "viewer/step_model.h"
+#include "warplab/trace/analysis.h"
 
 namespace warplab::viewer {
 
@@ -52,6 +53,25 @@ std::string ways_text(double ways)
 {
     if (ways <= 0) return "-";
     return ways == std::floor(ways) ? printf_string("%.0f-way", ways) : printf_string("%.1f-way", ways);
+}
+
+std::string shared_cell(const wl::trace::SharedStats& a, const wl::trace::SharedStats& b)
+{
+    if (!a.requests && !b.requests) return "-";
+    return printf_string("%u/%u", a.wavefronts + b.wavefronts, a.ideal + b.ideal);
+}
+
+std::string sectors_cell(const wl::trace::GlobalStats& a, const wl::trace::GlobalStats& b)
+{
+    const unsigned requests = a.requests + b.requests;
+    if (!requests) return "-";
+    return printf_string("%.1f (%.1f)", double(a.sectors + b.sectors) / requests, double(a.ideal + b.ideal) / requests);
+}
+
+std::string requests_cell(const wl::trace::GlobalStats& load, const wl::trace::GlobalStats& store)
+{
+    if (!load.requests && !store.requests) return "-";
+    return printf_string("%u/%u", load.requests, store.requests);
 }
 
 std::string a_ways_text(double ways)

@@ -5,6 +5,11 @@
 #include <string>
 #include <vector>
 
+namespace wl::trace {
+struct SharedStats;
+struct GlobalStats;
+}  // namespace wl::trace
+
 namespace warplab::viewer {
 
 // At most five characters: 7, 1234, 12.3k, 4.5M; fractions with `digits`
@@ -23,6 +28,11 @@ std::string a_ways_text(double ways);   // "a 2-way", "an 8-way", "an 11-way"
 std::string lanes_text(const std::vector<unsigned>& lanes);
 std::string ms_text(double ms);         // "0.0513 ms", "2.598 ms"
 std::string lines_text(const std::vector<std::uint32_t>& lines, std::size_t at_most = 4);  // "33", "42, 43, 44", "41, 57, 72, 73, ...", "-"
+// A step's (or a block's) cells as the tables print them, loads and stores
+// together; "-" where there was no such access.
+std::string shared_cell(const wl::trace::SharedStats& load, const wl::trace::SharedStats& store);  // wavefronts/ideal: "24/12"
+std::string sectors_cell(const wl::trace::GlobalStats& load, const wl::trace::GlobalStats& store);  // per request: "4.0 (4.0)"
+std::string requests_cell(const wl::trace::GlobalStats& load, const wl::trace::GlobalStats& store);  // loads/stores: "8/0"
 std::string printf_string(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
 
 }  // namespace warplab::viewer

@@ -75,6 +75,7 @@ void draw_frame(App& app)
     }
     if (lesson_h > 0) app.layout = with_lesson_bar(app.layout, lesson_h);
     if (app.compare_widths && !app.playground.open) app.layout = compare_widths_layout(app.layout);
+    if (app.compare_versions && !app.playground.open) app.layout = compare_versions_layout(app.layout);
     app.regions.clear();
     app.focus.hovered_thread.reset();
     for (int p = 0; p < kPanelCount; ++p)

@@ -1,5 +1,6 @@
 #include "viewer/layout.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "labs/common/lab.h"
@@ -219,6 +220,25 @@ Layout compare_widths_layout(Layout l)
     if (below.x != top.x || below.w != top.w || below.y < top.y) return l;  // not stacked under it (no room to take)
     place(l, Panel::Threads, top.x, top.y, top.w, below.y + below.h - top.y);
     l.shown[static_cast<int>(Panel::SharedValues)] = false;
+    return l;
+}
+
+Layout compare_versions_layout(Layout l)
+{
+    constexpr Panel kFrame[] = {Panel::Header, Panel::Status, Panel::Source, Panel::Versions, Panel::Steps, Panel::Lesson};
+    const auto framing = [&](int p) { return std::find(std::begin(kFrame), std::end(kFrame), Panel(p)) != std::end(kFrame); };
+    int anchor = l.has(Panel::Threads) ? int(Panel::Threads) : -1;
+    for (int p = 0; p < kPanelCount && anchor < 0; ++p)
+        if (l.shown[p] && !framing(p)) anchor = p;
+    if (anchor < 0) return l;
+    const Rect a = l.rects[anchor];
+    float top = a.y, bottom = a.y + a.h;
+    for (int p = 0; p < kPanelCount; ++p)
+        if (l.shown[p] && !framing(p) && l.rects[p].x == a.x && l.rects[p].w == a.w) {
+            top = std::min(top, l.rects[p].y), bottom = std::max(bottom, l.rects[p].y + l.rects[p].h);
+            l.shown[p] = false;
+        }
+    place(l, Panel::Compare, a.x, top, a.w, bottom - top);
     return l;
 }
 

@@ -37,7 +37,8 @@ namespace warplab::viewer {
     X(Timeline, "timeline", timeline_panel,                                                                                       \
       "a lab's timeline (LabPanel::Timeline): each recorded run as a Gantt chart, one row per engine per GPU")                    \
     X(Image, "image", image_panel, "the image lab (LabPanel::Image): the picture, the watched group's tile, the partials per pass") \
-    X(Lesson, "lesson", lesson_panel, "a lesson's slide (--lesson): its caption, question, the learner's answer, the trace's once revealed")
+    X(Lesson, "lesson", lesson_panel, "a lesson's slide (--lesson): its caption, question, the learner's answer, the trace's once revealed") \
+    X(Compare, "compare", compare_panel, "this version's steps beside the previous version's (D): where they differ, and the first step that does")
 
 #define WARPLAB_PANEL_ID(id, name, draw, what) id,
 enum class Panel : int { WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_ID) Count };
@@ -98,6 +99,11 @@ Layout with_lesson_bar(Layout l, float lesson_h);
 // Comparing warp widths (App::compare_widths): the threads panel holds two
 // grids, so it takes the shared-values panel's place below it as well.
 Layout compare_widths_layout(Layout l);
+
+// Comparing versions (App::compare_versions): the step table of two versions
+// takes the place of the column the threads panel heads (the step's pictures;
+// in a compact window, the arrangement beside the source).
+Layout compare_versions_layout(Layout l);
 
 // Named rectangles drawn this frame inside panels ("banks.grid"), for tests.
 using Regions = std::map<std::string, Rect>;

@@ -57,6 +57,12 @@ std::optional<Options> parse_options(int argc, char** argv)
         ->check(CLI::IsMember(wl::emu::schedule_names()));
     cli.add_option("--warp-size", o.warp_size, "lanes a warp: 32, or 64 (AMD's wavefront, emulated; the emulator only); W switches");
     cli.add_flag("--compare-widths", o.compare_widths, "show the step's threads at warp widths 32 and 64 side by side; C switches");
+    cli.add_flag("--compare-versions", o.compare_versions,
+                 "show the version's steps beside the previous version's (or your kernel's beside the version it stands in for); D switches");
+    cli.add_option("--without-barrier", o.without_barrier,
+                   "show the version rerun without the __syncthreads() / __syncwarp() of this line of its file (the source "
+                   "panel's switch at the end of a barrier's line)")
+        ->type_name("LINE");
     cli.add_option("--backend", o.backend, "where to trace: auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     cli.add_option("--size", size, "window or image size, WIDTHxHEIGHT (default 1600x900, headless 1920x1080)");
     cli.add_flag("--banks", o.banks, "open on the bank playground: one warp's shared load, its banks and conflicts");
@@ -161,7 +167,10 @@ void apply_options(App& app, const Options& o)
     s.schedule = *wl::emu::parse_schedule(o.schedule);  // checked by parse_options
     s.backend = backend_choice(o.backend);
     s.warp_width = o.warp_size;
+    app.sel.without_barrier = o.without_barrier;
     select_settings(app, s);
+    if (const TraceSlot& slot = current_trace(app); o.without_barrier && !slot.run && !slot.fault && !slot.pending)
+        throw UsageError(slot.error);  // a line without a barrier, or a lab without kernels
     const std::uint32_t steps = step_count(app);
     if (o.step && steps && std::uint32_t(*o.step) >= steps)
         throw UsageError("--step " + std::to_string(*o.step) + " is out of range: " + lab.id + " " + current_version(app).id +
@@ -169,6 +178,7 @@ void apply_options(App& app, const Options& o)
     set_step(app, o.step.value_or(0));
     app.presenter = o.presenter;
     app.compare_widths = o.compare_widths;
+    app.compare_versions = o.compare_versions;
     app.playground.open = o.banks;
     if (!o.banks_preset.empty()) app.playground.pattern = wl::trace::find_bank_preset(o.banks_preset)->pattern;
 }

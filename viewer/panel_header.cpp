@@ -11,7 +11,7 @@ namespace warplab::viewer {
 
 namespace {
 
-constexpr const char* kKeyHints = "←/→ step   ↑/↓ version   space play   W 32/64   C compare   F present   Esc quit";
+constexpr const char* kKeyHints = "←/→ step   ↑/↓ version   space play   W 32/64   C compare 32/64   D compare versions   F present   Esc quit";
 
 template <class T>
 bool combo(const char* label, float width, const std::vector<std::pair<T, std::string>>& choices, T& value)
@@ -191,7 +191,8 @@ void presenter_header(App& app)
     }
     add_region(app, "header.step_counter", ImVec2(right - cs.x, p.y), ImVec2(right, p.y + cs.y));
     // The title in large type, smaller where the counter leaves less room, never below the body text.
-    const std::string title = std::string(v.id) + "  " + v.name + (v.variant ? "  (variant)" : "");
+    const std::string title = std::string(v.id) + "  " + v.name + (v.variant ? "  (variant)" : "") +
+                              (app.sel.without_barrier ? "  without line " + std::to_string(app.sel.without_barrier) + "'s barriers" : "");
     const float full = f.big->CalcTextSizeA(px(f.big) * 0.72f, 1e9f, 0, title.c_str()).x;
     const float title_size = std::max(ImGui::GetFontSize(), px(f.big) * 0.72f * std::min(1.0f, (title_right - p.x) / full));
     dl->AddText(f.big, title_size, p, palette().text, title.c_str(), nullptr, title_right - p.x);

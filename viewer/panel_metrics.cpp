@@ -14,9 +14,6 @@ namespace warplab::viewer {
 
 namespace {
 
-using wl::trace::GlobalStats;
-using wl::trace::SharedStats;
-
 struct Column {
     const char* name;
     const char* help;
@@ -44,19 +41,6 @@ constexpr Column kVersionColumns[] = {
     {"worst", "The worst n-way bank conflict of any warp instruction."},
     {"sectors", "Global-memory 32-byte sectors per request over the whole block, actual (ideal)."},
 };
-
-std::string shared_cell(const SharedStats& a, const SharedStats& b)
-{
-    if (!a.requests && !b.requests) return "-";
-    return printf_string("%u/%u", a.wavefronts + b.wavefronts, a.ideal + b.ideal);
-}
-
-std::string sectors_cell(const GlobalStats& a, const GlobalStats& b)
-{
-    const unsigned requests = a.requests + b.requests;
-    if (!requests) return "-";
-    return printf_string("%.1f (%.1f)", double(a.sectors + b.sectors) / requests, double(a.ideal + b.ideal) / requests);
-}
 
 // Column names with a small "?" badge in room kept by trailing spaces; hovering the header explains it.
 template <std::size_t N> void header_row(const Column (&columns)[N])

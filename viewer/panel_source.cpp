@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "viewer/barrier_switch.h"
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/lesson_player.h"
@@ -129,9 +130,11 @@ void code_lines(App& app, const ShownSource& s)
     const float width = ImGui::GetContentRegionAvail().x;
     std::optional<ImVec2> step_min;  // the step's rows: where they start and end on screen
     ImVec2 step_max, first_max;      // and where the first step line's rows end
+    const bool own_file = s.file->path == current_version(app).file;  // the barrier switch's lines are the version's own
     for (std::size_t i = 0; i < s.file->lines.size(); ++i) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
-        const std::vector<std::string> rows = fitted_rows(s.file->lines[i], width - gutter);
+        const bool barrier = own_file && calls_barrier(s.file->lines[i]);  // its switch keeps the row's right end
+        const std::vector<std::string> rows = fitted_rows(s.file->lines[i], width - gutter - (barrier ? barrier_switch_width() : 0));
         const float h = line_h * float(rows.size());
         if (const ImU32 bg = line_background(s, i)) dl->AddRectFilled(p, ImVec2(p.x + width, p.y + h), bg);
         if (slide_highlights(app, s, i)) dl->AddRect(p, ImVec2(p.x + width, p.y + h), palette().focus_outline, 0, 0, 2.0f);
@@ -155,6 +158,7 @@ void code_lines(App& app, const ShownSource& s)
         }
         if (s.fault_line == i + 1) ImGui::PopStyleColor();
         if (warned_line) warned_mark(app, warned->second, ImVec2(p.x + gutter, p.y), ImVec2(right, p.y + h));
+        if (barrier) barrier_switch(app, std::uint32_t(i + 1), ImVec2(p.x + gutter, p.y), ImVec2(p.x + width, p.y + line_h));
         if (step_line) {
             if (!step_min) step_min = ImVec2(p.x + gutter, p.y), first_max = ImVec2(right, p.y + h);
             step_max = ImVec2(std::max(step_max.x, right), p.y + h);
@@ -244,6 +248,7 @@ void source_panel(App& app)
             add_region(app, "source.missing", p, ImGui::GetItemRectMax());
         } else {
             source_legend(app, s);
+            without_barrier_banner(app);
             ImGui::BeginChild("##code", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);  // a word wider than the view
             code_lines(app, s);
             ImGui::EndChild();

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "labs/common/traced_run.h"
+#include "labs/common/without_barrier.h"
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
@@ -12,7 +13,9 @@
 
 namespace warplab::viewer {
 
-std::string status_text(App& app)
+namespace {
+
+std::string run_status(App& app)
 {
     const Lab& lab = current_lab(app);
     const TraceSlot& slot = current_trace(app);
@@ -35,6 +38,14 @@ std::string status_text(App& app)
     const std::string path = r.path.empty() ? "" : printf_string(" · %s %s", current_version(app).id, r.path.c_str());
     return printf_string("trace: %s · %s%s · block 0 watched · result %.9g, expected %.9g: %s", r.backend.c_str(), what.c_str(),
                          path.c_str(), r.value, r.expected, r.ok ? "correct" : "WRONG");
+}
+
+}  // namespace
+
+std::string status_text(App& app)
+{
+    const std::uint32_t line = trace_key(app, app.sel.version).without_barrier;  // a modified run says so first
+    return line ? without_barrier_title(current_version(app).file, line) + " · " + run_status(app) : run_status(app);
 }
 
 // What nvcc warned about a user's file, then the warnings the emulator

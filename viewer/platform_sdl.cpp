@@ -38,6 +38,7 @@ bool key_of(SDL_Keycode sym, Key& key)
     case SDLK_f: key = Key::F; return true;
     case SDLK_w: key = Key::W; return true;
     case SDLK_c: key = Key::C; return true;
+    case SDLK_d: key = Key::D; return true;
     case SDLK_v: key = Key::V; return true;
     case SDLK_ESCAPE: key = Key::Escape; return true;
     case SDLK_PAGEUP: key = Key::PageUp; return true;

@@ -35,6 +35,7 @@ bool key_of(int glfw_key, Key& key)
     case GLFW_KEY_F: key = Key::F; return true;
     case GLFW_KEY_W: key = Key::W; return true;
     case GLFW_KEY_C: key = Key::C; return true;
+    case GLFW_KEY_D: key = Key::D; return true;
     case GLFW_KEY_V: key = Key::V; return true;
     case GLFW_KEY_ESCAPE: key = Key::Escape; return true;
     case GLFW_KEY_PAGE_UP: key = Key::PageUp; return true;

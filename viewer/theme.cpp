@@ -118,7 +118,7 @@ nlohmann::json palette_json()
     for (ImU32 v : p.conflict) conflict.push_back(c(v));
     return {{"active", c(p.active)}, {"idle", c(p.idle)}, {"partial_outline", c(p.partial_outline)},
             {"fault_banner", c(p.fault_banner)}, {"conflict", conflict}, {"untouched_word", c(p.untouched_word)},
-            {"bar_selected", c(p.bar_selected)}, {"reference_line", c(p.reference_line)}};
+            {"bar_selected", c(p.bar_selected)}, {"reference_line", c(p.reference_line)}, {"changed_line", c(p.changed_line)}};
 }
 
 Fonts load_fonts(float scale)

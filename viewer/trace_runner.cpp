@@ -53,7 +53,8 @@ nlohmann::json request_to_json(const Lab& lab, const RunRequest& req, TraceReply
             {"schedule", wl::emu::to_string(req.schedule)},
             {"setting", req.setting},
             {"warp_width", req.warp_width},
-            {"max_instructions", req.max_instructions}};
+            {"max_instructions", req.max_instructions},
+            {"without_barrier", req.without_barrier}};
 }
 
 RunRequest request_from_json(const nlohmann::json& j)
@@ -76,6 +77,7 @@ RunRequest request_from_json(const nlohmann::json& j)
     req.setting = j.at("setting").get<int>();
     req.warp_width = j.at("warp_width").get<unsigned>();
     req.max_instructions = j.at("max_instructions").get<std::uint64_t>();
+    req.without_barrier = j.value("without_barrier", std::uint32_t(0));  // absent: the kernel as written
     return req;
 }
 

@@ -186,6 +186,19 @@ TEST(ViewerLayout, WarpWidthsSideBySideAtTheSmallestSize)
     report(sweep);
 }
 
+// Versions side by side (D): the two versions' step table takes the threads
+// panel's column. At a projector's 1024x768 (its narrowest; 1920x1080 is a
+// screenshot test's), at the desk and presenting, every lab's every step lays
+// out without clipped or overlapping text (the table scrolls; its note wraps).
+TEST(ViewerLayout, VersionsSideBySideAtTheSmallestSize)
+{
+    App app;
+    app.compare_versions = true;
+    const Sweep sweep = sweep_at(app, {kSizes[0]});
+    EXPECT_GT(sweep.frames, 2u * 100);
+    report(sweep);
+}
+
 // Every shipped lesson's every slide, its question asked and its answer
 // revealed, in both modes at the sizes of a room (4K draws the 1080p layout
 // larger): the lesson bar above the status line, and the panels in what is

@@ -8,6 +8,7 @@
 #include "labs/common/data_dir.h"
 #include "labs/common/traced_run.h"
 #include "viewer/app.h"
+#include "viewer/barrier_switch.h"
 #include "viewer/format.h"
 #include "viewer/panel_time_published.h"
 #include "viewer/panels.h"
@@ -475,6 +476,59 @@ TEST(ViewerWindow, OpensAtASizeThatFitsTheDisplay)
     EXPECT_EQ(fitting_window({1600, 900}, {1280, 1024}), (WindowSize{1280, 900}));
     // A display that says nothing of its area: as asked.
     EXPECT_EQ(fitting_window({1600, 900}, {0, 0}), (WindowSize{1600, 900}));
+}
+
+// D pairs the version with the one before it, and again shows the panels
+// back. The barrier switch reruns the selected version in a trace of its own:
+// reduction v5 under lockstep without line 28's two __syncwarp() has 14 steps
+// (line 28's read and write and line 29's read fall in one; the derivation is
+// tests/cli/without_barrier.cmake's), the kernel's own trace keeps its 16, the
+// status line says which is shown, and other versions run as written. The
+// switch turns back on, and a version change leaves it on.
+TEST(ViewerModel, DComparesVersionsAndTheBarrierSwitchKeepsTheKernelsTrace)
+{
+    App app;
+    select_on_emulator(app, "reduction", "v5");
+    on_key(app, Key::D);
+    EXPECT_TRUE(app.compare_versions);
+    on_key(app, Key::D);
+    EXPECT_FALSE(app.compare_versions);
+    Selection s = app.sel;
+    s.schedule = wl::emu::Schedule::Lockstep;
+    select_settings(app, s);
+    const TraceKey written = trace_key(app, app.sel.version);
+    ASSERT_EQ(step_count(app), 16u);
+    toggle_barrier(app, 28);
+    EXPECT_EQ(trace_key(app, app.sel.version).without_barrier, 28u);
+    EXPECT_NE(trace_key(app, app.sel.version), written);
+    ASSERT_NE(current_run(app), nullptr) << current_trace(app).error;
+    EXPECT_TRUE(current_run(app)->result.ok);
+    EXPECT_EQ(step_count(app), 14u);
+    ASSERT_TRUE(trace_as_written(app, app.sel.version).run);
+    EXPECT_EQ(trace_as_written(app, app.sel.version).run->steps.size(), 16u);
+    EXPECT_EQ(app.traces.at(written).run->steps.size(), 16u);
+    EXPECT_NE(status_text(app).find("what if the barrier at line 28 of 05_unroll_last_warp.cuh were gone"), std::string::npos);
+    EXPECT_EQ(trace_key(app, app.sel.version - 1).without_barrier, 0u);
+    toggle_barrier(app, 28);
+    EXPECT_EQ(trace_key(app, app.sel.version), written);
+    EXPECT_EQ(status_text(app).find("what if"), std::string::npos);
+    toggle_barrier(app, 28);
+    on_key(app, Key::Up);
+    EXPECT_EQ(app.sel.without_barrier, 0u);
+}
+
+// The lines the switch is offered on: calls of __syncthreads(), __syncwarp()
+// and a cooperative group's sync(), not a comment that names one, nor an
+// asynchronous copy's call.
+TEST(ViewerModel, LinesThatCallABarrier)
+{
+    EXPECT_TRUE(calls_barrier("    __syncthreads();"));
+    EXPECT_TRUE(calls_barrier("    v += sdata[tid + 8];  __syncwarp(); sdata[tid] = v; __syncwarp();"));
+    EXPECT_TRUE(calls_barrier("    __syncwarp(0xffffffff);"));
+    EXPECT_TRUE(calls_barrier("    block.sync();"));
+    EXPECT_FALSE(calls_barrier("    sdata[tid] = sum;  // no __syncthreads() needed: one warp"));
+    EXPECT_FALSE(calls_barrier("    cuda::memcpy_async(block, dst, src, bytes, barrier);"));
+    EXPECT_FALSE(calls_barrier(""));
 }
 
 }  // namespace

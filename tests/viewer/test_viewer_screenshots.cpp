@@ -191,12 +191,61 @@ TEST(ViewerScreenshots, BadArgumentsExitTwoWithOneLine)
                                    "--version v2 --step 99" + png, "--schedule sideways" + png, "--layout-json never.json",
                                    "--tour " + temp_file("_never") + png, "--warp-size 48" + png,
                                    "--warp-size 64 --backend gpu" + png, "--n 0" + png, "--shape 7," + png,
-                                   "--shape 1,2,3,4" + png, "--n 5 --shape 8" + png, "--block 16x" + png}) {
+                                   "--shape 1,2,3,4" + png, "--n 5 --shape 8" + png, "--block 16x" + png,
+                                   "--version v3 --without-barrier 25 --backend cpu" + png}) {
         std::string out;
         EXPECT_EQ(run(args, out), 2) << args;
         EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << args << ": " << out;
         EXPECT_EQ(out.rfind("warplab-viewer: error: ", 0), 0u) << args << ": " << out;
     }
+}
+
+// D's comparison, presenting at a projector's 1024x768 (a narrow panel: a
+// cell's two values one above the other) and at 1920x1080 ("a → b"): reduction
+// v2 -> v3 differ in steps 1 to 7 (shared wavefronts 24/12 -> 12/12 and so on,
+// 2-way -> 1-way), so the table holds cells in the changed colour; v5 -> v6 make
+// the same accesses (v6 unrolls v5's loop) and differ only in their lines,
+// which are not coloured: none. The table takes the threads panel's column.
+TEST(ViewerScreenshots, VersionsSideBySideColourWhatDiffers)
+{
+    for (const std::string size : {"1024x768", "1920x1080"}) {
+        const std::string args = " --step 1 --compare-versions --presenter --backend cpu --size " + size;
+        const Shot v3 = screenshot("--lab reduction --version v3" + args);
+        ASSERT_EQ(v3.exit_code, 0) << v3.output;
+        EXPECT_TRUE(v3.layout["panels"].contains("compare")) << size;
+        EXPECT_FALSE(v3.layout["panels"].contains("threads")) << size;
+        EXPECT_GT(count_colour(v3.image, region(v3, "compare.table"), v3.layout["palette"]["changed_line"]), 2000u) << size;
+        const Shot v6 = screenshot("--lab reduction --version v6" + args);
+        ASSERT_EQ(v6.exit_code, 0) << v6.output;
+        EXPECT_EQ(count_colour(v6.image, region(v6, "compare.table"), v6.layout["palette"]["changed_line"]), 0u) << size;
+    }
+}
+
+// The source panel's barrier switch, as --without-barrier sets it: reduction
+// v5 with line 28's two __syncwarp() off. Under lockstep the rerun runs (no
+// race: a warp's lanes read before any writes), its switch reads "off" and the
+// banner says so; under the independent schedule the rerun's race is the
+// threads panel's fault. Either way the status line says it is a modified
+// run. Without the flag each barrier line has its switch, none off.
+TEST(ViewerScreenshots, ABarrierSwitchedOffShowsTheModifiedRun)
+{
+    const Shot lockstep = screenshot("--lab reduction --version v5 --without-barrier 28 --schedule lockstep --presenter --size 1024x768 --backend cpu");
+    ASSERT_EQ(lockstep.exit_code, 0) << lockstep.output;
+    EXPECT_NE(lockstep.output.find("what if the barrier at line 28 of 05_unroll_last_warp.cuh were gone"), std::string::npos)
+        << lockstep.output;
+    EXPECT_TRUE(lockstep.layout["regions"].contains("source.barrier_off"));
+    EXPECT_TRUE(lockstep.layout["regions"].contains("source.without_barrier"));
+    EXPECT_FALSE(lockstep.layout["regions"].contains("fault.banner"));
+    const Shot independent = screenshot("--lab reduction --version v5 --without-barrier 28 --presenter --size 1920x1080 --backend cpu");
+    ASSERT_EQ(independent.exit_code, 0) << independent.output;
+    EXPECT_NE(independent.output.find("data race on shared memory"), std::string::npos) << independent.output;
+    EXPECT_TRUE(independent.layout["regions"].contains("fault.banner"));
+    EXPECT_GT(count_colour(independent.image, region(independent, "source.barrier_off"), independent.layout["palette"]["fault_banner"]), 100u);
+    const Shot written = screenshot("--lab reduction --version v5 --presenter --size 1920x1080 --backend cpu");
+    ASSERT_EQ(written.exit_code, 0) << written.output;
+    EXPECT_TRUE(written.layout["regions"].contains("source.barrier_switch"));
+    EXPECT_FALSE(written.layout["regions"].contains("source.barrier_off"));
+    EXPECT_EQ(written.output.find("what if"), std::string::npos) << written.output;
 }
 
 }  // namespace

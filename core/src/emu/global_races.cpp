@@ -13,8 +13,13 @@
 // acquire need not read the released value, and an atomic or a strong load
 // is an acquire (NVIDIA's threadfence reduction orders its last block's reads
 // by the atomicInc that found it last, with no fence after it).
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
+#include <new>
+#include <type_traits>
 #include <iterator>
 #include <memory>
 #include <mutex>
@@ -51,15 +56,39 @@ constexpr std::size_t kMaxShadowBytes = std::size_t{256} << 20;
 
 }  // namespace
 
-struct GlobalChunk {
+struct alignas(64) GlobalChunk {
     std::atomic<bool> locked{false};  // several host threads run the launch's blocks
     GlobalWord words[kChunkWords];    // zeros: no access yet
 };
 
+namespace {
+
+// Chunks are cut from slabs of 2 MB, which the kernel may back with one huge
+// page each: a few page faults a launch where chunks of their own took 18 each.
+constexpr std::size_t kSlabBytes = std::size_t{2} << 20;
+struct SlabFree {
+    void operator()(void* p) const { std::free(p); }
+};
+using Slab = std::unique_ptr<void, SlabFree>;
+
+Slab new_slab()
+{
+    void* p = std::aligned_alloc(kSlabBytes, kSlabBytes);
+    if (!p) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+    madvise(p, kSlabBytes, MADV_HUGEPAGE);  // a hint: without huge pages, ordinary ones
+#endif
+    return Slab(p);
+}
+
+}  // namespace
+
 struct GlobalShadow {
     bool concurrent = false;
     std::mutex mutex;  // the chunks' map and the releases
-    std::unordered_map<std::uintptr_t, std::unique_ptr<GlobalChunk>> chunks;
+    std::unordered_map<std::uintptr_t, GlobalChunk*> chunks;
+    std::vector<Slab> slabs;
+    std::size_t slab_used = kSlabBytes;  // bytes of the last slab cut into chunks
     bool full = false;
     // The launch's synchronisation clock, one tick a logged release or an
     // acquire; by block, the clock at each of its logged releases.
@@ -80,6 +109,19 @@ namespace {
 
 constexpr std::size_t kMaxChunks = kMaxShadowBytes / sizeof(GlobalChunk);
 
+// A zeroed chunk from the shadow's slabs (trivially destructible: freeing the slabs ends it).
+GlobalChunk* new_chunk(GlobalShadow& g)
+{
+    static_assert(std::is_trivially_destructible_v<GlobalChunk> && sizeof(GlobalChunk) <= kSlabBytes);
+    if (g.slab_used + sizeof(GlobalChunk) > kSlabBytes) {
+        g.slabs.push_back(new_slab());
+        g.slab_used = 0;
+    }
+    void* at = static_cast<char*>(g.slabs.back().get()) + g.slab_used;
+    g.slab_used += sizeof(GlobalChunk);
+    return new (at) GlobalChunk();
+}
+
 // The chunk shadowing the byte at addr; null past the shadow's budget.
 GlobalChunk* chunk_of(Block& b, std::uintptr_t addr)
 {
@@ -90,8 +132,8 @@ GlobalChunk* chunk_of(Block& b, std::uintptr_t addr)
     std::lock_guard lock(g.mutex);
     auto it = g.chunks.find(key);
     GlobalChunk* c = nullptr;
-    if (it != g.chunks.end()) c = it->second.get();
-    else if (g.chunks.size() < kMaxChunks) c = g.chunks.emplace(key, std::make_unique<GlobalChunk>()).first->second.get();
+    if (it != g.chunks.end()) c = it->second;
+    else if (g.chunks.size() < kMaxChunks) c = g.chunks.emplace(key, new_chunk(g)).first->second;
     slot = Block::ChunkSlot{key, c};
     return c;
 }

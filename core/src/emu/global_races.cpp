@@ -26,6 +26,8 @@
 #include <sstream>
 #include <thread>
 #include <unordered_map>
+#include <utility>
+#include <vector>
 
 #include "races.h"
 

@@ -83,8 +83,8 @@ void table(App& app, const Version& before, const TracedRun& a, const Version& a
     }
     ImGui::EndTable();
     add_region(app, "compare.table", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-    const std::string how = stacked ? std::string("; two values: ") + before.id + "'s above " + after.id + "'s"
-                                    : std::string("; a → b: ") + before.id + "'s, then " + after.id + "'s";
+    const std::string how = stacked ? std::string("; two values: ") + before.id + " above " + after.id
+                                    : std::string("; a → b: ") + before.id + ", then " + after.id;
     wrapped_text(palette().muted, (first ? "* step " + std::to_string(*first) + ": the first step whose accesses differ (which lanes touch which words)"
                                          : std::string("the same accesses at every step")) +
                                       how);

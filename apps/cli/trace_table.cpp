@@ -207,7 +207,7 @@ std::string compare_table(const ComparedTrace& a, const ComparedTrace& b)
     std::string out = aligned(rows) + "\n";
     out += first ? "* step " + std::to_string(*first) + ": the first step whose accesses differ (which lanes touch which words)\n"
                  : "the two runs make the same accesses at every step\n";
-    out += "a -> b: " + a.label + "'s value, then " + b.label + "'s (one value: both agree); shared wf: wavefronts actual/ideal;\n"
+    out += "a -> b: " + a.label + ", then " + b.label + " (one value: both agree); shared wf: wavefronts actual/ideal;\n"
            "worst: the worst n-way bank conflict; global ld/st: load/store requests (warp instructions).\n";
     return out;
 }

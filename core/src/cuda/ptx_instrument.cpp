@@ -252,6 +252,8 @@ public:
 
     // The narrowest explicitly .shared access of the function (statements.h's rule).
     unsigned narrowest_shared() const { return narrowest_shared_; }
+    // The site of the function's first instruction that has one (after run).
+    std::optional<SourceSite> first_site() const { return first_site_; }
 
     std::size_t run(const std::vector<SharedSymbol>* entry_shared)
     {
@@ -262,7 +264,7 @@ public:
         if (entry_shared) {
             // After the function's own declarations, so that demoted shared variables are declared.
             for (; k < f_.close && statement(k).kind == StatementKind::Directive; ++k) {
-                if (is_loc(m_, statement(k))) sites_.see(statement(k));
+                if (is_loc(m_, statement(k))) sites_.see(statement(k)), located_ = true;
                 text_.through(statement(k));
             }
             text_.through_empty_lines();
@@ -270,8 +272,13 @@ public:
         }
         for (; k < f_.close; ++k) {
             const Statement& s = statement(k);
-            if (is_loc(m_, s)) sites_.see(s);
-            else if (s.kind == StatementKind::Instruction) instrument(s, instruction(m_, s));
+            if (is_loc(m_, s)) {
+                sites_.see(s);
+                located_ = true;
+            } else if (s.kind == StatementKind::Instruction) {
+                if (located_ && !first_site_) first_site_ = sites_.current();
+                instrument(s, instruction(m_, s));
+            }
         }
         text_.through(statement(f_.close));
         return count_;
@@ -464,6 +471,8 @@ private:
     RegisterWidths widths_;
     std::size_t count_ = 0;
     unsigned narrowest_shared_ = reader::kNoSharedAccess;
+    bool located_ = false;  // a .loc seen
+    std::optional<SourceSite> first_site_;
 };
 
 // The kernel's shared variables, as the interpreter's parser lists them (statements.h).
@@ -525,6 +534,7 @@ InstrumentedPtx instrument_ptx(std::string_view text, std::string_view entry)
         FunctionInstrumenter fi(m, f, next_id, copy, out);
         result.sites += fi.run(f.entry ? &result.shared : nullptr);
         if (f.entry) result.narrowest_shared_access = fi.narrowest_shared();
+        if (f.entry && fi.first_site()) result.declared_line = fi.first_site()->line, result.declared_file_hash = fi.first_site()->file_hash;
     }
     if (!declared) declare_control();
     copy.copy_to(text.size());

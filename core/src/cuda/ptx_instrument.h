@@ -53,6 +53,10 @@ struct InstrumentedPtx {
     // kernel's own code (16 when none): with the alignment, it gives the
     // element size the emulator declares a shared variable with.
     unsigned narrowest_shared_access = 16;
+    // Where the entry's shared arrays are declared, as the interpreter places
+    // them: at the first of its instructions that has a source line.
+    std::uint32_t declared_line = 0;
+    std::uint32_t declared_file_hash = trace::file_hash("");
 };
 
 // Instruments `entry` (a mangled .entry name) and every .func of the module;
@@ -81,6 +85,8 @@ struct LaunchFacts {
     // argument covers; false when there is none.
     std::function<bool(std::uint64_t address, std::uint64_t& base)> allocation_of;
     std::vector<std::uint32_t> watched_blocks;
+    std::uint32_t declared_line = 0;  // InstrumentedPtx's, for the Declare records
+    std::uint32_t declared_file_hash = trace::file_hash("");
 };
 
 // The emulator's numbering of a kernel's shared arrays and their element

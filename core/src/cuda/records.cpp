@@ -18,7 +18,9 @@ using trace::Space;
 // (the later parameter where two are equal), if the address lies in that
 // pointer's allocation: offset from it, plus the pointer's place within 256
 // bytes (alignment decides sectors). Other device memory: array 0xFF, offset
-// from its allocation's base, plus that base's place within 256 bytes.
+// from its allocation's base, plus that base's place within 256 bytes. Memory
+// in no allocation the driver names (a cooperative launch's grid barrier
+// word): array 0xFF too, as the emulator names it, with the address itself.
 void name_global(LaneRecord& r, const LaunchFacts& facts)
 {
     const std::uint64_t a = r.offset;
@@ -30,11 +32,9 @@ void name_global(LaneRecord& r, const LaunchFacts& facts)
         r.offset = a - below->value + below->value % 256;
         return;
     }
+    r.array = 0xFF;
     std::uint64_t base = 0;
-    if (facts.allocation_of && facts.allocation_of(a, base)) {
-        r.array = 0xFF;
-        r.offset = a - base + base % 256;
-    }
+    if (facts.allocation_of && facts.allocation_of(a, base)) r.offset = a - base + base % 256;
 }
 
 // Shared: the slot with the largest window address at or below the address.
@@ -50,9 +50,10 @@ void name_shared(LaneRecord& r, const std::vector<SharedSlot>& slots)
 }
 
 // What thread 0 of a block records first on the emulator: one Declare per
-// shared array, from no source line.
-std::vector<LaneRecord> declarations(std::uint32_t block, const std::vector<SharedSlot>& slots)
+// shared array, at the kernel's first line.
+std::vector<LaneRecord> declarations(std::uint32_t block, const LaunchFacts& facts)
 {
+    const std::vector<SharedSlot>& slots = facts.shared;
     std::vector<LaneRecord> out;
     for (std::size_t i = 0; i < slots.size(); ++i) {
         const SharedSlot& s = slots[i];
@@ -60,7 +61,8 @@ std::vector<LaneRecord> declarations(std::uint32_t block, const std::vector<Shar
         r.block = block;
         r.thread = 0;
         r.seq = static_cast<std::uint32_t>(i);
-        r.file_hash = trace::file_hash("");
+        r.file_hash = facts.declared_file_hash;
+        r.line = facts.declared_line;
         r.kind = Kind::Declare;
         r.space = Space::Shared;
         r.size = static_cast<std::uint8_t>(s.elem);
@@ -95,7 +97,7 @@ std::vector<LaneRecord> finish_records(std::vector<LaneRecord> raw, const Launch
         if (r.thread == 0) r.seq += declared;  // thread 0's declarations come first
     }
     for (std::uint32_t b : facts.watched_blocks) {
-        const auto d = declarations(b, facts.shared);
+        const auto d = declarations(b, facts);
         raw.insert(raw.end(), d.begin(), d.end());
     }
     std::sort(raw.begin(), raw.end(), [](const LaneRecord& a, const LaneRecord& b) {

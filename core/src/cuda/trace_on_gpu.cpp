@@ -351,6 +351,8 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
         return device_allocation(address, base, bytes);
     };
     facts.watched_blocks = launch.watched_blocks;
+    facts.declared_line = ptx.declared_line;
+    facts.declared_file_hash = ptx.declared_file_hash;
     return detail::finish_records(std::move(out), facts);
 }
 

@@ -72,7 +72,8 @@ TEST(FinishRecords, GlobalAddressesNameTheClosestPointerBelowThem)
     // 0x30 + kOut % 256 = 0x30 + 0x10 = 0x40.
     // 0x5010: no parameter's memory, the allocation at 0x5000 -> array 0xFF,
     // offset 0x10 + 0x5000 % 256 = 0x10.
-    // 0x1000: no allocation at all -> array 0, the raw address kept.
+    // 0x1000: no allocation at all (as a cooperative launch's grid barrier
+    // word) -> array 0xFF, as the emulator names memory outside the arguments, the raw address kept.
     auto out = finish_records({raw(7, 0, Kind::Load, Space::Global, Fixture::kIn + 0x20),
                                raw(7, 1, Kind::Store, Space::Global, Fixture::kOut + 0x30),
                                raw(7, 2, Kind::Load, Space::Global, 0x5010),
@@ -85,7 +86,7 @@ TEST(FinishRecords, GlobalAddressesNameTheClosestPointerBelowThem)
     EXPECT_EQ(out[3].offset, 0x40u);
     EXPECT_EQ(out[4].array, 0xFF);
     EXPECT_EQ(out[4].offset, 0x10u);
-    EXPECT_EQ(out[5].array, 0);
+    EXPECT_EQ(out[5].array, 0xFF);
     EXPECT_EQ(out[5].offset, 0x1000u);
     // Past the end of the arguments' allocation: not theirs either.
     auto past = finish_records({raw(7, 0, Kind::Load, Space::Global, Fixture::kEnd)}, f.facts);

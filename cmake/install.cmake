@@ -29,17 +29,25 @@ install(FILES apps/grader/catalog.h DESTINATION ${WARPLAB_DATA_INSTALL_DIR}/apps
 # `warplab run`'s CUDA runtime: the archives a program links (core/src/cudart/),
 # in <libdir>/warplab, and their list, relative to its own folder, where the
 # installed warplab looks for it (share/warplab/cudart/link.txt). Only where
-# every one is an archive: a program then links without any -dev package.
+# every one is an archive: a program then links without any -dev package. The
+# same for `warplab run --backend gpu` (link-gpu.txt) where its runtime is built.
 if(TARGET warplab_cudart AND WARPLAB_ZSTD_ARCHIVE AND WARPLAB_LZ4_ARCHIVE)
   file(RELATIVE_PATH _lib_from_list ${CMAKE_INSTALL_FULL_DATADIR}/warplab/cudart ${CMAKE_INSTALL_FULL_LIBDIR}/warplab)
-  set(_installed "")
-  foreach(item IN LISTS WARPLAB_CUDART_LINK_ITEMS)
-    list(APPEND _installed "${_lib_from_list}/$<PATH:GET_FILENAME,${item}>")
-  endforeach()
-  file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/cudart/link-installed.txt CONTENT "$<JOIN:${_installed},\n>\n")
-  install(FILES ${WARPLAB_CUDART_LINK_ITEMS} DESTINATION ${CMAKE_INSTALL_LIBDIR}/warplab)
-  install(FILES ${PROJECT_BINARY_DIR}/cudart/link-installed.txt DESTINATION ${WARPLAB_DATA_INSTALL_DIR}/cudart
-          RENAME link.txt)
+  set(_lists link WARPLAB_CUDART_LINK_ITEMS)
+  if(TARGET warplab_gpu_runtime)
+    list(APPEND _lists link-gpu WARPLAB_GPU_RUNTIME_LINK_ITEMS)
+  endif()
+  while(_lists)
+    list(POP_FRONT _lists _name _items)
+    set(_installed "")
+    foreach(item IN LISTS ${_items})
+      list(APPEND _installed "${_lib_from_list}/$<PATH:GET_FILENAME,${item}>")
+    endforeach()
+    file(GENERATE OUTPUT ${PROJECT_BINARY_DIR}/cudart/${_name}-installed.txt CONTENT "$<JOIN:${_installed},\n>\n")
+    install(FILES ${${_items}} DESTINATION ${CMAKE_INSTALL_LIBDIR}/warplab)
+    install(FILES ${PROJECT_BINARY_DIR}/cudart/${_name}-installed.txt DESTINATION ${WARPLAB_DATA_INSTALL_DIR}/cudart
+            RENAME ${_name}.txt)
+  endwhile()
 endif()
 # Third-party notices: the code of others that the installed programs and
 # archives carry, each with the Debian copyright file of the package it came from.

@@ -18,13 +18,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <new>
-#include <type_traits>
 #include <iterator>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <sstream>
 #include <thread>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -73,12 +73,12 @@ struct SlabFree {
 };
 using Slab = std::unique_ptr<void, SlabFree>;
 
+// Null when the host has no memory left for it (the memory it would shadow goes unchecked).
 Slab new_slab()
 {
     void* p = std::aligned_alloc(kSlabBytes, kSlabBytes);
-    if (!p) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
-    madvise(p, kSlabBytes, MADV_HUGEPAGE);  // a hint: without huge pages, ordinary ones
+    if (p) madvise(p, kSlabBytes, MADV_HUGEPAGE);  // a hint: without huge pages, ordinary ones
 #endif
     return Slab(p);
 }
@@ -91,7 +91,6 @@ struct GlobalShadow {
     std::unordered_map<std::uintptr_t, GlobalChunk*> chunks;
     std::vector<Slab> slabs;
     std::size_t slab_used = kSlabBytes;  // bytes of the last slab cut into chunks
-    bool full = false;
     // The launch's synchronisation clock, one tick a logged release or an
     // acquire; by block, the clock at each of its logged releases.
     std::atomic<std::uint64_t> clock{0};
@@ -111,12 +110,14 @@ namespace {
 
 constexpr std::size_t kMaxChunks = kMaxShadowBytes / sizeof(GlobalChunk);
 
-// A zeroed chunk from the shadow's slabs (trivially destructible: freeing the slabs ends it).
+// A zeroed chunk from the shadow's slabs (trivially destructible: freeing the slabs ends it); null without memory.
 GlobalChunk* new_chunk(GlobalShadow& g)
 {
     static_assert(std::is_trivially_destructible_v<GlobalChunk> && sizeof(GlobalChunk) <= kSlabBytes);
     if (g.slab_used + sizeof(GlobalChunk) > kSlabBytes) {
-        g.slabs.push_back(new_slab());
+        Slab slab = new_slab();
+        if (!slab) return nullptr;
+        g.slabs.push_back(std::move(slab));
         g.slab_used = 0;
     }
     void* at = static_cast<char*>(g.slabs.back().get()) + g.slab_used;
@@ -135,7 +136,7 @@ GlobalChunk* chunk_of(Block& b, std::uintptr_t addr)
     auto it = g.chunks.find(key);
     GlobalChunk* c = nullptr;
     if (it != g.chunks.end()) c = it->second;
-    else if (g.chunks.size() < kMaxChunks) c = g.chunks.emplace(key, new_chunk(g)).first->second;
+    else if (g.chunks.size() < kMaxChunks && (c = new_chunk(g))) g.chunks.emplace(key, c);
     slot = Block::ChunkSlot{key, c};
     return c;
 }

@@ -37,7 +37,9 @@ const char* no_trace_suffix(const App& app) { return current_version(app).gpu_on
 
 Image frame_image(Platform& platform, App& app)
 {
-    render_frames(platform, app, 3);
+    // A lesson's slide may change lab, version, step and schedule at once: the top bar's height follows a
+    // frame later (it is measured as drawn) and the source's scroll to the step a frame after that.
+    render_frames(platform, app, app.lesson.lesson ? 5 : 3);
     Image img = platform.read_pixels();
     platform.present();
     return img;

@@ -83,9 +83,6 @@ int run_lesson_tour(Platform& platform, App& app, const Options& options)
             // A question the trace cannot answer, or answers otherwise than the lesson says, stops the handout.
             if (const std::string wrong = answer_disagreement(app); !wrong.empty()) throw std::runtime_error(options.lesson + ": " + wrong);
             slides.push_back(handout_slide(app));
-            // A slide may change lab, version, step and schedule at once: the top bar's height follows a frame
-            // later (it is measured as drawn) and the source's scroll to the step a frame after that.
-            render_frames(platform, app, 2);
             write_png((dir / slides.back().picture).string(), frame_image(platform, app));
             if (slides.back().answer_picture.empty()) continue;
             toggle_reveal(app);

@@ -224,7 +224,7 @@ TEST(ViewerLayout, LessonSlidesAtARoomsSizesAskedAndRevealed)
                 for (const bool presenter : {true, false}) {
                     show_slide(app, slide);
                     app.presenter = presenter;
-                    lay_out(platform, app, size);  // settling: see run_lesson_tour
+                    lay_out(platform, app, size);  // settling, as a screenshot of a slide does (frame_image)
                     sweep.add(app, size, lay_out(platform, app, size));
                     if (!lesson->slides[slide].question) continue;
                     toggle_reveal(app);

@@ -19,7 +19,8 @@ Once a view is drawn, the metrics panel's rows of the other versions keep
 arriving from the Worker; they ask for the totals alone, so the page reads
 back one whole trace a view (the selected version's) and only a few hundred
 bytes for every other version: counted, and the longest gap between frames
-meanwhile reported.
+meanwhile reported. A lesson in the URL (?lesson=reduction) plays as on the
+desktop, and PageDown moves to its next slide.
 Exit 77 (skipped) where there is no web build or no Chromium.
 """
 import argparse
@@ -140,9 +141,9 @@ def serve(directory):
     return server
 
 
-def desktop_layout(viewer, lab, version, step, size):
+def desktop_layout(viewer, options, size):
     with tempfile.TemporaryDirectory() as d:
-        subprocess.run([viewer, "--lab", lab, "--version", version, "--step", str(step), "--size", f"{size[0]}x{size[1]}",
+        subprocess.run([viewer, *options, "--size", f"{size[0]}x{size[1]}",
                         "--screenshot", os.path.join(d, "shot.png"), "--layout-json", os.path.join(d, "layout.json")],
                        check=True, capture_output=True)
         with open(os.path.join(d, "layout.json")) as f:
@@ -156,7 +157,7 @@ def press(browser, key, code):
 
 
 def code_of(code):
-    return {"KeyW": 87, "ArrowDown": 40}[code]
+    return {"KeyW": 87, "ArrowDown": 40, "PageDown": 34}[code]
 
 
 def check_responsive(browser, shots):
@@ -225,7 +226,7 @@ def check_view(args, browser, base, view):
     diffs += check_background(browser, name)
     web = json.loads(settled)
     width, height = web["size"]
-    desk = desktop_layout(args.viewer, lab, version, step, (width, height))
+    desk = desktop_layout(args.viewer, ["--lab", lab, "--version", version, "--step", str(step)], (width, height))
     diffs += [k for k in COMPARED if web.get(k) != desk.get(k)]
     if web["status"]["text"] != desk["status"]["text"]:
         diffs.append("status text")
@@ -237,6 +238,32 @@ def check_view(args, browser, base, view):
         if k in web:
             print(f"    page:    {json.dumps(web.get(k))[:300]}\n    desktop: {json.dumps(desk.get(k))[:300]}")
     return not diffs
+
+
+def check_lesson(args, browser, base):
+    """?lesson=reduction&slide=3: the page plays the shipped lesson from that slide as the desktop
+    does (the same layout, lesson bar included), and PageDown shows the next slide (v1's step 3, then v2's)."""
+    browser.open(f"{base}?lesson=reduction&slide=3")
+    settled = browser.wait_for(SETTLED, 120) and settled_layout(browser)
+    if not settled:
+        return [f"no settled layout; status: {browser.evaluate(LAYOUT)!r}"]
+    web = json.loads(settled)
+    if args.shots:
+        browser.screenshot(os.path.join(args.shots, "lesson-reduction-3.png"))
+    desk = desktop_layout(args.viewer, ["--lesson", "reduction", "--slide", "3"], web["size"])
+    problems = [f"differs from the desktop in {k}" for k in COMPARED + ("lesson",) if web.get(k) != desk.get(k)]
+    if web["regions"] != desk["regions"]:
+        names = sorted(set(web["regions"]) | set(desk["regions"]))
+        problems += [f"region {n}: page {web['regions'].get(n)}, desktop {desk['regions'].get(n)}" for n in names
+                     if web["regions"].get(n) != desk["regions"].get(n)][:3]
+    if (web["lesson"] or {}).get("slide") != 3 or web["version"] != "v1" or "lesson" not in web["panels"]:
+        problems.append(f"not slide 3 of the lesson (v1, a lesson bar): {web['lesson']}, {web['version']}")
+    press(browser, "PageDown", "PageDown")
+    moved = browser.wait_for(f"(() => {{ const t = {LAYOUT}; const l = t && JSON.parse(t); "
+                             "return l && l.lesson && l.lesson.slide === 4 && !l.status.pending ? t : ''; })()", 60)
+    if not moved or json.loads(moved)["version"] != "v2":
+        problems.append(f"PageDown did not show slide 4 (v2): {moved and json.loads(moved)['lesson']}")
+    return problems
 
 
 def main():
@@ -265,6 +292,9 @@ def main():
                 print(f"{'FAIL' if problems else 'ok  '} the page while matmul v5 traces at warp width 64"
                       f"{': ' + '; '.join(problems) if problems else ''}")
                 failed += bool(problems)
+        problems = check_lesson(args, browser, base)
+        print(f"{'FAIL' if problems else 'ok  '} ?lesson=reduction&slide=3, then PageDown{': ' + '; '.join(problems) if problems else ''}")
+        failed += bool(problems)
         browser.open(f"{base}?lab=nosuch")
         status = browser.wait_for("(() => { const s = document.getElementById('status'); "
                                   "return s.className === 'error' ? s.textContent : ''; })()", 30) or ""
@@ -274,7 +304,7 @@ def main():
     bad_ok = "error" in status and "nosuch" in status
     print(f"{'ok  ' if bad_ok else 'FAIL'} ?lab=nosuch: status {status!r}")
     failed += not bad_ok
-    print(f"{len(VIEWS) + 1} pages, {time.time() - start:.1f} s")
+    print(f"{len(VIEWS) + 2} pages, {time.time() - start:.1f} s")
     return 1 if failed else 0
 
 

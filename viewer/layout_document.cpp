@@ -21,7 +21,8 @@ nlohmann::json layout_document(App& app, const Image& image)
     nlohmann::json lesson;  // null without one
     if (app.lesson.lesson)
         lesson = {{"title", app.lesson.lesson->title}, {"slide", app.lesson.slide + 1}, {"slides", app.lesson.lesson->slides.size()},
-                  {"revealed", app.lesson.revealed}};
+                  {"revealed", app.lesson.revealed}, {"typed", app.lesson.typed},
+                  {"matched", app.lesson.matched ? nlohmann::json(*app.lesson.matched) : nlohmann::json()}};
     return {{"size", {image.width, image.height}},
             {"presenter", app.presenter},
             {"lab", current_lab(app).id},

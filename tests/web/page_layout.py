@@ -150,10 +150,17 @@ def desktop_layout(viewer, options, size):
             return json.load(f)
 
 
+def frames_pass(browser):
+    """Returns once the page has drawn a frame or two (its main loop runs on animation frames)."""
+    browser.page("Runtime.evaluate", awaitPromise=True,
+                 expression="new Promise(done => requestAnimationFrame(() => requestAnimationFrame(() => requestAnimationFrame(done))))")
+
+
 def press(browser, key, code):
     for kind in ("keyDown", "keyUp"):
         browser.page("Input.dispatchKeyEvent", type=kind, key=key, code=code, windowsVirtualKeyCode=code_of(code),
                      nativeVirtualKeyCode=code_of(code), **({"text": key} if kind == "keyDown" and len(key) == 1 else {}))
+        frames_pass(browser)  # Dear ImGui 1.86 sees a key pressed and released within one frame as never pressed
 
 
 def code_of(code):

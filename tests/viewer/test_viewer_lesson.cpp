@@ -421,7 +421,7 @@ int run_viewer(const std::string& args, std::string& output)
 // its source; every question states its answer, and it is the trace's.
 TEST(ViewerLesson, ShippedLessonsLoadAndTheirAnswersAreTheTraces)
 {
-    EXPECT_EQ(shipped_lessons(), (std::vector<std::string>{"coalescing", "image", "reduction", "transpose"}));
+    EXPECT_EQ(shipped_lessons(), (std::vector<std::string>{"coalescing", "image", "matmul", "reduction", "transpose"}));
     for (const std::string& name : shipped_lessons()) {
         auto lesson = std::make_shared<const Lesson>(load_lesson(name));
         EXPECT_LE(lesson->slides.size(), 20u) << name;
@@ -477,7 +477,7 @@ TEST(ViewerLesson, TheCommandLineRefusesInOneLine)
              {"--lesson reduction --slide 99", "--slide 99: the lesson has slides 1 to"},
              {"--slide 2", "--slide counts the slides of --lesson"},
              {"--lesson reductoin", "reductoin: cannot read it (a lesson is a JSON file, or a shipped lesson's name: coalescing, image, "
-                                    "reduction, transpose) (did you mean 'reduction'?)"}}) {
+                                    "matmul, reduction, transpose) (did you mean 'reduction'?)"}}) {
         std::string output;
         EXPECT_EQ(run_viewer(args + " --screenshot " + testing::TempDir() + "lesson_cli.png", output), 2) << args;
         EXPECT_NE(output.find(says), std::string::npos) << args << ": " << output;

@@ -44,6 +44,17 @@ std::vector<std::string> compile_flags(const ProgramOptions& o)
     return flags;
 }
 
+// Where NVIDIA's shared runtime lies beside nvcc, for the program's run path:
+// a toolkit in /usr/local/cuda is not on the loader's path, and the program
+// must start without LD_LIBRARY_PATH. Empty where none is found.
+std::string toolkit_library_dir(const std::string& nvcc)
+{
+    const fs::path root = fs::path(nvcc).parent_path().parent_path();
+    for (const fs::path& dir : {root / "lib64", root / "targets" / "x86_64-linux" / "lib"})
+        if (fs::exists(dir / "libcudart.so")) return dir.string();
+    return "";
+}
+
 // Runs nvcc; its messages become the CompileError.
 void nvcc_or_throw(std::vector<std::string> argv, const fs::path& work, const std::string& what)
 {
@@ -64,7 +75,8 @@ Program build_program(const ProgramOptions& o)
     if (nvcc.empty()) throw ptx::ToolkitMissing("warplab run needs the CUDA toolkit (nvcc); none found on PATH or in /usr/local/cuda");
     if (o.sources.empty()) throw ptx::CompileError("no source file to build");
     const std::vector<std::string> flags = compile_flags(o), link = runtime_link_items(o);
-    std::string key_text = nvcc_version(nvcc);
+    const std::string run_path = o.gpu ? toolkit_library_dir(nvcc) : "";
+    std::string key_text = nvcc_version(nvcc) + '\0' + run_path;
     for (const std::string& f : flags) key_text += '\0' + f;
     for (const std::string& item : link) key_text += '\0' + item + ' ' + hash_of_file(item);
     for (const std::string& s : o.sources) {
@@ -101,6 +113,7 @@ Program build_program(const ProgramOptions& o)
     argv.insert(argv.end(), link.begin(), link.end());
     argv.insert(argv.end(), {"-Xlinker", "--end-group", "-lpthread"});
     if (o.gpu) argv.push_back("-ldl");  // the GPU runtime finds NVIDIA's entry points (dlsym) and driver (dlopen)
+    if (!run_path.empty()) argv.insert(argv.end(), {"-Xlinker", "-rpath", "-Xlinker", run_path});
     nvcc_or_throw(argv, work, "the link");
     fs::rename(work / "program", executable, ec);
     if (ec) throw ptx::CompileError("cannot move the program into " + dir.string() + ": " + ec.message());

@@ -2,8 +2,6 @@
 // result, or what went wrong.
 #include <imgui.h>
 
-#include <sstream>
-
 #include "labs/common/traced_run.h"
 #include "labs/common/without_barrier.h"
 #include "viewer/draw_util.h"
@@ -59,9 +57,7 @@ static std::vector<std::string> status_warnings(App& app)
     if (!slot.run) return {};
     std::vector<std::string> w;
     // nvcc's warnings about a user's file first: each "f.cu(12): warning ..." line.
-    std::istringstream nvcc(slot.run->result.compile_warnings);
-    for (std::string line; std::getline(nvcc, line);)
-        if (line.find("): warning ") != std::string::npos) w.push_back("nvcc: " + line);
+    for (const std::string& line : warning_lines(slot.run->result.compile_warnings)) w.push_back("nvcc: " + line);
     w.insert(w.end(), slot.run->result.warnings.begin(), slot.run->result.warnings.end());
     if (slot.run->result.records_cut) w.push_back(records_cut_note());
     return w;

@@ -62,11 +62,16 @@ TEST(GpuProgram, LinksWarplabsEntryPointsInFrontOfNvidiasRuntime)
         EXPECT_NE(symbols.text.find(std::string(" T ") + entry + "\n"), std::string::npos) << entry << " is not defined by the program";
     const Output libraries = run("ldd " + program.executable);
     EXPECT_NE(libraries.text.find("libcudart.so"), std::string::npos) << libraries.text;
-    // It finds libcudart.so beside nvcc by its run path, without LD_LIBRARY_PATH:
+    // It finds NVIDIA's libcudart.so by its run path, without LD_LIBRARY_PATH:
     // a toolkit in /usr/local/cuda is not on a fresh Debian's loader path.
     const Output dynamic = run("readelf -d " + program.executable);
-    const std::string toolkit_lib = (fs::path(wl::ptx::find_nvcc()).parent_path().parent_path() / "lib64").string();
-    EXPECT_NE(dynamic.text.find("[" + toolkit_lib), std::string::npos) << dynamic.text;
+    const std::size_t tag = dynamic.text.find("(RUNPATH)");
+    ASSERT_NE(tag, std::string::npos) << dynamic.text;
+    const std::size_t open = dynamic.text.find('[', tag), close = dynamic.text.find(']', tag);
+    const std::string run_path = dynamic.text.substr(open + 1, close - open - 1);
+    EXPECT_TRUE(fs::exists(fs::path(run_path) / "libcudart.so.13")) << run_path;
+    const Output resolved = run("env -u LD_LIBRARY_PATH ldd " + program.executable);
+    EXPECT_NE(resolved.text.find("libcudart.so.13 => " + run_path + "/libcudart.so.13"), std::string::npos) << resolved.text;
 
     // Started without a GPU: vector_add.cu's first cudaMalloc (line 32) fails and its check exits 1;
     // with one, the sum is right. Either way no abort (a missing NVIDIA entry point) and no signal.

@@ -44,14 +44,28 @@ std::vector<std::string> compile_flags(const ProgramOptions& o)
     return flags;
 }
 
-// Where NVIDIA's shared runtime lies beside nvcc, for the program's run path:
+// Where nvcc links NVIDIA's shared runtime from, for the program's run path:
 // a toolkit in /usr/local/cuda is not on the loader's path, and the program
-// must start without LD_LIBRARY_PATH. Empty where none is found.
-std::string toolkit_library_dir(const std::string& nvcc)
+// must start without LD_LIBRARY_PATH. nvcc itself says which folders it links
+// from (its dry run's LIBRARIES line), so an nvcc reached through a wrapper or
+// a link elsewhere on PATH still names its own toolkit. Empty where none is found.
+std::string toolkit_library_dir(const std::string& nvcc, const fs::path& work)
 {
-    const fs::path root = fs::path(nvcc).parent_path().parent_path();
-    for (const fs::path& dir : {root / "lib64", root / "targets" / "x86_64-linux" / "lib"})
-        if (fs::exists(dir / "libcudart.so")) return dir.string();
+    const std::string out = (work / "dryrun").string();
+    run({nvcc, "--dryrun", "-cudart", "shared", "warplab-none.o", "-o", "warplab-none"}, out, out);
+    std::string text;
+    read_file(out, text);
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("#$ LIBRARIES=", 0) != 0) continue;
+        for (std::size_t at = line.find("\"-L"); at != std::string::npos; at = line.find("\"-L", at + 1)) {
+            const std::size_t end = line.find('"', at + 3);
+            if (end == std::string::npos) break;
+            const fs::path dir = fs::path(line.substr(at + 3, end - at - 3)).lexically_normal();
+            std::error_code ec;
+            if (fs::exists(dir / "libcudart.so", ec)) return fs::canonical(dir, ec).string();
+        }
+    }
     return "";
 }
 
@@ -75,8 +89,7 @@ Program build_program(const ProgramOptions& o)
     if (nvcc.empty()) throw ptx::ToolkitMissing("warplab run needs the CUDA toolkit (nvcc); none found on PATH or in /usr/local/cuda");
     if (o.sources.empty()) throw ptx::CompileError("no source file to build");
     const std::vector<std::string> flags = compile_flags(o), link = runtime_link_items(o);
-    const std::string run_path = o.gpu ? toolkit_library_dir(nvcc) : "";
-    std::string key_text = nvcc_version(nvcc) + '\0' + run_path;
+    std::string key_text = nvcc_version(nvcc) + '\0' + nvcc;
     for (const std::string& f : flags) key_text += '\0' + f;
     for (const std::string& item : link) key_text += '\0' + item + ' ' + hash_of_file(item);
     for (const std::string& s : o.sources) {
@@ -93,6 +106,7 @@ Program build_program(const ProgramOptions& o)
     const fs::path work = dir / ("work-" + std::to_string(getpid()));
     fs::create_directories(work, ec);
     if (ec) throw ptx::CompileError("cannot create the program cache directory " + work.string() + ": " + ec.message());
+    const std::string run_path = o.gpu ? toolkit_library_dir(nvcc, work) : "";
     std::vector<std::string> objects;
     std::string listing;
     for (std::size_t i = 0; i < o.sources.size(); ++i) {

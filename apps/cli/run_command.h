@@ -6,7 +6,8 @@
 // prints the table of its launches and, for each watched launch (default: block
 // 0 of each kernel's first launch), the per-step table `warplab trace` prints.
 // --json DIR writes each watched launch's trace and a manifest of the launches.
-// The program hands its launches back through files (warplab/cudart/run_record.h):
+// The program is built and run as warplab/cudart/program_run.h says, which
+// the viewer's --run shares; it hands its launches back through files:
 // no kernel runs in this process. Registered by the CLI (apps/cli/main.cpp).
 #pragma once
 #include <CLI/CLI.hpp>

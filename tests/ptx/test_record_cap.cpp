@@ -52,6 +52,7 @@ CappedRun run_with_cap(std::uint64_t cap_bytes)
     const Module m = Module::parse(kFourStores, "four_stores.ptx");
     wl::emu::Emulator emu;
     emu.options.max_record_bytes = cap_bytes;
+    emu.options.count_instructions = false;  // the block's Mix records (instruction mix) would share the cap
     auto* out = emu.alloc<std::uint32_t>(kThreads * 4);
     wl::ptx::launch(emu, m, "four_stores", dim3(1), dim3(kThreads), 0, out);
     CappedRun r;

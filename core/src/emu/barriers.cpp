@@ -111,6 +111,7 @@ void release_barrier(Block& b)
     for (std::size_t w = 0; w < b.warps.size(); ++w) b.warps[w].runnable = b.warps[w].lanes;  // what set_state would count
     for (Lane& l : b.lanes) {
         l.state = LaneState::Runnable;
+        close_tally(l);
         l.epoch += 1;
         l.sub = 0;
         switch (l.bar_op) {
@@ -122,6 +123,7 @@ void release_barrier(Block& b)
     }
     b.at_barrier = 0;
     b.barrier_votes = 0;
+    settle_tally(b);
 }
 }  // namespace
 

@@ -7,15 +7,18 @@
 #include <boost/context/detail/fcontext.hpp>
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <cstring>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "runtime.h"
+#include "warplab/trace/mix.h"
 
 namespace wl::emu::detail {
 
@@ -206,6 +209,14 @@ struct Block {
     std::uint64_t acquired = 0;      // the clock at this block's last acquire (0: none yet)
     std::uint32_t releases = 0;      // releases logged so far
     bool accessed_since_release = false;
+    // The instruction mix (tally.cpp), in a watched block whose body classes its
+    // instructions: each lane's counts in its current step (a row of
+    // body.instructions a lane), and each warp's at each step (epoch, sub) it
+    // has ended, the most any of its lanes reached each instruction.
+    std::vector<std::uint32_t> tally;
+    std::map<std::array<std::uint32_t, 3>, std::vector<std::uint32_t>> warp_tally;
+    // ... and, once every lane has left those steps (a barrier), by class.
+    std::map<std::array<std::uint32_t, 3>, std::array<std::uint64_t, trace::kInstructionClasses>> class_tally;
 };
 
 // The copy engine's thread number in access stamps and clocks: one past the
@@ -288,6 +299,26 @@ inline void end_turns(WarpPass& p, unsigned count)
 std::string thread_name(const Block& b, unsigned flat);
 std::string site(const char* file, unsigned line);
 std::string other_site(const char* here_file, unsigned here_line, const char* file, unsigned line);
+
+// The instruction mix (tally.cpp): a watched block's counts start with it,
+// each lane's step ends before its epoch or sub moves on (close_tally), and
+// the block's end turns the counts into Kind::Mix records.
+void start_tally(Block& b);
+void close_tally_row(Lane& lane);
+inline void close_tally(Lane& lane)
+{
+    if (!lane.block->tally.empty()) close_tally_row(lane);
+}
+// After a barrier: every step so far has ended for every lane, so the
+// instruction counts of each become class counts (memory stays one interval's).
+void settle_tally_rows(Block& b);
+inline void settle_tally(Block& b)
+{
+    if (!b.warp_tally.empty()) settle_tally_rows(b);
+}
+void finish_tally(Block& b);
+// A record made for the block rather than one lane (a Mix record), kept within the block's cap.
+void append_record(Block& b, const LaneRecord& r);
 
 void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
                     const void* value, unsigned value_bytes, const char* file, unsigned line);

@@ -81,6 +81,11 @@ void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint
     r.array = array;
     r.offset = offset;
     if (value) std::memcpy(r.value, value, std::min<unsigned>(value_bytes, sizeof r.value));
+    append_record(b, r);
+}
+
+void append_record(Block& b, const LaneRecord& r)
+{
     std::vector<LaneRecord>& out = *b.records;
     if (out.size() >= b.max_records) {  // memory stays bounded however long the kernel runs
         b.records_cut = true;

@@ -230,6 +230,7 @@ void complete(Block& b, Warp& w, Collective& c)
             c.out[l][1] = c.in[src][1];
         }
         }
+        close_tally(lane);
         lane.sub += 1;
         set_state(lane, LaneState::Runnable);
     }

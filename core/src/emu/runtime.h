@@ -33,6 +33,12 @@ struct KernelBody {
     // warp by warp instruction (converged lanes together), entering each lane
     // before it touches the runtime for it and leaving it when it waits or ends.
     void (*run_pass)(void* ctx) = nullptr;
+    // The instruction mix (warplab/trace/mix.h): the class of each of the
+    // kernel's `instructions` instructions, by index. With it, a watched
+    // block's lanes count the instructions they reach (instruction_tally) and
+    // the block ends with its Kind::Mix records.
+    const std::uint8_t* instruction_classes = nullptr;
+    std::uint32_t instructions = 0;
 };
 
 // Runs body once per thread of the grid. Appends the watched blocks' records.
@@ -62,6 +68,12 @@ struct LaneInfo {
     bool lockstep;  // Schedule::Lockstep
 };
 LaneInfo current_lane();
+
+// The entered lane's count of each kernel instruction it reached in its
+// current step (KernelBody::instruction_classes), or null when nothing is
+// counted (the block is not watched). The runtime takes the counts at each
+// step's end; the row stays in place for the block's whole run.
+std::uint32_t* instruction_tally();
 
 // ---- warp passes (KernelBody::run_pass) ----
 

@@ -183,6 +183,7 @@ void start_block(Block& b, WorkerMemory& mem)
         l.clock = 1;
         if (!b.body.run_lane) make_fiber(l, mem, t);
     }
+    start_tally(b);
 }
 
 // Cooperative launches: every lane that can run has, since its last turn,
@@ -225,6 +226,7 @@ void run_block(Block& b, WorkerMemory& mem)
 {
     start_block(b, mem);
     block_turn(b);
+    finish_tally(b);
 }
 
 // One warning per site and text over the launch's blocks: the first block's, counting them all.
@@ -319,6 +321,7 @@ void run_resident(const char* kernel, dim3 grid, dim3 block, const LaunchOptions
         }
     }
     for (Block& b : resident) {
+        finish_tally(b);
         *notes.records_cut |= b.records_cut;
         for (Warning& w : b.warnings) add_warning(*notes.warnings, std::move(w));
     }

@@ -97,6 +97,7 @@ struct Launch {
     std::uint64_t grid_workspace = 0;             // cooperative launches: the grid barrier's (%envreg1:%envreg2)
     bool reads_grid_workspace = false;            // the kernel reads %envreg1 or %envreg2 (cooperative groups' grid)
     std::uint64_t max_instructions = emu::LaunchOptions::kDefaultMaxInstructions;
+    std::vector<std::uint8_t> classes;            // the instruction mix's class of each kernel instruction
 };
 
 struct Thread {
@@ -121,6 +122,8 @@ struct Thread {
     const Instr* spin_at = nullptr;
     std::uint64_t spin_addr = 0, spin_value = 0;
     bool async_copies = false;  // it has issued a cp.async (its pending copies: interp_memory.cpp)
+    // The instruction mix: this lane's count of each kernel instruction it reached, or null (emu::detail::instruction_tally).
+    std::uint32_t* tally = nullptr;
 };
 
 // A call in progress, on the calling lane's fiber stack.
@@ -386,6 +389,7 @@ public:
         }
         t_->round_done = true;
         --pc;
+        if (t_->tally) --t_->tally[pc];  // reached again when the lane resumes: counted then
         return true;
     }
     std::string format(std::uint64_t fmt, std::uint64_t args, const Instr& in);

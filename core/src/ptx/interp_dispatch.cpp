@@ -59,6 +59,8 @@ Flow Interpreter::run(const Frame& entry, std::size_t& entry_pc)
     const Instr* code = fr.f->code.data();
     std::uint64_t* r = fr.r;
     const Instr* in = nullptr;
+    // The instruction mix: the kernel's instructions this lane reaches (a watched block's lanes only).
+    std::uint32_t* const tally = fr.f == t_->L->kernel ? t_->tally : nullptr;
     if (t_->pending) {  // resumed after a wait: collect the result first
         finish(fr, *t_->pending);
         t_->pending = nullptr;
@@ -80,6 +82,7 @@ Flow Interpreter::run(const Frame& entry, std::size_t& entry_pc)
 #define WL_NEXT()                                                                                    \
     do {                                                                                             \
         in = code + pc++;                                                                            \
+        if (tally) [[unlikely]] ++tally[pc - 1];                                                     \
         if (in->pred != kNoReg && ((r[in->pred] & 1) != 0) == ((in->flags & kNegPred) != 0)) goto skip; \
         goto* handlers[static_cast<unsigned>(in->fast)];                                            \
     } while (0)

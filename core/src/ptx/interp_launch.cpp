@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "instruction_class.h"
 #include "interp.h"
 
 namespace wl::ptx {
@@ -75,6 +76,7 @@ void lane_main(void* ctx)
     }
     t.local = L.local_bytes ? static_cast<unsigned char*>(alloca(L.local_bytes)) : nullptr;
     t.local_capacity = L.local_bytes;
+    t.tally = emu::detail::instruction_tally();
     // A kernel that calls writes its outgoing arguments into its parameter space: a copy per thread.
     auto* param = const_cast<unsigned char*>(L.params.data());
     if (L.calls) {
@@ -242,6 +244,9 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     // Kernels that call device functions run on fibers (a wait may come deep in a call);
     // the others as explicit-state lanes, which is faster.
     emu::detail::KernelBody body{&L, lane_main};
+    for (const Instr& in : k->code) L.classes.push_back(static_cast<std::uint8_t>(instruction_class(in)));
+    body.instruction_classes = L.classes.data();
+    body.instructions = static_cast<std::uint32_t>(L.classes.size());
     if (!L.calls_functions) {
         L.lane_words = lane_words(L.image.size());
         body.run_lane = resume_lane;

@@ -38,6 +38,7 @@ std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots 
     run.t = Thread{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
     run.t.explicit_state = true;
     run.t.local_capacity = L.local_bytes;
+    run.t.tally = emu::detail::instruction_tally();
     for (const SharedSlot& sv : L.slots) {
         void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, sv.zeroed);
         if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
@@ -198,8 +199,14 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     // The pass's lanes 0 .. count - 1, when they are all in this group.
     const unsigned count = static_cast<unsigned>(std::popcount(g.lanes));
     const LaneMask whole = g.lanes == lanes_below(count) ? g.lanes : 0;
+    // The instruction mix: each live lane reached the instruction at `at` (a watched block's lanes only).
+    const bool tallied = lanes[0].run->t.tally != nullptr;
+    auto reach = [&](std::size_t at, std::uint32_t times) {
+        for (LaneMask m = live; m; m &= m - 1) lanes[std::countr_zero(m)].run->t.tally[at] += times;
+    };
     while (live) {
         const Instr* in = code + pc++;
+        if (tallied) [[unlikely]] reach(pc - 1, 1);
         LaneMask exec = live;  // the lanes whose guard lets them execute
         if (in->pred != kNoReg) {
             const bool negated = (in->flags & kNegPred) != 0;
@@ -261,6 +268,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         case Fast::Nop: continue;
         default:
             if (orders_lanes(*in)) {
+                if (tallied) reach(pc - 1, ~0u);  // undone (-1): run() reaches it again, lane by lane, and counts it
                 run_lanes_apart(lanes, live, pc - 1);
                 return;
             }

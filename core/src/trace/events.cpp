@@ -13,6 +13,8 @@ namespace wl::trace {
 namespace {
 
 bool is_declare(const LaneRecord& r) { return r.kind == Kind::Declare; }
+// Declarations and instruction counts are bookkeeping, not accesses: they open no step and make no event.
+bool is_bookkeeping(const LaneRecord& r) { return is_declare(r) || r.kind == Kind::Mix; }
 
 StepKey step_key(const LaneRecord& r) { return {r.epoch, r.sub}; }
 
@@ -41,10 +43,9 @@ LaneMask existing_lanes(std::uint32_t warp, std::uint32_t threads_in_block, unsi
 
 std::vector<StepKey> collect_steps(const std::vector<LaneRecord>& records)
 {
-    // Declarations are bookkeeping, not work: they do not open a step.
     std::vector<StepKey> steps;
     for (const LaneRecord& r : records)
-        if (!is_declare(r)) steps.push_back(step_key(r));
+        if (!is_bookkeeping(r)) steps.push_back(step_key(r));
     std::sort(steps.begin(), steps.end());
     steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
     return steps;
@@ -143,7 +144,7 @@ std::map<GroupKey, Group> build_groups(std::uint32_t block, std::uint32_t thread
     std::map<LaneSiteKey, std::uint32_t> seen;  // records so far of a lane at a site
     std::map<GroupKey, Group> groups;
     for (const LaneRecord& r : sorted) {
-        if (is_declare(r)) continue;
+        if (is_bookkeeping(r)) continue;
         const std::uint32_t k = seen[{r.thread, step_key(r), site_of(r), r.kind, r.space}]++;
         const GroupKey key{r.thread / width, step_key(r), site_of(r), r.kind, r.space, k, r.array, r.size};
         auto [it, fresh] = groups.try_emplace(key);
@@ -151,6 +152,25 @@ std::map<GroupKey, Group> build_groups(std::uint32_t block, std::uint32_t thread
         add_lane(it->second, r, width);
     }
     return groups;
+}
+
+// The Mix records as counts by step and warp: a record's step is the last
+// step at or before its key (a step is opened by accesses, which a stretch of
+// arithmetic after the last barrier may lack), the first where none is.
+std::vector<MixCount> collect_mix(const std::vector<LaneRecord>& sorted, const std::vector<StepKey>& steps, unsigned width)
+{
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint8_t>, std::uint64_t> counts;
+    for (const LaneRecord& r : sorted) {
+        if (r.kind != Kind::Mix || r.array >= kInstructionClasses) continue;
+        const auto after = std::upper_bound(steps.begin(), steps.end(), step_key(r));
+        const auto step = static_cast<std::uint32_t>(after == steps.begin() ? 0 : after - steps.begin() - 1);
+        counts[{step, r.thread / width, r.array}] += r.offset;
+    }
+    std::vector<MixCount> mix;
+    mix.reserve(counts.size());
+    for (const auto& [key, count] : counts)
+        mix.push_back({std::get<0>(key), std::get<1>(key), static_cast<InstructionClass>(std::get<2>(key)), count});
+    return mix;
 }
 
 std::vector<WarpEvent> order_events(std::map<GroupKey, Group>&& groups)
@@ -190,6 +210,7 @@ BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std:
     trace.steps = collect_steps(records);
     trace.shared_arrays = collect_shared_arrays(records);
     trace.events = order_events(build_groups(block, threads_in_block, warp_size, records, trace.steps));
+    trace.mix = collect_mix(records, trace.steps, warp_size);
     return trace;
 }
 

@@ -41,6 +41,9 @@ struct LaunchOptions {
     // Bytes of records one host thread's watched blocks may make in one launch;
     // past it recording stops (a vector's growth may briefly hold twice this).
     std::uint64_t max_record_bytes = std::uint64_t(384) << 20;
+    // The watched blocks' instruction mix (warplab/trace/mix.h): Kind::Mix
+    // records at each block's end, under the same cap.
+    bool count_instructions = true;
     static constexpr std::uint64_t kDefaultMaxInstructions = 2'000'000;
     // Called now and then while a launch runs (at most twice a second, from a
     // host thread that runs blocks): blocks finished, blocks in the grid.

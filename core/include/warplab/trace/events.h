@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "warplab/trace/mix.h"
 #include "warplab/trace/record.h"
 
 namespace wl::trace {
@@ -90,6 +91,10 @@ struct BlockTrace {
     std::vector<StepKey> steps;              // sorted; index = WarpEvent::step
     std::vector<WarpEvent> events;           // sorted by (step, first appearance)
     std::vector<SharedArrayInfo> shared_arrays;
+    // The instruction mix (mix.h), by step and warp; empty where the backend
+    // did not count (the GPU trace). Instructions of a step with no access of
+    // its own (after a block's last barrier, say) count in the step before.
+    std::vector<MixCount> mix;
 };
 
 // The warps of a block, the last one perhaps partial.

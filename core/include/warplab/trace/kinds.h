@@ -18,10 +18,11 @@
     X(Vote, "vote", false, false, true, true)       /* __ballot/__any/__all/__reduce */    \
     X(SyncWarp, "syncwarp", false, false, false, true)                                     \
     X(SyncThreads, "syncthreads", false, false, false, false)                              \
-    X(Declare, "declare", false, false, false, false) /* a shared array came into scope */
+    X(Declare, "declare", false, false, false, false) /* a shared array came into scope */      \
+    X(Mix, "mix", false, false, false, false) /* a warp's instructions of one class in one step (mix.h) */
 
 // X(enumerator, word)
-#define WL_TRACE_SPACES(X) X(None, "none") X(Shared, "shared") X(Global, "global")
+#define WL_TRACE_SPACES(X) X(None, "none") X(Shared, "shared") X(Global, "global") X(Constant, "constant")
 
 namespace wl::trace {
 
@@ -84,9 +85,10 @@ constexpr std::optional<Space> find_space(std::string_view name)
 static_assert(static_cast<int>(Kind::Load) == 0 && static_cast<int>(Kind::Store) == 1 && static_cast<int>(Kind::Atomic) == 2 &&
                   static_cast<int>(Kind::Shuffle) == 3 && static_cast<int>(Kind::Vote) == 4 &&
                   static_cast<int>(Kind::SyncWarp) == 5 && static_cast<int>(Kind::SyncThreads) == 6 &&
-                  static_cast<int>(Kind::Declare) == 7,
+                  static_cast<int>(Kind::Declare) == 7 && static_cast<int>(Kind::Mix) == 8,
               "the records' kind bytes are fixed: append kinds, never reorder them");
-static_assert(static_cast<int>(Space::None) == 0 && static_cast<int>(Space::Shared) == 1 && static_cast<int>(Space::Global) == 2,
+static_assert(static_cast<int>(Space::None) == 0 && static_cast<int>(Space::Shared) == 1 && static_cast<int>(Space::Global) == 2 &&
+                  static_cast<int>(Space::Constant) == 3,
               "the records' space bytes are fixed: append spaces, never reorder them");
 
 }  // namespace wl::trace

@@ -1,7 +1,7 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
-//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-steps N] [--requests] [--json]
+//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-steps N] [--requests] [--mix] [--json]
 //                 [--compare [A] B] [--without-barrier LINE]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
@@ -35,6 +35,7 @@
 #include "warplab/version.h"
 #include "occupancy_command.h"
 #include "apps/grader/grade_command.h"  // warplab grade [ID...] [--dir D] [--backend B] [--gradescope F] [--junit F]
+#include "mix_table.h"
 #include "run_command.h"    // warplab run prog.cu [...] [-- ARGS]
 #include "banks_command.h"  // warplab banks [--preset P] [--size B] [--stride S] [--offset O] [--lanes N | --mask M]
 
@@ -57,6 +58,7 @@ struct TraceArgs {
     std::uint64_t max_instructions = 0;  // --max-steps (instructions a thread may run); 0: the emulator's default
     bool json = false;
     bool requests = false;  // --requests: the table's column of global load and store requests
+    bool mix = false;       // --mix: the instruction mix, per step (mix_table.h)
     std::vector<std::string> compare;  // --compare [A] B: version B traced beside the first (or A and B both)
     std::uint32_t without_barrier = 0;  // --without-barrier LINE: rerun without that line's barriers
     std::map<std::string, std::optional<unsigned>> settings;  // --<setting> N, by name (the labs' Lab::setting_of)
@@ -306,6 +308,7 @@ int trace(const TraceArgs& a)
         std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
         for (const std::string& w : run.result.warnings) std::printf("warning: %s\n", w.c_str());
         if (run.result.records_cut) std::printf("note: %s\n", records_cut_note().c_str());
+        if (a.mix) std::printf("\n%s", mix_table(run.block).c_str());
     }
     return run.result.ok ? 0 : kWrongResult;
 }
@@ -524,6 +527,7 @@ int main(int argc, char** argv)
         ->check(CLI::PositiveNumber);
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_flag("--requests", ta.requests, "add a column of each step's global load and store requests (warp instructions)");
+    tr->add_flag("--mix", ta.mix, "print the instruction mix: each step's warp instructions by class (FP32, integer, loads by space, ...)");
     tr->add_option("-o,--out", ta.out, "also write the JSON trace to this file");
     tr->add_option("--compare", ta.compare,
                    "trace version B beside the version (or --file kernel) traced, or A beside B: aligned by step, the first "

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "warplab/trace/events.h"
+#include "warplab/trace/json.h"
 #include "warplab/trace/mix.h"
 
 namespace {
@@ -82,6 +83,25 @@ TEST(InstructionMix, ABlockWithoutAccessesKeepsItsCounts)
     const auto by_step = mix_by_step(b);
     ASSERT_EQ(by_step.size(), 1u);
     EXPECT_EQ(instructions(by_step[0]), 103u);
+}
+
+// The trace document carries the mix (docs/trace-format.md) and reads it back; a GPU trace has none.
+TEST(InstructionMix, TraceDocumentsCarryIt)
+{
+    std::vector<LaneRecord> records;
+    for (std::uint32_t t = 0; t < 32; ++t) records.push_back(access(t, 0, 0));
+    records.push_back(mix(0, 0, InstructionClass::Special, 3));
+    records.push_back(mix(0, 0, InstructionClass::LoadConstant, 2));
+    const BlockTrace b = group_block(0, 32, records);
+    const nlohmann::json doc = block_to_json(b, analyze_steps(b), {});
+    ASSERT_TRUE(doc.contains("mix"));
+    EXPECT_EQ(doc.at("mix").size(), 2u);
+    EXPECT_EQ(block_from_json(doc).mix, b.mix);
+    nlohmann::json wrong = doc;
+    wrong["mix"][0]["class"] = "fp128";
+    EXPECT_THROW(block_from_json(wrong), std::invalid_argument);
+    records.pop_back(), records.pop_back();
+    EXPECT_FALSE(block_to_json(group_block(0, 32, records), {}, {}).contains("mix"));
 }
 
 TEST(InstructionMix, ClassWordsAreUniqueAndFound)

@@ -1,6 +1,7 @@
 // JSON writer and reader for one traced block (docs/trace-format.md).
 #include "warplab/trace/json.h"
 
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -220,6 +221,31 @@ Totals totals_from_json(const json& j)
     return t;
 }
 
+namespace {
+
+// The instruction mix: one object a step, warp and class that issued any.
+json mix_to_json(const std::vector<MixCount>& mix)
+{
+    json list = json::array();
+    for (const MixCount& m : mix)
+        list.push_back({{"step", m.step}, {"warp", m.warp}, {"class", class_word(m.cls)}, {"count", m.count}});
+    return list;
+}
+
+std::vector<MixCount> mix_from_json(const json& list)
+{
+    std::vector<MixCount> mix;
+    for (const json& m : list) {
+        const std::string word = m.at("class").get<std::string>();
+        const std::optional<InstructionClass> cls = find_class(word);
+        if (!cls) throw std::invalid_argument("unknown instruction class '" + word + "'");
+        mix.push_back({m.at("step").get<std::uint32_t>(), m.at("warp").get<std::uint32_t>(), *cls, m.at("count").get<std::uint64_t>()});
+    }
+    return mix;
+}
+
+}  // namespace
+
 json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& steps,
                    const std::vector<SharedSnapshot>& shared_after)
 {
@@ -237,6 +263,7 @@ json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& step
               {"steps", std::move(step_list)}};
     if (!steps.empty()) j["totals"] = totals_to_json(totals(steps));
     j["events"] = std::move(events);
+    if (has_mix(block.mix)) j["mix"] = mix_to_json(block.mix);
     return j;
 }
 
@@ -252,6 +279,7 @@ BlockTrace block_from_json(const json& j)
         b.steps.push_back({s.at("epoch").get<std::uint32_t>(), s.at("sub").get<std::uint32_t>()});
     for (const json& a : j.at("shared_arrays")) b.shared_arrays.push_back(array_from_json(a));
     for (const json& e : j.at("events")) b.events.push_back(event_from_json(e, b.block, b.warp_size, b.steps));
+    if (j.contains("mix")) b.mix = mix_from_json(j.at("mix"));
     return b;
 }
 

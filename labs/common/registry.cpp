@@ -9,6 +9,7 @@
 #include "labs/common/make_lab.h"
 #include "labs/image/run.h"
 #include "labs/matmul/lab.h"
+#include "labs/method/run.h"
 #include "labs/reduction/run.h"
 #include "labs/transfers/lab.h"
 #include "labs/transpose/run.h"
@@ -72,6 +73,10 @@ const std::vector<Lab>& all_labs()
                                       .default_block = 0, .types = {"float"}, .bench_sizes = {image::kBenchWidth * image::kBenchHeight},
                                       .panel = LabPanel::Image},
                                      WL_GPU_BACKENDS(image)),
+        // 2^12 elements: 16 blocks, the compute-heavy kernel's thousand FMAs a thread included, traced in about a second.
+        make_lab<method::Description>({.id = "method", .title = "Finding the bottleneck, instruction throughput (Filipovič)", .default_n = 1u << 12,
+                                       .default_block = 256, .types = {"float"}, .bench_sizes = {method::kBenchElements}},
+                                      WL_GPU_BACKENDS(method)),
     });
     return labs;
 }

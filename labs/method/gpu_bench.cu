@@ -1,0 +1,94 @@
+// Times every method version on the GPU (the plain build: no tracing), all in
+// turns so that each sees the same clocks, each output checked before and
+// after. The rate is elements per second: the versions do different work on
+// the same n elements, so only their times compare. Under the table, the
+// bottleneck search's verdicts (verdict.h).
+#include <cstring>
+
+#include "labs/common/gpu_backends.cuh"
+#include "labs/common/gpu_bench.h"
+#include "labs/method/kernels.cuh"
+#include "labs/method/run.h"
+#include "labs/method/verdict.h"
+
+namespace warplab::method {
+
+namespace {
+
+constexpr unsigned kBlock = 256;
+
+// A version's buffers on the GPU, its input seeded once; the output its first
+// check passed, which later checks compare with (the host's check of v1 runs
+// its thousand operations an element on one core: once is enough).
+struct Buffers {
+    std::vector<float> in, passed;
+    float* d_in = nullptr;
+    float* d_out = nullptr;
+};
+
+template <class V> Contender contender(TimingDevice& gpu, Buffers& b, std::size_t n)
+{
+    Contender c;
+    c.name = V::meta.id;
+    c.run = [&gpu, &b, n] { launch<V>(gpu, static_cast<const float*>(b.d_in), b.d_out, n, kBlock); };
+    c.checked = [&gpu, &b, n] {
+        const std::vector<float> unwritten(n, std::numeric_limits<float>::quiet_NaN());
+        gpu.copy_to_device(b.d_out, unwritten.data(), n);
+        launch<V>(gpu, static_cast<const float*>(b.d_in), b.d_out, n, kBlock);
+        std::vector<float> out(n);
+        gpu.copy_to_host(out.data(), static_cast<const float*>(b.d_out), n);
+        if (!b.passed.empty()) return std::memcmp(out.data(), b.passed.data(), n * sizeof(float)) == 0;
+        if (!check_output<V>(b.in, out).ok) return false;
+        b.passed = std::move(out);
+        return true;
+    };
+    c.row = [n](const wl::cuda::Timing& t, bool ok) {
+        BenchRow r = timed_row(V::meta, t, double(n) / 1e9, ok);
+        r.block = kBlock;
+        return r;
+    };
+    return c;
+}
+
+}  // namespace
+
+BenchTable bench_on_gpu(const BenchOptions& o)
+{
+    const GpuStatus status = gpu_status();
+    if (!status.available) throw std::invalid_argument("no GPU to time on: " + status.reason);
+    if (o.type != "float") throw std::invalid_argument("the method lab's kernels take floats: --type " + o.type + " is not offered");
+    if (!o.file.empty()) throw std::invalid_argument("--file: the method lab times its own variants side by side; trace your kernel instead");
+    if (o.n == 0 || o.n > (std::size_t(1) << 30) - 1)
+        throw std::invalid_argument("n = " + std::to_string(o.n) + " is outside 1 .. 2^30 - 1 (SAXPY reads 2n floats)");
+    constexpr std::size_t kVersions = std::tuple_size_v<Versions>;
+    // Each version's input and output held at once: (inputs + 1) n floats each, at most 3n.
+    wl::cuda::require_free_memory(kVersions * 3 * o.n * sizeof(float), "n = " + std::to_string(o.n));
+    BenchTable table = memory_bound_table("method", "float", o);
+    table.rate_unit = "Gelem/s";
+    table.peak = 0;  // the versions' work differs: no one peak to hold them to
+    TimingDevice gpu;
+    std::vector<Buffers> buffers(kVersions);
+    std::vector<Contender> contenders;
+    for_each_version<Versions>([&](auto v) {
+        using V = decltype(v);
+        Buffers& b = buffers[contenders.size()];
+        b.in = make_input<V>(o.n, 1);
+        b.d_in = gpu.alloc<float>(b.in.size());
+        b.d_out = gpu.alloc<float>(o.n);
+        gpu.copy_to_device(b.d_in, b.in.data(), b.in.size());
+        contenders.push_back(contender<V>(gpu, b, o.n));
+        return false;
+    });
+    std::vector<wl::cuda::Timing> none;
+    table.rows = rows_in_turns(contenders, {}, o, none);
+    for (Buffers& b : buffers) gpu.free(b.d_in), gpu.free(b.d_out);
+    derive_ratios(table);
+    std::string verdicts = verdict_lines(table);
+    if (!verdicts.empty()) verdicts.pop_back();  // bench_text ends the note
+    table.note = "Gelem/s: n elements a run, whatever each version does with them; bottleneck search:\n" + verdicts;
+    return table;
+}
+
+GpuBackends gpu_backends() { return gpu_backends_of<Description>(bench_on_gpu); }
+
+}  // namespace warplab::method

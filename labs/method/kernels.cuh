@@ -1,0 +1,53 @@
+// The method kernels as nvcc compiles them (nvcc only): each version's
+// function template, for the lab's PTX (kernels.cu) and the GPU benchmark.
+#pragma once
+#include "kernels/method/01_compute_full.cuh"
+#include "kernels/method/02_compute_memory_only.cuh"
+#include "kernels/method/03_compute_compute_only.cuh"
+#include "kernels/method/04_compute_guarded.cuh"
+#include "kernels/method/05_saxpy_full.cuh"
+#include "kernels/method/06_saxpy_memory_only.cuh"
+#include "kernels/method/07_saxpy_compute_only.cuh"
+#include "kernels/method/08_divide_modulo.cuh"
+#include "kernels/method/09_mask_shift.cuh"
+#include "kernels/method/10_sin_exp.cuh"
+#include "kernels/method/11_sin_exp_intrinsics.cuh"
+#include "kernels/method/12_double_literal.cuh"
+#include "kernels/method/13_float_literal.cuh"
+#include "labs/method/versions.h"
+
+namespace warplab::method {
+
+// KernelOf<V>::fn<T>(): the __global__ function of version V.
+template <class V> struct KernelOf;
+
+#define WL_METHOD_KERNEL(V, kernel)                                                             \
+    static_assert(names_kernel(#kernel, kKernels, V::meta), "kernel name and entry disagree"); \
+    template <> struct KernelOf<V> {                                                            \
+        template <class T> static auto fn() { return &kernel<T>; }                              \
+    }
+
+WL_METHOD_KERNEL(V1, method_compute_full);
+WL_METHOD_KERNEL(V2, method_compute_memory_only);
+WL_METHOD_KERNEL(V3, method_compute_compute_only);
+WL_METHOD_KERNEL(V4, method_compute_guarded);
+WL_METHOD_KERNEL(V5, method_saxpy_full);
+WL_METHOD_KERNEL(V6, method_saxpy_memory_only);
+WL_METHOD_KERNEL(V7, method_saxpy_compute_only);
+WL_METHOD_KERNEL(V8, method_divide_modulo);
+WL_METHOD_KERNEL(V9, method_mask_shift);
+WL_METHOD_KERNEL(V10, method_sin_exp);
+WL_METHOD_KERNEL(V11, method_sin_exp_intrinsics);
+WL_METHOD_KERNEL(V12, method_double_literal);
+WL_METHOD_KERNEL(V13, method_float_literal);
+
+#undef WL_METHOD_KERNEL
+
+// The compiled function of one instance (found by argument-dependent lookup
+// from the GPU backends).
+template <class V, class T> auto kernel_pointer(KernelInstance<V, TemplateArgs<T>>)
+{
+    return KernelOf<V>::template fn<T>();
+}
+
+}  // namespace warplab::method

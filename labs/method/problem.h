@@ -1,0 +1,92 @@
+// The method lab's problems on the CPU, independent of any kernel: seeded
+// inputs, each version's expected output (exact for the bottleneck search and
+// the index pair, a double-precision value for the math functions), and the
+// error of a float in units in the last place (ulp) of the exact value.
+#pragma once
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "labs/method/versions.h"
+#include "warplab/random.h"
+
+namespace warplab::method {
+
+// V::inputs × n seeded floats: in [0, 1) for the bottleneck search and the
+// index pair, in [1, 2) for the math functions (where __sinf's absolute error
+// is small against sin x, so its ulp are a fair measure).
+template <class V> std::vector<float> make_input(std::size_t n, std::uint64_t seed)
+{
+    const float lo = V::family == Family::Map ? 1.0f : 0.0f;
+    wl::Random rng(seed);
+    std::vector<float> v(V::inputs * n);
+    for (float& x : v) x = rng.uniform_float(lo, lo + 1.0f);
+    return v;
+}
+
+// kernels/method/chain.cuh on the CPU, operation for operation (std::fmaf is
+// the GPU's fma.rn.f32; the other operations are exact or rounded once alike).
+inline float chain_reference(float x)
+{
+    constexpr unsigned kAccumulators = 32, kRounds = 16;
+    float acc[kAccumulators];
+    for (unsigned j = 0; j < kAccumulators; ++j) acc[j] = x + float(j) * 0.03125f;
+    for (unsigned r = 0; r < kRounds; ++r)
+        for (unsigned j = 0; j < kAccumulators; ++j) acc[j] = std::fmaf(acc[j], 0.75f, acc[(j + 1) % kAccumulators] * 0.25f);
+    float sum = acc[0];
+    for (unsigned j = 1; j < kAccumulators; ++j) sum += acc[j];
+    return sum;
+}
+
+// The index pair's 16 steps (kernels/method/08_divide_modulo.cuh).
+inline unsigned index_reference(unsigned i, unsigned d)
+{
+    unsigned h = i;
+    for (unsigned k = 0; k < 16; ++k) h = (h % d) * 3 + h / d + k;
+    return h;
+}
+
+// Bits of a float, and a float from bits: the saxpy memory-only XOR.
+inline float xor_bits(float a, float b) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(a) ^ std::bit_cast<std::uint32_t>(b)); }
+
+// What element i of a storing version's output must be, exactly; `in` holds
+// V::inputs × n floats.
+template <class V> float expected(const std::vector<float>& in, std::size_t i, std::size_t n)
+{
+    const float x = in[i];
+    if constexpr (V::family == Family::Index) {
+        return x + float(index_reference(static_cast<unsigned>(i), kDivisor));
+    } else if constexpr (V::inputs == 2) {  // SAXPY: x then y
+        return keeps_of<V>() == Keeps::Memory ? xor_bits(x, in[n + i]) : std::fmaf(2.5f, x, in[n + i]);
+    } else {
+        return keeps_of<V>() == Keeps::Memory ? x : chain_reference(x);
+    }
+}
+
+// The exact value a math-function version approximates, in double.
+template <class V> double exact(double x)
+{
+    if constexpr (std::is_same_v<V, V10> || std::is_same_v<V, V11>) {
+        return std::sin(x) * std::exp(x);
+    } else {
+        // Horner's form with the kernels' float coefficients: 1/6 rounded to float, 0.5, 1, 1.
+        return ((x * double(1.0f / 6) + 0.5) * x + 1.0) * x + 1.0;
+    }
+}
+
+// The spacing of floats at |exact| (one ulp): 2^(e - 24) for |exact| in
+// [2^(e-1), 2^e), the smallest normal float's below.
+inline double ulp_of(double exact)
+{
+    int e = 0;
+    std::frexp(std::abs(exact), &e);
+    return std::ldexp(1.0, std::max(e, -125) - 24);
+}
+
+// |got - exact| in ulp of the exact value.
+inline double ulp_error(float got, double exact) { return std::abs(double(got) - exact) / ulp_of(exact); }
+
+}  // namespace warplab::method

@@ -1,0 +1,186 @@
+// The method lab: finding a kernel's bottleneck before removing it (Filipovič,
+// "Code Optimizations": searching for bottlenecks) and the instruction
+// throughput rules of NVIDIA's "Optimizing CUDA". One entry per kernel, in
+// the lecture's order: a compute-heavy kernel and a memory-heavy one, each
+// whole, memory-only and compute-only (the compute-heavy one also guarded to
+// its occupancy); then the throughput pairs. The CLI, viewer, benchmark and
+// tests read this list; it does not include the kernels (the host compiler
+// reads it without CUDA).
+#pragma once
+#include <cstddef>
+#include <tuple>
+
+#include "labs/common/kernel_instance.h"
+#include "labs/common/version.h"
+#if !defined(__CUDACC__)
+#include "warplab/dim3.h"
+#endif
+
+namespace warplab::method {
+
+// kernels/method/NN_<name>.cuh defines warplab::method::method_<name>.
+inline constexpr KernelFiles kKernels{
+    .lab = "method",
+    .prefix = "method",
+    .user_shared = {[](unsigned x, unsigned y, unsigned e) { return x * y * e; }, "threads × sizeof(float), one element a thread"},
+};
+
+// How a version's kernel is called, and what its run checks.
+enum class Family {
+    Bottleneck,  // (in, out, n, never): the bottleneck search's kernels
+    Index,       // (in, out, n, d): the integer pair, d a power of two
+    Map,         // (in, out, n): math functions and literals, checked in ulp against a double reference
+};
+
+// What a version of the bottleneck search keeps of its kernel's whole version.
+enum class Keeps { Everything, Memory, Compute };
+
+// A version's family and the floats it reads an element (SAXPY: x and y).
+template <Family F, unsigned Inputs = 1> struct Of {
+    static constexpr Family family = F;
+    static constexpr unsigned inputs = Inputs;
+};
+// The bottleneck search's versions: what each keeps of its kernel's whole version.
+template <Keeps K, unsigned Inputs> struct Search : Of<Family::Bottleneck, Inputs> {
+    static constexpr Keeps keeps = K;
+};
+
+// What version V keeps: its own for the search's variants, everything for the others.
+template <class V> constexpr Keeps keeps_of()
+{
+    if constexpr (requires { V::keeps; }) return V::keeps;
+    else return Keeps::Everything;
+}
+
+struct V1 : Search<Keeps::Everything, 1> {
+    static constexpr VersionMeta meta{
+        .id = "v1", .name = "compute_full",
+        .idea = "the compute-heavy kernel: one float in, 1024 FP32 operations on 32 accumulators, one float out",
+        .changed = "the starting point of the bottleneck search",
+        .expected = "compute-bound: its compute-only variant (v3) takes about its time, its memory-only ones (v2, v4) far less"};
+};
+struct V2 : Search<Keeps::Memory, 1> {
+    static constexpr VersionMeta meta{
+        .id = "v2", .name = "compute_memory_only",
+        .idea = "v1's memory alone: the computation commented out, the loaded value stored",
+        .changed = "out[i] = in[i]; the accumulators are gone, and with them most registers",
+        .expected = "v1's bytes in a fraction of its time, at a higher occupancy than v1's",
+        .variant = true, .builds_on = "v1"};
+};
+struct V3 : Search<Keeps::Compute, 1> {
+    static constexpr VersionMeta meta{
+        .id = "v3", .name = "compute_compute_only",
+        .idea = "v1's computation alone: no load, the result stored under a condition false at run time",
+        .changed = "x from the index instead of in[i]; out[i] written only if the result equals `never` (-1)",
+        .expected = "about v1's time: the arithmetic is what v1 waits for",
+        .variant = true, .builds_on = "v1"};
+};
+// The guard: 34 KiB of dynamic shared memory a block of 256 threads (plus the
+// 1 KiB the hardware reserves) lets 6 blocks share an H100 SM's 228 KiB, not
+// 7; v1's 38 registers a thread allow 6 blocks too, v2's allow 8.
+struct V4 : Search<Keeps::Memory, 1> {
+    static constexpr VersionMeta meta{
+        .id = "v4", .name = "compute_guarded",
+        .idea = "v2 at v1's occupancy: a dummy shared array limits the blocks per SM",
+        .changed = "v2's code, launched with 34 KiB of dynamic shared memory a block that it never touches",
+        .expected = "v1's blocks per SM and v2's traffic: the memory time to set beside v1's",
+        .variant = true, .dynamic_shared_bytes = 34 * 1024, .builds_on = "v2"};
+};
+struct V5 : Search<Keeps::Everything, 2> {
+    static constexpr VersionMeta meta{
+        .id = "v5", .name = "saxpy_full",
+        .idea = "the memory-heavy kernel, SAXPY: out[i] = 2.5 x[i] + y[i], two floats in and one out for one FMA",
+        .changed = "the second kernel of the bottleneck search",
+        .expected = "memory-bound: its memory-only variant (v6) takes about its time, its compute-only one (v7) far less"};
+};
+struct V6 : Search<Keeps::Memory, 2> {
+    static constexpr VersionMeta meta{
+        .id = "v6", .name = "saxpy_memory_only",
+        .idea = "v5's memory alone: both loads kept, their bits joined by one XOR and stored",
+        .changed = "the FMA replaced by an integer XOR of the two loaded words",
+        .expected = "about v5's time, at v5's occupancy",
+        .variant = true, .builds_on = "v5"};
+};
+struct V7 : Search<Keeps::Compute, 2> {
+    static constexpr VersionMeta meta{
+        .id = "v7", .name = "saxpy_compute_only",
+        .idea = "v5's computation alone: x and y from the index, the result stored under a condition false at run time",
+        .changed = "no load; out[i] written only if 2.5 i + (n - i) equals `never` (-1)",
+        .expected = "a small part of v5's time, much of it the launch",
+        .variant = true, .builds_on = "v5"};
+};
+struct V8 : Of<Family::Index> {
+    static constexpr VersionMeta meta{
+        .id = "v8", .name = "divide_modulo",
+        .idea = "16 steps of h = (h % d)·3 + h / d + k with d a run-time power of two (64)",
+        .changed = "the first throughput pair: integer division the compiler cannot turn into shifts",
+        .expected = "two division sequences a step: integer-bound"};
+};
+struct V9 : Of<Family::Index> {
+    static constexpr VersionMeta meta{
+        .id = "v9", .name = "mask_shift",
+        .idea = "v8 with h & (d - 1) and h >> log2 d",
+        .changed = "% and / by the power of two written as & and >>",
+        .expected = "v8's results in a few instructions a step"};
+};
+// Math functions: out[i] = f(in[i]), in[i] in [1, 2), against f in double;
+// max_ulp bounds the error the run accepts (see each kernel's header; the
+// literal pair's bounds are derived in tests/method/test_method.cpp).
+struct V10 : Of<Family::Map> {
+    static constexpr VersionMeta meta{
+        .id = "v10", .name = "sin_exp",
+        .idea = "sinf(x) · expf(x), the accurate library functions",
+        .changed = "the math-function pair: library calls",
+        .expected = "within a few ulp; a sequence of FMAs for each function"};
+    static constexpr double max_ulp = 5;  // 2 ulp each, and the product's rounding
+};
+struct V11 : Of<Family::Map> {
+    static constexpr VersionMeta meta{
+        .id = "v11", .name = "sin_exp_intrinsics",
+        .idea = "__sinf(x) · __expf(x), the special-function unit's approximations (what -use_fast_math makes of v10)",
+        .changed = "the intrinsics in place of the library calls",
+        .expected = "fewer instructions, errors of some ulp to a few dozen"};
+    static constexpr double max_ulp = 64;
+};
+struct V12 : Of<Family::Map> {
+    static constexpr VersionMeta meta{
+        .id = "v12", .name = "double_literal",
+        .idea = "1 + x + x²/2 + x³/6 in float, with one stray double literal 1.0",
+        .changed = "the literal pair: 1.0 promotes the rest of the expression to double",
+        .expected = "conversions and FP64 instructions; within 1.5 ulp, a little closer than v13"};
+    static constexpr double max_ulp = 1.5;
+};
+struct V13 : Of<Family::Map> {
+    static constexpr VersionMeta meta{
+        .id = "v13", .name = "float_literal",
+        .idea = "v12's polynomial all in float: 1.0f",
+        .changed = "1.0 → 1.0f",
+        .expected = "three FP32 FMAs; within 2 ulp"};
+    static constexpr double max_ulp = 2;
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13>;
+
+// The value the compute-only variants' stores wait for: their results are never negative.
+inline constexpr float kNever = -1.0f;
+// The index pair's divisor: a power of two the kernels receive at run time.
+inline constexpr unsigned kDivisor = 64;
+
+template <class V, class T> using Kernel = KernelInstance<V, TemplateArgs<T>>;
+
+inline unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
+
+// One launch of version V over n elements on any backend: one thread an element.
+template <class V, class T, class Backend> void launch(Backend& be, const T* in, T* out, std::size_t n, unsigned block)
+{
+    const dim3 grid(blocks_for(n, block)), threads(block);
+    const unsigned count = static_cast<unsigned>(n);
+    if constexpr (V::family == Family::Bottleneck)
+        be.launch_with_shared(Kernel<V, T>{}, grid, threads, V::meta.dynamic_shared_bytes, in, out, count, T(kNever));
+    else if constexpr (V::family == Family::Index)
+        be.launch(Kernel<V, T>{}, grid, threads, in, out, count, kDivisor);
+    else
+        be.launch(Kernel<V, T>{}, grid, threads, in, out, count);
+}
+
+}  // namespace warplab::method

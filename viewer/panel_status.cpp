@@ -59,7 +59,7 @@ static std::vector<std::string> status_warnings(App& app)
     // nvcc's warnings about a user's file first: each "f.cu(12): warning ..." line.
     for (const std::string& line : warning_lines(slot.run->result.compile_warnings)) w.push_back("nvcc: " + line);
     w.insert(w.end(), slot.run->result.warnings.begin(), slot.run->result.warnings.end());
-    if (slot.run->result.records_cut) w.push_back(records_cut_note());
+    if (slot.run->result.records_cut) w.push_back(records_cut_note(*slot.run));
     return w;
 }
 

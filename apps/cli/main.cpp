@@ -307,7 +307,7 @@ int trace(const TraceArgs& a)
         print_trace_table(*lab, *v, req, run, a);
         std::fputs(measured_note(*lab, req, run.result, run.totals).c_str(), stdout);
         for (const std::string& w : run.result.warnings) std::printf("warning: %s\n", w.c_str());
-        if (run.result.records_cut) std::printf("note: %s\n", records_cut_note().c_str());
+        if (run.result.records_cut) std::printf("note: %s\n", records_cut_note(run).c_str());
         if (a.mix) std::printf("\n%s", mix_table(run.block).c_str());
     }
     return run.result.ok ? 0 : kWrongResult;

@@ -13,9 +13,11 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req)
     RunResult result = lab.run(req);
     // A user's kernel has no machine-code listing: its counts stay per PTX instruction.
     const wl::trace::MachineCode* code = req.file.empty() ? wl::trace::lab_machine_code(lab.id) : nullptr;
-    wl::trace::BlockAnalysis watched =
-        wl::trace::analyze_block(result.records, req.watched_block, result.threads_per_block, code, result.warp_width);
-    result.records = {};  // the analysis holds what the front ends read (up to the record cap's bytes, freed)
+    // The records move into the analysis, which frees them: it holds what the front ends read.
+    wl::trace::BlockAnalysis watched = wl::trace::analyze_block(std::move(result.records), req.watched_block,
+                                                                result.threads_per_block, code, result.warp_width, result.records_cut);
+    result.records = {};
+    result.records_cut = watched.block.end != wl::trace::TraceEnd::Whole;
     return TracedRun{std::move(watched), std::move(result)};
 }
 
@@ -42,7 +44,8 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     doc["blocks"] = nlohmann::json::array({wl::trace::block_to_json(run.block, run.steps, run.shared_after)});
     doc["totals"] = wl::trace::totals_to_json(run.totals);
     if (!run.result.warnings.empty()) doc["warnings"] = run.result.warnings;  // the emulator's, one line each
-    if (run.result.records_cut) doc["records_cut"] = true;                    // the watched block's records end early
+    if (run.result.records_cut) doc["records_cut"] = true;                    // the watched block's trace ends early
+    if (run.block.end == wl::trace::TraceEnd::InLastStep) doc["records_cut_within_step"] = true;  // its last step in part
     return doc;
 }
 
@@ -96,6 +99,8 @@ TracedRun traced_run_from_json(const nlohmann::json& doc, const nlohmann::json& 
     r.grid_dim = value_or_empty<std::vector<unsigned>>(doc, "grid_dim");
     r.warnings = value_or_empty<std::vector<std::string>>(doc, "warnings");
     r.records_cut = doc.value("records_cut", false);
+    if (r.records_cut)
+        run.block.end = doc.value("records_cut_within_step", false) ? wl::trace::TraceEnd::InLastStep : wl::trace::TraceEnd::AfterLastStep;
     r.path = doc.value("path", "");
     r.problem = extras.at("problem").get<std::string>();
     r.user_kernel = extras.at("user_kernel").get<std::string>();
@@ -105,10 +110,15 @@ TracedRun traced_run_from_json(const nlohmann::json& doc, const nlohmann::json& 
     return run;
 }
 
-std::string records_cut_note()
+std::string records_cut_note(const TracedRun& run)
 {
-    return "the watched block's records reached the emulator's cap (" + std::to_string(wl::emu::LaunchOptions{}.max_record_bytes >> 20) +
-           " MiB): the trace covers its start only";
+    const std::size_t last = run.steps.empty() ? 0 : run.steps.size() - 1;
+    const std::string where = run.block.end == wl::trace::TraceEnd::InLastStep
+                                  ? "within step " + std::to_string(last) + ", which shows only its first events"
+                                  : "after step " + std::to_string(last) + ", the last whole one";
+    return "the watched block's trace ends " + where + ": the block ran on, but its records reached warplab's memory cap (" +
+           std::to_string(wl::emu::LaunchOptions{}.max_record_bytes >> 20) + " MiB of records, " +
+           std::to_string(wl::trace::kAnalysisBytes >> 20) + " MiB of events)";
 }
 
 }  // namespace warplab

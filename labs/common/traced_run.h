@@ -29,8 +29,9 @@ nlohmann::json run_extras(const TracedRun& run);
 // Throws nlohmann::json::exception or std::invalid_argument on a malformed document.
 TracedRun traced_run_from_json(const nlohmann::json& document, const nlohmann::json& extras);
 
-// What a front end says where the watched block's records reached the
-// emulator's cap (RunResult::records_cut): the trace shows the run's start only.
-std::string records_cut_note();
+// What a front end says where the watched block's trace ends before its run
+// did (RunResult::records_cut): the records or their analysis reached their
+// memory cap, and the trace shows the run's start only, up to which step.
+std::string records_cut_note(const TracedRun& run);
 
 }  // namespace warplab

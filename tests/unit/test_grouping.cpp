@@ -7,6 +7,7 @@
 #include <map>
 #include <random>
 
+#include "warplab/trace/block_analysis.h"
 #include "warplab/trace/events.h"
 
 namespace {
@@ -291,6 +292,100 @@ TEST(Grouping, GroupRecordsSplitsByBlockInOrder)
     EXPECT_EQ(blocks[0].events[0].block, 2u);
     EXPECT_EQ(blocks[0].events[0].offset[3], 24u);  // 8 * 3
     EXPECT_EQ(blocks[1].events[0].offset[3], 12u);  // 4 * 3
+}
+
+// ---- the budget (TraceBudget): steps in order while they fit ----
+
+// One warp (32 threads) loading one word each at line 10 in each of `steps`
+// barrier intervals: one event a step.
+std::vector<LaneRecord> one_event_a_step(std::uint32_t steps)
+{
+    Recorder rec;
+    for (std::uint32_t s = 0; s < steps; ++s) {
+        rec.key = {s, 0};
+        for (std::uint32_t t = 0; t < 32; ++t) rec.add(t, 10, Kind::Load, Space::Global, 4 * t);
+    }
+    return rec.records;
+}
+
+constexpr std::uint64_t kEvent = sizeof(WarpEvent);
+
+// Three steps of one event each: room for three is the whole trace; room for
+// two and a half keeps steps 0 and 1 whole and leaves step 2 out.
+TEST(Grouping, ABudgetKeepsTheStepsThatFitWhole)
+{
+    const BlockTrace whole = group_block(0, 32, one_event_a_step(3), 32, TraceBudget{3 * kEvent});
+    EXPECT_EQ(whole.steps.size(), 3u);
+    EXPECT_EQ(whole.end, TraceEnd::Whole);
+    const BlockTrace cut = group_block(0, 32, one_event_a_step(3), 32, TraceBudget{2 * kEvent + kEvent / 2});
+    ASSERT_EQ(cut.steps.size(), 2u);
+    ASSERT_EQ(cut.events.size(), 2u);
+    EXPECT_EQ(cut.steps[1], (StepKey{1, 0}));
+    EXPECT_EQ(cut.events[1].step, 1u);
+    EXPECT_EQ(cut.end, TraceEnd::AfterLastStep);
+}
+
+// A first step too large for the budget is kept in part, its events in
+// reading order: thread 0 alone loads 5 times at line 10 (5 one-lane events,
+// occurrences 0..4, offsets 0, 4, ..., 16); room for 2 keeps offsets 0 and 4.
+TEST(Grouping, AFirstStepLargerThanTheBudgetIsKeptInPart)
+{
+    Recorder rec;
+    for (std::uint32_t i = 0; i < 5; ++i) rec.add(0, 10, Kind::Load, Space::Global, 4 * i);
+    rec.key = {1, 0};
+    rec.add(0, 11, Kind::Load, Space::Global, 0);
+    const BlockTrace b = group_block(0, 32, rec.records, 32, TraceBudget{2 * kEvent + 7});
+    ASSERT_EQ(b.steps.size(), 1u);
+    ASSERT_EQ(b.events.size(), 2u);
+    EXPECT_EQ(b.events[0].offset[0], 0u);
+    EXPECT_EQ(b.events[1].offset[0], 4u);
+    EXPECT_EQ(b.events[1].mask, 1u);
+    EXPECT_EQ(b.end, TraceEnd::InLastStep);
+}
+
+// Each step also pays for a copy of shared memory: a declared array of 8
+// elements and an extern one written up to byte 40 in 4-byte words (10
+// elements) make 18 elements, at 16 bytes each 288 bytes a step. Two steps of
+// one event each cost 2 * (event + 288): exactly that keeps both, a byte less
+// keeps one.
+TEST(Grouping, EachStepPaysForItsCopyOfSharedMemory)
+{
+    Recorder rec;
+    rec.declare(0, 0, "tile", 4, 8);
+    for (std::uint32_t s = 0; s < 2; ++s) {
+        rec.key = {s, 0};
+        rec.add(0, 12, Kind::Store, Space::Shared, 36, 4, 1);  // array 1, bytes 36..39: its 10th element
+    }
+    const std::uint64_t step_cost = kEvent + 18 * 16;
+    EXPECT_EQ(group_block(0, 32, rec.records, 32, TraceBudget{2 * step_cost, 16}).steps.size(), 2u);
+    const BlockTrace cut = group_block(0, 32, rec.records, 32, TraceBudget{2 * step_cost - 1, 16});
+    EXPECT_EQ(cut.steps.size(), 1u);
+    EXPECT_EQ(cut.end, TraceEnd::AfterLastStep);
+}
+
+// Where the recorder stopped early (records_cut), the barrier interval it
+// stopped in is incomplete: three intervals, the third holding only threads
+// 0..9's loads, analyse as the first two, whole. With one interval only, it
+// is kept and said to be incomplete.
+TEST(Grouping, RecordsCutLeaveTheIncompleteIntervalOut)
+{
+    std::vector<LaneRecord> records = one_event_a_step(2);
+    for (std::uint32_t t = 0; t < 10; ++t) {
+        LaneRecord r = records[t];
+        r.epoch = 2;
+        r.seq = 2;  // the thread's third record
+        records.push_back(r);
+    }
+    const BlockAnalysis a = analyze_block(records, 0, 32, nullptr, 32, true);
+    EXPECT_EQ(a.block.steps.size(), 2u);
+    EXPECT_EQ(a.steps.size(), 2u);
+    EXPECT_EQ(a.block.end, TraceEnd::AfterLastStep);
+    const BlockAnalysis uncut = analyze_block(records, 0, 32, nullptr, 32, false);
+    EXPECT_EQ(uncut.block.steps.size(), 3u);
+    EXPECT_EQ(uncut.block.end, TraceEnd::Whole);
+    const BlockAnalysis one = analyze_block(one_event_a_step(1), 0, 32, nullptr, 32, true);
+    EXPECT_EQ(one.block.steps.size(), 1u);
+    EXPECT_EQ(one.block.end, TraceEnd::InLastStep);
 }
 
 }  // namespace

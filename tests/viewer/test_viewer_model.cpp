@@ -364,17 +364,23 @@ TEST(ViewerModel, WSwitchesTheWarpWidthAndCCompares)
 }
 
 // A trace whose records reached the emulator's cap says so in the status
-// line, as the CLI does; a whole one says nothing. The cap's figure is the
-// emulator's default, 384 << 20 bytes: 384 MiB.
+// line, as the CLI does, and where it ends; a whole one says nothing. The
+// cap's figure is the emulator's default, 384 << 20 bytes: 384 MiB. Reduction
+// v1 at its default n has 10 steps (0 to 9; the CLI's table), so a trace cut
+// after its whole steps ends after step 9.
 TEST(ViewerModel, ACutTraceSaysSoInTheStatusLine)
 {
     App app;
     select_on_emulator(app, "reduction", "v1");
     ASSERT_NE(current_run(app), nullptr);
     EXPECT_EQ(warning_text(app), "");
-    app.traces.at(trace_key(app, app.sel.version)).run->result.records_cut = true;
-    EXPECT_NE(warning_text(app).find(records_cut_note()), std::string::npos) << warning_text(app);
-    EXPECT_NE(records_cut_note().find("cap (384 MiB)"), std::string::npos) << records_cut_note();
+    TracedRun& run = *app.traces.at(trace_key(app, app.sel.version)).run;
+    ASSERT_EQ(run.steps.size(), 10u);
+    run.result.records_cut = true;
+    run.block.end = wl::trace::TraceEnd::AfterLastStep;
+    EXPECT_NE(warning_text(app).find(records_cut_note(run)), std::string::npos) << warning_text(app);
+    EXPECT_NE(records_cut_note(run).find("ends after step 9"), std::string::npos) << records_cut_note(run);
+    EXPECT_NE(records_cut_note(run).find("cap (384 MiB of records"), std::string::npos) << records_cut_note(run);
 }
 
 // The size is part of what a trace is run with: a new n is a new trace (its

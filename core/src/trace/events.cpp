@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -41,16 +42,6 @@ LaneMask existing_lanes(std::uint32_t warp, std::uint32_t threads_in_block, unsi
     return first_lanes_mask(static_cast<unsigned>(std::min<std::uint64_t>(threads_in_block - first, width)));
 }
 
-std::vector<StepKey> collect_steps(const std::vector<LaneRecord>& records)
-{
-    std::vector<StepKey> steps;
-    for (const LaneRecord& r : records)
-        if (!is_bookkeeping(r)) steps.push_back(step_key(r));
-    std::sort(steps.begin(), steps.end());
-    steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
-    return steps;
-}
-
 SharedArrayInfo declared_array(const LaneRecord& r)
 {
     SharedArrayInfo info;
@@ -67,91 +58,158 @@ SharedArrayInfo declared_array(const LaneRecord& r)
     return info;
 }
 
-std::vector<SharedArrayInfo> collect_shared_arrays(const std::vector<LaneRecord>& sorted)
+std::vector<SharedArrayInfo> collect_shared_arrays(const std::vector<LaneRecord>& records)
 {
-    // First declaration (in (thread, seq) order) of each id wins.
-    std::map<std::uint8_t, SharedArrayInfo> by_id;
-    for (const LaneRecord& r : sorted)
-        if (is_declare(r)) by_id.emplace(r.array, declared_array(r));
+    // The first declaration of each id, in (thread, seq) order, wins.
+    std::map<std::uint8_t, const LaneRecord*> first;
+    for (const LaneRecord& r : records) {
+        if (!is_declare(r)) continue;
+        const LaneRecord*& f = first[r.array];
+        if (!f || ordering_fields(r) < ordering_fields(*f)) f = &r;
+    }
     std::vector<SharedArrayInfo> arrays;
-    for (auto& [id, info] : by_id) arrays.push_back(std::move(info));
+    for (const auto& [id, r] : first) arrays.push_back(declared_array(*r));
     return arrays;
 }
 
-// Identifies one event. `occurrence` is k in "the k-th record of a lane at this
-// site"; array and size split lanes that disagree on them.
-struct GroupKey {
-    std::uint32_t warp = 0;
-    StepKey key;
-    Site site;
-    Kind kind = Kind::Load;
-    Space space = Space::None;
-    std::uint32_t occurrence = 0;
-    std::uint8_t array = 0;
-    std::uint8_t size = 0;
-    auto operator<=>(const GroupKey&) const = default;
-};
-
-// The lane-local part of a group key, used to count occurrences.
-struct LaneSiteKey {
-    std::uint32_t thread = 0;
-    StepKey key;
-    Site site;
-    Kind kind = Kind::Load;
-    Space space = Space::None;
-    auto operator<=>(const LaneSiteKey&) const = default;
-};
-
-struct Group {
-    WarpEvent event;
-    std::uint32_t min_seq = 0;
-};
-
-void add_lane(Group& g, const LaneRecord& r, unsigned width)
+// Elements of shared memory that a copy of its contents holds (analysis.h's
+// shared_contents): the declared arrays', and for an array declared nowhere
+// (extern __shared__) as far as its writes reach, in elements of its
+// narrowest write.
+std::uint64_t shared_elements(const std::vector<LaneRecord>& records, const std::vector<SharedArrayInfo>& declared)
 {
-    const unsigned lane = r.thread % width;
-    if (g.event.mask == 0 || r.seq < g.min_seq) g.min_seq = r.seq;
-    g.event.mask |= LaneMask(1) << lane;
-    g.event.offset[lane] = r.offset;
-    g.event.value[lane] = {r.value[0], r.value[1]};
-}
-
-// A fresh group's event: its key's fields (the lanes' arrays stay as zeroed,
-// filled in place: an event is large).
-void start_event(WarpEvent& e, std::uint32_t block, const GroupKey& k, std::uint32_t step, std::uint32_t threads_in_block,
-                 unsigned width)
-{
-    e.block = block;
-    e.warp = k.warp;
-    e.step = step;
-    e.key = k.key;
-    e.site = k.site;
-    e.kind = k.kind;
-    e.space = k.space;
-    e.size = k.size;
-    e.array = k.array;
-    e.existing = existing_lanes(k.warp, threads_in_block, width);
-}
-
-std::uint32_t step_index(const std::vector<StepKey>& steps, StepKey key)
-{
-    return static_cast<std::uint32_t>(std::lower_bound(steps.begin(), steps.end(), key) - steps.begin());
-}
-
-std::map<GroupKey, Group> build_groups(std::uint32_t block, std::uint32_t threads_in_block, unsigned width,
-                                       const std::vector<LaneRecord>& sorted, const std::vector<StepKey>& steps)
-{
-    std::map<LaneSiteKey, std::uint32_t> seen;  // records so far of a lane at a site
-    std::map<GroupKey, Group> groups;
-    for (const LaneRecord& r : sorted) {
-        if (is_bookkeeping(r)) continue;
-        const std::uint32_t k = seen[{r.thread, step_key(r), site_of(r), r.kind, r.space}]++;
-        const GroupKey key{r.thread / width, step_key(r), site_of(r), r.kind, r.space, k, r.array, r.size};
-        auto [it, fresh] = groups.try_emplace(key);
-        if (fresh) start_event(it->second.event, block, key, step_index(steps, key.key), threads_in_block, width);
-        add_lane(it->second, r, width);
+    std::uint64_t elements = 0;
+    std::map<std::uint8_t, std::pair<std::uint64_t, unsigned>> undeclared;  // id -> (bytes reached, narrowest write)
+    for (const SharedArrayInfo& a : declared) elements += a.count;
+    for (const LaneRecord& r : records) {
+        const bool declared_here =
+            std::any_of(declared.begin(), declared.end(), [&](const SharedArrayInfo& a) { return a.id == r.array; });
+        if (r.space != Space::Shared || !writes_memory(r.kind) || declared_here) continue;
+        auto [it, fresh] = undeclared.try_emplace(r.array, 0, std::max<unsigned>(r.size, 1));
+        it->second.first = std::max<std::uint64_t>(it->second.first, r.offset + std::max<unsigned>(r.size, 1));
+        it->second.second = std::min<unsigned>(it->second.second, std::max<unsigned>(r.size, 1));
     }
-    return groups;
+    for (const auto& [id, reach] : undeclared) elements += (reach.first + reach.second - 1) / reach.second;
+    return elements;
+}
+
+// While grouping, each record's block field (the same in every record of one
+// block) holds its occurrence: k in "the k-th record of a lane at this site"
+// (events.h).
+std::uint32_t& occurrence(LaneRecord& r) { return r.block; }
+std::uint32_t occurrence(const LaneRecord& r) { return r.block; }
+
+// Each lane's records of one step together, in program order.
+bool lane_step_order(const LaneRecord& a, const LaneRecord& b)
+{
+    return std::tie(a.thread, a.epoch, a.sub) < std::tie(b.thread, b.epoch, b.sub) ||
+           (std::tie(a.thread, a.epoch, a.sub) == std::tie(b.thread, b.epoch, b.sub) && program_order(a, b));
+}
+
+void number_occurrences(std::vector<LaneRecord>& records)
+{
+    std::sort(records.begin(), records.end(), lane_step_order);
+    std::map<std::tuple<Site, Kind, Space>, std::uint32_t> seen;  // one lane's records so far at each site of this step
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        LaneRecord& r = records[i];
+        if (i == 0 || r.thread != records[i - 1].thread || step_key(r) != step_key(records[i - 1])) seen.clear();
+        occurrence(r) = is_bookkeeping(r) ? 0 : seen[{site_of(r), r.kind, r.space}]++;
+    }
+}
+
+// What makes records one event: one warp, step and site, kind and space, the
+// same occurrence; array and size split lanes that disagree on them.
+auto event_fields(const LaneRecord& r, unsigned width)
+{
+    return std::make_tuple(r.epoch, r.sub, r.thread / width, r.file_hash, r.line, r.kind, r.space, occurrence(r), r.array,
+                           r.size);
+}
+
+// One event's records lie together, a step's events together, steps in order.
+void sort_by_event(std::vector<LaneRecord>& records, unsigned width)
+{
+    std::sort(records.begin(), records.end(), [width](const LaneRecord& a, const LaneRecord& b) {
+        const auto ka = event_fields(a, width), kb = event_fields(b, width);
+        return ka < kb || (ka == kb && program_order(a, b));
+    });
+}
+
+// An event's records: [first, first + lanes) of the records in event order.
+struct EventSpan {
+    std::uint32_t first = 0;
+    std::uint32_t lanes = 0;
+    std::uint32_t step = 0;
+    std::uint32_t warp = 0;
+    std::uint32_t min_seq = 0;
+    Site site;
+};
+
+// The order a student reads a step's events in: by warp, then program order;
+// ties keep event-field order (where spans are found), so `first` breaks them.
+bool reading_order(const EventSpan& a, const EventSpan& b)
+{
+    return std::tie(a.warp, a.min_seq, a.site, a.first) < std::tie(b.warp, b.min_seq, b.site, b.first);
+}
+
+// A step's events, and how many it has.
+struct StepEvents {
+    std::vector<EventSpan> first;  // its first events in reading order, at most the limit asked for
+    std::size_t count = 0;
+};
+
+// The events of the step whose records are [first, end), the first `limit`
+// of them in reading order: a heap holds the least `limit` found so far, so
+// that a step larger than the budget costs no more than the budget.
+StepEvents step_events(const std::vector<LaneRecord>& records, std::size_t first, std::size_t end, std::uint32_t step,
+                       unsigned width, std::size_t limit)
+{
+    StepEvents out;
+    for (std::size_t i = first; i < end;) {
+        const LaneRecord& r = records[i];
+        std::size_t j = i + 1;
+        while (j < end && event_fields(records[j], width) == event_fields(r, width)) ++j;
+        if (!is_bookkeeping(r)) {
+            EventSpan s{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j - i), step, r.thread / width, r.seq, site_of(r)};
+            for (std::size_t k = i; k < j; ++k) s.min_seq = std::min(s.min_seq, records[k].seq);
+            ++out.count;
+            if (out.first.size() < limit) {
+                out.first.push_back(s);
+                std::push_heap(out.first.begin(), out.first.end(), reading_order);
+            } else if (limit > 0 && reading_order(s, out.first.front())) {
+                std::pop_heap(out.first.begin(), out.first.end(), reading_order);
+                out.first.back() = s;
+                std::push_heap(out.first.begin(), out.first.end(), reading_order);
+            }
+        }
+        i = j;
+    }
+    std::sort_heap(out.first.begin(), out.first.end(), reading_order);
+    return out;
+}
+
+WarpEvent make_event(const std::vector<LaneRecord>& records, const EventSpan& s, std::uint32_t block, const StepKey& key,
+                     std::uint32_t threads_in_block, unsigned width)
+{
+    const LaneRecord& r = records[s.first];
+    WarpEvent e;
+    e.block = block;
+    e.warp = s.warp;
+    e.step = s.step;
+    e.key = key;
+    e.site = s.site;
+    e.kind = r.kind;
+    e.space = r.space;
+    e.size = r.size;
+    e.array = r.array;
+    for (std::uint32_t k = s.first; k < s.first + s.lanes; ++k) {
+        const unsigned lane = records[k].thread % width;
+        e.mask |= LaneMask(1) << lane;
+        e.offset[lane] = records[k].offset;
+        e.value[lane] = {records[k].value[0], records[k].value[1]};
+    }
+    // A thread beyond threads_in_block still exists.
+    e.existing = existing_lanes(s.warp, threads_in_block, width) | e.mask;
+    return e;
 }
 
 // The Mix records as counts by step and warp: a record's step is the last
@@ -173,43 +231,57 @@ std::vector<MixCount> collect_mix(const std::vector<LaneRecord>& sorted, const s
     return mix;
 }
 
-std::vector<WarpEvent> order_events(std::map<GroupKey, Group>&& groups)
-{
-    // The map already gives a total order on keys; the stable sort puts events
-    // in the order a student reads them: by step, warp, then program order.
-    // It sorts pointers: an event holds every lane's offset and value (1.6 KB
-    // for 64 lanes), so each is copied once, into its place.
-    std::vector<Group*> list;
-    list.reserve(groups.size());
-    for (auto& [key, g] : groups) list.push_back(&g);
-    std::stable_sort(list.begin(), list.end(), [](const Group* a, const Group* b) {
-        return std::tie(a->event.step, a->event.warp, a->min_seq, a->event.site) <
-               std::tie(b->event.step, b->event.warp, b->min_seq, b->event.site);
-    });
-    std::vector<WarpEvent> events;
-    events.reserve(list.size());
-    for (Group* g : list) {
-        g->event.existing |= g->event.mask;  // a thread beyond threads_in_block still exists
-        events.push_back(std::move(g->event));
-    }
-    return events;
-}
-
 }  // namespace
 
 BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std::vector<LaneRecord> records,
-                       unsigned warp_size)
+                       unsigned warp_size, const TraceBudget& budget)
 {
     if (!valid_warp_size(warp_size))
         throw std::invalid_argument("warp size " + std::to_string(warp_size) + ": a warp is 32 or 64 lanes");
-    std::sort(records.begin(), records.end(), program_order);
     BlockTrace trace;
     trace.block = block;
     trace.threads = threads_in_block;
     trace.warp_size = warp_size;
-    trace.steps = collect_steps(records);
     trace.shared_arrays = collect_shared_arrays(records);
-    trace.events = order_events(build_groups(block, threads_in_block, warp_size, records, trace.steps));
+    const std::uint64_t per_step = shared_elements(records, trace.shared_arrays) * budget.per_shared_element;
+    number_occurrences(records);
+    sort_by_event(records, warp_size);
+    // Steps in order, each whole while the budget lasts; the events are made
+    // once their number is known, so that their vector is allocated once.
+    std::vector<EventSpan> kept;
+    std::uint64_t spent = 0;
+    std::optional<StepKey> left_out;  // the first step not shown, where one is not
+    for (std::size_t first = 0; first < records.size();) {
+        const StepKey key = step_key(records[first]);
+        std::size_t end = first;
+        while (end < records.size() && step_key(records[end]) == key) ++end;
+        // Events beyond the budget are only counted: one more than fits says the step does not.
+        const std::uint64_t room = budget.bytes - spent > per_step ? (budget.bytes - spent - per_step) / sizeof(WarpEvent) : 0;
+        StepEvents events =
+            step_events(records, first, end, static_cast<std::uint32_t>(trace.steps.size()), warp_size, static_cast<std::size_t>(room));
+        first = end;
+        if (events.count == 0) continue;  // bookkeeping alone opens no step
+        if (trace.end != TraceEnd::Whole) {
+            left_out = key;
+            break;
+        }
+        if (events.count > events.first.size() || per_step > budget.bytes - spent) {
+            if (!trace.steps.empty()) {
+                trace.end = TraceEnd::AfterLastStep;
+                left_out = key;
+                break;
+            }
+            trace.end = TraceEnd::InLastStep;  // the first step, in part
+        }
+        spent += std::min(per_step, budget.bytes - spent) + events.first.size() * sizeof(WarpEvent);
+        trace.steps.push_back(key);
+        kept.insert(kept.end(), events.first.begin(), events.first.end());
+    }
+    trace.events.reserve(kept.size());
+    for (const EventSpan& s : kept)
+        trace.events.push_back(make_event(records, s, block, trace.steps[s.step], threads_in_block, warp_size));
+    if (left_out)  // the instructions of the steps not shown are not counted in the last one shown
+        std::erase_if(records, [&](const LaneRecord& r) { return r.kind == Kind::Mix && !(step_key(r) < *left_out); });
     trace.mix = collect_mix(records, trace.steps, warp_size);
     return trace;
 }

@@ -174,9 +174,9 @@ const MachineCode* lab_machine_code(std::string_view lab)
     return it == listings.end() ? nullptr : &it->second;
 }
 
-BlockTrace as_machine_instructions(const BlockTrace& block, const MachineCode& code)
+BlockTrace as_machine_instructions(BlockTrace block, const MachineCode& code)
 {
-    const std::vector<WarpEvent>& events = block.events;
+    std::vector<WarpEvent>& events = block.events;
     std::vector<Piece> pieces;
     std::map<GroupKey, std::size_t> open;  // group -> its open piece
     for (std::size_t i = 0; i < events.size(); ++i) {
@@ -199,19 +199,20 @@ BlockTrace as_machine_instructions(const BlockTrace& block, const MachineCode& c
         pieces[it->second].events.push_back(i);
         pieces[it->second].positions.push_back(*position);
     }
-    BlockTrace out = block;
-    std::vector<std::optional<WarpEvent>> replaced(events.size());
+    // In place: a trace's events may fill most of the memory a front end may take.
+    // Pieces share no event, so each merge reads only events no other one writes.
     std::vector<bool> dropped(events.size(), false);
     for (const Piece& piece : pieces) {
         std::optional<WarpEvent> m = merged(events, piece);
         if (!m) continue;
-        replaced[piece.events.front()] = std::move(m);
+        events[piece.events.front()] = *m;
         for (std::size_t j = 1; j < piece.events.size(); ++j) dropped[piece.events[j]] = true;
     }
-    out.events.clear();
+    std::size_t kept = 0;
     for (std::size_t i = 0; i < events.size(); ++i)
-        if (!dropped[i]) out.events.push_back(replaced[i] ? *replaced[i] : events[i]);
-    return out;
+        if (!dropped[i]) events[kept++] = events[i];
+    events.resize(kept);
+    return block;
 }
 
 }  // namespace wl::trace

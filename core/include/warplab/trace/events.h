@@ -84,6 +84,14 @@ struct SharedArrayInfo {
     std::uint32_t line = 0;
 };
 
+// Where a block's trace ends: with the block's run, or before it because the
+// records or the trace reached their memory cap (the block ran on).
+enum class TraceEnd : std::uint8_t {
+    Whole,
+    AfterLastStep,  // the steps shown are whole; later ones are not shown
+    InLastStep,     // the last step shown holds only its first events
+};
+
 struct BlockTrace {
     std::uint32_t block = 0;
     std::uint32_t threads = 0;               // threads in the block
@@ -95,6 +103,7 @@ struct BlockTrace {
     // did not count (the GPU trace). Instructions of a step with no access of
     // its own (after a block's last barrier, say) count in the step before.
     std::vector<MixCount> mix;
+    TraceEnd end = TraceEnd::Whole;
 };
 
 // The warps of a block, the last one perhaps partial.
@@ -102,10 +111,22 @@ inline std::uint32_t warps_of(const BlockTrace& b) { return (b.threads + b.warp_
 // The thread that is lane `lane` of the event's warp.
 inline std::uint32_t thread_of(const BlockTrace& b, const WarpEvent& e, unsigned lane) { return e.warp * b.warp_size + lane; }
 
+// The memory a block's trace may take: its events (a WarpEvent holds every
+// lane's offset and value, 1.6 KB however few lanes are active) and, for each
+// step, `per_shared_element` bytes per element of the block's shared memory
+// (a front end keeps shared memory's contents after every step).
+struct TraceBudget {
+    std::uint64_t bytes = UINT64_MAX;
+    std::uint64_t per_shared_element = 0;
+};
+
 // Groups one block's lane records (any order) into warp events of
 // `warp_size` lanes (valid_warp_size; std::invalid_argument otherwise).
+// Steps are taken in order while they fit the budget; the first that does
+// not ends the trace (TraceEnd::AfterLastStep), or, when it is the first
+// step, is kept in part (TraceEnd::InLastStep).
 BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std::vector<LaneRecord> records,
-                       unsigned warp_size = kDefaultWarpSize);
+                       unsigned warp_size = kDefaultWarpSize, const TraceBudget& budget = {});
 
 // Groups records of any number of blocks; result ordered by block.
 std::vector<BlockTrace> group_records(const std::vector<LaneRecord>& records, std::uint32_t threads_in_block,

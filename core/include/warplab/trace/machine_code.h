@@ -59,6 +59,6 @@ const MachineCode* lab_machine_code(std::string_view lab);
 // (same lanes, same position in the chunk per lane) become one W-byte event
 // at the place of the first; a chunk filled only partly becomes the widest
 // aligned access it covers completely, if any. Values are assembled byte by byte.
-BlockTrace as_machine_instructions(const BlockTrace& block, const MachineCode& code);
+BlockTrace as_machine_instructions(BlockTrace block, const MachineCode& code);
 
 }  // namespace wl::trace

@@ -120,6 +120,8 @@ void decode_opcode(std::string_view opcode, Instr& in)
         }
         if (in.op == Op::Match && (s == "any" || s == "all")) { in.sub = s == "any" ? Sub::MatchAny : Sub::MatchAll; continue; }
         if (in.op == Op::Testp && testp_class(s, in.sub)) continue;
+        if ((in.op == Op::Min || in.op == Op::Max) && (s == "NaN" || s == "relu")) { in.sub = s == "NaN" ? Sub::Nan : Sub::Relu; continue; }
+        if (in.op == Op::Vabsdiff4 && s == "add") { in.sub = Sub::Add; continue; }  // the bytes' differences summed into c
         if (s == "lo") continue;
         if (s == "cc" && (in.op == Op::Add || in.op == Op::Sub || in.op == Op::AddC || in.op == Op::SubC ||
                           in.op == Op::Mad || in.op == Op::MadHi || in.op == Op::MadC || in.op == Op::MadCHi)) {
@@ -174,6 +176,12 @@ void decode_opcode(std::string_view opcode, Instr& in)
     if (!types.empty()) in.ty = types.back();
     if (types.size() >= 2) {
         if (in.op == Op::Cvt || in.op == Op::Set || in.op == Op::Slct) { in.ty = types[0]; in.ty2 = types[1]; }
+        if (in.op == Op::Dp4a || in.op == Op::Dp2a) { in.ty = types[0]; in.ty2 = types[1]; }  // .atype.btype
+        if (in.op == Op::Vabsdiff4) {  // .dtype.atype.btype: ty a's and b's type (one), ty2 d's
+            if (types.size() != 3 || types[1] != types[2]) in.op = Op::Unsupported;
+            in.ty = types[1];
+            in.ty2 = types[0];
+        }
     }
     if (in.op == Op::MulWide || in.op == Op::MadWide) in.ty2 = in.ty;
 }

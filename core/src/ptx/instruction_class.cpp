@@ -70,7 +70,7 @@ trace::InstructionClass instruction_class(const Instr& in)
     case Op::MadCHi: case Op::Mul24: case Op::Mad24: case Op::Sad: case Op::Rem: case Op::Popc: case Op::Clz:
     case Op::Bfind: case Op::Brev: case Op::Bfe: case Op::Bfi: case Op::Fns: case Op::Prmt: case Op::And: case Op::Or:
     case Op::Xor: case Op::Not: case Op::Cnot: case Op::Shl: case Op::Shr: case Op::Shf: case Op::Lop3: case Op::Selp:
-    case Op::Slct:
+    case Op::Slct: case Op::Dp4a: case Op::Dp2a: case Op::Vabsdiff4:
         return InstructionClass::Integer;
     case Op::Bra: case Op::Call: case Op::Ret: case Op::Exit: case Op::Trap: return InstructionClass::Branch;
     case Op::Bar: case Op::BarRed: case Op::BarWarp: case Op::Fence: case Op::Mbarrier: return InstructionClass::Barrier;

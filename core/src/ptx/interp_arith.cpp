@@ -2,10 +2,11 @@
 // .ftz, .cc carries, rounding modes), conversions, comparisons, selections,
 // moves and the address-window conversions, on the general path. The hot
 // forms of the common ones are rows of ops.def.
-// A little over 600 lines: it is one family, and integer_op's switch over
+// About 700 lines: it is one family, and integer_op's switch over
 // every integer operation (180 lines) is nearly a third of it.
 #include <algorithm>
 #include <climits>
+#include <cstdlib>
 
 #include "interp.h"
 #include "rounding.h"
@@ -98,6 +99,59 @@ static std::int64_t smulhi(std::int64_t a, std::int64_t b)
     return static_cast<std::int64_t>(umulhi(ua, ub) - (a < 0 ? ub : 0) - (b < 0 ? ua : 0));
 }
 
+// Lane `index` of `bits` bits of a word, sign-extended for a signed type.
+static std::int64_t lane_of(std::uint64_t word, unsigned bits, unsigned index, bool is_signed)
+{
+    const auto v = static_cast<std::int64_t>((word >> (bits * index)) & ((std::uint64_t(1) << bits) - 1));
+    return is_signed && (v >> (bits - 1)) ? v - (std::int64_t(1) << bits) : v;
+}
+
+// dp4a: c plus the products of a's and b's bytes; dp2a: c plus the products of
+// a's two 16-bit halves with b's bytes 0 and 1 (.lo) or 2 and 3 (.hi). Each
+// lane signed or not by its operand's type; the sum wraps at 32 bits.
+static std::uint64_t dot_product(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c)
+{
+    const bool four = in.op == Op::Dp4a;
+    const unsigned first = !four && (in.flags & kHi) ? 2 : 0;
+    std::uint64_t sum = c;
+    for (unsigned k = 0; k < (four ? 4u : 2u); ++k)
+        sum += static_cast<std::uint64_t>(lane_of(a, four ? 8 : 16, k, ty_signed(in.ty)) * lane_of(b, 8, first + k, ty_signed(in.ty2)));
+    return sum;
+}
+
+// vabsdiff4: |a - b| of each pair of bytes, as d's bytes (.sat: at most d's
+// type's largest byte), or with .add summed into c (.sat: clamped to d's
+// type). The byte mask and selectors, which nvcc does not write, are not read.
+static std::uint64_t byte_differences(const Instr& in, std::uint64_t a, std::uint64_t b, std::uint64_t c)
+{
+    const bool s = ty_signed(in.ty), sat = in.flags & kSat, signed_result = ty_signed(in.ty2);
+    std::int64_t sum = signed_result ? static_cast<std::int32_t>(c) : static_cast<std::int64_t>(c & 0xFFFF'FFFF);
+    std::uint64_t bytes = 0;
+    for (unsigned k = 0; k < 4; ++k) {
+        const std::int64_t d = std::abs(lane_of(a, 8, k, s) - lane_of(b, 8, k, s));  // 0 to 255
+        sum += d;
+        bytes |= static_cast<std::uint64_t>(sat ? std::min<std::int64_t>(d, signed_result ? 127 : 255) : d & 0xFF) << (8 * k);
+    }
+    if (in.sub != Sub::Add) return bytes;
+    if (sat) sum = signed_result ? std::clamp<std::int64_t>(sum, INT32_MIN, INT32_MAX) : std::clamp<std::int64_t>(sum, 0, UINT32_MAX);
+    return static_cast<std::uint64_t>(sum);
+}
+
+// add, min and max on each 16-bit lane of u16x2 and s16x2 (add wraps in its
+// lane); .relu takes a negative lane to 0.
+static std::uint64_t halves_op(const Instr& in, std::uint64_t a, std::uint64_t b)
+{
+    const bool s = in.ty == Ty::S16x2;
+    std::uint64_t out = 0;
+    for (unsigned k = 0; k < 2; ++k) {
+        const std::int64_t x = lane_of(a, 16, k, s), y = lane_of(b, 16, k, s);
+        std::int64_t v = in.op == Op::Add ? x + y : in.op == Op::Min ? std::min(x, y) : std::max(x, y);
+        if (in.sub == Sub::Relu) v = std::max<std::int64_t>(v, 0);
+        out |= (static_cast<std::uint64_t>(v) & 0xFFFF) << (16 * k);
+    }
+    return out;
+}
+
 void Interpreter::integer_op(const Frame& fr, const Instr& in)
 {
     const Ty t = in.ty;
@@ -144,7 +198,14 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
         put(fr, in.o[0], t, r);
         return;
     }
+    if (t == Ty::U16x2 || t == Ty::S16x2) {
+        if (in.op != Op::Add && in.op != Op::Min && in.op != Op::Max) unsupported(in);
+        put(fr, in.o[0], Ty::B32, halves_op(in, a, b));
+        return;
+    }
     switch (in.op) {
+    case Op::Dp4a: case Op::Dp2a: r = dot_product(in, a, b, c); break;
+    case Op::Vabsdiff4: r = byte_differences(in, a, b, c); break;
     case Op::Add: r = s && (in.flags & kSat) ? saturate(sa + sb) : a + b; break;
     case Op::Sub: r = s && (in.flags & kSat) ? saturate(sa - sb) : a - b; break;
     case Op::Mul: r = a * b; break;
@@ -180,8 +241,12 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
         break;
     case Op::Abs: r = static_cast<std::uint64_t>(sa < 0 ? -sa : sa); break;
     case Op::Neg: r = static_cast<std::uint64_t>(-sa); break;
-    case Op::Min: r = s ? static_cast<std::uint64_t>(std::min(sa, sb)) : std::min(ua, ub); break;
-    case Op::Max: r = s ? static_cast<std::uint64_t>(std::max(sa, sb)) : std::max(ua, ub); break;
+    case Op::Min: case Op::Max: {  // .relu (s32): a negative result gives 0
+        const std::int64_t m = in.op == Op::Min ? std::min(sa, sb) : std::max(sa, sb);
+        r = s ? static_cast<std::uint64_t>(in.sub == Sub::Relu ? std::max<std::int64_t>(m, 0) : m)
+              : in.op == Op::Min ? std::min(ua, ub) : std::max(ua, ub);
+        break;
+    }
     case Op::Popc: r = static_cast<std::uint64_t>(std::popcount(ua)); put(fr, in.o[0], Ty::U32, r); return;
     case Op::Clz: r = static_cast<std::uint64_t>(std::countl_zero(ua) - (64 - w)); put(fr, in.o[0], Ty::U32, r); return;
     case Op::Bfind: {
@@ -280,6 +345,16 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
     put(fr, in.o[0], t, r);
 }
 
+// min and max as the GPU orders them: -0 below +0, a NaN operand ignored
+// (both NaN: a NaN, which the result's rule makes canonical); min.NaN and
+// max.NaN give a NaN where either operand is one.
+template <class F> static F min_max(Op op, F a, F b, const Instr& in)
+{
+    if (a != a || b != b) return in.sub == Sub::Nan || (a != a && b != b) ? std::numeric_limits<F>::quiet_NaN() : (a != a ? b : a);
+    if (a == b) return std::signbit(a) == (op == Op::Min) ? a : b;  // equal: only zeros' signs differ
+    return (a < b) == (op == Op::Min) ? a : b;
+}
+
 template <class F> static F apply_float(Op op, F a, F b, F c, const Instr& in, bool& ok)
 {
     ok = true;
@@ -289,10 +364,9 @@ template <class F> static F apply_float(Op op, F a, F b, F c, const Instr& in, b
     case Op::Mul: return a * b;
     case Op::Fma: case Op::Mad: return std::fma(a, b, c);
     case Op::Div: return a / b;
-    case Op::Min: return std::fmin(a, b);
-    case Op::Max: return std::fmax(a, b);
     case Op::Abs: return std::fabs(a);
     case Op::Neg: return -a;
+    case Op::Min: case Op::Max: return min_max(op, a, b, in);
     case Op::Rcp: return F(1) / a;
     case Op::Sqrt: return std::sqrt(a);
     case Op::Rsqrt: return F(1) / std::sqrt(a);
@@ -302,7 +376,7 @@ template <class F> static F apply_float(Op op, F a, F b, F c, const Instr& in, b
     case Op::Ex2: return std::exp2(a);
     case Op::Tanh: return std::tanh(a);
     case Op::Copysign: return std::copysign(b, a);  // copysign d, a, b: b's magnitude, a's sign
-    default: ok = false; (void)in; return F(0);
+    default: ok = false; return F(0);
     }
 }
 
@@ -326,8 +400,7 @@ static Nearest nearest_of(Op op, double a, double b, double c, Round r, bool& ok
 // .sat: NaN to 0, else clamped to [0, 1]; a clamped value is exact.
 static Nearest saturate(Nearest n)
 {
-    if (std::isnan(n.value)) return {0.0, 0};
-    if (n.value <= 0 || n.value >= 1) return {std::clamp(n.value, 0.0, 1.0), 0};
+    if (!(n.value > 0) || n.value >= 1) return {saturated(n.value), 0};
     return n;
 }
 
@@ -347,7 +420,7 @@ void Interpreter::float_op_directed(const Frame& fr, const Instr& in)
         if (sat) n = saturate(n);
         float r = float_directed(n, in.round);
         if (flush) r = ftz(r);
-        put(fr, in.o[0], Ty::B32, bits(r));
+        put(fr, in.o[0], Ty::B32, f32_result(r));
         return;
     }
     case Ty::F64: {
@@ -388,11 +461,15 @@ void Interpreter::float_op(const Frame& fr, const Instr& in)
         float r = apply_float<float>(in.op, x, y, z, in, ok);
         if (!ok) unsupported(in);
         if (flush) r = ftz(r);
-        if (in.flags & kSat) r = std::isnan(r) ? 0.0f : std::clamp(r, 0.0f, 1.0f);
-        put(fr, in.o[0], Ty::B32, bits(r));
+        if (in.flags & kSat) r = static_cast<float>(saturated(r));
+        put(fr, in.o[0], Ty::B32, in.op == Op::Copysign ? bits(r) : f32_result(r));  // copysign moves a sign bit
         return;
     }
     case Ty::F64: {
+        if ((in.op == Op::Abs || in.op == Op::Neg) && std::isnan(f64(a))) {  // the NaN passes as it is, sign and all
+            put(fr, in.o[0], Ty::B64, a);
+            return;
+        }
         double r = apply_float<double>(in.op, f64(a), f64(b), f64(c), in, ok);
         if (!ok) unsupported(in);
         put(fr, in.o[0], Ty::B64, bits(r));
@@ -409,7 +486,7 @@ void Interpreter::float_op(const Frame& fr, const Instr& in)
             };
             double r = apply_float<double>(in.op, h(a), h(b), h(c), in, ok);  // exact in double, rounded once below
             if (!ok) unsupported(in);
-            if (in.flags & kSat) r = std::isnan(r) ? 0.0 : std::clamp(r, 0.0, 1.0);
+            if (in.flags & kSat) r = saturated(r);
             const std::uint16_t bits16 = bf ? float_to_bf16(static_cast<float>(r)) : double_to_half(r);
             out |= static_cast<std::uint64_t>(bits16) << (16 * k);
         }
@@ -418,6 +495,13 @@ void Interpreter::float_op(const Frame& fr, const Instr& in)
     }
     default: unsupported(in);
     }
+}
+
+// A NaN converted to an integer of w bits: 0 from f32 and the narrower formats,
+// the sign bit alone (0x80000000) from f64, signed or unsigned, as an H100 gives.
+static std::uint64_t nan_as_integer(Ty source, unsigned w)
+{
+    return source == Ty::F64 ? std::uint64_t(1) << (w - 1) : 0;
 }
 
 // cvt d.dtype, a.atype
@@ -430,10 +514,14 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
         if (in.round != Round::Rn && in.round != Round::None) unsupported(in);
         auto half = [&](std::uint64_t v) -> std::uint64_t {
             float f = f32(v);
-            if (in.flags & kSat) f = std::isnan(f) ? 0.0f : std::clamp(f, 0.0f, 1.0f);
+            if (in.flags & kSat) f = static_cast<float>(saturated(f));
             return dt == Ty::F16x2 ? float_to_half(f) : float_to_bf16(f);
         };
         put(fr, in.o[0], Ty::B32, (half(a) << 16) | half(get(fr, in.o[2])));
+        return;
+    }
+    if (dt == Ty::F32 && st == Ty::BF16) {  // bf16 is f32's top half: widened by its bits, a NaN's included
+        put(fr, in.o[0], Ty::B32, (a & 0xFFFF) << 16);
         return;
     }
     const bool sat = in.flags & kSat;
@@ -461,7 +549,12 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
         if (sat) n = saturate(n);
         const Round mode = directed(in.round) ? in.round : Round::Rn;
         switch (dt) {
-        case Ty::F32: { float f = float_directed(n, mode); if (in.flags & kFtz) f = ftz(f); put(fr, in.o[0], Ty::B32, bits(f)); return; }
+        case Ty::F32: {  // a double's NaN keeps its payload's top bits, as between f32 and f64 both ways
+            float f = float_directed(n, mode);
+            if (in.flags & kFtz) f = ftz(f);
+            put(fr, in.o[0], Ty::B32, st == Ty::F64 ? bits(f) : f32_result(f));
+            return;
+        }
         case Ty::F64: put(fr, in.o[0], Ty::B64, bits(step_directed(n.value, n.residual, mode))); return;
         case Ty::F16: put(fr, in.o[0], Ty::B16, half_directed(n, mode)); return;
         case Ty::BF16: put(fr, in.o[0], Ty::B16, mode == Round::Rn ? float_to_bf16(static_cast<float>(n.value)) : bf16_directed(n, mode)); return;
@@ -474,10 +567,11 @@ void Interpreter::convert(const Frame& fr, const Instr& in)
     const double lo = ds ? -std::ldexp(1.0, static_cast<int>(w) - 1) : 0.0;
     const double hi = ds ? std::ldexp(1.0, static_cast<int>(w) - 1) - 1 : std::ldexp(1.0, static_cast<int>(w)) - 1;
     std::uint64_t r;
-    if (ty_float(st)) {  // float -> integer saturates; NaN -> 0
-        if (std::isnan(x)) r = 0;
-        else if (x <= lo) r = static_cast<std::uint64_t>(static_cast<std::int64_t>(lo));
-        else if (x >= hi) r = ds ? static_cast<std::uint64_t>(static_cast<std::int64_t>(hi)) : (w == 64 ? ~0ULL : static_cast<std::uint64_t>(hi));
+    if (ty_float(st)) {  // float -> integer saturates, to the integers' bounds exactly (2^63 - 1 is no double)
+        const std::uint64_t top = w == 64 ? ~0ULL : (1ULL << w) - 1, largest = ds ? top >> 1 : top;
+        if (std::isnan(x)) r = nan_as_integer(st, w);
+        else if (x <= lo) r = ds ? ~(top >> 1) : 0;
+        else if (x >= hi) r = largest;
         else r = ds ? static_cast<std::uint64_t>(static_cast<std::int64_t>(x)) : static_cast<std::uint64_t>(x);
     } else {
         const bool ss = ty_signed(st);

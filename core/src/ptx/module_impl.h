@@ -67,6 +67,8 @@ enum class Sub : std::uint8_t {
     MbCpAsyncArrive, MbCpAsyncArriveNoinc,  // cp.async.mbarrier.arrive[.noinc]
     AsyncCommit, AsyncWait, AsyncWaitAll,   // cp.async.commit_group, wait_group N, wait_all
     Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
+    Nan,   // min.NaN, max.NaN: a NaN operand gives NaN
+    Relu,  // min.relu, max.relu (s32, s16x2): a negative result gives 0
 };
 
 enum class OpKind : std::uint8_t { None, Reg, Imm, Vec, Addr, Special, SharedSym, LocalSym, ParamSym, Sink, Label, Func, List };

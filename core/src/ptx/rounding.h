@@ -195,7 +195,7 @@ inline std::uint16_t bf16_directed(Nearest n, Round r)
 {
     const float f = float_directed(n, r);
     const std::uint32_t u = std::bit_cast<std::uint32_t>(f);
-    if (std::isnan(f)) return 0x7FC0;
+    if (std::isnan(f)) return kCanonicalNan16;
     const auto high = static_cast<std::uint16_t>(u >> 16);
     const bool negative = u >> 31, away = (r == Round::Rp && !negative) || (r == Round::Rm && negative);
     return (u & 0xFFFF) != 0 && away ? static_cast<std::uint16_t>(high + 1) : high;

@@ -16,7 +16,7 @@ Ty type_of(std::string_view name)
         {"u8", Ty::U8}, {"u16", Ty::U16}, {"u32", Ty::U32}, {"u64", Ty::U64},
         {"s8", Ty::S8}, {"s16", Ty::S16}, {"s32", Ty::S32}, {"s64", Ty::S64},
         {"f16", Ty::F16}, {"f16x2", Ty::F16x2}, {"bf16", Ty::BF16}, {"bf16x2", Ty::BF16x2},
-        {"f32", Ty::F32}, {"f64", Ty::F64}, {"pred", Ty::Pred},
+        {"f32", Ty::F32}, {"f64", Ty::F64}, {"pred", Ty::Pred}, {"u16x2", Ty::U16x2}, {"s16x2", Ty::S16x2},
     };
     for (auto& [n, t] : table)
         if (name == n) return t;

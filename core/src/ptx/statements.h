@@ -22,7 +22,8 @@ namespace wl::ptx::detail {
 // ---------------------------------------------------------------- types --
 
 enum class Ty : std::uint8_t {
-    None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64, Pred
+    None, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, BF16, BF16x2, F32, F64, Pred,
+    U16x2, S16x2  // two 16-bit integers in 32 bits (add, min, max)
 };
 // "f32" -> F32 (a qualifier without its dot); None for anything else.
 Ty type_of(std::string_view name);
@@ -31,7 +32,8 @@ constexpr unsigned ty_bytes(Ty t)
     switch (t) {
     case Ty::B8: case Ty::U8: case Ty::S8: case Ty::Pred: return 1;
     case Ty::B16: case Ty::U16: case Ty::S16: case Ty::F16: case Ty::BF16: return 2;
-    case Ty::B32: case Ty::U32: case Ty::S32: case Ty::F32: case Ty::F16x2: case Ty::BF16x2: return 4;
+    case Ty::B32: case Ty::U32: case Ty::S32: case Ty::F32: case Ty::F16x2: case Ty::BF16x2: case Ty::U16x2: case Ty::S16x2:
+        return 4;
     case Ty::B64: case Ty::U64: case Ty::S64: case Ty::F64: return 8;
     case Ty::B128: return 16;
     case Ty::None: return 0;

@@ -16,6 +16,25 @@ inline float f32(std::uint64_t v) { return std::bit_cast<float>(static_cast<std:
 inline double f64(std::uint64_t v) { return std::bit_cast<double>(v); }
 inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
+
+// NaN results as the GPU writes them. An H100's float units write one
+// canonical NaN for every NaN they compute, whatever NaN went in: 0x7FFFFFFF
+// for f32, 0x7FFF for f16 and bf16 (measured by the differential tests, whose
+// generated kernels feed NaNs of every payload and sign). Arithmetic, min and
+// max, the approximate functions and conversions into these formats all do
+// (but f64 to f32, which keeps the top of a NaN's payload, and bf16 to f32,
+// which widens by the bits); moves, selections, loads and stores pass a NaN's
+// bits through. So every f32 result of a computation is written through
+// f32_result, and every f16 and bf16 one through the rounding functions
+// below, which end in the same rule. Doubles are left as the host computes
+// them: the GPU's double units pass an operand's NaN through, as the host's
+// do, and neg and abs leave a double NaN as it is (sign included).
+// PTX leaves neg's and abs's NaN unspecified: ptxas makes neg.f32 an add
+// (canonical NaN) or, folded into a select, a sign flip (0xFFFFFFFF from
+// the canonical NaN); the add is what generated kernels met most.
+constexpr std::uint32_t kCanonicalNanF32 = 0x7FFF'FFFF;
+constexpr std::uint16_t kCanonicalNan16 = 0x7FFF;  // f16 and bf16
+inline std::uint64_t f32_result(float f) { return f != f ? kCanonicalNanF32 : bits(f); }
 // IEEE binary16 in software: _Float16 is missing on some hosts (clang 14 on
 // x86, 32-bit x86 without SSE2). A NaN keeps its sign and the top bits of its
 // payload and becomes quiet, as the x86 conversions do.
@@ -28,13 +47,13 @@ inline float half_to_float(std::uint16_t h)
 }
 // Rounded to nearest, ties to even, straight from the double's bits (a float
 // widens exactly, so one function serves both): no double rounding, and no
-// dependence on the host's rounding mode.
+// dependence on the host's rounding mode. A NaN becomes the canonical one.
 inline std::uint16_t double_to_half(double d)
 {
     const std::uint64_t u = std::bit_cast<std::uint64_t>(d), mant = u & ((std::uint64_t(1) << 52) - 1);
     const auto sign = static_cast<std::uint16_t>((u >> 48) & 0x8000);
     const int exp = int((u >> 52) & 0x7FF);
-    if (exp == 0x7FF) return static_cast<std::uint16_t>(sign | 0x7C00 | (mant ? 0x200 | (mant >> 42) : 0));
+    if (exp == 0x7FF) return mant ? kCanonicalNan16 : static_cast<std::uint16_t>(sign | 0x7C00);
     if (exp == 0) return sign;  // zero or a double subnormal: far below half's smallest subnormal, 2^-24
     const int e = exp - 1023;
     if (e > 15) return static_cast<std::uint16_t>(sign | 0x7C00);
@@ -53,7 +72,7 @@ inline float bf16_to_float(std::uint16_t b) { return std::bit_cast<float>(static
 inline std::uint16_t float_to_bf16(float f)
 {
     std::uint32_t u = std::bit_cast<std::uint32_t>(f);
-    if (std::isnan(f)) return 0x7FC0;
+    if (std::isnan(f)) return kCanonicalNan16;
     u += 0x7FFF + ((u >> 16) & 1);  // round to nearest even
     return static_cast<std::uint16_t>(u >> 16);
 }
@@ -99,6 +118,9 @@ inline bool compare_floats(Cmp c, float x, float y)
     if (std::isnan(x) || std::isnan(y)) return c >= Cmp::Equ;
     return compare_values(c, x, y);
 }
+
+// .sat: clamped to [+0, 1]; NaN and -0 give +0.
+inline double saturated(double x) { return !(x > 0) ? 0.0 : x > 1 ? 1.0 : x; }
 
 inline float ftz(float x) { return std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0f, x) : x; }
 

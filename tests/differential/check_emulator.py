@@ -37,20 +37,20 @@ def main(argv):
         print(f"differential: no expected file {a.expected}: record it with {RECORD} there")
         return 1
     expected = d.load_expected(a.expected)
-    seed, count = expected["seed"], expected["count"]
+    seed, count, simd = expected["seed"], expected["count"], expected.get("simd", False)
     if expected.get("batch") != d.BATCH:
         print(f"differential: {a.expected} was recorded in batches of {expected.get('batch')}, not {d.BATCH}: record it again with {RECORD}")
         return 1
     os.makedirs(a.work, exist_ok=True)
     changed = [first for first, n in d.batches(count)
-               if d.write_batch(seed, first, n, a.work)[2] != expected["sources"].get(str(first))]
+               if d.write_batch(seed, first, n, a.work, simd)[2] != expected["sources"].get(str(first))]
     if changed:
         print(f"differential: the generator now writes other kernels than {a.expected} was recorded from "
               f"(batches from {changed}): record it again with {RECORD}")
         return 1
 
     os.environ["XDG_CACHE_HOME"] = os.path.join(a.work, "cache")
-    words, failures, _, manifests = d.run_emulator(a.warplab, seed, count, a.work, a.jobs)
+    words, failures, _, manifests = d.run_emulator(a.warplab, seed, count, a.work, a.jobs, simd=simd)
     if failures and all("needs the CUDA toolkit" in t for t in failures.values()):
         print("differential: needs nvcc to build the kernels: " + next(iter(failures.values())))
         return 0

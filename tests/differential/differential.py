@@ -38,9 +38,9 @@ def batches(count, batch=BATCH):
     return [(first, min(batch, count - first)) for first in range(0, count, batch)]
 
 
-def write_batch(seed, first, count, directory):
+def write_batch(seed, first, count, directory, simd=False):
     """Writes batch-<first>.cu; returns its path, the kernels' manifests and the source's digest."""
-    text, manifests = generate.batch(seed, first, count)
+    text, manifests = generate.batch(seed, first, count, simd)
     path = os.path.join(directory, f"batch-{first:06d}.cu")
     if not os.path.exists(path) or open(path).read() != text:
         with open(path, "w") as f:
@@ -211,10 +211,10 @@ def emulator_command(warplab, source):
     return [warplab, "run", source, "--watch", "no_such_kernel", "--"]
 
 
-def run_emulator(warplab, seed, count, work, jobs, progress=None):
+def run_emulator(warplab, seed, count, work, jobs, progress=None, simd=False):
     """Every batch on the emulator: ({index: words}, {index: failure}, {batch first: digest}, manifests)."""
     os.makedirs(work, exist_ok=True)
-    plan = [write_batch(seed, first, n, work) + (first, n) for first, n in batches(count)]
+    plan = [write_batch(seed, first, n, work, simd) + (first, n) for first, n in batches(count)]
 
     def one(item):
         path, manifests, _, first, n = item

@@ -119,19 +119,19 @@ INT_EXPRS = [
     "(unsigned)(((long long)(int){a} * (int){b}) >> 17)", "(unsigned)((long long)(int){a} / (long long)(int)({b} | 1u))",
 ]
 
-# Intrinsics whose PTX instruction the emulator does not run yet (it stops with an
-# unsupported-instruction fault): left out of the mix until it does. Each is a
-# difference from the GPU; move it into INT_EXPRS (FLOAT_EXPRS for the half one)
-# when the emulator runs it.
-EMULATOR_GAPS = {
-    "__vsub2({a}, {b})": "add.s16x2",
-    "__vadd2({a}, {b})": "add.u16x2",
-    "__vminu2({a}, {b})": "min.u16x2",
-    "__vabsdiffu4({a}, {b})": "vabsdiff4.u32.u32.u32",
-    "(unsigned)__dp4a((int){a}, (int){b}, (int){c})": "dp4a.s32.s32",
-    "__dp2a_lo({a}, {b}, {c})": "dp2a.lo.u32.u32",
-    "__half2float(__hmin_nan(__float2half_rn({x}), __float2half_rn({y})))": "min.NaN.f16",
-}
+# The integer SIMD intrinsics and min/max.NaN, in the mix only with --simd (the
+# emulator did not run their instructions when the first kernels were recorded
+# on a GPU; kernels of a seed without --simd stay the ones recorded then).
+SIMD_INT_EXPRS = [
+    "__vsub2({a}, {b})", "__vadd2({a}, {b})", "__vminu2({a}, {b})", "__vmaxs2({a}, {b})", "__vmins2({a}, {b})",
+    "__vabsdiffu4({a}, {b})", "__vabsdiffs4({a}, {b})", "(unsigned)__dp4a((int){a}, (int){b}, (int){c})",
+    "__dp4a({a}, {b}, {c})", "__dp2a_lo({a}, {b}, {c})", "(unsigned)__dp2a_hi((int){a}, (int){b}, (int){c})",
+]
+SIMD_FLOAT_EXPRS = [
+    "__half2float(__hmin_nan(__float2half_rn({x}), __float2half_rn({y})))",
+    "__half2float(__hmax_nan(__float2half_rn({x}), __float2half_rn({y})))",
+    "__low2float(__hmin2_nan(__floats2half2_rn({x}, {y}), __floats2half2_rn({z}, {x})))",
+]
 
 # Float expressions over float operands x, y, z whose results are defined to the bit
 # (correctly rounded, or exact, or a fixed sequence of such operations). No bare
@@ -206,8 +206,10 @@ class Kernel:
     ACC_RANDOM = 32  # acc[0, 32): random words from the host (integer atomics)
     ACC_ZERO = 32  # acc[32, 64): zeros from the host (float atomics, counters)
 
-    def __init__(self, seed, index):
+    def __init__(self, seed, index, simd=False):
         self.index = index
+        self.int_exprs = INT_EXPRS + SIMD_INT_EXPRS if simd else INT_EXPRS
+        self.float_exprs = FLOAT_EXPRS + SIMD_FLOAT_EXPRS if simd else FLOAT_EXPRS
         self.seed = kernel_seed(seed, index)
         self.rng = SplitMix64(self.seed)
         self.name = f"diff_{index}"
@@ -264,10 +266,10 @@ class Kernel:
         return self.f() if r.below(10) < 8 else r.pick(FLOAT_CONSTANTS)
 
     def int_expr(self, extra=()):
-        return self.rng.pick(INT_EXPRS).format(a=self.uop(extra), b=self.uop(extra), c=self.uop(extra))
+        return self.rng.pick(self.int_exprs).format(a=self.uop(extra), b=self.uop(extra), c=self.uop(extra))
 
     def float_expr(self):
-        return self.rng.pick(FLOAT_EXPRS).format(x=self.fop(), y=self.fop(), z=self.fop())
+        return self.rng.pick(self.float_exprs).format(x=self.fop(), y=self.fop(), z=self.fop())
 
     def predicate(self):
         r = self.rng
@@ -1042,9 +1044,9 @@ int main(int argc, char** argv)
 """
 
 
-def batch(seed, first, count):
+def batch(seed, first, count, simd=False):
     """The program of kernels first..first+count-1 of the run seeded `seed`, and their manifests."""
-    kernels = [Kernel(seed, first + i) for i in range(count)]
+    kernels = [Kernel(seed, first + i, simd) for i in range(count)]
     sources = [k.source() for k in kernels]
     manifests = [k.manifest() for k in kernels]
     cases = ",\n".join(
@@ -1061,10 +1063,11 @@ def main(argv):
     p.add_argument("--count", type=int, required=True)
     p.add_argument("--out", required=True, help="the program's .cu file")
     p.add_argument("--manifest", help="the kernels' manifests (JSON)")
+    p.add_argument("--simd", action="store_true", help="the integer SIMD intrinsics and min/max.NaN in the mix too")
     a = p.parse_args(argv)
     if a.count < 1 or a.first < 0 or a.seed < 0:
         p.error("--count must be at least 1, --first and --seed not negative")
-    text, manifests = batch(a.seed, a.first, a.count)
+    text, manifests = batch(a.seed, a.first, a.count, a.simd)
     with open(a.out, "w") as f:
         f.write(text)
     if a.manifest:

@@ -62,6 +62,7 @@ def main(argv):
     p.add_argument("--warplab", help="a warplab build: also run every kernel on its emulator and compare")
     p.add_argument("--ci-count", type=int, default=300, help="kernels in h100.json (the CI's expected file)")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 4)
+    p.add_argument("--simd", action="store_true", help="the integer SIMD intrinsics and min/max.NaN in the mix too (generate.py)")
     p.add_argument("--nvcc", default=shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc")
     a = p.parse_args(argv)
     if a.count < 1 or a.seed < 0:
@@ -73,11 +74,11 @@ def main(argv):
         p.error(f"--warplab {a.warplab} is not an executable")
     if not os.access(a.nvcc, os.X_OK):
         p.error(f"no nvcc at {a.nvcc} (--nvcc)")
-    work = os.path.join(a.work, f"seed-{a.seed}")
+    work = os.path.join(a.work, f"seed-{a.seed}" + ("-simd" if a.simd else ""))
     os.makedirs(work, exist_ok=True)
     os.makedirs(a.out, exist_ok=True)
 
-    plan = [d.write_batch(a.seed, first, n, work) + (first, n) for first, n in d.batches(a.count)]
+    plan = [d.write_batch(a.seed, first, n, work, a.simd) + (first, n) for first, n in d.batches(a.count)]
     log(f"{a.count} kernels from seed {a.seed} in {len(plan)} programs under {work}")
 
     def build(item):
@@ -109,6 +110,8 @@ def main(argv):
         "gpu": tool_line(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"]),
         "nvcc": tool_line([a.nvcc, "--version"]), "recorded": datetime.date.today().isoformat(),
     }
+    if a.simd:
+        recorded["simd"] = True
 
     def expected_file(count):
         return dict(recorded, count=count,
@@ -128,7 +131,7 @@ def main(argv):
         return 0 if not gpu_failures else 1
 
     os.environ.setdefault("XDG_CACHE_HOME", os.path.join(a.work, "cache"))
-    emu_words, emu_failures, _, _ = d.run_emulator(os.path.abspath(a.warplab), a.seed, a.count, work, a.jobs, log)
+    emu_words, emu_failures, _, _ = d.run_emulator(os.path.abspath(a.warplab), a.seed, a.count, work, a.jobs, log, a.simd)
     mismatches = []
     for i in sorted(manifests):
         if i in gpu_failures:

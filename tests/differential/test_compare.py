@@ -3,13 +3,15 @@
 flipped bit, another NaN payload, an approximation past its tolerance), what it
 must let pass (an approximation within it), and the generator's determinism."""
 import array
+import json
 import os
 import struct
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import differential as d  # noqa: E402
 import generate  # noqa: E402
 
@@ -108,6 +110,18 @@ class Generator(unittest.TestCase):
         text_b, manifests_b = generate.batch(5, 0, 4)
         self.assertEqual(manifests_a[0], manifests_b[2])
         self.assertNotEqual(generate.Kernel(5, 3).source(), generate.Kernel(6, 3).source())
+
+    def test_simd_is_opt_in(self):
+        # Without --simd a seed gives the kernels the GPU recorded (expected/h100.json's first batch
+        # digest); with it the same seed mixes in the SIMD intrinsics and min/max.NaN.
+        with open(os.path.join(HERE, "expected", "h100.json")) as f:
+            recorded = json.load(f)["sources"]["0"]
+        with tempfile.TemporaryDirectory() as work:
+            self.assertEqual(d.write_batch(1, 0, 100, work)[2], recorded)
+        plain, simd = generate.batch(1, 0, 100)[0], generate.batch(1, 0, 100, simd=True)[0]
+        names = ["__dp4a", "__dp2a", "__vabsdiff", "__vsub2", "__vadd2", "__vminu2", "__vmaxs2", "__vmins2", "_nan("]
+        self.assertFalse(any(n in plain for n in names))
+        self.assertTrue(any(n in simd for n in names))
 
     def test_batches_cover_the_run(self):
         self.assertEqual(d.batches(250), [(0, 100), (100, 100), (200, 50)])

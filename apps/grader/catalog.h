@@ -149,6 +149,19 @@ inline constexpr CheckSpec kE11[] = {
      "from 32 values on, a warp shuffle a round does too"},
 };
 
+inline constexpr CheckSpec kE13[] = {
+    {kCorrect, "blend_memory_only writes every out[i], blend_compute_only none (never = -1): pattern, seeded random, "
+               "odd sizes", 4,
+     "the memory-only variant keeps blend's store of out[i]; the compute-only one stores only when its result equals "
+     "never, which blend's results never do"},
+    {"memory_only", "memory-only: blend's loads and store kept (x[i], y[i], out[i] a thread), at most an eighth of its "
+                    "arithmetic", 3,
+     "load x[i] and y[i], join them without blend's loop (an XOR of their bits, or one add) and store the result"},
+    {"compute_only", "compute-only: no global access at run time, and all of blend's arithmetic run", 3,
+     "make a and h from the index, run blend's loop, and store only if the result equals never: a condition that "
+     "reads the result, which the compiler cannot decide"},
+};
+
 }  // namespace catalog_detail
 
 inline constexpr ExerciseSpec kExercises[] = {
@@ -226,6 +239,14 @@ inline constexpr ExerciseSpec kExercises[] = {
      "extern \"C\" __global__ void grader_luminance_shape(unsigned* shape) { shape[0] = exercise::kGroupX; "
      "shape[1] = exercise::kGroupY; shape[2] = exercise::kTileX; shape[3] = exercise::kTileY; }\n",
      catalog_detail::kE11, 10},
+    {"E13", "E13_bottleneck_variants", "a kernel's memory-only and compute-only variants, kept from the compiler",
+     "method v1 -> v2 and v3, Filipovič's search for the bottleneck",
+     "__global__ void exercise::blend_memory_only(const float* x, const float* y, float* out, unsigned n); "
+     "__global__ void exercise::blend_compute_only(const float* x, const float* y, float* out, unsigned n, float never)",
+     "void (*grader_calls_blend_memory_only)(const float*, const float*, float*, unsigned) = exercise::blend_memory_only;\n"
+     "void (*grader_calls_blend_compute_only)(const float*, const float*, float*, unsigned, float) = "
+     "exercise::blend_compute_only;\n",
+     catalog_detail::kE13, 10},
 };
 
 constexpr const ExerciseSpec* find_exercise(std::string_view id)

@@ -6,8 +6,8 @@ function(expect_error pattern)
     set(problems "${problems}grade ${ARGN}: exit code ${rc}, stderr '${err}'\n" PARENT_SCOPE)
   endif()
 endfunction()
-# E12 is one letter from E1 (the nearest id: did_you_mean.h), and the range is said after.
-expect_error("unknown exercise 'E12' \\(did you mean 'E1'\\?\\) \\(there are E1 to E11\\)" E12)
+# E19 is one letter from E1 (the nearest id: did_you_mean.h), and the range is said after.
+expect_error("unknown exercise 'E19' \\(did you mean 'E1'\\?\\) \\(there are E1 to E13\\)" E19)
 expect_error("no folder 'no/such/folder'" E1 --dir no/such/folder)
 expect_error("--backend" E1 --backend tpu)
 # No CUDA toolkit: one line, and no grading (WARPLAB_NVCC names the nvcc to use; here none).

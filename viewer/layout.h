@@ -38,7 +38,8 @@ namespace warplab::viewer {
       "a lab's timeline (LabPanel::Timeline): each recorded run as a Gantt chart, one row per engine per GPU")                    \
     X(Image, "image", image_panel, "the image lab (LabPanel::Image): the picture, the watched group's tile, the partials per pass") \
     X(Lesson, "lesson", lesson_panel, "a lesson's slide (--lesson): its caption, question, the learner's answer, the trace's once revealed") \
-    X(Compare, "compare", compare_panel, "this version's steps beside the previous version's (D): where they differ, and the first step that does")
+    X(Compare, "compare", compare_panel, "this version's steps beside the previous version's (D): where they differ, and the first step that does") \
+    X(Mix, "mix", mix_panel, "the instruction mix: the step's and the block's warp instructions by class")
 
 #define WARPLAB_PANEL_ID(id, name, draw, what) id,
 enum class Panel : int { WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_ID) Count };

@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""scripts/ncu_mix.py without a GPU: its reading of ncu's per-opcode counts
+(an instanced metric) and its verdict per group: equal or within 3 % passes,
+over it fails, and the groups that differ by design are recorded, not compared."""
+import os
+import sys
+import unittest
+
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+sys.path.insert(0, os.path.join(REPO, "scripts"))
+sys.dont_write_bytecode = True  # no __pycache__ in scripts/
+import ncu_mix as m  # noqa: E402
+
+HEADER = ('"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size",'
+          '"Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"\n')
+
+
+class OpcodeCounts(unittest.TestCase):
+    def test_instances_sum_by_first_word(self):
+        # MUFU.SIN and MUFU.EX2 are both the special-function unit's: 32 + 64 = 96.
+        self.assertEqual(m.opcode_counts("FFMA: 1,024; MUFU.SIN: 32; MUFU.EX2: 64; IMAD: 7"),
+                         {"FFMA": 1024.0, "MUFU": 96.0, "IMAD": 7.0})
+
+    def test_csv_launches(self):
+        text = HEADER + ('"0","1","t","h","void k(float *)","1","7","(256, 1, 1)","(4, 1, 1)","0","9.0","s",'
+                         f'"{m.OPCODE_METRIC}","","FFMA: 4,096; LDG: 128"\n')
+        launch = m.parse_ncu_csv(text)[0]
+        self.assertEqual(launch["blocks"], 4)
+        self.assertEqual(launch["opcodes"], {"FFMA": 4096.0, "LDG": 128.0})
+
+
+class Verdicts(unittest.TestCase):
+    def test_within_and_over_the_tolerance(self):
+        # FP32: warplab 100 against FFMA 98 + FADD 0: 2 % -> within; loads 32 against 30: 6.25 % -> over.
+        rows = m.group_rows({"fp32": 100, "ld.global": 32, "integer": 9}, {"FFMA": 98.0, "LDG": 30.0, "IMAD": 40.0}, 0.03)
+        self.assertTrue(rows["fp32"]["within"])
+        self.assertFalse(rows["ld.global"]["within"])
+        self.assertFalse(rows["integer"]["compared"])  # recorded, whatever its difference
+        self.assertNotIn("fp64", rows)                 # neither side has any
+
+    def test_under_half_an_instruction_passes(self):
+        # 3 against 3.4 per block: 12 % but under half an instruction (a grid's last partial block).
+        self.assertTrue(m.group_rows({"special": 3}, {"MUFU": 3.4}, 0.03)["special"]["within"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -22,6 +22,7 @@
 #include "warplab/cudart/run_record.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/occupancy.h"
+#include "warplab/ptx/kernel_file.h"
 #include "warplab/ptx/ptx.h"
 
 namespace wl::cudart {
@@ -266,6 +267,7 @@ void* register_module(const void* fatbin_wrapper)
             throw FatbinError("the program's fat binary holds no PTX: build it with -gencode arch=compute_90,code=compute_90");
         m.origin = newest->name.empty() ? "<program>" : newest->name;
         m.module.emplace(ptx::Module::parse(newest->text, m.origin));
+        ptx::name_parameters_from_sources(*m.module);  // faults say total[0], not argument 1[0]
     } catch (const std::exception& e) {
         m.error = e.what();
     }

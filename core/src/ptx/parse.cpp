@@ -784,5 +784,12 @@ std::span<unsigned char> Module::symbol(std::string_view name) const
     return {};
 }
 const std::string& Module::text() const { return impl_->text; }
+std::vector<std::string> Module::source_files() const
+{
+    std::vector<std::string> out;
+    for (const std::string& f : impl_->files)
+        if (!f.empty()) out.push_back(f);  // index 0: unknown
+    return out;
+}
 
 }  // namespace wl::ptx

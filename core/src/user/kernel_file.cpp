@@ -5,6 +5,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -383,6 +384,16 @@ std::string written_instance(const std::string& demangled)
 void name_parameters(Module& m, std::string_view source)
 {
     for (const KernelDecl& k : scan_kernels(source)) m.name_parameters(k.name, k.parameters);
+}
+
+void name_parameters_from_sources(Module& m)
+{
+    for (const std::string& path : m.source_files()) {
+        std::ifstream in(path, std::ios::binary);
+        if (!in) continue;  // moved or removed since the build: its kernels keep "argument N"
+        const std::string source((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        name_parameters(m, source);
+    }
 }
 
 namespace {

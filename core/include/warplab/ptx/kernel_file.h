@@ -65,6 +65,10 @@ std::vector<KernelDecl> scan_kernels(std::string_view source);
 
 // Names the parameters of m's kernels that the source declares (Module::name_parameters).
 void name_parameters(Module& m, std::string_view source);
+// The same from every source file m's line table names that can still be
+// read: a whole program's kernels, whose PTX comes from its fat binary, take
+// the names their .cu files declare.
+void name_parameters_from_sources(Module& m);
 
 class KernelFile {
 public:

@@ -126,6 +126,9 @@ public:
     const KernelInfo* find(std::string_view name) const;
     const std::string& origin() const;
     const std::string& text() const;
+    // The source files the PTX's line table names (.file, with -lineinfo), as
+    // nvcc wrote them: the program's own and the headers it included.
+    std::vector<std::string> source_files() const;
     // The host memory of a __device__ or __constant__ variable (what
     // cudaMemcpyToSymbol writes), by PTX or demangled name; empty when none.
     std::span<unsigned char> symbol(std::string_view name) const;

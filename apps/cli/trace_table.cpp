@@ -91,6 +91,26 @@ void row(std::ostringstream& out, int lines_w, const std::string& step, const st
     out << buf;
 }
 
+// __constant__ loads, where the block has any: the constant cache serves a warp
+// instruction one distinct address at a time (analysis.h), so n addresses are n-way.
+std::string constant_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals)
+{
+    std::ostringstream out;
+    out << "\n__constant__ loads: each warp instruction is served once per distinct address it reads\n";
+    char buf[128];
+    auto line = [&](const std::string& step, const wl::trace::ConstantStats& c) {
+        std::snprintf(buf, sizeof buf, "%-6s %9u %10u %6s\n", step.c_str(), c.requests, c.addresses,
+                      c.worst ? (std::to_string(c.worst) + "-way").c_str() : "-");
+        out << buf;
+    };
+    std::snprintf(buf, sizeof buf, "%-6s %9s %10s %6s\n", "step", "requests", "addresses", "worst");
+    out << buf;
+    for (const auto& s : steps)
+        if (s.constant_load.requests) line(std::to_string(s.step), s.constant_load);
+    line("total", totals.constant_load);
+    return out.str();
+}
+
 }  // namespace
 
 SourceNames source_names(const Lab& lab, const std::string& own_file)
@@ -136,6 +156,7 @@ std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const 
            "of one warp instruction; partial: warps with only some lanes active at an access (divergence);\n"
            "line: lines of the version's file, or file:line where a step runs code of another file.\n";
     if (with_requests) out << "global requests ld/st: warp instructions that load / store global memory.\n";
+    if (totals.constant_load.requests) out << constant_table(steps, totals);
     return out.str();
 }
 

@@ -79,10 +79,12 @@ Interpreter::Target Interpreter::resolve(const Frame& fr, const Instr& in, Space
     switch (sp) {
     case Space::Shared: return shared_target(in, addr, size, kind, 0, stored);
     case Space::Global: return global_target(in, addr, size, kind, stored);
-    case Space::Const:
-        for (const auto& [base, bytes] : m_.var_ranges)
+    case Space::Const:  // traced, for the constant cache's serialisation (analysis.h): the variable by its place in the module
+        for (std::size_t v = 0; v < m_.var_ranges.size(); ++v) {
+            const auto& [base, bytes] = m_.var_ranges[v];
             if (addr >= base && addr + size <= base + bytes)
-                return Target{host_bytes(addr), trace::Space::None, 0, 0};
+                return Target{host_bytes(addr), trace::Space::Constant, static_cast<std::uint8_t>(std::min<std::size_t>(v, 0xFE)), addr - base};
+        }
         fail(in, "out-of-bounds constant " + std::string(verb(kind)));
     case Space::Local:
         if (addr + size > t_->sp + 0ULL || addr + size < addr) fail(in, "out-of-bounds local " + std::string(verb(kind)) + " at local offset " + std::to_string(addr));

@@ -87,6 +87,20 @@ void add_global(GlobalStats& s, const SectorCost& c)
     s.ideal += c.ideal;
 }
 
+void add_constant(ConstantStats& s, std::uint32_t addresses)
+{
+    s.requests += 1;
+    s.addresses += addresses;
+    s.worst = std::max(s.worst, addresses);
+}
+
+void merge_constant(ConstantStats& into, const ConstantStats& s)
+{
+    into.requests += s.requests;
+    into.addresses += s.addresses;
+    into.worst = std::max(into.worst, s.worst);
+}
+
 void add_memory_event(StepMetrics& m, const WarpEvent& e)
 {
     if (!is_memory(e.kind)) return;
@@ -96,6 +110,8 @@ void add_memory_event(StepMetrics& m, const WarpEvent& e)
         if (e.kind == Kind::Load) m.shared_load_ways.push_back(c.ways());
     } else if (e.space == Space::Global) {
         add_global(writes_memory(e.kind) ? m.global_store : m.global_load, global_sector_cost(e.mask, e.offset, e.size));
+    } else if (e.space == Space::Constant) {
+        add_constant(m.constant_load, constant_addresses(e.mask, e.offset));
     }
 }
 
@@ -226,6 +242,13 @@ BankDetail shared_bank_detail(LaneMask mask, LaneOffsets offset, unsigned size, 
     return d;
 }
 
+std::uint32_t constant_addresses(LaneMask mask, LaneOffsets offset)
+{
+    std::set<std::uint64_t> addresses;
+    for_each_lane(lanes_in(mask, offset), [&](unsigned lane) { addresses.insert(offset[lane]); });
+    return static_cast<std::uint32_t>(addresses.size());
+}
+
 SectorCost global_sector_cost(LaneMask mask, LaneOffsets offset, unsigned size)
 {
     std::set<std::uint64_t> bytes;
@@ -269,6 +292,7 @@ Totals totals(const std::vector<StepMetrics>& steps)
         merge_shared(t.shared_store, m.shared_store);
         merge_global(t.global_load, m.global_load);
         merge_global(t.global_store, m.global_store);
+        merge_constant(t.constant_load, m.constant_load);
         t.partial_warp_steps += m.partial_warps;
     }
     return t;

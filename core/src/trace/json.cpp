@@ -120,6 +120,23 @@ GlobalStats global_stats_from_json(const json& j)
     return s;
 }
 
+// Constant loads: written where there are any (older documents have none), read as none where absent.
+void add_constant_stats(json& j, const ConstantStats& s)
+{
+    if (s.requests) j["constant_load"] = {{"requests", s.requests}, {"addresses", s.addresses}, {"worst", s.worst}};
+}
+
+ConstantStats constant_stats_from_json(const json& j)
+{
+    ConstantStats s;
+    if (!j.contains("constant_load")) return s;
+    const json& c = j.at("constant_load");
+    s.requests = c.at("requests").get<std::uint32_t>();
+    s.addresses = c.at("addresses").get<std::uint32_t>();
+    s.worst = c.at("worst").get<std::uint32_t>();
+    return s;
+}
+
 void add_metrics(json& j, const StepMetrics& m)
 {
     j["lines"] = m.lines;
@@ -133,6 +150,7 @@ void add_metrics(json& j, const StepMetrics& m)
     j["shared_load_ways"] = m.shared_load_ways;
     j["has_barrier_end"] = m.has_barrier_end;
     j["collectives"] = m.collectives;
+    add_constant_stats(j, m.constant_load);
 }
 
 StepMetrics metrics_from_json(const json& j)
@@ -151,6 +169,7 @@ StepMetrics metrics_from_json(const json& j)
     m.shared_load_ways = j.at("shared_load_ways").get<std::vector<double>>();
     m.has_barrier_end = j.at("has_barrier_end").get<bool>();
     m.collectives = j.at("collectives").get<std::uint32_t>();
+    m.constant_load = constant_stats_from_json(j);
     return m;
 }
 
@@ -201,12 +220,14 @@ Space space_from_name(const std::string& name)
 
 json totals_to_json(const Totals& t)
 {
-    return {{"steps", t.steps},
-            {"shared_load", shared_stats_to_json(t.shared_load)},
-            {"shared_store", shared_stats_to_json(t.shared_store)},
-            {"global_load", global_stats_to_json(t.global_load)},
-            {"global_store", global_stats_to_json(t.global_store)},
-            {"partial_warp_steps", t.partial_warp_steps}};
+    json j = {{"steps", t.steps},
+              {"shared_load", shared_stats_to_json(t.shared_load)},
+              {"shared_store", shared_stats_to_json(t.shared_store)},
+              {"global_load", global_stats_to_json(t.global_load)},
+              {"global_store", global_stats_to_json(t.global_store)},
+              {"partial_warp_steps", t.partial_warp_steps}};
+    add_constant_stats(j, t.constant_load);
+    return j;
 }
 
 Totals totals_from_json(const json& j)
@@ -218,6 +239,7 @@ Totals totals_from_json(const json& j)
     t.global_load = global_stats_from_json(j.at("global_load"));
     t.global_store = global_stats_from_json(j.at("global_store"));
     t.partial_warp_steps = j.at("partial_warp_steps").get<std::uint32_t>();
+    t.constant_load = constant_stats_from_json(j);
     return t;
 }
 

@@ -83,6 +83,20 @@ struct SectorCost {
 };
 SectorCost global_sector_cost(LaneMask mask, LaneOffsets offset, unsigned size);
 
+// ---- hardware model: constant memory ----
+// The constant cache gives one address to the whole warp at a time: a warp
+// instruction whose lanes read n different addresses is served n times over,
+// serialised ("a request is split into as many separate requests as there are
+// different memory addresses in the initial request": NVIDIA, "CUDA C++
+// Programming Guide", Constant Memory). A warp-uniform index reads one.
+std::uint32_t constant_addresses(LaneMask mask, LaneOffsets offset);
+
+struct ConstantStats {
+    std::uint32_t requests = 0;   // warp instructions that load constant memory
+    std::uint32_t addresses = 0;  // their distinct addresses, summed: the requests the cache serves
+    std::uint32_t worst = 0;      // the most distinct addresses of one instruction (n-way; 0 if none)
+};
+
 struct SharedStats {
     std::uint32_t requests = 0;    // warp instructions
     std::uint32_t wavefronts = 0;
@@ -107,6 +121,7 @@ struct StepMetrics {
     SharedStats shared_load, shared_store;  // atomics count as stores
     GlobalStats global_load, global_store;
     std::vector<double> shared_load_ways;   // n-way of each shared load instruction, event order
+    ConstantStats constant_load;           // __constant__ loads and their serialisation
     bool has_barrier_end = false;          // step ended at __syncthreads()
     std::uint32_t collectives = 0;          // warp collective events (shuffle, vote, syncwarp)
 };
@@ -116,6 +131,7 @@ struct Totals {
     SharedStats shared_load, shared_store;
     GlobalStats global_load, global_store;
     std::uint32_t partial_warp_steps = 0;  // sum over steps of partial_warps
+    ConstantStats constant_load;
 };
 
 std::vector<StepMetrics> analyze_steps(const BlockTrace& block);

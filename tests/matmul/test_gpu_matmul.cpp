@@ -23,10 +23,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "gpu_test_helpers.h"
 #include "labs/common/traced_run.h"
 #include "labs/matmul/lab.h"
 #include "labs/matmul/versions.h"
+#include "tests/gpu/gpu_test_helpers.h"
 
 namespace {
 

@@ -7,10 +7,10 @@
 // 2. Every version gives the right sum on the GPU for the core issue's sizes.
 #include <gtest/gtest.h>
 
-#include "gpu_test_helpers.h"
 #include "labs/common/traced_run.h"
 #include "labs/reduction/lab.h"
 #include "labs/reduction/versions.h"
+#include "tests/gpu/gpu_test_helpers.h"
 
 namespace {
 

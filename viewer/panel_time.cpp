@@ -145,9 +145,15 @@ float reference_label(const Chart& c, const BenchRow& ref, float top)
     return ImGui::CalcTextSize(label.c_str(), nullptr, false, c.max.x - left).y;
 }
 
+// A row's least height: the bar's label with some room above and below.
+float least_row_height() { return std::floor(ImGui::GetFontSize() * 1.25f); }
+
 // One bar a version, a row each at the body text's size: where they do not
 // all fit, the chart scrolls to the selected version (until the user scrolls
-// it), and the reference's label stays under it, in view.
+// it), and the reference's label stays under it, in view. The chart takes what
+// the panel has left under the lines above it (they wrap on a narrow panel),
+// less that label: at least the selected version's row, never more, so that
+// the label is not pushed out of the panel.
 void chart(App& app, const BenchTable& t)
 {
     const Lab& lab = current_lab(app);
@@ -161,12 +167,11 @@ void chart(App& app, const BenchTable& t)
     c.log = log_scale(app, t) && c.min_ms > 0;
     for (const VersionMeta& v : lab.versions) c.label_w = std::max(c.label_w, ImGui::CalcTextSize((std::string(v.id) + "  ").c_str()).x);
     const float label_h = ref ? reference_label(c, *ref, 0) + ImGui::GetStyle().ItemSpacing.y + 2 : 0.0f;
-    ImGui::BeginChild("time_chart", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y - label_h, ImGui::GetFrameHeight() * 3)), false);
+    ImGui::BeginChild("time_chart", ImVec2(0, std::max(ImGui::GetContentRegionAvail().y - label_h, least_row_height())), false);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     c.font = ImGui::GetFont();
     c.text_size = ImGui::GetFontSize();
-    c.row_h = std::max(std::floor(c.text_size * 1.25f),
-                       std::min(c.text_size * 1.9f, avail.y / float(std::max<std::size_t>(1, lab.versions.size()))));
+    c.row_h = std::max(least_row_height(), std::min(c.text_size * 1.9f, avail.y / float(std::max<std::size_t>(1, lab.versions.size()))));
     c.min = ImGui::GetCursorScreenPos();
     c.max = ImVec2(c.min.x + avail.x, c.min.y + c.row_h * float(lab.versions.size()));
     float y = c.min.y, selected_y = c.min.y;

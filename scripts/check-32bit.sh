@@ -14,7 +14,7 @@ bash scripts/install-packages.sh --no-install-recommends clang g++-multilib
 if (($#)); then files=("$@"); else
   mapfile -t files < <(ls core/src/{ptx,emu,trace,occupancy,user}/*.cpp labs/common/*.cpp)
 fi
-flags=(-std=c++20 -fsyntax-only -Wshorten-64-to-32 -DWARPLAB_EMULATOR=1 -I. -Icore/include -Icore/src)
+flags=(-std=c++20 -fsyntax-only -Wshorten-64-to-32 -I. -Icore/include -Icore/src)
 diagnostics() {  # file:line:col: message, one a line, without the type spellings that differ by width
   clang++ "$1" -msse2 "${flags[@]}" "$2" 2>&1 | grep -E '(warning|error):' | sed -E 's/ \(aka [^)]*\)//g' | sort -u || true
 }

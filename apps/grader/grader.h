@@ -1,6 +1,6 @@
 // The grader: for each exercise, find the student's kernel.cuh, compile it to
 // PTX, run the exercise's checks on it in a child process with a time limit
-// and turn what they report into checks with points. Front ends: `warplab grade` (apps/cli/grade_command.cpp)
+// and turn what they report into checks with points. Front ends: `warplab grade` (apps/grader/grade_command.cpp)
 // and CTest (tests/grader), which runs that command.
 #pragma once
 #include <filesystem>

@@ -22,7 +22,7 @@
 
 namespace warplab::test {
 
-// The absolute path of a file given relative to the project root ("tests/corpus/scan.cu").
+// The absolute path of a file given relative to the project root ("tests/corpus/scan_in_place.cu").
 inline std::string project_file(const std::string& relative) { return std::string(WARPLAB_SOURCE_DIR) + "/" + relative; }
 
 // What compile options every test uses: paths in the PTX and in fault

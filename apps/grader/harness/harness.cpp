@@ -670,13 +670,6 @@ std::string range_text(unsigned lo, unsigned hi)
     return lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
 }
 
-std::string step_label(const trace::StepMetrics& m)
-{
-    std::string s = "step " + std::to_string(m.step);
-    for (std::size_t i = 0; i < m.lines.size(); ++i) s += (i ? ", " : " (lines ") + std::to_string(m.lines[i]);
-    return m.lines.empty() ? s : s + ")";
-}
-
 // ---------------------------------------------------------------- main --
 
 int run_checks(std::string_view exercise_id, const std::string& ptx_file, const std::string& kernel_file,

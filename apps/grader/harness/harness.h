@@ -213,7 +213,6 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
 // ---- text ----
 
 std::string str(double v);  // shortest form that reads back the same: 3, -2.5, 1e+30, nan
-std::string step_label(const trace::StepMetrics& m);  // "step 3 (lines 31, 32)"
 std::string range_text(unsigned lo, unsigned hi);       // "8", or "0 to 2048"
 
 // The child process: parses the PTX, runs the exercise's checks, writes their

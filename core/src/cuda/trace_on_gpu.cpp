@@ -260,12 +260,6 @@ void copy_to_host(void* dst, const void* src, std::size_t bytes)
     check(drv().cuMemcpyDtoH(dst, device_ptr(src), bytes), "cuMemcpyDtoH");
 }
 
-void device_memset(void* dst, unsigned char byte, std::size_t bytes)
-{
-    use_primary_context();
-    check(drv().cuMemsetD8(device_ptr(dst), byte, bytes), "cuMemsetD8");
-}
-
 std::string instrument(const ptx::Module& module, std::string_view kernel)
 {
     const ptx::KernelInfo* k = module.find(kernel);

@@ -102,6 +102,5 @@ void* device_alloc(std::size_t bytes);
 void device_free(void* p) noexcept;
 void copy_to_device(void* dst, const void* src, std::size_t bytes);
 void copy_to_host(void* dst, const void* src, std::size_t bytes);
-void device_memset(void* dst, unsigned char byte, std::size_t bytes);
 
 }  // namespace wl::cuda

@@ -7,6 +7,9 @@ Layers, lowest first:
   2  labs/                              the registry and the lab runners, on core/
   3  apps/, viewer/                     the CLI, the grader and the viewer, on labs/
 tests/, bench/ and scripts/ sit above everything and are not checked.
+The build keeps the same order: a core/ library gets its sources from core/'s
+own build files (or the root CMakeLists.txt) only, never from a folder above
+(the browser build's stand-ins for core/ live in core/).
 
 Inside core/, rooms, lowest first (docs/architecture.md draws them):
   0  trace/, occupancy/, dim3.h   records, analysis, JSON; the occupancy model
@@ -46,6 +49,9 @@ ROOM_ALIASES = {"user": "ptx"}  # a user's .cu file, read into the PTX API (warp
 PRIVATE_INTERFACES = {("ptx", "core/src/emu/runtime.h"), ("cuda", "core/src/ptx/statements.h")}
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
+ADD_LIBRARY = re.compile(r'add_library\(\s*(\w+)([^)]*)\)')
+TARGET_SOURCES = re.compile(r'target_sources\(\s*(\w+)')
+SOURCE_LIST = re.compile(r'(?:file\(\s*GLOB|set\()\s*(?:CONFIGURE_DEPENDS\s+)?(\w+)([^)]*)\)')
 
 
 def layer_of(rel):
@@ -119,6 +125,43 @@ def crossings(root):
     return found
 
 
+def build_files(root):
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root).as_posix()
+        if path.is_file() and (path.name == "CMakeLists.txt" or path.suffix == ".cmake") \
+                and not rel.startswith(("build", ".")):
+            yield rel, path.read_text(errors="replace")
+
+
+def core_libraries(files):
+    """The libraries built from core/: those core/'s build files add, and the root's over core/ sources
+    (named directly or through a list of them: file(GLOB X core/...), set(X core/...))."""
+    names = set()
+    for rel, text in files:
+        lists = {m.group(1) for m in SOURCE_LIST.finditer(text) if "core/" in m.group(2)}
+        for match in ADD_LIBRARY.finditer(text):
+            sources = match.group(2)
+            if rel.startswith("core/") or (rel == "CMakeLists.txt" and
+                                           ("core/" in sources or any("${" + v + "}" in sources for v in lists))):
+                names.add(match.group(1))
+    return names
+
+
+def sources_from_above(root):
+    """Build files outside core/ that add sources to a core/ library."""
+    files = list(build_files(root.resolve()))
+    libraries = core_libraries(files)
+    found = []
+    for rel, text in files:
+        if rel.startswith("core/") or rel == "CMakeLists.txt":
+            continue
+        for match in TARGET_SOURCES.finditer(text):
+            if match.group(1) in libraries:
+                line = text.count("\n", 0, match.start()) + 1
+                found.append(f"{rel}:{line}: adds sources to core/'s library {match.group(1)} from outside core/")
+    return found
+
+
 def self_test():
     with tempfile.TemporaryDirectory() as tmp:
         root = pathlib.Path(tmp)
@@ -153,7 +196,15 @@ def self_test():
         if found != expected:
             print(f"self-test: expected {expected}, got {found}", file=sys.stderr)
             return 1
-    print("self-test: the crossing core/src/bad.cpp:2 -> labs/common/lab.h was found, and three room crossings")
+        (root / "CMakeLists.txt").write_text("add_library(core_lib STATIC core/src/a.cpp)\nadd_library(lab_lib labs/a.cpp)\n")
+        (root / "web").mkdir()
+        (root / "web/CMakeLists.txt").write_text("target_sources(lab_lib PRIVATE x.cpp)\n\ntarget_sources(core_lib PRIVATE stub.cpp)\n")
+        found = sources_from_above(root)
+        if found != ["web/CMakeLists.txt:3: adds sources to core/'s library core_lib from outside core/"]:
+            print(f"self-test: expected web/CMakeLists.txt:3 adding to core_lib, got {found}", file=sys.stderr)
+            return 1
+    print("self-test: the crossing core/src/bad.cpp:2 -> labs/common/lab.h was found, three room crossings, "
+          "and a core/ library given sources from web/")
     return 0
 
 
@@ -163,11 +214,12 @@ def main(argv):
     if len(argv) != 2:
         print("usage: check_layers.py ROOT | --self-test", file=sys.stderr)
         return 2
-    found = crossings(pathlib.Path(argv[1]))
+    found = crossings(pathlib.Path(argv[1])) + sources_from_above(pathlib.Path(argv[1]))
     for line in found:
         print(line)
     if not found:
-        print("no include runs from a lower layer or room to a higher one, and no private header is taken")
+        print("no include runs from a lower layer or room to a higher one, no private header is taken, "
+              "and no core/ library gets sources from above")
     return 1 if found else 0
 
 

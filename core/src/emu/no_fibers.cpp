@@ -1,6 +1,7 @@
-// Boost.Context's entry points for the browser build's link only: WebAssembly
-// cannot switch stacks this way, and the emulator refuses a kernel that needs
-// fibers (core/src/emu/fibers.cpp) before either is reached.
+// Boost.Context's entry points for the browser build's link only (the root
+// CMakeLists.txt compiles this file under emscripten alone): WebAssembly cannot
+// switch stacks this way, and the emulator refuses a kernel that needs fibers
+// (fibers.cpp) before either is reached.
 #include <boost/context/detail/fcontext.hpp>
 
 #include <cstdlib>

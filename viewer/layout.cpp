@@ -67,7 +67,8 @@ Layout timeline_layout(Layout l)
     const Rect time = l[Panel::Time];
     const Rect first = l.has(Panel::Metrics) ? l[Panel::Metrics] : l.has(Panel::Global) ? l[Panel::Global] : time;
     place(l, Panel::Time, time.x, first.y, time.w, time.y + time.h - first.y);
-    for (Panel p : {Panel::Steps, Panel::Threads, Panel::SharedValues, Panel::Banks, Panel::Occupancy, Panel::Metrics, Panel::Global})
+    for (Panel p : {Panel::Steps, Panel::Threads, Panel::SharedValues, Panel::Banks, Panel::Occupancy, Panel::Metrics, Panel::Global,
+                    Panel::Mix})
         l.shown[static_cast<int>(p)] = false;
     return l;
 }
@@ -93,7 +94,8 @@ struct View {
 // What a class must see of a step comes first: its threads (with a fault's
 // text and buttons, which then take most of the column) and the values they
 // wrote; then the memory instructions; then the times. The desk adds its
-// tables: the metrics beside global memory, the occupancy under the times.
+// tables: the metrics beside global memory, the instruction mix and the
+// occupancy under the times.
 std::vector<View> compact_views(const LayoutNeeds& needs, bool presenter)
 {
     const float threads = needs.faulted ? 0.6f : presenter ? 0.34f : 0.3f;
@@ -106,7 +108,7 @@ std::vector<View> compact_views(const LayoutNeeds& needs, bool presenter)
     if (presenter && shared != Panel::SharedValues) memory = {{global, 0}};
     if (!presenter) memory = {{global, global == Panel::Image ? 0.55f : 0.4f}, {Panel::Metrics, 0}};
     std::vector<std::pair<Panel, float>> time = {{Panel::Time, 0}};
-    if (!presenter) time = {{Panel::Time, 0.4f}, {Panel::Occupancy, 0}};
+    if (!presenter) time = {{Panel::Time, 0.36f}, {Panel::Mix, 0.28f}, {Panel::Occupancy, 0}};
     if (needs.lab_panel == LabPanel::Timeline) return {{"runs", {{Panel::Timeline, 0}}}, {"time", {{Panel::Time, 0}}}};
     return {{"step", step}, {"memory", memory}, {"time", time}};
 }
@@ -155,8 +157,8 @@ Layout compact_layout(float width, float height, float header_h, float status_h,
 // | versions | steps          | metrics |
 // |          | threads        |         |
 // |----------| shared values  | global  |
-// | source   | banks          | time    |
-// |          | occupancy      |         |
+// | source   | banks          | mix     |
+// |          | occupancy      | time    |
 Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h, const LayoutNeeds& needs)
 {
     if (compact(width, height, false)) return compact_layout(width, height, header_h, status_h, steps_h, needs, false);
@@ -170,7 +172,8 @@ Layout desk_layout(float width, float height, float header_h, float status_h, fl
     const float threads = needs.faulted ? 0.4f : 0.22f;
     column(l, left_w, body_y + steps_h, center_w, body_h - steps_h,
            {{Panel::Threads, threads}, {Panel::SharedValues, 0.49f - threads}, {Panel::Banks, 0.31f}, {Panel::Occupancy, 0}});
-    column(l, left_w + center_w, body_y, right_w, body_h, {{Panel::Metrics, 0.38f}, {Panel::Global, 0.24f}, {Panel::Time, 0}});
+    column(l, left_w + center_w, body_y, right_w, body_h,
+           {{Panel::Metrics, 0.38f}, {Panel::Global, 0.24f}, {Panel::Mix, 0.16f}, {Panel::Time, 0}});
     place(l, Panel::Status, 0, height - status_h, width, status_h);
     return with_lab_panel(l, needs.lab_panel);
 }

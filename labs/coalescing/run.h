@@ -70,9 +70,7 @@ struct Description {
             throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a multiple of 32 from 32 to 1024");
         const std::size_t bytes = (input_elements<V>(req.n, resolved_setting<V>(req)) + req.n) * sizeof(float) * 2;  // host and device
         require_host_memory(req, bytes, "n = " + std::to_string(req.n));
-        if (req.watched_block >= blocks_for(req.n, req.block))
-            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: n = " +
-                                        std::to_string(req.n) + " takes " + std::to_string(blocks_for(req.n, req.block)) + " blocks");
+        require_watched_block(req, dim3(unsigned(blocks_for(req.n, req.block))), "n = " + std::to_string(req.n));
     }
 
     template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out)

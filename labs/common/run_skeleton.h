@@ -22,6 +22,7 @@
 
 #include "labs/common/lab.h"
 #include "labs/common/version.h"
+#include "warplab/dim3.h"
 
 namespace warplab {
 
@@ -51,6 +52,25 @@ inline void require_host_memory(const RunRequest& req, std::size_t bytes, const 
     if (req.backend != BackendChoice::Gpu && bytes > available_host_bytes())
         throw std::invalid_argument(what + " needs " + std::to_string(bytes >> 20) + " MiB, more than the " +
                                     std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
+}
+
+// A grid CUDA can launch: gridDim.y is at most 65535. `what` names the problem
+// ("shape 70000×64", "a 4096×2160 picture"); `blocks` is what the lab calls them ("groups").
+inline void require_grid_rows(const dim3& grid, const std::string& what, const char* blocks = "blocks")
+{
+    if (grid.y > 65535)
+        throw std::invalid_argument(what + " needs " + std::to_string(grid.y) + " " + blocks + " along y, above CUDA's 65535");
+}
+
+// The request's watched block is one of the launch's `grid` (x first); `what` and `blocks` as above.
+inline void require_watched_block(const RunRequest& req, const dim3& grid, const std::string& what, const char* blocks = "blocks")
+{
+    if (req.watched_block < std::size_t(grid.x) * grid.y * grid.z) return;
+    std::string shape = std::to_string(grid.x);
+    if (grid.y > 1 || grid.z > 1) shape += "×" + std::to_string(grid.y);
+    if (grid.z > 1) shape += "×" + std::to_string(grid.z);
+    throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: " + req.version +
+                                " runs " + shape + " " + blocks + " for " + what);
 }
 
 // Runs the request's version on `be`: the result as D::run leaves it (no

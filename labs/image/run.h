@@ -111,10 +111,8 @@ struct Description {
         const Group g = group_of<V>(req);
         const PictureSize p = picture_size_of(req);
         const dim3 grid = V::grid(p.width, p.height, g);
-        if (grid.y > 65535) throw std::invalid_argument("a " + p.text() + " picture needs " + std::to_string(grid.y) + " rows of groups, above CUDA's 65535");
-        if (req.watched_block >= std::size_t(grid.x) * grid.y)
-            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: " + V::meta.id + " runs " +
-                                        std::to_string(grid.x) + "×" + std::to_string(grid.y) + " groups for " + p.text());
+        require_grid_rows(grid, "a " + p.text() + " picture", "groups");
+        require_watched_block(req, grid, p.text(), "groups");
         if (req.type != "float") throw std::invalid_argument("the image lab sums floats: --type " + req.type + " is not offered");
         require_host_memory(req, p.count() * 4 * 3, "a " + p.text() + " picture");  // the pixels, their device copy, the partials
     }

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "labs/common/lab.h"
+#include "labs/common/run_skeleton.h"
 #include "labs/matmul/problem.h"
 #include "labs/matmul/versions.h"
 
@@ -112,12 +113,8 @@ template <class V> void describe_launch(RunResult& out, const Shape& s, const Ru
         const dim3 b = C::block(), g = launch_grid<C>(s.m, s.n, s.k, sms);
         out.block_dim = {b.x, b.y, b.z};
         out.grid_dim = {g.x, g.y, g.z};
-        if (g.y > 65535)
-            throw std::invalid_argument("shape " + s.text() + " needs " + std::to_string(g.y) + " blocks along y, above CUDA's 65535");
-        if (req.watched_block >= std::size_t(g.x) * g.y)
-            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: " +
-                                        std::string(V::meta.id) + " runs " + std::to_string(g.x) + "×" +
-                                        std::to_string(g.y) + " blocks for " + s.text());
+        require_grid_rows(g, "shape " + s.text());
+        require_watched_block(req, g, "shape " + s.text());
     });
     if (req.record && trace_capacity(V::threads, s) > kMaxTraceRecords)
         throw std::invalid_argument("a trace of " + s.text() + " would hold more than 2^25 records: trace a smaller K");

@@ -45,8 +45,8 @@ struct Description {
             throw std::invalid_argument(req.version + " needs a block of at least " + std::to_string(V::min_block));
         const std::size_t bytes = req.n * 4 * 2;  // the input, its copy on the device, and the partial sums
         require_host_memory(req, bytes, "n = " + std::to_string(req.n));
-        if (req.watched_block >= V::blocks(req.n, req.block, kEmulatedMultiprocessors))
-            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist in the first pass");
+        require_watched_block(req, dim3(unsigned(V::blocks(req.n, req.block, kEmulatedMultiprocessors))),
+                              "n = " + std::to_string(req.n) + " in its first pass");
     }
 
     // Seeded input, the version's passes (only the first is traced), and the check against the CPU sum.

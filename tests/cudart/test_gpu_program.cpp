@@ -14,27 +14,14 @@
 #include <string>
 
 #include "warplab/cudart/program.h"
+#include "program_output.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-
-struct Output {
-    int status = -1;
-    std::string text;
-};
-
-Output run(const std::string& command)
-{
-    Output out;
-    FILE* p = popen((command + " 2>&1").c_str(), "r");
-    if (!p) return out;
-    char buf[4096];
-    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.text.append(buf, n);
-    out.status = pclose(p);
-    return out;
-}
+using warplab::test::Output;
+using warplab::test::run;
 
 wl::cudart::Program build_for_gpu(const fs::path& cache)
 {

@@ -3,6 +3,7 @@
 // GPU (gpu_device.h). A module's PTX is read from its fat binary at
 // registration and parsed at the first launch of one of its kernels.
 #include "gpu_device.h"
+#include "gpu_faults.h"
 
 #include <deque>
 #include <map>
@@ -56,6 +57,7 @@ public:
     std::map<const void*, const void*> handles;  // __cudaGetKernel's handle -> host function
     unsigned launches = 0;
     RunLog log;
+    LaunchFaults faults{[](const LaunchSite& s) { return launch_line(s.frames); }};
 };
 
 Gpu& gpu()
@@ -183,5 +185,26 @@ void trace_launch(Launch& launch, void** args, bool cooperative, const SymbolAdd
 }
 
 void end_launch(const Launch& launch) { gpu().log.append(launch.record); }
+
+void launch_given(const Launch& launch, const std::array<const void*, 8>& frames)
+{
+    Gpu& g = gpu();
+    std::lock_guard lock(g.mutex);
+    g.faults.launched(LaunchSite{launch.record, frames});
+}
+
+void launches_finished()
+{
+    Gpu& g = gpu();
+    std::lock_guard lock(g.mutex);
+    g.faults.finished();
+}
+
+std::string launch_fault(const std::string& error)
+{
+    Gpu& g = gpu();
+    std::lock_guard lock(g.mutex);
+    return g.faults.blame(error);
+}
 
 }  // namespace wl::cudart::gpu

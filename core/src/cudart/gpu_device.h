@@ -4,6 +4,7 @@
 // watch rules, the instrumented launch). As device.h for the emulator, no
 // dim3 appears here, CUDA's or warplab's.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -40,5 +41,13 @@ using SymbolAddress = std::function<void*(const void* host_variable)>;
 void trace_launch(Launch& launch, void** args, bool cooperative, const SymbolAddress& symbol_address);
 // Appends the launch's record to the run's list.
 void end_launch(const Launch& launch);
+
+// Faults tied to their launches (gpu_faults.h): an unwatched launch given to
+// the GPU, called from the program at `frames` (gpu::calling_frames); then
+// whether the GPU finished it, or the error it reported: the paragraph naming
+// the launch, said once ("" after).
+void launch_given(const Launch& launch, const std::array<const void*, 8>& frames);
+void launches_finished();
+std::string launch_fault(const std::string& error);
 
 }  // namespace wl::cudart::gpu

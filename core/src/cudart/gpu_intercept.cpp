@@ -7,6 +7,7 @@
 // GPU in its place (trace_on_gpu), with the same arguments.
 #include <dlfcn.h>
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -14,6 +15,7 @@
 #include <cuda_runtime_api.h>
 
 #include "gpu_device.h"
+#include "gpu_faults.h"
 
 using namespace wl::cudart;
 
@@ -59,8 +61,22 @@ cudaError_t launch(const void* host_function, dim3 grid, dim3 block, void** args
     } done;
     gpu::Launch l = gpu::begin_launch(host_function, dims(grid), dims(block), shared);
     if (!l.watched_block) {
+        const std::array<const void*, 8> frames = gpu::calling_frames();
         const cudaError_t e = nvidia();
-        if (e != cudaSuccess) l.record.error = describe(e);
+        if (e != cudaSuccess) {
+            l.record.error = describe(e);
+        } else {
+            // Waited for, as the emulator runs launches in order: a fault the GPU
+            // reports only at a later call is tied to this launch. The error stays
+            // the context's, so the program's own check still sees it.
+            gpu::launch_given(l, frames);
+            if (const cudaError_t fault = cudaDeviceSynchronize(); fault != cudaSuccess) {
+                l.record.error = "kernel fault on the GPU: " + describe(fault);
+                if (const std::string said = gpu::launch_fault(describe(fault)); !said.empty()) std::fprintf(stderr, "%s\n", said.c_str());
+            } else {
+                gpu::launches_finished();
+            }
+        }
         gpu::end_launch(l);
         return e;
     }

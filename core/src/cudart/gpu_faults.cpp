@@ -1,0 +1,74 @@
+#include "gpu_faults.h"
+
+#include <execinfo.h>
+
+#include "host_access.h"
+
+namespace wl::cudart::gpu {
+namespace {
+
+std::string dims(const unsigned (&d)[3])
+{
+    return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+// "launch 3: kernel scale, grid (4,1,1), block (256,1,1), launched at prog.cu:42"
+std::string describe(const LaunchSite& s, const std::string& line)
+{
+    const LaunchRecord& r = s.record;
+    return "launch " + std::to_string(r.index) + ": kernel " + r.kernel + ", grid " + dims(r.grid) + ", block " + dims(r.block) +
+           (line.empty() ? "" : ", launched at " + line);
+}
+
+// Frames that are not the program's own code: the toolkit's headers, nvcc's
+// generated launch stubs (prog.cudafe1.stub.c), and this runtime, linked into
+// the program (its lines resolve where warplab was built with -g).
+bool not_the_programs(const std::string& line)
+{
+    return line.find("/include/cuda_runtime") != std::string::npos || line.find("/include/crt/") != std::string::npos ||
+           line.find(".stub.c:") != std::string::npos || line.find("/core/src/cudart/") != std::string::npos;
+}
+
+}  // namespace
+
+[[gnu::noinline]] std::array<const void*, 8> calling_frames()
+{
+    void* frames[9] = {};
+    const int n = backtrace(frames, 9);  // this function first
+    std::array<const void*, 8> out{};
+    for (int i = 1; i < n; ++i) out[static_cast<std::size_t>(i - 1)] = frames[i];
+    return out;
+}
+
+std::string launch_line(const std::array<const void*, 8>& frames)
+{
+    for (const void* f : frames) {
+        const std::string line = host_line(f, true);
+        if (!line.empty() && !not_the_programs(line)) return line;
+    }
+    return "";
+}
+
+std::string LaunchFaults::blame(const std::string& error)
+{
+    if (said_ || pending_.empty()) return "";
+    said_ = true;
+    std::string out = "warplab: the GPU reported " + error + " after ";
+    if (pending_.size() == 1) {
+        out += describe(pending_.front(), line_of_(pending_.front()));
+    } else {
+        out += "one of launches " + std::to_string(pending_.front().record.index) + " to " +
+               std::to_string(pending_.back().record.index) + ", which ran without a wait between them:";
+        for (const LaunchSite& s : pending_) out += "\n  " + describe(s, line_of_(s));
+    }
+    return out + "\nwarplab run without --backend gpu runs the same launches on the emulator, which names the block, thread and line";
+}
+
+std::vector<unsigned> LaunchFaults::pending() const
+{
+    std::vector<unsigned> out;
+    for (const LaunchSite& s : pending_) out.push_back(s.record.index);
+    return out;
+}
+
+}  // namespace wl::cudart::gpu

@@ -140,7 +140,7 @@ struct App {
     int view = 0;  // the arrangement a compact window shows (Layout::views); V switches
     bool compare_widths = false;  // the threads panel shows the step at warp widths 32 and 64 side by side (C)
     bool compare_versions = false;  // the step table of this version beside compared_version's (D)
-    std::uint64_t max_instructions = 0;  // --max-steps: the emulator's step budget per thread; 0: its default
+    std::uint64_t max_instructions = 0;  // --max-instructions: the emulator's instruction budget per thread; 0: its default
     bool quit = false;
     Layout layout;
     float header_content_h = 0;  // what the top bar's contents took last frame (they wrap on narrow windows)

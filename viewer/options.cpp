@@ -73,7 +73,7 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--file", o.file, "your own kernel from this .cu file, shown as one more version, launched as --version's");
     cli.add_option("--kernel", o.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     cli.add_option("--shared-bytes", o.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
-    cli.add_option("--max-steps", o.max_instructions,
+    cli.add_option("--max-instructions,--max-steps", o.max_instructions,  // --max-steps: its former name, kept for scripts
                    "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
                        std::to_string(wl::emu::LaunchOptions::kDefaultMaxInstructions) + ")")
         ->check(CLI::PositiveNumber);

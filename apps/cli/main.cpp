@@ -1,7 +1,7 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
-//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-steps N] [--requests] [--mix] [--json]
+//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-instructions N] [--requests] [--mix] [--json]
 //                 [--compare [A] B] [--without-barrier LINE]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
@@ -55,7 +55,7 @@ struct TraceArgs {
     std::uint32_t watch = 0;
     unsigned warp_size = 32;  // --warp-size: 64 emulates AMD's wavefront
     std::uint64_t seed = 1;
-    std::uint64_t max_instructions = 0;  // --max-steps (instructions a thread may run); 0: the emulator's default
+    std::uint64_t max_instructions = 0;  // --max-instructions (instructions a thread may run); 0: the emulator's default
     bool json = false;
     bool requests = false;  // --requests: the table's column of global load and store requests
     bool mix = false;       // --mix: the instruction mix, per step (mix_table.h)
@@ -521,7 +521,7 @@ int main(int argc, char** argv)
     tr->add_option("--warp-size", ta.warp_size, "lanes a warp: 32, or 64 (AMD's wavefront, emulated; the emulator only)");
     tr->add_option("--watch-block", ta.watch, "which block of the first pass to trace (default 0)");
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
-    tr->add_option("--max-steps", ta.max_instructions,
+    tr->add_option("--max-instructions,--max-steps", ta.max_instructions,  // --max-steps: its former name, kept for scripts
                    "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
                        std::to_string(wl::emu::LaunchOptions::kDefaultMaxInstructions) + ")")
         ->check(CLI::PositiveNumber);

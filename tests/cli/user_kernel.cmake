@@ -59,7 +59,7 @@ if(NOT rc EQUAL 3 OR NOT err MATCHES "out-of-bounds load: image\\[1[6-9][0-9][0-
 endif()
 
 # 2c. nvcc's warnings, with the lines they quote. countdown_sum's unsigned
-#     s >= 0 (line 12) never ends the loop: the fault (the budget of --max-steps)
+#     s >= 0 (line 12) never ends the loop: the fault (the budget of --max-instructions)
 #     is followed by the warnings; checked_sum is right, and its trace header
 #     shows them (line 12's and its own line 25's: one compile of the file).
 #     From a fresh PTX cache, then from the cache: the same warnings both times.
@@ -69,7 +69,7 @@ set(ENV{WARPLAB_PTX_CACHE} "${CMAKE_CURRENT_BINARY_DIR}/warnings_ptx_cache")
 file(REMOVE_RECURSE "$ENV{WARPLAB_PTX_CACHE}")
 set(unsigned_warning "pointless comparison of unsigned integer with zero")
 foreach(compile fresh cached)
-  run_warplab(trace reduction v1 --file countdown_sum.cu --kernel countdown_sum --backend cpu --max-steps 20000)
+  run_warplab(trace reduction v1 --file countdown_sum.cu --kernel countdown_sum --backend cpu --max-instructions 20000)
   if(NOT rc EQUAL 3 OR NOT err MATCHES "did not finish within 20000 instructions[^\n]*\nnvcc warns about countdown_sum.cu:\ncountdown_sum.cu\\(12\\): warning #186-D: ${unsigned_warning}\n +for \\(unsigned s = blockDim.x / 2; s >= 0; s >>= 1\\)")
     string(APPEND failures "countdown_sum (${compile} compile): exit ${rc}, no fault followed by nvcc's warning of line 12: '${err}'\n")
   endif()

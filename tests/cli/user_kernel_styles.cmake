@@ -106,11 +106,13 @@ expect(empty_file_bench 2 "" "empty.cu is empty" bench reduction --file empty.cu
 
 # --- A loop that never ends: the instruction budget stops it -----------------
 # endless_sum.cu's stride stays 1: the launch stops with exit 3 and one
-# paragraph naming the budget (--max-steps 20000 keeps the test short), the
-# kernel, block and thread, and the loop's line (11, inside the loop, or 12,
-# its barrier), on the emulator (a GPU has no budget).
-expect(endless_loop 3 "" "^warplab: kernel fault: kernel endless_sum, block \\(0,0,0\\), thread \\([0-9]+,0,0\\) [^\n]*: the kernel did not finish within 20000 instructions per thread: an endless loop\\? [^\n]*\\(at endless_sum.cu:1[12]\\)\n$"
-       trace reduction v1 --file endless_sum.cu --backend cpu --max-steps 20000)
+# paragraph naming the budget (--max-instructions 20000 keeps the test short),
+# the kernel, block and thread, and the loop's line (11, inside the loop, or 12,
+# its barrier), on the emulator (a GPU has no budget). The option's former
+# name, --max-steps, still sets it.
+set(endless_fault "^warplab: kernel fault: kernel endless_sum, block \\(0,0,0\\), thread \\([0-9]+,0,0\\) [^\n]*: the kernel did not finish within 20000 instructions per thread: an endless loop\\? [^\n]*--max-instructions raises it[^\n]*\\(at endless_sum.cu:1[12]\\)\n$")
+expect(endless_loop 3 "" "${endless_fault}" trace reduction v1 --file endless_sum.cu --backend cpu --max-instructions 20000)
+expect(endless_loop_former_name 3 "" "${endless_fault}" trace reduction v1 --file endless_sum.cu --backend cpu --max-steps 20000)
 
 # --- Other labs' textbook shared memory ---------------------------------------
 # matmul v3 launches 32×32 threads: Kirk and Hwu's two tiles, 2 × 32 × 32 × 4

@@ -1,7 +1,7 @@
 // Loops that end and one that does not.
 //
 // Idea: a loop of `iterations` rounds ends; the same loop whose step never
-//   changes the counter (s *= 1) does not, and the step budget must stop it.
+//   changes the counter (s *= 1) does not, and the instruction budget must stop it.
 //   A spin wait: warp 1 waits on a flag that warp 0 raises (libcu++'s
 //   cuda::atomic_ref, release and acquire).
 // Expected effect: counted_loop writes the count; endless_loop stops with the

@@ -1,6 +1,6 @@
 // Kernels as public code writes them: warpSize, the special registers,
 // cooperative-groups tiles of every documented size, CUDA's own rules on
-// races, and the step budget that ends an endless loop.
+// races, and the instruction budget that ends an endless loop.
 #include <numeric>
 
 #include "corpus/corpus_test.h"

@@ -156,7 +156,7 @@ TEST(Cases, EveryCaseRunsAndEachWrongOneIsListed)
     EXPECT_EQ(v.failed_cases[1].measured, "boom");
 }
 
-// A case that loops endlessly (the emulator's step budget) would loop again
+// A case that loops endlessly (the emulator's instruction budget) would loop again
 // in every later case, past the grader's time limit: the rest are not run.
 TEST(Cases, AnEndlessLoopStopsTheRest)
 {

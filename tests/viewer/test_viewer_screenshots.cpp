@@ -304,13 +304,14 @@ TEST(ViewerScreenshots, WarningsShownUnderTheResult)
     EXPECT_EQ(tree.layout["regions"].count("status.warning"), 0u);
 }
 
-// --max-steps reaches the viewer's emulator: reduction v1 at n = 2^20 runs a
-// loop of log2(256) = 8 rounds, well over 20 instructions a thread, so a
-// budget of 20 stops it with the step-budget fault, shown as any fault is;
-// the default budget runs it.
-TEST(ViewerScreenshots, MaxStepsStopsTheTrace)
+// --max-instructions reaches the viewer's emulator: reduction v1 at n = 2^20
+// runs a loop of log2(256) = 8 rounds, well over 20 instructions a thread, so a
+// budget of 20 stops it with the instruction-budget fault, shown as any fault
+// is; the default budget runs it. A budget of 0 is refused, under the option's
+// former name (--max-steps) too.
+TEST(ViewerScreenshots, MaxInstructionsStopsTheTrace)
 {
-    const Shot cut = screenshot("--lab reduction --version v1 --backend cpu --max-steps 20");
+    const Shot cut = screenshot("--lab reduction --version v1 --backend cpu --max-instructions 20");
     ASSERT_EQ(cut.exit_code, 0) << cut.output;
     EXPECT_TRUE(cut.layout["status"]["fault"].get<bool>());
     EXPECT_NE(cut.layout["status"]["error"].get<std::string>().find("did not finish within 20 instructions"),
@@ -320,6 +321,7 @@ TEST(ViewerScreenshots, MaxStepsStopsTheTrace)
     ASSERT_EQ(whole.exit_code, 0) << whole.output;
     EXPECT_FALSE(whole.layout["status"]["fault"].get<bool>());
     std::string out;
+    EXPECT_EQ(run("--max-instructions 0", out), 2) << out;
     EXPECT_EQ(run("--max-steps 0", out), 2) << out;
 }
 

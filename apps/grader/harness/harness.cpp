@@ -249,7 +249,7 @@ std::string in_brief(const std::exception& e)
     return "faulted in block " + triple(f->fault.block) + ", thread " + triple(f->fault.thread) + ": " + f->fault.what;
 }
 
-// A fault of the emulator's step budget: the kernel loops endlessly on this case.
+// A fault of the emulator's instruction budget: the kernel loops endlessly on this case.
 bool loops_endlessly(const std::exception& e)
 {
     const auto* f = dynamic_cast<const emu::KernelFault*>(&e);

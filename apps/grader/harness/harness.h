@@ -100,7 +100,7 @@ struct Case {
 };
 // Runs every case in order, even after a wrong one (so that the properties can
 // be measured on what is right), and fails with the first wrong case, listing
-// all of them. After a case that loops endlessly (the emulator's step budget)
+// all of them. After a case that loops endlessly (the emulator's instruction budget)
 // the rest are not run, as they would loop too; nor, after a wrong case, once
 // half the exercise's time limit is spent: the verdict must be written in time.
 Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right);

@@ -323,7 +323,7 @@ void instruction_budget_fault(std::uint64_t budget, const char* file, unsigned l
     fault(*tls_lane, file, line,
           "the kernel did not finish within " + std::to_string(budget) +
               " instructions per thread: an endless loop? (this thread was on this line when the budget ran out; "
-              "--max-steps raises it)");
+              "--max-instructions raises it)");
 }
 
 void record_access(trace::Kind kind, trace::Space space, unsigned size, std::uint8_t array, std::uint64_t offset,

@@ -343,7 +343,7 @@ public:
         store32(in, global_target(in, addr, 4, Kind::Store, &v), v);
     }
     bool load(const Frame& fr, const Instr& in);  // true: a spin loop's load (Thread::spin_at)
-    // A backward branch from pc - 1 to `to`: the loop's instructions count against the step budget.
+    // A backward branch from pc - 1 to `to`: the loop's instructions count against the instruction budget.
     void count_loop(const Instr& in, std::size_t pc, std::size_t to)
     {
         if (to >= pc) return;

@@ -3,7 +3,7 @@
 // wait. Every wait on a launch goes through wait_within_deadline instead.
 // Past the deadline nothing can go on: the context is still running the
 // kernel and can be neither freed nor reused, so the process ends with exit 3,
-// as the emulator's step budget ends a run, after one paragraph.
+// as the emulator's instruction budget ends a run, after one paragraph.
 #pragma once
 #include <chrono>
 #include <cstdio>

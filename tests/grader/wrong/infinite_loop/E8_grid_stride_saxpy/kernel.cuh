@@ -1,7 +1,7 @@
 // Known wrong (E8): an infinite loop: `i + stride` instead of `i += stride`,
 // so i never moves and every thread updates its first element for ever.
 //
-// Expected verdict: the emulator's step budget stops the launch (a fault naming
+// Expected verdict: the emulator's instruction budget stops the launch (a fault naming
 // the thread and this loop's line, "an endless loop?"), before the harness's
 // time limit (10 s) would; the grader carries on and ends with score 0/10.
 #pragma once

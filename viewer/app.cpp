@@ -201,9 +201,9 @@ std::optional<std::size_t> compared_version(const App& app)
 {
     const Lab& lab = current_lab(app);
     const bool users = app.user_lab && &lab == &app.user_lab->lab && app.sel.version + 1 == lab.versions.size();
-    if (users)
-        for (std::size_t i = 0; i < lab.versions.size(); ++i)
-            if (lab.versions[i].id == app.user_lab->as_version) return i;
+    const std::string named = !app.compared_with.empty() ? app.compared_with : users ? app.user_lab->as_version : "";
+    for (std::size_t i = 0; i < lab.versions.size() && !named.empty(); ++i)
+        if (lab.versions[i].id == named && i != app.sel.version) return i;
     return previous_version(lab, app.sel.version);
 }
 

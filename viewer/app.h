@@ -140,6 +140,7 @@ struct App {
     int view = 0;  // the arrangement a compact window shows (Layout::views); V switches
     bool compare_widths = false;  // the threads panel shows the step at warp widths 32 and 64 side by side (C)
     bool compare_versions = false;  // the step table of this version beside compared_version's (D)
+    std::string compared_with;      // the version compared_version names instead (a lesson slide's "compare"); empty: none
     std::uint64_t max_instructions = 0;  // --max-instructions: the emulator's instruction budget per thread; 0: its default
     bool quit = false;
     Layout layout;
@@ -180,8 +181,9 @@ std::uint32_t step_count(App& app);
 // The version this one is compared with: the one its entry builds on, else the
 // nearest earlier one that is not a variant.
 std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version);
-// The version the selected one is compared with: previous_version, except that
-// the user's own kernel (--file) is compared with the version it stands in for.
+// The version the selected one is compared with: App::compared_with where set
+// (and not the selected one), else previous_version, except that the user's
+// own kernel (--file) is compared with the version it stands in for.
 std::optional<std::size_t> compared_version(const App& app);
 const FontSet& fonts(const App& app);
 std::string element_type(const App& app);  // the selected element type, or the lab's first

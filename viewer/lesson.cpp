@@ -8,6 +8,7 @@
 
 #include "labs/common/data_dir.h"
 #include "labs/common/did_you_mean.h"
+#include "labs/common/user_kernel.h"
 #include "viewer/format.h"
 #include "viewer/layout.h"
 #include "viewer/source_model.h"
@@ -68,19 +69,20 @@ std::optional<std::uint32_t> count_field(const json& object, const std::string& 
     return v.get<std::uint32_t>();
 }
 
-// A source line of the version: within its file or a kernel file it includes.
-void check_line(std::uint32_t line, const Version& version, const std::string& field, const Where& where)
+// A source line of the slide's source: within its file or a kernel file it includes.
+void check_line(std::uint32_t line, const Slide& slide, const std::string& field, const Where& where)
 {
     SourceCache sources(data_dir().string());
-    const SourceFile& file = sources.get(version.file);
+    const std::string path = source_lines_file(slide);
+    const SourceFile& file = sources.get(path);
     std::size_t lines = file.lines.size();
     for (const std::string& inc : included_kernel_files(file)) lines = std::max(lines, sources.get(inc).lines.size());
+    const std::string whose = slide.file.empty() ? slide.version + "'s source " + path : path;
     if (line == 0 || line > lines)
-        throw where.error(field, "line " + std::to_string(line) + " is not in " + version.id + "'s source " + version.file + " (lines 1 to " +
-                                     std::to_string(lines) + ")");
+        throw where.error(field, "line " + std::to_string(line) + " is not in " + whose + " (lines 1 to " + std::to_string(lines) + ")");
 }
 
-LessonAnswer parse_answer(const json& a, const Version& version, const Where& where)
+LessonAnswer parse_answer(const json& a, const Slide& slide, const Where& where)
 {
     if (!a.is_object()) throw where.error("", "expected an object with 'metric', got " + a.dump());
     only_known(a, {"metric", "step", "line", "value"}, where);
@@ -94,7 +96,7 @@ LessonAnswer parse_answer(const json& a, const Version& version, const Where& wh
     }
     answer.step = count_field(a, "step", where);
     answer.line = count_field(a, "line", where);
-    if (answer.line) check_line(*answer.line, version, "line", where);
+    if (answer.line) check_line(*answer.line, slide, "line", where);
     if (a.contains("value")) {
         if (!a["value"].is_number()) throw where.error("value", "expected a number, got " + a["value"].dump());
         answer.value = a["value"].get<double>();
@@ -102,7 +104,7 @@ LessonAnswer parse_answer(const json& a, const Version& version, const Where& wh
     return answer;
 }
 
-LessonQuestion parse_question(const json& q, const Version& version, Where where)
+LessonQuestion parse_question(const json& q, const Slide& slide, Where where)
 {
     if (!q.is_object()) throw where.error("question", "expected an object with 'text' and 'answer', got " + q.dump());
     where.prefix = "question.";
@@ -114,7 +116,7 @@ LessonQuestion parse_question(const json& q, const Version& version, Where where
     if (!q.contains("answer")) throw where.error("answer", "missing: how the trace answers it, e.g. {\"metric\": \"worst\"}");
     Where inside = where;
     inside.prefix = "question.answer.";
-    question.answer = parse_answer(q["answer"], version, inside);
+    question.answer = parse_answer(q["answer"], slide, inside);
     return question;
 }
 
@@ -146,22 +148,72 @@ void parse_settings(const json& s, const Lab& lab, const Version& version, Slide
     }
 }
 
-Slide parse_slide(const json& s, const Slide* before, std::size_t number)
+// The fields that say what a slide shows (its source).
+const std::vector<std::string> kSourceFields = {"lab", "version", "file", "kernel"};
+
+// A .cu file's kernel in the version's launch: the file readable, with that
+// kernel (or only one); the kernel's name as the file declares it.
+void parse_file(const json& s, const Lab& lab, const std::filesystem::path& folder, const Where& where, Slide& slide)
 {
-    const Where where{number, ""};
-    if (!s.is_object()) throw where.error("", "expected an object, got " + s.dump());
-    only_known(s, {"lab", "version", "step", "arrangement", "highlight", "select", "schedule", "warp_size", "setting", "compare_widths",
-                   "caption", "question"},
-               where);
-    Slide slide;
+    if (!s.contains("file")) {
+        if (s.contains("kernel")) throw where.error("kernel", "names a kernel of 'file'; give 'file' too");
+        return;
+    }
+    if (lab.host_programs) throw where.error("file", "lab " + lab.id + "'s versions are host programs: none launches a kernel of a file");
+    const std::filesystem::path file = text_field(s, "file", where, true);
+    slide.file = (file.is_relative() && !folder.empty() ? folder / file : file).lexically_normal().string();
+    const std::string kernel = text_field(s, "kernel", where, false);
+    if (!std::ifstream(slide.file)) throw where.error("file", "cannot read " + slide.file);
+    try {
+        slide.kernel = check_user_file(slide.file, kernel);
+    } catch (const std::invalid_argument& e) {  // in a lesson's words: the option --kernel is the slide's field
+        std::string why = e.what();
+        if (const auto at = why.find("with --kernel"); at != std::string::npos) why.replace(at, 13, "with 'kernel'");
+        throw where.error(kernel.empty() ? "file" : "kernel", why);
+    }
+}
+
+// What the slide shows: the source its fields name, the lab and version
+// defaulting to the slide before's; none named, the slide before's source.
+const Lab& parse_source(const json& s, const Slide* before, const std::filesystem::path& folder, const Where& where, Slide& slide)
+{
+    const bool names_one = std::any_of(kSourceFields.begin(), kSourceFields.end(), [&](const std::string& f) { return s.contains(f); });
+    if (before && !names_one) {
+        slide.lab = before->lab, slide.version = before->version, slide.file = before->file, slide.kernel = before->kernel;
+        return *find_lab(slide.lab);
+    }
     slide.lab = s.contains("lab") ? text_field(s, "lab", where, true) : before ? before->lab : "";
     if (slide.lab.empty()) throw where.error("lab", "missing (the first slide names its lab)");
     const Lab& lab = lab_field(slide.lab, where);
     const bool same_lab = before && before->lab == slide.lab;
     slide.version = s.contains("version") ? text_field(s, "version", where, true) : same_lab ? before->version : "";
     if (slide.version.empty()) throw where.error("version", "missing (a slide of a new lab names its version)");
+    if (!find_version(lab, slide.version)) throw where.error("version", unknown_version(lab, slide.version));
+    parse_file(s, lab, folder, where, slide);
+    return lab;
+}
+
+// The version whose steps are shown beside the slide's (D).
+void parse_compare(const json& s, const Lab& lab, const Where& where, Slide& slide)
+{
+    slide.compare = text_field(s, "compare", where, false);
+    if (!s.contains("compare")) return;
+    if (lab.host_programs) throw where.error("compare", "lab " + lab.id + "'s versions are host programs: no steps to compare");
+    if (!find_version(lab, slide.compare)) throw where.error("compare", unknown_version(lab, slide.compare, " to compare with"));
+    if (slide.compare == slide.version && slide.file.empty()) throw where.error("compare", "that is the version shown; name another");
+}
+
+Slide parse_slide(const json& s, const Slide* before, std::size_t number, const std::filesystem::path& folder)
+{
+    const Where where{number, ""};
+    if (!s.is_object()) throw where.error("", "expected an object, got " + s.dump());
+    only_known(s, {"lab", "version", "file", "kernel", "compare", "step", "arrangement", "highlight", "select", "schedule", "warp_size",
+                   "setting", "compare_widths", "caption", "question"},
+               where);
+    Slide slide;
+    const Lab& lab = parse_source(s, before, folder, where, slide);
     const Version* version = find_version(lab, slide.version);
-    if (!version) throw where.error("version", unknown_version(lab, slide.version));
+    parse_compare(s, lab, where, slide);
     slide.step = count_field(s, "step", where).value_or(0);
     slide.arrangement = text_field(s, "arrangement", where, false);
     if (!slide.arrangement.empty()) {
@@ -175,14 +227,14 @@ Slide parse_slide(const json& s, const Slide* before, std::size_t number)
         for (const json& line : s["highlight"]) {
             if (!is_count(line)) throw where.error("highlight", "expected line numbers, got " + line.dump());
             slide.highlight.push_back(line.get<std::uint32_t>());
-            check_line(slide.highlight.back(), *version, "highlight", where);
+            check_line(slide.highlight.back(), slide, "highlight", where);
         }
     }
     slide.select = count_field(s, "select", where);
-    if (slide.select) check_line(*slide.select, *version, "select", where);
+    if (slide.select) check_line(*slide.select, slide, "select", where);
     parse_settings(s, lab, *version, slide, where);
     slide.caption = text_field(s, "caption", where, true);
-    if (s.contains("question")) slide.question = parse_question(s["question"], *version, where);
+    if (s.contains("question")) slide.question = parse_question(s["question"], slide, where);
     return slide;
 }
 
@@ -274,7 +326,7 @@ const std::vector<LessonMetric>& lesson_metrics()
     return metrics;
 }
 
-Lesson parse_lesson(const json& document)
+Lesson parse_lesson(const json& document, const std::filesystem::path& folder)
 {
     const Where top;
     if (!document.is_object()) throw LessonError("expected an object with 'title' and 'slides'");
@@ -285,7 +337,7 @@ Lesson parse_lesson(const json& document)
     if (!document.contains("slides") || !document["slides"].is_array() || document["slides"].empty())
         throw top.error("slides", "expected a list of at least one slide");
     for (const json& s : document["slides"])
-        lesson.slides.push_back(parse_slide(s, lesson.slides.empty() ? nullptr : &lesson.slides.back(), lesson.slides.size() + 1));
+        lesson.slides.push_back(parse_slide(s, lesson.slides.empty() ? nullptr : &lesson.slides.back(), lesson.slides.size() + 1, folder));
     return lesson;
 }
 
@@ -294,6 +346,11 @@ std::filesystem::path lesson_path(const std::string& file)
     const std::filesystem::path shipped = data_dir() / "lessons" / (file + ".json");
     const bool name_only = file.find('/') == std::string::npos && file.find('.') == std::string::npos;
     return name_only && !std::filesystem::exists(file) && std::filesystem::exists(shipped) ? shipped : std::filesystem::path(file);
+}
+
+std::string source_lines_file(const Slide& slide)
+{
+    return slide.file.empty() ? find_version(*find_lab(slide.lab), slide.version)->file : slide.file;
 }
 
 std::vector<std::string> shipped_lessons()
@@ -314,7 +371,7 @@ Lesson load_lesson(const std::string& file)
         throw LessonError(file + ": cannot read it (a lesson is a JSON file, or a shipped lesson's name: " + joined(shipped_lessons()) + ")" +
                           did_you_mean(file, shipped_lessons()));
     try {
-        return parse_lesson(json::parse(in));
+        return parse_lesson(json::parse(in), path.parent_path());
     } catch (const json::parse_error& e) {
         throw LessonError(file + ": not JSON: " + e.what());
     } catch (const LessonError& e) {

@@ -7,6 +7,11 @@
 //     "slides": [ {
 //       "lab": "reduction", "version": "v2",               the first slide names both; later ones
 //                                                         default to the slide before's
+//       "file": "mine.cu", "kernel": "reduce",             optional: a .cu file's kernel (a student's,
+//                                                         a teacher's: the viewer's --file) in the
+//                                                         version's launch; relative to the lesson's
+//                                                         folder; kernel: where the file has several
+//       "compare": "v3",                                   optional: the steps beside this version's (D)
 //       "step": 3,                                         default 0
 //       "arrangement": "memory",                           a compact window's view (layout.h); default: the first
 //       "highlight": [33, 34],                             source lines to mark
@@ -25,6 +30,11 @@
 // them); "step" defaults to the slide's, "line" keeps the step's accesses at
 // that line only, and "value" is what the author expects the trace to give:
 // the tour and the tests check it.
+//
+// What a slide shows is its source: lab, version and file (parse_source reads
+// them, show_source in lesson_player.cpp shows them, source_lines_file names
+// the file whose lines a slide's line numbers count). A slide that names none
+// of the source's fields shows the slide before's source.
 #pragma once
 #include <cstdint>
 #include <filesystem>
@@ -54,6 +64,9 @@ struct LessonQuestion {
 
 struct Slide {
     std::string lab, version;
+    std::string file;    // a .cu file whose kernel is shown in the version's launch (resolved); empty: the version's own
+    std::string kernel;  // with file: the kernel's name, as the file declares it
+    std::string compare;  // a version of the lab whose steps are shown beside (D); empty: none
     std::uint32_t step = 0;
     std::string arrangement;              // empty: the first
     std::vector<std::uint32_t> highlight;
@@ -85,11 +98,14 @@ const std::vector<LessonMetric>& lesson_metrics();
 
 // Checks every field against the labs (lab, version, setting, arrangement) and
 // the version's source (lines); throws LessonError.
-Lesson parse_lesson(const nlohmann::json& document);
+// A slide's relative "file" is found in `folder` (empty: the working directory).
+Lesson parse_lesson(const nlohmann::json& document, const std::filesystem::path& folder = {});
 // Reads and parses a file: FILE as given, or a shipped lesson's name
 // ("reduction": lessons/reduction.json in warplab's data); the error names the file.
 Lesson load_lesson(const std::string& file);
 std::filesystem::path lesson_path(const std::string& file);
+// The file whose lines a slide's "highlight", "select" and "line" count: its "file", else its version's.
+std::string source_lines_file(const Slide& slide);
 // The shipped lessons' names (lessons/ in warplab's data), sorted.
 std::vector<std::string> shipped_lessons();
 

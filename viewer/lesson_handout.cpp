@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "labs/common/png_io.h"
+#include "labs/common/user_kernel.h"
 #include "viewer/format.h"
 #include "viewer/headless.h"
 #include "viewer/lesson_player.h"
@@ -57,7 +58,10 @@ HandoutSlide handout_slide(App& app)
     const Slide& slide = current_slide(app);
     HandoutSlide h;
     h.picture = printf_string("slide%02zu.png", app.lesson.slide + 1);
-    h.heading = printf_string("%zu. %s %s, step %u", app.lesson.slide + 1, slide.lab.c_str(), slide.version.c_str(), slide.step);
+    const std::string shown = slide.file.empty() ? slide.version
+                                                 : slide.kernel + " from " + UserKernel::shown_path(slide.file) + " in " + slide.version + "'s launch";
+    h.heading = printf_string("%zu. %s %s, step %u", app.lesson.slide + 1, slide.lab.c_str(), shown.c_str(), slide.step);
+    if (!slide.compare.empty()) h.heading += " beside " + slide.compare;
     h.caption = slide.caption;
     if (slide.question) {
         h.question = slide.question->text;

@@ -33,6 +33,24 @@ void select_instruction(App& app)
     if (auto e = event_at_line(run->block, app.sel.step, *slide.select, wl::trace::Space::Global)) app.focus.global_event = e;
 }
 
+// The slide's source on screen: its lab and version, and a file's kernel as
+// one more version of the lab (add_user_kernel), kept while slides show it.
+void show_source(App& app, const Slide& slide)
+{
+    const Lab* lab = find_lab(slide.lab);  // parse_lesson checked the names
+    const std::size_t lab_index = std::size_t(lab - all_labs().data());
+    if (lab_index != app.sel.lab) select_lab(app, lab_index);
+    app.sel.version = std::size_t(find_version(*lab, slide.version) - lab->versions.data());
+    const bool kept = app.user_lab && app.user_lab->lab.id == slide.lab && app.user_lab->file == slide.file &&
+                      app.user_lab->kernel == slide.kernel && app.user_lab->as_version == slide.version;
+    if (kept) {
+        app.sel.version = current_lab(app).versions.size() - 1;  // the file's kernel, the lab's last
+    } else {
+        app.user_lab.reset();  // the version selected is the lab's own
+        if (!slide.file.empty()) add_user_kernel(app, slide.file, slide.kernel);
+    }
+}
+
 }  // namespace
 
 void start_lesson(App& app, std::shared_ptr<const Lesson> lesson, std::size_t first)
@@ -55,10 +73,7 @@ void show_slide(App& app, std::size_t index)
     app.lesson.typed.clear();
     app.lesson.matched.reset();
     const Slide& slide = current_slide(app);
-    const Lab* lab = find_lab(slide.lab);  // parse_lesson checked the names
-    const std::size_t lab_index = std::size_t(lab - all_labs().data());
-    if (lab_index != app.sel.lab) select_lab(app, lab_index);
-    app.sel.version = std::size_t(find_version(*lab, slide.version) - lab->versions.data());
+    show_source(app, slide);
     app.sel.setting = slide.setting;
     Selection settings = app.sel;
     settings.schedule = wl::emu::parse_schedule(slide.schedule).value_or(wl::emu::Schedule::Independent);
@@ -66,10 +81,12 @@ void show_slide(App& app, std::size_t index)
     select_settings(app, settings);  // runs (or starts) the slide's trace
     set_step(app, slide.step);
     select_instruction(app);
-    const auto names = arrangements(lab->panel);
+    const auto names = arrangements(current_lab(app).panel);
     const auto shown = std::find(names.begin(), names.end(), slide.arrangement);
     app.view = shown == names.end() ? 0 : int(shown - names.begin());
     app.compare_widths = slide.compare_widths;
+    app.compare_versions = !slide.compare.empty();
+    app.compared_with = slide.compare;
     app.lesson.select_pending = slide.select && !current_run(app);
 }
 

@@ -190,6 +190,22 @@ foreach(case "--as=v99|unknown version 'v99' of lab reduction to launch your ker
   endif()
 endforeach()
 
+# A hand-in beside the reference (trace --compare with --file). strided_sum.cu
+# in v3's launch (n = 4096, block 256) keeps interleaved addressing's strided
+# index: step 0 is v3's load; step 1, the first that differs, has 128 threads
+# in 4 warps in both, but lane t of the hand-in touches word 2t (lanes t and
+# t + 16 share a bank: 2-way, 4 warps x 3 instructions x 2 = 24 wavefronts for
+# 12) where v3's touches word t (1-way, 12). tree_sum.cu, sequential
+# addressing written its own way, touches v3's words at every step.
+run_warplab(trace reduction v3 --file strided_sum.cu --compare v3 --backend cpu)
+if(NOT rc EQUAL 0 OR NOT out MATCHES "\n1 \\* +[0-9]+ +[0-9]+ +128 +4 +0 +24/12 -> 12/12 +2-way -> 1-way ")
+  string(APPEND failures "strided_sum beside v3: step 1 should be marked, 24/12 -> 12/12, 2-way -> 1-way (exit ${rc})\n${out}${err}")
+endif()
+run_warplab(trace reduction v3 --file tree_sum.cu --kernel tree_sum --compare v3 --backend cpu)
+if(NOT rc EQUAL 0 OR out MATCHES "\n[0-9]+ \\*" OR NOT out MATCHES "the same accesses at every step")
+  string(APPEND failures "tree_sum beside v3: no step should be marked (exit ${rc})\n${out}${err}")
+endif()
+
 if(failures)
   message(FATAL_ERROR "${failures}")
 endif()

@@ -13,11 +13,18 @@
 
 #include "viewer/lesson_player.h"
 #include "viewer/trace_runner.h"
+#include "warplab/ptx/ptx.h"
+#include "warplab/trace/compare.h"
 
 namespace warplab::viewer {
 namespace {
 
 using nlohmann::json;
+
+#define REQUIRE_NVCC()                                                                 \
+    do {                                                                               \
+        if (wl::ptx::find_nvcc().empty()) GTEST_SKIP() << "needs nvcc for a file's kernel"; \
+    } while (0)
 
 // A slide of reduction v2 at step 3, with every field given.
 json full_slide()
@@ -144,6 +151,10 @@ TEST(ViewerLesson, EachErrorNamesItsSlideAndField)
         {answer_with("colour", 1), "slide 2, 'question.answer.colour': no such field"},
         {lesson_of({{{"version", "v1"}, {"caption", "c"}}}), "slide 1, 'lab': missing"},
         {lesson_of({good, {{"lab", "transpose"}, {"caption", "c"}}}), "slide 2, 'version': missing"},
+        {second_with("file", "no_such_kernel.cu"), "slide 2, 'file': cannot read no_such_kernel.cu"},
+        {second_with("kernel", "reduce"), "slide 2, 'kernel': names a kernel of 'file'; give 'file' too"},
+        {second_with("compare", "v99"), "slide 2, 'compare': unknown version 'v99' of lab reduction to compare with"},
+        {second_with("compare", "v2"), "slide 2, 'compare': that is the version shown; name another"},
         {lesson_of({}), "'slides': expected a list of at least one slide"},
         {json{{"slides", json::array({good})}}, "'title': missing"},
     };
@@ -154,6 +165,72 @@ TEST(ViewerLesson, EachErrorNamesItsSlideAndField)
     json no_text = good;
     no_text["question"].erase("text");
     EXPECT_EQ(error_of(lesson_of({no_text})), "slide 1, 'question.text': missing");
+}
+
+// A student's hand-in for reduction v3 (tests/cli/kernels/strided_sum.cu, 20 lines, one kernel).
+const char* kStudentFile = "kernels/strided_sum.cu";
+std::filesystem::path student_folder() { return data_dir() / "tests" / "cli"; }
+
+// A slide may show a .cu file's kernel in a version's launch (--file): the
+// file is found from the lesson's folder, its kernel named as the file
+// declares it, the slide's lines counted in it; "compare" names the version
+// shown beside it. A slide that names nothing of its source keeps the file
+// (and not "compare", which is the slide's own); one that names a version
+// shows the version's own kernel.
+TEST(ViewerLesson, ASlideShowsAFilesKernel)
+{
+    const json first = {{"lab", "reduction"}, {"version", "v3"}, {"file", kStudentFile}, {"highlight", {16}}, {"select", 16},
+                        {"compare", "v3"}, {"caption", "the hand-in"}};
+    const Lesson lesson =
+        parse_lesson(lesson_of({first, {{"step", 1}, {"caption", "same file"}}, {{"version", "v2"}, {"caption", "v2's own"}}}), student_folder());
+    const std::string resolved = (student_folder() / kStudentFile).lexically_normal().string();
+    const Slide& s = lesson.slides[0];
+    EXPECT_EQ(s.file, resolved);
+    EXPECT_EQ(s.kernel, "strided_sum");  // the file's only kernel, none named
+    EXPECT_EQ(s.version, "v3");
+    EXPECT_EQ(s.compare, "v3");  // a file's kernel beside the version whose launch it takes
+    EXPECT_EQ(s.highlight, (std::vector<std::uint32_t>{16}));
+    EXPECT_EQ(source_lines_file(s), resolved);
+    EXPECT_EQ(lesson.slides[1].file, resolved);
+    EXPECT_EQ(lesson.slides[1].kernel, "strided_sum");
+    EXPECT_EQ(lesson.slides[1].compare, "");
+    EXPECT_EQ(lesson.slides[2].file, "");
+    EXPECT_EQ(lesson.slides[2].kernel, "");
+    EXPECT_EQ(source_lines_file(lesson.slides[2]), "kernels/reduction/02_interleaved_strided.cuh");
+    EXPECT_EQ(parse_lesson(lesson_of({{{"lab", "reduction"}, {"version", "v1"}, {"compare", "v5"}, {"caption", "c"}}})).slides[0].compare, "v5");
+
+    // Its errors name the slide and the field, lines counted in the file (20 lines).
+    const auto second = [&](json fields) {
+        json s = first;
+        for (const auto& [key, value] : fields.items()) s[key] = value;
+        return lesson_of({full_slide(), s});
+    };
+    const auto error_in_folder = [&](const json& doc) {
+        try {
+            parse_lesson(doc, student_folder());
+        } catch (const LessonError& e) {
+            return std::string(e.what());
+        }
+        return std::string("parsed");
+    };
+    for (const auto& [doc, says] : std::vector<std::pair<json, std::string>>{
+             {second({{"kernel", "strided_sun"}}), "slide 2, 'kernel': no kernel 'strided_sun' in"},
+             {second({{"highlight", {21}}}), "slide 2, 'highlight': line 21 is not in " + resolved + " (lines 1 to 20)"},
+             {second({{"question", {{"text", "q"}, {"answer", {{"metric", "worst"}, {"line", 40}}}}}}),
+              "slide 2, 'question.answer.line': line 40 is not in " + resolved},
+             {second({{"file", "kernels/no_such.cu"}}), "slide 2, 'file': cannot read " + (student_folder() / "kernels/no_such.cu").string()},
+             {second({{"file", 3}}), "slide 2, 'file': expected a string, got 3"}}) {
+        const std::string said = error_in_folder(doc);
+        EXPECT_EQ(said.rfind(says, 0), 0u) << "expected it to start with: " << says << "\n                    it said: " << said;
+    }
+    // A file of several kernels needs the slide's "kernel": the message says so, in the lesson's words.
+    json several = first;
+    several["file"] = "kernels/harris_style.cu";
+    const std::string said = error_in_folder(lesson_of({several}));
+    EXPECT_EQ(said.rfind("slide 1, 'file': ", 0), 0u) << said;
+    EXPECT_NE(said.find("kernels: name one with 'kernel' (reduce_modulo"), std::string::npos) << said;
+    // Without the lesson's folder the same relative name is the working directory's.
+    EXPECT_EQ(error_of(lesson_of({first})).rfind("slide 1, 'file': cannot read kernels/strided_sum.cu", 0), 0u);
 }
 
 TEST(ViewerLesson, AFileThatCannotBeReadOrIsNotJsonIsOneLine)
@@ -463,6 +540,61 @@ TEST(ViewerLesson, ShippedLessonsRenderAsHandouts)
         }
         EXPECT_NE(output.find("wrote " + std::to_string(lesson.slides.size()) + " slides"), std::string::npos) << output;
     }
+}
+
+std::string student_lesson() { return (data_dir() / "tests" / "viewer" / "lessons" / "student_kernel.json").string(); }
+
+// tests/viewer/lessons/student_kernel.json: reduction v3 (n = 4096, block
+// 256), then a hand-in that keeps the strided index (strided_sum.cu) in v3's
+// launch, then the two side by side. By hand, in step 1 (s = 1) 128 threads
+// in 4 warps each load, load and store once: v3's lanes touch consecutive
+// words (1-way, 12 wavefronts), the hand-in's lane t word 2t (lanes t and
+// t + 16 share a bank: 2-way, 24). The lesson's stated answers say so and are
+// checked against the traces; the file's kernel is the lab's last version,
+// dropped on a slide of the lab's own and added again after.
+TEST(ViewerLesson, AStudentsKernelBesideTheReference)
+{
+    REQUIRE_NVCC();
+    const auto lesson = std::make_shared<const Lesson>(load_lesson(student_lesson()));
+    App app = app_on_emulator();
+    start_lesson(app, lesson, 1);
+    EXPECT_STREQ(current_version(app).id, kUserVersionId);
+    EXPECT_EQ(current_lab(app).versions.size(), all_labs()[app.sel.lab].versions.size() + 1);
+    EXPECT_FALSE(app.compare_versions);
+    EXPECT_EQ(answer_disagreement(app), "");
+    show_slide(app, 2);
+    EXPECT_STREQ(current_version(app).id, kUserVersionId);
+    EXPECT_TRUE(app.compare_versions);
+    ASSERT_TRUE(compared_version(app));
+    EXPECT_STREQ(current_lab(app).versions[*compared_version(app)].id, "v3");
+    EXPECT_EQ(answer_disagreement(app), "");
+    const TracedRun* run = current_run(app);
+    ASSERT_NE(run, nullptr);
+    const TracedRun* reference = trace_of(app, *compared_version(app)).run ? &*trace_of(app, *compared_version(app)).run : nullptr;
+    ASSERT_NE(reference, nullptr);
+    EXPECT_EQ(wl::trace::first_differing_step(wl::trace::differing_steps(reference->block, run->block)), 1u);
+    show_slide(app, 0);
+    EXPECT_STREQ(current_version(app).id, "v3");
+    EXPECT_FALSE(app.user_lab);
+    EXPECT_EQ(answer_disagreement(app), "");
+    show_slide(app, 1);
+    EXPECT_STREQ(current_version(app).id, kUserVersionId);
+}
+
+TEST(ViewerLesson, AStudentsKernelRendersAsAHandout)
+{
+    REQUIRE_NVCC();
+    const std::string dir = testing::TempDir() + "lesson_tour_student";
+    std::filesystem::remove_all(dir);
+    std::string output;
+    ASSERT_EQ(run_viewer("--lesson " + student_lesson() + " --backend cpu --size 1024x768 --tour " + dir, output), 0) << output;
+    const std::string page = slurp(dir + "/index.html");
+    EXPECT_NE(page.find("2. reduction strided_sum from "), std::string::npos) << page;
+    EXPECT_NE(page.find("strided_sum.cu in v3's launch, step 1</h2>"), std::string::npos) << page;
+    EXPECT_NE(page.find("step 1 beside v3</h2>"), std::string::npos) << page;
+    for (const char* picture : {"slide01.png", "slide02.png", "slide03.png", "slide03_answer.png"})
+        EXPECT_GT(std::filesystem::file_size(dir + "/" + picture), 10000u) << picture;
+    EXPECT_NE(page.find("<summary>Answer</summary><p>24"), std::string::npos);
 }
 
 TEST(ViewerLesson, TheCommandLineRefusesInOneLine)

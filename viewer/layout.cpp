@@ -64,8 +64,14 @@ Layout timeline_layout(Layout l)
     const Rect top = l.has(Panel::Steps) ? l[Panel::Steps] : l[Panel::Threads];
     const Rect bottom = l.has(Panel::Occupancy) ? l[Panel::Occupancy] : l[Panel::Banks];
     place(l, Panel::Timeline, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
+    // Global memory's room goes to the source where it sits under it (presenting: the host code is what
+    // a slide points at), else to the time chart, which takes the metrics' room as well.
+    const Rect source = l[Panel::Source], global = l[Panel::Global];
+    const bool source_above =
+        l.has(Panel::Source) && l.has(Panel::Global) && source.x == global.x && std::abs(source.y + source.h - global.y) <= 1;
+    if (source_above) place(l, Panel::Source, source.x, source.y, source.w, global.y + global.h - source.y);
     const Rect time = l[Panel::Time];
-    const Rect first = l.has(Panel::Metrics) ? l[Panel::Metrics] : l.has(Panel::Global) ? l[Panel::Global] : time;
+    const Rect first = l.has(Panel::Metrics) ? l[Panel::Metrics] : l.has(Panel::Global) && !source_above ? l[Panel::Global] : time;
     place(l, Panel::Time, time.x, first.y, time.w, time.y + time.h - first.y);
     for (Panel p : {Panel::Steps, Panel::Threads, Panel::SharedValues, Panel::Banks, Panel::Occupancy, Panel::Metrics, Panel::Global,
                     Panel::Mix})

@@ -9,10 +9,12 @@
 #include "labs/common/data_dir.h"
 #include "labs/common/did_you_mean.h"
 #include "labs/common/user_kernel.h"
+#include "viewer/app.h"
 #include "viewer/format.h"
 #include "viewer/layout.h"
 #include "viewer/source_model.h"
 #include "viewer/step_model.h"
+#include "viewer/timing_model.h"
 #include "warplab/emu/emulator.h"
 
 namespace warplab::viewer {
@@ -82,20 +84,34 @@ void check_line(std::uint32_t line, const Slide& slide, const std::string& field
         throw where.error(field, "line " + std::to_string(line) + " is not in " + whose + " (lines 1 to " + std::to_string(lines) + ")");
 }
 
+// The metrics' names: all of them, or the recorded ones alone.
+std::vector<std::string> metric_names(bool recorded_only)
+{
+    std::vector<std::string> names;
+    for (const LessonMetric& m : lesson_metrics())
+        if (m.recorded || !recorded_only) names.push_back(m.name);
+    return names;
+}
+std::vector<std::string> recorded_metric_names() { return metric_names(true); }
+
 LessonAnswer parse_answer(const json& a, const Slide& slide, const Where& where)
 {
     if (!a.is_object()) throw where.error("", "expected an object with 'metric', got " + a.dump());
     only_known(a, {"metric", "step", "line", "value"}, where);
     LessonAnswer answer;
     answer.metric = text_field(a, "metric", where, true);
-    const auto& metrics = lesson_metrics();
-    if (std::none_of(metrics.begin(), metrics.end(), [&](const LessonMetric& m) { return answer.metric == m.name; })) {
-        std::vector<std::string> names;
-        for (const LessonMetric& m : metrics) names.push_back(m.name);
+    if (const std::vector<std::string> names = metric_names(false); std::find(names.begin(), names.end(), answer.metric) == names.end()) {
         throw where.error("metric", "unknown metric '" + answer.metric + "'" + did_you_mean(answer.metric, names) + "; metrics: " + joined(names));
     }
+    const Lab& lab = *find_lab(slide.lab);
+    if (lab.host_programs && !recorded_metric(answer.metric))
+        throw where.error("metric", "lab " + lab.id + "'s versions are host programs, with no trace: ask what the recording says (" +
+                                        joined(recorded_metric_names()) + ")");
     answer.step = count_field(a, "step", where);
     answer.line = count_field(a, "line", where);
+    for (const char* field : {"step", "line"})
+        if (recorded_metric(answer.metric) && a.contains(field))
+            throw where.error(field, "'" + answer.metric + "' is the recorded version's, not a step's or a line's");
     if (answer.line) check_line(*answer.line, slide, "line", where);
     if (a.contains("value")) {
         if (!a["value"].is_number()) throw where.error("value", "expected a number, got " + a["value"].dump());
@@ -124,7 +140,6 @@ const Lab& lab_field(const std::string& id, const Where& where)
 {
     const Lab* lab = find_lab(id);
     if (!lab) throw where.error("lab", unknown_lab(id));
-    if (lab->host_programs) throw where.error("lab", "lab " + id + "'s versions are host programs: nothing to trace, nothing to ask of a trace");
     return *lab;
 }
 
@@ -203,6 +218,16 @@ void parse_compare(const json& s, const Lab& lab, const Where& where, Slide& sli
     if (slide.compare == slide.version && slide.file.empty()) throw where.error("compare", "that is the version shown; name another");
 }
 
+// A lab of host programs (transfers) has no trace: a slide of it shows the
+// recorded runs, and names nothing of a trace's.
+void refuse_trace_fields(const json& s, const Lab& lab, const Where& where)
+{
+    if (!lab.host_programs) return;
+    for (const char* field : {"step", "select", "schedule", "warp_size", "compare_widths"})
+        if (s.contains(field))
+            throw where.error(field, "lab " + lab.id + "'s versions are host programs, with no trace: a slide of them shows their recorded runs");
+}
+
 Slide parse_slide(const json& s, const Slide* before, std::size_t number, const std::filesystem::path& folder)
 {
     const Where where{number, ""};
@@ -213,6 +238,7 @@ Slide parse_slide(const json& s, const Slide* before, std::size_t number, const 
     Slide slide;
     const Lab& lab = parse_source(s, before, folder, where, slide);
     const Version* version = find_version(lab, slide.version);
+    refuse_trace_fields(s, lab, where);
     parse_compare(s, lab, where, slide);
     slide.step = count_field(s, "step", where).value_or(0);
     slide.arrangement = text_field(s, "arrangement", where, false);
@@ -322,8 +348,44 @@ const std::vector<LessonMetric>& lesson_metrics()
         {"store_sectors", "global sectors per store request (atomics count as stores)"},
         {"global_requests", "global warp instructions"},
         {"steps", "the trace's steps"},
+        {"time_ms", "the version's recorded median time in ms", true},
+        {"rate", "the version's recorded rate: GB/s, or GFLOP/s (matmul)", true},
+        {"speedup", "the previous version's recorded time over this version's", true},
+        {"bound_percent", "the version's links' lower bound over its recorded time, in % (transfers)", true},
+        {"copies_in", "copies to the GPU in the version's recorded timeline (transfers)", true},
     };
     return metrics;
+}
+
+bool recorded_metric(const std::string& metric)
+{
+    const auto& metrics = lesson_metrics();
+    return std::any_of(metrics.begin(), metrics.end(), [&](const LessonMetric& m) { return m.recorded && metric == m.name; });
+}
+
+double recorded_value(const BenchTable& table, const Lab& lab, const std::string& version, const std::string& metric)
+{
+    const BenchRow* row = find_row(table, version);
+    if (!row || row->median_ms <= 0) throw LessonError(lab.id + " " + version + " is not in the recorded times");
+    const std::string no_such = lab.id + " " + version + "'s recording has no '" + metric + "'";
+    if (metric == "time_ms") return row->median_ms;
+    if (metric == "rate") return row->rate;
+    if (metric == "speedup") {
+        const Version* v = find_version(lab, version);
+        const auto before = previous_version(lab, std::size_t(v - lab.versions.data()));
+        if (!before) throw LessonError(no_such + ": it is the first version");
+        return speedup_vs_previous(table, *row, version, lab.versions[*before].id);
+    }
+    if (metric == "bound_percent") {
+        if (row->bound_ms <= 0) throw LessonError(no_such + ": no bound from links");
+        return 100 * row->bound_ms / row->median_ms;
+    }
+    std::size_t copies = 0;  // copies_in
+    for (const RunTimeline& run : table.timelines)
+        if (run.version == row->version)
+            for (const TimelineSpan& span : run.spans) copies += span.engine == "copy in";
+    if (!copies) throw LessonError(no_such + ": no copy to the GPU in its timeline");
+    return double(copies);
 }
 
 Lesson parse_lesson(const json& document, const std::filesystem::path& folder)

@@ -26,8 +26,8 @@
 //         "answer": { "metric": "worst", "step": 3, "line": 33, "value": 8 },
 //         "explanation": "..." } } ] }                     optional: shown with the answer
 //
-// The answer's metric is read from the slide's trace (lesson_metrics lists
-// them); "step" defaults to the slide's, "line" keeps the step's accesses at
+// The answer's metric is read from the slide's trace, or from the lab's
+// recorded times (lesson_metrics lists them); "step" defaults to the slide's, "line" keeps the step's accesses at
 // that line only, and "value" is what the author expects the trace to give:
 // the tour and the tests check it.
 //
@@ -47,6 +47,11 @@
 #include <nlohmann/json.hpp>
 
 #include "warplab/trace/block_analysis.h"
+
+namespace warplab {
+struct BenchTable;  // labs/common/bench.h
+struct Lab;         // labs/common/lab.h
+}  // namespace warplab
 
 namespace warplab::viewer {
 
@@ -89,12 +94,16 @@ class LessonError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// The metrics an answer may read, each with what it counts.
+// The metrics an answer may read, each with what it counts: most from the
+// slide's trace, some from the lab's recorded times (results/), which a lab
+// of host programs (transfers) asks of, having no trace.
 struct LessonMetric {
     const char* name;
     const char* what;
+    bool recorded = false;  // read from the recording, not from a trace
 };
 const std::vector<LessonMetric>& lesson_metrics();
+bool recorded_metric(const std::string& metric);
 
 // Checks every field against the labs (lab, version, setting, arrangement) and
 // the version's source (lines); throws LessonError.
@@ -113,6 +122,10 @@ std::vector<std::string> shipped_lessons();
 // names none. Throws LessonError where the trace has no such step or the step
 // no access at the line.
 double answer_value(const wl::trace::BlockAnalysis& run, const LessonAnswer& answer, std::uint32_t slide_step);
+// A recorded metric's number: the version's row of the lab's recorded table
+// (the fastest of its settings' rows). Throws LessonError where the table has
+// no row of the version, or not that number.
+double recorded_value(const BenchTable& table, const Lab& lab, const std::string& version, const std::string& metric);
 // As the viewer and the handout show it: "8", "18.5" (one decimal where not whole).
 std::string answer_text(double value);
 // Whether a learner's typed answer says the number ("8", "8-way", " 8.0 ").

@@ -60,7 +60,8 @@ HandoutSlide handout_slide(App& app)
     h.picture = printf_string("slide%02zu.png", app.lesson.slide + 1);
     const std::string shown = slide.file.empty() ? slide.version
                                                  : slide.kernel + " from " + UserKernel::shown_path(slide.file) + " in " + slide.version + "'s launch";
-    h.heading = printf_string("%zu. %s %s, step %u", app.lesson.slide + 1, slide.lab.c_str(), shown.c_str(), slide.step);
+    h.heading = printf_string("%zu. %s %s", app.lesson.slide + 1, slide.lab.c_str(), shown.c_str());
+    if (!find_lab(slide.lab)->host_programs) h.heading += printf_string(", step %u", slide.step);  // host programs: no steps
     if (!slide.compare.empty()) h.heading += " beside " + slide.compare;
     h.caption = slide.caption;
     if (slide.question) {

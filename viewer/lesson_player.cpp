@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "viewer/step_model.h"
+#include "viewer/timing_model.h"
 #include "warplab/emu/emulator.h"
 
 namespace warplab::viewer {
@@ -48,6 +49,18 @@ void show_source(App& app, const Slide& slide)
     } else {
         app.user_lab.reset();  // the version selected is the lab's own
         if (!slide.file.empty()) add_user_kernel(app, slide.file, slide.kernel);
+    }
+}
+
+// A recorded metric's answer, from the table the time panel shows for the slide's lab.
+SlideAnswer recorded_answer(App& app, const Slide& slide)
+{
+    const int shown = default_table(app.timing, slide.lab, element_type(app));
+    if (shown < 0) return {std::nullopt, "no recorded times of lab " + slide.lab + " in results/"};
+    try {
+        return {recorded_value(app.timing.tables[shown].table, all_labs()[app.sel.lab], slide.version, slide.question->answer.metric), ""};
+    } catch (const LessonError& e) {
+        return {std::nullopt, e.what()};
     }
 }
 
@@ -116,6 +129,7 @@ SlideAnswer slide_answer(App& app)
 {
     const Slide& slide = current_slide(app);
     if (!slide.question) return {std::nullopt, "this slide asks nothing"};
+    if (recorded_metric(slide.question->answer.metric)) return recorded_answer(app, slide);
     const TraceSlot& trace = current_trace(app);
     if (trace.pending) return {std::nullopt, "the trace is still running"};
     if (!trace.run) return {std::nullopt, "the trace failed: " + trace.error};

@@ -28,12 +28,16 @@ std::string where_text(const App& app)
                          last ? "the last; PageUp goes back" : "PageDown: next, PageUp: back");
 }
 
+// What gives the slide's answer: its "trace", or the lab's "recording" (a recorded metric's).
+std::string answer_source(const App& app) { return recorded_metric(current_slide(app).question->answer.metric) ? "recording" : "trace"; }
+
 std::string revealed_text(App& app)
 {
     const SlideAnswer answer = slide_answer(app);
     const LessonQuestion& q = *current_slide(app).question;
-    if (!answer.value) return "The trace gives no answer here: " + answer.error;
-    return "The trace says " + answer_text(*answer.value) + (q.explanation.empty() ? "" : ". " + q.explanation);
+    const std::string source = answer_source(app);
+    if (!answer.value) return "The " + source + " gives no answer here: " + answer.error;
+    return "The " + source + " says " + answer_text(*answer.value) + (q.explanation.empty() ? "" : ". " + q.explanation);
 }
 
 // The bar's lines of text, the answer box's row aside.
@@ -71,11 +75,14 @@ void answer_box(App& app)
     ImGui::SameLine();
     if (ImGui::Button("Check") || entered) check_typed_answer(app);
     ImGui::SameLine();
+    const std::string source = answer_source(app);
     if (app.lesson.matched)
         ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(*app.lesson.matched ? palette().active : palette().partial_outline), "%s",
-                           *app.lesson.matched ? "that is what the trace says" : "not what the trace says: look again, or press R");
+                           (*app.lesson.matched ? "that is what the " + source + " says"
+                                                : "not what the " + source + " says: look again, or press R")
+                               .c_str());
     else
-        ImGui::TextDisabled("R reveals the trace's answer");
+        ImGui::TextDisabled("R reveals the %s's answer", source.c_str());
 }
 
 }  // namespace

@@ -159,7 +159,8 @@ void code_lines(App& app, const ShownSource& s)
         if (s.fault_line == i + 1) ImGui::PopStyleColor();
         if (warned_line) warned_mark(app, warned->second, ImVec2(p.x + gutter, p.y), ImVec2(right, p.y + h));
         if (barrier) barrier_switch(app, std::uint32_t(i + 1), ImVec2(p.x + gutter, p.y), ImVec2(p.x + width, p.y + line_h));
-        if (step_line) {
+        // The view follows the step's lines; where the step has none (a host program's: no trace), the slide's.
+        if (step_line || (s.step_lines.empty() && slide_highlights(app, s, i))) {
             if (!step_min) step_min = ImVec2(p.x + gutter, p.y), first_max = ImVec2(right, p.y + h);
             step_max = ImVec2(std::max(step_max.x, right), p.y + h);
         }

@@ -202,15 +202,6 @@ void chart(App& app, const BenchTable& t)
     }
 }
 
-// The step speed-up the table gives, or, where either version was measured in
-// several settings (its row is the fastest of them), the ratio of those rows.
-double speedup_vs_previous(const BenchTable& t, const BenchRow& r, const char* id, const char* prev_id)
-{
-    const BenchRow* p = find_row(t, prev_id);
-    if (p && (!row_setting(r, id).empty() || !row_setting(*p, prev_id).empty()) && r.median_ms > 0) return p->median_ms / r.median_ms;
-    return r.speedup_vs_previous;
-}
-
 // "v3: 1.30x faster than v2" in large type, then the cumulative and reference ratios.
 void speedup_sentence(App& app, const BenchTable& t)
 {

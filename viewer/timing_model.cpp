@@ -107,6 +107,13 @@ const BenchRow* reference_row(const BenchTable& t)
     return nullptr;
 }
 
+double speedup_vs_previous(const BenchTable& t, const BenchRow& r, const std::string& id, const std::string& prev_id)
+{
+    const BenchRow* p = find_row(t, prev_id);
+    if (p && (!row_setting(r, id).empty() || !row_setting(*p, prev_id).empty()) && r.median_ms > 0) return p->median_ms / r.median_ms;
+    return r.speedup_vs_previous;
+}
+
 std::string bound_sentence(const BenchRow& r)
 {
     return printf_string("lower bound %.1f ms: this run is at %.0f %% of the links' speed", r.bound_ms, r.pct_peak);

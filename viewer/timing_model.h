@@ -49,6 +49,10 @@ const BenchRow* find_row(const BenchTable& t, const std::string& version);
 // What a settings row adds to the version's id ("4 streams"); empty for the version's own row.
 std::string row_setting(const BenchRow& r, const std::string& version);
 const BenchRow* reference_row(const BenchTable& t);
+// The step speed-up of version id's row r over prev_id: the table's, or, where
+// either version was measured in several settings (its row is the fastest of
+// them), the ratio of those rows.
+double speedup_vs_previous(const BenchTable& t, const BenchRow& r, const std::string& id, const std::string& prev_id);
 
 // A host program's row against its links (the transfers lab): "lower bound 19.5 ms: this run is at 85 % of the links' speed".
 std::string bound_sentence(const BenchRow& r);

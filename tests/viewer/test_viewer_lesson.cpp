@@ -10,8 +10,11 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <tuple>
 
+#include "labs/common/bench_json.h"
 #include "viewer/lesson_player.h"
+#include "viewer/timing_model.h"
 #include "viewer/trace_runner.h"
 #include "warplab/ptx/ptx.h"
 #include "warplab/trace/compare.h"
@@ -129,7 +132,7 @@ TEST(ViewerLesson, EachErrorNamesItsSlideAndField)
     };
     const std::vector<Case> cases = {
         {second_with("lab", "reductoin"), "slide 2, 'lab': unknown lab 'reductoin' (did you mean 'reduction'?)"},
-        {second_with("lab", "transfers"), "slide 2, 'lab': lab transfers's versions are host programs"},
+        {second_with("lab", "transfers"), "slide 2, 'step': lab transfers's versions are host programs, with no trace"},
         {second_with("version", "v99"), "slide 2, 'version': unknown version 'v99' of lab reduction"},
         {second_with("highlight", json::array({33, 5000})), "slide 2, 'highlight': line 5000 is not in v2's source"},
         {second_with("highlight", 33), "slide 2, 'highlight': expected a list of line numbers"},
@@ -348,6 +351,86 @@ TEST(ViewerLesson, ALinesNumbersAreItsStepsWhereTheStepHasOneLine)
     }
 }
 
+// The recorded metrics, read from results/h200-transfers.json (two H200s) by
+// hand: v1 moves 2 GiB in 208.165 ms (10.316 GB/s) against a bound of
+// 19.4757 ms (9.36 %); v3's row is its fastest setting, "v3 4 streams"
+// (22.980 ms), so its speed-up over v2 (39.542 ms) is the ratio of those
+// rows, 1.72, where the table's own 1.00 is against "v3 2 streams"; that
+// run's timeline copies 16 chunks in. v5 builds on v2: 1.92. v4's zero-copy
+// kernel copies nothing in, and v1 has no version before it.
+TEST(ViewerLesson, RecordedAnswersAreTheRecordings)
+{
+    const Timing timing = load_recorded_timing(results_dir());
+    const int shown = default_table(timing, "transfers", "float");
+    ASSERT_GE(shown, 0);
+    const BenchTable& table = timing.tables[shown].table;
+    const Lab& lab = *find_lab("transfers");
+    EXPECT_NEAR(recorded_value(table, lab, "v1", "rate"), 10.316, 0.001);
+    EXPECT_NEAR(recorded_value(table, lab, "v1", "time_ms"), 208.165, 0.001);
+    EXPECT_NEAR(recorded_value(table, lab, "v1", "bound_percent"), 9.356, 0.001);
+    EXPECT_NEAR(recorded_value(table, lab, "v3", "speedup"), 1.7207, 0.0001);
+    EXPECT_EQ(recorded_value(table, lab, "v3", "copies_in"), 16);
+    EXPECT_NEAR(recorded_value(table, lab, "v5", "speedup"), 1.9197, 0.0001);
+    for (const auto& [version, metric, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+             {"v4", "copies_in", "transfers v4's recording has no 'copies_in': no copy to the GPU in its timeline"},
+             {"v1", "speedup", "transfers v1's recording has no 'speedup': it is the first version"},
+             {"v9", "rate", "transfers v9 is not in the recorded times"}}) {
+        try {
+            recorded_value(table, lab, version, metric);
+            ADD_FAILURE() << version << " " << metric << " gave a value";
+        } catch (const LessonError& e) {
+            EXPECT_EQ(std::string(e.what()), says);
+        }
+    }
+    // A lab of kernels asks them too: matmul's GPU-only v11 by its recorded time.
+    const int matmul = default_table(timing, "matmul", "float");
+    ASSERT_GE(matmul, 0);
+    EXPECT_GT(recorded_value(timing.tables[matmul].table, *find_lab("matmul"), "v11", "time_ms"), 0);
+    EXPECT_THROW(recorded_value(timing.tables[matmul].table, *find_lab("matmul"), "v11", "bound_percent"), LessonError);
+}
+
+// A slide of a lab of host programs shows their recorded runs: it names
+// nothing of a trace's, and asks what the recording says.
+TEST(ViewerLesson, HostProgramsSlidesAskTheRecording)
+{
+    const json slide = {{"lab", "transfers"}, {"version", "v3"}, {"arrangement", "runs"}, {"highlight", {26}}, {"caption", "streams"},
+                        {"question", {{"text", "copies?"}, {"answer", {{"metric", "copies_in"}, {"value", 16}}}}}};
+    const Lesson lesson = parse_lesson(lesson_of({slide}));
+    EXPECT_EQ(lesson.slides[0].question->answer.metric, "copies_in");
+    const auto with = [&](const std::string& key, const json& value) {
+        json s = slide;
+        s[key] = value;
+        return lesson_of({s});
+    };
+    const auto answer_with = [&](const std::string& key, const json& value) {
+        json s = slide;
+        s["question"]["answer"][key] = value;
+        return lesson_of({s});
+    };
+    for (const auto& [doc, says] : std::vector<std::pair<json, std::string>>{
+             {answer_with("metric", "worst"), "slide 1, 'question.answer.metric': lab transfers's versions are host programs, with no trace: "
+                                              "ask what the recording says (time_ms, rate, speedup, bound_percent, copies_in)"},
+             {answer_with("line", 26), "slide 1, 'question.answer.line': 'copies_in' is the recorded version's, not a step's or a line's"},
+             {with("step", 1), "slide 1, 'step': lab transfers's versions are host programs, with no trace"},
+             {with("select", 26), "slide 1, 'select': lab transfers's versions are host programs"},
+             {with("schedule", "lockstep"), "slide 1, 'schedule': lab transfers's versions are host programs"},
+             {with("compare", "v2"), "slide 1, 'compare': lab transfers's versions are host programs: no steps to compare"},
+             {with("file", "kernels/strided_sum.cu"), "slide 1, 'file': lab transfers's versions are host programs: none launches a kernel of a file"},
+             {with("highlight", {999}), "slide 1, 'highlight': line 999 is not in v3's source kernels/transfers/03_streams.cuh"}}) {
+        const std::string said = error_of(doc);
+        EXPECT_EQ(said.rfind(says, 0), 0u) << "expected it to start with: " << says << "\n                    it said: " << said;
+    }
+    // Played: the answer comes from the recording the time panel shows, with no trace at all.
+    App app = app_on_emulator();
+    app.timing = load_recorded_timing(results_dir());
+    start_lesson(app, std::make_shared<const Lesson>(lesson));
+    EXPECT_FALSE(current_run(app));
+    EXPECT_EQ(slide_answer(app).value, 16.0);
+    EXPECT_EQ(answer_disagreement(app), "");
+    app.timing = {};  // no recording: no answer, and it says why
+    EXPECT_EQ(slide_answer(app).error, "no recorded times of lab transfers in results/");
+}
+
 std::shared_ptr<const Lesson> three_slides()
 {
     json second = full_slide();
@@ -498,12 +581,13 @@ int run_viewer(const std::string& args, std::string& output)
 // its source; every question states its answer, and it is the trace's.
 TEST(ViewerLesson, ShippedLessonsLoadAndTheirAnswersAreTheTraces)
 {
-    EXPECT_EQ(shipped_lessons(), (std::vector<std::string>{"coalescing", "image", "matmul", "reduction", "transpose"}));
+    EXPECT_EQ(shipped_lessons(), (std::vector<std::string>{"coalescing", "image", "matmul", "reduction", "transfers", "transpose"}));
     for (const std::string& name : shipped_lessons()) {
         auto lesson = std::make_shared<const Lesson>(load_lesson(name));
         EXPECT_LE(lesson->slides.size(), 20u) << name;
         EXPECT_FALSE(lesson->source.empty()) << name;
         App app = app_on_emulator();
+        app.timing = load_recorded_timing(results_dir());  // the recorded metrics' (transfers, whose versions have no trace)
         start_lesson(app, lesson);
         int questions = 0;
         for (std::size_t i = 0; i < lesson->slides.size(); ++i) {
@@ -609,7 +693,7 @@ TEST(ViewerLesson, TheCommandLineRefusesInOneLine)
              {"--lesson reduction --slide 99", "--slide 99: the lesson has slides 1 to"},
              {"--slide 2", "--slide counts the slides of --lesson"},
              {"--lesson reductoin", "reductoin: cannot read it (a lesson is a JSON file, or a shipped lesson's name: coalescing, image, "
-                                    "matmul, reduction, transpose) (did you mean 'reduction'?)"}}) {
+                                    "matmul, reduction, transfers, transpose) (did you mean 'reduction'?)"}}) {
         std::string output;
         EXPECT_EQ(run_viewer(args + " --screenshot " + testing::TempDir() + "lesson_cli.png", output), 2) << args;
         EXPECT_NE(output.find(says), std::string::npos) << args << ": " << output;

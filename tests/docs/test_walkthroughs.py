@@ -26,7 +26,7 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 import fill_results  # noqa: E402  (the checker under test, run in-process to share its cache)
 
 # Each walkthrough, with the number of version sections it must have at least.
-SECTIONS = {"reduction": 8, "matmul": 8, "coalescing": 2, "transpose": 4, "transfers": 7, "image": 7}
+SECTIONS = {"reduction": 8, "matmul": 8, "coalescing": 2, "transpose": 4, "transfers": 7, "image": 7, "method": 8}
 WALKTHROUGHS = [os.path.join(REPO, "labs", lab, "walkthrough.md") for lab in SECTIONS]
 
 # Words an outside reader cannot follow: planning documents, source-file numbers, machine paths.

@@ -8,6 +8,7 @@
 #include "viewer/declared_arrays.h"
 #include "viewer/format.h"
 #include "viewer/lesson_player.h"
+#include "viewer/program_view.h"
 #include "viewer/step_model.h"
 #include "viewer/trace_runner.h"
 
@@ -63,9 +64,10 @@ void poll_measurement(App& app)
     }
 }
 
-// The lab at an index of all_labs(), or the user's kernel's lab in its place.
+// The lab at an index of all_labs(), or the user's kernel's lab in its place; a program's lab in place of any.
 const Lab& lab_at(const App& app, std::size_t lab)
 {
+    if (app.program) return app.program->lab;
     const Lab& found = all_labs().at(lab);
     return app.user_lab && app.user_lab->lab.id == found.id ? app.user_lab->lab : found;
 }
@@ -199,6 +201,7 @@ std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version)
 
 std::optional<std::size_t> compared_version(const App& app)
 {
+    if (app.program) return std::nullopt;  // a program's launches are no ladder of versions
     const Lab& lab = current_lab(app);
     const bool users = app.user_lab && &lab == &app.user_lab->lab && app.sel.version + 1 == lab.versions.size();
     const std::string named = !app.compared_with.empty() ? app.compared_with : users ? app.user_lab->as_version : "";
@@ -274,6 +277,13 @@ void trace_arrived(App& app, const TraceKey& key, TraceSlot slot)
     it->second = std::move(slot);
     finish_slot(app, key, it->second);
     if (key == trace_key(app, app.sel.version)) set_step(app, app.sel.step);  // the step it waited with, now clamped
+}
+
+void place_trace(App& app, std::size_t version, TraceSlot slot)
+{
+    const TraceKey key = trace_key(app, version);
+    TraceSlot& placed = app.traces[key] = std::move(slot);
+    finish_slot(app, key, placed);
 }
 
 void totals_arrived(App& app, const TraceKey& key, TotalsSlot slot)

@@ -123,6 +123,8 @@ struct UserLab {
     Lab lab;
 };
 
+struct ProgramLab;  // viewer/program_view.h
+
 struct App {
     Selection sel;
     std::map<TraceKey, TraceSlot> traces;
@@ -153,6 +155,7 @@ struct App {
     Timing timing;
     GpuStatus gpu;
     std::shared_ptr<const UserLab> user_lab;  // --file: replaces its lab in current_lab()
+    std::shared_ptr<const ProgramLab> program;  // --run: the program's lab, in place of every lab in current_lab()
     std::map<std::string, std::optional<MeasuredCounts>> measured;  // "lab version": results/fidelity/, read once
     OccupancyView occupancy;
     LessonPlay lesson;  // --lesson: the slides, the one shown, its answer
@@ -219,6 +222,10 @@ void totals_arrived(App& app, const TraceKey& key, TotalsSlot slot);  // the sam
 
 // Sets up the state for a lab/version by name; throws std::invalid_argument naming what is wrong.
 void select_by_name(App& app, const std::string& lab, const std::string& version);
+
+// A trace made elsewhere (a program's run, viewer/program_view.h) kept as
+// the version's at the current settings, as if it had run here.
+void place_trace(App& app, std::size_t version, TraceSlot slot);
 
 // Adds the user's kernel as the last version of the selected lab, launched as
 // the selected version, and selects it; the file is compiled when first traced.

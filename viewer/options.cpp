@@ -8,6 +8,7 @@
 #include "labs/common/problem_args.h"
 #include "viewer/app.h"
 #include "viewer/lesson_player.h"
+#include "viewer/program_view.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/version.h"
 
@@ -29,6 +30,30 @@ void parse_size(const std::string& text, Options& o)
     }
     if (o.width < 640 || o.height < 400 || o.width > 8192 || o.height > 8192)
         throw UsageError("--size " + text + " is out of range: from 640x400 to 8192x8192");
+}
+
+// --run takes the rest of the line: the program's files and options, read as `warplab run` reads them.
+std::optional<wl::cudart::RunArguments> run_arguments(int& argc, char** argv)
+{
+    int at = 1;
+    while (at < argc && std::string_view(argv[at]) != "--run") ++at;
+    if (at == argc) return std::nullopt;
+    const std::vector<std::string> rest(argv + at + 1, argv + argc);
+    argc = at;  // what is before it is the viewer's
+#if WARPLAB_HAVE_RUN
+    wl::cudart::RunArguments run;
+    try {
+        run = wl::cudart::parse_run_arguments(rest);
+    } catch (const std::invalid_argument& e) {
+        throw UsageError(std::string("--run: ") + e.what());
+    }
+    if (!run.json_dir.empty() || run.backend != "cpu")
+        throw UsageError("--run: --json and --backend are warplab run's; the viewer runs the program on the emulator and shows its traces");
+    return run;
+#else
+    throw UsageError("--run: this warplab-viewer was built without `warplab run` (it needs libzstd-dev, liblz4-dev and the CUDA "
+                     "toolkit's headers when warplab is built)");
+#endif
 }
 
 BackendChoice backend_choice(const std::string& name)
@@ -82,6 +107,14 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--lesson", o.lesson, "play a lesson in presenter mode: a lesson file, or a shipped lesson's name (lessons/, e.g. reduction); "
                    "PageDown/PageUp move, R reveals");
     cli.add_option("--slide", o.slide, "with --lesson: the slide to start on, from 1")->check(CLI::PositiveNumber);
+    std::string run_help;  // never read: --run and what follows it are taken off the line first (run_arguments)
+    cli.add_option("--run", run_help,
+                   std::string("last on the line: build and run a whole CUDA program as warplab run does, list its launches and "
+                               "step through the watched ones: --run ") + wl::cudart::kRunArgumentsUsage)
+        ->type_name("PROG.CU ...");
+    cli.add_option("--launch", o.launch, "with --run: the launch to show first, by its number in the launch table (a watched one)")
+        ->check(CLI::PositiveNumber);
+    o.run = run_arguments(argc, argv);
     try {
         cli.parse(argc, argv);
     } catch (const CLI::CallForHelp& e) {
@@ -121,9 +154,38 @@ std::optional<Options> parse_options(int argc, char** argv)
     if (!o.lesson.empty() && (!o.lab.empty() || !o.version.empty() || o.step || !o.file.empty() || o.banks))
         throw UsageError("--lesson chooses the labs, versions and steps: give no --lab, --version, --step, --file or --banks with it");
     if (cli.count("--slide") && o.lesson.empty()) throw UsageError("--slide counts the slides of --lesson; give --lesson too");
+    if (o.run && (!o.lab.empty() || !o.version.empty() || !o.file.empty() || !o.lesson.empty() || o.banks || o.without_barrier))
+        throw UsageError("--run shows the program's own launches: give no --lab, --version, --file, --lesson, --banks or --without-barrier with it");
+    if (o.launch && !o.run) throw UsageError("--launch counts the launches of --run's program; give --run too");
     o.presenter |= !o.lesson.empty();
     return o;
 }
+
+namespace {
+
+// --run: the program built and run, its launch and step selected. A program
+// that does not build or run is shown with its message, not refused here.
+void apply_program(App& app, const Options& o)
+{
+    open_program(app, *o.run);
+    const ProgramLab& p = *app.program;
+    if (o.launch) {
+        const auto version = version_of_launch(p, *o.launch);
+        if (!version && p.failure.empty())
+            throw UsageError("--launch " + std::to_string(*o.launch) + ": " +
+                             (*o.launch > p.run.launches.size() ? "the program made " + std::to_string(p.run.launches.size()) + " launches"
+                                                                 : "that launch was not watched (--watch after --run's files chooses)"));
+        if (version) select_version(app, *version);
+    }
+    const std::uint32_t steps = step_count(app);
+    if (o.step && steps && std::uint32_t(*o.step) >= steps)
+        throw UsageError("--step " + std::to_string(*o.step) + " is out of range: the launch has steps 0 to " + std::to_string(steps - 1));
+    set_step(app, o.step.value_or(0));
+    app.presenter = o.presenter;
+    app.compare_widths = o.compare_widths;
+}
+
+}  // namespace
 
 void apply_options(App& app, const Options& o)
 {
@@ -141,6 +203,7 @@ void apply_options(App& app, const Options& o)
         start_lesson(app, std::move(lesson), o.slide - 1);
         return;
     }
+    if (o.run) return apply_program(app, o);
     try {
         select_by_name(app, o.lab, o.version);
     } catch (const std::invalid_argument& e) {

@@ -5,12 +5,15 @@
 //                  [--banks [--banks-preset NAME]]
 //                  [--file F.cu [--kernel K] [--shared-bytes B]]
 //                  [--lesson FILE|NAME [--slide N]]
+//                  [--launch N] --run prog.cu [more.cu ...] [-I DIR] [-D NAME[=V]] [-std=c++NN] [--watch SPEC] [-- ARGS]
 #pragma once
 #include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "warplab/cudart/program_run.h"
 
 namespace warplab::viewer {
 
@@ -37,6 +40,10 @@ struct Options {
     std::uint64_t max_instructions = 0;  // emulator: instructions a thread may run; 0: the emulator's default
     std::string lesson;                  // a lesson to play (viewer/lesson.h): a file, or a shipped lesson's name
     std::size_t slide = 1;               // ... from this slide, counted from 1
+    // --run: a whole program, built and run as `warplab run` runs it (the rest
+    // of the command line is its files, compiler options, --watch and -- ARGS).
+    std::optional<wl::cudart::RunArguments> run;
+    std::optional<unsigned> launch;      // ... the launch to show first (its number in the launch table); unset: the first watched
     bool headless() const { return !screenshot.empty() || !tour.empty(); }
 };
 

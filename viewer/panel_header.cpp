@@ -125,6 +125,16 @@ void settings_combos(App& app)
     if (changed) select_settings(app, s);
 }
 
+// A program's files (--run): its lab's title, as the launches panel heads it.
+void program_title(App& app)
+{
+    ImGui::SameLine();
+    const std::string text = "program " + current_lab(app).title;
+    wrap_unless_fits(ImGui::CalcTextSize(text.c_str()).x);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(text.c_str());
+}
+
 // The key hints at the right end of the bar's last row, where they fit; else a "(?)" that tells them.
 // Hovered, either says which warplab this is (the about box).
 void key_hints()
@@ -148,8 +158,12 @@ void desk_header(App& app)
     ImGui::TextUnformatted("warplab");
     ImGui::SameLine();
     if (ImGui::Button(app.playground.open ? "< Back to the lab" : "Bank playground")) app.playground.open = !app.playground.open;
-    lab_combo(app);
-    settings_combos(app);
+    if (app.program) {  // a program's launches run as it made them: no lab, no settings
+        program_title(app);
+    } else {
+        lab_combo(app);
+        settings_combos(app);
+    }
     view_switch(app);
     key_hints();
 }

@@ -7,6 +7,7 @@
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
+#include "viewer/program_view.h"
 #include "viewer/timing_model.h"
 
 namespace warplab::viewer {
@@ -15,6 +16,7 @@ namespace {
 
 std::string run_status(App& app)
 {
+    if (app.program) return program_status(app);
     const Lab& lab = current_lab(app);
     const TraceSlot& slot = current_trace(app);
     const TraceKey key = trace_key(app, app.sel.version);
@@ -92,7 +94,7 @@ void status_panel(App& app)
         const TraceSlot& slot = current_trace(app);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const std::string text = status_text(app);
-        const bool fine = slot.run ? slot.run->result.ok : recording_only(app);  // a recording shown is no error
+        const bool fine = app.program ? !program_failed(app) : slot.run ? slot.run->result.ok : recording_only(app);  // a recording shown is no error
         wrapped_text(slot.pending ? palette().muted : fine ? palette().text : palette().partial_outline, text);
         if (!slot.run && !slot.pending && !fine) add_region(app, "status.error", p, ImVec2(p.x + ImGui::GetContentRegionAvail().x, ImGui::GetCursorScreenPos().y));
         warnings_line(app);

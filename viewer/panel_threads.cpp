@@ -220,9 +220,9 @@ void fault_banner(App& app, const TraceSlot& slot)
     }
     const VersionMeta& v = current_version(app);
     const std::string title = slot.fault ? std::string(v.id) + " faulted: the launch stopped"
-                                         : std::string(v.id) + " cannot run with these settings";
+                                         : std::string(v.id) + (app.program ? " has no trace to show" : " cannot run with these settings");
     const float pad = ImGui::GetFontSize() * 0.6f;
-    const bool offer_lockstep = slot.fault && app.sel.schedule == wl::emu::Schedule::Independent;
+    const bool offer_lockstep = slot.fault && app.sel.schedule == wl::emu::Schedule::Independent && !app.program;  // a program's launch ran as it made it
     // The box is as tall as what it holds: the contents are laid out first (on
     // the draw list's upper channel), then the background drawn beneath them.
     const ImVec2 p = ImGui::GetCursorScreenPos();

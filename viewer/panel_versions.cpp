@@ -8,6 +8,7 @@
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
 #include "viewer/panels.h"
+#include "viewer/program_view.h"
 
 namespace warplab::viewer {
 
@@ -42,6 +43,7 @@ void version_row(App& app, std::size_t i)
 
 void versions_panel(App& app)
 {
+    if (app.program) return launches_panel(app);  // a program's launches take its place
     if (begin_panel(app, Panel::Versions, current_lab(app).title.c_str())) {
         ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, 4));
         for (std::size_t i = 0; i < current_lab(app).versions.size(); ++i) version_row(app, i);

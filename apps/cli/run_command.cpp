@@ -133,8 +133,7 @@ int RunCommand::run() const
     wl::cudart::ProgramOptions& o = a.program;
     o.gpu = runs_on_gpu(a);
     // An installed warplab links programs with the runtime it carries (cmake/install.cmake).
-    if (const auto installed = warplab::data_dir() / "cudart" / (o.gpu ? "link-gpu.txt" : "link.txt"); std::filesystem::exists(installed))
-        o.link_file = installed.string();
+    o.link_file = warplab::installed_runtime_link_file(o.gpu);
     const auto start = std::chrono::steady_clock::now();
     const wl::cudart::Program program = wl::cudart::build_program(o);
     if (!program.reused)  // a second run of the same files says nothing here: it reuses this build

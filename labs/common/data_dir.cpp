@@ -39,4 +39,11 @@ fs::path data_dir()
     return found;
 }
 
+std::string installed_runtime_link_file(bool gpu)
+{
+    const fs::path list = data_dir() / "cudart" / (gpu ? "link-gpu.txt" : "link.txt");
+    std::error_code ec;
+    return fs::exists(list, ec) ? list.string() : std::string();
+}
+
 }  // namespace warplab

@@ -39,6 +39,8 @@ sys.path.insert(0, os.path.join(REPO, "scripts"))
 from fill_results import FENCE  # noqa: E402  (one reading of a fence, shared with the reading time)
 
 LABS = ["reduction", "matmul", "coalescing", "transpose", "image", "transfers"]
+# Walkthroughs of no lab, by their path in the repository.
+OTHER_WALKTHROUGHS = ["docs/program-walkthrough.md"]
 INLINE = re.compile(r"`((?:build/)?warplab(?:-viewer)?\s[^`]+|diff <\([^`]+)`( \(GPU only\))?")
 # Where only the GPU is missing: the options were parsed and checked first.
 NEEDS_GPU = ("no GPU to time on", "runs only on a GPU")
@@ -87,7 +89,9 @@ def run(command: str, warplab: str, viewer: str | None, shots: str) -> str | Non
     if tool == "warplab-viewer":
         if not viewer:
             return None  # no viewer built here (SDL2 missing): the CLI's commands still run
-        args = [viewer] + args[1:] + ["--screenshot", os.path.join(shots, re.sub(r"\W+", "_", command) + ".png")]
+        # Before --run, which takes the rest of the line for the program.
+        at = args.index("--run") if "--run" in args else len(args)
+        args = [viewer] + args[1:at] + ["--screenshot", os.path.join(shots, re.sub(r"\W+", "_", command) + ".png")] + args[at:]
     elif tool == "warplab":
         args = [warplab] + args[1:]
         if "--record" in args[:-1]:  # a GPU's recording goes to a scratch file, never over results/
@@ -133,8 +137,7 @@ def main() -> int:
     viewer = a.viewer if a.viewer and os.path.exists(a.viewer) else None
     failures, seen = [], {}
     with tempfile.TemporaryDirectory() as shots:
-        for lab in LABS:
-            path = os.path.join(REPO, "labs", lab, "walkthrough.md")
+        for path in [os.path.join(REPO, "labs", lab, "walkthrough.md") for lab in LABS] + [os.path.join(REPO, p) for p in OTHER_WALKTHROUGHS]:
             failures += check(open(path, encoding="utf-8").read(), os.path.relpath(path, REPO), a.warplab, viewer, shots, seen)
         count = len(seen)
         # The check fails where it should: an unknown option, --versions without --markdown, an unknown version,

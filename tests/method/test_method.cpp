@@ -15,6 +15,7 @@
 #include "labs/method/run.h"
 #include "labs/method/verdict.h"
 #include "warplab/occupancy.h"
+#include "warplab/ptx/ptx.h"
 
 namespace warplab::method {
 namespace {
@@ -97,10 +98,9 @@ TEST(MethodRun, BadInputRefused)
 
 // ---- the PTX, counted by kind ------------------------------------------------
 
-// The body of the entry method_<name><float> in the lab's PTX.
-std::string entry_body(const std::string& name)
+// The body of the entry method_<name><float> in `ptx` (the lab's, by default).
+std::string entry_body(const std::string& name, const std::string& ptx = kPtx)
 {
-    const std::string ptx = kPtx;
     const std::string mangled = std::to_string(std::string("method_").size() + name.size()) + "method_" + name + "IfEE";
     const std::size_t at = ptx.find(".entry _ZN7warplab6method" + mangled);
     if (at == std::string::npos) throw std::logic_error("no entry method_" + name + " in the lab's PTX");
@@ -225,6 +225,25 @@ TEST(MethodPtx, LibraryFunctionsAgainstIntrinsics)
     EXPECT_EQ(library.at("sin.approx"), 0);
     EXPECT_EQ(library.at("ex2.approx"), 1);
     EXPECT_GE(library.at("fma.rn.f32"), 8);
+}
+
+// -use_fast_math on the whole file turns v10's sinf and expf into v11's
+// intrinsics without changing its source: one sin.approx, one ex2.approx
+// (both flushing subnormals to zero: .ftz), and no FMA left of sinf's
+// polynomial. Compiled here with nvcc, as a student would build the file.
+TEST(MethodPtx, FastMathTurnsLibraryCallsIntoIntrinsics)
+{
+    if (wl::ptx::find_nvcc().empty()) GTEST_SKIP() << "needs nvcc";
+    wl::ptx::CompileOptions o;
+    o.include_dirs = {WARPLAB_SOURCE_DIR};
+    o.extra_flags = {"-std=c++20", "-use_fast_math"};
+    const std::string source = "#include \"kernels/method/10_sin_exp.cuh\"\n"
+                               "template __global__ void warplab::method::method_sin_exp<float>(const float*, float*, unsigned);\n";
+    const std::string ptx = wl::ptx::compile_source(source, "sin_exp_fast_math.cu", o).text;
+    const auto fast = count_by_kind(entry_body("sin_exp", ptx), {"sin.approx.ftz", "ex2.approx.ftz", "fma.rn.f32"});
+    EXPECT_EQ(fast.at("sin.approx.ftz"), 1);
+    EXPECT_EQ(fast.at("ex2.approx.ftz"), 1);
+    EXPECT_EQ(fast.at("fma.rn.f32"), 0);
 }
 
 // ((x·(1/6) + 0.5f)·x + 1.0)·x + 1.0f. v12: the first FMA and the multiply

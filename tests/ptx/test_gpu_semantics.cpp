@@ -1,9 +1,10 @@
-// The interpreter gives the words an H100 gives where PTX leaves the host's
-// answer and the GPU's apart (each rule found by the differential tests'
-// generated kernels against the GPU): canonical NaNs, the sign of a zero from
-// min, max and .sat, NaN and out-of-range values converted to integers, and
-// the integer SIMD intrinsics (dp4a, dp2a, vabsdiff4, the 16x2 lanes) and
-// min.NaN. Inputs come from memory so that nvcc cannot fold the operations away.
+// The interpreter gives the words an H100 gives where the host's answer and
+// the GPU's part (rules the differential tests' generated kernels found
+// against the GPU): canonical NaNs, the sign of a zero from min, max and .sat,
+// NaN and out-of-range values converted to integers; and the integer SIMD
+// instructions (dp4a, dp2a, vabsdiff4, the 16x2 lanes) and min.NaN as PTX
+// defines them. Inputs come from memory so that nvcc cannot fold the
+// operations away.
 #include <bit>
 #include <cmath>
 #include <cstring>

@@ -126,11 +126,11 @@ def crossings(root):
 
 
 def build_files(root):
-    for path in sorted(root.rglob("*")):
-        rel = path.relative_to(root).as_posix()
-        if path.is_file() and (path.name == "CMakeLists.txt" or path.suffix == ".cmake") \
-                and not rel.startswith(("build", ".")):
-            yield rel, path.read_text(errors="replace")
+    """CMakeLists.txt and *.cmake files, outside build folders (not walked: they are large)."""
+    tops = [p for p in sorted(root.iterdir()) if not p.name.startswith(("build", "."))]
+    for path in [p for p in tops if p.is_file()] + [f for p in tops if p.is_dir() for f in sorted(p.rglob("*"))]:
+        if path.is_file() and (path.name == "CMakeLists.txt" or path.suffix == ".cmake"):
+            yield path.relative_to(root).as_posix(), path.read_text(errors="replace")
 
 
 def core_libraries(files):

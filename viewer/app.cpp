@@ -163,7 +163,14 @@ TotalsSlot totals_of(App& app, std::size_t version)
 {
     const RunRequest req = request_for(app, version);
     const TraceKey key = key_of(app, version, req);
-    if (!app.start_trace) return totals_in(trace_for(app, version, req));  // the desktop: the whole trace, at once
+    if (!app.start_trace) {  // the desktop: at once
+        if (const auto whole = app.traces.find(key); whole != app.traces.end()) return totals_in(whole->second);
+        // Another version's totals (the time chart's) keep no whole trace: each
+        // may hold the analysis's 256 MiB (kAnalysisBytes), and every version's would not fit.
+        auto it = app.totals.find(key);
+        if (it == app.totals.end()) it = app.totals.emplace(key, totals_in(run_trace(current_lab(app), req))).first;
+        return it->second;
+    }
     const auto whole = app.traces.find(key);
     auto it = app.totals.find(key);
     // A whole trace that is here, or on its way with no totals asked for (no second run of the same trace).

@@ -383,6 +383,28 @@ TEST(ViewerModel, ACutTraceSaysSoInTheStatusLine)
     EXPECT_NE(records_cut_note(run).find("cap (384 MiB of records"), std::string::npos) << records_cut_note(run);
 }
 
+// On the desktop another version's totals (the metrics panel's and the time
+// chart's rows) are run at once but keep no whole trace: each may hold the
+// analysis's 256 MiB, and every version's at once would not fit in memory.
+// The version on screen keeps its whole trace, and its totals are that trace's.
+TEST(ViewerModel, AnotherVersionsTotalsKeepNoWholeTrace)
+{
+    App app;
+    select_on_emulator(app, "reduction", "v1");
+    ASSERT_NE(current_run(app), nullptr);
+    const TotalsSlot own = totals_of(app, app.sel.version);
+    ASSERT_TRUE(own.totals.has_value());
+    EXPECT_EQ(own.totals->steps, current_run(app)->totals.steps);
+    EXPECT_EQ(app.totals.count(trace_key(app, app.sel.version)), 0u);
+    const std::size_t v3 = 2;  // reduction's v1, v2, v3
+    ASSERT_EQ(current_lab(app).versions[v3].id, "v3");
+    const TotalsSlot other = totals_of(app, v3);
+    ASSERT_TRUE(other.totals.has_value()) << other.error;
+    EXPECT_GT(other.totals->steps, 0u);
+    EXPECT_EQ(app.traces.count(trace_key(app, v3)), 0u);
+    EXPECT_EQ(app.totals.count(trace_key(app, v3)), 1u);
+}
+
 // The size is part of what a trace is run with: a new n is a new trace (its
 // own key, its own run), and another lab starts from its own default again.
 // v10's path comes with the run and through its JSON document (the browser's

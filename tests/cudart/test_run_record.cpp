@@ -37,6 +37,7 @@ TEST(RunRecord, RecordsReadBackAsWritten)
 {
     wl::cudart::LaunchRecord r;
     r.index = 3, r.kernel = "vadd", r.grid[0] = 4, r.block[0] = 256, r.shared_bytes = 1024, r.emulated_ms = 1.5;
+    r.lane_instructions = 5'000'000'000;  // past 32 bits
     r.error = "kernel fault: ...", r.trace = "launch-3.json", r.watched_block = 2;
     const wl::cudart::LaunchRecord back = wl::cudart::launch_from_json(to_json(r));
     EXPECT_EQ(back.index, 3u);
@@ -46,6 +47,7 @@ TEST(RunRecord, RecordsReadBackAsWritten)
     EXPECT_EQ(back.block[0], 256u);
     EXPECT_EQ(back.shared_bytes, 1024u);
     EXPECT_EQ(back.emulated_ms, 1.5);
+    EXPECT_EQ(back.lane_instructions, 5'000'000'000u);
     EXPECT_EQ(back.error, r.error);
     EXPECT_EQ(back.trace, r.trace);
     EXPECT_EQ(back.watched_block, 2u);

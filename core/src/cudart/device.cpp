@@ -352,6 +352,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     d.emu.options.watched_blocks = {watched.value_or(0)};
     d.emu.options.cooperative = cooperative;
     const auto start = std::chrono::steady_clock::now();
+    const std::uint64_t instructions_before = emu::lane_instructions_run();
     std::optional<Failure> failure;
     OpenMemory open;
     launched();
@@ -365,6 +366,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
         failure.emplace(Error::InvalidValue, std::string("kernel ") + k.name + ": " + e.what());
     }
     r.emulated_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    r.lane_instructions = emu::lane_instructions_run() - instructions_before;
     d.clock_ms += r.emulated_ms;
     for (const emu::Warning& w : d.emu.take_warnings())
         std::fprintf(stderr, "warplab: warning: %s (%llu times)\n", w.at.message().c_str(), static_cast<unsigned long long>(w.count));

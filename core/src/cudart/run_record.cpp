@@ -66,7 +66,8 @@ nlohmann::json to_json(const LaunchRecord& r)
                         {"grid", {r.grid[0], r.grid[1], r.grid[2]}},
                         {"block", {r.block[0], r.block[1], r.block[2]}},
                         {"shared_bytes", r.shared_bytes},
-                        {"emulated_ms", r.emulated_ms}};
+                        {"emulated_ms", r.emulated_ms},
+                        {"lane_instructions", r.lane_instructions}};
     if (!r.error.empty()) j["error"] = r.error;
     if (!r.trace.empty()) j["trace"] = r.trace, j["watched_block"] = r.watched_block;
     if (r.on_gpu) j["backend"] = "gpu";
@@ -81,6 +82,7 @@ LaunchRecord launch_from_json(const nlohmann::json& j)
     for (int i = 0; i < 3; ++i) r.grid[i] = j.at("grid").at(i).get<unsigned>(), r.block[i] = j.at("block").at(i).get<unsigned>();
     r.shared_bytes = j.at("shared_bytes").get<std::uint64_t>();
     r.emulated_ms = j.at("emulated_ms").get<double>();
+    r.lane_instructions = j.value("lane_instructions", std::uint64_t{0});
     r.error = j.value("error", "");
     r.trace = j.value("trace", "");
     r.watched_block = j.value("watched_block", 0u);

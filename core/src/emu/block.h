@@ -226,10 +226,7 @@ inline unsigned clock_slots(const Block& b) { return b.threads + 1; }
 
 // The lane this host thread runs (the scheduler sets it at every resume, a
 // warp pass at every enter_lane), and fiber switches counted so far: each
-// resume is two (there and back). __thread: no TLS wrapper on the hot paths;
-// local-exec: the runtime is a static library of executables, so these are
-// reached at a fixed offset, as when they were local to one file.
-#define WL_RUNTIME_TLS __thread __attribute__((tls_model("local-exec")))
+// resume is two (there and back). WL_RUNTIME_TLS: runtime.h.
 extern WL_RUNTIME_TLS Lane* tls_lane;
 extern WL_RUNTIME_TLS std::uint64_t tls_switches;
 

@@ -13,6 +13,7 @@ namespace wl::emu::detail {
 
 WL_RUNTIME_TLS Lane* tls_lane = nullptr;
 WL_RUNTIME_TLS std::uint64_t tls_switches = 0;
+WL_RUNTIME_TLS std::uint64_t tls_lane_instructions = 0;
 WL_RUNTIME_TLS WarpPass tls_pass;
 
 // WebAssembly cannot switch stacks the way Boost.Context does: the browser build

@@ -75,6 +75,15 @@ LaneInfo current_lane();
 // step's end; the row stays in place for the block's whole run.
 std::uint32_t* instruction_tally();
 
+// Host-thread locals of the runtime and the interpreter. __thread: no TLS
+// wrapper on the hot paths; local-exec: the runtime is a static library of
+// executables, so these are reached at a fixed offset, as locals of one file.
+#define WL_RUNTIME_TLS __thread __attribute__((tls_model("local-exec")))
+// Lane-instructions this host thread has run: one per lane an instruction
+// executes for (not for lanes its guard predicate skips). The interpreter
+// adds to it; each launch adds what its host threads ran to lane_instructions_run().
+extern WL_RUNTIME_TLS std::uint64_t tls_lane_instructions;
+
 // ---- warp passes (KernelBody::run_pass) ----
 
 // One lane of a pass: its flat index, and whether it starts.

@@ -42,6 +42,12 @@ void Emulator::launch_body(const char* name, dim3 grid, dim3 block, const detail
     detail::run_grid(name, grid, block, options, body, records_, switches_, detail::RunNotes{&warnings_, &records_cut_});
 }
 
+namespace {
+std::atomic<std::uint64_t> g_lane_instructions{0};
+}
+
+std::uint64_t lane_instructions_run() { return g_lane_instructions.load(std::memory_order_relaxed); }
+
 namespace detail {
 namespace {
 
@@ -353,9 +359,10 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
     if (opt.warp_width != 32 && opt.warp_width != 64)
         throw LaunchError("invalid warp width " + std::to_string(opt.warp_width) + ": a warp has 32 or 64 lanes");
     if (opt.cooperative) {
-        const std::uint64_t switches_before = tls_switches;
+        const std::uint64_t switches_before = tls_switches, instructions_before = tls_lane_instructions;
         run_resident(kernel, grid, block, opt, body, records, notes);
         switches += tls_switches - switches_before;
+        g_lane_instructions += tls_lane_instructions - instructions_before;
         return;
     }
 
@@ -383,7 +390,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
 
     auto work = [&] {
         try {
-            const std::uint64_t switches_before = tls_switches;
+            const std::uint64_t switches_before = tls_switches, instructions_before = tls_lane_instructions;
             PooledMemory pooled(static_cast<unsigned>(threads));
             WorkerMemory& mem = pooled.get();
             std::vector<LaneRecord> local;
@@ -411,6 +418,7 @@ void run_grid(const char* kernel, dim3 grid, dim3 block, const LaunchOptions& op
             if (records.empty()) records = std::move(local);  // no second copy of up to the cap's bytes
             else records.insert(records.end(), local.begin(), local.end());
             switches += tls_switches - switches_before;
+            g_lane_instructions += tls_lane_instructions - instructions_before;
         } catch (...) {
             stop = true;
             std::lock_guard lock(out_mutex);

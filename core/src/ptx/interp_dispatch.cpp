@@ -84,6 +84,7 @@ Flow Interpreter::run(const Frame& entry, std::size_t& entry_pc)
         in = code + pc++;                                                                            \
         if (tally) [[unlikely]] ++tally[pc - 1];                                                     \
         if (in->pred != kNoReg && ((r[in->pred] & 1) != 0) == ((in->flags & kNegPred) != 0)) goto skip; \
+        ++emu::detail::tls_lane_instructions;                                                        \
         goto* handlers[static_cast<unsigned>(in->fast)];                                            \
     } while (0)
     WL_NEXT();

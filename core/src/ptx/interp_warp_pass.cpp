@@ -199,6 +199,9 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     // The pass's lanes 0 .. count - 1, when they are all in this group.
     const unsigned count = static_cast<unsigned>(std::popcount(g.lanes));
     const LaneMask whole = g.lanes == lanes_below(count) ? g.lanes : 0;
+    auto executed = [&](LaneMask exec) {  // the lane-instructions of one instruction
+        emu::detail::tls_lane_instructions += exec == whole ? count : static_cast<unsigned>(std::popcount(exec));
+    };
     // The instruction mix: each live lane reached the instruction at `at` (a watched block's lanes only).
     const bool tallied = lanes[0].run->t.tally != nullptr;
     auto reach = [&](std::size_t at, std::uint32_t times) {
@@ -218,6 +221,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
 // Every lane of the group's first `whole` executes (the common case: a
 // converged warp) or the lanes of the mask.
 #define WL_EACH_LANE(prepare, stmt)                                                   \
+    executed(exec);                                                                   \
     if (exec == whole) {                                                              \
         for (unsigned k = 0; k < count; ++k) {                                        \
             const PassLane& lane = lanes[k];                                          \
@@ -241,6 +245,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         switch (in->fast) {
 #include "ops.def"
         case Fast::Bra:
+            executed(exec);
             if (in->o[0].reg < pc) [[unlikely]] {  // a loop: the group's budget, once for all its lanes
                 warp_budget_used += pc - in->o[0].reg;
                 if (warp_budget_used > L.max_instructions) [[unlikely]] {
@@ -256,6 +261,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
             }
             continue;
         case Fast::BarSync: {
+            executed(exec);
             unsigned flats[kMaxWarpSize], count = 0;
             for (LaneMask m = exec; m; m &= m - 1) {
                 lanes[std::countr_zero(m)].run->pc = pc;
@@ -265,9 +271,9 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
             live &= ~exec;
             continue;
         }
-        case Fast::Nop: continue;
+        case Fast::Nop: executed(exec); continue;
         default:
-            if (orders_lanes(*in)) {
+            if (orders_lanes(*in)) {  // run() counts the lanes from here on
                 if (tallied) reach(pc - 1, ~0u);  // undone (-1): run() reaches it again, lane by lane, and counts it
                 run_lanes_apart(lanes, live, pc - 1);
                 return;
@@ -275,6 +281,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
             break;
         }
 #undef WL_EACH_LANE
+        executed(exec);
         if (in->op == Op::BarWarp && syncwarp_together(lanes, exec, *in, pc, fr)) {
             live &= ~exec;
             continue;

@@ -41,6 +41,7 @@ struct LaunchRecord {
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     std::uint64_t shared_bytes = 0;  // dynamic shared memory the launch gave
     double emulated_ms = 0;          // the emulator's time for the launch (host time, not GPU time)
+    std::uint64_t lane_instructions = 0;  // what the emulator ran: one per lane an instruction executed for
     std::string error;               // why it failed (a kernel fault, a bad configuration), empty when it ran
     std::string trace;               // its trace's file in the run directory, empty when not watched
     std::uint32_t watched_block = 0;

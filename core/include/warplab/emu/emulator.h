@@ -91,6 +91,11 @@ class LaunchError : public std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Lane-instructions every launch of this process has run so far (each
+// instruction once per lane it executes for): a kernel's work, the same on
+// any host, which a benchmark divides by its time.
+std::uint64_t lane_instructions_run();
+
 namespace detail {
 struct KernelBody;  // how a launch runs its threads: core/src/emu/runtime.h
 }

@@ -3,8 +3,10 @@
 //   (b) reducing 2^22 floats with v1 on all cores, from the lab's PTX: at most 1.0 second;
 //   (c) every trace the viewer shows, at its defaults: at most 1 second each
 //       (one case per version of every registered lab: what `warplab trace <lab> <version>` runs);
-// plus a baseline for (a): bare Boost.Context switches, nothing else.
-// Run: build/warplab_emulator_bench (--benchmark_filter=Trace for (c) alone).
+// plus a baseline for (a): bare Boost.Context switches, nothing else;
+// and workloads at real sizes, in lane-instructions per second (workloads.h).
+// Run: build/warplab_emulator_bench (--benchmark_filter=Trace for (c) alone,
+// --benchmark_filter=Workload for the workloads).
 // The figures print; nothing passes or fails here, but the summary at the end
 // says whether each demand is met, and which traces exceed theirs.
 #include <benchmark/benchmark.h>
@@ -27,6 +29,7 @@
 #include "labs/reduction/run.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
+#include "workloads.h"
 
 namespace {
 
@@ -216,10 +219,12 @@ int main(int argc, char** argv)
 {
     benchmark::Initialize(&argc, argv);
     register_traces();
+    warplab::bench::register_workloads();
     if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
     SummaryReporter reporter;
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::Shutdown();
     print_summary();
+    warplab::bench::print_workload_summary();
     return 0;
 }

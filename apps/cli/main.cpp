@@ -18,6 +18,7 @@
 #include <optional>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 
 #include "labs/common/did_you_mean.h"
@@ -294,12 +295,14 @@ int trace(const TraceArgs& a)
     const RunRequest req = checked_request(*lab, *v, a);
     const TracedRun run = traced(*lab, req);
     if (a.json || !a.out.empty()) {
-        const std::string text = trace_document(*lab, req, run).dump(1) + "\n";
+        // Streamed, not dumped to a string first: at the record cap the text is
+        // hundreds of megabytes beside the document (docs/emulator.md's bound).
+        const nlohmann::json doc = trace_document(*lab, req, run);
         if (a.out.empty()) {
-            std::fputs(text.c_str(), stdout);
+            std::cout << std::setw(1) << doc << "\n" << std::flush;
         } else {
             std::ofstream f(a.out);
-            if (!(f << text)) throw std::invalid_argument("cannot write " + a.out);
+            if (!(f << std::setw(1) << doc << "\n")) throw std::invalid_argument("cannot write " + a.out);
             std::fprintf(stderr, "wrote %s\n", a.out.c_str());
         }
     }

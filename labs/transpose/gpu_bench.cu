@@ -105,7 +105,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     if (!status.available) throw std::invalid_argument("no GPU to time on: " + status.reason);
     if (o.type != "float") throw std::invalid_argument("transpose moves floats: --type " + o.type + " is not offered");
     const Shape s = shape_of(o);  // refuses shapes the kernels cannot index
-    if (V1::grid(s.rows, s.cols).y > 65535) throw std::invalid_argument("shape " + s.text() + " has too many rows for a grid");
+    require_grid_rows(V1::grid(s.rows, s.cols), "shape " + s.text());
     require_fit(s);
 
     BenchTable table = memory_bound_table("transpose", "float", o);

@@ -13,6 +13,9 @@
 #include "labs/common/data_dir.h"
 #include "process.h"
 #include "warplab/ptx/ptx.h"
+#if WARPLAB_HAVE_RUN
+#include "warplab/cudart/program.h"
+#endif
 
 namespace wl::grade {
 namespace fs = std::filesystem;
@@ -242,6 +245,34 @@ BuildResult compile_to_ptx(const Toolchain& tc, const ExerciseSpec& spec, const 
     } catch (const ptx::CompileError& e) {
         r.errors = first_errors(e.what());
     }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return r;
+}
+
+BuildResult build_student_program(const Toolchain& tc, const fs::path& program_file)
+{
+    if (tc.nvcc.empty()) throw std::runtime_error(kNeedsToolkit);
+    BuildResult r;
+    const auto start = std::chrono::steady_clock::now();
+#if WARPLAB_HAVE_RUN
+    cudart::ProgramOptions opt;
+    opt.sources = {program_file.string()};
+    opt.cache_dir = (tc.cache_dir / "programs").string();
+    opt.link_file = warplab::installed_runtime_link_file(false);  // an installed warplab's runtime
+    try {
+        const cudart::Program built = cudart::build_program(opt);
+        r.binary = built.executable;
+        r.cached = built.reused;
+        r.ok = true;
+    } catch (const ptx::ToolkitMissing&) {
+        throw std::runtime_error(kNeedsToolkit);
+    } catch (const ptx::CompileError& e) {
+        r.errors = first_errors(e.what());
+    }
+#else
+    r.errors = "this warplab was built without `warplab run`, which whole-program exercises need (libzstd-dev, "
+               "liblz4-dev and the CUDA toolkit's headers when warplab is built)\n";
+#endif
     r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return r;
 }

@@ -47,6 +47,11 @@ std::string grader_source(const ExerciseSpec& spec, const std::filesystem::path&
 // std::runtime_error(kNeedsToolkit) when there is no nvcc.
 BuildResult compile_to_ptx(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file);
 
+// A whole-program exercise's program.cu, built by wl::cudart::build_program
+// for warplab's CUDA runtime (cached by content in the grader's cache folder);
+// binary is the executable. Throws std::runtime_error(kNeedsToolkit) when there is no nvcc.
+BuildResult build_student_program(const Toolchain& tc, const std::filesystem::path& program_file);
+
 // The GPU timing program (exercises/gpu/En.cuh, nvcc's plain build for this
 // machine's GPU); needs the grader's sources in warplab's data.
 BuildResult build_gpu_timing(const Toolchain& tc, const ExerciseSpec& spec, const std::filesystem::path& kernel_file);

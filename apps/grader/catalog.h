@@ -35,7 +35,14 @@ struct ExerciseSpec {
     std::string_view calls;
     std::span<const CheckSpec> checks;
     unsigned time_limit_s;       // the whole run of the checks
+    // A whole-program exercise: the student's file ("program.cu", with main()),
+    // built by wl::cudart::build_program and run on seeded inputs under warplab's
+    // CUDA runtime; empty: a kernel.cuh compiled to PTX (signature and calls).
+    std::string_view program = {};
 };
+
+// The file the student hands in for `e`.
+constexpr std::string_view student_file(const ExerciseSpec& e) { return e.program.empty() ? "kernel.cuh" : e.program; }
 
 // Every exercise opens with this check, run on every case; the others
 // (properties) are graded once one of its cases is right, and only on a traced
@@ -149,6 +156,21 @@ inline constexpr CheckSpec kE11[] = {
      "from 32 values on, a warp shuffle a round does too"},
 };
 
+inline constexpr CheckSpec kE12[] = {
+    {kCorrect, "right sum printed by the whole program: n = 1, 256, odd sizes, more partial sums than a block; exit "
+               "code 0, no fault, the sum computed by kernel launches", 5,
+     "pass 1: block b adds its BLOCK elements in shared memory and writes partial[b]; pass 2: one block adds the "
+     "partial sums (each thread first adds every BLOCK-th one, then the tree); copy the one value back and print it"},
+    {"second_pass", "the partial sums reduced on the GPU: a second launch over them, its grid smaller than the first's, "
+                    "the last launch one block", 3,
+     "after block_sums, launch the second kernel with one block over the `blocks` partial sums: the host copies back "
+     "one int, not the partial sums"},
+    {"shared_tree", "block 0 of the first pass sums through shared memory: stores and loads there over several "
+                    "__syncthreads()-separated steps", 2,
+     "store each thread's element in a __shared__ array, then at s = BLOCK/2, ..., 1 thread tid < s adds "
+     "sdata[tid + s] to sdata[tid], a __syncthreads() after each step"},
+};
+
 inline constexpr CheckSpec kE13[] = {
     {kCorrect, "blend_memory_only writes every out[i], blend_compute_only none (never = -1): pattern, seeded random, "
                "odd sizes", 4,
@@ -239,6 +261,10 @@ inline constexpr ExerciseSpec kExercises[] = {
      "extern \"C\" __global__ void grader_luminance_shape(unsigned* shape) { shape[0] = exercise::kGroupX; "
      "shape[1] = exercise::kGroupY; shape[2] = exercise::kTileX; shape[3] = exercise::kTileY; }\n",
      catalog_detail::kE11, 10},
+    {"E12", "E12_two_pass_sum", "a whole program: the sum of n ints in two launches (block sums, then their sum)",
+     "reduction v3's tree, and the host loop of the labs' multi-pass sum",
+     "the program takes n and a seed (program N SEED), makes in[i] = input_value(i, seed) and prints \"sum S\"",
+     "", catalog_detail::kE12, 20, "program.cu"},
     {"E13", "E13_bottleneck_variants", "a kernel's memory-only and compute-only variants, kept from the compiler",
      "method v1 -> v2 and v3, Filipovič's search for the bottleneck",
      "__global__ void exercise::blend_memory_only(const float* x, const float* y, float* out, unsigned n); "

@@ -190,28 +190,29 @@ void time_if_right(ExerciseResult& ex, const Toolchain& tc)
     ex.timing = time_on_gpu(tc, *ex.spec, ex.kernel_file);
 }
 
-// Sets ex.kernel_file, or fails every check saying what is missing.
+// Sets ex.kernel_file (the exercise's student_file), or fails every check saying what is missing.
 bool locate_kernel(ExerciseResult& ex, const fs::path& dir, bool lone_kernel)
 {
     const ExerciseSpec& spec = *ex.spec;
-    const fs::path folder = find_exercise_folder(dir, spec, lone_kernel);
+    const std::string file(student_file(spec));
+    const fs::path folder = find_exercise_folder(dir, spec, lone_kernel && spec.program.empty());
     if (folder.empty()) {
-        const std::string expected = std::string(spec.folder) + "/kernel.cuh";
+        const std::string expected = std::string(spec.folder) + "/" + file;
         const std::string why = "no " + expected + " in " + dir.string() + " (looked " +
                                 std::to_string(kSearchDepth) + " folders deep" +
-                                (lone_kernel ? ", and for a lone kernel.cuh" : "") + "); it holds " +
-                                uploaded_files(dir, 20);
+                                (lone_kernel && spec.program.empty() ? ", and for a lone kernel.cuh" : "") +
+                                "); it holds " + uploaded_files(dir, 20);
         fail_all(ex, "not run: " + why, why,
                  "submit the exercise's folder as it is in the course repository, " + expected +
                      " (at the top of the upload or in any folder of it), or the repository zipped; on the command "
                      "line, --dir names the folder that holds it");
         return false;
     }
-    if (!fs::is_regular_file(folder / "kernel.cuh")) {
-        fail_all(ex, "not run: no kernel.cuh in " + folder.string(), "no kernel.cuh in " + folder.string(), {});
+    if (!fs::is_regular_file(folder / file)) {
+        fail_all(ex, "not run: no " + file + " in " + folder.string(), "no " + file + " in " + folder.string(), {});
         return false;
     }
-    ex.kernel_file = folder / "kernel.cuh";
+    ex.kernel_file = folder / file;
     return true;
 }
 
@@ -236,11 +237,29 @@ void run_checks_child(ExerciseResult& ex, const Toolchain& tc, const fs::path& p
         if (!c.passed && c.measured.rfind("not run", 0) == 0) c.hint = hint;
 }
 
+// A whole-program exercise: the student's program built for warplab's CUDA
+// runtime; its checks run it on their inputs from the child process.
+ExerciseResult grade_program(ExerciseResult ex, const GradeOptions& opt, const Toolchain& tc)
+{
+    const BuildResult b = build_student_program(tc, ex.kernel_file);
+    ex.build_seconds = b.seconds;
+    ex.build_cached = b.cached;
+    if (!b.ok) {
+        fail_all(ex, "not run: the program does not build", "the program does not build\n" + b.errors,
+                 "fix the first error first; the program must keep its main(), which reads n and the seed");
+        return ex;
+    }
+    run_checks_child(ex, tc, b.binary, opt, opt.time_limit_s.value_or(ex.spec->time_limit_s));
+    ex.timing.note = "a whole program is not timed on a GPU";
+    return ex;
+}
+
 ExerciseResult grade_one(const ExerciseSpec& spec, const GradeOptions& opt, const Toolchain& tc)
 {
     ExerciseResult ex;
     ex.spec = &spec;
     if (!locate_kernel(ex, opt.dir, opt.exercises.size() == 1)) return ex;
+    if (!spec.program.empty()) return grade_program(std::move(ex), opt, tc);
     const BuildResult b = compile_to_ptx(tc, spec, ex.kernel_file);
     ex.build_seconds = b.seconds;
     ex.build_cached = b.cached;

@@ -71,12 +71,29 @@ bool in_catalog(const ExerciseSpec& spec, std::string_view id)
 Harness::Harness(const ExerciseSpec& spec, const ptx::Module& module, std::string kernel_file, std::uint64_t seed,
                  std::FILE* out)
     : spec_(spec),
-      module_(module),
+      module_(&module),
       seed_(seed),
       kernel_dir_(std::filesystem::path(kernel_file).parent_path().string()),
       files_(student_files(kernel_file)),
       out_(out)
 {
+}
+
+Harness::Harness(const ExerciseSpec& spec, std::string program, std::string program_file, std::uint64_t seed,
+                 std::FILE* out)
+    : spec_(spec),
+      program_(std::move(program)),
+      seed_(seed),
+      kernel_dir_(std::filesystem::path(program_file).parent_path().string()),
+      files_(student_files(program_file)),
+      out_(out)
+{
+}
+
+const ptx::Module& Harness::module() const
+{
+    if (!module_) throw std::logic_error(std::string(spec_.id) + " is a whole program: it has no PTX module of its own");
+    return *module_;
 }
 
 namespace {
@@ -93,10 +110,10 @@ std::string without_spaces(std::string_view s)
 
 std::string Harness::kernel(std::string_view name) const
 {
-    if (module_.find(name)) return std::string(name);
+    if (module().find(name)) return std::string(name);
     const std::string want = without_spaces(name);
     std::string there;
-    for (const ptx::KernelInfo& k : module_.kernels()) {
+    for (const ptx::KernelInfo& k : module().kernels()) {
         const std::string bare = without_spaces(k.demangled.substr(0, k.demangled.find('(')));
         if (bare == want) return k.mangled;
         there += (there.empty() ? "" : ", ") + k.demangled;
@@ -672,6 +689,23 @@ std::string range_text(unsigned lo, unsigned hi)
 
 // ---------------------------------------------------------------- main --
 
+namespace {
+
+// Runs `write` on the result file; the child's exit code.
+int with_result_file(const std::string& result_path, const std::function<void(std::FILE*)>& write)
+{
+    std::FILE* out = std::fopen(result_path.c_str(), "w");
+    if (!out) {
+        std::fprintf(stderr, "cannot write %s\n", result_path.c_str());
+        return 2;
+    }
+    write(out);
+    std::fclose(out);
+    return 0;
+}
+
+}  // namespace
+
 int run_checks(std::string_view exercise_id, const std::string& ptx_file, const std::string& kernel_file,
                std::uint64_t seed, unsigned warp_width, const std::string& result_path)
 {
@@ -683,6 +717,10 @@ int run_checks(std::string_view exercise_id, const std::string& ptx_file, const 
         return 2;
     }
     wrong_cases_deadline = std::chrono::steady_clock::now() + std::chrono::seconds(spec->time_limit_s) / 2;
+    if (!spec->program.empty()) return with_result_file(result_path, [&](std::FILE* out) {
+        Harness h(*spec, ptx_file, kernel_file, seed, out);
+        checks(h);
+    });
     std::ifstream in(ptx_file);
     std::ostringstream text;
     text << in.rdbuf();
@@ -701,15 +739,10 @@ int run_checks(std::string_view exercise_id, const std::string& ptx_file, const 
         std::fprintf(stderr, "the PTX of your kernel could not be read: %s\n", e.what());
         return 4;
     }
-    std::FILE* out = std::fopen(result_path.c_str(), "w");
-    if (!out) {
-        std::fprintf(stderr, "cannot write %s\n", result_path.c_str());
-        return 2;
-    }
-    Harness h(*spec, *module, kernel_file, seed, out);
-    checks(h);
-    std::fclose(out);
-    return 0;
+    return with_result_file(result_path, [&](std::FILE* out) {
+        Harness h(*spec, *module, kernel_file, seed, out);
+        checks(h);
+    });
 }
 
 }  // namespace wl::grade

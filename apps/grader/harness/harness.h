@@ -52,8 +52,14 @@ public:
     // `seed`: this run's seed for the random cases (printed, so that --seed reproduces them).
     Harness(const ExerciseSpec& spec, const ptx::Module& module, std::string kernel_file, std::uint64_t seed,
             std::FILE* out);
+    // A whole-program exercise: `program` is the executable build_program made of `program_file`.
+    Harness(const ExerciseSpec& spec, std::string program, std::string program_file, std::uint64_t seed,
+            std::FILE* out);
 
-    const ptx::Module& module() const { return module_; }
+    // A kernel exercise's PTX (throws std::logic_error for a whole-program exercise).
+    const ptx::Module& module() const;
+    // A whole-program exercise's executable (empty for a kernel exercise).
+    const std::string& program() const { return program_; }
     std::uint64_t seed() const { return seed_; }
     // The module's name for a kernel: "exercise::block_max<256u>" as written, or
     // found among the demangled names; throws emu::LaunchError naming the kernels there are.
@@ -78,7 +84,8 @@ private:
     void run(std::string_view id, const std::function<Verdict()>& measure, bool on_result);
     void report(std::string_view id, const Verdict& v, bool graded);
     const ExerciseSpec& spec_;
-    const ptx::Module& module_;
+    const ptx::Module* module_ = nullptr;
+    std::string program_;
     std::uint64_t seed_;
     std::string kernel_dir_;
     std::map<std::uint32_t, std::string> files_;  // the student's files by trace::file_hash of their name
@@ -215,8 +222,9 @@ Finding first_uncoalesced(const Harness& h, const BlockView& v, trace::Kind kind
 std::string str(double v);  // shortest form that reads back the same: 3, -2.5, 1e+30, nan
 std::string range_text(unsigned lo, unsigned hi);       // "8", or "0 to 2048"
 
-// The child process: parses the PTX, runs the exercise's checks, writes their
-// JSON lines to `result_path`. Returns the exit code.
+// The child process: parses the PTX (or, for a whole-program exercise, takes
+// the built program), runs the exercise's checks, writes their JSON lines to
+// `result_path`. Returns the exit code.
 int run_checks(std::string_view exercise_id, const std::string& ptx_file, const std::string& kernel_file,
                std::uint64_t seed, unsigned warp_width, const std::string& result_path);
 

@@ -1,0 +1,193 @@
+// E12 checks: a whole program's two-pass sum (exercises/E12_two_pass_sum).
+// Run by the grader's child process on the student's program, built for
+// warplab's CUDA runtime: each case runs it as `program N SEED` and reads what
+// it printed, its exit code and its launch table; the properties read the
+// launch table and the first launch's trace of one more run.
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include "harness/harness.h"
+#if WARPLAB_HAVE_RUN
+#include "warplab/cudart/program_run.h"
+#endif
+
+namespace wl::grade::e12 {
+
+constexpr unsigned kBlock = 256;  // the skeleton's BLOCK
+
+// The skeleton's input_value, mirrored: the program makes its input from n and
+// the seed, and the grader sums the same values.
+int input_value(unsigned i, unsigned seed)
+{
+    unsigned x = (i + 1u) * 2654435761u ^ seed;  // Knuth's multiplicative hash, then a shift to mix the high bits down
+    x ^= x >> 13;
+    return int(x % 201u) - 100;  // -100 .. 100
+}
+
+long long right_sum(unsigned n, unsigned seed)
+{
+    long long sum = 0;
+    for (unsigned i = 0; i < n; ++i) sum += input_value(i, seed);
+    return sum;
+}
+
+struct SumInput {
+    std::string name;
+    unsigned n, seed;
+    std::string hint = {};
+};
+
+#if WARPLAB_HAVE_RUN
+
+cudart::ProgramRun run_program(const Harness& h, const SumInput& in)
+{
+    cudart::RunArguments a;
+    a.program.sources = {(std::filesystem::path(h.kernel_dir()) / std::string(student_file(*find_exercise("E12")))).string()};
+    a.program_args = {std::to_string(in.n), std::to_string(in.seed)};
+    return cudart::run_built_program(h.program(), a, cudart::ProgramOutput::Captured);
+}
+
+// The value of the last line "sum S" the program printed, if any.
+std::optional<long long> printed_sum(const std::string& output)
+{
+    std::optional<long long> sum;
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("sum ", 0) != 0) continue;
+        char* end = nullptr;
+        const long long v = std::strtoll(line.c_str() + 4, &end, 10);
+        if (end != line.c_str() + 4) sum = v;
+    }
+    return sum;
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+// What went wrong in a run of the program, or nothing when it printed the right sum from its launches.
+Finding judge(const SumInput& in, const cudart::ProgramRun& run)
+{
+    const std::string due = "sum " + std::to_string(right_sum(in.n, in.seed));
+    for (const cudart::LaunchRecord& r : run.launches)
+        if (!r.error.empty())
+            return fail("launch " + std::to_string(r.index) + " (" + r.kernel + ") failed: " + first_line(r.error),
+                        "every launch runs to its end");
+    if (!run.stopped_by.empty()) return fail("the program was stopped by " + run.stopped_by, "exit code 0, then " + due);
+    if (run.exit_code != 0)
+        return fail("exit code " + std::to_string(run.exit_code) +
+                        (run.errors.empty() ? std::string() : "; it said: " + first_line(run.errors)),
+                    "exit code 0 and " + due);
+    const std::optional<long long> sum = printed_sum(run.output);
+    if (!sum)
+        return fail("no line \"sum S\" in its output" +
+                        (run.output.empty() ? std::string(" (it printed nothing)") : ": " + first_line(run.output)),
+                    due);
+    if ("sum " + std::to_string(*sum) != due) return fail("it printed sum " + std::to_string(*sum), due);
+    if (run.launches.empty())
+        return fail("it printed the right sum but launched no kernel: the host computed it",
+                    due + ", computed by kernel launches", {},
+                    "the sum must come from the GPU: launch block_sums over the input, then the second pass over its "
+                    "partial sums");
+    return std::nullopt;
+}
+
+// The seeded cases: one element, one whole block, odd sizes, and more partial
+// sums than a block (ceil(70001 / 256) = 274), so the second pass must loop.
+std::vector<SumInput> inputs(std::uint64_t seed0)
+{
+    std::vector<SumInput> v;
+    auto seed = static_cast<unsigned>(seed0 % 1'000'000'007u);
+    const auto add = [&](const char* label, unsigned n, std::string hint = {}) {
+        v.push_back({std::string(label) + ": n = " + std::to_string(n) + ", seed " + std::to_string(seed), n, seed,
+                     std::move(hint)});
+        ++seed;
+    };
+    add("one element", 1, "with n = 1 the first pass has one block whose threads 1 .. 255 lie past the end: they add 0");
+    add("one block", kBlock);
+    add("odd size", 1000);
+    add("odd size", 4097, "the last block is cut by n: a thread past the end adds 0");
+    add("more partial sums than a block", 70001,
+        "274 partial sums for one block of 256 threads: each thread first adds partial[tid], partial[tid + 256], ...");
+    return v;
+}
+
+Verdict correct(const Harness& h)
+{
+    const auto run = [&](const SumInput& in, std::uint64_t) { return judge(in, run_program(h, in)); };
+    return run_cases(cases_of(inputs(h.seed()), run), "the right sum");
+}
+
+// The run the properties are measured on (n = 70001: 274 blocks in the first pass), right or not graded.
+cudart::ProgramRun traced_run(const Harness& h)
+{
+    const SumInput in{"traced", 70001, static_cast<unsigned>(h.seed() % 1000u) + 7u};
+    cudart::ProgramRun run = run_program(h, in);
+    require_right(judge(in, run), "n = 70001");
+    return run;
+}
+
+std::uint64_t blocks_of(const cudart::LaunchRecord& r) { return std::uint64_t(r.grid[0]) * r.grid[1] * r.grid[2]; }
+
+// Two passes: the first launch covers the input; each later one has a
+// smaller grid (it reads partial sums), and the last is one block (one value).
+Verdict second_pass(const Harness& h)
+{
+    const cudart::ProgramRun run = traced_run(h);
+    const auto& l = run.launches;
+    std::string table;
+    for (const cudart::LaunchRecord& r : l)
+        table += (table.empty() ? "" : ", ") + r.kernel + " on " + std::to_string(blocks_of(r)) +
+                 (blocks_of(r) == 1 ? " block" : " blocks");
+    const std::string where = "n = 70001: launches " + table;
+    if (l.size() < 2)
+        return fail("one launch: the partial sums were not reduced on the GPU", "a second launch over the partial sums",
+                    where);
+    for (std::size_t i = 1; i < l.size(); ++i)
+        if (blocks_of(l[i]) >= blocks_of(l[0]))
+            return fail("launch " + std::to_string(l[i].index) + " has " + std::to_string(blocks_of(l[i])) +
+                            " blocks, as many as the first pass's " + std::to_string(blocks_of(l[0])),
+                        "later passes over the partial sums, on fewer blocks", where);
+    if (blocks_of(l.back()) != 1)
+        return fail("the last launch has " + std::to_string(blocks_of(l.back())) + " blocks: the host adds their sums",
+                    "a last launch of one block, which leaves the one sum", where);
+    return pass(std::to_string(l.size()) + " launches: " + table);
+}
+
+// Block 0 of the first launch (the runtime's default watch) stores in shared
+// memory and loads from it after a __syncthreads() (two steps or more).
+Verdict shared_tree(const Harness& h)
+{
+    const cudart::ProgramRun run = traced_run(h);
+    if (run.launches.empty() || !run.traces.count(run.launches.front().index))
+        return fail("the first launch was not traced", "block 0 of the first launch traced");
+    const nlohmann::json& totals = run.traces.at(run.launches.front().index).at("totals");
+    const auto requests = [&](const char* what) { return totals.value(what, nlohmann::json::object()).value("requests", 0u); };
+    const unsigned stores = requests("shared_store"), loads = requests("shared_load"), steps = totals.value("steps", 0u);
+    const std::string measured = "block 0 of launch 1 (" + run.launches.front().kernel + "): " + std::to_string(stores) +
+                                 " shared stores, " + std::to_string(loads) + " shared loads, " +
+                                 std::to_string(steps) + " steps";
+    if (stores == 0 || loads == 0 || steps < 2)
+        return fail(measured, "shared stores and loads, over 2 steps or more (a __syncthreads() between)");
+    return pass(measured);
+}
+
+#else
+
+Verdict no_run(const Harness&)
+{
+    return fail("not run: this warplab was built without `warplab run`", "a warplab built with its CUDA runtime");
+}
+Verdict correct(const Harness& h) { return no_run(h); }
+Verdict second_pass(const Harness& h) { return no_run(h); }
+Verdict shared_tree(const Harness& h) { return no_run(h); }
+
+#endif
+
+void grade(Harness& h)
+{
+    h.check(kCorrect, [&] { return correct(h); });
+    h.check("second_pass", [&] { return second_pass(h); });
+    h.check("shared_tree", [&] { return shared_tree(h); });
+}
+
+}  // namespace wl::grade::e12

@@ -2,10 +2,12 @@
 // Run by the grader's child process on the student's program, built for
 // warplab's CUDA runtime: each case runs it as `program N SEED` and reads what
 // it printed, its exit code and its launch table; the properties read the
-// launch table and the first launch's trace of one more run.
+// launch table, the first launch's trace and the runtime's warnings of one more run.
 #include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <sstream>
+#include <string_view>
 
 #include "harness/harness.h"
 #if WARPLAB_HAVE_RUN
@@ -130,9 +132,8 @@ std::uint64_t blocks_of(const cudart::LaunchRecord& r) { return std::uint64_t(r.
 
 // Two passes: the first launch covers the input; each later one has a
 // smaller grid (it reads partial sums), and the last is one block (one value).
-Verdict second_pass(const Harness& h)
+Verdict second_pass(const cudart::ProgramRun& run)
 {
-    const cudart::ProgramRun run = traced_run(h);
     const auto& l = run.launches;
     std::string table;
     for (const cudart::LaunchRecord& r : l)
@@ -155,9 +156,8 @@ Verdict second_pass(const Harness& h)
 
 // Block 0 of the first launch (the runtime's default watch) stores in shared
 // memory and loads from it after a __syncthreads() (two steps or more).
-Verdict shared_tree(const Harness& h)
+Verdict shared_tree(const cudart::ProgramRun& run)
 {
-    const cudart::ProgramRun run = traced_run(h);
     if (run.launches.empty() || !run.traces.count(run.launches.front().index))
         return fail("the first launch was not traced", "block 0 of the first launch traced");
     const nlohmann::json& totals = run.traces.at(run.launches.front().index).at("totals");
@@ -171,23 +171,43 @@ Verdict shared_tree(const Harness& h)
     return pass(measured);
 }
 
-#else
-
-Verdict no_run(const Harness&)
+// The runtime's warnings about the host code ("warplab: warning: 1 allocation
+// never freed: 16 bytes from cudaMalloc at program.cu:82") on the traced run.
+Verdict clean_host(const cudart::ProgramRun& run)
 {
-    return fail("not run: this warplab was built without `warplab run`", "a warplab built with its CUDA runtime");
+    constexpr std::string_view kWarning = "warplab: warning: ";
+    std::istringstream lines(run.errors);
+    for (std::string line; std::getline(lines, line);)
+        if (line.rfind(kWarning, 0) == 0)
+            return fail("warplab's runtime warned: " + line.substr(kWarning.size()), "no warning about the host code",
+                        "n = 70001");
+    return pass("no warning from warplab's runtime about the host code (n = 70001)");
 }
-Verdict correct(const Harness& h) { return no_run(h); }
-Verdict second_pass(const Harness& h) { return no_run(h); }
-Verdict shared_tree(const Harness& h) { return no_run(h); }
-
-#endif
 
 void grade(Harness& h)
 {
     h.check(kCorrect, [&] { return correct(h); });
-    h.check("second_pass", [&] { return second_pass(h); });
-    h.check("shared_tree", [&] { return shared_tree(h); });
+    std::optional<cudart::ProgramRun> traced;  // one run for every property (again only after a wrong one)
+    const auto measure = [&](Verdict (*property)(const cudart::ProgramRun&)) {
+        return [&, property] {
+            if (!traced) traced = traced_run(h);
+            return property(*traced);
+        };
+    };
+    h.check("second_pass", measure(second_pass));
+    h.check("shared_tree", measure(shared_tree));
+    h.check("clean_host", measure(clean_host));
 }
+
+#else
+
+void grade(Harness& h)
+{
+    for (const CheckSpec& c : find_exercise("E12")->checks)
+        h.check(c.id, [] { return fail("not run: this warplab was built without `warplab run`",
+                                       "a warplab built with its CUDA runtime"); });
+}
+
+#endif
 
 }  // namespace wl::grade::e12

@@ -16,6 +16,8 @@
 
 namespace wl::grade::e12 {
 
+#if WARPLAB_HAVE_RUN
+
 constexpr unsigned kBlock = 256;  // the skeleton's BLOCK
 
 // The skeleton's input_value, mirrored: the program makes its input from n and
@@ -39,8 +41,6 @@ struct SumInput {
     unsigned n, seed;
     std::string hint = {};
 };
-
-#if WARPLAB_HAVE_RUN
 
 cudart::ProgramRun run_program(const Harness& h, const SumInput& in)
 {

@@ -57,7 +57,7 @@ public:
     std::map<const void*, const void*> handles;  // __cudaGetKernel's handle -> host function
     unsigned launches = 0;
     RunLog log;
-    LaunchFaults faults{[](const LaunchSite& s) { return launch_line(s.frames); }};
+    LaunchFaults faults{[](const LaunchSite& s) { return launch_line(s.frames, s.kernel_symbol); }};
 };
 
 Gpu& gpu()
@@ -190,7 +190,8 @@ void launch_given(const Launch& launch, const std::array<const void*, 8>& frames
 {
     Gpu& g = gpu();
     std::lock_guard lock(g.mutex);
-    g.faults.launched(LaunchSite{launch.record, frames});
+    const auto* k = static_cast<const Kernel*>(launch.kernel);
+    g.faults.launched(LaunchSite{launch.record, frames, k ? k->mangled : std::string()});
 }
 
 void launches_finished()

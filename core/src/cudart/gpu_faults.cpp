@@ -9,7 +9,9 @@ namespace {
 
 std::string dims(const unsigned (&d)[3])
 {
-    return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+    std::string out = "(";  // appended, not "(" + ...: GCC 12 warns (-Wrestrict) on that chain
+    out += std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+    return out;
 }
 
 // "launch 3: kernel scale, grid (4,1,1), block (256,1,1), launched at prog.cu:42"
@@ -40,10 +42,14 @@ bool not_the_programs(const std::string& line)
     return out;
 }
 
-std::string launch_line(const std::array<const void*, 8>& frames)
+std::string launch_line(const std::array<const void*, 8>& frames, const std::string& kernel_symbol)
 {
     for (const void* f : frames) {
-        const std::string line = host_line(f, true);
+        std::string function;
+        const std::string line = host_line(f, true, &function);
+        // nvcc's host wrapper of a kernel bears the kernel's symbol and the line
+        // of its definition: the launch is in the wrapper's caller.
+        if (!kernel_symbol.empty() && function == kernel_symbol) continue;
         if (!line.empty() && !not_the_programs(line)) return line;
     }
     return "";

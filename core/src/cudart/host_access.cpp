@@ -196,7 +196,7 @@ std::string host_line(const CallSite& site)
     return "";
 }
 
-std::string host_line(const void* code, bool return_address)
+std::string host_line(const void* code, bool return_address, std::string* function)
 {
     if (!code) return "";
     Dl_info info{};
@@ -214,10 +214,15 @@ std::string host_line(const void* code, bool return_address)
         exe.assign(self, std::size_t(n));
     }
     char command[4200];
-    std::snprintf(command, sizeof command, "addr2line -e '%s' 0x%llx 2>/dev/null", exe.c_str(), static_cast<unsigned long long>(at));
+    std::snprintf(command, sizeof command, "addr2line %s-e '%s' 0x%llx 2>/dev/null", function ? "-f " : "", exe.c_str(),
+                  static_cast<unsigned long long>(at));
     FILE* pipe = popen(command, "r");
     if (!pipe) return "";
     char line[1024] = {};
+    if (function && std::fgets(line, sizeof line, pipe)) {  // -f: the function's line comes first
+        *function = line;
+        while (!function->empty() && function->back() == '\n') function->pop_back();
+    }
     const bool read = std::fgets(line, sizeof line, pipe) != nullptr;
     pclose(pipe);
     std::string s = read ? line : "";

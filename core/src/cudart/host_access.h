@@ -42,7 +42,8 @@ void synchronised();
 
 // "prog.cu:31" for a host code address (addr2line on the program, built with -g), or "" when unknown.
 // A return address points past its call; a faulting instruction's address at it.
-std::string host_line(const void* code, bool return_address);
+// `function`, where given, receives the enclosing function's symbol ("_Z5scalePfi").
+std::string host_line(const void* code, bool return_address, std::string* function = nullptr);
 // The program's own line of a call: the first frame outside the toolkit's headers (cudaMalloc<T> is one).
 std::string host_line(const CallSite& site);
 

@@ -147,7 +147,7 @@ def main():
     ap.add_argument("--dry-run", action="store_true", help="print ncu's command lines and warplab's mix; profile nothing")
     a = ap.parse_args()
     warplab = os.path.join(a.build, "warplab")
-    target = os.path.join(a.build, "tests", "gpu", "warplab_ncu_target")
+    target = os.path.join(a.build, "warplab_ncu_target")  # where ncu_fidelity.py finds it too
     if not os.path.exists(warplab):
         print(f"no {warplab}: build warplab first", file=sys.stderr)
         return 2

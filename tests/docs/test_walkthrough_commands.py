@@ -38,7 +38,7 @@ REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 sys.path.insert(0, os.path.join(REPO, "scripts"))
 from fill_results import FENCE  # noqa: E402  (one reading of a fence, shared with the reading time)
 
-LABS = ["reduction", "matmul", "coalescing", "transpose", "image", "transfers"]
+LABS = ["reduction", "matmul", "coalescing", "transpose", "image", "transfers", "method"]
 # Walkthroughs of no lab, by their path in the repository.
 OTHER_WALKTHROUGHS = ["docs/program-walkthrough.md"]
 INLINE = re.compile(r"`((?:build/)?warplab(?:-viewer)?\s[^`]+|diff <\([^`]+)`( \(GPU only\))?")

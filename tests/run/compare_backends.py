@@ -37,6 +37,9 @@ CASES = [
     # cooperative launches: cudaLaunchCooperativeKernel, then cudaLaunchKernelEx with the cooperative attribute
     ("grid_sync", [], "grid_sync.cu", []),
     ("grid_sync_phases", ["--watch", "scan_grid@4"], "grid_sync.cu", ["phases"]),
+    # texture objects: tex1Dfetch over linear memory beside a plain and an __ldg read; a CUDA array's addressing modes
+    ("texture_shift", ["--watch", "shift_copy:1,shift_copy_ldg:1,shift_copy_tex:1"], "texture_shift.cu", []),
+    ("texture_2d", [], "texture_2d.cu", []),
 ]
 
 

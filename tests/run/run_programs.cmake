@@ -235,6 +235,35 @@ endif()
 run_warplab(--backend auto vector_add.cu)
 expect(backend_auto 0 "^vector_add: 1000 elements, correct\n" "${expected}")
 
+# 12. Textures through texture objects. The shift copy of 4099 floats by 3 read
+#     plainly, with __ldg and with tex1Dfetch agree with the host's copy (the
+#     texture reads 0 past the end where the others test the bound); made 5
+#     elements short, the texture's last 5 + 3 reads are 0 and the check says WRONG.
+run_warplab(texture_shift.cu)
+expect(texture_shift 0 "^shift copy: 4099 elements, shift 3: plain correct __ldg correct tex1Dfetch correct\n"
+       "\n3 +shift_copy_tex +\\(17,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +-\n")
+run_warplab(texture_shift.cu -D SHORT_TEXTURE)
+expect(texture_short 1 "tex1Dfetch WRONG\n")
+#     A 5x3 CUDA array under each addressing mode, and int, uchar4 and normalised
+#     byte arrays (the values, derived by hand, are in the program); a right program draws no message.
+run_warplab(texture_2d.cu)
+expect(texture_2d 0 "^wrap +114.000 +120.000 +102.000 +114.000 +112.000 +112.000  correct\n"
+       "\nmirror +110.000 +104.000 +122.000 +114.000 +112.000 +112.000  correct\n" "\ntexture_2d: correct\n")
+string(REGEX REPLACE "warplab: nvcc built [^\n]*\n" "" quiet "${err}")
+if(NOT quiet STREQUAL "")
+  string(APPEND failures "texture_2d: a right program drew messages: '${quiet}'\n")
+endif()
+#     Linear filtering is refused at the fetch (the tex2D of line 35), 16-bit float channels at cudaMallocArray: one line each.
+run_warplab(texture_2d.cu -- linear)
+expect(texture_linear 1)
+expect_err(texture_linear "kernel fault: kernel sample<float>, block \\(0,0,0\\), thread \\([0-9]+,0,0\\)[^\n]*linear filtering[^\n]*texture_2d.cu:35\\)")
+run_warplab(texture_2d.cu -- half)
+expect(texture_half 1)
+string(REGEX REPLACE "warplab: nvcc built [^\n]*\n" "" quiet "${err}")
+if(NOT quiet MATCHES "^warplab: cudaMallocArray with 16-bit float channels: [^\n]*\\(cudaErrorNotSupported\\)\ntexture_2d.cu:[0-9]+: operation not supported\n$")
+  string(APPEND failures "texture_half: stderr is not one line naming the half channels, then the program's: '${err}'\n")
+endif()
+
 if(failures)
   message(FATAL_ERROR "${failures}")
 endif()

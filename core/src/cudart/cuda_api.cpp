@@ -14,6 +14,7 @@
 
 #include "cuda_facing.h"
 #include "device.h"
+#include "texture.h"
 
 namespace wl::cudart {
 namespace {
@@ -34,6 +35,7 @@ cudaError_t cuda_error(Error e)
     case Error::InvalidMemcpyDirection: return cudaErrorInvalidMemcpyDirection;
     case Error::InvalidPtx: return cudaErrorInvalidPtx;
     case Error::CooperativeLaunchTooLarge: return cudaErrorCooperativeLaunchTooLarge;
+    case Error::NotSupported: return cudaErrorNotSupported;
     }
     return cudaErrorUnknown;
 }
@@ -439,6 +441,66 @@ cudaError_t CUDARTAPI cudaMemset(void* devPtr, int value, size_t count)
 cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cudaStream_t)
 {
     return guarded([&] { fill(devPtr, value, count, "cudaMemsetAsync"); });
+}
+
+// CUDA arrays and texture objects (texture.cpp)
+struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)
+{
+    return cudaChannelFormatDesc{x, y, z, w, f};
+}
+cudaError_t CUDARTAPI cudaMallocArray(cudaArray_t* array, const struct cudaChannelFormatDesc* desc, size_t width, size_t height,
+                                      unsigned int flags)
+{
+    if (!array) return null_argument(array, "cudaMallocArray");
+    if (!desc) return null_argument(desc, "cudaMallocArray");
+    const CallSite site = call_site();
+    return guarded([&] { *array = make_array(*desc, width, height, flags, site); });
+}
+cudaError_t CUDARTAPI cudaFreeArray(cudaArray_t array)
+{
+    const CallSite site = call_site();
+    return guarded([&] {
+        synchronise();  // as cudaFree, it waits for the device
+        free_array(array, site);
+    });
+}
+cudaError_t CUDARTAPI cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t spitch, size_t width,
+                                          size_t height, enum cudaMemcpyKind kind)
+{
+    return guarded([&] {
+        synchronise();
+        copy_to_array(dst, ArrayRegion{wOffset, hOffset, width, height}, src, spitch, direction(kind), "cudaMemcpy2DToArray");
+    });
+}
+cudaError_t CUDARTAPI cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                            size_t width, size_t height, enum cudaMemcpyKind kind)
+{
+    return guarded([&] {
+        synchronise();
+        copy_from_array(dst, dpitch, src, ArrayRegion{wOffset, hOffset, width, height}, direction(kind), "cudaMemcpy2DFromArray");
+    });
+}
+cudaError_t CUDARTAPI cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src, size_t count,
+                                        enum cudaMemcpyKind kind)
+{
+    return guarded([&] {
+        synchronise();
+        copy_run_to_array(dst, wOffset, hOffset, src, count, direction(kind));
+    });
+}
+cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t* pTexObject, const struct cudaResourceDesc* pResDesc,
+                                              const struct cudaTextureDesc* pTexDesc, const struct cudaResourceViewDesc* pResViewDesc)
+{
+    if (!pTexObject) return null_argument(pTexObject, "cudaCreateTextureObject");
+    if (!pResDesc || !pTexDesc) {
+        std::fprintf(stderr, "warplab: cudaCreateTextureObject: a null resource or texture descriptor\n");
+        return fail(cudaErrorInvalidValue);
+    }
+    return guarded([&] { *pTexObject = make_texture_object(*pResDesc, *pTexDesc, pResViewDesc); });
+}
+cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject)
+{
+    return guarded([&] { destroy_texture_object(texObject); });
 }
 
 cudaError_t CUDARTAPI cudaMemcpyToSymbol(const void* symbol_, const void* src, size_t count, size_t offset, enum cudaMemcpyKind kind)

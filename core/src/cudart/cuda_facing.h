@@ -1,6 +1,7 @@
 // What the CUDA-facing translation units of warplab's runtime share: NVIDIA's
 // declarations (cuda_runtime_api.h, whose dim3 is not warplab's: no file that
-// includes this includes warplab's headers but device.h).
+// includes this includes warplab's headers but device.h and the dim3-free
+// warplab/emu/texture.h).
 #pragma once
 #include <cuda_runtime_api.h>
 

@@ -50,7 +50,7 @@ struct Variable {
     std::string name;
 };
 
-enum class Region { Device, Managed, Host, Variable };
+enum class Region { Device, Managed, Host, Array, Variable };
 struct Allocation {
     std::size_t bytes;
     Region region;
@@ -82,6 +82,17 @@ public:
     }
 };
 
+Region region_of(Memory kind)
+{
+    switch (kind) {
+    case Memory::Device: return Region::Device;
+    case Memory::Managed: return Region::Managed;
+    case Memory::Host: return Region::Host;
+    case Memory::Array: return Region::Array;
+    }
+    return Region::Device;
+}
+
 Device& device()
 {
     static Device* d = new Device;  // never destroyed: the program's atexit handlers may still call in
@@ -94,6 +105,7 @@ const char* region_name(Region r)
     case Region::Device: return "cudaMalloc";
     case Region::Managed: return "cudaMallocManaged";
     case Region::Host: return "cudaMallocHost";
+    case Region::Array: return "cudaMallocArray";
     case Region::Variable: return "a __device__ variable's";
     }
     return "";
@@ -435,8 +447,7 @@ void* allocate(std::size_t bytes, Memory kind, const CallSite& site)
     } catch (const emu::LaunchError& e) {
         throw Failure(Error::MemoryAllocation, e.what());
     }
-    const Region region = kind == Memory::Device ? Region::Device : kind == Memory::Managed ? Region::Managed : Region::Host;
-    d.allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes, region, site};
+    d.allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes, region_of(kind), site};
     return p;
 }
 
@@ -445,11 +456,13 @@ void release(void* p, Memory kind, const CallSite& site)
     if (!p) return;
     Device& d = device();
     std::lock_guard lock(d.mutex);
-    const char* call = kind == Memory::Host ? "cudaFreeHost" : "cudaFree";
+    const char* call = kind == Memory::Host ? "cudaFreeHost" : kind == Memory::Array ? "cudaFreeArray" : "cudaFree";
     const auto it = d.allocations.find(reinterpret_cast<std::uintptr_t>(p));
     if (it == d.allocations.end() || it->second.region == Region::Variable)
         throw Failure(Error::InvalidValue, std::string(call) + " of a pointer no allocation returned, or one freed already");
-    if ((kind == Memory::Host) != (it->second.region == Region::Host))
+    // cudaFree frees cudaMalloc's and cudaMallocManaged's memory; the other kinds have their own call.
+    const auto freed_by = [](Region r) { return r == Region::Managed ? Region::Device : r; };
+    if (freed_by(region_of(kind)) != freed_by(it->second.region))
         throw Failure(Error::InvalidValue, std::string(call) + " of memory from " + region_name(it->second.region));
     const Region region = it->second.region;
     d.allocations.erase(it);
@@ -482,6 +495,13 @@ void fill(void* dst, int value, std::size_t bytes, const char* call)
     if (bytes) std::memset(dst, value, bytes);
 }
 
+void check_device_range(const void* p, std::size_t bytes, const char* call, const char* what)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    check_range(d, p, bytes, true, call, what);
+}
+
 std::span<unsigned char> symbol(const void* host_variable)
 {
     Device& d = device();
@@ -503,7 +523,9 @@ void reset(const CallSite& site)
         std::lock_guard lock(device().mutex);
         for (const auto& [base, a] : device().allocations)
             if (a.region != Region::Variable)
-                live.emplace_back(reinterpret_cast<void*>(base), a.region == Region::Host ? Memory::Host : Memory::Device);
+                live.emplace_back(reinterpret_cast<void*>(base), a.region == Region::Host    ? Memory::Host
+                                                                 : a.region == Region::Array ? Memory::Array
+                                                                                             : Memory::Device);
     }
     for (const auto& [p, kind] : live) release(p, kind, site);
 }

@@ -26,6 +26,7 @@ enum class Error {
     InvalidMemcpyDirection,
     InvalidPtx,
     CooperativeLaunchTooLarge,
+    NotSupported,
 };
 
 // A failed call: its error and, when not empty, a line for stderr.
@@ -38,7 +39,7 @@ struct Dims {
     unsigned x = 1, y = 1, z = 1;
 };
 
-enum class Memory { Device, Managed, Host };
+enum class Memory { Device, Managed, Host, Array };  // Array: a CUDA array's texels (cudaMallocArray)
 enum class Direction { HostToHost, HostToDevice, DeviceToHost, DeviceToDevice, Default };
 
 // A kernel's attributes, as cudaFuncGetAttributes reports them.
@@ -84,6 +85,8 @@ void* allocate(std::size_t bytes, Memory kind, const CallSite& site);
 void release(void* p, Memory kind, const CallSite& site);  // throws InvalidValue for memory of another kind or not allocated
 void copy(void* dst, const void* src, std::size_t bytes, Direction direction, const char* call);
 void fill(void* dst, int value, std::size_t bytes, const char* call);
+// Throws InvalidValue unless [p, p + bytes) lies in one device allocation; `what` names p in the message.
+void check_device_range(const void* p, std::size_t bytes, const char* call, const char* what);
 // A __device__ or __constant__ variable's storage, by the host variable registered for it.
 std::span<unsigned char> symbol(const void* host_variable);
 

@@ -21,6 +21,7 @@ bool testp_class(std::string_view s, Sub& sub)
 }
 
 void decode_mbarrier(const std::vector<std::string_view>& q, Instr& in);
+void decode_texture(const std::vector<std::string_view>& q, Instr& in);
 void decode_bulk_copy(std::string_view opcode, Instr& in);
 
 }  // namespace
@@ -55,6 +56,10 @@ void decode_opcode(std::string_view opcode, Instr& in)
     }
     if (in.op == Op::Mbarrier) {
         decode_mbarrier(q, in);
+        return;
+    }
+    if (in.op == Op::Tex) {
+        decode_texture(q, in);
         return;
     }
     if (in.op == Op::CpAsync && q.size() >= 3 && q[1] == "async" && q[2] == "bulk") {
@@ -212,6 +217,23 @@ void decode_mbarrier(const std::vector<std::string_view>& q, Instr& in)
         else if (s != "release" && s != "acquire" && s != "relaxed" && s != "cta") return;  // e.g. .cluster scope, noComplete
     }
     if (b64) in.op = Op::Mbarrier;
+}
+
+// tex.1d.v4.dtype.ctype and tex.2d.v4.dtype.ctype, what nvcc emits for
+// tex1Dfetch, tex1D and tex2D through a texture object: dtype f32, s32 or u32
+// (ty), coordinates s32 or f32 (ty2). Other geometries (3d, arrays, cube),
+// tld4, levels of detail and explicit samplers are not implemented.
+void decode_texture(const std::vector<std::string_view>& q, Instr& in)
+{
+    in.op = Op::Unsupported;
+    if (q.size() != 5 || (q[1] != "1d" && q[1] != "2d") || q[2] != "v4") return;
+    const Ty result = type_of(q[3]), coordinate = type_of(q[4]);
+    if (result != Ty::F32 && result != Ty::S32 && result != Ty::U32) return;
+    if (coordinate != Ty::F32 && coordinate != Ty::S32) return;
+    in.op = Op::Tex;
+    in.ty = result;
+    in.ty2 = coordinate;
+    in.vec = 4;
 }
 
 // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]

@@ -78,6 +78,7 @@ trace::InstructionClass instruction_class(const Instr& in)
         return InstructionClass::Collective;
     case Op::Atom: case Op::Red: return InstructionClass::Atomic;
     case Op::CpAsync: case Op::CpAsyncBulk: return InstructionClass::AsyncCopy;
+    case Op::Tex: return InstructionClass::LoadTexture;
     case Op::Nop: case Op::Unsupported: return InstructionClass::Other;
     }
     return InstructionClass::Other;

@@ -652,7 +652,8 @@ private:
         for (std::size_t k = 0; k < st.operands.size(); ++k) {
             if (in.nops == 6) fail("too many operands");
             read(st.operands[k]);
-            in.o[in.nops++] = operand(in.op == Op::Bra || in.op == Op::Call);
+            if (in.op == Op::Tex && k == 1) texture_operands(in, opcode.find(".2d") != std::string_view::npos ? 2 : 1);
+            else in.o[in.nops++] = operand(in.op == Op::Bra || in.op == Op::Call);
             expect_end();
             if (st.paired[k]) in.flags |= kPair;  // d|p: a second destination (setp, shfl)
         }
@@ -661,6 +662,24 @@ private:
         expect(";");
         if (in.op == Op::Call) arrange_call(in);
         f_->code.push_back(in);
+    }
+
+    // tex's [texture, {coordinates}]: o[1] the texture object's register, o[2] its `dims` coordinates
+    void texture_operands(Instr& in, unsigned dims)
+    {
+        if (in.nops > 3 || end_ - p_ < 5 || toks_[end_ - 1].s != "]") fail("a texture operand is [texture, {coordinates}]");
+        expect("[");
+        const Operand texture = lookup(next());
+        if (texture.kind != OpKind::Reg) fail("the texture is not a register: only texture objects are emulated");
+        expect(",");
+        --end_;  // the coordinates' vector ends before the ']'
+        const Operand coordinates = operand(false);
+        ++end_;
+        expect("]");
+        if (coordinates.kind != OpKind::Vec || coordinates.n != dims)
+            fail("a " + std::to_string(dims) + "d texture fetch takes " + std::to_string(dims) + " coordinates");
+        in.o[in.nops++] = texture;
+        in.o[in.nops++] = coordinates;
     }
 
     // call [.uni] [(rets),] target [, (args)] [, prototype] -> o[0] rets, o[1] target, o[2] args

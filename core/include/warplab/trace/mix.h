@@ -47,7 +47,8 @@ namespace wl::trace {
     X(Branch, "branch")           /* bra, call, ret, exit, trap */                                          \
     X(Barrier, "barrier")         /* __syncthreads, __syncwarp, fences, mbarriers */                        \
     X(Collective, "collective")   /* shuffle, vote, match, reduce, activemask, mma */                       \
-    X(Other, "other")             /* hints (nop, prefetch), what the interpreter cannot run */
+    X(Other, "other")             /* hints (nop, prefetch), what the interpreter cannot run */              \
+    X(LoadTexture, "tex")         /* texture fetches (tex1Dfetch, tex2D) */
 
 #define WL_INSTRUCTION_CLASS_ENUMERATOR(id, word) id,
 enum class InstructionClass : std::uint8_t { WL_INSTRUCTION_CLASSES(WL_INSTRUCTION_CLASS_ENUMERATOR) };

@@ -7,11 +7,15 @@
 
 #include <bit>
 #include <cstring>
+#include <map>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "warplab/emu/emulator.h"
 #include "warplab/emu/texture.h"
 #include "warplab/ptx/ptx.h"
+#include "warplab/trace/mix.h"
 
 namespace {
 
@@ -243,6 +247,14 @@ TEST(Texture, Tex1DfetchAsNvccEmitsItRunsTheShiftCopy)
     const std::uint64_t texture = wl::emu::create_texture(t);
     wl::ptx::launch(emu, m, "shift_fetch", dim3(1), dim3(40), 0, out, texture, 3u);
     for (int i = 0; i < 40; ++i) EXPECT_EQ(out[i], i + 3 < 40 ? 0.5f * float(i + 3) : 0.0f) << "i = " << i;
+    // The instruction mix: one tex a warp (40 threads: warps 0 and 1), and no access recorded for it.
+    std::map<unsigned, std::uint64_t> fetches_by_warp;
+    for (const auto& r : emu.take_records()) {
+        if (r.kind == wl::trace::Kind::Mix && r.array == static_cast<std::uint8_t>(wl::trace::InstructionClass::LoadTexture))
+            fetches_by_warp[r.thread / 32] += r.offset;
+        if (r.kind == wl::trace::Kind::Load) ADD_FAILURE() << "a load recorded for thread " << r.thread;
+    }
+    EXPECT_EQ(fetches_by_warp, (std::map<unsigned, std::uint64_t>{{0, 1}, {1, 1}}));
 }
 
 // An int array of 5x3, -7 (10 y + x) - 1, unnormalised and clamped: (6.2, -3) reads texel (4, 0), -29.

@@ -1,5 +1,6 @@
 // The method lab's PTX (nvcc -ptx only; never linked): every version for
-// floats. Taking a kernel's address instantiates it for the device.
+// floats, and the second kernels of the versions of two launches. Taking a
+// kernel's address instantiates it for the device.
 #include "labs/method/kernels.cuh"
 
 namespace warplab::method {
@@ -7,7 +8,9 @@ namespace warplab::method {
 void keep_every_kernel(const void** out, unsigned& count)
 {
     for_each_version<Versions>([&](auto v) {
-        out[count++] = reinterpret_cast<const void*>(kernel_pointer(Kernel<decltype(v), float>{}));
+        using V = decltype(v);
+        out[count++] = reinterpret_cast<const void*>(kernel_pointer(Kernel<V, float>{}));
+        if constexpr (TwoLaunches<V>) out[count++] = reinterpret_cast<const void*>(kernel_pointer(Kernel<typename V::Second, float>{}));
         return false;
     });
 }

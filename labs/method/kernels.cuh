@@ -14,6 +14,11 @@
 #include "kernels/method/11_sin_exp_intrinsics.cuh"
 #include "kernels/method/12_double_literal.cuh"
 #include "kernels/method/13_float_literal.cuh"
+#include "kernels/method/14_unfused.cuh"
+#include "kernels/method/15_fused.cuh"
+#include "kernels/method/16_fat_kernel.cuh"
+#include "kernels/method/17_fission.cuh"
+#include "kernels/method/18_atomic_sum.cuh"
 #include "labs/method/versions.h"
 
 namespace warplab::method {
@@ -40,6 +45,13 @@ WL_METHOD_KERNEL(V10, method_sin_exp);
 WL_METHOD_KERNEL(V11, method_sin_exp_intrinsics);
 WL_METHOD_KERNEL(V12, method_double_literal);
 WL_METHOD_KERNEL(V13, method_float_literal);
+WL_METHOD_KERNEL(V14, method_unfused);
+WL_METHOD_KERNEL(V14::Second, method_unfused_square);
+WL_METHOD_KERNEL(V15, method_fused);
+WL_METHOD_KERNEL(V16, method_fat_kernel);
+WL_METHOD_KERNEL(V17, method_fission);
+WL_METHOD_KERNEL(V17::Second, method_fission_second);
+WL_METHOD_KERNEL(V18, method_atomic_sum);
 
 #undef WL_METHOD_KERNEL
 

@@ -27,19 +27,24 @@ template <class V> std::vector<float> make_input(std::size_t n, std::uint64_t se
     return v;
 }
 
-// kernels/method/chain.cuh on the CPU, operation for operation (std::fmaf is
-// the GPU's fma.rn.f32; the other operations are exact or rounded once alike).
-inline float chain_reference(float x)
+// One chain of kernels/method/chain.cuh on the CPU, operation for operation
+// (std::fmaf is the GPU's fma.rn.f32; the other operations are exact or
+// rounded once alike); `keep` is the chain's weight.
+inline float chain_reference(float x, float keep = 0.75f)
 {
     constexpr unsigned kAccumulators = 32, kRounds = 16;
     float acc[kAccumulators];
     for (unsigned j = 0; j < kAccumulators; ++j) acc[j] = x + float(j) * 0.03125f;
     for (unsigned r = 0; r < kRounds; ++r)
-        for (unsigned j = 0; j < kAccumulators; ++j) acc[j] = std::fmaf(acc[j], 0.75f, acc[(j + 1) % kAccumulators] * 0.25f);
+        for (unsigned j = 0; j < kAccumulators; ++j) acc[j] = std::fmaf(acc[j], keep, acc[(j + 1) % kAccumulators] * (1.0f - keep));
     float sum = acc[0];
     for (unsigned j = 1; j < kAccumulators; ++j) sum += acc[j];
     return sum;
 }
+
+// The fission pair's a(x)·b(x) (kernels/method/16_fat_kernel.cuh): the chains
+// are independent, so advancing them together changes no rounding.
+inline float two_chains_reference(float x) { return chain_reference(x, 0.75f) * chain_reference(x, 0.5f); }
 
 // The index pair's 16 steps (kernels/method/08_divide_modulo.cuh).
 inline unsigned index_reference(unsigned i, unsigned d)
@@ -59,11 +64,36 @@ template <class V> float expected(const std::vector<float>& in, std::size_t i, s
     const float x = in[i];
     if constexpr (V::family == Family::Index) {
         return x + float(index_reference(static_cast<unsigned>(i), kDivisor));
+    } else if constexpr (V::family == Family::Stages) {  // fusion: (x - y)², fission: a(x)·b(x)
+        const float d = V::inputs == 2 ? x - in[n + i] : 0.0f;
+        return V::inputs == 2 ? d * d : two_chains_reference(x);
     } else if constexpr (V::inputs == 2) {  // SAXPY: x then y
         return keeps_of<V>() == Keeps::Memory ? xor_bits(x, in[n + i]) : std::fmaf(2.5f, x, in[n + i]);
     } else {
         return keeps_of<V>() == Keeps::Memory ? x : chain_reference(x);
     }
+}
+
+// The sum of the elements in double: exact for the float inputs here (2^24
+// of them below 1 need 24 + 24 bits; a double holds 53).
+inline double exact_sum(const std::vector<float>& in)
+{
+    double s = 0;
+    for (float x : in) s += x;
+    return s;
+}
+
+// How far a float sum of `in` may be from the exact sum in any order of its
+// n - 1 additions: each rounds its partial sum p by at most 2^-24·|p|, and
+// every |p| <= Σ|x|, so the errors add up to at most (n - 1)·2^-24·Σ|x|
+// (Higham, "Accuracy and Stability of Numerical Algorithms", recursive
+// summation). A tree of depth d rounds each element's path at most d times:
+// d·2^-24·Σ|x|, the bound the reduction lab's tolerance is drawn from.
+inline double sum_error_bound(const std::vector<float>& in, std::size_t roundings)
+{
+    double magnitude = 0;
+    for (float x : in) magnitude += std::abs(double(x));
+    return double(roundings) * std::ldexp(1.0, -24) * magnitude;
 }
 
 // The exact value a math-function version approximates, in double.

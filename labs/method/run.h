@@ -3,7 +3,8 @@
 // output checked: exactly against the CPU for the kernels that store, untouched
 // for the compute-only variants (their stores wait for a condition that is
 // false at run time), within an ulp bound of the double-precision value for
-// the math functions. Its registry line is in labs/common/registry.cpp.
+// the math functions, within the error bound of any order of additions for
+// the sum. Its registry line is in labs/common/registry.cpp.
 #pragma once
 #include <cstdio>
 #include <limits>
@@ -42,7 +43,13 @@ template <class V> Checked check_output(const std::vector<float>& in, const std:
 {
     const std::size_t n = out.size();
     Checked c;
-    if constexpr (V::family == Family::Map) {
+    if constexpr (V::family == Family::Sum) {
+        const double exact = exact_sum(in), bound = sum_error_bound(in, in.size() - 1), error = std::abs(double(out[0]) - exact);
+        char line[200];
+        std::snprintf(line, sizeof line, "sum %.9g, exact %.9g: off by %.3g, %s the %.3g that any order of the additions may be",
+                      double(out[0]), exact, error, error <= bound ? "within" : "beyond", bound);
+        c = {error <= bound, double(out[0]), exact, line};
+    } else if constexpr (V::family == Family::Map) {
         double worst = 0;
         std::size_t at = 0;
         for (std::size_t i = 0; i < n; ++i) {
@@ -71,17 +78,19 @@ template <class V> Checked check_output(const std::vector<float>& in, const std:
     return c;
 }
 
-// One launch of V over `in` on any backend; the output, NaN where unwritten.
+// One launch of V over `in` on any backend; the output, NaN where unwritten
+// (the sum's: the one float it added into, from zero).
 template <class V, class Backend> std::vector<float> run_once(Backend& be, const std::vector<float>& in, std::size_t n, unsigned block)
 {
+    const std::size_t size = outputs<V>(n);
     float* d_in = be.template alloc<float>(in.size());
-    float* d_out = be.template alloc<float>(n);
+    float* d_out = be.template alloc<float>(size);
     be.copy_to_device(d_in, in.data(), in.size());
-    const std::vector<float> unwritten(n, std::numeric_limits<float>::quiet_NaN());
-    be.copy_to_device(d_out, unwritten.data(), n);
+    const std::vector<float> start(size, output_start<V>());
+    be.copy_to_device(d_out, start.data(), size);
     launch<V>(be, static_cast<const float*>(d_in), d_out, n, block);
-    std::vector<float> out(n);
-    be.copy_to_host(out.data(), static_cast<const float*>(d_out), n);
+    std::vector<float> out(size);
+    be.copy_to_host(out.data(), static_cast<const float*>(d_out), size);
     be.free(d_in);
     be.free(d_out);
     return out;
@@ -101,9 +110,7 @@ struct Description {
         if (req.block < 32 || req.block > 1024 || req.block % 32)
             throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a multiple of 32 from 32 to 1024");
         require_host_memory(req, (V::inputs + 1) * req.n * sizeof(float) * 2, "n = " + std::to_string(req.n));  // host and device
-        if (req.watched_block >= blocks_for(req.n, req.block))
-            throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: n = " +
-                                        std::to_string(req.n) + " takes " + std::to_string(blocks_for(req.n, req.block)) + " blocks");
+        require_watched_block(req, dim3(blocks_for(req.n, req.block)), "n = " + std::to_string(req.n));
     }
 
     template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out)

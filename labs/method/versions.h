@@ -3,11 +3,12 @@
 // throughput rules of NVIDIA's "Optimizing CUDA". One entry per kernel, in
 // the lecture's order: a compute-heavy kernel and a memory-heavy one, each
 // whole, memory-only and compute-only (the compute-heavy one also guarded to
-// its occupancy); then the throughput pairs. The CLI, viewer, benchmark and
+// its occupancy); then the throughput pairs; then fusion and fission. The CLI, viewer, benchmark and
 // tests read this list; it does not include the kernels (the host compiler
 // reads it without CUDA).
 #pragma once
 #include <cstddef>
+#include <limits>
 #include <tuple>
 
 #include "labs/common/kernel_instance.h"
@@ -30,6 +31,8 @@ enum class Family {
     Bottleneck,  // (in, out, n, never): the bottleneck search's kernels
     Index,       // (in, out, n, d): the integer pair, d a power of two
     Map,         // (in, out, n): math functions and literals, checked in ulp against a double reference
+    Stages,      // (in, out, n): fusion and fission, exact against the CPU; some are two launches (TwoLaunches)
+    Sum,         // (in, out, n): one sum into out[0], within the error bound of any order of additions
 };
 
 // What a version of the bottleneck search keeps of its kernel's whole version.
@@ -159,7 +162,73 @@ struct V13 : Of<Family::Map> {
     static constexpr double max_ulp = 2;
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13>;
+// Fusion: a pair of kernels with an intermediate array between them, and the
+// one kernel that keeps it in a register. The traffic an element is derived
+// in tests/method/test_method.cpp.
+struct V14 : Of<Family::Stages, 2> {
+    static constexpr VersionMeta meta{
+        .id = "v14", .name = "unfused",
+        .idea = "(x - y)² in two launches: d = x - y stored, then read back and squared in place",
+        .changed = "the fusion pair: an intermediate array through global memory between two kernels",
+        .expected = "memory-bound at 20 bytes an element (x, y, d read; d, d² written); the trace records the first launch only"};
+    // The second launch, on the same arguments (kernels/method/14_unfused.cuh).
+    struct Second {
+        static constexpr VersionMeta meta{.id = "v14", .name = "unfused_square", .idea = "v14's second launch: d² from the d the first stored",
+                                          .changed = "", .expected = ""};
+    };
+};
+struct V15 : Of<Family::Stages, 2> {
+    static constexpr VersionMeta meta{
+        .id = "v15", .name = "fused",
+        .idea = "v14 in one kernel: d = x - y stays in a register",
+        .changed = "the two kernels fused: d is no longer stored and loaded back",
+        .expected = "12 bytes an element against v14's 20, one launch: about 3/5 of v14's time; v14's results bit for bit"};
+};
+// Fission: a kernel whose two chains hold 64 accumulators at once (70
+// registers a thread on sm_90), and the same work as two kernels of one chain
+// each (38 registers, v1's); the occupancy of each is derived in the tests.
+struct V16 : Of<Family::Stages> {
+    static constexpr VersionMeta meta{
+        .id = "v16", .name = "fat_kernel",
+        .idea = "a(x)·b(x): two chains of 32 accumulators advanced together, 64 live at once",
+        .changed = "the fission pair: a register-heavy kernel",
+        .expected = "about twice v1's registers a thread, so half v1's blocks an SM"};
+};
+struct V17 : Of<Family::Stages> {
+    static constexpr VersionMeta meta{
+        .id = "v17", .name = "fission",
+        .idea = "v16 split in two: a(x) stored, then b(x) multiplied into it",
+        .changed = "one chain a kernel; a(x) through global memory, x read twice",
+        .expected = "v1's registers and occupancy for each half, for a second launch and 20 bytes an element against 8"};
+    struct Second {
+        static constexpr VersionMeta meta{.id = "v17", .name = "fission_second", .idea = "v17's second launch: b(x) times the a(x) the first stored",
+                                          .changed = "", .expected = ""};
+    };
+};
+
+// Non-associativity: the sum in an order the atomics take; the CPU's order
+// and the reduction lab's tree are set beside it in tests/method.
+struct V18 : Of<Family::Sum> {
+    static constexpr VersionMeta meta{
+        .id = "v18", .name = "atomic_sum",
+        .idea = "one float sum by atomicAdd: the additions in the order they reach the address",
+        .changed = "the non-associativity example: the order of the additions left to the hardware",
+        .expected = "within (n - 1)·2^-24·Σ|x| of the exact sum, and not the same sum from run to run on a GPU"};
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18>;
+
+// How many floats a version's output holds for n elements, and what they hold
+// before its launch: the sum's one float starts at zero; every other output is
+// NaN, so that an element left unwritten shows.
+template <class V> constexpr std::size_t outputs(std::size_t n) { return V::family == Family::Sum ? 1 : n; }
+template <class V> constexpr float output_start() { return V::family == Family::Sum ? 0.0f : std::numeric_limits<float>::quiet_NaN(); }
+
+// A version of two launches: its kernel, then V::Second's on the same
+// arguments. A named concept, not an inline requires-expression: nvcc 13
+// rejects the latter where the version has no such member.
+template <class V>
+concept TwoLaunches = requires { typename V::Second; };
 
 // The value the compute-only variants' stores wait for: their results are never negative.
 inline constexpr float kNever = -1.0f;
@@ -181,6 +250,7 @@ template <class V, class T, class Backend> void launch(Backend& be, const T* in,
         be.launch(Kernel<V, T>{}, grid, threads, in, out, count, kDivisor);
     else
         be.launch(Kernel<V, T>{}, grid, threads, in, out, count);
+    if constexpr (TwoLaunches<V>) be.launch(Kernel<typename V::Second, T>{}, grid, threads, in, out, count);
 }
 
 }  // namespace warplab::method

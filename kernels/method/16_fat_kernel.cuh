@@ -1,0 +1,31 @@
+// Method v16: a register-heavy kernel, before fission (Filipovič, "Code
+// Optimizations": kernel fission).
+//
+// Idea: out[i] = a(x) · b(x), two chains of 32 accumulators each
+//   (chain.cuh) advanced together round by round, so that all 64
+//   accumulators are live at once: the kernel needs about twice the
+//   registers of v1, and fewer blocks fit an SM.
+// Changed: the first of the fission pair; v17 splits it into two kernels,
+//   one chain each.
+// Expected effect: compute-bound, at a low occupancy: each chain's rounds
+//   depend on the round before, so warps wait on the FMAs' latency with
+//   fewer warps to switch to.
+// Preconditions: `in` and `out` hold n elements.
+#pragma once
+#include "kernels/method/chain.cuh"
+
+namespace warplab::method {
+
+template <class T>
+__global__ void method_fat_kernel(const T* __restrict__ in, T* __restrict__ out, unsigned n)
+{
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        const float keep[2] = {0.75f, 0.5f};
+        float sums[2];
+        chains(in[i], keep, sums);
+        out[i] = sums[0] * sums[1];
+    }
+}
+
+}  // namespace warplab::method

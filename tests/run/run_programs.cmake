@@ -253,10 +253,10 @@ string(REGEX REPLACE "warplab: nvcc built [^\n]*\n" "" quiet "${err}")
 if(NOT quiet STREQUAL "")
   string(APPEND failures "texture_2d: a right program drew messages: '${quiet}'\n")
 endif()
-#     Linear filtering is refused at the fetch (the tex2D of line 35), 16-bit float channels at cudaMallocArray: one line each.
+#     Linear filtering is refused at the fetch (the tex2D of line 36), 16-bit float channels at cudaMallocArray: one line each.
 run_warplab(texture_2d.cu -- linear)
 expect(texture_linear 1)
-expect_err(texture_linear "kernel fault: kernel sample<float>, block \\(0,0,0\\), thread \\([0-9]+,0,0\\)[^\n]*linear filtering[^\n]*texture_2d.cu:35\\)")
+expect_err(texture_linear "kernel fault: kernel sample<float>, block \\(0,0,0\\), thread \\([0-9]+,0,0\\)[^\n]*linear filtering[^\n]*texture_2d.cu:36\\)")
 run_warplab(texture_2d.cu -- half)
 expect(texture_half 1)
 string(REGEX REPLACE "warplab: nvcc built [^\n]*\n" "" quiet "${err}")

@@ -2,7 +2,8 @@
 // texture object per addressing mode over a 5x3 array (odd sizes), point
 // sampling, read at texel centres inside and outside the array. Then int and
 // uchar4 arrays read as elements, and an unsigned char array read as
-// normalised floats. Arguments: none, or `linear` (a linear-filtered texture,
+// normalised floats; pitched memory, a 1D array, and the array copies.
+// Arguments: none, or `linear` (a linear-filtered texture,
 // which the emulator refuses) or `half` (16-bit float channels, not emulated).
 #include <cmath>
 #include <cstdio>
@@ -35,14 +36,19 @@ __global__ void sample(cudaTextureObject_t texture, bool normalized, T* out)
     out[p] = tex2D<T>(texture, x, y);
 }
 
-cudaTextureObject_t make_texture(cudaArray_t array, cudaTextureAddressMode mode, bool normalized,
+// tex1D over a 1D array of L texels, normalised, at the centres of texels -1, 7, 9 and 3.
+constexpr int L = 7;
+__global__ void sample_1d(cudaTextureObject_t texture, float* out)
+{
+    const int texel[4] = {-1, 7, 9, 3};
+    int p = threadIdx.x;
+    if (p < 4) out[p] = tex1D<float>(texture, (texel[p] + 0.5f) / L);
+}
+
+cudaTextureObject_t make_texture(const cudaResourceDesc& resource, cudaTextureAddressMode mode, bool normalized,
                                  cudaTextureReadMode read = cudaReadModeElementType,
                                  cudaTextureFilterMode filter = cudaFilterModePoint)
 {
-    cudaResourceDesc resource;
-    std::memset(&resource, 0, sizeof resource);
-    resource.resType = cudaResourceTypeArray;
-    resource.res.array.array = array;
     cudaTextureDesc description;
     std::memset(&description, 0, sizeof description);
     description.addressMode[0] = description.addressMode[1] = mode;
@@ -52,6 +58,17 @@ cudaTextureObject_t make_texture(cudaArray_t array, cudaTextureAddressMode mode,
     cudaTextureObject_t texture = 0;
     CUDA_CHECK(cudaCreateTextureObject(&texture, &resource, &description, nullptr));
     return texture;
+}
+
+cudaTextureObject_t make_texture(cudaArray_t array, cudaTextureAddressMode mode, bool normalized,
+                                 cudaTextureReadMode read = cudaReadModeElementType,
+                                 cudaTextureFilterMode filter = cudaFilterModePoint)
+{
+    cudaResourceDesc resource;
+    std::memset(&resource, 0, sizeof resource);
+    resource.resType = cudaResourceTypeArray;
+    resource.res.array.array = array;
+    return make_texture(resource, mode, normalized, read, filter);
 }
 
 // A value as the table prints it, and whether it is the one expected (a
@@ -159,6 +176,52 @@ int main(int argc, char** argv)
     const float byte_clamp[POINTS] = {51 / 255.0f, 204 / 255.0f, 50 / 255.0f, 51 / 255.0f, 204 / 255.0f, 153 / 255.0f};
     right &= check("uchar as float, clamp", make_texture(byte_array, cudaAddressModeClamp, false, cudaReadModeNormalizedFloat), false,
                    byte_clamp);
+
+    // The same texels in pitched memory (cudaMallocPitch rows), clamped: the clamp row again.
+    float* pitched;
+    size_t pitch;
+    CUDA_CHECK(cudaMallocPitch(&pitched, &pitch, W * sizeof(float), H));
+    CUDA_CHECK(cudaMemcpy2D(pitched, pitch, texels, W * sizeof(float), W * sizeof(float), H, cudaMemcpyHostToDevice));
+    cudaResourceDesc rows;
+    std::memset(&rows, 0, sizeof rows);
+    rows.resType = cudaResourceTypePitch2D;
+    rows.res.pitch2D.devPtr = pitched;
+    rows.res.pitch2D.desc = float_channel;
+    rows.res.pitch2D.width = W;
+    rows.res.pitch2D.height = H;
+    rows.res.pitch2D.pitchInBytes = pitch;
+    right &= check("pitched, clamp", make_texture(rows, cudaAddressModeClamp, false), false, clamp);
+
+    // Row 1's texels 1..3 (bytes 4..15) read back from the array: 111, 112, 113.
+    float row[3];
+    CUDA_CHECK(cudaMemcpy2DFromArray(row, sizeof row, array, sizeof(float), 1, sizeof row, 1, cudaMemcpyDeviceToHost));
+    const bool read_back = row[0] == 111 && row[1] == 112 && row[2] == 113;
+    std::printf("%-22s %7.3f %7.3f %7.3f  %s\n", "array read back", row[0], row[1], row[2], read_back ? "correct" : "WRONG");
+    right &= read_back;
+
+    // A 1D array of 7 texels, 0.25 k, written in two runs by cudaMemcpyToArray (texels 0-2, then 3-6),
+    // sampled by tex1D and wrapped: texels -1, 7, 9, 3 read texels 6, 0, 2, 3.
+    float line[L];
+    for (int k = 0; k < L; ++k) line[k] = 0.25f * k;
+    cudaArray_t line_array;
+    CUDA_CHECK(cudaMallocArray(&line_array, &float_channel, L));
+    CUDA_CHECK(cudaMemcpyToArray(line_array, 0, 0, line, 3 * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpyToArray(line_array, 3 * sizeof(float), 0, line + 3, 4 * sizeof(float), cudaMemcpyHostToDevice));
+    cudaTextureObject_t line_texture = make_texture(line_array, cudaAddressModeWrap, true);
+    float* d_line;
+    CUDA_CHECK(cudaMalloc(&d_line, 4 * sizeof(float)));
+    sample_1d<<<1, 32>>>(line_texture, d_line);
+    CUDA_CHECK(cudaGetLastError());
+    float wrapped[4];
+    CUDA_CHECK(cudaMemcpy(wrapped, d_line, sizeof wrapped, cudaMemcpyDeviceToHost));
+    const bool line_right = wrapped[0] == 1.5f && wrapped[1] == 0.0f && wrapped[2] == 0.5f && wrapped[3] == 0.75f;
+    std::printf("%-22s %7.3f %7.3f %7.3f %7.3f  %s\n", "1D wrap (tex1D)", wrapped[0], wrapped[1], wrapped[2], wrapped[3],
+                line_right ? "correct" : "WRONG");
+    right &= line_right;
+    CUDA_CHECK(cudaDestroyTextureObject(line_texture));
+    CUDA_CHECK(cudaFree(d_line));
+    CUDA_CHECK(cudaFreeArray(line_array));
+    CUDA_CHECK(cudaFree(pitched));
 
     CUDA_CHECK(cudaFreeArray(array));
     CUDA_CHECK(cudaFreeArray(int_array));

@@ -41,12 +41,20 @@ template <class T> double reference_sum(const std::vector<T>& v)
     }
 }
 
-// int: exact. float: a tree of depth d in float rounds each of its d levels,
-// so |sum - exact| <= d * 2^-24 * sum|x| (Higham, pairwise summation). The
-// grid-stride versions add up to n / (grid * block) elements in sequence per
-// thread, so d can reach a few thousand at 2^28: 1e-4 * sum|x| covers
-// d <= 1600 levels; inputs are non-negative, so sum|x| = sum. The 1e-6
-// absolute term covers n = 1.
+// int: exact. float: no tolerance of zero, because float addition is not
+// associative: every addition rounds, so the same elements added in another
+// order give another float, and the kernels add in their tree's order, not
+// the CPU's (the method lab's v18 and tests/method sum one array in three
+// orders and get three answers). The bound holds for every order the
+// versions take: each addition rounds its partial sum p by at most
+// 2^-24 * |p| <= 2^-24 * sum|x|, and an element passes through at most d
+// additions on its way to the result, d the depth of the order's tree, so
+// |sum - exact| <= d * 2^-24 * sum|x| (Higham, "Accuracy and Stability of
+// Numerical Algorithms", pairwise summation). A tree over a block of 256 has
+// d = 8; the grid-stride versions add up to n / (grid * block) elements in
+// sequence per thread, so d can reach a few thousand at 2^28: 1e-4 * sum|x|
+// covers d <= 1600 levels (1e-4 / 2^-24 = 1678); inputs are non-negative, so
+// sum|x| = sum. The 1e-6 absolute term covers n = 1.
 template <class T> bool sum_matches(double got, double expected)
 {
     if constexpr (std::is_integral_v<T>) {

@@ -388,6 +388,14 @@ TEST(MethodFusion, CheckIsExact)
 
 // ---- non-associativity: one sum in three orders ------------------------------
 
+// The CPU's order: left to right, rounding to float after every addition.
+float loop_sum(const std::vector<float>& in)
+{
+    float sum = 0;
+    for (float x : in) sum += x;
+    return sum;
+}
+
 // One seeded array of n = 100003 floats in [0, 1) summed three ways, each
 // rounding to float after every addition: the CPU's loop, left to right; the
 // reduction lab's v3, a tree of 256 a block in each of its passes
@@ -408,10 +416,8 @@ TEST(MethodSum, OneSumThreeOrders)
     const std::uint64_t seed = 7;
     const std::vector<float> in = make_input<V18>(n, seed);
     ASSERT_EQ(in, reduction::make_input<float>(n, seed));  // the reduction lab sums the same array
-    float loop = 0;
-    for (float x : in) loop += x;
-    RunRequest tree_req = request("v3", n, seed);
-    const RunResult tree = find_lab("reduction")->run(tree_req), atomic = lab().run(request("v18", n, seed));
+    const float loop = loop_sum(in);
+    const RunResult tree = find_lab("reduction")->run(request("v3", n, seed)), atomic = lab().run(request("v18", n, seed));
     ASSERT_TRUE(tree.ok) << tree.check;
     ASSERT_TRUE(atomic.ok) << atomic.check;
     const double exact = exact_sum(in);
@@ -427,6 +433,20 @@ TEST(MethodSum, OneSumThreeOrders)
     EXPECT_LT(std::abs(tree.value - exact), std::abs(loop - exact));
 }
 
+// The reduction lab's float tolerance is this bound for a tree of about 1678
+// levels (1e-4 / 2^-24): an error the bound allows at 1600 levels passes
+// its check, one it allows only beyond 1700 does not. The loop's and the
+// tree's sums above pass it, as every order the versions take must.
+TEST(MethodSum, ReductionToleranceIsTheBoundOfADeepTree)
+{
+    const std::vector<float> in = make_input<V18>(100003, 7);
+    const double exact = exact_sum(in);
+    EXPECT_TRUE(reduction::sum_matches<float>(exact + sum_error_bound(in, 1600), exact));
+    EXPECT_FALSE(reduction::sum_matches<float>(exact + sum_error_bound(in, 1700), exact));
+    const float loop = loop_sum(in);
+    EXPECT_TRUE(reduction::sum_matches<float>(loop, exact));
+}
+
 // Within one block the emulator's order is its schedule's, fixed by the
 // request: under lockstep a warp's lanes reach the address in lane order and
 // the block's warps one after another, the loop's order, so the sum is the
@@ -438,8 +458,7 @@ TEST(MethodSum, AtomicOrderInOneBlockIsTheSchedules)
 {
     const std::size_t n = 256;  // one block
     const std::vector<float> in = make_input<V18>(n, 1);
-    float loop = 0;
-    for (float x : in) loop += x;
+    const float loop = loop_sum(in);
     RunRequest lockstep = request("v18", n, 1);
     lockstep.schedule = wl::emu::Schedule::Lockstep;
     EXPECT_EQ(lab().run(lockstep).value, double(loop));

@@ -17,4 +17,4 @@ mkdir "$stage/warplab"
 git -C "$repo" archive HEAD | tar -x -C "$stage/warplab"
 rm -f "$out"
 (cd "$stage" && zip -qr "$out" .)
-echo "wrote $out: upload it as the autograder; students submit their E*/kernel.cuh folders"
+echo "wrote $out: upload it as the autograder; students submit their exercise folders (E*/kernel.cuh; a whole program, E12's, E12_two_pass_sum/program.cu)"

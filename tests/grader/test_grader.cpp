@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <functional>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "build.h"
 #include "catalog.h"
@@ -165,14 +166,92 @@ TEST(Cases, AnEndlessLoopStopsTheRest)
     unsigned ran = 0;
     const std::vector<Case> cases{
         {"n = 1", [&]() -> Finding { ++ran; throw emu::KernelFault(endless); }},
-        {"n = 33", [&]() -> Finding { ++ran; return std::nullopt; }},
+        {"n = 33", [&]() -> Finding { ++ran; return std::nullopt; }, {}, true},
     };
     const Verdict v = run_cases(cases, "right sums");
     EXPECT_EQ(ran, 1u);
     EXPECT_EQ(v.cases, 1u);
     EXPECT_EQ(v.cases_not_run, "1 more not run: it loops endlessly");
+    EXPECT_EQ(v.main_cases, 1u);
+    EXPECT_EQ(v.main_case_wrong, "n = 33 (not run)") << "a main case not run is not a right one";
     EXPECT_EQ(v.right_cases(), 0u);
     EXPECT_NE(v.measured.find("case n = 1: the kernel faulted"), std::string::npos) << v.measured;
+}
+
+// The credit rule (docs/grading.md): a property is graded once every main
+// case of `correct` is right, whatever its edge cases gave. E1's checks, with
+// `correct` from run_cases over a main case (whole blocks) and an edge case,
+// and one property whose measure counts its calls; the lines the child writes.
+struct CreditRun {
+    unsigned measured = 0;           // times the property's measure ran
+    nlohmann::json correct, property;  // their result lines
+};
+
+CreditRun grade_e1(bool main_right, bool edge_right, bool main_marked = true)
+{
+    const auto right_if = [](bool right) {
+        return [right]() -> Finding {
+            if (right) return std::nullopt;
+            return fail("your kernel's max was 1; the right max is 2", "the max 2");
+        };
+    };
+    const std::vector<Case> cases{{"seeded random: n = 4096", right_if(main_right), {}, main_marked},
+                                  {"odd size: n = 33", right_if(edge_right)}};
+    CreditRun r;
+    std::FILE* out = std::tmpfile();
+    Harness h(*find_exercise("E1"), "", "/nonexistent/E1_max_no_divergence/kernel.cuh", 1, out);
+    h.check(kCorrect, [&] { return run_cases(cases, "right max"); });
+    h.check("whole_warps", [&] {
+        ++r.measured;
+        return pass("no partially-active warp");
+    });
+    std::rewind(out);
+    std::string lines;
+    for (int c; (c = std::fgetc(out)) != EOF;) lines += static_cast<char>(c);
+    std::fclose(out);
+    const std::size_t end = lines.find('\n');
+    r.correct = nlohmann::json::parse(lines.substr(0, end));
+    r.property = nlohmann::json::parse(lines.substr(end + 1));
+    return r;
+}
+
+TEST(Credit, AnEdgeCaseWrongKeepsTheProperty)
+{
+    const CreditRun r = grade_e1(true, false);
+    EXPECT_EQ(r.measured, 1u);
+    EXPECT_FALSE(r.correct["passed"]);
+    EXPECT_TRUE(r.property["graded"]);
+    EXPECT_TRUE(r.property["passed"]);
+    EXPECT_EQ(r.property["measured"],
+              "no partially-active warp; measured on a right result, while 1 of the 2 cases of 'correct' are wrong");
+}
+
+// Right only on the small odd case: the exercise's work at whole blocks is not
+// done, so the property is neither measured nor credited.
+TEST(Credit, AMainCaseWrongCreditsNoProperty)
+{
+    const CreditRun r = grade_e1(false, true);
+    EXPECT_EQ(r.measured, 0u);
+    EXPECT_FALSE(r.property["graded"]);
+    EXPECT_FALSE(r.property["passed"]);
+    EXPECT_EQ(r.property["measured"],
+              "not graded: the main case of check 'correct' (seeded random: n = 4096: whole blocks, no edge) is wrong, "
+              "though 1 other case is right, and a property is credited only on a right result");
+}
+
+TEST(Credit, NoRightCaseCreditsNoProperty)
+{
+    const CreditRun r = grade_e1(false, false);
+    EXPECT_EQ(r.measured, 0u);
+    EXPECT_FALSE(r.property["graded"]);
+    EXPECT_EQ(r.property["measured"],
+              "not graded: no case of check 'correct' has a right result, and a property is credited only on a right "
+              "result");
+}
+
+TEST(Credit, ACaseListWithoutAMainCaseIsAGraderBug)
+{
+    EXPECT_THROW(grade_e1(true, true, false), std::logic_error);
 }
 
 // E4 with `correct` wrong on 2 of 7 cases run (1 more not run) and

@@ -40,6 +40,7 @@ struct SumInput {
     std::string name;
     unsigned n, seed;
     std::string hint = {};
+    bool main = false;  // a main case (harness.h's Case::main)
 };
 
 cudart::ProgramRun run_program(const Harness& h, const SumInput& in)
@@ -93,7 +94,7 @@ Finding judge(const SumInput& in, const cudart::ProgramRun& run)
     return std::nullopt;
 }
 
-// The seeded cases: one element, one whole block, odd sizes, and more partial
+// The seeded cases: one element, one whole block (the main case), odd sizes, and more partial
 // sums than a block (ceil(70001 / 256) = 274), so the second pass must loop.
 std::vector<SumInput> inputs(std::uint64_t seed0)
 {
@@ -106,6 +107,7 @@ std::vector<SumInput> inputs(std::uint64_t seed0)
     };
     add("one element", 1, "with n = 1 the first pass has one block whose threads 1 .. 255 lie past the end: they add 0");
     add("one block", kBlock);
+    v.back().main = true;  // the main case: one whole block, no edge
     add("odd size", 1000);
     add("odd size", 4097, "the last block is cut by n: a thread past the end adds 0");
     add("more partial sums than a block", 70001,

@@ -16,6 +16,7 @@ struct RingInput {
     std::vector<int> in;  // pieces * kPieceInts ints
     unsigned blocks = 2, threads = 256;
     std::string hint = {};
+    bool main = false;  // a main case (harness.h's Case::main)
     unsigned pieces() const { return static_cast<unsigned>(in.size() / kPieceInts); }
 };
 
@@ -72,7 +73,7 @@ std::vector<RingInput> inputs(std::uint64_t seed0)
                                     "refill only after a __syncthreads() that follows every thread's reads";
     std::vector<RingInput> v{pattern};
     std::uint64_t seed = seed0;
-    v.push_back(seeded("seeded random", 37, 4, seed++, 256, refill_hint));  // block 0: 10 pieces, 5 fills a slot
+    v.push_back(main_case(seeded("seeded random", 37, 4, seed++, 256, refill_hint)));  // block 0: 10 pieces, 5 fills a slot
     v.push_back(seeded("one piece", 1, 1, seed++));
     v.push_back(seeded("blocks with no piece", 3, 4, seed++, 256, "a block with no piece must still write 0"));
     v.push_back(seeded("a piece a block", 8, 8, seed++));

@@ -65,6 +65,7 @@ struct ReductionInput {
     std::vector<int> data;
     unsigned block;
     std::string hint = {};
+    bool main = false;  // a main case (harness.h's Case::main)
 };
 
 // The published pattern, then random inputs from this run's seed (so that no
@@ -74,7 +75,8 @@ std::vector<ReductionInput> reduction_inputs(const Harness& h, const BlockReduct
     const std::uint64_t seed = h.seed();
     auto named = [&](const std::string& what, std::uint64_t s) { return what + ", seed " + std::to_string(s); };
     std::vector<ReductionInput> inputs{{p.pattern_name, p.pattern, 256},
-                                       {named("seeded random: n = 4096", seed), random_ints(4096, seed, p.lo, p.hi), 256}};
+                                       main_case(ReductionInput{named("seeded random: n = 4096", seed),
+                                                                random_ints(4096, seed, p.lo, p.hi), 256})};
     std::uint64_t s = seed + 1;
     for (std::size_t n : {1u, 31u, 33u, 257u}) {
         inputs.push_back({named("odd size: n = " + std::to_string(n), s), random_ints(n, s, p.lo, p.hi), 256});

@@ -124,16 +124,34 @@ std::string Harness::kernel(std::string_view name) const
 
 void Harness::check(std::string_view id, const std::function<Verdict()>& measure)
 {
-    if (id != kCorrect && !correct_passed_ && right_cases_ == 0) {
+    if (id != kCorrect && !properties_not_graded_.empty()) {
         if (!in_catalog(spec_, id)) throw std::logic_error("grader bug: check '" + std::string(id) + "' is not in the catalog");
-        report(id, fail("not graded: no case of check 'correct' has a right result, and a property is credited only "
-                        "on a right result",
-                        "a right result, then this property"),
+        report(id, fail("not graded: " + properties_not_graded_ + ", and a property is credited only on a right result",
+                        "the main cases of 'correct' right, then this property"),
                false);
         return;
     }
     run(id, measure, id != kCorrect);
 }
+
+namespace {
+
+// Why the properties go ungraded after `correct` gave `v`, or empty: no case
+// right, or a main case wrong (a kernel right only at the edges, or only on
+// trivial sizes, has not done the exercise's work).
+std::string why_properties_not_graded(const Verdict& v)
+{
+    if (v.cases > 0 && v.main_cases == 0) throw std::logic_error("grader bug: the cases of 'correct' have no main case");
+    if (v.passed) return {};
+    if (v.right_cases() == 0) return "no case of check 'correct' has a right result";
+    if (!v.main_case_wrong.empty())
+        return "the main case of check 'correct' (" + v.main_case_wrong +
+               ": whole blocks, no edge) is wrong, though " + std::to_string(v.right_cases()) + " other case" +
+               (v.right_cases() == 1 ? " is" : "s are") + " right";
+    return {};
+}
+
+}  // namespace
 
 void Harness::check_alone(std::string_view id, const std::function<Verdict()>& measure) { run(id, measure, false); }
 
@@ -162,7 +180,7 @@ void Harness::run(std::string_view id, const std::function<Verdict()>& measure, 
         v = fault_verdict(e, "the " + std::string(id) + " run");
     }
     if (id == kCorrect) {
-        correct_passed_ = v.passed;
+        properties_not_graded_ = why_properties_not_graded(v);
         right_cases_ = v.right_cases();
         wrong_cases_ = static_cast<unsigned>(v.failed_cases.size());
     } else if (on_result && v.passed && wrong_cases_ > 0) {
@@ -290,6 +308,7 @@ Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_rig
 {
     std::optional<Verdict> first;
     std::vector<FailedCase> failed;
+    std::vector<bool> wrong(cases.size(), false);
     std::string not_run;
     unsigned run = 0;
     for (const Case& c : cases) {
@@ -309,6 +328,7 @@ Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_rig
             endless = loops_endlessly(e);
         }
         if (!f) continue;
+        wrong[run - 1] = true;
         const bool faulted = !brief.empty();
         failed.push_back({c.name, faulted ? brief : f->measured, f->expected});
         if (!first) {
@@ -323,6 +343,13 @@ Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_rig
     }
     Verdict v = first ? *first : pass(what_is_right + " on all " + std::to_string(cases.size()) + " cases");
     v.cases = run;
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+        if (!cases[i].main) continue;
+        ++v.main_cases;
+        if (!v.main_case_wrong.empty()) continue;
+        if (i >= run) v.main_case_wrong = cases[i].name + " (not run)";
+        else if (wrong[i]) v.main_case_wrong = cases[i].name;
+    }
     v.failed_cases = std::move(failed);
     v.cases_not_run = std::move(not_run);
     return v;

@@ -31,6 +31,10 @@ struct Verdict {
     unsigned cases = 0;
     std::vector<FailedCase> failed_cases;
     std::string cases_not_run;
+    // Its main cases (Case::main): how many the list has, and the first whose
+    // result is wrong or that did not run (empty when all are right).
+    unsigned main_cases = 0;
+    std::string main_case_wrong;
     unsigned right_cases() const { return cases - static_cast<unsigned>(failed_cases.size()); }
 };
 Verdict pass(std::string measured);
@@ -66,9 +70,10 @@ public:
     std::string kernel(std::string_view name) const;
 
     // Runs `measure` for check `id` and reports its verdict; a fault or an
-    // exception becomes a failure. A property is graded once `correct` had a
-    // case whose result is right, even if another case failed: it is measured
-    // on a traced run whose result is right (else WrongTracedResult: not graded).
+    // exception becomes a failure. A property is graded once the main cases of
+    // `correct` are right (whole blocks or tiles, no edge), even if an edge case
+    // failed; it is measured on a traced run whose result is right (else
+    // WrongTracedResult: not graded). docs/grading.md states the rule.
     void check(std::string_view id, const std::function<Verdict()>& measure);
     // The same for a check that does not rest on the kernel's result (E10's
     // predictions, read from a file): graded whatever `correct` said.
@@ -90,8 +95,9 @@ private:
     std::string kernel_dir_;
     std::map<std::uint32_t, std::string> files_;  // the student's files by trace::file_hash of their name
     std::FILE* out_;
-    // What `correct` found: whether it passed, and how many of its cases were right and wrong.
-    bool correct_passed_ = false;
+    // Why the properties are not graded ("no case of check 'correct' has a right
+    // result", ...), or empty; and how many of the cases of `correct` were right and wrong.
+    std::string properties_not_graded_ = "check 'correct' has not run";
     unsigned right_cases_ = 0, wrong_cases_ = 0;
 };
 
@@ -104,6 +110,10 @@ struct Case {
     std::string name;                 // "n = 257 (seed 4)"
     std::function<Finding()> run;     // a failure, or nothing when right
     std::string hint = {};            // for a wrong result on this case (else the check's)
+    // A main case: the exercise's work at whole blocks (or tiles), no edge. The
+    // properties are graded only when every main case is right, so that a kernel
+    // right only on small or odd inputs earns nothing for them.
+    bool main = false;
 };
 // Runs every case in order, even after a wrong one (so that the properties can
 // be measured on what is right), and fails with the first wrong case, listing
@@ -112,8 +122,8 @@ struct Case {
 // half the exercise's time limit is spent: the verdict must be written in time.
 Verdict run_cases(const std::vector<Case>& cases, const std::string& what_is_right);
 
-// One case per input (named by its `name`, with its `hint` if it has one),
-// each run as run(input, lane_seed) under its own lane order: 1, 2, 3, ...
+// One case per input (named by its `name`, with its `hint` and `main` if it has
+// them), each run as run(input, lane_seed) under its own lane order: 1, 2, 3, ...
 template <class Input, class Run> std::vector<Case> cases_of(const std::vector<Input>& inputs, Run run)
 {
     std::vector<Case> cases;
@@ -121,9 +131,18 @@ template <class Input, class Run> std::vector<Case> cases_of(const std::vector<I
     for (const Input& in : inputs) {
         std::string hint;
         if constexpr (requires { in.hint; }) hint = in.hint;
-        cases.push_back({in.name, [&in, run, s = lane_seed++] { return run(in, s); }, hint});
+        bool main = false;
+        if constexpr (requires { in.main; }) main = in.main;
+        cases.push_back({in.name, [&in, run, s = lane_seed++] { return run(in, s); }, hint, main});
     }
     return cases;
+}
+
+// `input` marked as a main case of its list (an input type with a `bool main` member).
+template <class Input> Input main_case(Input input)
+{
+    input.main = true;
+    return input;
 }
 
 // The first element of `got` farther from `expected` than rel * |expected| + abs

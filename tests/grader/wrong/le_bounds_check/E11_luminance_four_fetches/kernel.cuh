@@ -7,7 +7,8 @@
 // of the 7 cases the 96x64 one is right; the other 6 (41x25, 37x23, 1x1,
 // 33x17, 1x40, 250x130) reach the last row's x == width, one past the end:
 // "out-of-bounds load", so `correct` fails, "wrong on 6 of 7 cases (right on
-// the other 1)". The properties' 250x130 image faults likewise, so they are
+// the other 1)". The right one is the main case (96x64, whole tiles), so the
+// properties are graded. Their 250x130 image faults likewise, so they are
 // traced on the 160x96 image of whole tiles, which is right: group (0,0)'s 64
 // threads fetch 4 pixels each, its 256 once each, before the tree (3), and
 // the tree halves 64 sums in 6 rounds (3). Score 6/10.

@@ -9,8 +9,9 @@
 // of in: "out-of-bounds load". Elsewhere the extra value goes to a tile column
 // that no store reads (its output row, cols, is past the guard), so the
 // failing cases fail only by that fault. `correct` fails, "wrong on 3 of 6
-// cases (right on the other 3)", each named with its shape. The traced 64x64
-// is right, and its properties hold: coalesced stores (3) and a column read of
+// cases (right on the other 3)", each named with its shape. The main case
+// (64x96, whole tiles) is among the right ones, so the properties are graded;
+// the traced 64x64 is right, and they hold: coalesced stores (3) and a column read of
 // 32 words 33 apart, 32 banks (3). Score 6/10.
 #pragma once
 

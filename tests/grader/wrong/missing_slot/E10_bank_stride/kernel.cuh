@@ -11,8 +11,9 @@
 // memory: staged[32]", and `correct` reports "wrong on 8 of 9 cases (right on
 // the other 1)". The hint is derived from the trace: thread 4 reads word 32,
 // the index of an element of its own chunk, where the staging put element 32
-// at word 33: "the chunk read misses the landing call". `conflict_free`'s
-// traced run (512 chunks) faults likewise: not graded. The predictions (the
+// at word 33: "the chunk read misses the landing call". The main cases (512
+// chunks at strides 8 and 4) are among the wrong ones, so `conflict_free` is
+// not graded (its traced run of 512 chunks faults likewise). The predictions (the
 // solution's answers.txt, copied beside this file by tests/grader) earn 3.
 // Score 3/10.
 #pragma once

@@ -1,12 +1,13 @@
-// Times every method version on the GPU (the plain build: no tracing), all in
-// turns so that each sees the same clocks, each output checked before and
-// after. The rate is elements per second: the versions do different work on
+// Times every method version on the GPU (the plain build: no tracing), and
+// v10 built with -use_fast_math after v10, all in turns so that each sees the
+// same clocks, each output checked before and after. The rate is elements per second: the versions do different work on
 // the same n elements, so only their times compare. Under the table, the
 // bottleneck search's verdicts (verdict.h).
 #include <cstring>
 
 #include "labs/common/gpu_backends.cuh"
 #include "labs/common/gpu_bench.h"
+#include "labs/method/fast_math.h"
 #include "labs/method/kernels.cuh"
 #include "labs/method/run.h"
 #include "labs/method/verdict.h"
@@ -26,16 +27,18 @@ struct Buffers {
     float* d_out = nullptr;
 };
 
-template <class V> Contender contender(TimingDevice& gpu, Buffers& b, std::size_t n)
+// A row of the table: `launch` runs it once on the version's buffers; its
+// output is checked as version V's.
+template <class V> Contender contender(TimingDevice& gpu, Buffers& b, std::size_t n, std::function<void()> launch)
 {
     Contender c;
     c.name = V::meta.id;
-    c.run = [&gpu, &b, n] { launch<V>(gpu, static_cast<const float*>(b.d_in), b.d_out, n, kBlock); };
-    c.checked = [&gpu, &b, n] {
+    c.run = launch;
+    c.checked = [&gpu, &b, n, launch] {
         const std::size_t size = outputs<V>(n);
         const std::vector<float> start(size, output_start<V>());
         gpu.copy_to_device(b.d_out, start.data(), size);
-        launch<V>(gpu, static_cast<const float*>(b.d_in), b.d_out, n, kBlock);
+        launch();
         std::vector<float> out(size);
         gpu.copy_to_host(out.data(), static_cast<const float*>(b.d_out), size);
         // The atomic sum may differ from run to run (its order is the GPU's): it is held to its bound each time.
@@ -52,6 +55,31 @@ template <class V> Contender contender(TimingDevice& gpu, Buffers& b, std::size_
     return c;
 }
 
+// Version V's row: its own launch.
+template <class V> Contender version_contender(TimingDevice& gpu, Buffers& b, std::size_t n)
+{
+    return contender<V>(gpu, b, n, [&gpu, &b, n] { launch<V>(gpu, static_cast<const float*>(b.d_in), b.d_out, n, kBlock); });
+}
+
+// v10 built with -use_fast_math (fast_math.cu), after v10: held to v11's
+// bound, the intrinsics' that the flag substitutes.
+Contender fast_math_contender(TimingDevice& gpu, Buffers& b, std::size_t n)
+{
+    Contender c = contender<V11>(gpu, b, n, [&gpu, &b, n] {
+        gpu.launch(kFastMathRow, sin_exp_fast_math(), dim3(blocks_for(n, kBlock)), dim3(kBlock), static_cast<const float*>(b.d_in), b.d_out,
+                   static_cast<unsigned>(n));
+    });
+    c.name = kFastMathRow;
+    c.row = [n, row = c.row](const wl::cuda::Timing& t, bool ok) {
+        BenchRow r = row(t, ok);
+        r.version = kFastMathRow;
+        r.previous_version = V10::meta.id;
+        r.variant = true;
+        return r;
+    };
+    return c;
+}
+
 }  // namespace
 
 BenchTable bench_on_gpu(const BenchOptions& o)
@@ -62,23 +90,28 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     if (!o.file.empty()) throw std::invalid_argument("--file: the method lab times its own variants side by side; trace your kernel instead");
     if (o.n == 0 || o.n > (std::size_t(1) << 30) - 1)
         throw std::invalid_argument("n = " + std::to_string(o.n) + " is outside 1 .. 2^30 - 1 (SAXPY reads 2n floats)");
-    constexpr std::size_t kVersions = std::tuple_size_v<Versions>;
-    // Each version's input and output held at once: (inputs + 1) n floats each, at most 3n.
-    wl::cuda::require_free_memory(kVersions * 3 * o.n * sizeof(float), "n = " + std::to_string(o.n));
+    constexpr std::size_t kRows = std::tuple_size_v<Versions> + 1;  // and v10 under -use_fast_math
+    // Each row's input and output held at once: (inputs + 1) n floats each, at most 3n.
+    wl::cuda::require_free_memory(kRows * 3 * o.n * sizeof(float), "n = " + std::to_string(o.n));
     BenchTable table = memory_bound_table("method", "float", o);
     table.rate_unit = "Gelem/s";
     table.peak = 0;  // the versions' work differs: no one peak to hold them to
     TimingDevice gpu;
-    std::vector<Buffers> buffers(kVersions);
+    std::vector<Buffers> buffers(kRows);
     std::vector<Contender> contenders;
-    for_each_version<Versions>([&](auto v) {
-        using V = decltype(v);
+    // The next row's buffers, for version V's input and output.
+    auto buffers_for = [&]<class V>() -> Buffers& {
         Buffers& b = buffers[contenders.size()];
         b.in = make_input<V>(o.n, 1);
         b.d_in = gpu.alloc<float>(b.in.size());
         b.d_out = gpu.alloc<float>(outputs<V>(o.n));
         gpu.copy_to_device(b.d_in, b.in.data(), b.in.size());
-        contenders.push_back(contender<V>(gpu, b, o.n));
+        return b;
+    };
+    for_each_version<Versions>([&](auto v) {
+        using V = decltype(v);
+        contenders.push_back(version_contender<V>(gpu, buffers_for.template operator()<V>(), o.n));
+        if constexpr (std::is_same_v<V, V10>) contenders.push_back(fast_math_contender(gpu, buffers_for.template operator()<V10>(), o.n));
         return false;
     });
     std::vector<wl::cuda::Timing> none;

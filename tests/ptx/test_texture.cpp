@@ -233,11 +233,14 @@ const char* kFetches = R"(
 }
 )";
 
-// 40 floats, shifted by 3 in one block of 40 threads: out[i] = in[i + 3], and 0 for i >= 37.
-TEST(Texture, Tex1DfetchAsNvccEmitsItRunsTheShiftCopy)
+// 40 floats, shifted by 3 in one block of 40 threads: out[i] = in[i + 3], and 0 for i >= 37; under either schedule.
+class TextureSchedules : public ::testing::TestWithParam<wl::emu::Schedule> {};
+
+TEST_P(TextureSchedules, Tex1DfetchAsNvccEmitsItRunsTheShiftCopy)
 {
     const auto m = wl::ptx::Module::parse(kFetches, "fetches.ptx");
     wl::emu::Emulator emu;
+    emu.options.schedule = GetParam();
     float* in = emu.alloc<float>(40);
     float* out = emu.alloc<float>(40);
     for (int i = 0; i < 40; ++i) in[i] = 0.5f * float(i);
@@ -256,6 +259,9 @@ TEST(Texture, Tex1DfetchAsNvccEmitsItRunsTheShiftCopy)
     }
     EXPECT_EQ(fetches_by_warp, (std::map<unsigned, std::uint64_t>{{0, 1}, {1, 1}}));
 }
+
+INSTANTIATE_TEST_SUITE_P(Schedules, TextureSchedules,
+                         ::testing::Values(wl::emu::Schedule::Lockstep, wl::emu::Schedule::Independent));
 
 // An int array of 5x3, -7 (10 y + x) - 1, unnormalised and clamped: (6.2, -3) reads texel (4, 0), -29.
 TEST(Texture, Tex2DOfIntsAsNvccEmitsItReadsTheClampedTexel)

@@ -413,7 +413,7 @@ float loop_sum(const std::vector<float>& in)
 TEST(MethodSum, OneSumThreeOrders)
 {
     const std::size_t n = 100003;
-    const std::uint64_t seed = 7;
+    const std::uint64_t seed = 1;  // the walkthrough's (the default)
     const std::vector<float> in = make_input<V18>(n, seed);
     ASSERT_EQ(in, reduction::make_input<float>(n, seed));  // the reduction lab sums the same array
     const float loop = loop_sum(in);
@@ -439,7 +439,7 @@ TEST(MethodSum, OneSumThreeOrders)
 // tree's sums above pass it, as every order the versions take must.
 TEST(MethodSum, ReductionToleranceIsTheBoundOfADeepTree)
 {
-    const std::vector<float> in = make_input<V18>(100003, 7);
+    const std::vector<float> in = make_input<V18>(100003, 1);
     const double exact = exact_sum(in);
     EXPECT_TRUE(reduction::sum_matches<float>(exact + sum_error_bound(in, 1600), exact));
     EXPECT_FALSE(reduction::sum_matches<float>(exact + sum_error_bound(in, 1700), exact));

@@ -316,6 +316,22 @@ TEST(Hints, TheNWayOfEvenlySpacedLanesIsTheGcdOfTheirPitch)
     EXPECT_EQ(bank_formula(8, "l", "k"), "(l*8 + k) mod 32");
 }
 
+// The explanation a conflicted strided access gets, in any exercise: 32 / g
+// lanes apart share a bank (34: g = 2, lanes l and l + 16; 32: all 32 in one).
+TEST(Hints, AStridedConflictIsExplainedFromItsPitch)
+{
+    EXPECT_EQ(pitch_explanation(warp_access([](unsigned l) { return 34 * l + 5; }),
+                                {.lane = "row", .index = "r", .word = "c", .pitch_is = "TILE + 2"}),
+              "the lanes of this load are 34 words apart (TILE + 2): row r's word is in bank (r*34 + c) mod 32 = "
+              "(2r + c) mod 32, so rows r and r + 16 share a bank: 2 rows a bank, 2-way");
+    EXPECT_EQ(pitch_explanation(warp_access([](unsigned l) { return 32 * l; })),
+              "the lanes of this load are 32 words apart: lane l's word is in bank (l*32 + c) mod 32 = c mod 32, so "
+              "all 32 lanes share one bank: 32 lanes a bank, 32-way");
+    EXPECT_EQ(pitch_explanation(warp_access([](unsigned l) { return 33 * l; })), "") << "conflict-free: nothing to explain";
+    EXPECT_EQ(pitch_explanation(warp_access([](unsigned l) { return 32 * l + (l ^ 5u); })), "")
+        << "a swizzle's lanes are not evenly apart";
+}
+
 TEST(Folders, FoundByCatalogNameOrIdPrefix)
 {
     const std::filesystem::path dir = std::filesystem::temp_directory_path() / "warplab_grader_folders";

@@ -279,24 +279,6 @@ Finding staged_once(const Harness& h, const BlockView& v, unsigned stride)
                 "own chunk from there");
 }
 
-// Why a conflicted access conflicts, when its lanes' words lie evenly apart
-// (the plain layout's chunk read: STRIDE words): g = gcd(pitch, 32) lanes
-// share each bank. Then the catalog's remedy; empty (the catalog's hint
-// alone) for lanes not evenly apart, as a pad after every chunk leaves them.
-std::string stride_hint(const trace::WarpEvent& e)
-{
-    const std::optional<StridedAccess> a = strided_access(e);
-    if (!a || a->ways == 1) return {};
-    const std::string ways = std::to_string(a->ways);
-    std::string_view remedy;
-    for (const CheckSpec& c : find_exercise("E10")->checks)
-        if (c.id == "conflict_free") remedy = c.hint;
-    return "the lanes of this " + std::string(trace::kind_name(e.kind)) + " are " + std::to_string(a->pitch) +
-           " words apart: lane l's word is in bank " + bank_formula(a->pitch, "l", "k") + ", so lanes l and l + " +
-           std::to_string(trace::kBanks / a->ways) + " share a bank: " + ways + " lanes a bank, " + ways + "-way; " +
-           std::string(remedy);
-}
-
 Verdict conflict_free(const Harness& h)
 {
     unsigned accesses = 0;
@@ -306,9 +288,9 @@ Verdict conflict_free(const Harness& h)
         require_right(run_chunks(h, t, 1, &records), "stride " + std::to_string(stride));
         const BlockView v = view_block(records, kBlock);
         if (Finding f = staged_once(h, v, stride)) return *f;
-        if (Finding f = first_bank_conflict(h, v)) {
+        // A lane reads its chunk: word k of chunk l. Unpadded, its lanes are STRIDE words apart.
+        if (Finding f = first_bank_conflict(h, v, {.lane = "lane", .index = "l", .word = "k"})) {
             f->measured = "at stride " + std::to_string(stride) + ", " + f->measured;
-            f->hint = stride_hint(*first_conflicted(v));
             return *f;
         }
         accesses += static_cast<unsigned>(std::count_if(v.block.events.begin(), v.block.events.end(),

@@ -199,24 +199,23 @@ Verdict coalesced_stores(const Harness& h)
 
 // Why a column read of the tile conflicts, from the trace: its lanes (one a
 // row) read words `pitch` apart, the tile's row length TILE + pad, so rows r
-// and r + 32/g share a bank, g = gcd(pitch, 32): g-way. An even pad keeps the
-// pitch even (g >= 2); an odd one makes g = 1. Empty when the lanes are not
-// evenly spaced (a swizzle, say) or g = 1: then the catalog's hint.
+// and r + 32/g share a bank, g = gcd(pitch, 32): g-way (pitch_explanation).
+// An even pad keeps the pitch even (g >= 2); an odd one makes g = 1. Empty
+// when the lanes are not evenly spaced (a swizzle, say) or g = 1: then the
+// catalog's hint.
 std::string pitch_hint(const trace::WarpEvent& e)
 {
     const std::optional<StridedAccess> a = strided_access(e);
-    if (!a || a->ways == 1) return {};
+    if (!a) return {};
     std::string row = "TILE, no pad";
     if (a->pitch != kTile)
         row = a->pitch > kTile ? "TILE + " + std::to_string(a->pitch - kTile) : std::to_string(a->pitch) + " words";
-    const std::string shared = a->ways == trace::kBanks ? "every row's column c lies in bank c"
-                                                        : "rows r and r + " + std::to_string(trace::kBanks / a->ways) +
-                                                              " land on the same bank";
-    return "the lanes of this column read are " + std::to_string(a->pitch) + " words apart, the tile's row length (" +
-           row + "): the bank of row r, column c is " + bank_formula(a->pitch, "r", "c") + ", so " + shared + ": " +
-           std::to_string(a->ways) + " rows a bank, " + std::to_string(a->ways) + "-way. A row length that shares a " +
-           "factor with the 32 banks (an even pad does: TILE is even) always stacks rows on a bank; an odd one does "
-           "not: with TILE + 1 columns the bank is " + bank_formula(kTile + 1, "r", "c") + ", one bank a row";
+    const std::string why =
+        pitch_explanation(e, {.lane = "row", .index = "r", .word = "c", .pitch_is = "the tile's row length, " + row});
+    if (why.empty()) return {};
+    return why + ". A row length that shares a factor with the 32 banks (an even pad does: TILE is even) always "
+                 "stacks rows on a bank; an odd one does not: with TILE + 1 columns the bank is " +
+           bank_formula(kTile + 1, "r", "c") + ", one bank a row";
 }
 
 Verdict no_bank_conflicts(const Harness& h)

@@ -155,9 +155,17 @@ std::string why_properties_not_graded(const Verdict& v)
 
 void Harness::check_alone(std::string_view id, const std::function<Verdict()>& measure) { run(id, measure, false); }
 
+std::string_view Harness::catalog_hint() const
+{
+    for (const CheckSpec& c : spec_.checks)
+        if (c.id == running_) return c.hint;
+    return {};
+}
+
 void Harness::run(std::string_view id, const std::function<Verdict()>& measure, bool on_result)
 {
     if (!in_catalog(spec_, id)) throw std::logic_error("grader bug: check '" + std::string(id) + "' is not in the catalog");
+    running_ = id;
     Verdict v;
     try {
         v = measure();
@@ -443,19 +451,21 @@ const trace::WarpEvent* first_conflicted(const BlockView& v)
     return nullptr;
 }
 
-Finding first_bank_conflict(const Harness& h, const BlockView& v)
+Finding first_bank_conflict(const Harness& h, const BlockView& v, const LaneNames& names)
 {
     const trace::WarpEvent* conflicted = first_conflicted(v);
     if (!conflicted) return std::nullopt;
     const trace::WarpEvent& e = *conflicted;
     const trace::BankCost c = trace::shared_bank_cost(e.mask, e.offset, e.size, e.kind);
     const trace::Totals t = trace::totals(v.steps);
+    std::string hint = pitch_explanation(e, names);
+    if (!hint.empty() && !h.catalog_hint().empty()) hint += "; " + std::string(h.catalog_hint());
     return fail(step_of(e) + ": a shared " + kind_name(e.kind) + " by " + std::to_string(std::popcount(e.mask)) +
                     " lanes of warp " + std::to_string(e.warp) + " is " + str(c.ways()) + "-way bank-conflicted (" +
                     std::to_string(c.wavefronts) + " wavefronts, ideal " + std::to_string(c.ideal) +
                     "); block 0 in all: " + std::to_string(t.shared_load.wavefronts + t.shared_store.wavefronts) +
                     " shared wavefronts for an ideal of " + std::to_string(t.shared_load.ideal + t.shared_store.ideal),
-                "every shared access at its ideal wavefronts (1-way)", step_of(e) + ", " + h.site(e.site));
+                "every shared access at its ideal wavefronts (1-way)", step_of(e) + ", " + h.site(e.site), hint);
 }
 
 std::optional<StridedAccess> strided_access(const trace::WarpEvent& e)
@@ -481,6 +491,21 @@ std::string bank_formula(std::uint64_t pitch, const std::string& i, const std::s
     std::string reduced = w + " mod 32";
     if (m > 0) reduced = "(" + (m == 1 ? i : std::to_string(m) + i) + " + " + w + ") mod 32";
     return plain + " = " + reduced;
+}
+
+std::string pitch_explanation(const trace::WarpEvent& e, const LaneNames& n)
+{
+    const std::optional<StridedAccess> a = strided_access(e);
+    if (!a || a->ways == 1) return {};
+    const std::string ways = std::to_string(a->ways);
+    const std::string shared = a->ways == trace::kBanks
+                                   ? "all " + ways + " " + n.lane + "s share one bank"
+                                   : n.lane + "s " + n.index + " and " + n.index + " + " +
+                                         std::to_string(trace::kBanks / a->ways) + " share a bank";
+    return "the lanes of this " + std::string(kind_name(e.kind)) + " are " + std::to_string(a->pitch) + " words apart" +
+           (n.pitch_is.empty() ? "" : " (" + n.pitch_is + ")") + ": " + n.lane + " " + n.index + "'s word is in bank " +
+           bank_formula(a->pitch, n.index, n.word) + ", so " + shared + ": " + ways + " " + n.lane + "s a bank, " +
+           ways + "-way";
 }
 
 Finding first_partial_warp(const Harness& h, const BlockView& v)

@@ -80,6 +80,8 @@ public:
     void check_alone(std::string_view id, const std::function<Verdict()>& measure);
     // The folder of the student's kernel.cuh, where an exercise's other files are.
     const std::string& kernel_dir() const { return kernel_dir_; }
+    // The catalog's hint of the check now running (its remedy), or empty.
+    std::string_view catalog_hint() const;
 
     // "kernel.cuh:34" when the site is in a file of the student's folder, else "line 34".
     std::string site(const trace::Site& s) const;
@@ -95,6 +97,7 @@ private:
     std::string kernel_dir_;
     std::map<std::uint32_t, std::string> files_;  // the student's files by trace::file_hash of their name
     std::FILE* out_;
+    std::string_view running_;  // the check being measured
     // Why the properties are not graded ("no case of check 'correct' has a right
     // result", ...), or empty; and how many of the cases of `correct` were right and wrong.
     std::string properties_not_graded_ = "check 'correct' has not run";
@@ -215,10 +218,24 @@ bool is_global_load(const trace::WarpEvent& e);
 // into one word have no such rounds.
 Finding reduction_shape(const BlockView& v, unsigned block);
 
+// How a strided access's explanation names its lanes: each lane reads one
+// `lane` (a chunk, a row) called `index`, at word `word` within it; and what
+// the pitch is, when the exercise knows ("the tile's row length, TILE + 2").
+struct LaneNames {
+    std::string lane = "lane", index = "l", word = "c", pitch_is = {};
+};
+// Why a conflicted access whose lanes' words lie evenly apart conflicts, from
+// the trace: "the lanes of this load are 8 words apart: lane l's word is in
+// bank (l*8 + k) mod 32, so lanes l and l + 4 share a bank: 8 lanes a bank,
+// 8-way". Empty when they are not evenly apart (a swizzle, a pad every 32
+// words) or not conflicted.
+std::string pitch_explanation(const trace::WarpEvent& e, const LaneNames& names = {});
+
 // The first shared-memory access with more wavefronts than its ideal: the event
-// (null when none), and the failure that reports it.
+// (null when none), and the failure that reports it, its hint derived from the
+// trace where it can be (pitch_explanation, then the check's catalog hint).
 const trace::WarpEvent* first_conflicted(const BlockView& v);
-Finding first_bank_conflict(const Harness& h, const BlockView& v);
+Finding first_bank_conflict(const Harness& h, const BlockView& v, const LaneNames& names = {});
 // The first step with a warp's worth of active threads (32, or 64) or more and a partially-active warp.
 Finding first_partial_warp(const Harness& h, const BlockView& v);
 // A shared access of 4-byte elements whose lanes' words lie evenly apart, in

@@ -45,8 +45,9 @@ struct ExerciseSpec {
 constexpr std::string_view student_file(const ExerciseSpec& e) { return e.program.empty() ? "kernel.cuh" : e.program; }
 
 // Every exercise opens with this check, run on every case; the others
-// (properties) are graded once one of its cases is right, and only on a traced
-// run whose result is right: a property of a wrong result proves nothing.
+// (properties) are graded once its main cases are right (harness.h's
+// Case::main), and only on a traced run whose result is right: a property of
+// a wrong result proves nothing.
 inline constexpr std::string_view kCorrect = "correct";
 
 namespace catalog_detail {

@@ -9,7 +9,7 @@
 // So "step 1: a shared load by 32 lanes of warp 0 is 2-way bank-conflicted (2
 // wavefronts, ideal 1); block 0 in all: 96 shared wavefronts for an ideal of
 // 64", and the hint says why an even pad conflicts: "(r*34 + c) mod 32 = (2r +
-// c) mod 32", "rows r and r + 16 land on the same bank". Score 7/10.
+// c) mod 32", "rows r and r + 16 share a bank: 2 rows a bank, 2-way". Score 7/10.
 #pragma once
 
 namespace exercise {

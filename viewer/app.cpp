@@ -82,7 +82,7 @@ std::vector<const SourceFile*> version_files(App& app, const Lab& lab, std::size
 
 TraceKey key_of(const App& app, std::size_t version, const RunRequest& req)
 {
-    return {app.sel.lab,   version,     req.block, req.type,  req.schedule,  req.backend,
+    return {app.program ? kProgramLabKey : app.sel.lab,   version,     req.block, req.type,  req.schedule,  req.backend,
             req.setting,   req.warp_width, req.n,  req.shape, req.block_dim, req.without_barrier};
 }
 
@@ -215,6 +215,34 @@ std::optional<std::size_t> compared_version(const App& app)
     for (std::size_t i = 0; i < lab.versions.size() && !named.empty(); ++i)
         if (lab.versions[i].id == named && i != app.sel.version) return i;
     return previous_version(lab, app.sel.version);
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> compared_lab_version(const App& app)
+{
+    const Lab* lab = app.program ? find_lab(app.compared_lab) : nullptr;
+    const Version* version = lab ? find_version(*lab, app.compared_with) : nullptr;
+    if (!version) return std::nullopt;
+    return std::pair{std::size_t(lab - all_labs().data()), std::size_t(version - lab->versions.data())};
+}
+
+const TraceSlot& lab_version_trace(App& app, std::size_t lab_index, std::size_t version)
+{
+    const Lab& lab = all_labs().at(lab_index);
+    const Version& v = lab.versions.at(version);
+    RunRequest req;
+    req.version = v.id;
+    req.n = default_n(lab, v);
+    req.block = v.bench_block;
+    req.type = lab.types.front();
+    req.backend = BackendChoice::Cpu;  // as a program's launches ran
+    req.max_instructions = app.max_instructions;
+    const TraceKey key{lab_index, version, req.block, req.type, req.schedule, req.backend, req.setting, req.warp_width, req.n, {}, {}, 0};
+    auto it = app.traces.find(key);
+    if (it == app.traces.end()) {
+        it = app.traces.emplace(key, run_trace(lab, req)).first;
+        if (TraceSlot& slot = it->second; slot.run) use_declared_types(*slot.run, version_files(app, lab, version), req.type);
+    }
+    return it->second;
 }
 
 const FontSet& fonts(const App& app) { return app.presenter ? app.fonts.presenter : app.fonts.desk; }

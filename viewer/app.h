@@ -41,6 +41,9 @@ struct TraceKey {
     auto operator<=>(const TraceKey&) const = default;
 };
 
+// TraceKey::lab of a program's launches (App::program): apart from every lab's traces.
+inline constexpr std::size_t kProgramLabKey = std::size_t(-1);
+
 struct TraceSlot {
     // Running elsewhere (App::start_trace): since when (App::clock) and how
     // many of the grid's blocks are done; run or error come with trace_arrived.
@@ -142,7 +145,8 @@ struct App {
     int view = 0;  // the arrangement a compact window shows (Layout::views); V switches
     bool compare_widths = false;  // the threads panel shows the step at warp widths 32 and 64 side by side (C)
     bool compare_versions = false;  // the step table of this version beside compared_version's (D)
-    std::string compared_with;      // the version compared_version names instead (a lesson slide's "compare"); empty: none
+    std::string compared_with;      // the version compared_version names instead (a lesson slide's "compare", --compare); empty: none
+    std::string compared_lab;       // with a program shown: the lab whose version compared_with names (compared_lab_version)
     std::uint64_t max_instructions = 0;  // --max-instructions: the emulator's instruction budget per thread; 0: its default
     bool quit = false;
     Layout layout;
@@ -188,6 +192,12 @@ std::optional<std::size_t> previous_version(const Lab& lab, std::size_t version)
 // (and not the selected one), else previous_version, except that the user's
 // own kernel (--file) is compared with the version it stands in for.
 std::optional<std::size_t> compared_version(const App& app);
+// With a program shown (App::program): the lab version its launch is compared
+// with (App::compared_lab, App::compared_with), as {lab, version} indices.
+std::optional<std::pair<std::size_t, std::size_t>> compared_lab_version(const App& app);
+// A lab's version traced as `warplab trace LAB VERSION` traces it (its
+// defaults), whatever is shown: a program's launch is compared with it.
+const TraceSlot& lab_version_trace(App& app, std::size_t lab, std::size_t version);
 const FontSet& fonts(const App& app);
 std::string element_type(const App& app);  // the selected element type, or the lab's first
 float animation_progress(const App& app);  // 0..1 since the step appeared

@@ -1,6 +1,7 @@
 #include "viewer/lesson.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -79,7 +80,7 @@ void check_line(std::uint32_t line, const Slide& slide, const std::string& field
     const SourceFile& file = sources.get(path);
     std::size_t lines = file.lines.size();
     for (const std::string& inc : included_kernel_files(file)) lines = std::max(lines, sources.get(inc).lines.size());
-    const std::string whose = slide.file.empty() ? slide.version + "'s source " + path : path;
+    const std::string whose = slide.file.empty() && slide.run.empty() ? slide.version + "'s source " + path : path;
     if (line == 0 || line > lines)
         throw where.error(field, "line " + std::to_string(line) + " is not in " + whose + " (lines 1 to " + std::to_string(lines) + ")");
 }
@@ -103,9 +104,10 @@ LessonAnswer parse_answer(const json& a, const Slide& slide, const Where& where)
     if (const std::vector<std::string> names = metric_names(false); std::find(names.begin(), names.end(), answer.metric) == names.end()) {
         throw where.error("metric", "unknown metric '" + answer.metric + "'" + did_you_mean(answer.metric, names) + "; metrics: " + joined(names));
     }
-    const Lab& lab = *find_lab(slide.lab);
-    if (lab.host_programs && !recorded_metric(answer.metric))
-        throw where.error("metric", "lab " + lab.id + "'s versions are host programs, with no trace: ask what the recording says (" +
+    if (!slide.run.empty() && recorded_metric(answer.metric))
+        throw where.error("metric", "a program's launch has no recorded times: ask what its trace says");
+    if (const Lab* lab = slide.run.empty() ? find_lab(slide.lab) : nullptr; lab && lab->host_programs && !recorded_metric(answer.metric))
+        throw where.error("metric", "lab " + lab->id + "'s versions are host programs, with no trace: ask what the recording says (" +
                                         joined(recorded_metric_names()) + ")");
     answer.step = count_field(a, "step", where);
     answer.line = count_field(a, "line", where);
@@ -164,7 +166,59 @@ void parse_settings(const json& s, const Lab& lab, const Version& version, Slide
 }
 
 // The fields that say what a slide shows (its source).
-const std::vector<std::string> kSourceFields = {"lab", "version", "file", "kernel"};
+const std::vector<std::string> kSourceFields = {"lab", "version", "file", "kernel", "run", "launch"};
+
+// A file a slide names, relative to the lesson's folder.
+std::string resolved(const std::filesystem::path& file, const std::filesystem::path& folder)
+{
+    return (file.is_relative() && !folder.empty() ? folder / file : file).lexically_normal().string();
+}
+
+// "launch": a number from 1, or "kernel[:n]" as warplab run's --watch reads it (n from 1).
+void parse_launch(const json& s, const Where& where, Slide& slide)
+{
+    if (!s.contains("launch")) return;
+    const json& l = s["launch"];
+    const std::string expected = "expected a launch's number from 1 or \"kernel[:n]\", got " + l.dump();
+    if (is_count(l)) {
+        if (l.get<unsigned>() == 0) throw where.error("launch", "launches count from 1");
+        slide.launch = l.get<unsigned>();
+        return;
+    }
+    if (!l.is_string()) throw where.error("launch", expected);
+    const std::string text = l.get<std::string>();
+    const auto colon = text.find(':');
+    slide.launch_kernel = text.substr(0, colon);
+    const bool named = !slide.launch_kernel.empty() && std::all_of(slide.launch_kernel.begin(), slide.launch_kernel.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+    });
+    if (!named) throw where.error("launch", expected);
+    if (colon == std::string::npos) return;
+    const std::string number = text.substr(colon + 1);
+    if (number.empty() || number.size() > 6 || !std::all_of(number.begin(), number.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        std::stoul(number) == 0)
+        throw where.error("launch", expected);
+    slide.launch = unsigned(std::stoul(number));
+}
+
+// A launch of a whole program: the program readable (or the slide before's,
+// for "launch" alone), and nothing of a version's.
+void parse_run(const json& s, const Slide* before, const std::filesystem::path& folder, const Where& where, Slide& slide)
+{
+    for (const char* field : {"version", "file", "kernel"})
+        if (s.contains(field))
+            throw where.error(field, "a slide with 'run' or 'launch' shows a program's launch, not a version or a file's kernel "
+                                     "('lab' names the lab of 'compare')");
+    if (s.contains("run")) {
+        slide.run = resolved(text_field(s, "run", where, true), folder);
+        if (!std::ifstream(slide.run)) throw where.error("run", "cannot read " + slide.run);
+    } else if (before && !before->run.empty()) {
+        slide.run = before->run;
+    } else {
+        throw where.error("launch", "counts the launches of a program: give 'run' too");
+    }
+    parse_launch(s, where, slide);
+}
 
 // A .cu file's kernel in the version's launch: the file readable, with that
 // kernel (or only one); the kernel's name as the file declares it.
@@ -175,8 +229,7 @@ void parse_file(const json& s, const Lab& lab, const std::filesystem::path& fold
         return;
     }
     if (lab.host_programs) throw where.error("file", "lab " + lab.id + "'s versions are host programs: none launches a kernel of a file");
-    const std::filesystem::path file = text_field(s, "file", where, true);
-    slide.file = (file.is_relative() && !folder.empty() ? folder / file : file).lexically_normal().string();
+    slide.file = resolved(text_field(s, "file", where, true), folder);
     const std::string kernel = text_field(s, "kernel", where, false);
     if (!std::ifstream(slide.file)) throw where.error("file", "cannot read " + slide.file);
     try {
@@ -190,14 +243,20 @@ void parse_file(const json& s, const Lab& lab, const std::filesystem::path& fold
 
 // What the slide shows: the source its fields name, the lab and version
 // defaulting to the slide before's; none named, the slide before's source.
-const Lab& parse_source(const json& s, const Slide* before, const std::filesystem::path& folder, const Where& where, Slide& slide)
+// The slide's lab: none for a program's launch that names no lab.
+const Lab* parse_source(const json& s, const Slide* before, const std::filesystem::path& folder, const Where& where, Slide& slide)
 {
     const bool names_one = std::any_of(kSourceFields.begin(), kSourceFields.end(), [&](const std::string& f) { return s.contains(f); });
     if (before && !names_one) {
         slide.lab = before->lab, slide.version = before->version, slide.file = before->file, slide.kernel = before->kernel;
-        return *find_lab(slide.lab);
+        slide.run = before->run, slide.launch_kernel = before->launch_kernel, slide.launch = before->launch;
+        return find_lab(slide.lab);
     }
     slide.lab = s.contains("lab") ? text_field(s, "lab", where, true) : before ? before->lab : "";
+    if (s.contains("run") || s.contains("launch")) {
+        parse_run(s, before, folder, where, slide);
+        return slide.lab.empty() ? nullptr : &lab_field(slide.lab, where);
+    }
     if (slide.lab.empty()) throw where.error("lab", "missing (the first slide names its lab)");
     const Lab& lab = lab_field(slide.lab, where);
     const bool same_lab = before && before->lab == slide.lab;
@@ -205,17 +264,26 @@ const Lab& parse_source(const json& s, const Slide* before, const std::filesyste
     if (slide.version.empty()) throw where.error("version", "missing (a slide of a new lab names its version)");
     if (!find_version(lab, slide.version)) throw where.error("version", unknown_version(lab, slide.version));
     parse_file(s, lab, folder, where, slide);
-    return lab;
+    return &lab;
 }
 
-// The version whose steps are shown beside the slide's (D).
-void parse_compare(const json& s, const Lab& lab, const Where& where, Slide& slide)
+// The version whose steps are shown beside the slide's (D): of the slide's lab, which a program's launch names in 'lab'.
+void parse_compare(const json& s, const Lab* shown_lab, const Where& where, Slide& slide)
 {
     slide.compare = text_field(s, "compare", where, false);
     if (!s.contains("compare")) return;
+    if (!shown_lab) throw where.error("compare", "a program's launch is compared with a lab's version: give 'lab' too");
+    const Lab& lab = *shown_lab;
     if (lab.host_programs) throw where.error("compare", "lab " + lab.id + "'s versions are host programs: no steps to compare");
     if (!find_version(lab, slide.compare)) throw where.error("compare", unknown_version(lab, slide.compare, " to compare with"));
-    if (slide.compare == slide.version && slide.file.empty()) throw where.error("compare", "that is the version shown; name another");
+    if (slide.compare == slide.version && slide.file.empty() && slide.run.empty()) throw where.error("compare", "that is the version shown; name another");
+}
+
+// A program's launch is shown as the program made it: no settings of a lab's trace.
+void refuse_settings(const json& s, const Where& where)
+{
+    for (const char* field : {"schedule", "warp_size", "setting", "compare_widths"})
+        if (s.contains(field)) throw where.error(field, "a program's launch is shown as the program made it, with its own settings");
 }
 
 // A lab of host programs (transfers) has no trace: a slide of it shows the
@@ -232,19 +300,22 @@ Slide parse_slide(const json& s, const Slide* before, std::size_t number, const 
 {
     const Where where{number, ""};
     if (!s.is_object()) throw where.error("", "expected an object, got " + s.dump());
-    only_known(s, {"lab", "version", "file", "kernel", "compare", "step", "arrangement", "highlight", "select", "schedule", "warp_size",
+    only_known(s, {"lab", "version", "file", "kernel", "run", "launch", "compare", "step", "arrangement", "highlight", "select", "schedule", "warp_size",
                    "setting", "compare_widths", "caption", "question"},
                where);
     Slide slide;
-    const Lab& lab = parse_source(s, before, folder, where, slide);
-    const Version* version = find_version(lab, slide.version);
-    refuse_trace_fields(s, lab, where);
+    const Lab* lab = parse_source(s, before, folder, where, slide);
+    const bool program = !slide.run.empty();
+    if (program)
+        refuse_settings(s, where);
+    else
+        refuse_trace_fields(s, *lab, where);
     parse_compare(s, lab, where, slide);
     slide.step = count_field(s, "step", where).value_or(0);
     slide.arrangement = text_field(s, "arrangement", where, false);
     if (!slide.arrangement.empty()) {
         std::vector<std::string> names;
-        for (const char* n : arrangements(lab.panel)) names.push_back(n);
+        for (const char* n : arrangements(program ? LabPanel::None : lab->panel)) names.push_back(n);
         if (std::find(names.begin(), names.end(), slide.arrangement) == names.end())
             throw where.error("arrangement", "no arrangement '" + slide.arrangement + "'" + did_you_mean(slide.arrangement, names));
     }
@@ -258,7 +329,7 @@ Slide parse_slide(const json& s, const Slide* before, std::size_t number, const 
     }
     slide.select = count_field(s, "select", where);
     if (slide.select) check_line(*slide.select, slide, "select", where);
-    parse_settings(s, lab, *version, slide, where);
+    if (!program) parse_settings(s, *lab, *find_version(*lab, slide.version), slide, where);
     slide.caption = text_field(s, "caption", where, true);
     if (s.contains("question")) slide.question = parse_question(s["question"], slide, where);
     return slide;
@@ -412,7 +483,13 @@ std::filesystem::path lesson_path(const std::string& file)
 
 std::string source_lines_file(const Slide& slide)
 {
+    if (!slide.run.empty()) return slide.run;
     return slide.file.empty() ? find_version(*find_lab(slide.lab), slide.version)->file : slide.file;
+}
+
+std::string launch_text(const Slide& slide)
+{
+    return slide.launch_kernel.empty() ? "launch " + std::to_string(slide.launch) : slide.launch_kernel + ":" + std::to_string(slide.launch);
 }
 
 std::vector<std::string> shipped_lessons()

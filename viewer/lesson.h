@@ -11,6 +11,12 @@
 //                                                         a teacher's: the viewer's --file) in the
 //                                                         version's launch; relative to the lesson's
 //                                                         folder; kernel: where the file has several
+//       "run": "prog.cu", "launch": 2,                     optional, in place of version and file: a launch of a
+//                                                         whole program (warplab run's), relative to the lesson's
+//                                                         folder; launch: N (the program's N-th launch) or
+//                                                         "kernel[:n]" (the kernel's n-th, as --watch reads it),
+//                                                         default 1; "lab" then names compare's lab only; a
+//                                                         slide with "launch" alone shows the slide before's program
 //       "compare": "v3",                                   optional: the steps beside this version's (D)
 //       "step": 3,                                         default 0
 //       "arrangement": "memory",                           a compact window's view (layout.h); default: the first
@@ -31,7 +37,7 @@
 // that line only, and "value" is what the author expects the trace to give:
 // the tour and the tests check it.
 //
-// What a slide shows is its source: lab, version and file (parse_source reads
+// What a slide shows is its source: lab, version and file, or run and launch (parse_source reads
 // them, show_source in lesson_player.cpp shows them, source_lines_file names
 // the file whose lines a slide's line numbers count). A slide that names none
 // of the source's fields shows the slide before's source.
@@ -71,6 +77,9 @@ struct Slide {
     std::string lab, version;
     std::string file;    // a .cu file whose kernel is shown in the version's launch (resolved); empty: the version's own
     std::string kernel;  // with file: the kernel's name, as the file declares it
+    std::string run;             // a whole program's .cu file (resolved), whose launch is shown in place of a version; empty: none
+    std::string launch_kernel;   // with run: the launch is this kernel's launch-th; empty: the program's launch-th
+    unsigned launch = 1;         // with run: from 1
     std::string compare;  // a version of the lab whose steps are shown beside (D); empty: none
     std::uint32_t step = 0;
     std::string arrangement;              // empty: the first
@@ -113,8 +122,10 @@ Lesson parse_lesson(const nlohmann::json& document, const std::filesystem::path&
 // ("reduction": lessons/reduction.json in warplab's data); the error names the file.
 Lesson load_lesson(const std::string& file);
 std::filesystem::path lesson_path(const std::string& file);
-// The file whose lines a slide's "highlight", "select" and "line" count: its "file", else its version's.
+// The file whose lines a slide's "highlight", "select" and "line" count: its "file" or "run", else its version's.
 std::string source_lines_file(const Slide& slide);
+// A run slide's launch as the launch table and warplab run's --watch name it: "launch 2", "reduce_pass:2".
+std::string launch_text(const Slide& slide);
 // The shipped lessons' names (lessons/ in warplab's data), sorted.
 std::vector<std::string> shipped_lessons();
 
@@ -131,10 +142,13 @@ std::string answer_text(double value);
 // Whether a learner's typed answer says the number ("8", "8-way", " 8.0 ").
 bool answer_matches(const std::string& typed, double value);
 
+struct LessonPrograms;  // viewer/lesson_programs.h
+
 // Where a lesson is played: the slide shown, whether its answer is revealed,
 // the learner's typed answer and whether it was checked.
 struct LessonPlay {
     std::shared_ptr<const Lesson> lesson;
+    std::shared_ptr<const LessonPrograms> programs;  // its slides' programs, run
     std::size_t slide = 0;
     bool revealed = false;
     std::string typed;

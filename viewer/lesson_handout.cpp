@@ -58,11 +58,16 @@ HandoutSlide handout_slide(App& app)
     const Slide& slide = current_slide(app);
     HandoutSlide h;
     h.picture = printf_string("slide%02zu.png", app.lesson.slide + 1);
-    const std::string shown = slide.file.empty() ? slide.version
-                                                 : slide.kernel + " from " + UserKernel::shown_path(slide.file) + " in " + slide.version + "'s launch";
-    h.heading = printf_string("%zu. %s %s", app.lesson.slide + 1, slide.lab.c_str(), shown.c_str());
-    if (!find_lab(slide.lab)->host_programs) h.heading += printf_string(", step %u", slide.step);  // host programs: no steps
-    if (!slide.compare.empty()) h.heading += " beside " + slide.compare;
+    if (!slide.run.empty()) {  // a program's launch: "2. block_sum:1 of sum_of_squares.cu, step 1"
+        h.heading = printf_string("%zu. %s of %s, step %u", app.lesson.slide + 1, launch_text(slide).c_str(),
+                                  UserKernel::shown_path(slide.run).c_str(), slide.step);
+    } else {
+        const std::string shown = slide.file.empty() ? slide.version
+                                                     : slide.kernel + " from " + UserKernel::shown_path(slide.file) + " in " + slide.version + "'s launch";
+        h.heading = printf_string("%zu. %s %s", app.lesson.slide + 1, slide.lab.c_str(), shown.c_str());
+        if (!find_lab(slide.lab)->host_programs) h.heading += printf_string(", step %u", slide.step);  // host programs: no steps
+    }
+    if (!slide.compare.empty()) h.heading += " beside " + (slide.run.empty() ? slide.compare : slide.lab + " " + slide.compare);
     h.caption = slide.caption;
     if (slide.question) {
         h.question = slide.question->text;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "viewer/lesson_programs.h"
+#include "viewer/program_view.h"
 #include "viewer/step_model.h"
 #include "viewer/timing_model.h"
 #include "warplab/emu/emulator.h"
@@ -34,10 +36,22 @@ void select_instruction(App& app)
     if (auto e = event_at_line(run->block, app.sel.step, *slide.select, wl::trace::Space::Global)) app.focus.global_event = e;
 }
 
+// A run slide's program in place of the labs (kept while slides show it), its launch selected.
+void show_launch(App& app, const Slide& slide)
+{
+    const LessonPrograms& programs = *app.lesson.programs;
+    const auto& program = programs.by_file.at(slide.run);
+    if (app.program != program) show_program(app, program);
+    select_version(app, programs.version_of_slide.at(app.lesson.slide).value());
+}
+
 // The slide's source on screen: its lab and version, and a file's kernel as
-// one more version of the lab (add_user_kernel), kept while slides show it.
+// one more version of the lab (add_user_kernel), kept while slides show it;
+// or a program's launch.
 void show_source(App& app, const Slide& slide)
 {
+    if (!slide.run.empty()) return show_launch(app, slide);
+    close_program(app);
     const Lab* lab = find_lab(slide.lab);  // parse_lesson checked the names
     const std::size_t lab_index = std::size_t(lab - all_labs().data());
     if (lab_index != app.sel.lab) select_lab(app, lab_index);
@@ -69,6 +83,7 @@ SlideAnswer recorded_answer(App& app, const Slide& slide)
 void start_lesson(App& app, std::shared_ptr<const Lesson> lesson, std::size_t first)
 {
     app.lesson = {};
+    app.lesson.programs = run_lesson_programs(*lesson);
     app.lesson.lesson = std::move(lesson);
     app.presenter = true;
     show_slide(app, first);
@@ -100,6 +115,7 @@ void show_slide(App& app, std::size_t index)
     app.compare_widths = slide.compare_widths;
     app.compare_versions = !slide.compare.empty();
     app.compared_with = slide.compare;
+    app.compared_lab = slide.lab;
     app.lesson.select_pending = slide.select && !current_run(app);
 }
 

@@ -9,7 +9,8 @@
 
 namespace warplab::viewer {
 
-// Starts playing: presenter mode, the first slide (or `first`, 0-based).
+// Starts playing: presenter mode, the first slide (or `first`, 0-based); the
+// slides' programs are run first (run_lesson_programs: throws LessonError).
 void start_lesson(App& app, std::shared_ptr<const Lesson> lesson, std::size_t first = 0);
 bool playing_lesson(const App& app);
 const Slide& current_slide(const App& app);  // only while playing_lesson

@@ -84,6 +84,10 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_flag("--compare-widths", o.compare_widths, "show the step's threads at warp widths 32 and 64 side by side; C switches");
     cli.add_flag("--compare-versions", o.compare_versions,
                  "show the version's steps beside the previous version's (or your kernel's beside the version it stands in for); D switches");
+    cli.add_option("--compare", o.compare,
+                   "show the steps beside this version's (implies --compare-versions): another version of the lab, the one your "
+                   "--file kernel is set against, or with --run and --lab a lab's version beside the program's launch")
+        ->type_name("VERSION");
     cli.add_option("--without-barrier", o.without_barrier,
                    "show the version rerun without the __syncthreads() / __syncwarp() of this line of its file (the source "
                    "panel's switch at the end of a barrier's line)")
@@ -154,14 +158,29 @@ std::optional<Options> parse_options(int argc, char** argv)
     if (!o.lesson.empty() && (!o.lab.empty() || !o.version.empty() || o.step || !o.file.empty() || o.banks))
         throw UsageError("--lesson chooses the labs, versions and steps: give no --lab, --version, --step, --file or --banks with it");
     if (cli.count("--slide") && o.lesson.empty()) throw UsageError("--slide counts the slides of --lesson; give --lesson too");
-    if (o.run && (!o.lab.empty() || !o.version.empty() || !o.file.empty() || !o.lesson.empty() || o.banks || o.without_barrier))
-        throw UsageError("--run shows the program's own launches: give no --lab, --version, --file, --lesson, --banks or --without-barrier with it");
+    if (o.run && ((!o.lab.empty() && o.compare.empty()) || !o.version.empty() || !o.file.empty() || !o.lesson.empty() || o.banks ||
+                  o.without_barrier))
+        throw UsageError("--run shows the program's own launches: give no --lab (but with --compare), --version, --file, --lesson, --banks or "
+                         "--without-barrier with it");
+    if (o.run && !o.compare.empty() && o.lab.empty())
+        throw UsageError("--compare " + o.compare + " with --run names a lab's version to set beside the launch: give --lab too");
+    if (!o.compare.empty() && !o.lesson.empty()) throw UsageError("--lesson's slides say what they compare: give no --compare with it");
+    o.compare_versions |= !o.compare.empty();
     if (o.launch && !o.run) throw UsageError("--launch counts the launches of --run's program; give --run too");
     o.presenter |= !o.lesson.empty();
     return o;
 }
 
 namespace {
+
+// --compare: a version of a lab with kernels to trace.
+void check_compare(const std::string& lab_id, const std::string& version)
+{
+    const Lab* lab = find_lab(lab_id);
+    if (!lab) throw UsageError("--lab: " + unknown_lab(lab_id));
+    if (lab->host_programs) throw UsageError("--compare: lab " + lab->id + "'s versions are host programs: no steps to compare");
+    if (!find_version(*lab, version)) throw UsageError("--compare: " + unknown_version(*lab, version, " to compare with"));
+}
 
 // --run: the program built and run, its launch and step selected. A program
 // that does not build or run is shown with its message, not refused here.
@@ -183,6 +202,11 @@ void apply_program(App& app, const Options& o)
     set_step(app, o.step.value_or(0));
     app.presenter = o.presenter;
     app.compare_widths = o.compare_widths;
+    if (!o.compare.empty()) {
+        check_compare(o.lab, o.compare);
+        app.compared_lab = o.lab, app.compared_with = o.compare;
+    }
+    app.compare_versions = o.compare_versions;
 }
 
 }  // namespace
@@ -200,7 +224,11 @@ void apply_options(App& app, const Options& o)
         if (o.slide > lesson->slides.size())
             throw UsageError("--slide " + std::to_string(o.slide) + ": the lesson has slides 1 to " + std::to_string(lesson->slides.size()));
         app.sel.backend = backend_choice(o.backend);
-        start_lesson(app, std::move(lesson), o.slide - 1);
+        try {
+            start_lesson(app, std::move(lesson), o.slide - 1);
+        } catch (const LessonError& e) {  // a program that does not run, a launch it did not make
+            throw UsageError(o.lesson + ": " + e.what());
+        }
         return;
     }
     if (o.run) return apply_program(app, o);
@@ -241,6 +269,12 @@ void apply_options(App& app, const Options& o)
     set_step(app, o.step.value_or(0));
     app.presenter = o.presenter;
     app.compare_widths = o.compare_widths;
+    if (!o.compare.empty()) {
+        check_compare(lab.id, o.compare);
+        if (o.file.empty() && o.compare == current_version(app).id)
+            throw UsageError("--compare " + o.compare + " is the version shown: name another (or your --file kernel's, to set it beside)");
+        app.compared_with = o.compare;
+    }
     app.compare_versions = o.compare_versions;
     app.playground.open = o.banks;
     if (!o.banks_preset.empty()) app.playground.pattern = wl::trace::find_bank_preset(o.banks_preset)->pattern;

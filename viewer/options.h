@@ -1,11 +1,11 @@
 // The viewer's command line.
 //   warplab-viewer [--lab L] [--version V] [--step S] [--n N] [--shape S|M,N,K] [--block B|WxH] [--type T] [--schedule S] [--backend B]
-//                  [--warp-size 32|64] [--compare-widths] [--compare-versions] [--without-barrier LINE]
+//                  [--warp-size 32|64] [--compare-widths] [--compare-versions] [--compare V] [--without-barrier LINE]
 //                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
 //                  [--banks [--banks-preset NAME]]
 //                  [--file F.cu [--kernel K] [--shared-bytes B]]
 //                  [--lesson FILE|NAME [--slide N]]
-//                  [--launch N] --run prog.cu [more.cu ...] [-I DIR] [-D NAME[=V]] [-std=c++NN] [--watch SPEC] [-- ARGS]
+//                  [--launch N] [--lab L --compare V] --run prog.cu [more.cu ...] [-I DIR] [-D NAME[=V]] [-std=c++NN] [--watch SPEC] [-- ARGS]
 #pragma once
 #include <cstdint>
 #include <optional>
@@ -29,6 +29,7 @@ struct Options {
     unsigned warp_size = 32;      // lanes a warp: 32, or 64 (an emulated AMD wavefront)
     bool compare_widths = false;  // the threads panel at 32 and 64 side by side
     bool compare_versions = false;  // the step table beside the previous version's (App::compare_versions)
+    std::string compare;            // ... beside this version's instead (App::compared_with); with --run, a version of --lab
     std::uint32_t without_barrier = 0;  // a line of the version's file whose barriers are off (Selection::without_barrier)
     int width = 0, height = 0;  // 0: 1600x900 in a window, 1920x1080 headless
     bool presenter = false;

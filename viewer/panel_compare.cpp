@@ -1,6 +1,7 @@
 // Two versions side by side (D): the step table of the version the selected
 // one is compared with (the previous one; for the user's kernel, the version it
-// stands in for) beside its own, aligned by step, as `warplab trace --compare`
+// stands in for; the one --compare or a lesson's slide names; for a program's
+// launch, a lab's version) beside its own, aligned by step, as `warplab trace --compare`
 // prints it: one value where both agree, "a -> b" where they differ, the first
 // step whose accesses differ marked. A row is a step: a click goes to it.
 #include <imgui.h>
@@ -47,7 +48,7 @@ void both_cell(const std::string& a, const std::string& b, bool stacked)
     ImGui::TextUnformatted((stacked ? a + "\n" + b : a + " → " + b).c_str());
 }
 
-void table(App& app, const Version& before, const TracedRun& a, const Version& after, const TracedRun& b)
+void table(App& app, const std::string& before, const TracedRun& a, const std::string& after, const TracedRun& b)
 {
     const std::vector<bool> differing = wl::trace::differing_steps(a.block, b.block);
     const std::optional<std::uint32_t> first = wl::trace::first_differing_step(differing);
@@ -56,7 +57,7 @@ void table(App& app, const Version& before, const TracedRun& a, const Version& a
     const float note_h = 2 * ImGui::GetTextLineHeightWithSpacing();
     const bool stacked = ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 45;  // "24/12 → 12/12" in every column would not fit
     // Stacked, one column holds both versions' lines, one above the other.
-    std::vector<std::string> names{"step", std::string("lines ") + before.id, std::string("lines ") + after.id, "threads", "warps",
+    std::vector<std::string> names{"step", "lines " + before, "lines " + after, "threads", "warps",
                                    "partial", "shared wf", "worst", "global ld/st", "sectors"};
     if (stacked) names.erase(names.begin() + 1, names.begin() + 3), names.insert(names.begin() + 1, "lines"), names[7] = "ld/st";
     if (!ImGui::BeginTable("##compare", int(names.size()), flags, ImVec2(0, ImGui::GetContentRegionAvail().y - note_h))) return;
@@ -83,33 +84,50 @@ void table(App& app, const Version& before, const TracedRun& a, const Version& a
     }
     ImGui::EndTable();
     add_region(app, "compare.table", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
-    const std::string how = stacked ? std::string("; two values: ") + before.id + " above " + after.id
-                                    : std::string("; a → b: ") + before.id + ", then " + after.id;
+    const std::string how = stacked ? "; two values: " + before + " above " + after : "; a → b: " + before + ", then " + after;
     wrapped_text(palette().muted, (first ? "* step " + std::to_string(*first) + ": the first step whose accesses differ (which lanes touch which words)"
                                          : std::string("the same accesses at every step")) +
                                       how);
+}
+
+// The two traces and their names: the compared version's (or lab version's), then the selected one's.
+struct Sides {
+    std::string before, after;
+    const TraceSlot* a = nullptr;
+    const TraceSlot* b = nullptr;
+};
+
+std::optional<Sides> sides(App& app)
+{
+    const Lab& lab = current_lab(app);
+    const std::string after = current_version(app).id;
+    if (app.program) {  // a program's launch beside a lab's version
+        const auto other = compared_lab_version(app);
+        if (!other) return std::nullopt;
+        const Lab& other_lab = all_labs()[other->first];
+        return Sides{other_lab.id + " " + other_lab.versions[other->second].id, after, &lab_version_trace(app, other->first, other->second),
+                     &current_trace(app)};
+    }
+    const std::optional<std::size_t> before = compared_version(app);
+    if (!before) return std::nullopt;
+    return Sides{lab.versions[*before].id, after, &trace_of(app, *before), &current_trace(app)};
 }
 
 }  // namespace
 
 void compare_panel(App& app)
 {
-    const Lab& lab = current_lab(app);
-    const Version& after = current_version(app);
-    const std::optional<std::size_t> before = compared_version(app);
-    const std::string title = before ? std::string(lab.versions[*before].id) + " → " + after.id + ", step by step (D: back)"
-                                     : std::string("Versions side by side (D: back)");
+    const std::optional<Sides> shown = sides(app);
+    const std::string title = shown ? shown->before + " → " + shown->after + ", step by step (D: back)" : std::string("Versions side by side (D: back)");
     if (begin_panel(app, Panel::Compare, title.c_str(), ImGuiWindowFlags_NoScrollbar)) {
-        if (!before) {
-            wrapped_text(palette().muted, std::string(after.id) + " is the first version: there is none before it to compare with.");
+        if (!shown) {
+            wrapped_text(palette().muted, app.program ? std::string("a program's launch is compared with a lab's version: --lab LAB --compare VERSION")
+                                                      : std::string(current_version(app).id) + " is the first version: there is none before it to compare with.");
+        } else if (shown->a->run && shown->b->run) {
+            table(app, shown->before, *shown->a->run, shown->after, *shown->b->run);
         } else {
-            const TraceSlot& a = trace_of(app, *before);
-            const TraceSlot& b = current_trace(app);
-            if (a.run && b.run)
-                table(app, lab.versions[*before], *a.run, after, *b.run);
-            else
-                wrapped_text(palette().muted, a.pending || b.pending ? std::string("tracing...")
-                                                                   : std::string(a.run ? after.id : lab.versions[*before].id) + ": no trace");
+            wrapped_text(palette().muted, shown->a->pending || shown->b->pending ? std::string("tracing...")
+                                                                                 : (shown->a->run ? shown->after : shown->before) + ": no trace");
         }
     }
     end_panel();

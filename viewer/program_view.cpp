@@ -8,6 +8,7 @@
 
 #include "labs/common/data_dir.h"
 #include "labs/common/traced_run.h"
+#include "warplab/ptx/ptx.h"
 #include "viewer/format.h"
 #include "warplab/trace/json.h"
 
@@ -27,14 +28,6 @@ const LaunchRecord* record_of(const ProgramLab& p, unsigned index)
     for (const LaunchRecord& r : p.run.launches)
         if (r.index == index) return &r;
     return nullptr;
-}
-
-// "reduce_pass" of "ns::reduce_pass<256u>": the name its definition in the file has.
-std::string bare_kernel_name(std::string name)
-{
-    if (const auto lt = name.find('<'); lt != std::string::npos) name.erase(lt);
-    if (const auto colon = name.rfind("::"); colon != std::string::npos) name.erase(0, colon + 2);
-    return name;
 }
 
 unsigned threads_of(const LaunchRecord& r) { return r.block[0] * r.block[1] * r.block[2]; }
@@ -81,6 +74,7 @@ TraceSlot slot_of(const ProgramLab& p, const LaunchRecord& r)
     result.block_dim = {r.block[0], r.block[1], r.block[2]};
     result.grid_dim = {r.grid[0], r.grid[1], r.grid[2]};
     result.problem = r.kernel + ", " + shape_text(r);
+    result.compile_warnings = p.warnings;  // the status line and the source panel show them, as a --file kernel's
     if (!r.error.empty()) {
         slot.fault = true;
         slot.error = r.error;
@@ -156,9 +150,17 @@ std::string first_error_line(const std::string& text)
 
 }  // namespace
 
+// "reduce_pass" of "ns::reduce_pass<256u>": the name its definition in the file has.
+std::string bare_kernel_name(std::string name)
+{
+    if (const auto lt = name.find('<'); lt != std::string::npos) name.erase(lt);
+    if (const auto colon = name.rfind("::"); colon != std::string::npos) name.erase(0, colon + 2);
+    return name;
+}
+
 std::string dims_text(const unsigned (&d)[3]) { return printf_string("(%u,%u,%u)", d[0], d[1], d[2]); }
 
-void open_program(App& app, const wl::cudart::RunArguments& arguments)
+std::shared_ptr<const ProgramLab> run_program(const wl::cudart::RunArguments& arguments)
 {
     auto p = std::make_shared<ProgramLab>();
     p->sources = arguments.program.sources;
@@ -168,6 +170,7 @@ void open_program(App& app, const wl::cudart::RunArguments& arguments)
         a.program.gpu = false;  // the emulator: its launches are recorded, its host-side mistakes named
         a.program.link_file = installed_runtime_link_file(false);
         const wl::cudart::Program built = wl::cudart::build_program(a.program);
+        p->warnings = wl::ptx::first_warnings(built.warnings);
         p->run = wl::cudart::run_built_program(built.executable, a, wl::cudart::ProgramOutput::Captured);
     } catch (const std::exception& e) {
         p->failure = e.what();
@@ -177,14 +180,37 @@ void open_program(App& app, const wl::cudart::RunArguments& arguments)
                  "headers when warplab is built)";
 #endif
     make_lab(p);
-    app.program = p;
+    return p;
+}
+
+void show_program(App& app, std::shared_ptr<const ProgramLab> program)
+{
+    close_program(app);
+    const std::size_t lab = app.sel.lab;
+    app.program = std::move(program);
+    app.sel = Selection{};
+    app.sel.lab = lab;
+    app.sel.backend = BackendChoice::Cpu;
+    const ProgramLab& p = *app.program;
+    for (std::size_t i = 0; i < p.shown.size(); ++i) place_trace(app, i, slot_of(p, *record_of(p, p.shown[i])));
+    select_version(app, 0);
+}
+
+void close_program(App& app)
+{
+    if (!app.program) return;
+    std::erase_if(app.traces, [](const auto& entry) { return entry.first.lab == kProgramLabKey; });
+    std::erase_if(app.totals, [](const auto& entry) { return entry.first.lab == kProgramLabKey; });
+    app.program.reset();
+    app.sel.version = 0;
+}
+
+void open_program(App& app, const wl::cudart::RunArguments& arguments)
+{
     app.user_lab.reset();
     app.traces.clear();
     app.totals.clear();
-    app.sel = Selection{};
-    app.sel.backend = BackendChoice::Cpu;
-    for (std::size_t i = 0; i < p->shown.size(); ++i) place_trace(app, i, slot_of(*p, *record_of(*p, p->shown[i])));
-    select_version(app, 0);
+    show_program(app, run_program(arguments));
 }
 
 std::optional<std::size_t> version_of_launch(const ProgramLab& p, unsigned index)
@@ -198,7 +224,7 @@ std::string program_status(const App& app)
 {
     const ProgramLab& p = *app.program;
     const std::string name = file_name(p.sources.front());
-    if (!p.failure.empty()) return name + " did not run: " + first_error_line(p.failure);
+    if (!p.failure.empty()) return name + " did not run: " + failure_line(p);
     const std::string exit = !p.run.stopped_by.empty() ? " · the program was stopped by " + p.run.stopped_by
                                                        : printf_string(" · %s exited with %d", name.c_str(), p.run.exit_code);
     if (p.shown.empty()) return refusal(p, kNoLaunchId) + exit;
@@ -208,6 +234,8 @@ std::string program_status(const App& app)
     return printf_string("trace: cpu emulator · %s: %s, %s · block %u watched%s", launch.c_str(), r.kernel.c_str(), shape_text(r).c_str(),
                          r.watched_block, exit.c_str());
 }
+
+std::string failure_line(const ProgramLab& p) { return first_error_line(p.failure); }
 
 bool program_failed(const App& app)
 {

@@ -14,6 +14,7 @@
 #include "warplab/version.h"
 #if WARPLAB_HAVE_RUN
 #include "warplab/cudart/program_run.h"
+#include "warplab/ptx/ptx.h"
 #endif
 
 namespace warplab::cli {
@@ -139,6 +140,7 @@ int RunCommand::run() const
     if (!program.reused)  // a second run of the same files says nothing here: it reuses this build
         std::fprintf(stderr, "warplab: nvcc built %s in %.1f s\n", o.sources.front().c_str(),
                      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    if (!program.warnings.empty()) std::fprintf(stderr, "%s\n", wl::ptx::first_warnings(program.warnings).c_str());  // every run: a cached build keeps them
     const wl::cudart::ProgramRun run = wl::cudart::run_built_program(program.executable, a, wl::cudart::ProgramOutput::PassThrough);
     if (!run.stopped_by.empty()) std::fprintf(stderr, "warplab: the program was stopped by %s\n", run.stopped_by.c_str());
     print_launches(run.launches, o.gpu);

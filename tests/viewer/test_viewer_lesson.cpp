@@ -58,6 +58,24 @@ std::string error_of(const json& doc)
     return {};
 }
 
+// A slide of `fields` over `slide`, second after full_slide().
+json second_slide(json slide, const json& fields)
+{
+    for (const auto& [key, value] : fields.items()) slide[key] = value;
+    return lesson_of({full_slide(), slide});
+}
+
+// What parsing `doc` from `folder` says: its error, or "parsed".
+std::string error_in_folder(const json& doc, const std::filesystem::path& folder)
+{
+    try {
+        parse_lesson(doc, folder);
+    } catch (const LessonError& e) {
+        return e.what();
+    }
+    return "parsed";
+}
+
 TEST(ViewerLesson, EveryFieldIsRead)
 {
     const Lesson lesson = parse_lesson(lesson_of({full_slide()}));
@@ -203,19 +221,7 @@ TEST(ViewerLesson, ASlideShowsAFilesKernel)
     EXPECT_EQ(parse_lesson(lesson_of({{{"lab", "reduction"}, {"version", "v1"}, {"compare", "v5"}, {"caption", "c"}}})).slides[0].compare, "v5");
 
     // Its errors name the slide and the field, lines counted in the file (20 lines).
-    const auto second = [&](json fields) {
-        json s = first;
-        for (const auto& [key, value] : fields.items()) s[key] = value;
-        return lesson_of({full_slide(), s});
-    };
-    const auto error_in_folder = [&](const json& doc) {
-        try {
-            parse_lesson(doc, student_folder());
-        } catch (const LessonError& e) {
-            return std::string(e.what());
-        }
-        return std::string("parsed");
-    };
+    const auto second = [&](const json& fields) { return second_slide(first, fields); };
     for (const auto& [doc, says] : std::vector<std::pair<json, std::string>>{
              {second({{"kernel", "strided_sun"}}), "slide 2, 'kernel': no kernel 'strided_sun' in"},
              {second({{"highlight", {21}}}), "slide 2, 'highlight': line 21 is not in " + resolved + " (lines 1 to 20)"},
@@ -223,17 +229,91 @@ TEST(ViewerLesson, ASlideShowsAFilesKernel)
               "slide 2, 'question.answer.line': line 40 is not in " + resolved},
              {second({{"file", "kernels/no_such.cu"}}), "slide 2, 'file': cannot read " + (student_folder() / "kernels/no_such.cu").string()},
              {second({{"file", 3}}), "slide 2, 'file': expected a string, got 3"}}) {
-        const std::string said = error_in_folder(doc);
+        const std::string said = error_in_folder(doc, student_folder());
         EXPECT_EQ(said.rfind(says, 0), 0u) << "expected it to start with: " << says << "\n                    it said: " << said;
     }
     // A file of several kernels needs the slide's "kernel": the message says so, in the lesson's words.
     json several = first;
     several["file"] = "kernels/harris_style.cu";
-    const std::string said = error_in_folder(lesson_of({several}));
+    const std::string said = error_in_folder(lesson_of({several}), student_folder());
     EXPECT_EQ(said.rfind("slide 1, 'file': ", 0), 0u) << said;
     EXPECT_NE(said.find("kernels: name one with 'kernel' (reduce_modulo"), std::string::npos) << said;
     // Without the lesson's folder the same relative name is the working directory's.
     EXPECT_EQ(error_of(lesson_of({first})).rfind("slide 1, 'file': cannot read kernels/strided_sum.cu", 0), 0u);
+}
+
+// tests/viewer/lessons/sum_of_squares.cu: a whole program (main(),
+// cudaMalloc, cudaMemcpy) that launches square, then block_sum.
+std::filesystem::path program_folder() { return data_dir() / "tests" / "viewer" / "lessons"; }
+
+// A slide may show a launch of a whole program (warplab run's): "run" is
+// found from the lesson's folder, "launch" counts the program's launches or
+// names a kernel's ("kernel[:n]", as --watch reads it; default 1). A slide with
+// "launch" alone shows the slide before's program; one that names nothing of
+// its source keeps the launch; "lab" names the lab of "compare"; lines count in
+// the program's file. Which launches the program made is known only once it
+// has run (test_viewer_lesson_program.cpp): here, what the format says.
+TEST(ViewerLesson, ASlideShowsAProgramsLaunch)
+{
+    const json first = {{"run", "sum_of_squares.cu"}, {"launch", 1}, {"highlight", {13}}, {"select", 13}, {"caption", "squares"}};
+    const Lesson lesson = parse_lesson(lesson_of({first,
+                                                  {{"launch", "block_sum"}, {"step", 1}, {"caption", "sums"}},
+                                                  {{"launch", "block_sum:2"}, {"lab", "reduction"}, {"compare", "v3"}, {"caption", "beside"}},
+                                                  {{"caption", "the same launch"}},
+                                                  {{"lab", "reduction"}, {"version", "v3"}, {"caption", "the lab's own"}}}),
+                                       program_folder());
+    const std::string program = (program_folder() / "sum_of_squares.cu").lexically_normal().string();
+    const Slide& s = lesson.slides[0];
+    EXPECT_EQ(s.run, program);
+    EXPECT_EQ(s.launch, 1u);
+    EXPECT_EQ(s.launch_kernel, "");
+    EXPECT_EQ(s.lab, "");
+    EXPECT_EQ(s.version, "");
+    EXPECT_EQ(s.highlight, (std::vector<std::uint32_t>{13}));
+    EXPECT_EQ(source_lines_file(s), program);
+    EXPECT_EQ(launch_text(s), "launch 1");
+    EXPECT_EQ(lesson.slides[1].run, program);  // "launch" alone: the slide before's program
+    EXPECT_EQ(lesson.slides[1].launch_kernel, "block_sum");
+    EXPECT_EQ(lesson.slides[1].launch, 1u);  // a kernel's first launch where no ":n"
+    EXPECT_EQ(launch_text(lesson.slides[1]), "block_sum:1");
+    EXPECT_EQ(lesson.slides[2].launch, 2u);
+    EXPECT_EQ(lesson.slides[2].lab, "reduction");
+    EXPECT_EQ(lesson.slides[2].compare, "v3");
+    EXPECT_EQ(lesson.slides[3].run, program);  // nothing of its source named: the slide before's launch and lab
+    EXPECT_EQ(launch_text(lesson.slides[3]), "block_sum:2");
+    EXPECT_EQ(lesson.slides[3].compare, "");
+    EXPECT_EQ(lesson.slides[4].run, "");  // a lab's version again
+    EXPECT_EQ(source_lines_file(lesson.slides[4]), "kernels/reduction/03_sequential_addressing.cuh");
+
+    // Its errors name the slide and the field (the program has 55 lines).
+    const auto second = [&](const json& fields) { return second_slide(first, fields); };
+    const std::string expected_launch = "expected a launch's number from 1 or \"kernel[:n]\", got ";
+    for (const auto& [doc, says] : std::vector<std::pair<json, std::string>>{
+             {second({{"run", "no_such.cu"}}), "slide 2, 'run': cannot read " + (program_folder() / "no_such.cu").string()},
+             {second({{"run", 7}}), "slide 2, 'run': expected a string, got 7"},
+             {second({{"launch", 0}}), "slide 2, 'launch': launches count from 1"},
+             {second({{"launch", "block sum"}}), "slide 2, 'launch': " + expected_launch + "\"block sum\""},
+             {second({{"launch", "block_sum:0"}}), "slide 2, 'launch': " + expected_launch + "\"block_sum:0\""},
+             {second({{"launch", "block_sum:"}}), "slide 2, 'launch': " + expected_launch + "\"block_sum:\""},
+             {second({{"launch", true}}), "slide 2, 'launch': " + expected_launch + "true"},
+             {lesson_of({{{"launch", 2}, {"caption", "c"}}}), "slide 1, 'launch': counts the launches of a program: give 'run' too"},
+             {second({{"version", "v3"}}), "slide 2, 'version': a slide with 'run' or 'launch' shows a program's launch"},
+             {second({{"file", "sum_of_squares.cu"}}), "slide 2, 'file': a slide with 'run' or 'launch' shows a program's launch"},
+             {second({{"schedule", "lockstep"}}), "slide 2, 'schedule': a program's launch is shown as the program made it"},
+             {second({{"warp_size", 64}}), "slide 2, 'warp_size': a program's launch is shown as the program made it"},
+             {lesson_of({{{"run", "sum_of_squares.cu"}, {"compare", "v3"}, {"caption", "c"}}}),  // no lab before it either
+              "slide 1, 'compare': a program's launch is compared with a lab's version: give 'lab' too"},
+             {second({{"lab", "reduction"}, {"compare", "v99"}}), "slide 2, 'compare': unknown version 'v99' of lab reduction"},
+             {second({{"lab", "transfers"}, {"compare", "v1"}}), "slide 2, 'compare': lab transfers's versions are host programs"},
+             {second({{"lab", "reductoin"}}), "slide 2, 'lab': unknown lab 'reductoin'"},
+             {second({{"highlight", {56}}}), "slide 2, 'highlight': line 56 is not in " + program + " (lines 1 to 55)"},
+             {second({{"arrangement", "timeline"}}), "slide 2, 'arrangement': no arrangement 'timeline'"},
+             {second({{"question", {{"text", "q"}, {"answer", {{"metric", "time_ms"}}}}}}),
+              "slide 2, 'question.answer.metric': a program's launch has no recorded times"}}) {
+        const std::string said = error_in_folder(doc, program_folder());
+        EXPECT_EQ(said.rfind(says, 0), 0u) << "expected it to start with: " << says << "\n                    it said: " << said;
+        EXPECT_EQ(said.find('\n'), std::string::npos) << said;
+    }
 }
 
 TEST(ViewerLesson, AFileThatCannotBeReadOrIsNotJsonIsOneLine)

@@ -69,14 +69,14 @@ std::string toolkit_library_dir(const std::string& nvcc, const fs::path& work)
     return "";
 }
 
-// Runs nvcc; its messages become the CompileError.
-void nvcc_or_throw(std::vector<std::string> argv, const fs::path& work, const std::string& what)
+// Runs nvcc; its messages become the CompileError, or are returned (its warnings) when it succeeds.
+std::string nvcc_or_throw(std::vector<std::string> argv, const fs::path& work, const std::string& what)
 {
     const std::string err_path = (work / "stderr").string();
     const int rc = run(argv, (work / "stdout").string(), err_path);
-    if (rc == 0) return;
     std::string err;
     read_file(err_path, err);
+    if (rc == 0) return err;
     while (!err.empty() && (err.back() == '\n' || err.back() == ' ')) err.pop_back();
     throw ptx::CompileError(err.empty() ? "nvcc failed on " + what + " (exit status " + std::to_string(rc) + ")" : err);
 }
@@ -99,8 +99,10 @@ Program build_program(const ProgramOptions& o)
     }
     const fs::path root = o.cache_dir.empty() ? cache_dir(ptx::CompileOptions{}).parent_path() / "programs" : fs::path(o.cache_dir);
     const fs::path dir = root / hex(fnv1a64(key_text)), executable = dir / "program", deps_path = dir / "deps";
-    std::string deps;
-    if (fs::exists(executable) && read_file(deps_path, deps) && dependencies_unchanged(deps)) return Program{executable.string(), true};
+    const fs::path warnings_path = dir / "warnings";
+    std::string deps, warnings;
+    if (fs::exists(executable) && read_file(deps_path, deps) && dependencies_unchanged(deps) && read_file(warnings_path, warnings))
+        return Program{executable.string(), true, warnings};
 
     std::error_code ec;
     const fs::path work = dir / ("work-" + std::to_string(getpid()));
@@ -114,7 +116,7 @@ Program build_program(const ProgramOptions& o)
         std::vector<std::string> argv{nvcc};
         argv.insert(argv.end(), flags.begin(), flags.end());
         argv.insert(argv.end(), {"-MD", "-MF", depfile, "-c", o.sources[i], "-o", object});
-        nvcc_or_throw(argv, work, o.sources[i]);
+        warnings += nvcc_or_throw(argv, work, o.sources[i]);
         objects.push_back(object);
         std::string text;
         read_file(depfile, text);
@@ -131,9 +133,10 @@ Program build_program(const ProgramOptions& o)
     nvcc_or_throw(argv, work, "the link");
     fs::rename(work / "program", executable, ec);
     if (ec) throw ptx::CompileError("cannot move the program into " + dir.string() + ": " + ec.message());
-    write_file_atomically(deps_path, listing);
+    write_file_atomically(warnings_path, warnings);
+    write_file_atomically(deps_path, listing);  // last: an entry counts once its listing is there
     fs::remove_all(work, ec);
-    return Program{executable.string(), false};
+    return Program{executable.string(), false, warnings};
 }
 
 }  // namespace wl::cudart

@@ -30,6 +30,9 @@ struct ProgramOptions {
 struct Program {
     std::string executable;
     bool reused = false;  // the cache had it
+    // nvcc's warnings about the program's files, as it printed them (a cached
+    // build keeps them); empty: none. wl::ptx::first_warnings shortens them.
+    std::string warnings;
 };
 
 // Throws wl::ptx::ToolkitMissing (no nvcc) or wl::ptx::CompileError (nvcc's messages).

@@ -137,8 +137,8 @@ void Harness::check(std::string_view id, const std::function<Verdict()>& measure
 namespace {
 
 // Why the properties go ungraded after `correct` gave `v`, or empty: no case
-// right, or a main case wrong (a kernel right only at the edges, or only on
-// trivial sizes, has not done the exercise's work).
+// right, or a main case wrong (a kernel right only on small or odd inputs has
+// not done the exercise's work, whatever its trace shows).
 std::string why_properties_not_graded(const Verdict& v)
 {
     if (v.cases > 0 && v.main_cases == 0) throw std::logic_error("grader bug: the cases of 'correct' have no main case");

@@ -2,7 +2,8 @@
 // v10 built with -use_fast_math after v10, all in turns so that each sees the
 // same clocks, each output checked before and after. The rate is elements per second: the versions do different work on
 // the same n elements, so only their times compare. Under the table, the
-// bottleneck search's verdicts (verdict.h).
+// bottleneck search's verdicts (verdict.h), and the fission pair's occupancy
+// on this GPU.
 #include <cstring>
 
 #include "labs/common/gpu_backends.cuh"
@@ -80,6 +81,25 @@ Contender fast_math_contender(TimingDevice& gpu, Buffers& b, std::size_t n)
     return c;
 }
 
+// "v17 (2 kernels): 38 and 38 registers, 6 and 6 blocks an SM": each of
+// version V's kernels as this GPU's runtime sees it, at the bench's block.
+template <class V> std::string occupancy_line()
+{
+    std::vector<const void*> kernels{reinterpret_cast<const void*>(kernel_pointer(Kernel<V, float>{}))};
+    if constexpr (TwoLaunches<V>) kernels.push_back(reinterpret_cast<const void*>(kernel_pointer(Kernel<typename V::Second, float>{})));
+    std::string registers, blocks;
+    for (const void* k : kernels) {
+        cudaFuncAttributes a{};
+        wl::cuda::check(cudaFuncGetAttributes(&a, k), "cudaFuncGetAttributes");
+        int resident = 0;
+        wl::cuda::check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, k, int(kBlock), 0), "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+        registers += (registers.empty() ? "" : " and ") + std::to_string(a.numRegs);
+        blocks += (blocks.empty() ? "" : " and ") + std::to_string(resident);
+    }
+    return std::string(V::meta.id) + (kernels.size() > 1 ? " (2 kernels): " : ": ") + registers + " registers, " + blocks +
+           " blocks an SM";
+}
+
 }  // namespace
 
 BenchTable bench_on_gpu(const BenchOptions& o)
@@ -120,7 +140,8 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     derive_ratios(table);
     std::string verdicts = verdict_lines(table);
     if (!verdicts.empty()) verdicts.pop_back();  // bench_text ends the note
-    table.note = "Gelem/s: n elements a run, whatever each version does with them; bottleneck search:\n" + verdicts;
+    table.note = "Gelem/s: n elements a run, whatever each version does with them; bottleneck search:\n" + verdicts +
+                 "\nfission, at " + std::to_string(kBlock) + " threads a block: " + occupancy_line<V16>() + "; " + occupancy_line<V17>();
     return table;
 }
 

@@ -7,9 +7,9 @@
 //   registers of v1, and fewer blocks fit an SM.
 // Changed: the first of the fission pair; v17 splits it into two kernels,
 //   one chain each.
-// Expected effect: compute-bound, at a low occupancy: each chain's rounds
-//   depend on the round before, so warps wait on the FMAs' latency with
-//   fewer warps to switch to.
+// Expected effect: compute-bound, at a low occupancy. 31 of a chain's 32
+//   updates in a round read only the round before, so each warp has many
+//   FMAs to issue: fewer warps may still keep the FP32 units busy.
 // Preconditions: `in` and `out` hold n elements.
 #pragma once
 #include "kernels/method/chain.cuh"

@@ -21,6 +21,11 @@ namespace wl::cudart {
 
 namespace {
 
+// An H100's texture limits (cudaDeviceProp's maxTexture1D, maxTexture2D, maxTexture1DLinear,
+// maxTexture2DLinear), which also keep the sizes' products far from overflow.
+constexpr size_t kMaxArrayWidth = 131072, kMaxArrayHeight = 65536, kMaxLinearTexels = size_t(1) << 28;
+constexpr size_t kMaxPitchedWidth = 131072, kMaxPitchedHeight = 65000, kMaxPitchBytes = 2097120;
+
 std::mutex g_arrays_mutex;
 std::set<const cudaArray*> g_arrays;  // the live arrays, so that a stale or foreign handle is named, not followed
 
@@ -94,6 +99,8 @@ emu::Texture resource_texels(const cudaResourceDesc& r)
     switch (r.resType) {
     case cudaResourceTypeLinear: {
         emu::Texture t = channels_of(r.res.linear.desc, call);
+        if (r.res.linear.sizeInBytes / t.texel_bytes() > kMaxLinearTexels)
+            throw Failure(Error::InvalidValue, std::string(call) + ": linear memory of more than 2^28 texels");
         check_device_range(r.res.linear.devPtr, r.res.linear.sizeInBytes, call, "linear resource's memory");
         t.texels = static_cast<const unsigned char*>(r.res.linear.devPtr);
         t.width = r.res.linear.sizeInBytes / t.texel_bytes();
@@ -104,7 +111,8 @@ emu::Texture resource_texels(const cudaResourceDesc& r)
     case cudaResourceTypePitch2D: {
         emu::Texture t = channels_of(r.res.pitch2D.desc, call);
         const auto& p = r.res.pitch2D;
-        if (p.width == 0 || p.height == 0 || p.pitchInBytes < p.width * t.texel_bytes())
+        if (p.width == 0 || p.height == 0 || p.width > kMaxPitchedWidth || p.height > kMaxPitchedHeight ||
+            p.pitchInBytes > kMaxPitchBytes || p.pitchInBytes < p.width * t.texel_bytes())
             throw Failure(Error::InvalidValue, std::string(call) + ": a pitched resource of " + std::to_string(p.width) + "x" +
                                                    std::to_string(p.height) + " texels with rows " + std::to_string(p.pitchInBytes) + " bytes apart");
         check_device_range(p.devPtr, (p.height - 1) * p.pitchInBytes + p.width * t.texel_bytes(), call, "pitched resource's memory");
@@ -130,7 +138,9 @@ cudaArray_t make_array(const cudaChannelFormatDesc& desc, size_t width, size_t h
     constexpr const char* call = "cudaMallocArray";
     const emu::Texture format = channels_of(desc, call);
     if (flags != cudaArrayDefault) not_supported(std::string(call) + " with flags " + std::to_string(flags));
-    if (width == 0) throw Failure(Error::InvalidValue, std::string(call) + ": an array 0 texels wide");
+    if (width == 0 || width > kMaxArrayWidth || height > kMaxArrayHeight)
+        throw Failure(Error::InvalidValue, std::string(call) + ": an array of " + std::to_string(width) + "x" + std::to_string(height) +
+                                               " texels (1 to 131072 wide, 0 to 65536 high)");
     auto* a = new cudaArray{nullptr, desc, width, height ? height : 1, width * format.texel_bytes()};
     try {
         a->texels = static_cast<unsigned char*>(allocate(a->row_bytes * a->height, Memory::Array, site));

@@ -3,8 +3,8 @@
 // sampling, read at texel centres inside and outside the array. Then int and
 // uchar4 arrays read as elements, and an unsigned char array read as
 // normalised floats; pitched memory, a 1D array, and the array copies.
-// Arguments: none, or `linear` (a linear-filtered texture,
-// which the emulator refuses) or `half` (16-bit float channels, not emulated).
+// Arguments: none, or `linear` (a linear-filtered texture, which the emulator
+// refuses), `half` (16-bit float channels, not emulated) or `huge` (an array wider than a GPU's).
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -112,6 +112,7 @@ int main(int argc, char** argv)
     cudaChannelFormatDesc float_channel = cudaCreateChannelDesc<float>();
     if (std::strcmp(ask, "half") == 0) float_channel = cudaCreateChannelDescHalf();
     cudaArray_t array;
+    if (std::strcmp(ask, "huge") == 0) CUDA_CHECK(cudaMallocArray(&array, &float_channel, 200000, 1));  // past 131072
     CUDA_CHECK(cudaMallocArray(&array, &float_channel, W, H));
     CUDA_CHECK(cudaMemcpy2DToArray(array, 0, 0, texels, W * sizeof(float), W * sizeof(float), H, cudaMemcpyHostToDevice));
 

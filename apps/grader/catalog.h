@@ -253,7 +253,12 @@ inline constexpr ExerciseSpec kExercises[] = {
      "template <unsigned STRIDE> __device__ unsigned exercise::slot(unsigned e); template <unsigned BLOCK, unsigned "
      "STRIDE> __global__ void exercise::chunk_sums(const float* in, float* out, unsigned chunks)",
      "void (*grader_calls_chunk_sums_128_8)(const float*, float*, unsigned) = exercise::chunk_sums<128, 8>;\n"
-     "void (*grader_calls_chunk_sums_128_4)(const float*, float*, unsigned) = exercise::chunk_sums<128, 4>;\n",
+     "void (*grader_calls_chunk_sums_128_4)(const float*, float*, unsigned) = exercise::chunk_sums<128, 4>;\n"
+     "// Where the student's slot() puts each element, read on the emulator like the kernel (the hints use it).\n"
+     "extern \"C\" __global__ void grader_slots_8(unsigned count, unsigned* slots) "
+     "{ for (unsigned e = threadIdx.x; e < count; e += blockDim.x) slots[e] = exercise::slot<8>(e); }\n"
+     "extern \"C\" __global__ void grader_slots_4(unsigned count, unsigned* slots) "
+     "{ for (unsigned e = threadIdx.x; e < count; e += blockDim.x) slots[e] = exercise::slot<4>(e); }\n",
      catalog_detail::kE10, 10},
     {"E11", "E11_luminance_four_fetches", "the first pass of a mean luminance over an RGBA8 image, four pixels a thread",
      "the AMD blog's four-value fetch with 8x8 groups; reduction v3 -> v4, on a 2D image",

@@ -177,13 +177,30 @@ std::optional<ChunkRead> faulted_read(const emu::KernelFault& f)
     return ChunkRead{f.fault.thread.x, std::stoull(m[1].str())};
 }
 
-// A hint when the chunk read misses the landing call: thread tid must read the
-// words where the staging put its elements tid*STRIDE + k (slot(e) of each);
-// a read of word tid*STRIDE + k that is not among them reads the element's
-// index, not its slot. Found on block 0 of 512 chunks of `stride` with in[i] =
-// i (exact floats, so a stored value names its element), from the staging
-// stores and chunk reads of the trace, and from the read that faulted, if one
-// did (a pad word: slot() puts no element there, so nothing wrote it).
+// Where the student's slot<STRIDE>() puts elements 0 .. count - 1 (the
+// generated grader_slots_<STRIDE> kernel calls it); empty when it cannot run.
+std::vector<unsigned> student_slots(const Harness& h, unsigned stride, unsigned count)
+{
+    try {
+        emu::Emulator emu;
+        configure(emu, emu::Schedule::Independent, 1, false);
+        unsigned* d = emu.alloc<unsigned>(count);
+        launch(emu, h, "grader_slots_" + std::to_string(stride), dim3(1), dim3(kBlock), count, d);
+        return to_host(emu, d, count);
+    } catch (const std::exception&) {
+        return {};
+    }
+}
+
+// A hint when one side of the staging misses the landing call, found on block
+// 0 of 512 chunks of `stride` with in[i] = i (exact floats, so a stored value
+// names its element), from the staging stores and chunk reads of the trace,
+// and from the read that faulted, if one did. Thread tid must read the words
+// where the staging put its elements tid*STRIDE + k: a read of word
+// tid*STRIDE + k that is not among them reads the element's index, not its
+// slot (a pad word: slot() puts no element there, so nothing wrote it).
+// Conversely, an element stored at its index where the student's slot() puts
+// it elsewhere, and read there by its thread, is a staging that misses it.
 std::string landing_hint_at(const Harness& h, unsigned stride)
 {
     ChunkInput t{"landing", stride, std::vector<float>(4 * kBlock * stride)};
@@ -211,6 +228,7 @@ std::string landing_hint_at(const Harness& h, unsigned stride)
             }
         });
     }
+    const std::string at_stride = " (STRIDE " + std::to_string(stride) + ")";
     for (const ChunkRead& r : reads) {
         const std::uint64_t first = std::uint64_t(r.thread) * stride;
         if (r.word < first || r.word >= first + stride) continue;  // not an index of its own chunk
@@ -219,16 +237,29 @@ std::string landing_hint_at(const Harness& h, unsigned stride)
         for (std::uint64_t k = 0; k < stride; ++k) slotted |= landed.count(first + k) && landed[first + k] == r.word;
         if (slotted || it == landed.end() || it->second == r.word) continue;
         const std::string e = std::to_string(r.word);
-        return "the chunk read misses the landing call: thread " + std::to_string(r.thread) + " (STRIDE " +
-               std::to_string(stride) + ") reads staged[" + e + "], the index of element " + e + " of its chunk, but the staging put element " + e + " at staged[" +
-               std::to_string(it->second) + "] (slot(" + e + ") = " + std::to_string(it->second) +
+        return "the chunk read misses the landing call: thread " + std::to_string(r.thread) + at_stride +
+               " reads staged[" + e + "], the index of element " + e + " of its chunk, but the staging put element " +
+               e + " at staged[" + std::to_string(it->second) + "] (slot(" + e + ") = " + std::to_string(it->second) +
                "). Read each element where it landed: staged[slot<STRIDE>(tid*STRIDE + k)]; a word slot() leaves free "
                "is padding that nothing writes";
+    }
+    const std::vector<unsigned> slots = student_slots(h, stride, kBlock * stride);
+    const auto read_by = [&](std::uint64_t thread, std::uint64_t word) {
+        return std::any_of(reads.begin(), reads.end(), [&](const ChunkRead& r) { return r.thread == thread && r.word == word; });
+    };
+    for (const auto& [element, word] : landed) {
+        if (element >= slots.size() || word != element || slots[element] == element) continue;
+        const std::uint64_t thread = element / stride;
+        if (!read_by(thread, slots[element])) continue;
+        const std::string e = std::to_string(element), w = std::to_string(slots[element]);
+        return "the staging misses the landing call: it stored element " + e + " at staged[" + e +
+               "], its index, but thread " + std::to_string(thread) + at_stride + " reads it at staged[" + w +
+               "], where slot(" + e + ") = " + w + " puts it. Store each element where it lands: staged[slot<STRIDE>(e)]";
     }
     return {};
 }
 
-// The landing hint at stride 8, else at 4; empty when neither read misses slot().
+// The landing hint at stride 8, else at 4; empty when neither side of the staging misses slot().
 std::string landing_hint(const Harness& h)
 {
     for (unsigned stride : {8u, 4u})

@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -81,6 +82,26 @@ std::string nvcc_or_throw(std::vector<std::string> argv, const fs::path& work, c
     throw ptx::CompileError(err.empty() ? "nvcc failed on " + what + " (exit status " + std::to_string(rc) + ")" : err);
 }
 
+// nvcc's warnings about one file, each once: it compiles a kernel for the
+// device and for the host and warns in both passes; its remark on how to
+// suppress them is left out.
+std::string distinct_warnings(const std::string& messages)
+{
+    std::vector<std::string> warnings;
+    std::istringstream lines(messages);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty() || line.rfind("Remark: ", 0) == 0) continue;
+        if (line.find("): warning") != std::string::npos || warnings.empty())
+            warnings.push_back(line + '\n');
+        else
+            warnings.back() += line + '\n';
+    }
+    std::string out;
+    for (std::size_t i = 0; i < warnings.size(); ++i)
+        if (std::find(warnings.begin(), warnings.begin() + std::ptrdiff_t(i), warnings[i]) == warnings.begin() + std::ptrdiff_t(i)) out += warnings[i];
+    return out;
+}
+
 }  // namespace
 
 Program build_program(const ProgramOptions& o)
@@ -116,7 +137,7 @@ Program build_program(const ProgramOptions& o)
         std::vector<std::string> argv{nvcc};
         argv.insert(argv.end(), flags.begin(), flags.end());
         argv.insert(argv.end(), {"-MD", "-MF", depfile, "-c", o.sources[i], "-o", object});
-        warnings += nvcc_or_throw(argv, work, o.sources[i]);
+        warnings += distinct_warnings(nvcc_or_throw(argv, work, o.sources[i]));
         objects.push_back(object);
         std::string text;
         read_file(depfile, text);

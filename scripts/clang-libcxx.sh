@@ -37,7 +37,7 @@ fi
 cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DBUILD_TESTING=ON -DWARPLAB_CUDA=OFF -DWARPLAB_BUILD_PTX=OFF \
       -DCMAKE_CXX_FLAGS=-stdlib=libc++ "-DCMAKE_EXE_LINKER_FLAGS=-stdlib=libc++ -lc++abi -Wl,--as-needed -lstdc++" \
       -DCMAKE_PREFIX_PATH="$gtest" >/dev/null
-tests=(warplab_unit_tests ptx/warplab_ptx_tests warplab_emulator_tests corpus/warplab_corpus_tests warplab_lab_tests
+tests=(warplab_unit_tests ptx/warplab_ptx_tests warplab_emulator_tests corpus/warplab_corpus_tests warplab_registry_tests
        reduction/warplab_reduction_tests matmul/warplab_matmul_tests)  # under $build/tests/
 cmake --build "$build" -j"$jobs" --target "${tests[@]##*/}"
 

@@ -103,8 +103,7 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--kernel", o.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     cli.add_option("--shared-bytes", o.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
     cli.add_option("--max-instructions,--max-steps", o.max_instructions,  // --max-steps: its former name, kept for scripts
-                   "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
-                       std::to_string(wl::emu::LaunchOptions::kDefaultMaxInstructions) + ")")
+                   wl::emu::max_instructions_help())
         ->check(CLI::PositiveNumber);
     cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed); "
                    "with --lesson, one per slide and a handout page");

@@ -525,8 +525,7 @@ int main(int argc, char** argv)
     tr->add_option("--watch-block", ta.watch, "which block of the first pass to trace (default 0)");
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
     tr->add_option("--max-instructions,--max-steps", ta.max_instructions,  // --max-steps: its former name, kept for scripts
-                   "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
-                       std::to_string(wl::emu::LaunchOptions::kDefaultMaxInstructions) + ")")
+                   wl::emu::max_instructions_help())
         ->check(CLI::PositiveNumber);
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_flag("--requests", ta.requests, "add a column of each step's global load and store requests (warp instructions)");

@@ -54,6 +54,9 @@ inline void require_host_memory(const RunRequest& req, std::size_t bytes, const 
                                     std::to_string(available_host_bytes() >> 20) + " MiB of free memory");
 }
 
+// A 2D block's or grid's shape as a caption writes it: "16×16".
+inline std::string dims(const dim3& d) { return std::to_string(d.x) + "×" + std::to_string(d.y); }
+
 // A grid CUDA can launch: gridDim.y is at most 65535. `what` names the problem
 // ("shape 70000×64", "a 4096×2160 picture"); `blocks` is what the lab calls them ("groups").
 inline void require_grid_rows(const dim3& grid, const std::string& what, const char* blocks = "blocks")

@@ -9,8 +9,6 @@ namespace warplab::matmul {
 
 namespace {
 
-std::string dims(const dim3& d) { return std::to_string(d.x) + "×" + std::to_string(d.y); }
-
 // Bad input is refused before anything runs, with one sentence that names it.
 void validate(const RunRequest& req, const Shape& s)
 {

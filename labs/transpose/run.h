@@ -53,8 +53,6 @@ inline Shape shape_of(const RunRequest& req)
 // The same for a benchmark's options (shape {rows, cols} or {S}, else n×n).
 inline Shape shape_of(const BenchOptions& o) { return shape_from(o.shape, o.n); }
 
-inline std::string dims(const dim3& d) { return std::to_string(d.x) + "×" + std::to_string(d.y); }
-
 // One launch of version V on any backend (the benchmark times it).
 template <class V, class Backend> void transpose_on(Backend& be, const float* in, float* out, const Shape& s)
 {

@@ -59,6 +59,12 @@ struct LaunchOptions {
     bool cooperative = false;
 };
 
+// The help text of --max-instructions, for every program that offers it.
+inline std::string max_instructions_help() {
+    return "emulator: instructions a thread may run before the launch stops as an endless loop (default " +
+           std::to_string(LaunchOptions::kDefaultMaxInstructions) + ")";
+}
+
 struct Fault {
     std::string kernel;
     uint3 block, thread;

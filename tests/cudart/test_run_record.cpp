@@ -23,6 +23,25 @@ TEST(RunRecord, WatchSpecifications)
         EXPECT_THROW(parse_watch(bad), std::invalid_argument) << bad;
 }
 
+// --fail: the call and its count; each bad form refused with a line naming it.
+TEST(RunRecord, InjectedFailures)
+{
+    using wl::cudart::InjectedFailure;
+    using wl::cudart::parse_injected_failure;
+    EXPECT_EQ(parse_injected_failure("launch:2").call, InjectedFailure::Call::Launch);
+    EXPECT_EQ(parse_injected_failure("launch:2").nth, 2u);
+    EXPECT_EQ(parse_injected_failure("alloc:1").call, InjectedFailure::Call::Allocation);
+    EXPECT_EQ(parse_injected_failure("alloc:17").nth, 17u);
+    for (const char* bad : {"launch", "alloc", "launch:0", "launch:", "malloc:1", "launch:2x", ":3", ""}) {
+        try {
+            parse_injected_failure(bad);
+            ADD_FAILURE() << "'" << bad << "' was read";
+        } catch (const std::invalid_argument& e) {
+            EXPECT_NE(std::string(e.what()).find("--fail '" + std::string(bad) + "'"), std::string::npos) << e.what();
+        }
+    }
+}
+
 TEST(RunRecord, KernelNames)
 {
     using wl::cudart::names_kernel;

@@ -3,6 +3,7 @@
 #   cmake -DWARPLAB=<warplab> -DPROGRAMS=<tests/run/programs> -DCACHE=<dir> -DWORK=<dir> -P run_programs.cmake
 # The builds go to CACHE (a second ctest run reuses them). Prints "needs nvcc"
 # and succeeds (the test is then marked skipped) where there is no CUDA toolkit.
+cmake_policy(SET CMP0007 NEW)  # a list keeps its empty elements (the bad-input cases' empty argument lists)
 set(failures "")
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -94,6 +95,18 @@ expect(reduction_watch 0 "\nlaunch 2: reduce_pass<256u>, block 0 of grid \\(1,1,
 if(out MATCHES "launch 1: reduce_pass")
   string(APPEND failures "reduction_watch: --watch reduce_pass:2 traced the first launch too\n")
 endif()
+
+# --fail: warplab fails a call on purpose, to show whether the program checks it.
+#    The reduction's second launch (the pass over 196 partial sums) fails as a
+#    faulting kernel's would; the program's check after each launch returns 2,
+#    and its table lists the launch with the reason. The vector add's second
+#    cudaMalloc (line 33: d_b) returns out of memory; CUDA_CHECK exits 1 there.
+run_warplab(reduction.cu --fail launch:2)
+expect(reduction_fail_launch 2 "\n2 +reduce_pass<256u> +\\(1,1,1\\) +\\(256,1,1\\) +1024 +[0-9.]+ +yes ")
+expect_err(reduction_fail_launch "warplab: launch 2: reduce_pass<256u> fails on purpose \\(--fail launch:2\\)")
+run_warplab(vector_add.cu --fail alloc:2)
+expect(vector_add_fail_alloc 1)
+expect_err(vector_add_fail_alloc "cudaMalloc at [^ ]*vector_add.cu:33 fails on purpose \\(--fail alloc:2\\)[^\n]*\n[^\n]*vector_add.cu:33: out of memory\n")
 
 # 5. A histogram whose bins come from a __constant__ table set by cudaMemcpyToSymbol.
 #    "Warp 32 lanes, 4 warps: 128 threads in each block of the Grid." has 13 vowels,
@@ -199,7 +212,9 @@ endif()
 file(WRITE ${WORK}/broken.cu "__global__ void k(int* x) { x[0] = undeclared; }\nint main() { return 0; }\n")
 foreach(case "|name the program's .cu file" "nope.cu|cannot read source file 'nope.cu'"
              "vector_add.cu;--watch;vector_add:0|launches count from 1" "vector_add.cu;-std=c++2x|is not c\\+\\+NN"
-             "vector_add.cu;--bogus|unknown option '--bogus'" "${WORK}/broken.cu|broken.cu.*undeclared")
+             "vector_add.cu;--bogus|unknown option '--bogus'" "${WORK}/broken.cu|broken.cu.*undeclared"
+             "vector_add.cu;--fail;alloc:0|--fail 'alloc:0': calls count from 1"
+             "vector_add.cu;--fail;launch:1;--backend;gpu|only the emulator's runtime fails a call on purpose")
   string(REPLACE "|" ";" parts "${case}")
   list(POP_BACK parts pattern)
   run_warplab(${parts})

@@ -69,6 +69,8 @@ public:
     double clock_ms = 0;
     unsigned launches = 0;
     RunLog log;
+    std::optional<InjectedFailure> injected = injected_failure();  // warplab run --fail
+    unsigned device_allocations = 0;                                // made so far, for --fail alloc:N
 
     // The allocation holding p, if any.
     std::optional<std::pair<std::uintptr_t, Allocation>> allocation_at(const void* p) const
@@ -359,6 +361,12 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
         d.log.append(r);
         throw;
     }
+    if (d.injected && d.injected->call == InjectedFailure::Call::Launch && d.injected->nth == r.index) {
+        r.error = injected_failure_text(*d.injected, k.name);
+        d.log.append(r);
+        d.faulted = true;
+        throw Failure(Error::LaunchFailure, "launch " + std::to_string(r.index) + ": " + r.error);
+    }
     const std::optional<std::uint32_t> watched = d.log.watched(k.name, k.mangled, k.launches);
     d.emu.options.record = watched.has_value();
     d.emu.options.watched_blocks = {watched.value_or(0)};
@@ -434,6 +442,12 @@ void* allocate(std::size_t bytes, Memory kind, const CallSite& site)
     if (bytes > host_bytes / 2)
         throw Failure(Error::MemoryAllocation, "an allocation of " + std::to_string(bytes) + " bytes: more than half this machine's " +
                                                    std::to_string(host_bytes >> 20) + " MiB, where the emulator keeps device memory");
+    if (kind != Memory::Host && d.injected && d.injected->call == InjectedFailure::Call::Allocation &&
+        ++d.device_allocations == d.injected->nth) {
+        const std::string line = host_line(site);
+        throw Failure(Error::MemoryAllocation,
+                      injected_failure_text(*d.injected, std::string(region_name(region_of(kind))) + (line.empty() ? "" : " at " + line)));
+    }
     void* p = nullptr;
     try {
         if (kind == Memory::Host) {

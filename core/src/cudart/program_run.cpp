@@ -63,12 +63,18 @@ struct RunDir {
 std::vector<std::string> program_environment(const RunArguments& a, const fs::path& dir)
 {
     std::vector<std::string> env;
-    const std::string run_dir = std::string(kRunDirVariable) + "=", watch = std::string(kWatchVariable) + "=";
+    const std::string run_dir = std::string(kRunDirVariable) + "=", watch = std::string(kWatchVariable) + "=",
+                      fail = std::string(kFailVariable) + "=";
+    const auto ours = [&](const char* e) {
+        for (const std::string* v : {&run_dir, &watch, &fail})
+            if (std::strncmp(e, v->c_str(), v->size()) == 0) return true;
+        return false;
+    };
     for (char** e = environ; *e; ++e)
-        if (std::strncmp(*e, run_dir.c_str(), run_dir.size()) != 0 && std::strncmp(*e, watch.c_str(), watch.size()) != 0)
-            env.emplace_back(*e);
+        if (!ours(*e)) env.emplace_back(*e);
     env.push_back(run_dir + dir.string());
     if (!a.watch.empty()) env.push_back(watch + a.watch);
+    if (!a.fail.empty()) env.push_back(fail + a.fail);
     return env;
 }
 
@@ -106,12 +112,18 @@ RunArguments parse_run_arguments(const std::vector<std::string>& args)
         else if (value_of(args, i, "--watch", false, v)) r.watch += (r.watch.empty() ? "" : ",") + v;
         else if (value_of(args, i, "--json", false, v)) r.json_dir = v;
         else if (value_of(args, i, "--backend", false, v)) r.backend = v;
+        else if (value_of(args, i, "--fail", false, v)) {
+            parse_injected_failure(v);  // refused here, before nvcc runs
+            r.fail = v;
+        }
         else if (a.rfind("-std=", 0) == 0 || a.rfind("--std=", 0) == 0) p.standard = a.substr(a.find('=') + 1);
         else if (!a.empty() && a[0] == '-') throw std::invalid_argument("unknown option '" + a + "'" + usage_note());
         else p.sources.push_back(a);
     }
     if (r.backend != "cpu" && r.backend != "gpu" && r.backend != "auto")
         throw std::invalid_argument("--backend " + r.backend + ": not cpu (the emulator), gpu or auto");
+    if (!r.fail.empty() && r.backend != "cpu")
+        throw std::invalid_argument("--fail " + r.fail + ": only the emulator's runtime fails a call on purpose, not --backend " + r.backend);
     if (p.sources.empty()) throw std::invalid_argument("name the program's .cu file" + usage_note());
     for (const std::string& s : p.sources)
         if (!fs::is_regular_file(s)) throw std::invalid_argument("cannot read source file '" + s + "'");

@@ -13,6 +13,26 @@ namespace wl::cudart {
 
 std::string kernel_name(const ptx::KernelInfo& info) { return info.demangled.substr(0, info.demangled.find('(')); }
 
+std::optional<InjectedFailure> injected_failure()
+{
+    const char* text = std::getenv(kFailVariable);
+    if (!text) return std::nullopt;
+    try {
+        return parse_injected_failure(text);
+    } catch (const std::invalid_argument& e) {
+        std::fprintf(stderr, "warplab: %s=%s: %s; no call fails\n", kFailVariable, text, e.what());
+        return std::nullopt;
+    }
+}
+
+std::string injected_failure_text(const InjectedFailure& f, const std::string& call)
+{
+    const bool launch = f.call == InjectedFailure::Call::Launch;
+    return call + " fails on purpose (--fail " + (launch ? "launch:" : "alloc:") + std::to_string(f.nth) + "), as " +
+           (launch ? "a faulting kernel's launch does: it and every later CUDA call return cudaErrorLaunchFailure"
+                   : "an allocation past the GPU's memory does: it returns cudaErrorMemoryAllocation");
+}
+
 RunLog::RunLog()
 {
     if (const char* d = std::getenv(kRunDirVariable)) dir_ = d;

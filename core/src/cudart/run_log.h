@@ -18,6 +18,13 @@ namespace wl::cudart {
 // The kernel's name as the launch table and --watch give it: demangled, without parameters.
 std::string kernel_name(const ptx::KernelInfo& info);
 
+// The failure $WARPLAB_RUN_FAIL asks for (warplab run --fail), if any; a value
+// that does not read is said on stderr and ignored.
+std::optional<InjectedFailure> injected_failure();
+
+// The stderr line and launch error of an injected failure: what failed, and why.
+std::string injected_failure_text(const InjectedFailure& f, const std::string& call);
+
 class RunLog {
 public:
     RunLog();  // from $WARPLAB_RUN_DIR and $WARPLAB_RUN_WATCH; without the first, nothing is written

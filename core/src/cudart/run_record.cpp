@@ -9,12 +9,14 @@ namespace wl::cudart {
 
 namespace {
 
-template <class T> T number(std::string_view text, std::string_view part, const char* what)
+// `text`, a number within `part`, the value of `option`.
+template <class T> T number(std::string_view text, std::string_view part, const char* what, const char* option = "--watch")
 {
     T v{};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-        throw std::invalid_argument("--watch '" + std::string(part) + "': " + what + " '" + std::string(text) + "' is not a number");
+        throw std::invalid_argument(std::string(option) + " '" + std::string(part) + "': " + what + " '" + std::string(text) +
+                                    "' is not a number");
     return v;
 }
 
@@ -52,6 +54,19 @@ std::vector<WatchSpec> parse_watch(std::string_view text)
         specs.push_back(std::move(s));
     }
     return specs;
+}
+
+InjectedFailure parse_injected_failure(std::string_view text)
+{
+    InjectedFailure f;
+    const auto colon = text.find(':');
+    const std::string_view call = text.substr(0, colon);
+    if (colon != std::string_view::npos && call == "alloc") f.call = InjectedFailure::Call::Allocation;
+    else if (colon == std::string_view::npos || call != "launch")
+        throw std::invalid_argument("--fail '" + std::string(text) + "': not launch:N or alloc:N");
+    f.nth = number<unsigned>(text.substr(colon + 1), text, "the count", "--fail");
+    if (f.nth == 0) throw std::invalid_argument("--fail '" + std::string(text) + "': calls count from 1");
+    return f;
 }
 
 bool names_kernel(std::string_view name, std::string_view demangled, std::string_view mangled)

@@ -206,8 +206,11 @@ int main(int argc, char** argv)
     for (int k = 0; k < L; ++k) line[k] = 0.25f * k;
     cudaArray_t line_array;
     CUDA_CHECK(cudaMallocArray(&line_array, &float_channel, L));
+#pragma GCC diagnostic push  // cudaMemcpyToArray is deprecated, and still called by older course code
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
     CUDA_CHECK(cudaMemcpyToArray(line_array, 0, 0, line, 3 * sizeof(float), cudaMemcpyHostToDevice));
     CUDA_CHECK(cudaMemcpyToArray(line_array, 3 * sizeof(float), 0, line + 3, 4 * sizeof(float), cudaMemcpyHostToDevice));
+#pragma GCC diagnostic pop
     cudaTextureObject_t line_texture = make_texture(line_array, cudaAddressModeWrap, true);
     float* d_line;
     CUDA_CHECK(cudaMalloc(&d_line, 4 * sizeof(float)));

@@ -16,7 +16,22 @@ namespace wl::cudart {
 
 inline constexpr const char* kRunDirVariable = "WARPLAB_RUN_DIR";      // where the records go; unset: none
 inline constexpr const char* kWatchVariable = "WARPLAB_RUN_WATCH";     // which launches to trace (parse_watch)
+inline constexpr const char* kFailVariable = "WARPLAB_RUN_FAIL";     // a call to fail on purpose (parse_injected_failure)
 inline constexpr const char* kLaunchesFile = "launches.jsonl";
+
+// A failure `warplab run --fail` injects, to show whether a program checks its
+// CUDA calls: the program's `nth` kernel launch fails as a faulting kernel's
+// does (cudaErrorLaunchFailure, and every later call with it), or its `nth`
+// device allocation (cudaMalloc, cudaMallocManaged, cudaMallocPitch, ...)
+// returns cudaErrorMemoryAllocation.
+struct InjectedFailure {
+    enum class Call { Launch, Allocation } call = Call::Launch;
+    unsigned nth = 1;
+};
+
+// "launch:N" or "alloc:N", N from 1. Throws std::invalid_argument with one line
+// naming what does not read.
+InjectedFailure parse_injected_failure(std::string_view text);
 
 // A watched launch: the `launch`-th launch (from 1) of the kernel named
 // `kernel` (its bare name, its name with namespaces and template arguments,

@@ -160,16 +160,16 @@ inline constexpr CheckSpec kE11[] = {
 inline constexpr CheckSpec kE12[] = {
     {kCorrect, "right sum printed by the whole program: n = 1, 256, odd sizes, more partial sums than a block; exit "
                "code 0, no fault, the sum computed by kernel launches", 4,
-     "pass 1: block b adds its BLOCK elements in shared memory and writes partial[b]; pass 2: one block adds the "
-     "partial sums (each thread first adds every BLOCK-th one, then the tree); copy the one value back and print it"},
+     "allocate the input, one partial sum a block and the sum; copy the input in; launch block_sums on ceil(n / BLOCK) "
+     "blocks, then sum_partials on one block over the partial sums; copy the one value back and print \"sum S\""},
     {"second_pass", "the partial sums reduced on the GPU: a second launch over them, its grid smaller than the first's, "
                     "the last launch one block", 2,
      "after block_sums, launch the second kernel with one block over the `blocks` partial sums: the host copies back "
      "one int, not the partial sums"},
-    {"shared_tree", "block 0 of the first pass sums through shared memory: stores and loads there over several "
-                    "__syncthreads()-separated steps", 2,
-     "store each thread's element in a __shared__ array, then at s = BLOCK/2, ..., 1 thread tid < s adds "
-     "sdata[tid + s] to sdata[tid], a __syncthreads() after each step"},
+    {"checks_errors", "the host code checks its CUDA calls: where the second launch fails, or the first allocation "
+                      "(warplab run --fail), the program says so and exits non-zero, printing no sum", 2,
+     "check each call's cudaError_t, and cudaGetLastError() after each launch; where one is not cudaSuccess, print "
+     "cudaGetErrorString of it and exit(1) before printing anything else"},
     {"clean_host", "the host code leaves warplab's runtime nothing to warn about: every allocation freed, no managed "
                    "memory read before a synchronize", 2,
      "cudaFree every cudaMalloc before main() returns, in, partial and sum alike"},
@@ -270,8 +270,8 @@ inline constexpr ExerciseSpec kExercises[] = {
      "extern \"C\" __global__ void grader_luminance_shape(unsigned* shape) { shape[0] = exercise::kGroupX; "
      "shape[1] = exercise::kGroupY; shape[2] = exercise::kTileX; shape[3] = exercise::kTileY; }\n",
      catalog_detail::kE11, 10},
-    {"E12", "E12_two_pass_sum", "a whole program: the sum of n ints in two launches (block sums, then their sum)",
-     "reduction v3's tree, and the host loop of the labs' multi-pass sum",
+    {"E12", "E12_two_pass_sum", "a whole program's host code: allocate, copy, launch two given kernels, check, free",
+     "the host code of the labs' multi-pass sum, around reduction v3's tree",
      "the program takes n and a seed (program N SEED), makes in[i] = input_value(i, seed) and prints \"sum S\"",
      "", catalog_detail::kE12, 20, "program.cu"},
     {"E13", "E13_bottleneck_variants", "a kernel's memory-only and compute-only variants, kept from the compiler",

@@ -1,13 +1,15 @@
-// E12: a whole program, the sum of n ints in two launches (mirrors reduction
-// v3's tree, and the host loop of a multi-pass sum).
+// E12: a whole program, the sum of n ints in two launches: the host code
+// around two given kernels (mirrors reduction v3's tree, and the host code of
+// a multi-pass sum as textbooks and NVIDIA's samples write it).
 //
 // Usage: program N SEED. It makes in[i] = input_value(i, SEED) for i < N,
-// sums them on the GPU and prints "sum S". Pass 1: block b sums its BLOCK
-// elements in shared memory and writes partial[b]. Pass 2: one block sums the
-// partial sums, however many there are (more than BLOCK when N > BLOCK * BLOCK).
+// sums them on the GPU and prints "sum S". Pass 1 (block_sums): block b sums
+// its BLOCK elements in shared memory and writes partial[b]. Pass 2
+// (sum_partials): one block sums the partial sums, however many there are.
 //
 // Grade it:  build/warplab grade E12       (README.md says what is checked)
 // Run it:    build/warplab run exercises/E12_two_pass_sum/program.cu -- 1000 7
+// Try it:    build/warplab run exercises/E12_two_pass_sum/program.cu --fail launch:2 -- 1000 7
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -29,25 +31,27 @@ __global__ void block_sums(const int* in, int* partial, unsigned n)
     const unsigned tid = threadIdx.x, i = blockIdx.x * BLOCK + tid;
     sdata[tid] = i < n ? in[i] : 0;
     __syncthreads();
-    // TODO: the tree. At s = BLOCK/2, ..., 2, 1 thread tid < s adds sdata[tid + s]
-    // to sdata[tid], with a __syncthreads() after each step.
+    for (unsigned s = BLOCK / 2; s > 0; s /= 2) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
     if (tid == 0) partial[blockIdx.x] = sdata[0];
 }
 
 // Pass 2, one block: *sum = partial[0] + ... + partial[count - 1].
 __global__ void sum_partials(const int* partial, int* sum, unsigned count)
 {
-    // TODO: each thread adds partial[tid], partial[tid + BLOCK], ... (count may
-    // exceed BLOCK), stores its total in shared memory, then the tree of
-    // block_sums; thread 0 writes *sum.
-}
-
-// Stops the program with the error's name where a CUDA call failed.
-void check(cudaError_t e, const char* what)
-{
-    if (e == cudaSuccess) return;
-    std::fprintf(stderr, "%s: %s\n", what, cudaGetErrorString(e));
-    std::exit(1);
+    __shared__ int sdata[BLOCK];
+    const unsigned tid = threadIdx.x;
+    int total = 0;
+    for (unsigned j = tid; j < count; j += BLOCK) total += partial[j];  // count may exceed BLOCK
+    sdata[tid] = total;
+    __syncthreads();
+    for (unsigned s = BLOCK / 2; s > 0; s /= 2) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) *sum = sdata[0];
 }
 
 int main(int argc, char** argv)
@@ -61,23 +65,15 @@ int main(int argc, char** argv)
     std::vector<int> host(n);
     for (unsigned i = 0; i < n; ++i) host[i] = input_value(i, seed);
 
-    const unsigned blocks = (n + BLOCK - 1) / BLOCK;
-    int *in = nullptr, *partial = nullptr, *sum = nullptr;
-    check(cudaMalloc(&in, n * sizeof(int)), "cudaMalloc in");
-    check(cudaMalloc(&partial, blocks * sizeof(int)), "cudaMalloc partial");
-    check(cudaMalloc(&sum, sizeof(int)), "cudaMalloc sum");
-    check(cudaMemcpy(in, host.data(), n * sizeof(int), cudaMemcpyHostToDevice), "copy in");
-
-    block_sums<<<blocks, BLOCK>>>(in, partial, n);
-    check(cudaGetLastError(), "block_sums");
-    // TODO: launch sum_partials with one block of BLOCK threads over the
-    // `blocks` partial sums, and check it as block_sums is checked.
-
-    int result = 0;
-    check(cudaMemcpy(&result, sum, sizeof(int), cudaMemcpyDeviceToHost), "copy sum");
-    std::printf("sum %d\n", result);
-    check(cudaFree(in), "cudaFree in");
-    check(cudaFree(partial), "cudaFree partial");
-    check(cudaFree(sum), "cudaFree sum");
+    // TODO, the host code:
+    //  - allocate the input, one partial sum a block and the one sum on the device;
+    //  - copy the input there;
+    //  - launch block_sums on ceil(n / BLOCK) blocks of BLOCK threads, then
+    //    sum_partials on one block of BLOCK threads over the partial sums;
+    //  - copy the sum back and print it as "sum S";
+    //  - free what you allocated.
+    // Check every CUDA call: where one fails, print which and why
+    // (cudaGetErrorString) and exit with a non-zero code, printing no sum.
+    // A launch returns nothing: cudaGetLastError() says whether it failed.
     return 0;
 }

@@ -1,18 +1,19 @@
-// E12 solution: both passes reduce by the shared-memory tree of reduction v3
-// (sequential addressing: no divergence in whole warps, no bank conflict); the
-// second pass is one block whose threads first add every BLOCK-th partial sum,
-// so any number of partial sums fits it, and the host copies back one int.
+// E12 solution: every CUDA call checked by check(), which names the call and
+// exits 1; the partial sums stay on the GPU for the second launch, and the
+// host copies back one int and frees the three allocations.
 //
-// E12: a whole program, the sum of n ints in two launches (mirrors reduction
-// v3's tree, and the host loop of a multi-pass sum).
+// E12: a whole program, the sum of n ints in two launches: the host code
+// around two given kernels (mirrors reduction v3's tree, and the host code of
+// a multi-pass sum as textbooks and NVIDIA's samples write it).
 //
 // Usage: program N SEED. It makes in[i] = input_value(i, SEED) for i < N,
-// sums them on the GPU and prints "sum S". Pass 1: block b sums its BLOCK
-// elements in shared memory and writes partial[b]. Pass 2: one block sums the
-// partial sums, however many there are (more than BLOCK when N > BLOCK * BLOCK).
+// sums them on the GPU and prints "sum S". Pass 1 (block_sums): block b sums
+// its BLOCK elements in shared memory and writes partial[b]. Pass 2
+// (sum_partials): one block sums the partial sums, however many there are.
 //
 // Grade it:  build/warplab grade E12       (README.md says what is checked)
 // Run it:    build/warplab run exercises/E12_two_pass_sum/program.cu -- 1000 7
+// Try it:    build/warplab run exercises/E12_two_pass_sum/program.cu --fail launch:2 -- 1000 7
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

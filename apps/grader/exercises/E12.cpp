@@ -2,7 +2,8 @@
 // Run by the grader's child process on the student's program, built for
 // warplab's CUDA runtime: each case runs it as `program N SEED` and reads what
 // it printed, its exit code and its launch table; the properties read the
-// launch table, the first launch's trace and the runtime's warnings of one more run.
+// launch table and the runtime's warnings of one more run, and two runs with a
+// CUDA call failed on purpose show whether the host code checks its calls.
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -43,9 +44,11 @@ struct SumInput {
     bool main = false;  // a main case (harness.h's Case::main)
 };
 
-cudart::ProgramRun run_program(const Harness& h, const SumInput& in)
+// `fail`: a call warplab's runtime fails on purpose (warplab run --fail), or none.
+cudart::ProgramRun run_program(const Harness& h, const SumInput& in, const std::string& fail = {})
 {
     cudart::RunArguments a;
+    a.fail = fail;
     a.program.sources = {(std::filesystem::path(h.kernel_dir()) / std::string(student_file(*find_exercise("E12")))).string()};
     a.program_args = {std::to_string(in.n), std::to_string(in.seed)};
     return cudart::run_built_program(h.program(), a, cudart::ProgramOutput::Captured);
@@ -156,21 +159,32 @@ Verdict second_pass(const cudart::ProgramRun& run)
     return pass(std::to_string(l.size()) + " launches: " + table);
 }
 
-// Block 0 of the first launch (the runtime's default watch) stores in shared
-// memory and loads from it after a __syncthreads() (two steps or more).
-Verdict shared_tree(const cudart::ProgramRun& run)
+// The program run twice more at n = 4097 with a call failed on purpose: its
+// second launch (as a faulting kernel's: cudaErrorLaunchFailure, then every
+// later call) and its first device allocation (cudaErrorMemoryAllocation).
+// Where the failure happened, the program must notice: exit non-zero and
+// print no sum. A run where no such call came (one launch) is not judged.
+Verdict checks_errors(const Harness& h)
 {
-    if (run.launches.empty() || !run.traces.count(run.launches.front().index))
-        return fail("the first launch was not traced", "block 0 of the first launch traced");
-    const nlohmann::json& totals = run.traces.at(run.launches.front().index).at("totals");
-    const auto requests = [&](const char* what) { return totals.value(what, nlohmann::json::object()).value("requests", 0u); };
-    const unsigned stores = requests("shared_store"), loads = requests("shared_load"), steps = totals.value("steps", 0u);
-    const std::string measured = "block 0 of launch 1 (" + run.launches.front().kernel + "): " + std::to_string(stores) +
-                                 " shared stores, " + std::to_string(loads) + " shared loads, " +
-                                 std::to_string(steps) + " steps";
-    if (stores == 0 || loads == 0 || steps < 2)
-        return fail(measured, "shared stores and loads, over 2 steps or more (a __syncthreads() between)");
-    return pass(measured);
+    struct Injection {
+        std::string spec, what;
+    };
+    const Injection injections[] = {{"launch:2", "its second launch failed"},
+                                    {"alloc:1", "its first device allocation returned cudaErrorMemoryAllocation"}};
+    const SumInput in{"failed call", 4097, static_cast<unsigned>(h.seed() % 1000u) + 11u};
+    std::string checked;
+    for (const Injection& f : injections) {
+        const cudart::ProgramRun run = run_program(h, in, f.spec);
+        if (run.errors.find("fails on purpose (--fail " + f.spec + ")") == std::string::npos) continue;
+        const std::optional<long long> sum = printed_sum(run.output);
+        if (sum || run.exit_code == 0)
+            return fail((sum ? "it printed sum " + std::to_string(*sum) : std::string("it printed no sum")) + " and exited with " +
+                            std::to_string(run.exit_code) + ", although " + f.what,
+                        "an error message and a non-zero exit code, no sum", "n = 4097, warplab run --fail " + f.spec);
+        checked += (checked.empty() ? "" : "; ") + f.what;
+    }
+    if (checked.empty()) return fail("no launch or allocation to fail", "a second launch and a cudaMalloc", "n = 4097");
+    return pass("it stopped with an error and no sum where " + checked + " (n = 4097, warplab run --fail)");
 }
 
 // The runtime's warnings about the host code ("warplab: warning: 1 allocation
@@ -197,7 +211,10 @@ void grade(Harness& h)
         };
     };
     h.check("second_pass", measure(second_pass));
-    h.check("shared_tree", measure(shared_tree));
+    h.check("checks_errors", [&] {
+        if (!traced) traced = traced_run(h);  // judged only for a program that is right where nothing fails
+        return checks_errors(h);
+    });
     h.check("clean_host", measure(clean_host));
 }
 

@@ -45,7 +45,6 @@ struct Collective {
 
 struct Block;
 struct GlobalShadow;
-struct GlobalChunk;
 
 // What the scheduler and the barrier touch at every resume comes first, the
 // vector clock (read only by race checks) last: fewer cache lines per resume.
@@ -189,15 +188,9 @@ struct Block {
     std::vector<MbarrierClocks> mbarrier_clocks;
     std::vector<std::uint32_t> synced_rows;
     std::uint32_t engine_clock = 0;  // the copy engine's clock: one tick a landed bulk copy
-    // Global memory's race check (global_races.cpp): the launch's shadow, the
-    // chunk of it this block touched last, and this block's releases and
-    // acquires as the launch's synchronisation clock counts them.
+    // Global memory's race check (global_races.cpp): the launch's shadow, and
+    // this block's releases and acquires as the launch's synchronisation clock counts them.
     GlobalShadow* global = nullptr;
-    struct ChunkSlot {
-        std::uintptr_t key = ~std::uintptr_t{0};
-        GlobalChunk* chunk = nullptr;
-    };
-    ChunkSlot chunk_cache[8];  // by key modulo 8: a kernel's few arrays, without the shadow's lock
     struct SiteSlot {
         const char* file = nullptr;
         unsigned line = 0;
@@ -205,7 +198,10 @@ struct Block {
     };
     SiteSlot site_cache[8];  // the access sites this block stamped last, and their index in the shadow's table
     unsigned next_site = 0;
-    GlobalChunk* held_chunk = nullptr;  // locked from an atomic's check to its operation's end
+    std::uint32_t* held_words[2] = {};  // an atomic's words' locks, held from its check to its operation's end
+    // The launch's segment that this block's accesses are stamped with now (0: none yet), and the epoch
+    // and releases it was made at: a barrier or a release starts another.
+    std::uint32_t segment = 0, segment_epoch = 0, segment_releases = 0;
     std::uint64_t acquired = 0;      // the clock at this block's last acquire (0: none yet)
     std::uint32_t releases = 0;      // releases logged so far
     bool accessed_since_release = false;

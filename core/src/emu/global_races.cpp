@@ -13,11 +13,22 @@
 // acquire need not read the released value, and an atomic or a strong load
 // is an acquire (NVIDIA's threadfence reduction orders its last block's reads
 // by the atomicInc that found it last, with no fence after it).
+//
+// The shadow keeps, for each 4-byte word touched, three stamps of 12 bytes.
+// What the accesses of one block share between two of its barriers or
+// releases (the block, its barrier epoch, its releases logged) is kept once,
+// as a segment of the launch, which the stamps name by number. A launch's
+// segments are numbered on from the last launch's, so that a later launch
+// reuses the shadow's memory as it stands: a stamp of an earlier segment is
+// no access at all, and no page is cleared twice.
+#if defined(__linux__)
 #include <sys/mman.h>
+#endif
 
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <iterator>
 #include <memory>
 #include <mutex>
@@ -35,114 +46,240 @@ namespace wl::emu::detail {
 
 namespace {
 
-// An access as the shadow keeps it: an AccessStamp in 24 bytes (its file and
-// line as a site of the launch's table), and its block's releases logged
-// before it: the release that orders it is its block's next one.
-struct GlobalStamp {
-    std::uint16_t thread;
-    std::uint8_t bytes;
-    std::uint8_t flags;  // kValid, kAtomic, kBesideAtomics
-    std::uint32_t epoch, clock, block, released, site;
+// A block's accesses between two of its barriers or releases.
+struct Segment {
+    std::uint32_t block, epoch, released;  // released: the block's releases logged before them
 };
-enum : std::uint8_t { kValid = 1, kAtomic = 2, kBesideAtomics = 4 };
-// The last write, the last read, and the last read from another warp (of any block) than that one.
+
+// An access as the shadow keeps it: its segment, its lane's clock, and the
+// rest packed in one word (the site as an index in the launch's table).
+struct GlobalStamp {
+    std::uint32_t segment;  // 0, or before the launch's first: no access
+    std::uint32_t clock;
+    std::uint32_t packed;
+};
+// The packed word's fields: the thread (a block's 1024 threads and its copy
+// engine), the bytes of the word touched, two flags, the site. A launch with
+// more sites than the field holds names its last one for those past it.
+constexpr unsigned kBytesShift = 11, kAtomicBit = 15, kBesideAtomicsBit = 16, kSiteShift = 17;
+constexpr std::uint32_t kThreadMask = (1u << kBytesShift) - 1, kMaxSite = (1u << (32 - kSiteShift)) - 1;
+constexpr unsigned thread_of(const GlobalStamp& s) { return s.packed & kThreadMask; }
+constexpr std::uint8_t bytes_of(const GlobalStamp& s) { return (s.packed >> kBytesShift) & 0xF; }
+constexpr bool atomic_of(const GlobalStamp& s) { return (s.packed >> kAtomicBit) & 1; }
+constexpr std::uint32_t site_of(const GlobalStamp& s) { return s.packed >> kSiteShift; }
+
+// The last write, the last read, and the last read from another warp (of any
+// block) than that one; and the word's lock, for launches whose blocks run on
+// several host threads: held while the launch's mark is in it (another
+// number, an earlier launch's, is no hold).
 struct GlobalWord {
+    std::uint32_t lock;
     GlobalStamp write, read, read_other;
 };
+static_assert(sizeof(GlobalWord) == 40);
 
 constexpr unsigned kChunkShift = 12;  // a chunk shadows 4 KB of memory
 constexpr std::size_t kChunkWords = (std::size_t{1} << kChunkShift) / 4;
-// The shadow is 18 bytes a byte of memory touched: past this many bytes of it
-// in one launch, further memory goes unchecked (no fault can come of it).
-constexpr std::size_t kMaxShadowBytes = std::size_t{256} << 20;
+// The shadow is 10 bytes a byte of memory touched: past this much memory
+// touched in one launch, further memory goes unchecked (no fault can come of
+// it). Each launch pays for its shadow's pages the system clears, up to 160 MB.
+constexpr std::size_t kMaxCheckedBytes = std::size_t{16} << 20;
+
+// Segments live in pages that never move, so that host threads read them while others add more.
+constexpr unsigned kSegmentPageShift = 16;
+constexpr std::uint32_t kSegmentPageMask = (1u << kSegmentPageShift) - 1;
+constexpr std::size_t kSegmentPages = std::size_t{1} << (32 - kSegmentPageShift);
+// A shadow whose numbers pass this at a launch's start starts afresh (a launch has ample room left).
+constexpr std::uint32_t kRenumberAt = 1u << 31;
 
 }  // namespace
 
+// Its words as earlier launches left them (or zeros): their stamps are no accesses, their locks not held.
 struct alignas(64) GlobalChunk {
-    std::atomic<bool> locked{false};  // several host threads run the launch's blocks
-    GlobalWord words[kChunkWords];    // zeros: no access yet
+    GlobalWord words[kChunkWords];
 };
 
 namespace {
 
 // Chunks are cut from slabs of 2 MB, which the kernel may back with one huge
-// page each: a few page faults a launch where chunks of their own took 18 each.
+// page each: a few page faults a launch where chunks of their own took 9 each.
 constexpr std::size_t kSlabBytes = std::size_t{2} << 20;
+
+#if defined(__linux__)
+struct SlabFree {
+    void operator()(void* p) const { munmap(p, kSlabBytes); }
+};
+// Anonymous memory: zeros, cleared by the system as each page is first touched.
+void* map_slab()
+{
+    void* p = mmap(nullptr, 2 * kSlabBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return nullptr;
+    // Aligned to its size, so that one huge page can back it: the rest of the mapping is given back.
+    const auto at = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t aligned = (at + kSlabBytes - 1) & ~(kSlabBytes - 1);
+    if (aligned > at) munmap(p, aligned - at);
+    if (aligned + kSlabBytes < at + 2 * kSlabBytes)
+        munmap(reinterpret_cast<void*>(aligned + kSlabBytes), at + kSlabBytes - aligned);
+    void* slab = reinterpret_cast<void*>(aligned);
+#ifdef MADV_HUGEPAGE
+    madvise(slab, kSlabBytes, MADV_HUGEPAGE);  // a hint: without huge pages, ordinary ones
+#endif
+    return slab;
+}
+#else
 struct SlabFree {
     void operator()(void* p) const { std::free(p); }
 };
-using Slab = std::unique_ptr<void, SlabFree>;
-
-// Null when the host has no memory left for it (the memory it would shadow goes unchecked).
-Slab new_slab()
+void* map_slab()
 {
     void* p = std::aligned_alloc(kSlabBytes, kSlabBytes);
-#ifdef MADV_HUGEPAGE
-    if (p) madvise(p, kSlabBytes, MADV_HUGEPAGE);  // a hint: without huge pages, ordinary ones
-#endif
-    return Slab(p);
+    if (p) std::memset(p, 0, kSlabBytes);
+    return p;
 }
+#endif
+using Slab = std::unique_ptr<void, SlabFree>;
 
 }  // namespace
 
 struct GlobalShadow {
     bool concurrent = false;
-    std::mutex mutex;  // the chunks' map and the releases
+    std::uint64_t launch = 0;     // the process's count of launches at this one's start (tls_chunks' tag)
+    std::uint32_t lock_mark = 0;  // what a held word lock holds in this launch
+    std::mutex mutex;  // the chunks' map, the releases, the sites, the segments' pages
     std::unordered_map<std::uintptr_t, GlobalChunk*> chunks;
-    std::vector<Slab> slabs;
-    std::size_t slab_used = kSlabBytes;  // bytes of the last slab cut into chunks
+    std::vector<Slab> slabs;  // kept for later launches, which cut them into chunks again
+    std::size_t slab = 0;     // the slab being cut
+    std::size_t slab_used = 0;  // its bytes cut so far
     // The launch's synchronisation clock, one tick a logged release or an
     // acquire; by block, the clock at each of its logged releases.
     std::atomic<std::uint64_t> clock{0};
     std::unordered_map<std::uint32_t, std::vector<std::uint64_t>> releases;
     // The file and line of every access site stamped so far (a stamp keeps its index).
     std::vector<std::pair<const char*, unsigned>> sites;
+    // This launch's segments are numbered from first_segment.
+    std::uint32_t first_segment = 1;
+    std::atomic<std::uint32_t> next_segment{1};
+    std::unique_ptr<std::atomic<Segment*>[]> segment_pages{new std::atomic<Segment*>[kSegmentPages]()};
+    std::vector<std::unique_ptr<Segment[]>> segment_storage;
+
+    static inline std::atomic<std::uint64_t> launches{0};  // the process's
+
+    // Ready for a launch: what the last one left reads as no access.
+    void start(bool concurrent_blocks)
+    {
+        concurrent = concurrent_blocks;
+        if (next_segment.load() >= kRenumberAt) {  // numbers would run out: the stamps go with the memory they are in
+            slabs.clear();
+            next_segment = 1;
+        }
+        first_segment = next_segment.load();
+        launch = ++launches;
+        if (++lock_mark == 0) {  // marks would repeat: the locks go with the memory they are in
+            slabs.clear();
+            lock_mark = 1;
+        }
+        chunks.clear();
+        slab = 0;
+        slab_used = 0;
+        clock = 0;
+        releases.clear();
+        sites.clear();
+    }
 };
+
+namespace {
+
+// Shadows that launches have ended with, for the next launch (one: launches
+// mostly follow each other; a second at once gets a shadow of its own).
+struct ShadowPool {
+    std::mutex mutex;
+    std::unique_ptr<GlobalShadow> spare;
+};
+ShadowPool& shadow_pool()
+{
+    static ShadowPool pool;
+    return pool;
+}
+
+void return_shadow(GlobalShadow* s)
+{
+    std::unique_ptr<GlobalShadow> ended(s);
+    ShadowPool& pool = shadow_pool();
+    std::lock_guard lock(pool.mutex);
+    if (!pool.spare) pool.spare = std::move(ended);
+}
+
+}  // namespace
 
 std::shared_ptr<GlobalShadow> make_global_shadow(bool concurrent)
 {
-    auto s = std::make_shared<GlobalShadow>();
-    s->concurrent = concurrent;
-    return s;
+    std::unique_ptr<GlobalShadow> s;
+    {
+        ShadowPool& pool = shadow_pool();
+        std::lock_guard lock(pool.mutex);
+        s = std::move(pool.spare);
+    }
+    if (!s) s = std::make_unique<GlobalShadow>();
+    s->start(concurrent);
+    return std::shared_ptr<GlobalShadow>(s.release(), return_shadow);
 }
 
 namespace {
 
-constexpr std::size_t kMaxChunks = kMaxShadowBytes / sizeof(GlobalChunk);
+constexpr std::size_t kMaxChunks = kMaxCheckedBytes >> kChunkShift;
 
-// A zeroed chunk from the shadow's slabs (trivially destructible: freeing the slabs ends it); null without memory.
+// A chunk from the shadow's slabs (trivially destructible: freeing the slabs
+// ends it), its words as an earlier launch left them; null without memory.
 GlobalChunk* new_chunk(GlobalShadow& g)
 {
     static_assert(std::is_trivially_destructible_v<GlobalChunk> && sizeof(GlobalChunk) <= kSlabBytes);
-    if (g.slab_used + sizeof(GlobalChunk) > kSlabBytes) {
-        Slab slab = new_slab();
-        if (!slab) return nullptr;
-        g.slabs.push_back(std::move(slab));
+    if (g.slab_used + sizeof(GlobalChunk) > kSlabBytes || g.slab == g.slabs.size()) {
+        if (g.slab_used > 0) ++g.slab;
         g.slab_used = 0;
+        if (g.slab == g.slabs.size()) {
+            Slab slab(map_slab());
+            if (!slab) return nullptr;
+            g.slabs.push_back(std::move(slab));
+        }
     }
-    void* at = static_cast<char*>(g.slabs.back().get()) + g.slab_used;
+    void* at = static_cast<char*>(g.slabs[g.slab].get()) + g.slab_used;
     g.slab_used += sizeof(GlobalChunk);
-    return new (at) GlobalChunk();
+    return new (at) GlobalChunk;  // default-initialised: left as it is
 }
 
-// The chunk shadowing the byte at addr; null past the shadow's budget.
-GlobalChunk* chunk_of(Block& b, std::uintptr_t addr)
+// The chunks this host thread found last, by address (a matrix's column
+// crosses a chunk every row or two): most look-ups without the shadow's lock.
+struct ChunkSlot {
+    std::uint64_t launch;
+    std::uintptr_t key;
+    GlobalChunk* chunk;
+};
+constexpr std::size_t kChunkSlots = 512;
+WL_RUNTIME_TLS ChunkSlot tls_chunks[kChunkSlots];
+
+[[gnu::noinline]] GlobalChunk* find_chunk(GlobalShadow& g, std::uintptr_t key)
 {
-    const std::uintptr_t key = addr >> kChunkShift;
-    Block::ChunkSlot& slot = b.chunk_cache[key % std::size(b.chunk_cache)];
-    if (key == slot.key) return slot.chunk;
-    GlobalShadow& g = *b.global;
     std::lock_guard lock(g.mutex);
     auto it = g.chunks.find(key);
     GlobalChunk* c = nullptr;
     if (it != g.chunks.end()) c = it->second;
     else if (g.chunks.size() < kMaxChunks && (c = new_chunk(g))) g.chunks.emplace(key, c);
-    slot = Block::ChunkSlot{key, c};
     return c;
 }
 
+// The chunk shadowing the byte at addr; null past the shadow's budget.
+GlobalChunk* chunk_of(GlobalShadow& g, std::uintptr_t addr)
+{
+    const std::uintptr_t key = addr >> kChunkShift;
+    ChunkSlot& slot = tls_chunks[key % kChunkSlots];
+    if (slot.launch == g.launch && slot.key == key) [[likely]]
+        return slot.chunk;
+    slot = ChunkSlot{g.launch, key, find_chunk(g, key)};
+    return slot.chunk;
+}
+
 // The site's index in the launch's table (a few sites a kernel: the block keeps the last ones).
-std::uint32_t site_of(Block& b, const char* file, unsigned line)
+std::uint32_t site_index(Block& b, const char* file, unsigned line)
 {
     for (const Block::SiteSlot& k : b.site_cache)
         if (k.file == file && k.line == line && k.index != ~0u) return k.index;
@@ -158,49 +295,98 @@ std::uint32_t site_of(Block& b, const char* file, unsigned line)
     return index;
 }
 
-// The stamp as the clash rules read it.
-AccessStamp full_stamp(const Block& b, const GlobalStamp& g)
+const Segment& segment(const GlobalShadow& g, std::uint32_t number)
 {
+    return g.segment_pages[number >> kSegmentPageShift].load(std::memory_order_acquire)[number & kSegmentPageMask];
+}
+
+// A new segment for the block's accesses from now on; 0 when the launch has used every number.
+[[gnu::noinline]] std::uint32_t new_segment(Block& b, std::uint32_t epoch)
+{
+    GlobalShadow& g = *b.global;
+    const std::uint32_t number = g.next_segment.fetch_add(1, std::memory_order_relaxed);
+    if (number < g.first_segment) {  // wrapped past 2^32: the rest of the launch goes unchecked
+        g.next_segment.store(0, std::memory_order_relaxed);
+        return 0;
+    }
+    std::atomic<Segment*>& page = g.segment_pages[number >> kSegmentPageShift];
+    Segment* p = page.load(std::memory_order_acquire);
+    if (!p) {
+        std::lock_guard lock(g.mutex);
+        p = page.load(std::memory_order_relaxed);
+        if (!p) {
+            p = g.segment_storage.emplace_back(new Segment[std::size_t{1} << kSegmentPageShift]).get();
+            page.store(p, std::memory_order_release);
+        }
+    }
+    p[number & kSegmentPageMask] = Segment{b.flat, epoch, b.releases};
+    b.segment = number;
+    b.segment_epoch = epoch;
+    b.segment_releases = b.releases;
+    return number;
+}
+
+// The segment of the lane's access now: the block's last one, unless a barrier or a release has passed since.
+std::uint32_t current_segment(Block& b, const Lane& lane)
+{
+    if (b.segment && b.segment_epoch == lane.epoch && b.segment_releases == b.releases) [[likely]]
+        return b.segment;
+    return new_segment(b, lane.epoch);
+}
+
+bool is_access(const GlobalShadow& g, const GlobalStamp& s) { return s.segment >= g.first_segment; }
+
+// The stamp as the clash rules read it.
+AccessStamp full_stamp(const Block& b, const GlobalStamp& s)
+{
+    const Segment seg = segment(*b.global, s.segment);
     std::pair<const char*, unsigned> at{"", 0};
     {
         std::lock_guard lock(b.global->mutex);
-        at = b.global->sites[g.site];
+        at = b.global->sites[site_of(s)];
     }
-    return AccessStamp{g.thread, g.epoch, g.clock, g.block, at.first, at.second, (g.flags & kValid) != 0,
-                       (g.flags & kAtomic) != 0, g.bytes, (g.flags & kBesideAtomics) != 0};
+    return AccessStamp{thread_of(s), seg.epoch, s.clock, seg.block, at.first, at.second, true,
+                       atomic_of(s), bytes_of(s), ((s.packed >> kBesideAtomicsBit) & 1) != 0};
 }
 
-class ChunkLock {
+// A word's lock (GlobalWord::lock), through the compilers' atomic builtins on
+// the plain word (as std::atomic_ref would, which libc++ 14 lacks).
+class WordLock {
 public:
-    ChunkLock(GlobalChunk& c, bool concurrent) : c_(c), concurrent_(concurrent) { lock(); }
-    ~ChunkLock() { unlock(); }
+    WordLock(std::uint32_t& word, const GlobalShadow& g) : word_(word), mark_(g.concurrent ? g.lock_mark : 0) { lock(); }
+    ~WordLock() { unlock(); }
     void lock()
     {
-        if (!concurrent_) return;
-        while (c_.locked.exchange(true, std::memory_order_acquire))
-            while (c_.locked.load(std::memory_order_relaxed)) std::this_thread::yield();
+        if (!mark_) return;
+        while (__atomic_exchange_n(&word_, mark_, __ATOMIC_ACQUIRE) == mark_)
+            while (__atomic_load_n(&word_, __ATOMIC_RELAXED) == mark_) std::this_thread::yield();
         held_ = true;
     }
     void unlock()
     {
-        if (concurrent_ && held_) c_.locked.store(false, std::memory_order_release);
+        if (held_) __atomic_store_n(&word_, 0, __ATOMIC_RELEASE);
         held_ = false;
     }
-    bool held() const { return concurrent_ && held_; }
-    // Keeps the chunk locked past this object (unlocked with unlock_chunk).
-    GlobalChunk* release()
+    // Keeps the word locked past this object (unlocked with unlock_word); null when not held.
+    std::uint32_t* keep()
     {
+        if (!held_) return nullptr;
         held_ = false;
-        return &c_;
+        return &word_;
     }
 
 private:
-    GlobalChunk& c_;
-    bool concurrent_;
+    std::uint32_t& word_;
+    std::uint32_t mark_;  // 0: one host thread, no locking
     bool held_ = false;
 };
 
-void unlock_chunk(GlobalChunk& c) { c.locked.store(false, std::memory_order_release); }
+// The words an atomic keeps locked (WordLock::keep), unlocked.
+void unlock_held(Block& b)
+{
+    for (std::uint32_t*& held : b.held_words)
+        if (held) __atomic_store_n(std::exchange(held, nullptr), 0, __ATOMIC_RELEASE);
+}
 
 // Logs a release of the block, when it has accessed global memory since its last one.
 void release(Block& b)
@@ -219,7 +405,7 @@ void release(Block& b)
 void acquire(Block& b) { b.acquired = ++b.global->clock; }
 
 // Has the block that made `before` released after it, and this block acquired since?
-[[gnu::noinline]] bool released_to(const Block& b, const GlobalStamp& before)
+[[gnu::noinline]] bool released_to(const Block& b, const Segment& before)
 {
     if (b.acquired == 0) return false;
     GlobalShadow& g = *b.global;
@@ -229,13 +415,21 @@ void acquire(Block& b) { b.acquired = ++b.global->clock; }
     return it->second[before.released] < b.acquired;
 }
 
-inline bool ordered_global(const Lane& now, const GlobalStamp& before)
+// `before` is an access of this launch.
+bool ordered_global(const Lane& now, const GlobalStamp& before)
 {
-    if (!(before.flags & kValid)) return true;
-    if (before.block == now.block->flat &&
-        ordered(now, AccessStamp{before.thread, before.epoch, before.clock, before.block, nullptr, 0, true, false, 0, false}))
+    const Block& b = *now.block;
+    const Segment seg = segment(*b.global, before.segment);
+    if (seg.block == b.flat &&
+        ordered(now, AccessStamp{thread_of(before), seg.epoch, before.clock, seg.block, nullptr, 0, true, false, 0, false}))
         return true;
-    return released_to(*now.block, before);
+    return released_to(b, seg);
+}
+
+// Which block made the access (of this launch): the running block's segment needs no look-up.
+std::uint32_t block_of(const Block& b, const GlobalStamp& s)
+{
+    return s.segment == b.segment ? b.flat : segment(*b.global, s.segment).block;
 }
 
 // "block (1,0,0)"
@@ -286,25 +480,33 @@ void check_global_access(Kind kind, void* ptr, unsigned size, const char* name, 
     if (releases) release(b);
     const bool writes = kind != Kind::Load;
     const bool atomic = kind == Kind::Atomic || strong;
+    b.accessed_since_release = true;
+    const std::uint32_t segment = current_segment(b, lane);
+    if (segment == 0) return;  // past the launch's numbers: unchecked
+    GlobalShadow& g = *b.global;
     AccessFacts facts{atomic, kind == Kind::Store ? stored : nullptr};
-    GlobalStamp stamp{static_cast<std::uint16_t>(lane.flat), 0, static_cast<std::uint8_t>(kValid | (atomic ? kAtomic : 0)),
-                      lane.epoch, lane_clock(lane), b.flat, b.releases, site_of(b, file, line)};
+    const std::uint32_t packed = lane.flat | std::uint32_t{atomic} << kAtomicBit |
+                                 std::min(site_index(b, file, line), kMaxSite) << kSiteShift;
+    GlobalStamp stamp{segment, lane_clock(lane), packed};
     const auto byte = reinterpret_cast<std::uintptr_t>(ptr);
     const std::uintptr_t end = byte + size;
     for (std::uintptr_t w = byte / 4; w < (end + 3) / 4; ++w) {
-        GlobalChunk* c = chunk_of(b, w * 4);
+        GlobalChunk* c = chunk_of(g, w * 4);
         if (!c) continue;
         const std::uintptr_t lo = std::max(byte, w * 4), hi = std::min(end, w * 4 + 4);
-        stamp.bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
-        ChunkLock lock(*c, b.global->concurrent);
+        const auto bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
+        stamp.packed = packed | std::uint32_t{bytes} << kBytesShift;
         GlobalWord& s = c->words[w % kChunkWords];
-        // A clash is settled with the chunk unlocked: a race leaves this lane for good.
+        WordLock lock(s.lock, g);
+        // A clash is settled with the word unlocked: a race leaves this lane for good.
         auto meet = [&](const GlobalStamp& other, bool other_writes) {
-            if ((atomic && (other.flags & kAtomic)) || !(stamp.bytes & other.bytes) || ordered_global(lane, other)) return;
+            if (!is_access(g, other) || (atomic && atomic_of(other)) || !(bytes & bytes_of(other)) || ordered_global(lane, other))
+                return;
             const GlobalStamp seen = other;
             lock.unlock();
+            unlock_held(b);  // an 8-byte atomic's first word: no lock is held through a clash, which may end the lane
             const auto* word_bytes = reinterpret_cast<const unsigned char*>(w * 4);
-            clash(lane, described(kind, ptr, size, name, offset, file, line), WordAt{w, word_bytes}, stamp.bytes, full_stamp(b, seen),
+            clash(lane, described(kind, ptr, size, name, offset, file, line), WordAt{w, word_bytes}, bytes, full_stamp(b, seen),
                   other_writes, facts, global_race_fault);
             lock.lock();
         };
@@ -312,17 +514,16 @@ void check_global_access(Kind kind, void* ptr, unsigned size, const char* name, 
         if (writes) {
             meet(s.read, false);
             meet(s.read_other, false);
-            if (facts.beside_atomics) stamp.flags |= kBesideAtomics;
+            if (facts.beside_atomics) stamp.packed |= 1u << kBesideAtomicsBit;
             s.write = stamp;
-            // An atomic's last word (4 or 8 aligned bytes: one chunk) stays locked until global_atomic_done, after the operation.
-            if (kind == Kind::Atomic && lock.held() && w + 1 == (end + 3) / 4) b.held_chunk = lock.release();
+            // An atomic's words (4 or 8 aligned bytes) stay locked until global_atomic_done, after the operation.
+            if (kind == Kind::Atomic && w - byte / 4 < std::size(b.held_words)) b.held_words[w - byte / 4] = lock.keep();
         } else {
             const GlobalStamp& r = s.read;
-            if ((r.flags & kValid) && (r.block != b.flat || (unsigned{r.thread} >> b.warp_shift) != lane.warp)) s.read_other = s.read;
+            if (is_access(g, r) && (block_of(b, r) != b.flat || (thread_of(r) >> b.warp_shift) != lane.warp)) s.read_other = r;
             s.read = stamp;
         }
     }
-    b.accessed_since_release = true;
 }
 
 void global_acquire()
@@ -334,7 +535,7 @@ void global_acquire()
 void global_atomic_done()
 {
     Block& b = *tls_lane->block;
-    if (b.held_chunk) unlock_chunk(*std::exchange(b.held_chunk, nullptr));
+    unlock_held(b);
     global_acquire();
 }
 

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "labs/common/lab.h"
 #include "labs/common/make_lab.h"
@@ -302,6 +303,8 @@ TEST(MethodOccupancy, FissionHalvesTheRegistersAndDoublesTheBlocks)
 // The emulator with every launch's watched block traced (the lab's trace
 // keeps the first launch only), block 0's global traffic summed over them.
 struct EveryLaunchTraced : EmulatorBackend {
+    explicit EveryLaunchTraced(EmulatorBackend&& backend) : EmulatorBackend(std::move(backend)) {}
+
     wl::trace::GlobalStats loads, stores;
     unsigned launches = 0;
 

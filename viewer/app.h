@@ -160,6 +160,7 @@ struct App {
     GpuStatus gpu;
     std::shared_ptr<const UserLab> user_lab;  // --file: replaces its lab in current_lab()
     std::shared_ptr<const ProgramLab> program;  // --run: the program's lab, in place of every lab in current_lab()
+    Selection labs_selection;  // while a program is shown: the labs' selection, which close_program restores
     std::map<std::string, std::optional<MeasuredCounts>> measured;  // "lab version": results/fidelity/, read once
     OccupancyView occupancy;
     LessonPlay lesson;  // --lesson: the slides, the one shown, its answer

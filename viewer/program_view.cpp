@@ -186,10 +186,9 @@ std::shared_ptr<const ProgramLab> run_program(const wl::cudart::RunArguments& ar
 void show_program(App& app, std::shared_ptr<const ProgramLab> program)
 {
     close_program(app);
-    const std::size_t lab = app.sel.lab;
+    app.labs_selection = app.sel;
     app.program = std::move(program);
     app.sel = Selection{};
-    app.sel.lab = lab;
     app.sel.backend = BackendChoice::Cpu;
     const ProgramLab& p = *app.program;
     for (std::size_t i = 0; i < p.shown.size(); ++i) place_trace(app, i, slot_of(p, *record_of(p, p.shown[i])));
@@ -202,7 +201,7 @@ void close_program(App& app)
     std::erase_if(app.traces, [](const auto& entry) { return entry.first.lab == kProgramLabKey; });
     std::erase_if(app.totals, [](const auto& entry) { return entry.first.lab == kProgramLabKey; });
     app.program.reset();
-    app.sel.version = 0;
+    app.sel = app.labs_selection;
 }
 
 void open_program(App& app, const wl::cudart::RunArguments& arguments)

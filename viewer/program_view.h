@@ -36,7 +36,7 @@ std::shared_ptr<const ProgramLab> run_program(const wl::cudart::RunArguments& ar
 // Shows a program's lab in place of the labs, its first watched launch
 // selected; the labs' traces are kept (a lesson goes back to them).
 void show_program(App& app, std::shared_ptr<const ProgramLab> program);
-// The labs again, the program's traces dropped (the lab selected is the one before).
+// The labs again, as they were selected before, the program's traces dropped.
 void close_program(App& app);
 // Both: what --run does.
 void open_program(App& app, const wl::cudart::RunArguments& arguments);

@@ -125,6 +125,24 @@ TEST(ViewerLessonProgram, SlidesShowTheProgramsLaunchesAndTheLabsVersions)
     EXPECT_EQ(answer_disagreement(app), "");
 }
 
+// A program shown and closed again (a lesson's program slide, then a lab's):
+// the labs' selection comes back as it was, the GPU backend with it; the
+// program's launches were shown on the emulator, as the program ran.
+TEST(ViewerLessonProgram, ClosingAProgramRestoresTheLabsSelection)
+{
+    REQUIRE_NVCC();
+    App app;
+    app.sel.lab = 2, app.sel.version = 1, app.sel.backend = BackendChoice::Gpu;
+    show_program(app, run_program(wl::cudart::parse_run_arguments({program_file()})));
+    EXPECT_EQ(app.sel.backend, BackendChoice::Cpu);
+    EXPECT_EQ(current_lab(app).versions.size(), 2u);  // square's launch and block_sum's
+    close_program(app);
+    EXPECT_FALSE(app.program);
+    EXPECT_EQ(app.sel.lab, 2u);
+    EXPECT_EQ(app.sel.version, 1u);
+    EXPECT_EQ(app.sel.backend, BackendChoice::Gpu);
+}
+
 // A launch named by its number that the kernels the slides name leave
 // unwatched (slide 1 names square's, so block_sum's would not be traced):
 // the program runs again watching it too.

@@ -162,6 +162,13 @@ struct V13 : Of<Family::Map> {
     static constexpr double max_ulp = 2;
 };
 
+// The second kernel of a version of two launches (TwoLaunches below): its
+// file is its version's, and it is no step of the ladder.
+constexpr VersionMeta second_launch(const char* id, const char* name, const char* idea)
+{
+    return {.id = id, .name = name, .idea = idea, .changed = "", .expected = ""};
+}
+
 // Fusion: a pair of kernels with an intermediate array between them, and the
 // one kernel that keeps it in a register. The traffic an element is derived
 // in tests/method/test_method.cpp.
@@ -173,8 +180,7 @@ struct V14 : Of<Family::Stages, 2> {
         .expected = "memory-bound at 20 bytes an element (x, y, d read; d, d² written); the trace records the first launch only"};
     // The second launch, on the same arguments (kernels/method/14_unfused.cuh).
     struct Second {
-        static constexpr VersionMeta meta{.id = "v14", .name = "unfused_square", .idea = "v14's second launch: d² from the d the first stored",
-                                          .changed = "", .expected = ""};
+        static constexpr VersionMeta meta = second_launch("v14", "unfused_square", "v14's second launch: d² from the d the first stored");
     };
 };
 struct V15 : Of<Family::Stages, 2> {
@@ -201,8 +207,7 @@ struct V17 : Of<Family::Stages> {
         .changed = "one chain a kernel; a(x) through global memory, x read twice",
         .expected = "v1's registers and occupancy for each half, for a second launch and 20 bytes an element against 8"};
     struct Second {
-        static constexpr VersionMeta meta{.id = "v17", .name = "fission_second", .idea = "v17's second launch: b(x) times the a(x) the first stored",
-                                          .changed = "", .expected = ""};
+        static constexpr VersionMeta meta = second_launch("v17", "fission_second", "v17's second launch: b(x) times the a(x) the first stored");
     };
 };
 
@@ -213,7 +218,7 @@ struct V18 : Of<Family::Sum> {
         .id = "v18", .name = "atomic_sum",
         .idea = "one float sum by atomicAdd: the additions in the order they reach the address",
         .changed = "the non-associativity example: the order of the additions left to the hardware",
-        .expected = "within (n - 1)·2^-24·Σ|x| of the exact sum, and not the same sum from run to run on a GPU"};
+        .expected = "within (n - 1)·2^-24·Σ|x| of the exact sum; on a GPU, not always the same sum from run to run"};
 };
 
 using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18>;

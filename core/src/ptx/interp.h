@@ -342,6 +342,39 @@ public:
     {
         store32(in, global_target(in, addr, 4, Kind::Store, &v), v);
     }
+    // A plain .v2 or .v4 access of 4-byte elements, element k in the lane's
+    // slot registers[k] (kNoReg, PTX's `_`: a load drops it, a store writes 0).
+    void load_vector(const Instr& in, const Target& tg, std::uint64_t* r, const std::uint32_t* registers, unsigned lanes)
+    {
+        std::uint32_t v[4];
+        std::memcpy(v, tg.p, 4 * lanes);
+        record(in, Kind::Load, tg, 4 * lanes, v);
+        for (unsigned k = 0; k < lanes; ++k)
+            if (registers[k] != kNoReg) r[registers[k]] = v[k];
+    }
+    static void gather(const std::uint64_t* r, const std::uint32_t* registers, unsigned lanes, std::uint32_t* v)
+    {
+        for (unsigned k = 0; k < lanes; ++k) v[k] = registers[k] == kNoReg ? 0 : static_cast<std::uint32_t>(r[registers[k]]);
+    }
+    void store_vector(const Instr& in, const Target& tg, const std::uint32_t* v, unsigned lanes)
+    {
+        std::memcpy(tg.p, v, 4 * lanes);
+        record(in, Kind::Store, tg, 4 * lanes, v);
+    }
+    void store_shared_vector(const Instr& in, std::uint64_t off, const std::uint64_t* r, const std::uint32_t* registers,
+                             unsigned lanes)
+    {
+        std::uint32_t v[4];
+        gather(r, registers, lanes, v);
+        store_vector(in, shared_target(in, off, 4 * lanes, Kind::Store, 0, v), v, lanes);
+    }
+    void store_global_vector(const Instr& in, std::uint64_t addr, const std::uint64_t* r, const std::uint32_t* registers,
+                             unsigned lanes)
+    {
+        std::uint32_t v[4];
+        gather(r, registers, lanes, v);
+        store_vector(in, global_target(in, addr, 4 * lanes, Kind::Store, v), v, lanes);
+    }
     bool load(const Frame& fr, const Instr& in);  // true: a spin loop's load (Thread::spin_at)
     // A backward branch from pc - 1 to `to`: the loop's instructions count against the instruction budget.
     void count_loop(const Instr& in, std::size_t pc, std::size_t to)
@@ -488,5 +521,6 @@ inline Interpreter::Target Interpreter::global_target(const Instr& in, std::uint
 #define WL_B (r[in->o[2].reg])
 #define WL_C (r[in->o[3].reg])
 #define WL_D (r[in->o[0].reg])
+#define WL_LIST(k) (fr.f->lists.data() + in->o[k].reg)  // operand k's registers (a vector's)
 
 }  // namespace wl::ptx::detail

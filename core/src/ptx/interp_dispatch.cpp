@@ -70,7 +70,7 @@ Flow Interpreter::run(const Frame& entry, std::size_t& entry_pc)
         &&general_path,
 #define PTX_FAST_REGISTER(label, Enum, Op, types, statement) &&label,
 #define PTX_FAST_PARAM(label, Enum, bytes, statement) &&label,
-#define PTX_FAST_ACCESS(label, Enum, Op, Space, statement) &&label,
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, lanes, statement) &&label,
 #define PTX_FAST_CONTROL(label, Enum, Op) &&label,
 #include "ops.def"
     };
@@ -112,8 +112,8 @@ general_path: {
     label:                                             \
     statement;                                         \
     WL_NEXT();
-#define PTX_FAST_ACCESS(label, Enum, Op, Space, statement) \
-    label:                                                  \
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, lanes, statement) \
+    label:                                                         \
     if (round_pending(pc)) WL_STOP(Flow::Waiting);          \
     statement;                                              \
     WL_NEXT();

@@ -240,7 +240,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     case Fast::Enum: WL_EACH_LANE(r = lane.r, statement)
 #define PTX_FAST_PARAM(label, Enum, bytes, statement) \
     case Fast::Enum: WL_EACH_LANE((r = lane.r, fr.param = lane.param), statement)
-#define PTX_FAST_ACCESS(label, Enum, Op, Space, statement) \
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, lanes, statement) \
     case Fast::Enum: WL_EACH_LANE((enter(lane, fr), r = lane.r), statement)
         switch (in->fast) {
 #include "ops.def"

@@ -56,17 +56,19 @@ void constants_to_slots(Function& fn)
 
 // The hot form of an instruction, where it has one: the first row of ops.def
 // that matches. Loads and stores: 4 or 8 bytes of a kernel parameter at a fixed
-// offset, or 4 bytes of shared or global memory at [register + offset].
+// offset, or one, two or four 4-byte elements of shared or global memory at
+// [register + offset].
 Fast access_form(const Function& fn, const Instr& in)
 {
     const unsigned w = ty_bytes(in.ty);
     const Operand& addr = in.op == Op::Ld ? in.o[1] : in.o[0];
     const Operand& value = in.op == Op::Ld ? in.o[0] : in.o[1];
-    if (addr.kind != OpKind::Addr || value.kind != OpKind::Reg || in.nops != 2) return Fast::None;
+    const bool scalar = value.kind == OpKind::Reg && in.vec == 1, vector = value.kind == OpKind::Vec && value.n == in.vec;
+    if (addr.kind != OpKind::Addr || !(scalar || vector) || in.nops != 2) return Fast::None;
     // [param_name] or [offset]: either way the address is the displacement
     const bool fixed = addr.base == OpKind::Imm || addr.base == OpKind::ParamSym;
     if (in.space == Space::Param) {
-        if (in.op != Op::Ld || !fixed || addr.imm < 0 || static_cast<std::uint64_t>(addr.imm) + w > fn.param_bytes)
+        if (in.op != Op::Ld || !scalar || !fixed || addr.imm < 0 || static_cast<std::uint64_t>(addr.imm) + w > fn.param_bytes)
             return Fast::None;
 #define PTX_FAST_PARAM(label, Enum, bytes, statement) \
         if (w == bytes) return Fast::Enum;
@@ -74,8 +76,8 @@ Fast access_form(const Function& fn, const Instr& in)
         return Fast::None;
     }
     if (w != 4 || addr.base != OpKind::Reg) return Fast::None;
-#define PTX_FAST_ACCESS(label, Enum, Op_, Space_, statement) \
-    if (in.op == Op::Op_ && in.space == Space::Space_) return Fast::Enum;
+#define PTX_FAST_ACCESS(label, Enum, Op_, Space_, lanes, statement) \
+    if (in.op == Op::Op_ && in.space == Space::Space_ && in.vec == lanes) return Fast::Enum;
 #include "ops.def"
     return Fast::None;
 }
@@ -83,7 +85,7 @@ Fast access_form(const Function& fn, const Instr& in)
 Fast fast_form(const Function& fn, const Instr& in)
 {
     if (in.op == Op::Ld || in.op == Op::St)
-        return in.vec == 1 && in.order == kPlain ? access_form(fn, in) : Fast::None;
+        return in.order == kPlain ? access_form(fn, in) : Fast::None;
     if (in.op == Op::Bar)  // bar.sync 0: the whole block
         return in.nops == 1 && in.o[0].kind == OpKind::Reg && in.o[0].reg >= fn.registers &&
                        fn.consts[in.o[0].reg - fn.registers].kind == OpKind::Imm &&

@@ -31,7 +31,7 @@ enum class Fast : std::uint8_t {
     None,
 #define PTX_FAST_REGISTER(label, Enum, Op, types, statement) Enum,
 #define PTX_FAST_PARAM(label, Enum, bytes, statement) Enum,
-#define PTX_FAST_ACCESS(label, Enum, Op, Space, statement) Enum,
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, lanes, statement) Enum,
 #define PTX_FAST_CONTROL(label, Enum, Op) Enum,
 #include "ops.def"
 };

@@ -231,7 +231,7 @@ void source_legend(App& app, const ShownSource& s)
     legend_swatch(palette().step_line, "this step's accesses");
     if (!highlighted_lines(app).empty() && s.file->path == own) legend_swatch(0, "the slide's lines", palette().focus_outline);
     if (s.fault_line) legend_swatch(palette().fault_banner, "where it faulted");
-    if (!s.warned.empty()) legend_swatch(palette().partial_outline, "nvcc warns (hover the line)");
+    if (!s.warned.empty()) legend_swatch(palette().partial_outline, warned_legend(s.warned).c_str());
     end_line();
 }
 

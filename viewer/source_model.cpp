@@ -164,4 +164,11 @@ std::map<std::uint32_t, std::string> warned_lines(const std::string& nvcc_warnin
     return lines;
 }
 
+std::string warned_legend(const std::map<std::uint32_t, std::string>& warned)
+{
+    std::string lines;
+    for (const auto& [line, warning] : warned) lines += (lines.empty() ? "" : ", ") + std::to_string(line);
+    return warned.size() == 1 ? "nvcc warns at line " + lines + " (hover it)" : "nvcc warns at lines " + lines + " (hover them)";
+}
+
 }  // namespace warplab::viewer

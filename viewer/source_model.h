@@ -48,6 +48,9 @@ std::vector<std::string> warning_lines(const std::string& nvcc_warnings);
 // warning's text after "warning ". Files are matched by name, as nvcc may
 // name them relative to where it ran.
 std::map<std::uint32_t, std::string> warned_lines(const std::string& nvcc_warnings, const std::string& path);
+// The source panel's legend of them, naming the lines (which may be scrolled
+// out of view): "nvcc warns at line 7 (hover it)", "... at lines 7, 12 (hover them)".
+std::string warned_legend(const std::map<std::uint32_t, std::string>& warned);
 
 // Parameter names of `kernel`'s definition in the file, by position ("g_in", "g_out", "n").
 std::vector<std::string> kernel_parameter_names(const SourceFile& file, const std::string& kernel);

@@ -302,6 +302,8 @@ TEST(ViewerLessonProgram, NvccsWarningsAboutAProgramAreShown)
     const auto lines = warned_lines(current_trace(app).run->result.compile_warnings, current_version(app).file);
     ASSERT_TRUE(lines.count(5)) << current_trace(app).run->result.compile_warnings;
     EXPECT_NE(lines.at(5).find("unsigned"), std::string::npos) << lines.at(5);
+    EXPECT_EQ(warned_legend(lines), "nvcc warns at line 5 (hover it)");  // the source panel's, whichever lines are in view
+    EXPECT_EQ(warned_legend({{5, "a"}, {12, "b"}}), "nvcc warns at lines 5, 12 (hover them)");
     // The same program built again comes from the cache, with its warnings.
     App again = app_on_emulator();
     open_program(again, wl::cudart::parse_run_arguments({file.string()}));

@@ -362,7 +362,7 @@ template <class F> static F apply_float(Op op, F a, F b, F c, const Instr& in, b
     case Op::Add: return a + b;
     case Op::Sub: return a - b;
     case Op::Mul: return a * b;
-    case Op::Fma: case Op::Mad: return std::fma(a, b, c);
+    case Op::Fma: case Op::Mad: return fused(a, b, c);
     case Op::Div: return a / b;
     case Op::Abs: return std::fabs(a);
     case Op::Neg: return -a;

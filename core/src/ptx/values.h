@@ -5,6 +5,8 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <type_traits>
 
 #include "module_impl.h"
 
@@ -35,6 +37,46 @@ inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
 constexpr std::uint32_t kCanonicalNanF32 = 0x7FFF'FFFF;
 constexpr std::uint16_t kCanonicalNan16 = 0x7FFF;  // f16 and bf16
 inline std::uint64_t f32_result(float f) { return f != f ? kCanonicalNanF32 : bits(f); }
+
+// fma with a NaN operand gives the first NaN of a, b, c, made quiet, as
+// glibc's fma does (x86's FMA3 keeps the NaN first in its form's formula: the
+// 132 form, a * b + c, keeps a's, then b's, then c's).
+template <class F> F first_nan_of(F a, F b, F c)
+{
+    using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+    constexpr U quiet = U{1} << (std::numeric_limits<F>::digits - 2);
+    const F nan = a != a ? a : b != b ? b : c;
+    return std::bit_cast<F>(static_cast<U>(std::bit_cast<U>(nan) | quiet));
+}
+template <class F> F library_fma(F a, F b, F c)
+{
+    return a != a || b != b || c != c ? first_nan_of(a, b, c) : std::fma(a, b, c);
+}
+
+// fma in one instruction where the host has one. The build targets every
+// x86-64 (no -mfma), where std::fma is a call into the C library; so on x86-64
+// the choice is made once, at start, by what the processor says it has (FMA3,
+// with AVX usable); elsewhere, and without it, the library's fma.
+#if defined(__x86_64__) && !defined(__FMA__)
+inline const bool kHostFma = (__builtin_cpu_init(), __builtin_cpu_supports("fma"));
+inline float fused(float a, float b, float c)
+{
+    if (!kHostFma) [[unlikely]]
+        return library_fma(a, b, c);
+    __asm__("vfmadd132ss %2, %3, %0" : "=x"(a) : "0"(a), "x"(b), "x"(c));  // a = a * b + c
+    return a;
+}
+inline double fused(double a, double b, double c)
+{
+    if (!kHostFma) [[unlikely]]
+        return library_fma(a, b, c);
+    __asm__("vfmadd132sd %2, %3, %0" : "=x"(a) : "0"(a), "x"(b), "x"(c));
+    return a;
+}
+#else
+inline float fused(float a, float b, float c) { return library_fma(a, b, c); }
+inline double fused(double a, double b, double c) { return library_fma(a, b, c); }
+#endif
 // IEEE binary16 in software: _Float16 is missing on some hosts (clang 14 on
 // x86, 32-bit x86 without SSE2). A NaN keeps its sign and the top bits of its
 // payload and becomes quiet, as the x86 conversions do.

@@ -63,8 +63,10 @@ void draw_frame(App& app)
     needs.view = app.view;
     const TraceSlot& slot = current_trace(app);
     needs.faulted = !slot.run && !slot.pending;  // the threads panel shows why, with the lockstep offer
-    if (const TracedRun* run = current_run(app))
+    if (const TracedRun* run = current_run(app)) {
         needs.step_reads_global = !memory_events(run->block, app.sel.step, wl::trace::Space::Global).empty();
+        needs.uses_shared = !shared_arrays(run->block).empty();
+    }
     if (app.playground.open) {
         app.layout = playground_layout(size.x, size.y, header_h);
     } else if (app.presenter) {

@@ -79,6 +79,35 @@ Layout timeline_layout(Layout l)
     return l;
 }
 
+// The panel drawn right below `p` in its column (same x and width), if any.
+int panel_below(const Layout& l, Panel p)
+{
+    const Rect r = l[p];
+    for (int q = 0; q < kPanelCount; ++q)
+        if (l.shown[q] && q != int(p) && l.rects[q].x == r.x && l.rects[q].w == r.w && std::abs(l.rects[q].y - (r.y + r.h)) <= 1)
+            return q;
+    return -1;
+}
+
+Layout without_shared_layout(Layout l)
+{
+    const bool values = l.has(Panel::SharedValues), banks = l.has(Panel::Banks);
+    if (!values && !banks) return l;
+    if (l.has(Panel::Mix)) {  // its room goes to the panel under it (the desk's time chart)
+        const Rect mix = l[Panel::Mix];
+        if (const int below = panel_below(l, Panel::Mix); below >= 0) {
+            const Rect b = l.rects[below];
+            place(l, Panel(below), b.x, mix.y, b.w, b.y + b.h - mix.y);
+        }
+    }
+    Rect room = values ? l[Panel::SharedValues] : l[Panel::Banks];
+    if (values && banks && panel_below(l, Panel::SharedValues) == int(Panel::Banks)) room.h = l[Panel::Banks].y + l[Panel::Banks].h - room.y;
+    else if (values && banks) l.shown[static_cast<int>(Panel::Mix)] = false;  // apart: keep to the shared-values room alone
+    place(l, Panel::Mix, room.x, room.y, room.w, room.h);
+    l.shown[static_cast<int>(Panel::SharedValues)] = l.shown[static_cast<int>(Panel::Banks)] = false;
+    return l;
+}
+
 Layout with_lab_panel(Layout l, LabPanel panel)
 {
     switch (panel) {
@@ -89,6 +118,15 @@ Layout with_lab_panel(Layout l, LabPanel panel)
     }
     return l;
 }
+
+// The room of panels the kernel has no use for (a lab's own panel has taken it already).
+Layout for_kernel(Layout l, const LayoutNeeds& needs)
+{
+    return needs.uses_shared || needs.lab_panel != LabPanel::None ? l : without_shared_layout(l);
+}
+
+// The lab's own panel, then what the kernel needs.
+Layout with_needs(Layout l, const LayoutNeeds& needs) { return for_kernel(with_lab_panel(l, needs.lab_panel), needs); }
 
 // One arrangement of a compact window: its name and the panels of its column.
 struct View {
@@ -148,14 +186,14 @@ Layout compact_layout(float width, float height, float header_h, float status_h,
         const float source_w = std::floor(width * 0.47f), rest_w = width - source_w;
         column(l, 0, body_y, rest_w, body_h, view.column);
         place(l, Panel::Source, rest_w, body_y, source_w, body_h);
-        return l;
+        return for_kernel(l, needs);
     }
     const float left_w = std::floor(width * 0.4f), rest_w = width - left_w;
     column(l, 0, body_y, left_w, body_h, {{Panel::Versions, 0.3f}, {Panel::Source, 0}});
     const bool steps = needs.lab_panel != LabPanel::Timeline;  // host programs: nothing to step through
     if (steps) place(l, Panel::Steps, left_w, body_y, rest_w, steps_h);
     column(l, left_w, body_y + (steps ? steps_h : 0), rest_w, body_h - (steps ? steps_h : 0), view.column);
-    return l;
+    return for_kernel(l, needs);
 }
 
 }  // namespace
@@ -181,7 +219,7 @@ Layout desk_layout(float width, float height, float header_h, float status_h, fl
     column(l, left_w + center_w, body_y, right_w, body_h,
            {{Panel::Metrics, 0.38f}, {Panel::Global, 0.24f}, {Panel::Mix, 0.16f}, {Panel::Time, 0}});
     place(l, Panel::Status, 0, height - status_h, width, status_h);
-    return with_lab_panel(l, needs.lab_panel);
+    return with_needs(l, needs);
 }
 
 // | threads        | source |
@@ -202,7 +240,7 @@ Layout presenter_layout(float width, float height, float header_h, float status_
     const float global = needs.step_reads_global ? 0.18f : 0.09f;
     column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.66f - global}, {Panel::Global, global}, {Panel::Time, 0}});
     place(l, Panel::Status, 0, height - status_h, width, status_h);
-    return with_lab_panel(l, needs.lab_panel);
+    return with_needs(l, needs);
 }
 
 std::vector<const char*> arrangements(LabPanel lab_panel)

@@ -69,6 +69,7 @@ struct LayoutNeeds {
     LabPanel lab_panel{};            // the lab's own panel (LabPanel::None: the trace's panels)
     bool step_reads_global = true;   // the step has global-memory accesses for its panel to draw
     bool faulted = false;            // the threads panel holds a fault's text and its buttons
+    bool uses_shared = true;         // the kernel has shared arrays; without, the mix takes their panels' room
     int view = 0;                    // the arrangement asked for (App::view), taken modulo their number
 };
 
@@ -84,6 +85,9 @@ bool compact(float width, float height, bool presenter);
 // panels, the image lab's picture that of global memory (plain rows), and
 // the timeline (transfers: host programs, no trace) that of every trace
 // panel, the time chart then taking the metrics' and global memory's room.
+// A kernel without shared memory (LayoutNeeds::uses_shared) gives the
+// shared-memory panels' room to the instruction mix, what a class then
+// reasons about (the method lab); the mix's own room goes to the time chart.
 Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h, const LayoutNeeds& needs = {});
 // Fewer, bigger panels; no step controls or lists (the keyboard drives it).
 Layout presenter_layout(float width, float height, float header_h, float status_h, const LayoutNeeds& needs = {});

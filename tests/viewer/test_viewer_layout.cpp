@@ -16,7 +16,9 @@
 #include <memory>
 
 #include "labs/common/bench_json.h"
+#include "labs/common/lab.h"
 #include "viewer/draw_util.h"
+#include "viewer/layout.h"
 #include "viewer/lesson_player.h"
 #include "viewer/panels.h"
 #include "viewer/platform.h"
@@ -293,6 +295,41 @@ TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
 // number -34.8736012; wrap_at_spaces turns spaces alone into line breaks, so
 // putting the spaces back gives the text, every line but a lone word fits,
 // and a text that fits is left whole.
+// A kernel without shared memory (the method lab's, coalescing's without its
+// sweep) gives the two shared-memory panels' room to the instruction mix, and
+// the mix's own room at the desk to the time chart under it. By the layout's
+// shares at the desk (1920x1080, header 40, status 30, steps 60): the centre
+// column is threads 0.22, shared values 0.27, banks 0.31 of 950 pixels, so
+// the mix spans from shared values' top to banks' bottom; the right column's
+// time chart then starts where the mix did. Presenting at 4:3, the step's
+// arrangement is the threads over the mix.
+TEST(ViewerLayout, AKernelWithoutSharedMemoryGivesItsRoomToTheMix)
+{
+    LayoutNeeds none;
+    none.uses_shared = false;
+    const Layout with = desk_layout(1920, 1080, 40, 30, 60), without = desk_layout(1920, 1080, 40, 30, 60, none);
+    ASSERT_TRUE(with.has(Panel::SharedValues) && with.has(Panel::Banks) && with.has(Panel::Mix));
+    EXPECT_FALSE(without.has(Panel::SharedValues));
+    EXPECT_FALSE(without.has(Panel::Banks));
+    ASSERT_TRUE(without.has(Panel::Mix));
+    EXPECT_EQ(without[Panel::Mix].x, with[Panel::SharedValues].x);
+    EXPECT_EQ(without[Panel::Mix].y, with[Panel::SharedValues].y);
+    EXPECT_EQ(without[Panel::Mix].y + without[Panel::Mix].h, with[Panel::Banks].y + with[Panel::Banks].h);
+    EXPECT_EQ(without[Panel::Time].y, with[Panel::Mix].y);
+    EXPECT_EQ(without[Panel::Time].y + without[Panel::Time].h, with[Panel::Time].y + with[Panel::Time].h);
+
+    const Layout room = presenter_layout(1024, 768, 60, 40, none);
+    ASSERT_TRUE(room.has(Panel::Threads) && room.has(Panel::Mix));
+    EXPECT_FALSE(room.has(Panel::SharedValues));
+    EXPECT_EQ(room[Panel::Mix].y, room[Panel::Threads].y + room[Panel::Threads].h);
+
+    // A lab's own panel keeps the room it takes (coalescing's sweep), with or without shared arrays.
+    none.lab_panel = LabPanel::Sweep;
+    const Layout sweep = presenter_layout(1920, 1080, 60, 40, none);
+    EXPECT_TRUE(sweep.has(Panel::Coalescing));
+    EXPECT_FALSE(sweep.has(Panel::Mix));
+}
+
 TEST(ViewerLayout, WrappedTextBreaksBetweenWordsOnly)
 {
     App app;

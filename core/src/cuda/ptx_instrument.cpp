@@ -164,7 +164,8 @@ SpaceOf space_of(const Instruction& in)
     for (std::string_view p : in.read.parts) {
         if (p == "global") return {true, false, Space::Global};
         if (p == "shared" || p == "shared::cta") return {true, false, Space::Shared};
-        if (p.starts_with("shared::") || p.starts_with("param") || p == "local" || p == "const") return {false, false, Space::None};
+        if (p == "const") return {true, false, Space::Constant};  // the constant cache's serialisation
+        if (p.starts_with("shared::") || p.starts_with("param") || p == "local") return {false, false, Space::None};
     }
     return {true, true, Space::None};
 }
@@ -255,20 +256,21 @@ public:
     // The site of the function's first instruction that has one (after run).
     std::optional<SourceSite> first_site() const { return first_site_; }
 
-    std::size_t run(const std::vector<SharedSymbol>* entry_shared)
+    // `entry`: the kernel's shared and module variables, whose bases its prologue writes (null for a .func).
+    std::size_t run(const InstrumentedPtx* entry)
     {
         text_.through(statement(f_.open));
         out_ += kRegisterDeclarations;
         out_ += prologue();
         std::size_t k = f_.open + 1;
-        if (entry_shared) {
+        if (entry) {
             // After the function's own declarations, so that demoted shared variables are declared.
             for (; k < f_.close && statement(k).kind == StatementKind::Directive; ++k) {
                 if (is_loc(m_, statement(k))) sites_.see(statement(k)), located_ = true;
                 text_.through(statement(k));
             }
             text_.through_empty_lines();
-            out_ += shared_bases(*entry_shared);
+            out_ += window_bases(entry->shared, entry->variables);
         }
         for (; k < f_.close; ++k) {
             const Statement& s = statement(k);
@@ -485,6 +487,24 @@ std::vector<SharedSymbol> kernel_shared(const Module& m, const std::vector<Funct
     return out;
 }
 
+// The module-scope .global and .const variables, in the order the
+// interpreter's parser declares them (parse.cpp, declare_module_var).
+std::vector<ModuleVariable> module_variables(const Module& m, const std::vector<Function>& fns)
+{
+    std::vector<ModuleVariable> out;
+    auto body = fns.begin();
+    for (std::size_t k = 0; k < m.statements.size(); ++k) {
+        while (body != fns.end() && body->close < k) ++body;
+        if (body != fns.end() && body->header <= k) continue;  // inside a function
+        const Statement& s = m.statements[k];
+        if (s.kind != StatementKind::Directive || !reader::is_declaration(m.tokens, s)) continue;
+        const reader::Declaration d = reader::read_declaration(m.tokens, Span{s.first, s.end});
+        if (d.space != ".global" && d.space != ".const") continue;
+        for (const reader::DeclaredName& n : d.names) out.push_back(ModuleVariable{std::string(n.name), d.space == ".const"});
+    }
+    return out;
+}
+
 }  // namespace
 
 InstrumentedPtx instrument_ptx(std::string_view text, std::string_view entry)
@@ -512,6 +532,7 @@ InstrumentedPtx instrument_ptx(std::string_view text, std::string_view entry)
     InstrumentedPtx result;
     result.entry = std::string(entry);
     result.shared = kernel_shared(m, fns, *kernel);
+    result.variables = module_variables(m, fns);
 
     std::string& out = result.text;
     out.reserve(text.size() * 2);
@@ -520,7 +541,7 @@ InstrumentedPtx instrument_ptx(std::string_view text, std::string_view entry)
     auto declare_control = [&] {  // after the .address_size line
         copy.through(m.statements[*address_size]);
         out += ".global .align 8 .b8 " + std::string(kControlSymbol) + "[" +
-               std::to_string(sizeof(Control) + 4 * std::max<std::size_t>(1, result.shared.size())) + "];\n";
+               std::to_string(variables_offset(result.shared.size()) + 8 * result.variables.size()) + "];\n";
         declared = true;
     };
     std::size_t next_id = 0;
@@ -532,7 +553,7 @@ InstrumentedPtx instrument_ptx(std::string_view text, std::string_view entry)
             continue;
         }
         FunctionInstrumenter fi(m, f, next_id, copy, out);
-        result.sites += fi.run(f.entry ? &result.shared : nullptr);
+        result.sites += fi.run(f.entry ? &result : nullptr);
         if (f.entry) result.narrowest_shared_access = fi.narrowest_shared();
         if (f.entry && fi.first_site()) result.declared_line = fi.first_site()->line, result.declared_file_hash = fi.first_site()->file_hash;
     }

@@ -31,6 +31,8 @@ struct Control {
     std::uint64_t slot_of_block;  // uint32_t per block of the grid: watched slot, or ~0u
     std::uint64_t lane_state;     // per watched slot and thread: {seq, epoch, sub, unused}
     // followed by one uint32_t per shared variable: its shared-window address
+    // (at least one), then, 8-aligned, one uint64_t per module variable: a
+    // __constant__ variable's constant-window address (0 for the others)
 };
 static_assert(offsetof(Control, records) == 0 && offsetof(Control, capacity) == 8 && offsetof(Control, count) == 12 &&
               offsetof(Control, slot_of_block) == 16 && offsetof(Control, lane_state) == 24 && sizeof(Control) == 32,
@@ -44,10 +46,24 @@ struct SharedSymbol {
     bool dynamic = false;  // .extern .shared ... []
 };
 
+// A module-scope .global or .const variable, in declaration order: the
+// emulator numbers a constant load's variable by its place in this list.
+struct ModuleVariable {
+    std::string ptx_name;
+    bool constant = false;
+};
+
+// Where the module variables' addresses start in the control block.
+constexpr std::size_t variables_offset(std::size_t shared_count)
+{
+    return (sizeof(Control) + 4 * (shared_count ? shared_count : 1) + 7) / 8 * 8;
+}
+
 struct InstrumentedPtx {
     std::string text;
     std::string entry;                   // the mangled name of the instrumented kernel
     std::vector<SharedSymbol> shared;    // the kernel's shared variables, in declaration order
+    std::vector<ModuleVariable> variables;  // the module's .global and .const variables
     std::size_t sites = 0;               // instrumented instructions, for tests and messages
     // Bytes of the narrowest explicitly .shared load/store/atomic in the
     // kernel's own code (16 when none): with the alignment, it gives the
@@ -78,8 +94,15 @@ struct SharedSlot {
     std::uint32_t elem = 1;   // element size the emulator declares it with
     std::string name;         // source name
 };
+// A __constant__ variable: its place among the module variables and its
+// constant-window address.
+struct ConstantSlot {
+    std::uint8_t variable = 0;
+    std::uint64_t base = 0;
+};
 struct LaunchFacts {
     std::vector<SharedSlot> shared;
+    std::vector<ConstantSlot> constants;
     std::vector<PointerArg> pointers;
     // The base of the device allocation holding an address that no pointer
     // argument covers; false when there is none.
@@ -94,6 +117,10 @@ struct LaunchFacts {
 // `kernel.shared`'s window addresses.
 std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const InstrumentedPtx& ptx,
                                      const std::vector<std::uint32_t>& bases, std::uint32_t dynamic_shared_bytes);
+
+// The __constant__ variables' addresses, from the control block as the
+// launch left it (`control`: its bytes, variables_offset onwards included).
+std::vector<ConstantSlot> constant_slots(const InstrumentedPtx& ptx, const unsigned char* control);
 
 // Raw records (offset = the raw address, array = 0) as the instrumented
 // kernel wrote them -> the emulator's records: (array, offset) named, thread

@@ -45,14 +45,20 @@ std::string prologue()
     return o.str();
 }
 
-// Thread 0 of a watched block writes each shared variable's window address.
-std::string shared_bases(const std::vector<SharedSymbol>& shared)
+// Thread 0 of a watched block writes each shared variable's window address
+// and each __constant__ variable's.
+std::string window_bases(const std::vector<SharedSymbol>& shared, const std::vector<ModuleVariable>& variables)
 {
     std::ostringstream o;
     o << "\tsetp.eq.and.u32 \t%wl_q, %wl_thr, 0, %wl_on;\n";
     for (std::size_t k = 0; k < shared.size(); ++k)
         o << "\t@%wl_q mov.u32 \t%wl_t0, " << shared[k].ptx_name << ";\n"
           << "\t@%wl_q st.global.u32 \t[" << control(unsigned(sizeof(Control) + 4 * k)) << "], %wl_t0;\n";
+    const std::size_t first = variables_offset(shared.size());
+    for (std::size_t k = 0; k < variables.size(); ++k)
+        if (variables[k].constant)
+            o << "\t@%wl_q mov.u64 \t%wl_d0, " << variables[k].ptx_name << ";\n"
+              << "\t@%wl_q st.global.u64 \t[" << control(unsigned(first + 8 * k)) << "], %wl_d0;\n";
     return o.str();
 }
 

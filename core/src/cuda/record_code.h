@@ -16,8 +16,8 @@ struct SourceSite {
     std::uint32_t file_hash = trace::file_hash("");
 };
 
-// The memory space of a load/store/atomic: Global, Shared, None for generic;
-// traced false for spaces that are not traced (param, local, const, cluster).
+// The memory space of a load/store/atomic: Global, Shared, Constant, None for
+// generic; traced false for spaces that are not traced (param, local, cluster).
 struct SpaceOf {
     bool traced = true;
     bool generic = false;
@@ -43,8 +43,9 @@ inline constexpr const char* kRegisterDeclarations =
 // Every lane finds out, once per function, whether its block is watched and
 // where its per-lane state lives.
 std::string prologue();
-// Thread 0 of a watched block writes each shared variable's window address.
-std::string shared_bases(const std::vector<SharedSymbol>& shared);
+// Thread 0 of a watched block writes each shared variable's window address
+// and each __constant__ variable's.
+std::string window_bases(const std::vector<SharedSymbol>& shared, const std::vector<ModuleVariable>& variables);
 
 enum class StateChange { Access, Barrier, Collective };
 

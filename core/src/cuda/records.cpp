@@ -49,6 +49,18 @@ void name_shared(LaneRecord& r, const std::vector<SharedSlot>& slots)
     r.offset = a - slots[best].base;
 }
 
+// Constant: the variable with the largest address at or below the address.
+void name_constant(LaneRecord& r, const std::vector<ConstantSlot>& slots)
+{
+    const std::uint64_t a = r.offset;
+    const ConstantSlot* best = nullptr;
+    for (const ConstantSlot& c : slots)
+        if (c.base <= a && (!best || c.base >= best->base)) best = &c;
+    if (!best) return;
+    r.array = best->variable;
+    r.offset = a - best->base;
+}
+
 // What thread 0 of a block records first on the emulator: one Declare per
 // shared array, at the kernel's first line.
 std::vector<LaneRecord> declarations(std::uint32_t block, const LaunchFacts& facts)
@@ -88,12 +100,27 @@ std::vector<SharedSlot> shared_slots(const ptx::KernelInfo& kernel, const Instru
     return slots;
 }
 
+std::vector<ConstantSlot> constant_slots(const InstrumentedPtx& ptx, const unsigned char* control)
+{
+    std::vector<ConstantSlot> slots;
+    const std::size_t first = variables_offset(ptx.shared.size());
+    for (std::size_t k = 0; k < ptx.variables.size(); ++k) {
+        if (!ptx.variables[k].constant) continue;
+        std::uint64_t base = 0;
+        std::memcpy(&base, control + first + 8 * k, sizeof base);
+        // The emulator's variable id, as interp_memory.cpp caps it.
+        slots.push_back(ConstantSlot{static_cast<std::uint8_t>(std::min<std::size_t>(k, 0xFE)), base});
+    }
+    return slots;
+}
+
 std::vector<LaneRecord> finish_records(std::vector<LaneRecord> raw, const LaunchFacts& facts)
 {
     const auto declared = static_cast<std::uint32_t>(facts.shared.size());
     for (LaneRecord& r : raw) {
         if (r.space == Space::Shared) name_shared(r, facts.shared);
         else if (r.space == Space::Global) name_global(r, facts);
+        else if (r.space == Space::Constant) name_constant(r, facts.constants);
         if (r.thread == 0) r.seq += declared;  // thread 0's declarations come first
     }
     for (std::uint32_t b : facts.watched_blocks) {

@@ -339,6 +339,7 @@ std::vector<LaneRecord> trace_on_gpu(const TraceLaunch& launch)
     std::memcpy(bases.data(), ctl.data() + sizeof(detail::Control), bases.size() * sizeof(std::uint32_t));
     detail::LaunchFacts facts;
     facts.shared = detail::shared_slots(*k, ptx, bases, launch.dynamic_shared_bytes);
+    facts.constants = detail::constant_slots(ptx, ctl.data());
     facts.pointers = pointer_args(*k, launch.args);
     facts.allocation_of = [](std::uint64_t address, std::uint64_t& base) {
         std::uint64_t bytes = 0;

@@ -17,6 +17,7 @@
 #include "core/src/emu/runtime.h"  // find_allocation
 #include "warplab/ptx/ptx.h"
 #include "warplab/random.h"
+#include "warplab/trace/analysis.h"
 #include "warplab/trace/events.h"
 
 namespace {
@@ -51,6 +52,8 @@ std::vector<LaneRecord> instrumented_records(wl::emu::Emulator& emu, const std::
     const InstrumentedPtx inst = instrument_ptx(ptx, k.mangled);
     const wl::ptx::Module m = wl::ptx::Module::parse(inst.text + kAddressHelper, "instrumented");
 
+    // Neither the helper nor the instrumented kernel is recorded by the emulator: the instrumentation records.
+    emu.options.record = false;
     auto* where = emu.alloc<std::uint64_t>(1);
     wl::ptx::launch(emu, m, "__wl_control_address", dim3(1), dim3(1), 0, where);
     auto* control = reinterpret_cast<unsigned char*>(static_cast<std::uintptr_t>(*where));
@@ -68,7 +71,6 @@ std::vector<LaneRecord> instrumented_records(wl::emu::Emulator& emu, const std::
                        reinterpret_cast<std::uintptr_t>(state)};
     std::memcpy(control, &head, sizeof head);
 
-    emu.options.record = false;  // the instrumentation records, not the emulator
     wl::ptx::launch_args(emu, m, k.mangled, l.grid, l.block, l.dynamic_shared, l.args);
     emu.options.record = true;
 
@@ -81,6 +83,7 @@ std::vector<LaneRecord> instrumented_records(wl::emu::Emulator& emu, const std::
 
     LaunchFacts facts;
     facts.shared = shared_slots(k, inst, bases, l.dynamic_shared);
+    facts.constants = constant_slots(inst, control);
     for (std::size_t i = 0; i < l.args.size(); ++i) {
         if (l.args[i].bytes.size() != 8) continue;
         std::uint64_t v;
@@ -252,6 +255,61 @@ TEST(InstrumentedOnEmulator, ReductionLabKernels)
         ++checked;
     }
     EXPECT_GE(checked, 16);  // eight versions or more, two types, two block sizes... at least
+}
+
+// The distinct constant addresses (n-way) of each warp's load at a site, by
+// (block, warp), in a trace's constant events.
+std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> constant_ways(const std::vector<LaneRecord>& records,
+                                                                              std::uint32_t threads, std::uint32_t line)
+{
+    std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> ways;
+    for (const wl::trace::BlockTrace& b : wl::trace::group_records(records, threads))
+        for (const wl::trace::WarpEvent& e : b.events)
+            if (e.space == wl::trace::Space::Constant && e.site.line == line)
+                ways[{e.block, e.warp}] = wl::trace::constant_addresses(e.mask, e.offset);
+    return ways;
+}
+
+// __constant__ lookups: ld.const with a symbol and an offset and through a
+// register, from two variables (weights is the module's variable 0, biases
+// 1), in a full warp and two partial ones. Blocks of 48 threads, n = 90:
+// block 0 runs warps of 32 and 16 lanes, block 1 a warp of 32 and one of 10
+// (threads 48 + 32..41 < 90). The n-way of each warp's load, by hand:
+// weights[blockIdx.x % 16] and weights[15] read one address; lane % 4 reads
+// 4 in every warp (each has lanes 0..3 or more); keys[i] = 7i + 3 gives
+// (7i + 3) % 16, which 7 (odd) makes one to one on 16 consecutive i: 16
+// addresses for 32 or 16 lanes, 10 for 10 lanes; biases[lane / 8] reads 4
+// with 32 lanes, 2 with 16 or 10 (lane / 8 = 0, 1).
+TEST(InstrumentedOnEmulator, ConstantLookupsCountTheirAddresses)
+{
+    wl::emu::Emulator emu;
+    const unsigned n = 90, block = 48;
+    std::vector<unsigned> keys(n);
+    for (unsigned i = 0; i < n; ++i) keys[i] = 7 * i + 3;
+    auto launch = [&] {
+        return Launch{"_Z16constant_lookupsPKjPfj", dim3(2), dim3(block), 0, {copy_in(emu, keys), emu.alloc<float>(n), n},
+                      {0, 1}};
+    };
+    const auto instrumented = instrumented_records(emu, test_ptx(), launch());
+    const auto reference = reference_records(emu, test_ptx(), launch());
+    expect_same_events(instrumented, reference, block, 2);
+
+    using Ways = std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t>;
+    auto all = [](std::uint32_t w) { return Ways{{{0, 0}, w}, {{0, 1}, w}, {{1, 0}, w}, {{1, 1}, w}}; };
+    const std::vector<std::pair<const char*, Ways>> expected{
+        {"site: uniform lookup", all(1)},
+        {"site: fixed lookup", all(1)},
+        {"site: lane % 4 lookup", all(4)},
+        {"site: keyed lookup", Ways{{{0, 0}, 16}, {{0, 1}, 16}, {{1, 0}, 16}, {{1, 1}, 10}}},
+        {"site: lane / 8 lookup", Ways{{{0, 0}, 4}, {{0, 1}, 2}, {{1, 0}, 4}, {{1, 1}, 2}}},
+    };
+    for (const auto& [marker, ways] : expected) {
+        SCOPED_TRACE(marker);
+        const std::uint32_t line = warplab::test::line_of(WARPLAB_TEST_SOURCE, marker);
+        ASSERT_NE(line, 0u);
+        EXPECT_EQ(constant_ways(reference, block, line), ways);
+        EXPECT_EQ(constant_ways(instrumented, block, line), ways);
+    }
 }
 
 // Matmul v9's cp.async copies: each becomes a global load of its source bytes

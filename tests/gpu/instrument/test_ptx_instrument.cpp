@@ -35,6 +35,7 @@ const char* kTree256 = "_Z8tree_sumILj256EEvPKfPfj";
 const char* kTree64 = "_Z8tree_sumILj64EEvPKfPfj";
 const char* kWarpSums = "_Z9warp_sumsPKfPfPjj";
 const char* kNarrow = "_Z15narrow_and_widePhPsPd";
+const char* kConstantLookups = "_Z16constant_lookupsPKjPfj";
 
 // The text of one function of the instrumented PTX, from its header to its closing brace.
 std::string function_text(const std::string& ptx, const std::string& header)
@@ -156,6 +157,31 @@ TEST(Instrument, NarrowWideAndGenericAccesses)
     EXPECT_NE(inst.shared[1].ptx_name.find("sbytes"), std::string::npos);
     EXPECT_NE(inst.shared[2].ptx_name.find("sshorts"), std::string::npos);
     EXPECT_FALSE(inst.shared[1].dynamic);
+}
+
+// constant_lookups: its five __constant__ loads (trace_kernels.cu's "site:"
+// lines) are recorded as 4-byte constant loads, the global key load and the
+// global store as before, the .param loads not at all; the module's two
+// .const variables are listed in declaration order, and thread 0 writes both
+// their addresses into the control block (PtxasAcceptsEveryTestKernel
+// assembles it).
+TEST(Instrument, ConstantLoadsAndTheirVariables)
+{
+    const auto inst = instrument_ptx(test_ptx(), kConstantLookups);
+    auto n = count_words(record_sites(inst.text));
+    EXPECT_EQ(n[word(Kind::Load, Space::Constant, 4)], 5);
+    EXPECT_EQ(n[word(Kind::Load, Space::Global, 4)], 1);
+    EXPECT_EQ(n[word(Kind::Store, Space::Global, 4)], 1);
+    EXPECT_EQ(inst.sites, 7u + 4u);  // and swap_bytes' four: every .func is instrumented
+    ASSERT_EQ(inst.variables.size(), 2u);
+    EXPECT_EQ(inst.variables[0].ptx_name, "weights");
+    EXPECT_EQ(inst.variables[1].ptx_name, "biases");
+    EXPECT_TRUE(inst.variables[0].constant && inst.variables[1].constant);
+    // No shared variables: one 4-byte slot all the same, then 8-aligned: 32 + 4 -> 40.
+    EXPECT_EQ(wl::cuda::detail::variables_offset(0), 40u);
+    EXPECT_NE(inst.text.find("@%wl_q mov.u64 \t%wl_d0, biases;\n\t@%wl_q st.global.u64 \t[%wl_ctl+48], %wl_d0"),
+              std::string::npos);
+    EXPECT_NE(inst.text.find("__wl_trace_ctl[56]"), std::string::npos);
 }
 
 TEST(Instrument, OtherKernelsAreLeftOutAndFunctionsKept)
@@ -336,7 +362,7 @@ TEST(Instrument, SharedArraysAreTheOnesTheKernelReaches)
 // that lost a declaration: the check can fail.
 TEST(Instrument, PtxasAcceptsEveryTestKernel)
 {
-    for (const char* entry : {kTree256, kTree64, kWarpSums, kNarrow}) {
+    for (const char* entry : {kTree256, kTree64, kWarpSums, kNarrow, kConstantLookups}) {
         const PtxasVerdict v = assemble(kPtxas, instrument_ptx(test_ptx(), entry).text, entry);
         EXPECT_TRUE(v.ok) << entry << ":\n" << v.messages;
     }

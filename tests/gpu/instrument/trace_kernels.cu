@@ -1,8 +1,8 @@
 // Small plain-CUDA kernels for the GPU-trace tests: between them they use
 // every kind of instruction the instrumenter traces (global, shared and
 // generic loads and stores of 1 to 16 bytes, atomics with and without a
-// used result, bar.sync, __syncwarp, shuffles, ballots, a .func call, and
-// dynamic shared memory). Lines marked "site:" are looked up by the tests.
+// used result, bar.sync, __syncwarp, shuffles, ballots, a .func call,
+// dynamic shared memory, and __constant__ loads). Lines marked "site:" are looked up by the tests.
 
 // The textbook tree: one load, then log2(BLOCK) rounds of load, load, store, barrier.
 template <unsigned BLOCK>
@@ -74,6 +74,24 @@ __global__ void narrow_and_wide(unsigned char* bytes, short* shorts, double* dou
     __syncthreads();
     shorts[t] = sshorts[blockDim.x - 1 - t] + sbytes[t];
     doubles[t] = dyn[(t + 3) % blockDim.x] * 2.0;
+}
+
+// Lookups through __constant__ tables, as a filter's weights are read: the
+// constant cache serves one address to the warp at a time, so a warp-uniform
+// index costs one request and lanes reading different entries cost one each.
+__constant__ float weights[16] = {0.5f, -1.0f, 2.0f, 0.25f, 3.0f, -0.5f, 1.5f, 4.0f,
+                                  -2.0f, 0.75f, 1.0f, -3.0f, 2.5f, 0.125f, -1.5f, 6.0f};
+__constant__ int biases[4] = {10, -20, 30, -40};
+__global__ void constant_lookups(const unsigned* keys, float* out, unsigned n)
+{
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const unsigned lane = threadIdx.x % warpSize;
+    float v = weights[blockIdx.x % 16];  // site: uniform lookup
+    v += weights[15];                    // site: fixed lookup
+    v += 2.0f * weights[lane % 4];       // site: lane % 4 lookup
+    v += weights[keys[i] % 16];          // site: keyed lookup
+    out[i] = v + static_cast<float>(biases[lane / 8]);  // site: lane / 8 lookup
 }
 
 template __global__ void tree_sum<256>(const float*, float*, unsigned);

@@ -11,8 +11,8 @@ scripts/ncu_fidelity.py give every block the same work).
 warplab counts PTX instructions and ncu machine instructions; they are
 compared only in the groups where one PTX instruction is one machine
 instruction (COMPARED below): FP32 add/multiply/fma, FP64, the special
-function unit, loads and stores by space, shuffles and votes, barriers,
-atomics. Integer, branch and move counts differ by design (ptxas computes
+function unit, loads and stores by space, texture fetches, shuffles and
+votes, barriers, atomics. Integer, branch and move counts differ by design (ptxas computes
 addresses its own way, folds moves, adds branch-sync instructions) and are
 recorded beside, not compared. The method lab's throughput variants keep
 their arithmetic in PTX forms that ptxas maps one to one (fma.rn.f32 to FFMA,
@@ -51,6 +51,11 @@ COMPARED = {
     "ld.local": (["ld.local"], ["LDL"]),
     "st.local": (["st.local"], ["STL"]),
     "cp.async": (["cp.async"], ["LDGSTS"]),
+    # One PTX tex (tex1Dfetch from linear memory, a point-sampled tex2D, a tld4
+    # gather) is one TEX, TLD or TLD4 while the texture object is the same in
+    # every lane (a kernel parameter): ptxas loops over the distinct objects only
+    # when lanes hold different ones.
+    "tex": (["tex"], ["TEX", "TLD", "TLD4"]),
     "atomic": (["atomic"], ["ATOM", "ATOMG", "ATOMS", "RED", "REDG"]),
     "collective": (["collective"], ["SHFL", "VOTE", "MATCH", "REDUX", "HMMA"]),
     "barrier": (["barrier"], ["BAR", "MEMBAR", "WARPSYNC"]),

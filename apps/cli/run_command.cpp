@@ -63,11 +63,12 @@ void print_launches(const std::vector<wl::cudart::LaunchRecord>& launches, bool 
 {
     std::printf("\nwarplab: %zu kernel launch%s\n", launches.size(), launches.size() == 1 ? "" : "es");
     if (launches.empty()) return;
-    std::printf("%-6s %-28s %-14s %-14s %8s %12s  %s\n", "launch", "kernel", "grid", "block", "shared", "emulated ms", "fault");
+    std::printf("%-6s %-28s %-20s %-14s %-14s %8s %12s  %s\n", "launch", "kernel", "launched at", "grid", "block", "shared",
+                "emulated ms", "fault");
     for (const auto& r : launches)
-        std::printf("%-6u %-28s %-14s %-14s %8llu %12s  %s\n", r.index, r.kernel.c_str(), dims_text(r.grid).c_str(),
-                    dims_text(r.block).c_str(), static_cast<unsigned long long>(r.shared_bytes), time_text(r).c_str(),
-                    r.error.empty() ? "-" : "yes (below)");
+        std::printf("%-6u %-28s %-20s %-14s %-14s %8llu %12s  %s\n", r.index, r.kernel.c_str(), wl::cudart::short_host_line(r).c_str(),
+                    dims_text(r.grid).c_str(), dims_text(r.block).c_str(), static_cast<unsigned long long>(r.shared_bytes),
+                    time_text(r).c_str(), r.error.empty() ? "-" : "yes (below)");
     for (const auto& r : launches)
         if (!r.error.empty()) std::printf("launch %u: %s\n", r.index, r.error.c_str());
     if (on_gpu)

@@ -58,6 +58,7 @@ TEST(RunRecord, RecordsReadBackAsWritten)
     r.index = 3, r.kernel = "vadd", r.grid[0] = 4, r.block[0] = 256, r.shared_bytes = 1024, r.emulated_ms = 1.5;
     r.lane_instructions = 5'000'000'000;  // past 32 bits
     r.error = "kernel fault: ...", r.trace = "launch-3.json", r.watched_block = 2;
+    r.host_line = "/home/student/lab/prog.cu:44";
     const wl::cudart::LaunchRecord back = wl::cudart::launch_from_json(to_json(r));
     EXPECT_EQ(back.index, 3u);
     EXPECT_EQ(back.kernel, "vadd");
@@ -70,6 +71,23 @@ TEST(RunRecord, RecordsReadBackAsWritten)
     EXPECT_EQ(back.error, r.error);
     EXPECT_EQ(back.trace, r.trace);
     EXPECT_EQ(back.watched_block, 2u);
+    EXPECT_EQ(back.host_line, r.host_line);
+}
+
+// The table shows the host line without the file's directory, "-" where the
+// program had no -g; a record written before launches had lines reads as unknown.
+TEST(RunRecord, HostLineShownWithoutItsDirectory)
+{
+    wl::cudart::LaunchRecord r;
+    r.host_line = "/home/student/lab/prog.cu:44";
+    EXPECT_EQ(short_host_line(r), "prog.cu:44");
+    r.host_line = "prog.cu:7";
+    EXPECT_EQ(short_host_line(r), "prog.cu:7");
+    r.host_line.clear();
+    EXPECT_EQ(short_host_line(r), "-");
+    EXPECT_FALSE(to_json(r).contains("host_line"));
+    const nlohmann::json old = {{"index", 1}, {"kernel", "k"}, {"grid", {1, 1, 1}}, {"block", {32, 1, 1}}, {"shared_bytes", 0}, {"emulated_ms", 0.5}};
+    EXPECT_EQ(wl::cudart::launch_from_json(old).host_line, "");
 }
 
 }  // namespace

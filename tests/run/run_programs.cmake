@@ -37,20 +37,22 @@ endfunction()
 # 1. A vector add of n = 1000: 4 blocks of 256. Block 0's 256 threads all add
 #    (0..255 < 1000), 8 whole warps; each warp's load of a, load of b and store
 #    of c covers 32 floats = 128 bytes = 4 sectors, so 4.0 sectors a request.
+#    Launched at line 38 (`vector_add<<<blocks, threads>>>`), not at the
+#    kernel's definition (line 16), which nvcc's host wrapper of it bears.
 run_warplab(vector_add.cu)
 if(err MATCHES "needs the CUDA toolkit")
   message("needs nvcc: ${err}")
   return()
 endif()
 expect(vector_add 0 "^vector_add: 1000 elements, correct\n"
-       "\n1 +vector_add +\\(4,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +-\n"
+       "\n1 +vector_add +vector_add.cu:38 +\\(4,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +-\n"
        "\nlaunch 1: vector_add, block 0 of grid \\(4,1,1\\) \\(lines of vector_add.cu\\)\n"
        "\n0 +22 +256 +8 +0 +- +- +4.0 \\(ideal 4.0\\)\n")
 
 # 2. The same file again: the build is reused (no nvcc line), the program's
 #    arguments pass through (n = 517: 3 blocks), --json writes the trace and a manifest.
 run_warplab(vector_add.cu --json ${WORK}/json -- 517)
-expect(vector_add_again 0 "^vector_add: 517 elements, correct\n" "\n1 +vector_add +\\(3,1,1\\) +\\(256,1,1\\) ")
+expect(vector_add_again 0 "^vector_add: 517 elements, correct\n" "\n1 +vector_add +vector_add.cu:38 +\\(3,1,1\\) +\\(256,1,1\\) ")
 if(err MATCHES "nvcc built")
   string(APPEND failures "vector_add_again: rebuilt an unchanged file: '${err}'\n")
 endif()
@@ -59,7 +61,8 @@ if(NOT EXISTS ${WORK}/json/launch-1.json OR NOT EXISTS ${WORK}/json/manifest.jso
 else()
   file(READ ${WORK}/json/manifest.json manifest)
   file(READ ${WORK}/json/launch-1.json trace)
-  if(NOT manifest MATCHES "\"exit_code\": 0" OR NOT manifest MATCHES "\"517\"" OR NOT manifest MATCHES "\"trace\": \"launch-1.json\"")
+  if(NOT manifest MATCHES "\"exit_code\": 0" OR NOT manifest MATCHES "\"517\"" OR NOT manifest MATCHES "\"trace\": \"launch-1.json\""
+     OR NOT manifest MATCHES "\"host_line\": \"[^\"]*vector_add.cu:38\"")
     string(APPEND failures "vector_add_again: manifest '${manifest}'\n")
   endif()
   if(NOT trace MATCHES "\"format\":\"warplab-trace\"" OR NOT trace MATCHES "\"kernel\":\"vector_add\"")
@@ -73,7 +76,7 @@ endif()
 #    naming the array as the source declares the parameter (a or b, whichever
 #    load nvcc put first), not only by its position.
 run_warplab(vector_add.cu -D OFF_BY_ONE)
-expect(off_by_one 1 "\n1 +vector_add +\\(4,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +yes \\(below\\)\n")
+expect(off_by_one 1 "\n1 +vector_add +vector_add.cu:38 +\\(4,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +yes \\(below\\)\n")
 if(NOT err MATCHES "kernel fault: kernel vector_add, block \\(3,0,0\\), thread \\(232,0,0\\)[^\n]*out-of-bounds load: (a\\[1000\\] \\(argument 0\\)|b\\[1000\\] \\(argument 1\\)) is outside its 1000 elements[^\n]*vector_add.cu:20\\)"
    OR NOT err MATCHES "unspecified launch failure")
   string(APPEND failures "off_by_one: stderr '${err}'\n")
@@ -83,9 +86,11 @@ endif()
 #    The last pass's kernel printf comes before the host's line, as on a GPU.
 #    Only the first launch of the kernel is traced unless --watch asks: its step
 #    1 (stride 128) has 128 threads in 4 warps, step 4 (stride 16) 16 threads in one partial warp.
+#    Both launches are the loop's line 42 (the template's definition is line 8).
 run_warplab(reduction.cu)
 expect(reduction 0 "^last pass: 196 partial sums\nreduction: 2 passes, sum 4962802, expected 4962802: correct\n"
-       "\n1 +reduce_pass<256u> +\\(196,1,1\\) +\\(256,1,1\\) +1024 " "\n2 +reduce_pass<256u> +\\(1,1,1\\) +\\(256,1,1\\) +1024 "
+       "\n1 +reduce_pass<256u> +reduction.cu:42 +\\(196,1,1\\) +\\(256,1,1\\) +1024 "
+       "\n2 +reduce_pass<256u> +reduction.cu:42 +\\(1,1,1\\) +\\(256,1,1\\) +1024 "
        "\nlaunch 1: reduce_pass<256u>, block 0 of grid \\(196,1,1\\)" "\n1 +17 +128 +4 +0 " "\n4 +17 +16 +1 +1 ")
 if(out MATCHES "launch 2: reduce_pass")
   string(APPEND failures "reduction: the second launch was traced without --watch\n")
@@ -102,7 +107,7 @@ endif()
 #    and its table lists the launch with the reason. The vector add's second
 #    cudaMalloc (line 33: d_b) returns out of memory; CUDA_CHECK exits 1 there.
 run_warplab(reduction.cu --fail launch:2)
-expect(reduction_fail_launch 2 "\n2 +reduce_pass<256u> +\\(1,1,1\\) +\\(256,1,1\\) +1024 +[0-9.]+ +yes ")
+expect(reduction_fail_launch 2 "\n2 +reduce_pass<256u> +reduction.cu:42 +\\(1,1,1\\) +\\(256,1,1\\) +1024 +[0-9.]+ +yes ")
 expect_err(reduction_fail_launch "warplab: launch 2: reduce_pass<256u> fails on purpose \\(--fail launch:2\\)")
 run_warplab(vector_add.cu --fail alloc:2)
 expect(vector_add_fail_alloc 1)
@@ -115,12 +120,14 @@ run_warplab(histogram.cu)
 expect(histogram 0 "^histogram: vowels 13, other letters 28, digits 6, rest 15: correct\n")
 
 # 6. A struct of device pointers by value, launched by <<< >>> and by cudaLaunchKernel:
-#    77 elements twice, counted in a __device__ variable read by cudaMemcpyFromSymbol.
+#    77 elements twice, counted in a __device__ variable read by cudaMemcpyFromSymbol;
+#    the <<< >>> at line 33, cudaLaunchKernel at line 35.
 run_warplab(struct_args.cu)
-expect(struct_args 0 "^struct_args: 154 elements touched, correct\n" "\n2 +saxpy +\\(3,1,1\\) +\\(32,1,1\\) ")
+expect(struct_args 0 "^struct_args: 154 elements touched, correct\n" "\n1 +saxpy +struct_args.cu:33 +\\(3,1,1\\) +\\(32,1,1\\) "
+       "\n2 +saxpy +struct_args.cu:35 +\\(3,1,1\\) +\\(32,1,1\\) ")
 
 # 7. Mistakes: a read past the end (thread 99 reads in[100], line 10), 2048
-#    threads a block (not run, and not sticky), an unsupported call (said once).
+#    threads a block (not run, and not sticky, listed at its line 26), an unsupported call (said once).
 run_warplab(mistakes.cu -- fault)
 expect(fault 1 "^fault: cudaErrorLaunchFailure \\(unspecified launch failure\\)\n")
 if(NOT err MATCHES "kernel fault: kernel shift_left, block \\(0,0,0\\), thread \\(99,0,0\\)[^\n]*mistakes.cu:10\\)")
@@ -128,7 +135,7 @@ if(NOT err MATCHES "kernel fault: kernel shift_left, block \\(0,0,0\\), thread \
 endif()
 run_warplab(mistakes.cu -- config)
 expect(config 1 "after it: cudaSuccess\n" "\nconfig: cudaErrorInvalidConfiguration \\(invalid configuration argument\\)\n"
-       "\n1 +shift_left +\\(1,1,1\\) +\\(2048,1,1\\) [^\n]*yes \\(below\\)\n"
+       "\n1 +shift_left +mistakes.cu:26 +\\(1,1,1\\) +\\(2048,1,1\\) [^\n]*yes \\(below\\)\n"
        "\nlaunch 1: kernel shift_left launched with 2048 threads a block; a block holds at most 1024")
 run_warplab(mistakes.cu -- unsupported)
 expect(unsupported 1 "^unsupported: cudaErrorNotSupported \\(operation not supported\\)\n")
@@ -141,14 +148,16 @@ endif()
 #    cycle adds 4656 - 3880 = 776, 1030 of them 799280, the last 93 add
 #    4278 - 3720 = 558: 799838. 128 threads a block: 2048 / 128 = 16 blocks a
 #    multiprocessor, 16 * 132 = 2112 at once; the program caps its grid at 24.
+#    Launched by cudaLaunchCooperativeKernel at line 93; the phases by the
+#    toolkit header's cudaLaunchKernelEx template at line 128.
 run_warplab(grid_sync.cu)
 expect(grid_sync 0 "^reduction: 24 blocks \\(16 a multiprocessor fit\\), sum 799838, expected 799838: correct\n"
-       "\n1 +reduce_grid +\\(24,1,1\\) +\\(128,1,1\\) +512 +[0-9.]+ +-\n")
+       "\n1 +reduce_grid +grid_sync.cu:93 +\\(24,1,1\\) +\\(128,1,1\\) +512 +[0-9.]+ +-\n")
 run_warplab(grid_sync.cu -- phases)
-expect(grid_sync_phases 0 "^phases: scan of 1000 elements over 5 blocks: correct\n" "\n1 +scan_grid +\\(5,1,1\\) +\\(64,1,1\\) +0 ")
+expect(grid_sync_phases 0 "^phases: scan of 1000 elements over 5 blocks: correct\n" "\n1 +scan_grid +grid_sync.cu:128 +\\(5,1,1\\) +\\(64,1,1\\) +0 ")
 run_warplab(grid_sync.cu -- too-large)
 expect(grid_sync_too_large 1 "cudaErrorCooperativeLaunchTooLarge \\(too many blocks in cooperative launch\\)\n"
-       "\n1 +reduce_grid +\\(2113,1,1\\) [^\n]*yes \\(below\\)\n" "2113 blocks; the device holds 2112 of them at once")
+       "\n1 +reduce_grid +grid_sync.cu:93 +\\(2113,1,1\\) [^\n]*yes \\(below\\)\n" "2113 blocks; the device holds 2112 of them at once")
 #    Launched with <<< >>>, grid.sync() has no barrier: cooperative groups trap (line 47), as on a GPU.
 run_warplab(grid_sync.cu -- plain)
 expect(grid_sync_plain 1 "cudaErrorLaunchFailure \\(unspecified launch failure\\)\n")
@@ -161,7 +170,8 @@ expect_err(grid_sync_plain "kernel fault: kernel reduce_grid, block \\(0,0,0\\)[
 #    (148 bytes) are pitched to 512; the managed total is 1000 + 999 * 1000 / 2.
 run_warplab(host_correct.cu)
 expect(host_correct 0 "^scan: 50000 elements in 196 sections, 0 wrong, timed: yes\nmatrix: 37x11, pitch 512 bytes, 0 wrong\nmanaged: total 500500\n"
-       "\n1 +scan_sections +\\(196,1,1\\) " "\n2 +scan_sections +\\(1,1,1\\) " "\n3 +add_sums +\\(196,1,1\\) ")
+       "\n1 +scan_sections +host_correct.cu:75 +\\(196,1,1\\) " "\n2 +scan_sections +host_correct.cu:76 +\\(1,1,1\\) "
+       "\n3 +add_sums +host_correct.cu:77 +\\(196,1,1\\) ")
 string(REGEX REPLACE "warplab: nvcc built [^\n]*\n" "" quiet "${err}")
 if(NOT quiet STREQUAL "warplab: cudaEventElapsedTime gives the emulator's time for the launches between the events (host time on this machine), not GPU time\n")
   string(APPEND failures "host_correct: a right program drew messages: '${err}'\n")
@@ -256,14 +266,18 @@ expect(backend_auto 0 "^vector_add: 1000 elements, correct\n" "${expected}")
 #     elements short, the texture's last 5 + 3 reads are 0 and the check says WRONG.
 run_warplab(texture_shift.cu)
 expect(texture_shift 0 "^shift copy: 4099 elements, shift 3: plain correct __ldg correct tex1Dfetch correct\n"
-       "\n3 +shift_copy_tex +\\(17,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +-\n")
+       "\n3 +shift_copy_tex +texture_shift.cu:77 +\\(17,1,1\\) +\\(256,1,1\\) +0 +[0-9.]+ +-\n")
 run_warplab(texture_shift.cu -D SHORT_TEXTURE)
 expect(texture_short 1 "tex1Dfetch WRONG\n")
 #     A 5x3 CUDA array under each addressing mode, and int, uchar4 and normalised
 #     byte arrays (the values, derived by hand, are in the program); a right program draws no message.
+#     Each check (lines 136-194: seven of float, then int at 155, uchar4 at 166, two more of float)
+#     launches sample<T> at line 89 of the template check<T>; the 1D sample is line 217's, in main.
 run_warplab(texture_2d.cu)
 expect(texture_2d 0 "^wrap +114.000 +120.000 +102.000 +114.000 +112.000 +112.000  correct\n"
-       "\nmirror +110.000 +104.000 +122.000 +114.000 +112.000 +112.000  correct\n" "\ntexture_2d: correct\n")
+       "\nmirror +110.000 +104.000 +122.000 +114.000 +112.000 +112.000  correct\n" "\ntexture_2d: correct\n"
+       "\n1 +sample<float> +texture_2d.cu:89 " "\n8 +sample<int> +texture_2d.cu:89 " "\n9 +sample<uchar4> +texture_2d.cu:89 "
+       "\n12 +sample_1d +texture_2d.cu:217 ")
 string(REGEX REPLACE "warplab: nvcc built [^\n]*\n" "" quiet "${err}")
 if(NOT quiet STREQUAL "")
   string(APPEND failures "texture_2d: a right program drew messages: '${quiet}'\n")

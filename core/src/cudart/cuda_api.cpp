@@ -4,6 +4,7 @@
 // calls), the error state CUDA keeps, and CUDA's structs filled in. The work
 // is device.cpp's, on the emulator; everything runs in order, so streams and
 // events only keep their handles and the emulator's clock.
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstring>
@@ -90,9 +91,11 @@ struct CUevent_handle {
     double at_ms = -1;  // the emulator's clock when recorded; < 0: never recorded
 };
 
+// Every launch entry point comes here, so that the frames it takes reach the program's call.
 cudaError_t launch_kernel(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared, bool cooperative = false)
 {
-    return guarded([&] { launch(kernel, dims(grid), dims(block), args, shared, cooperative); });
+    const std::array<const void*, 8> frames = calling_frames();
+    return guarded([&] { launch(kernel, dims(grid), dims(block), args, shared, cooperative, frames); });
 }
 
 // A launch by the kernel's host function (cudaLaunchKernel and its kin).

@@ -125,7 +125,8 @@ const void* host_function_of(const void* handle)
     return it == g.handles.end() ? nullptr : it->second;
 }
 
-Launch begin_launch(const void* host_function, cuda::Dims grid, cuda::Dims block, std::size_t dynamic_shared)
+Launch begin_launch(const void* host_function, cuda::Dims grid, cuda::Dims block, std::size_t dynamic_shared,
+                    const std::array<const void*, 8>& frames)
 {
     Gpu& g = gpu();
     std::lock_guard lock(g.mutex);
@@ -145,6 +146,7 @@ Launch begin_launch(const void* host_function, cuda::Dims grid, cuda::Dims block
     l.kernel = &k;
     ++k.launches;
     r.kernel = k.mangled;
+    r.host_line = launch_line(frames, k.mangled);
     try {
         r.kernel = kernel_name(kernel_info(k));
     } catch (const std::invalid_argument&) {  // the launch says why when it is watched

@@ -1,7 +1,5 @@
 #include "gpu_faults.h"
 
-#include <execinfo.h>
-
 #include "host_access.h"
 
 namespace wl::cudart::gpu {
@@ -22,38 +20,7 @@ std::string describe(const LaunchSite& s, const std::string& line)
            (line.empty() ? "" : ", launched at " + line);
 }
 
-// Frames that are not the program's own code: the toolkit's headers, nvcc's
-// generated launch stubs (prog.cudafe1.stub.c), and this runtime, linked into
-// the program (its lines resolve where warplab was built with -g).
-bool not_the_programs(const std::string& line)
-{
-    return line.find("/include/cuda_runtime") != std::string::npos || line.find("/include/crt/") != std::string::npos ||
-           line.find(".stub.c:") != std::string::npos || line.find("/core/src/cudart/") != std::string::npos;
-}
-
 }  // namespace
-
-[[gnu::noinline]] std::array<const void*, 8> calling_frames()
-{
-    void* frames[9] = {};
-    const int n = backtrace(frames, 9);  // this function first
-    std::array<const void*, 8> out{};
-    for (int i = 1; i < n; ++i) out[static_cast<std::size_t>(i - 1)] = frames[i];
-    return out;
-}
-
-std::string launch_line(const std::array<const void*, 8>& frames, const std::string& kernel_symbol)
-{
-    for (const void* f : frames) {
-        std::string function;
-        const std::string line = host_line(f, true, &function);
-        // nvcc's host wrapper of a kernel bears the kernel's symbol and the line
-        // of its definition: the launch is in the wrapper's caller.
-        if (!kernel_symbol.empty() && function == kernel_symbol) continue;
-        if (!line.empty() && !not_the_programs(line)) return line;
-    }
-    return "";
-}
 
 std::string LaunchFaults::blame(const std::string& error)
 {

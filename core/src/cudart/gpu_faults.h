@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "host_access.h"  // calling_frames, launch_line
 #include "warplab/cudart/run_record.h"
 
 namespace wl::cudart::gpu {
@@ -21,12 +22,6 @@ struct LaunchSite {
     std::array<const void*, 8> frames{};
     std::string kernel_symbol;  // mangled, as the program's host wrapper of the kernel is named
 };
-// The calls that lead to the caller, for LaunchSite::frames.
-std::array<const void*, 8> calling_frames();
-// "prog.cu:42": the program's line among the frames (addr2line on the
-// program, built with -g), past the toolkit's headers, nvcc's stubs and the
-// host wrapper that bears the kernel's symbol; "" when unknown.
-std::string launch_line(const std::array<const void*, 8>& frames, const std::string& kernel_symbol);
 
 class LaunchFaults {
 public:

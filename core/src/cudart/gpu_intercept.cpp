@@ -59,9 +59,9 @@ cudaError_t launch(const void* host_function, dim3 grid, dim3 block, void** args
     struct Done {
         ~Done() { handling = false; }
     } done;
-    gpu::Launch l = gpu::begin_launch(host_function, dims(grid), dims(block), shared);
+    const std::array<const void*, 8> frames = calling_frames();
+    gpu::Launch l = gpu::begin_launch(host_function, dims(grid), dims(block), shared, frames);
     if (!l.watched_block) {
-        const std::array<const void*, 8> frames = gpu::calling_frames();
         const cudaError_t e = nvidia();
         if (e != cudaSuccess) {
             l.record.error = describe(e);

@@ -16,6 +16,9 @@
 #include <cstring>
 #include <deque>
 #include <map>
+#include <mutex>
+#include <span>
+#include <utility>
 
 namespace wl::cudart {
 
@@ -186,14 +189,52 @@ void synchronised() { managed_pending = false; }
     return s;
 }
 
-std::string host_line(const CallSite& site)
+namespace {
+
+// Frames that are not the program's own code: the toolkit's headers, nvcc's
+// generated launch stubs (prog.cudafe1.stub.c), and this runtime, linked into
+// the program (its lines resolve where warplab was built with -g).
+bool not_the_programs(const std::string& line)
 {
-    for (const void* f : site.frames) {
-        const std::string line = host_line(f, true);
-        if (!line.empty() && line.find("/include/cuda_runtime") == std::string::npos && line.find("/include/crt/") == std::string::npos)
-            return line;
+    return line.find("/include/cuda_runtime") != std::string::npos || line.find("/include/crt/") != std::string::npos ||
+           line.find(".stub.c:") != std::string::npos || line.find("/core/src/cudart/") != std::string::npos;
+}
+
+// The first of the frames in the program's own code, skipping the function named `skipped` (mangled).
+std::string program_line(std::span<const void* const> frames, const std::string& skipped)
+{
+    for (const void* f : frames) {
+        std::string function;
+        const std::string line = host_line(f, true, skipped.empty() ? nullptr : &function);
+        if (!skipped.empty() && function == skipped) continue;
+        if (!line.empty() && !not_the_programs(line)) return line;
     }
     return "";
+}
+
+}  // namespace
+
+std::string host_line(const CallSite& site) { return program_line(site.frames, ""); }
+
+[[gnu::noinline]] std::array<const void*, 8> calling_frames()
+{
+    void* frames[9] = {};
+    const int n = backtrace(frames, 9);  // this function first
+    std::array<const void*, 8> out{};
+    for (int i = 1; i < n; ++i) out[static_cast<std::size_t>(i - 1)] = frames[i];
+    return out;
+}
+
+std::string launch_line(const std::array<const void*, 8>& frames, const std::string& kernel_symbol)
+{
+    static std::mutex mutex;
+    static std::map<std::pair<std::array<const void*, 8>, std::string>, std::string> known;
+    std::lock_guard lock(mutex);
+    auto [it, added] = known.try_emplace({frames, kernel_symbol});
+    // nvcc's host wrapper of a kernel bears the kernel's symbol and the line
+    // of its definition: the launch is in the wrapper's caller.
+    if (added) it->second = program_line(frames, kernel_symbol);
+    return it->second;
 }
 
 std::string host_line(const void* code, bool return_address, std::string* function)

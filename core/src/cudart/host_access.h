@@ -7,6 +7,7 @@
 // use after cudaFree is caught the same way. Managed memory is closed from a
 // launch to the next synchronisation; a host access in between is a warning.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <string>
 
@@ -46,5 +47,14 @@ void synchronised();
 std::string host_line(const void* code, bool return_address, std::string* function = nullptr);
 // The program's own line of a call: the first frame outside the toolkit's headers (cudaMalloc<T> is one).
 std::string host_line(const CallSite& site);
+
+// The return addresses of the calls that lead to the caller, innermost first.
+std::array<const void*, 8> calling_frames();
+// "prog.cu:42": the program's line of a kernel launch among the frames, past
+// the toolkit's headers, nvcc's stubs, this runtime, and nvcc's host wrapper
+// of the kernel, which bears the kernel's symbol (`kernel_symbol`, mangled)
+// and the line of its definition, not the launch's; "" when unknown.
+// Remembered per frames: a host loop's launches ask addr2line once.
+std::string launch_line(const std::array<const void*, 8>& frames, const std::string& kernel_symbol);
 
 }  // namespace wl::cudart

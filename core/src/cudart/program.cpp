@@ -37,8 +37,11 @@ const char* runtime_choice(const ProgramOptions& o) { return o.gpu ? "shared" : 
 
 std::vector<std::string> compile_flags(const ProgramOptions& o)
 {
-    // -g: the host code's line table, so that the runtime names the host line of a mistake (host_access.h)
-    std::vector<std::string> flags{"-cudart", runtime_choice(o), "-lineinfo", "-g", "-gencode", "arch=compute_90,code=compute_90"};
+    // -g: the host code's line table, so that the runtime names the host line of a mistake or a launch (host_access.h);
+    // DWARF 4: binutils 2.40's addr2line names a template instance's lines in DWARF 5 by nvcc's intermediate file
+    // (tmpxft_..._prog.cudafe1.cpp), not by the program's
+    std::vector<std::string> flags{"-cudart", runtime_choice(o), "-lineinfo", "-g", "-Xcompiler", "-gdwarf-4",
+                                   "-gencode", "arch=compute_90,code=compute_90"};
     for (const std::string& d : o.include_dirs) flags.push_back("-I" + fs::absolute(d).string());
     for (const std::string& d : o.defines) flags.push_back("-D" + d);
     if (!o.standard.empty()) flags.push_back("-std=" + o.standard);

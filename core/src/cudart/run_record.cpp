@@ -2,6 +2,7 @@
 #include "warplab/cudart/run_record.h"
 
 #include <charconv>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -74,6 +75,11 @@ bool names_kernel(std::string_view name, std::string_view demangled, std::string
     return name == demangled || name == mangled || name == bare_name(demangled);
 }
 
+std::string short_host_line(const LaunchRecord& r)
+{
+    return r.host_line.empty() ? "-" : std::filesystem::path(r.host_line).filename().string();
+}
+
 nlohmann::json to_json(const LaunchRecord& r)
 {
     nlohmann::json j = {{"index", r.index},
@@ -85,6 +91,7 @@ nlohmann::json to_json(const LaunchRecord& r)
                         {"lane_instructions", r.lane_instructions}};
     if (!r.error.empty()) j["error"] = r.error;
     if (!r.trace.empty()) j["trace"] = r.trace, j["watched_block"] = r.watched_block;
+    if (!r.host_line.empty()) j["host_line"] = r.host_line;
     if (r.on_gpu) j["backend"] = "gpu";
     return j;
 }
@@ -101,6 +108,7 @@ LaunchRecord launch_from_json(const nlohmann::json& j)
     r.error = j.value("error", "");
     r.trace = j.value("trace", "");
     r.watched_block = j.value("watched_block", 0u);
+    r.host_line = j.value("host_line", "");
     r.on_gpu = j.value("backend", "") == "gpu";
     return r;
 }

@@ -60,8 +60,13 @@ struct LaunchRecord {
     std::string error;               // why it failed (a kernel fault, a bad configuration), empty when it ran
     std::string trace;               // its trace's file in the run directory, empty when not watched
     std::uint32_t watched_block = 0;
+    std::string host_line;           // where the program launched it ("prog.cu:44"), empty when unknown (no -g)
     bool on_gpu = false;             // run on the GPU (`--backend gpu`): no emulated time
 };
+
+// Its host line without the file's directory ("prog.cu:44"), as the launch
+// table and the viewer's launch list show it; "-" when unknown.
+std::string short_host_line(const LaunchRecord& r);
 
 nlohmann::json to_json(const LaunchRecord& r);
 LaunchRecord launch_from_json(const nlohmann::json& j);  // throws nlohmann::json::exception on a malformed record

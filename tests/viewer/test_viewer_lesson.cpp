@@ -661,7 +661,7 @@ int run_viewer(const std::string& args, std::string& output)
 // its source; every question states its answer, and it is the trace's.
 TEST(ViewerLesson, ShippedLessonsLoadAndTheirAnswersAreTheTraces)
 {
-    EXPECT_EQ(shipped_lessons(), (std::vector<std::string>{"coalescing", "image", "matmul", "reduction", "transfers", "transpose"}));
+    EXPECT_EQ(shipped_lessons(), (std::vector<std::string>{"coalescing", "image", "matmul", "method", "reduction", "transfers", "transpose"}));
     for (const std::string& name : shipped_lessons()) {
         auto lesson = std::make_shared<const Lesson>(load_lesson(name));
         EXPECT_LE(lesson->slides.size(), 20u) << name;

@@ -6,7 +6,7 @@
 //
 // Kernels: tests/gpu/instrument/trace_kernels.cu (global, shared, generic and
 // dynamic-shared accesses of 1 to 16 bytes, atomics, barriers, shuffles,
-// ballots, __syncwarp, a .func). Inputs are seeded; grids and blocks are
+// ballots, __syncwarp, a .func, __constant__ lookups). Inputs are seeded; grids and blocks are
 // chosen so that every value is deterministic on both (no two blocks' atomics
 // on one address in a watched block's records).
 #if defined(WARPLAB_HAVE_PTX_TRACE)
@@ -21,6 +21,7 @@
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 #include "warplab/random.h"
+#include "warplab/trace/analysis.h"
 #include "warplab/trace/events.h"
 
 namespace {
@@ -148,6 +149,33 @@ TEST(GpuPtxTrace, WarpSumsEqualsEmulator)
     auto [gpu, cpu] = two.trace("_Z9warp_sumsPKfPfPjj", dim3(1), dim3(256), 0, {in.gpu, out.gpu, counters.gpu, n4},
                                 {in.emu, out.emu, counters.emu, n4}, {0});
     expect_equal_traces(gpu, cpu, 1);
+}
+
+// __constant__ lookups (ld.const by symbol and by register, two variables)
+// in full and partial warps: the GPU's constant events, and so the constant
+// cache's n-way, equal the emulator's. Blocks of 48, n = 90: warps of 32 and
+// 16 lanes in block 0, 32 and 10 in block 1. Five loads a warp, 20 in all;
+// their distinct addresses by hand (test_instrumented_on_emulator.cpp's
+// ConstantLookupsCountTheirAddresses derives each): 1 + 1 + 4 + 16 + 4 = 26
+// for a full warp, 1 + 1 + 4 + 16 + 2 = 24 for 16 lanes, 1 + 1 + 4 + 10 + 2
+// = 18 for 10 lanes: 26 + 24 + 26 + 18 = 94.
+TEST(GpuPtxTrace, ConstantLookupsEqualEmulator)
+{
+    REQUIRE_DRIVER_GPU();
+    TwoBackends two;
+    const unsigned n = 90;
+    std::vector<unsigned> keys(n);
+    for (unsigned i = 0; i < n; ++i) keys[i] = 7 * i + 3;
+    const Buffer in = two.buffer(keys), out = two.buffer(std::vector<float>(n, 0.0f));
+    auto [gpu, cpu] = two.trace("_Z16constant_lookupsPKjPfj", dim3(2), dim3(48), 0, {in.gpu, out.gpu, n},
+                                {in.emu, out.emu, n}, {0, 1});
+    expect_equal_traces(gpu, cpu, 2);
+    std::uint32_t loads = 0, addresses = 0;
+    for (const wl::trace::BlockTrace& b : gpu)
+        for (const wl::trace::WarpEvent& e : b.events)
+            if (e.space == wl::trace::Space::Constant) ++loads, addresses += wl::trace::constant_addresses(e.mask, e.offset);
+    EXPECT_EQ(loads, 20u);
+    EXPECT_EQ(addresses, 94u);
 }
 
 // 1-, 2- and 8-byte accesses, dynamic shared memory, and generic loads and

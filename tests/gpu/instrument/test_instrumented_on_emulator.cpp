@@ -11,6 +11,7 @@
 
 #include <cstring>
 #include <filesystem>
+#include <map>
 
 #include "instrumented_sites.h"
 #include "ptx_instrument.h"

@@ -1,8 +1,11 @@
 // A program's launches (--run), where a lab lists its versions: each launch's
-// kernel, grid, block, dynamic shared memory and emulated time; a watched one
-// is selected to step through, an unwatched one says how to watch it. Below,
-// the program's own output and exit code; or nvcc's messages when it did not build.
+// kernel, grid, block, dynamic shared memory, emulated time and the host line
+// that made it; a watched one is selected to step through, an unwatched one
+// says how to watch it. Below, the program's own output and exit code; or
+// nvcc's messages when it did not build.
 #include <imgui.h>
+
+#include <iterator>
 
 #include "viewer/draw_util.h"
 #include "viewer/format.h"
@@ -50,18 +53,24 @@ void launch_row(App& app, const ProgramLab& p, const LaunchRecord& r)
     ImGui::Text("%.1f", r.emulated_ms);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(!r.error.empty() ? "fault" : version ? printf_string("block %u", r.watched_block).c_str() : "-");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(wl::cudart::short_host_line(r).c_str());
     ImGui::PopStyleColor();
     ImGui::PopID();
 }
 
 void launch_table(App& app, const ProgramLab& p)
 {
-    constexpr ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY;
+    // Scrolled sideways where the panel is narrow: the host line comes last, after what a launch ran.
+    constexpr ImGuiTableFlags flags =
+        ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollY | ImGuiTableFlags_ScrollX;
     const float rows = float(std::min<std::size_t>(p.run.launches.size(), 12) + 1);
+    const float height = rows * ImGui::GetTextLineHeightWithSpacing() + 4 + ImGui::GetStyle().ScrollbarSize;
     const ImVec2 at = ImGui::GetCursorScreenPos();
-    if (!ImGui::BeginTable("##launches", 6, flags, ImVec2(0, rows * ImGui::GetTextLineHeightWithSpacing() + 4))) return;
+    constexpr const char* columns[] = {"#", "kernel", "grid", "block", "ms", "trace", "launched at"};
+    if (!ImGui::BeginTable("##launches", int(std::size(columns)), flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* column : {"#", "kernel", "grid", "block", "ms", "trace"}) ImGui::TableSetupColumn(column);
+    for (const char* column : columns) ImGui::TableSetupColumn(column);
     ImGui::TableHeadersRow();
     for (const LaunchRecord& r : p.run.launches) launch_row(app, p, r);
     ImGui::EndTable();

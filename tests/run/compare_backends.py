@@ -73,7 +73,8 @@ def first_difference(a, b, path="$"):
 
 # What a trace document must agree on; the rest (the warplab that wrote it, the backend) may differ.
 TRACE_FIELDS = ("kernel", "source", "grid", "block", "watched_block", "blocks", "totals")
-LAUNCH_FIELDS = ("index", "kernel", "grid", "block", "shared_bytes", "trace", "watched_block")
+# host_line: the program's line of the launch, found past nvcc's host wrapper on either backend.
+LAUNCH_FIELDS = ("index", "kernel", "grid", "block", "shared_bytes", "trace", "watched_block", "host_line")
 
 
 def comparable(trace, case):

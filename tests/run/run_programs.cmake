@@ -38,7 +38,7 @@ endfunction()
 #    (0..255 < 1000), 8 whole warps; each warp's load of a, load of b and store
 #    of c covers 32 floats = 128 bytes = 4 sectors, so 4.0 sectors a request.
 #    Launched at line 38 (`vector_add<<<blocks, threads>>>`), not at the
-#    kernel's definition (line 16), which nvcc's host wrapper of it bears.
+#    kernel's definition (lines 16-17), which nvcc's host wrapper of it bears.
 run_warplab(vector_add.cu)
 if(err MATCHES "needs the CUDA toolkit")
   message("needs nvcc: ${err}")

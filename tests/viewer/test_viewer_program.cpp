@@ -52,6 +52,9 @@ TEST(ViewerProgram, WatchedLaunchesAreVersionsSteppedThroughFromTheProgramsFile)
     ASSERT_EQ(p.run.launches.size(), 2u);
     EXPECT_EQ(p.run.launches[0].grid[0], 196u);
     EXPECT_EQ(p.run.launches[1].grid[0], 1u);
+    // Both made by the host loop's line 42, as the list's "launched at" column shows them.
+    EXPECT_EQ(short_host_line(p.run.launches[0]), "reduction.cu:42");
+    EXPECT_EQ(short_host_line(p.run.launches[1]), "reduction.cu:42");
     ASSERT_EQ(current_lab(app).versions.size(), 2u);
     EXPECT_STREQ(current_version(app).id, "launch1");
     const TraceSlot& slot = current_trace(app);

@@ -119,7 +119,8 @@ Program build_program(const ProgramOptions& o)
     for (const std::string& s : o.sources) {
         std::string text;
         if (!read_file(s, text)) throw ptx::CompileError("cannot read " + s);
-        key_text += '\0' + fs::absolute(s).lexically_normal().string() + '\0' + text;
+        // the name as given too: nvcc writes it into the PTX and the line tables (the viewer's source, __FILE__)
+        key_text += '\0' + fs::absolute(s).lexically_normal().string() + '\0' + s + '\0' + text;
     }
     const fs::path root = o.cache_dir.empty() ? cache_dir(ptx::CompileOptions{}).parent_path() / "programs" : fs::path(o.cache_dir);
     const fs::path dir = root / hex(fnv1a64(key_text)), executable = dir / "program", deps_path = dir / "deps";

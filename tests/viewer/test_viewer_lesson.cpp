@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -651,59 +652,77 @@ std::string slurp(const std::string& path)
 
 int run_viewer(const std::string& args, std::string& output)
 {
-    const std::string out = testing::TempDir() + "lesson_" + testing::UnitTest::GetInstance()->current_test_info()->name() + ".txt";
+    std::string test = testing::UnitTest::GetInstance()->current_test_info()->name();
+    std::replace(test.begin(), test.end(), '/', '_');  // a parameterised test's "Name/param"
+    const std::string out = testing::TempDir() + "lesson_" + test + ".txt";
     const int status = std::system((std::string(WARPLAB_VIEWER_EXE) + " " + args + " > " + out + " 2>&1").c_str());
     output = slurp(out);
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// One per lab that has traces to show, each at most about 20 slides, citing
-// its source; every question states its answer, and it is the trace's.
-TEST(ViewerLesson, ShippedLessonsLoadAndTheirAnswersAreTheTraces)
+// One per lab.
+TEST(ViewerLesson, ShippedLessonsAreOnePerLab)
 {
     EXPECT_EQ(shipped_lessons(), (std::vector<std::string>{"coalescing", "image", "matmul", "method", "reduction", "transfers", "transpose"}));
-    for (const std::string& name : shipped_lessons()) {
-        auto lesson = std::make_shared<const Lesson>(load_lesson(name));
-        EXPECT_LE(lesson->slides.size(), 20u) << name;
-        EXPECT_FALSE(lesson->source.empty()) << name;
-        App app = app_on_emulator();
-        app.timing = load_recorded_timing(results_dir());  // the recorded metrics' (transfers, whose versions have no trace)
-        start_lesson(app, lesson);
-        int questions = 0;
-        for (std::size_t i = 0; i < lesson->slides.size(); ++i) {
-            show_slide(app, i);
-            if (!lesson->slides[i].question) continue;
-            ++questions;
-            EXPECT_TRUE(lesson->slides[i].question->answer.value) << name << " slide " << i + 1 << " states no answer";
-            EXPECT_EQ(answer_disagreement(app), "") << name;
-        }
-        EXPECT_GE(questions, 5) << name;
-    }
 }
 
-// The real executable renders each lesson headless: a picture per slide and a handout page.
-TEST(ViewerLesson, ShippedLessonsRenderAsHandouts)
+// Each shipped lesson is its own CTest entry, so that ctest -j renders them
+// side by side. It has at most about 20 slides, cites its source, and asks at
+// least 5 questions, each stating its answer. The real executable renders it
+// headless: a picture per slide and per revealed answer, and a handout page
+// with every stated answer. The tour stops on a question whose stated answer
+// is not what the trace or the recording gives (AWrongStatedAnswerStopsTheTour),
+// so the page's answers are the traces'.
+class ShippedLesson : public testing::TestWithParam<std::string> {};
+
+TEST_P(ShippedLesson, RendersAsAHandoutWhoseAnswersAreTheTraces)
 {
-    for (const std::string& name : shipped_lessons()) {
-        const std::string dir = testing::TempDir() + "lesson_tour_" + name;
-        std::filesystem::remove_all(dir);
-        std::string output;
-        ASSERT_EQ(run_viewer("--lesson " + name + " --backend cpu --size 1024x768 --tour " + dir, output), 0) << output;
-        const Lesson lesson = load_lesson(name);
-        const std::string page = slurp(dir + "/index.html");
-        for (std::size_t i = 0; i < lesson.slides.size(); ++i) {
-            char picture[32];
-            std::snprintf(picture, sizeof picture, "slide%02zu.png", i + 1);
-            EXPECT_GT(std::filesystem::file_size(dir + "/" + picture), 10000u) << name << " " << picture;
-            EXPECT_NE(page.find(picture), std::string::npos) << name;
-            if (!lesson.slides[i].question) continue;
-            EXPECT_NE(page.find("<summary>Answer</summary><p>" + answer_text(*lesson.slides[i].question->answer.value)), std::string::npos)
-                << name << " " << picture;
-            std::snprintf(picture, sizeof picture, "slide%02zu_answer.png", i + 1);
-            EXPECT_GT(std::filesystem::file_size(dir + "/" + picture), 10000u) << name << " " << picture;
-        }
-        EXPECT_NE(output.find("wrote " + std::to_string(lesson.slides.size()) + " slides"), std::string::npos) << output;
+    const std::string& name = GetParam();
+    const Lesson lesson = load_lesson(name);
+    EXPECT_LE(lesson.slides.size(), 20u);
+    EXPECT_FALSE(lesson.source.empty());
+    const auto questions = std::count_if(lesson.slides.begin(), lesson.slides.end(), [](const Slide& s) { return s.question.has_value(); });
+    EXPECT_GE(questions, 5);
+    const std::string dir = testing::TempDir() + "lesson_tour_" + name;
+    std::filesystem::remove_all(dir);
+    std::string output;
+    ASSERT_EQ(run_viewer("--lesson " + name + " --backend cpu --size 1024x768 --tour " + dir, output), 0) << output;
+    const std::string page = slurp(dir + "/index.html");
+    for (std::size_t i = 0; i < lesson.slides.size(); ++i) {
+        char picture[32];
+        std::snprintf(picture, sizeof picture, "slide%02zu.png", i + 1);
+        EXPECT_GT(std::filesystem::file_size(dir + "/" + picture), 10000u) << picture;
+        EXPECT_NE(page.find(picture), std::string::npos);
+        if (!lesson.slides[i].question) continue;
+        const auto& stated = lesson.slides[i].question->answer.value;
+        ASSERT_TRUE(stated) << "slide " << i + 1 << " states no answer";
+        EXPECT_NE(page.find("<summary>Answer</summary><p>" + answer_text(*stated)), std::string::npos) << picture;
+        std::snprintf(picture, sizeof picture, "slide%02zu_answer.png", i + 1);
+        EXPECT_GT(std::filesystem::file_size(dir + "/" + picture), 10000u) << picture;
     }
+    EXPECT_NE(output.find("wrote " + std::to_string(lesson.slides.size()) + " slides"), std::string::npos) << output;
+}
+
+INSTANTIATE_TEST_SUITE_P(ViewerLesson, ShippedLesson, testing::ValuesIn(shipped_lessons()),
+                         [](const testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// A lesson stating 4 for reduction v2's 8-way conflict at line 33 in step 3
+// (AWrongStatedAnswerIsReported's slide): the tour writes no handout and
+// names the slide, with a non-zero exit.
+TEST(ViewerLesson, AWrongStatedAnswerStopsTheTour)
+{
+    json wrong = full_slide();
+    wrong["schedule"] = "independent";
+    wrong["warp_size"] = 32;
+    wrong["question"]["answer"]["value"] = 4;
+    const std::string file = testing::TempDir() + "lesson_wrong_answer.json";
+    std::ofstream(file) << lesson_of({wrong}).dump();
+    const std::string dir = testing::TempDir() + "lesson_tour_wrong_answer";
+    std::filesystem::remove_all(dir);
+    std::string output;
+    EXPECT_EQ(run_viewer("--lesson " + file + " --backend cpu --size 1024x768 --tour " + dir, output), 1);
+    EXPECT_NE(output.find("slide 1, 'question.answer': the lesson says 4, the trace gives 8"), std::string::npos) << output;
+    EXPECT_FALSE(std::filesystem::exists(dir + "/index.html"));
 }
 
 std::string student_lesson() { return (data_dir() / "tests" / "viewer" / "lessons" / "student_kernel.json").string(); }
@@ -773,7 +792,7 @@ TEST(ViewerLesson, TheCommandLineRefusesInOneLine)
              {"--lesson reduction --slide 99", "--slide 99: the lesson has slides 1 to"},
              {"--slide 2", "--slide counts the slides of --lesson"},
              {"--lesson reductoin", "reductoin: cannot read it (a lesson is a JSON file, or a shipped lesson's name: coalescing, image, "
-                                    "matmul, reduction, transfers, transpose) (did you mean 'reduction'?)"}}) {
+                                    "matmul, method, reduction, transfers, transpose) (did you mean 'reduction'?)"}}) {
         std::string output;
         EXPECT_EQ(run_viewer(args + " --screenshot " + testing::TempDir() + "lesson_cli.png", output), 2) << args;
         EXPECT_NE(output.find(says), std::string::npos) << args << ": " << output;

@@ -216,8 +216,10 @@ Layout desk_layout(float width, float height, float header_h, float status_h, fl
     const float threads = needs.faulted ? 0.4f : 0.22f;
     column(l, left_w, body_y + steps_h, center_w, body_h - steps_h,
            {{Panel::Threads, threads}, {Panel::SharedValues, 0.49f - threads}, {Panel::Banks, 0.31f}, {Panel::Occupancy, 0}});
+    // A step without global accesses leaves the global panel one line ("no access"): the time chart gets the room.
+    const float global = needs.step_reads_global ? 0.24f : 0.08f;
     column(l, left_w + center_w, body_y, right_w, body_h,
-           {{Panel::Metrics, 0.38f}, {Panel::Global, 0.24f}, {Panel::Mix, 0.16f}, {Panel::Time, 0}});
+           {{Panel::Metrics, 0.38f}, {Panel::Global, global}, {Panel::Mix, 0.16f}, {Panel::Time, 0}});
     place(l, Panel::Status, 0, height - status_h, width, status_h);
     return with_needs(l, needs);
 }

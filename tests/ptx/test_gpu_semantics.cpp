@@ -77,6 +77,44 @@ TEST(PtxGpuSemantics, NaNsAsTheGpuWritesThem)
     for (int i = 0; i < 14; ++i) EXPECT_EQ(w[i], expect[i]) << "out[" << i << "]";
 }
 
+const char* kDoubleNans = R"(
+__device__ void put(unsigned* out, int i, double d)
+{
+    out[2 * i] = (unsigned)__double2loint(d);
+    out[2 * i + 1] = (unsigned)__double2hiint(d);
+}
+__global__ void double_nans(const double* din, unsigned* out)
+{
+    const double p = din[0], n = din[1], two = din[2];
+    put(out, 0, __dadd_rn(p, n));       // a sum keeps its first operand's NaN
+    put(out, 1, __dadd_rn(n, p));       // ... made quiet
+    put(out, 2, __dsub_rn(two, n));     // a difference passes the second's as it is, sign not flipped
+    put(out, 3, __ddiv_rn(n, p));       // a quotient: the first
+    put(out, 4, __dmul_rn(p, n));       // a product keeps the multiplier b's NaN before a's
+    put(out, 5, __dmul_rz(n, p));       // so does a directed one
+    put(out, 6, __fma_rn(p, n, two));   // fma: b, then a, then c
+    put(out, 7, __fma_rz(p, two, n));
+    put(out, 8, __fma_ru(two, two, n));
+}
+)";
+
+TEST(PtxGpuSemantics, DoubleNaNsKeepAnOperandsNaN)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    // p = 0x7FF8000000000001 (quiet, payload 1), n = 0xFFF0000000000002 (signalling, negative,
+    // payload 2), 2.0. Each result is one operand's NaN with the quiet bit (51) set:
+    // p stays 0x7FF80000'00000001, n becomes 0xFFF80000'00000002. Words: low, high.
+    const auto w = run(kDoubleNans, "double_nans", 18, [](wl::emu::Emulator& e) {
+        return upload<double>(e, {std::bit_cast<double>(0x7FF8000000000001ULL), std::bit_cast<double>(0xFFF0000000000002ULL), 2.0});
+    });
+    const unsigned p[2] = {1, 0x7FF80000}, n[2] = {2, 0xFFF80000};
+    const unsigned* expect[9] = {p, n, n, n, n, p, n, p, n};
+    for (int i = 0; i < 9; ++i) {
+        EXPECT_EQ(w[2 * i], expect[i][0]) << "result " << i << ", low word";
+        EXPECT_EQ(w[2 * i + 1], expect[i][1]) << "result " << i << ", high word";
+    }
+}
+
 const char* kZerosAndIntegers = R"(
 #include <cuda_fp16.h>
 __global__ void zeros_and_integers(const float* in, const double* din, unsigned* out)

@@ -397,6 +397,21 @@ static Nearest nearest_of(Op op, double a, double b, double c, Round r, bool& ok
     }
 }
 
+// The NaN a double operation keeps where an operand is one (values.h), else
+// the result computed; ops without NaN operands give theirs as computed.
+static std::uint64_t f64_result(Op op, std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t computed)
+{
+    std::uint64_t nan = 0;
+    switch (op) {
+    case Op::Add: case Op::Sub: case Op::Div: nan = f64_nan_kept({a, b}); break;
+    case Op::Mul: nan = f64_nan_kept({b, a}); break;
+    case Op::Fma: case Op::Mad: nan = f64_nan_kept({b, a, c}); break;
+    case Op::Rcp: case Op::Sqrt: nan = f64_nan_kept({a}); break;
+    default: break;
+    }
+    return nan != 0 ? nan : computed;
+}
+
 // .sat: NaN to 0, else clamped to [0, 1]; a clamped value is exact.
 static Nearest saturate(Nearest n)
 {
@@ -427,7 +442,7 @@ void Interpreter::float_op_directed(const Frame& fr, const Instr& in)
         Nearest n = nearest_of(in.op, f64(a), f64(b), f64(c), in.round, ok);
         if (!ok) unsupported(in);
         if (sat) n = saturate(n);
-        put(fr, in.o[0], Ty::B64, bits(step_directed(n.value, n.residual, in.round)));
+        put(fr, in.o[0], Ty::B64, f64_result(in.op, a, b, c, bits(step_directed(n.value, n.residual, in.round))));
         return;
     }
     case Ty::F16: case Ty::BF16: {
@@ -472,7 +487,7 @@ void Interpreter::float_op(const Frame& fr, const Instr& in)
         }
         double r = apply_float<double>(in.op, f64(a), f64(b), f64(c), in, ok);
         if (!ok) unsupported(in);
-        put(fr, in.o[0], Ty::B64, bits(r));
+        put(fr, in.o[0], Ty::B64, f64_result(in.op, a, b, c, bits(r)));
         return;
     }
     case Ty::F16: case Ty::BF16: case Ty::F16x2: case Ty::BF16x2: {

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <type_traits>
 
@@ -28,15 +29,32 @@ inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
 // which widens by the bits); moves, selections, loads and stores pass a NaN's
 // bits through. So every f32 result of a computation is written through
 // f32_result, and every f16 and bf16 one through the rounding functions
-// below, which end in the same rule. Doubles are left as the host computes
-// them: the GPU's double units pass an operand's NaN through, as the host's
-// do, and neg and abs leave a double NaN as it is (sign included).
+// below, which end in the same rule. Doubles are not made canonical: the
+// GPU's double units pass an operand's NaN through (f64_nan_kept says which),
+// and neg and abs leave a double NaN as it is (sign included).
 // PTX leaves neg's and abs's NaN unspecified: ptxas makes neg.f32 an add
 // (canonical NaN) or, folded into a select, a sign flip (0xFFFFFFFF from
 // the canonical NaN); the add is what generated kernels met most.
 constexpr std::uint32_t kCanonicalNanF32 = 0x7FFF'FFFF;
 constexpr std::uint16_t kCanonicalNan16 = 0x7FFF;  // f16 and bf16
 inline std::uint64_t f32_result(float f) { return f != f ? kCanonicalNanF32 : bits(f); }
+
+// A double operation with a NaN operand gives that NaN made quiet, sign and
+// payload kept (the GPU's double units, unlike its float ones, propagate it).
+// Where several operands are NaN, PTX leaves open which one: the order here is
+// the H100's on the differential tests' recorded kernels: a sum's, difference's
+// and quotient's first operand before the second; a product's and an fma's
+// multiplier b before a, then c. ptxas may commute a product's operands, so a
+// kernel can meet the other order. Explicit, not the host's: x86 keeps its
+// instruction's first source, which the compiler may swap, and AArch64 can
+// give its default NaN instead. No NaN among them: 0.
+inline std::uint64_t f64_nan_kept(std::initializer_list<std::uint64_t> in_order)
+{
+    constexpr std::uint64_t magnitude = 0x7FFF'FFFF'FFFF'FFFF, infinity = 0x7FF0'0000'0000'0000, quiet = 0x0008'0000'0000'0000;
+    for (std::uint64_t v : in_order)
+        if ((v & magnitude) > infinity) return v | quiet;
+    return 0;
+}
 
 // fma with a NaN operand gives the first NaN of a, b, c, made quiet, as
 // glibc's fma does (x86's FMA3 keeps the NaN first in its form's formula: the

@@ -115,6 +115,31 @@ TEST(PtxGpuSemantics, DoubleNaNsKeepAnOperandsNaN)
     }
 }
 
+const char* kBf16Fma = R"(
+#include <cuda_bf16.h>
+__global__ void bf16_fma(const unsigned short* in, unsigned* out)
+{
+    const __nv_bfloat16 three = __ushort_as_bfloat16(in[0]), x = __ushort_as_bfloat16(in[1]), tiny = __ushort_as_bfloat16(in[2]);
+    out[0] = __bfloat16_as_ushort(__hfma(three, x, tiny));
+    out[1] = __bfloat16_as_ushort(__hfma(three, x, __hneg(tiny)));
+}
+)";
+
+TEST(PtxGpuSemantics, Bf16FmaRoundsOnce)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    // 3 (0x4040) * (1 + 2^-7) (0x3F81) = 3.0234375, bf16's midpoint between
+    // 3.015625 (0x4041) and 3.03125 (0x4042), whose ulp in [2, 4) is 2^-6.
+    // Plus 2^-100 (0x0D80): above the midpoint, 0x4042. Minus 2^-100: below it,
+    // 0x4041; rounded first to double (or float) it lands on the midpoint and
+    // ties to the even 0x4042.
+    const auto w = run(kBf16Fma, "bf16_fma", 2, [](wl::emu::Emulator& e) {
+        return upload<unsigned short>(e, {0x4040, 0x3F81, 0x0D80});
+    });
+    EXPECT_EQ(w[0], 0x4042u);
+    EXPECT_EQ(w[1], 0x4041u);
+}
+
 const char* kZerosAndIntegers = R"(
 #include <cuda_fp16.h>
 __global__ void zeros_and_integers(const float* in, const double* din, unsigned* out)

@@ -461,6 +461,17 @@ void Interpreter::float_op_directed(const Frame& fr, const Instr& in)
     }
 }
 
+// A bf16 operation in double with what rounding to double dropped: a sum or
+// fma of bf16 values far apart in magnitude is not exact in double (bf16 has
+// float's exponents). The others (min, max, neg, abs) are exact: r as it is.
+static Nearest bf16_operation(const Instr& in, double a, double b, double c, double r)
+{
+    bool rounded = true;
+    const Nearest n = nearest_of(in.op, a, b, c, Round::Rn, rounded);
+    if (!rounded) return {r, 0};
+    return (in.flags & kSat) ? saturate(n) : n;
+}
+
 void Interpreter::float_op(const Frame& fr, const Instr& in)
 {
     if (directed(in.round)) return float_op_directed(fr, in);
@@ -502,7 +513,7 @@ void Interpreter::float_op(const Frame& fr, const Instr& in)
             double r = apply_float<double>(in.op, h(a), h(b), h(c), in, ok);  // exact in double, rounded once below
             if (!ok) unsupported(in);
             if (in.flags & kSat) r = saturated(r);
-            const std::uint16_t bits16 = bf ? float_to_bf16(static_cast<float>(r)) : double_to_half(r);
+            const std::uint16_t bits16 = bf ? bf16_nearest(bf16_operation(in, h(a), h(b), h(c), r)) : double_to_half(r);
             out |= static_cast<std::uint64_t>(bits16) << (16 * k);
         }
         put(fr, in.o[0], lanes == 2 ? Ty::B32 : Ty::B16, out);

@@ -201,6 +201,21 @@ inline std::uint16_t bf16_directed(Nearest n, Round r)
     return (u & 0xFFFF) != 0 && away ? static_cast<std::uint16_t>(high + 1) : high;
 }
 
+// bf16 rounded to nearest once. Through float rounded to odd (toward zero, its
+// last bit set where that dropped anything): its 16 bits more than bf16 keep a
+// value off bf16's midpoints, so the second rounding is the only one (Boldo
+// and Melquiond, "Emulation of FMA and correctly rounded sums: proved
+// algorithms using rounding to odd", 2008). Through float rounded to nearest,
+// an fma just off a midpoint lands on it and then ties to even.
+inline std::uint16_t bf16_nearest(Nearest n)
+{
+    if (std::isnan(n.value)) return kCanonicalNan16;
+    const float toward_zero = float_directed(n, Round::Rz);
+    const bool exact = static_cast<double>(toward_zero) == n.value && n.residual == 0;
+    const std::uint32_t odd = std::bit_cast<std::uint32_t>(toward_zero) | (exact ? 0u : 1u);
+    return float_to_bf16(std::bit_cast<float>(odd));
+}
+
 // An integer to double, rounded to nearest, and the sign of what was dropped
 // (64-bit integers above 2^53 do not all fit).
 inline Nearest int_nearest(std::int64_t i)

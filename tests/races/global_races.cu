@@ -185,3 +185,13 @@ __global__ void reverse_in_block_unsynced(int* data)
     const int v = piece[threadIdx.x];  // marker: unsynced read
     piece[blockDim.x - 1 - threadIdx.x] = v;  // marker: unsynced write
 }
+
+// Every lane of the warp reads word[0]; lane 0 then writes it, with no
+// __syncwarp() between: under independent thread scheduling the other lanes'
+// reads are not ordered before the write.
+__global__ void broadcast_read_then_write(int* word, int* out)
+{
+    const int v = word[0];  // marker: broadcast read
+    out[threadIdx.x] = v;
+    if (threadIdx.x == 0) word[0] = v + 1;  // marker: write after broadcast
+}

@@ -275,5 +275,32 @@ TEST_P(RacyGlobal, ThreadsOfABlockWithoutSyncthreads)
                                      "global_races.cu:" + std::to_string(marker("unsynced write"))}});
 }
 
+// One warp of 32: every lane reads word[0], then lane 0 writes it. Under the
+// independent schedule nothing orders the other lanes' reads before lane 0's
+// write: a race at thread 0, naming the lane whose read the word kept last,
+// not lane 0 itself (a shadow that kept one read of the segment, lane 0's,
+// would see none). In lockstep
+// the warp's rounds order the reads before the write: every lane stores 7,
+// and word[0] becomes 8.
+TEST_P(RacyGlobal, AWarpsBroadcastReadThenOneLanesWrite)
+{
+    int* word = to_device(emu, std::vector<int>{7});
+    int* out = zeros<int>(emu, 32);
+    if (GetParam() == Schedule::Lockstep) {
+        run(emu, "broadcast_read_then_write", dim3(1), dim3(32), word, out);
+        EXPECT_EQ(to_host(emu, out, 32), std::vector<int>(32, 7));
+        EXPECT_EQ(to_host(emu, word, 1), std::vector<int>{8});
+        expect_no_warnings(emu);
+        return;
+    }
+    const auto f = fault_of([&] { run(emu, "broadcast_read_then_write", dim3(1), dim3(32), word, out); });
+    ASSERT_TRUE(f);
+    expect_report(*f, ExpectedFault{"broadcast_read_then_write", uint3{0, 0, 0}, uint3{0, 0, 0}, project_file(kFile),
+                                    "marker: write after broadcast",
+                                    {"data race on global memory: word[0]", "is written here and read by thread (",
+                                     ",0,0) of this block at ", "global_races.cu:" + std::to_string(marker("broadcast read"))}});
+    EXPECT_FALSE(contains(f->what(), "read by thread (0,0,0)")) << f->what();
+}
+
 }  // namespace
 }  // namespace warplab::test

@@ -173,6 +173,7 @@ def main():
     if not ncu or not os.path.exists(target):
         print("no ncu or no warplab_ncu_target (a CUDA build): nothing measured", file=sys.stderr)
         return 77
+    os.makedirs(log, exist_ok=True)  # ncu writes no log file into a folder that does not exist
     order_text = fidelity.run(ncu_command(ncu, target, r, csv_path)).stdout
     with open(csv_path) as f:
         launches = parse_ncu_csv(f.read())

@@ -140,6 +140,28 @@ TEST(PtxGpuSemantics, Bf16FmaRoundsOnce)
     EXPECT_EQ(w[1], 0x4041u);
 }
 
+// `(long long)x` of an int or a short: nvcc loads it with ld.global.s32 (.s16)
+// straight into a 64-bit register, which PTX sign-extends to the register's
+// width. By hand: -5 is 0xFFFFFFFB, widened 0xFFFFFFFF'FFFFFFFB (low word
+// first in memory); 7 stays 0x00000000'00000007; the short -2 (0xFFFE) is
+// 0xFFFFFFFF'FFFFFFFE. A zero-extension would leave the high words 0.
+const char* kWidening = R"(
+__global__ void widen(const int* in, const short* narrow, unsigned* out)
+{
+    long long* wide = reinterpret_cast<long long*>(out);
+    wide[0] = (long long)in[0];
+    wide[1] = (long long)in[1];
+    wide[2] = (long long)narrow[0];
+}
+)";
+
+TEST(PtxGpuSemantics, SignedLoadsWidenToTheirRegister)
+{
+    const auto words = run(kWidening, "_Z5widenPKiPKsPj", 6, [](wl::emu::Emulator& e) { return upload<int>(e, {-5, 7}); },
+                           [](wl::emu::Emulator& e) { return upload<short>(e, {-2}); });
+    EXPECT_EQ(words, (std::vector<unsigned>{0xFFFFFFFBu, 0xFFFFFFFFu, 7u, 0u, 0xFFFFFFFEu, 0xFFFFFFFFu}));
+}
+
 const char* kZerosAndIntegers = R"(
 #include <cuda_fp16.h>
 __global__ void zeros_and_integers(const float* in, const double* din, unsigned* out)

@@ -115,7 +115,8 @@ bool Interpreter::load(const Frame& fr, const Instr& in)
     auto element = [&](unsigned k) {
         std::uint64_t v = 0;
         std::memcpy(&v, reinterpret_cast<const unsigned char*>(value) + k * elem, elem);
-        if (ty_signed(in.ty) && elem < 4) v = static_cast<std::uint32_t>(sext(in.ty, v));
+        if (in.ty2 == Ty::S64) v = static_cast<std::uint64_t>(sext(in.ty, v));  // into a 64-bit register
+        else if (ty_signed(in.ty) && elem < 4) v = static_cast<std::uint32_t>(sext(in.ty, v));
         return v;
     };
     if (d.kind == OpKind::Vec) {

@@ -84,8 +84,8 @@ Fast access_form(const Function& fn, const Instr& in)
 
 Fast fast_form(const Function& fn, const Instr& in)
 {
-    if (in.op == Op::Ld || in.op == Op::St)
-        return in.order == kPlain ? access_form(fn, in) : Fast::None;
+    if (in.op == Op::Ld || in.op == Op::St)  // a widened signed load (Instr::ty2) takes the general path
+        return in.order == kPlain && in.ty2 == Ty::None ? access_form(fn, in) : Fast::None;
     if (in.op == Op::Bar)  // bar.sync 0: the whole block
         return in.nops == 1 && in.o[0].kind == OpKind::Reg && in.o[0].reg >= fn.registers &&
                        fn.consts[in.o[0].reg - fn.registers].kind == OpKind::Imm &&

@@ -103,7 +103,8 @@ struct Instr {
     Op op = Op::Unsupported;
     Fast fast = Fast::None;
     Ty ty = Ty::None;    // the instruction's type (cvt: destination)
-    Ty ty2 = Ty::None;   // cvt: source; mul.wide/mad.wide: the operands' type; set: source
+    Ty ty2 = Ty::None;   // cvt: source; mul.wide/mad.wide: the operands' type; set: source; ld of a signed type
+                         // narrower than its 64-bit destination register: S64 (the value is sign-extended to it)
     Space space = Space::Generic;
     Cmp cmp = Cmp::Eq;
     Round round = Round::None;
@@ -167,6 +168,7 @@ struct Function {
     std::vector<Instr> code;
     std::vector<std::uint32_t> lists;    // register slots of Vec/List operands
     std::uint32_t registers = 0;         // slots (predicates included)
+    std::vector<Ty> register_types;      // each register slot's declared type (.reg .s64 %rd<9>: S64)
     std::vector<ParamSlot> params, rets;
     std::uint32_t param_bytes = 0;       // the frame's param buffer: params, returns, call arguments
     std::uint32_t local_bytes = 0;       // this function's .local depot

@@ -228,7 +228,8 @@ private:
         Operand o;
         o.kind = OpKind::Reg;
         o.reg = f_->registers++;
-        (void)ty;
+        f_->register_types.resize(f_->registers, Ty::None);
+        f_->register_types[o.reg] = ty;
         scopes_.back()[name] = o;
     }
 
@@ -661,7 +662,20 @@ private:
         end_ = s.end;
         expect(";");
         if (in.op == Op::Call) arrange_call(in);
+        if (in.op == Op::Ld && widens_signed(in)) in.ty2 = Ty::S64;
         f_->code.push_back(in);
+    }
+
+    // ld.s32 (or .s8, .s16) into a 64-bit register: PTX sign-extends the value to
+    // the register's width, which `(long long)(int)x` makes nvcc rely on.
+    bool widens_signed(const Instr& in) const
+    {
+        if (!ty_signed(in.ty) || ty_bytes(in.ty) >= 8) return false;
+        const Operand& d = in.o[0];
+        const std::uint32_t reg = d.kind == OpKind::Reg ? d.reg : d.kind == OpKind::Vec && d.n ? f_->lists[d.reg] : kNoReg;
+        if (reg == kNoReg || reg >= f_->register_types.size()) return false;
+        const Ty t = f_->register_types[reg];
+        return t == Ty::S64 || t == Ty::U64 || t == Ty::B64;
     }
 
     // tex's [texture, {coordinates}]: o[1] the texture object's register, o[2] its `dims` coordinates

@@ -47,7 +47,7 @@ if [ -n "$NVCC" ]; then
     # Built and linked against the runtime the install carries, in a cache of its own (no earlier build reused).
     XDG_CACHE_HOME=$WORK/cache warplab run vector_add.cu -- 1001 >run.txt 2>&1 || { cat run.txt; fail "warplab run failed"; }
     expect "warplab run" 'vector_add: 1001 elements, correct' run.txt
-    expect "warplab run" '^1 +vector_add +\(4,1,1\)' run.txt
+    expect "warplab run" '^1 +vector_add +vector_add.cu:[0-9]+ +\(4,1,1\)' run.txt
   fi
 else
   echo "no nvcc here: grading and warplab run (which compile CUDA) not checked"

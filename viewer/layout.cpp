@@ -39,6 +39,16 @@ bool compact(float width, float height, bool presenter)
 
 namespace {
 
+// The panel drawn right below `p` in its column (same x and width), if any.
+int panel_below(const Layout& l, Panel p)
+{
+    const Rect r = l[p];
+    for (int q = 0; q < kPanelCount; ++q)
+        if (l.shown[q] && q != int(p) && l.rects[q].x == r.x && l.rects[q].w == r.w && std::abs(l.rects[q].y - (r.y + r.h)) <= 1)
+            return q;
+    return -1;
+}
+
 // A lab's own panel in the place of those it has no use for (see desk_layout).
 Layout sweep_layout(Layout l)
 {
@@ -67,8 +77,7 @@ Layout timeline_layout(Layout l)
     // Global memory's room goes to the source where it sits under it (presenting: the host code is what
     // a slide points at), else to the time chart, which takes the metrics' room as well.
     const Rect source = l[Panel::Source], global = l[Panel::Global];
-    const bool source_above =
-        l.has(Panel::Source) && l.has(Panel::Global) && source.x == global.x && std::abs(source.y + source.h - global.y) <= 1;
+    const bool source_above = l.has(Panel::Source) && panel_below(l, Panel::Source) == int(Panel::Global);
     if (source_above) place(l, Panel::Source, source.x, source.y, source.w, global.y + global.h - source.y);
     const Rect time = l[Panel::Time];
     const Rect first = l.has(Panel::Metrics) ? l[Panel::Metrics] : l.has(Panel::Global) && !source_above ? l[Panel::Global] : time;
@@ -77,16 +86,6 @@ Layout timeline_layout(Layout l)
                     Panel::Mix})
         l.shown[static_cast<int>(p)] = false;
     return l;
-}
-
-// The panel drawn right below `p` in its column (same x and width), if any.
-int panel_below(const Layout& l, Panel p)
-{
-    const Rect r = l[p];
-    for (int q = 0; q < kPanelCount; ++q)
-        if (l.shown[q] && q != int(p) && l.rects[q].x == r.x && l.rects[q].w == r.w && std::abs(l.rects[q].y - (r.y + r.h)) <= 1)
-            return q;
-    return -1;
 }
 
 Layout without_shared_layout(Layout l)

@@ -2,11 +2,14 @@
 #include <cuda_runtime.h>
 
 #include "labs/common/lab.h"
+#include "warplab/cuda/deadline.h"
 
 namespace warplab {
 
 GpuStatus gpu_status()
 {
+    // A kernel past its deadline still runs: the GPU takes no more work (deadline.h).
+    if (wl::cuda::gpu_abandoned()) return GpuStatus{false, "", wl::cuda::gpu_abandoned_reason()};
     static const GpuStatus status = [] {
         int count = 0;
         const cudaError_t e = cudaGetDeviceCount(&count);

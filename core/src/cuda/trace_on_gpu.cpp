@@ -112,7 +112,10 @@ public:
     {
         check(drv().cuMemAlloc(&ptr_, std::max<std::size_t>(bytes, 16)), "cuMemAlloc (trace buffer)");
     }
-    ~DeviceBuffer() { drv().cuMemFree(ptr_); }  // the driver was loaded to allocate
+    ~DeviceBuffer()
+    {
+        if (!gpu_abandoned()) drv().cuMemFree(ptr_);  // the driver was loaded to allocate; deadline.h
+    }
     DeviceBuffer(const DeviceBuffer&) = delete;
     DeviceBuffer& operator=(const DeviceBuffer&) = delete;
     CUdeviceptr get() const { return ptr_; }
@@ -244,6 +247,7 @@ void* device_alloc(std::size_t bytes)
 
 void device_free(void* p) noexcept
 {
+    if (gpu_abandoned()) return;  // deadline.h
     std::string why;
     if (const detail::DriverApi* api = detail::load_driver(why); p && api) api->cuMemFree(device_ptr(p));
 }

@@ -61,7 +61,10 @@ public:
         check(cudaMalloc(&p, count * sizeof(T)), "cudaMalloc(" + std::to_string(count * sizeof(T)) + " bytes)");
         return static_cast<T*>(p);
     }
-    void free(void* p) { cudaFree(p); }
+    void free(void* p)
+    {
+        if (!gpu_abandoned()) cudaFree(p);  // it would wait for the kernel still running
+    }
     template <class T> void zero(T* p, std::size_t count) { check(cudaMemset(p, 0, count * sizeof(T)), "cudaMemset"); }
     // A kernel's workspace: at least `bytes`, zeroed when allocated, the same
     // memory on every call that fits (so a timed launch allocates nothing;
@@ -71,7 +74,9 @@ public:
         if (bytes > scratch_bytes_) {
             void* p = nullptr;
             check(cudaMalloc(&p, bytes), "cudaMalloc(" + std::to_string(bytes) + " bytes of workspace)");
-            scratch_.reset(p, [](void* q) { cudaFree(q); });
+            scratch_.reset(p, [](void* q) {
+                if (!gpu_abandoned()) cudaFree(q);
+            });
             check(cudaMemset(p, 0, bytes), "cudaMemset of workspace");
             scratch_bytes_ = bytes;
         }

@@ -58,7 +58,10 @@ public:
         check(cudaMemset(buffer_, 0, count_ * sizeof(int4)), "cudaMemset(L2 flush buffer)");
         check(cudaDeviceSynchronize(), "cudaMemset(L2 flush buffer)");
     }
-    ~L2Flusher() { cudaFree(buffer_); }
+    ~L2Flusher()
+    {
+        if (!gpu_abandoned()) cudaFree(buffer_);  // deadline.h
+    }
     L2Flusher(const L2Flusher&) = delete;
     L2Flusher& operator=(const L2Flusher&) = delete;
     void flush()
@@ -102,7 +105,10 @@ public:
         host_ = static_cast<volatile int*>(host);
         device_ = static_cast<const int*>(device);
     }
-    ~LaunchGate() { cudaFreeHost(const_cast<int*>(host_)); }
+    ~LaunchGate()
+    {
+        if (!gpu_abandoned()) cudaFreeHost(const_cast<int*>(host_));  // deadline.h
+    }
     LaunchGate(const LaunchGate&) = delete;
     LaunchGate& operator=(const LaunchGate&) = delete;
     // The GPU stops here until open(), 20 ms at most.

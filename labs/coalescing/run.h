@@ -70,7 +70,7 @@ struct Description {
             throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a multiple of 32 from 32 to 1024");
         const std::size_t bytes = (input_elements<V>(req.n, resolved_setting<V>(req)) + req.n) * sizeof(float) * 2;  // host and device
         require_host_memory(req, bytes, "n = " + std::to_string(req.n));
-        require_watched_block(req, dim3(unsigned(blocks_for(req.n, req.block))), "n = " + std::to_string(req.n));
+        validate_launch(req, dim3(unsigned(blocks_for(req.n, req.block))), "n = " + std::to_string(req.n));
     }
 
     template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out)

@@ -6,7 +6,7 @@
 //         using Versions = std::tuple<V1, V2, ...>;          // versions.h
 //         static constexpr const KernelFiles& kernels = kKernels;
 //         static constexpr const char* ptx = kPtx;          // the lab's embedded PTX
-//         // Bad input, refused in one sentence before anything runs.
+//         // Bad input, refused in one sentence before anything runs (the launch by validate_launch).
 //         template <class V> static void validate(const RunRequest& req);
 //         // Inputs in, one launch (or a lab's several), outputs back and checked into `out`.
 //         template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out);
@@ -19,6 +19,7 @@
 #pragma once
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "labs/common/lab.h"
 #include "labs/common/version.h"
@@ -57,17 +58,21 @@ inline void require_host_memory(const RunRequest& req, std::size_t bytes, const 
 // A 2D block's or grid's shape as a caption writes it: "16×16".
 inline std::string dims(const dim3& d) { return std::to_string(d.x) + "×" + std::to_string(d.y); }
 
-// A grid CUDA can launch: gridDim.y is at most 65535. `what` names the problem
+// A grid CUDA can launch: gridDim.y and gridDim.z are at most 65535. `what` names the problem
 // ("shape 70000×64", "a 4096×2160 picture"); `blocks` is what the lab calls them ("groups").
 inline void require_grid_rows(const dim3& grid, const std::string& what, const char* blocks = "blocks")
 {
-    if (grid.y > 65535)
-        throw std::invalid_argument(what + " needs " + std::to_string(grid.y) + " " + blocks + " along y, above CUDA's 65535");
+    for (const auto& [count, axis] : {std::pair{grid.y, "y"}, std::pair{grid.z, "z"}})
+        if (count > 65535)
+            throw std::invalid_argument(what + " needs " + std::to_string(count) + " " + blocks + " along " + axis + ", above CUDA's 65535");
 }
 
-// The request's watched block is one of the launch's `grid` (x first); `what` and `blocks` as above.
-inline void require_watched_block(const RunRequest& req, const dim3& grid, const std::string& what, const char* blocks = "blocks")
+// The launch of a request, checked before anything runs, the same way in every
+// lab: a grid CUDA can launch (above), and the request's watched block one of
+// it (x first). `what` and `blocks` as above.
+inline void validate_launch(const RunRequest& req, const dim3& grid, const std::string& what, const char* blocks = "blocks")
 {
+    require_grid_rows(grid, what, blocks);
     if (req.watched_block < std::size_t(grid.x) * grid.y * grid.z) return;
     std::string shape = std::to_string(grid.x);
     if (grid.y > 1 || grid.z > 1) shape += "×" + std::to_string(grid.y);

@@ -111,8 +111,7 @@ struct Description {
         const Group g = group_of<V>(req);
         const PictureSize p = picture_size_of(req);
         const dim3 grid = V::grid(p.width, p.height, g);
-        require_grid_rows(grid, "a " + p.text() + " picture", "groups");
-        require_watched_block(req, grid, p.text(), "groups");
+        validate_launch(req, grid, "a " + p.text() + " picture", "groups");
         if (req.type != "float") throw std::invalid_argument("the image lab sums floats: --type " + req.type + " is not offered");
         require_host_memory(req, p.count() * 4 * 3, "a " + p.text() + " picture");  // the pixels, their device copy, the partials
     }

@@ -113,8 +113,7 @@ template <class V> void describe_launch(RunResult& out, const Shape& s, const Ru
         const dim3 b = C::block(), g = launch_grid<C>(s.m, s.n, s.k, sms);
         out.block_dim = {b.x, b.y, b.z};
         out.grid_dim = {g.x, g.y, g.z};
-        require_grid_rows(g, "shape " + s.text());
-        require_watched_block(req, g, "shape " + s.text());
+        validate_launch(req, g, "shape " + s.text());
     });
     if (req.record && trace_capacity(V::threads, s) > kMaxTraceRecords)
         throw std::invalid_argument("a trace of " + s.text() + " would hold more than 2^25 records: trace a smaller K");

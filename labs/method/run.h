@@ -110,7 +110,7 @@ struct Description {
         if (req.block < 32 || req.block > 1024 || req.block % 32)
             throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a multiple of 32 from 32 to 1024");
         require_host_memory(req, (V::inputs + 1) * req.n * sizeof(float) * 2, "n = " + std::to_string(req.n));  // host and device
-        require_watched_block(req, dim3(blocks_for(req.n, req.block)), "n = " + std::to_string(req.n));
+        validate_launch(req, dim3(blocks_for(req.n, req.block)), "n = " + std::to_string(req.n));
     }
 
     template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out)

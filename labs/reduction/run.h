@@ -45,7 +45,7 @@ struct Description {
             throw std::invalid_argument(req.version + " needs a block of at least " + std::to_string(V::min_block));
         const std::size_t bytes = req.n * 4 * 2;  // the input, its copy on the device, and the partial sums
         require_host_memory(req, bytes, "n = " + std::to_string(req.n));
-        require_watched_block(req, dim3(unsigned(V::blocks(req.n, req.block, kEmulatedMultiprocessors))),
+        validate_launch(req, dim3(unsigned(V::blocks(req.n, req.block, kEmulatedMultiprocessors))),
                               "n = " + std::to_string(req.n) + " in its first pass");
     }
 

@@ -115,8 +115,7 @@ struct Description {
             throw std::invalid_argument(std::string(V::meta.id) + "'s block is fixed by its tile: " + dims(V::block()) + " = " +
                                         std::to_string(V::threads) + " threads");
         const dim3 grid = V::grid(s.rows, s.cols);
-        require_grid_rows(grid, "shape " + s.text());
-        require_watched_block(req, grid, "shape " + s.text());
+        validate_launch(req, grid, "shape " + s.text());
         if (req.type != "float") throw std::invalid_argument("transpose moves floats: --type " + req.type + " is not offered");
         const std::size_t bytes = 3 * s.elements() * sizeof(float) * 2;  // in, out and the reference; host and device copies
         require_host_memory(req, bytes, "shape " + s.text());

@@ -7,8 +7,14 @@ an emulator fault) stops its program, and the batch is run again from the next
 kernel, so one failure costs one kernel.
 
 Results compare word by word: every word of `out` and `acc` bit for bit, except
-the approximate slots (generate.APPROX), within their tolerance. Where only the
-expected file's digests are at hand (CI), a slot is a digest of its words.
+the approximate slots (generate.APPROX), within their tolerance, and a NaN in a
+slot the generator knows holds float results (manifest "float_slots": the
+32-bit floats, a double's two words), where any NaN of the width is right: PTX
+says single-precision instructions return an unspecified NaN, `neg` and `abs`
+of a NaN give an unspecified NaN, and leaves open which of two NaN operands a
+double-precision instruction passes on. Where only the expected file's digests
+are at hand (CI), a slot is a digest of its words, and a float slot also a
+digest with every NaN made one (nan_blind).
 """
 import array
 import hashlib
@@ -130,15 +136,57 @@ def regions(manifest):
     return parts
 
 
+# What a NaN of a float slot becomes in nan_blind: the GPU's canonical NaNs.
+NAN32 = 0x7FFFFFFF
+NAN64 = (0xFFFFFFFF, 0x7FFFFFFF)  # low word, high word
+
+
+def is_nan32(word):
+    return word & 0x7F800000 == 0x7F800000 and word & 0x007FFFFF != 0
+
+
+def is_nan64(lo, hi):
+    return hi & 0x7FF00000 == 0x7FF00000 and (hi & 0x000FFFFF or lo) != 0
+
+
+def float_regions(manifest):
+    """The names of the regions that hold float results (a double's two regions both)."""
+    names = set()
+    for slot, width in manifest.get("float_slots", []):
+        names.add(SLOT_NAMES[slot])
+        if width == 64:
+            names.add(SLOT_NAMES[slot + 1])
+    return names
+
+
+def nan_blind(manifest, words):
+    """The words with every NaN of a float slot made the canonical NaN of its width (NAN32, NAN64)."""
+    out = array.array("I", words)
+    total = manifest["threads"]
+    for slot, width in manifest.get("float_slots", []):
+        lo = slot * total
+        for i in range(lo, lo + total):
+            if width == 32 and is_nan32(out[i]):
+                out[i] = NAN32
+            elif width == 64 and is_nan64(out[i], out[i + total]):
+                out[i], out[i + total] = NAN64
+    return out
+
+
 def summary(manifest, words):
-    """What the expected file keeps of a kernel: a digest a region, approximate slots in full."""
-    s = {"index": manifest["index"], "words": len(words), "digests": {}, "approx": {}}
+    """What the expected file keeps of a kernel: a digest a region, approximate slots in full,
+    and a float region's digest with its NaNs made one (nan_blind)."""
+    s = {"index": manifest["index"], "words": len(words), "digests": {}, "approx": {}, "nan_blind": {}}
+    blind = nan_blind(manifest, words)
+    floats = float_regions(manifest)
     for name, start, end, fn in regions(manifest):
         part = words[start:end]
         if fn:
             s["approx"][name] = part.tobytes().hex()
         else:
             s["digests"][name] = digest(part)
+        if name in floats:
+            s["nan_blind"][name] = digest(blind[start:end])
     return s
 
 
@@ -172,13 +220,19 @@ def thread_of(manifest, word):
     return f"block {block}, thread ({tid % bx},{tid // bx})"
 
 
-def compare(manifest, expected, emu, expected_words=None):
+def compare(manifest, expected, emu, expected_words=None, nan_only=None):
     """Mismatch lines of one kernel: expected is its summary; expected_words, where
-    there, the GPU's words in full (each differing word is then named)."""
+    there, the GPU's words in full (each differing word is then named). A float
+    region whose words differ only in which NaN they hold is no mismatch: it is
+    named in `nan_only`, where given. An expected file without nan_blind digests
+    (recorded before them) compares every region bit for bit."""
     name = f"{manifest['name']} (kernel {manifest['index']})"
     if len(emu) != expected["words"]:
         return [f"{name}: {len(emu)} words from the emulator, {expected['words']} from the GPU"]
     lines = []
+    floats = float_regions(manifest) & set(expected.get("nan_blind", {}))
+    blind_emu = nan_blind(manifest, emu) if floats else emu
+    blind_gpu = nan_blind(manifest, expected_words) if floats and expected_words is not None else expected_words
     for part, start, end, fn in regions(manifest):
         got = emu[start:end]
         if fn:
@@ -193,11 +247,18 @@ def compare(manifest, expected, emu, expected_words=None):
             continue
         if digest(got) == expected["digests"][part]:
             continue
+        if part in floats and digest(blind_emu[start:end]) == expected["nan_blind"][part]:
+            if nan_only is not None:
+                nan_only.append(f"{name}: {part}: another NaN than the GPU's, which PTX leaves unspecified")
+            continue
         if expected_words is None:
             lines.append(f"{name}: {part} differs from the GPU's (digest {digest(got)}, recorded {expected['digests'][part]})")
             continue
         want = expected_words[start:end]
-        bad = [i for i in range(len(got)) if got[i] != want[i]]
+        if part in floats:  # the first word that differs in more than its NaN
+            bad = [i for i in range(len(got)) if blind_emu[start + i] != blind_gpu[start + i]]
+        else:
+            bad = [i for i in range(len(got)) if got[i] != want[i]]
         i = bad[0]
         where = f"word {i}" if part == "acc" else thread_of(manifest, i)
         lines.append(f"{name}: {part}: {len(bad)} of {len(got)} words differ; first at {where}: "

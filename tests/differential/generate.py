@@ -203,6 +203,9 @@ class Kernel:
     F = ["f0", "f1", "f2", "f3"]
     WORDS_PER_THREAD = 10  # the input words each thread loads
     EXACT_SLOTS = 10  # u0..u3, f0..f3, d0's low and high words
+    # The exact slots that hold float results (a double's at its low word, its high word in the next slot):
+    # where PTX leaves a NaN unspecified, any NaN of the width is the right word there (differential.py).
+    FLOAT_SLOTS = [[4, 32], [5, 32], [6, 32], [7, 32], [8, 64]]
     ACC_RANDOM = 32  # acc[0, 32): random words from the host (integer atomics)
     ACC_ZERO = 32  # acc[32, 64): zeros from the host (float atomics, counters)
 
@@ -896,6 +899,7 @@ class Kernel:
             "out_words": self.total * (self.EXACT_SLOTS + len(self.approx)),
             "acc_words": 64 + self.scratch_regions * self.total, "dynamic_bytes": 4 * self.dynamic_words * self.threads,
             "threads": self.total, "approx": [[slot, name] for slot, name in self.approx], "features": sorted(self.features),
+            "float_slots": self.FLOAT_SLOTS,
         }
 
 

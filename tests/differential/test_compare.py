@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """The differential comparison on words made by hand: what it must catch (a
-flipped bit, another NaN payload, an approximation past its tolerance), what it
-must let pass (an approximation within it), and the generator's determinism."""
+flipped bit, a float result one ulp off, a NaN's payload in an integer word, a
+NaN for a number, an approximation past its tolerance), what it must let pass
+(another NaN in a float slot, an approximation within its tolerance), and the
+generator's determinism."""
 import array
 import json
 import os
@@ -15,10 +17,12 @@ sys.path.insert(0, HERE)
 import differential as d  # noqa: E402
 import generate  # noqa: E402
 
-# A kernel of 2 blocks of 32 threads (64 threads): 10 exact slots, then slot 10
+# A kernel of 2 blocks of 32 threads (64 threads): 10 exact slots (f0..f3 floats,
+# d0 a double in slots 8 and 9, as the generator writes them), then slot 10
 # approximating __sinf, slot 11 expf; 8 words of acc.
 MANIFEST = {"index": 7, "name": "diff_7", "grid": 2, "block": [32, 1], "threads": 64, "out_words": 12 * 64,
-            "acc_words": 8, "approx": [[10, "__sinf"], [11, "expf"]]}
+            "acc_words": 8, "approx": [[10, "__sinf"], [11, "expf"]], "float_slots": generate.Kernel.FLOAT_SLOTS}
+F1, F2, D0_LO, D0_HI, ACC = 5 * 64, 6 * 64, 8 * 64, 9 * 64, 12 * 64  # the first word of each
 HALF, ONE = 0x3F000000, 0x3F800000  # 0.5f and 1.0f
 
 
@@ -51,12 +55,75 @@ class Compare(unittest.TestCase):
         self.assertIn("diff_7 (kernel 7): u2: 1 of 64 words differ; first at block 1, thread (5,0)", got[0])
         self.assertEqual(self.mismatches(emu, full=False)[0].split(" (digest")[0], "diff_7 (kernel 7): u2 differs from the GPU's")
 
-    def test_a_nan_payload_is_a_difference(self):
+    def differences(self, gpu, emu, summary=None):
+        """The mismatches with the GPU's words in full, and with its digests alone (as in CI);
+        both ways must agree on which regions differ."""
+        summary = summary or d.summary(MANIFEST, gpu)
+        full, digests = d.compare(MANIFEST, summary, emu, gpu), d.compare(MANIFEST, summary, emu)
+        self.assertEqual([l.split(":")[1] for l in full], [l.split(":")[1].split(" differs")[0] for l in digests])
+        return full
+
+    def test_a_nan_payload_in_an_integer_word_is_a_difference(self):
         gpu, emu = words(), words()
-        gpu[5 * 64], emu[5 * 64] = 0x7FFFFFFF, 0x7FC00000  # f1 of thread 0: the GPU's canonical NaN, another NaN
-        got = d.compare(MANIFEST, d.summary(MANIFEST, gpu), emu, gpu)
+        gpu[1 * 64], emu[1 * 64] = 0x7FFFFFFF, 0x7FC00000  # u1 of thread 0: NaN bits, but an integer slot
+        got = self.differences(gpu, emu)
         self.assertEqual(len(got), 1)
-        self.assertIn("f1: 1 of 64 words differ", got[0])
+        self.assertIn("u1: 1 of 64 words differ", got[0])
+        gpu[ACC + 2], emu[ACC + 2] = 0xFFFFFFFF, 0x7FFFFFFF  # acc[2]: integer words, whatever their bits
+        self.assertIn("acc: 1 of 8 words differ; first at word 2", self.differences(gpu, emu)[1])
+
+    def test_another_nan_in_a_float_slot_passes(self):
+        # PTX: single-precision instructions return an unspecified NaN; which of two NaN operands a
+        # double instruction keeps is open. f1 of thread 0 and f2 of thread 9: the canonical NaN
+        # against a quiet NaN of either sign; d0 of thread 3: kernel 52's words (the GPU kept a NaN
+        # with a payload, 0xffffffee40000000, the emulator the default 0x7ff8000000000000).
+        gpu, emu = words(), words()
+        gpu[F1], emu[F1] = 0x7FFFFFFF, 0xFFC00000
+        gpu[F2 + 9], emu[F2 + 9] = 0xFFFFFFFF, 0x7FC00001
+        gpu[D0_LO + 3], gpu[D0_HI + 3] = 0x40000000, 0xFFFFFFEE
+        emu[D0_LO + 3], emu[D0_HI + 3] = 0x00000000, 0x7FF80000
+        self.assertEqual(self.differences(gpu, emu), [])
+        named = []
+        d.compare(MANIFEST, d.summary(MANIFEST, gpu), emu, nan_only=named)
+        self.assertEqual([l.split(": ")[1] for l in named], ["f1", "f2", "d0.lo", "d0.hi"])
+        self.assertIn("diff_7 (kernel 7): f1: another NaN than the GPU's, which PTX leaves unspecified", named[0])
+
+    def test_a_float_result_one_ulp_off_fails(self):
+        gpu, emu = words(), words()
+        gpu[F1 + 40], emu[F1 + 40] = ONE, ONE + 1  # f1 of gid 40: block 1, thread 8; 1.0f against the next float
+        got = self.differences(gpu, emu)
+        self.assertEqual(len(got), 1)
+        self.assertIn("f1: 1 of 64 words differ; first at block 1, thread (8,0): gpu 0x3f800000, emulator 0x3f800001", got[0])
+        # beside another NaN in the same slot, it is still named
+        gpu[F1], emu[F1] = 0x7FFFFFFF, 0x7FC00000
+        self.assertIn("f1: 1 of 64 words differ; first at block 1, thread (8,0)", self.differences(gpu, emu)[0])
+
+    def test_a_nan_for_a_number_fails(self):
+        gpu, emu = words(), words()
+        gpu[F2 + 4], emu[F2 + 4] = 0x7FFFFFFF, 0x00000000  # f2: NaN against 0.0
+        self.assertIn("f2: 1 of 64 words differ", self.differences(gpu, emu)[0])
+        gpu[F2 + 4], emu[F2 + 4] = 0x7F800000, 0x7F800001  # infinity against a NaN
+        self.assertIn("f2: 1 of 64 words differ", self.differences(gpu, emu)[0])
+
+    def test_a_double_compares_as_one_value(self):
+        gpu, emu = words(), words()
+        gpu[D0_LO + 6], gpu[D0_HI + 6] = 0x40000000, 0x3FF00000  # 1.0 plus 2^-22: a number
+        emu[D0_LO + 6], emu[D0_HI + 6] = 0x00000000, 0x3FF00000  # 1.0
+        got = self.differences(gpu, emu)
+        self.assertEqual(len(got), 1)
+        self.assertIn("d0.lo: 1 of 64 words differ; first at block 0, thread (6,0)", got[0])
+        # the high words of a NaN and of an infinity are the same, the low ones tell them apart
+        gpu[D0_LO + 6], gpu[D0_HI + 6] = 0x00000001, 0x7FF00000  # a signalling NaN
+        emu[D0_LO + 6], emu[D0_HI + 6] = 0x00000000, 0x7FF00000  # infinity
+        self.assertIn("d0.lo: 1 of 64 words differ", self.differences(gpu, emu)[0])
+
+    def test_a_recording_without_nan_blind_digests_compares_bit_for_bit(self):
+        # an expected file recorded before the digests existed cannot tell a NaN from another
+        gpu, emu = words(), words()
+        gpu[F1], emu[F1] = 0x7FFFFFFF, 0xFFC00000
+        old = d.summary(MANIFEST, gpu)
+        del old["nan_blind"]
+        self.assertIn("f1 differs from the GPU's", d.compare(MANIFEST, old, emu)[0])
 
     def test_acc_is_compared(self):
         emu = words()

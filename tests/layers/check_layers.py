@@ -43,10 +43,12 @@ INCLUDE_DIRS = ["", "core/include", "apps/grader"]
 ROOMS = {"version": -1, "trace": 0, "occupancy": 0, "dim3.h": 0, "emu": 1, "ptx": 2, "cuda": 3}
 ROOMS["cudart"] = 4  # warplab's CUDA runtime, on the emulator and the PTX interpreter, or the GPU trace
 ROOM_ALIASES = {"user": "ptx"}  # a user's .cu file, read into the PTX API (warplab/ptx/kernel_file.h)
-# The one private header a room may take from another: the interpreter drives
+# The private headers a room may take from another: the interpreter drives
 # the runtime through runtime.h; the instrumenter reads PTX through the
-# statement layer the parser uses.
-PRIVATE_INTERFACES = {("ptx", "core/src/emu/runtime.h"), ("cuda", "core/src/ptx/statements.h")}
+# statement layer the parser uses, and what to record from the table of
+# operations' traced column.
+PRIVATE_INTERFACES = {("ptx", "core/src/emu/runtime.h"), ("cuda", "core/src/ptx/statements.h"),
+                      ("cuda", "core/src/ptx/traced.h")}
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 ADD_LIBRARY = re.compile(r'add_library\(\s*(\w+)([^)]*)\)')

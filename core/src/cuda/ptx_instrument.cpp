@@ -18,6 +18,7 @@
 #include <stdexcept>
 
 #include "../ptx/statements.h"
+#include "../ptx/traced.h"
 #include "record_code.h"
 #include "warplab/trace/record.h"
 
@@ -290,18 +291,20 @@ private:
     const Statement& statement(std::size_t k) const { return m_.statements[k]; }
     void capture(const Address& a, Space space) { emit_.capture_address(a, widths_.bits(a.base), space); }
 
+    // What the table of operations says the instruction records (traced.h).
     bool instrument(const Statement& original, const Instruction& in)
     {
         text_.before(original);  // whatever is generated runs before or after this line
-        const std::string_view base = base_of(in);
-        if (base == "ld" || base == "ldu") return memory(in, original, Kind::Load);
-        if (base == "st") return memory(in, original, Kind::Store);
-        if (base == "cp" && has_part(in, "async") && has_part(in, "shared") && has_part(in, "global") &&
-            (has_part(in, "ca") || has_part(in, "cg")))
-            return copy(in, original);
-        if (base == "atom" || base == "red") return atomic(in, original);
-        if (base == "bar" || base == "barrier") return barrier(in, original);
-        if (base == "shfl" || base == "vote" || base == "match" || base == "redux") return collective(in, original);
+        switch (reader::trace_record(base_of(in))) {
+        case reader::TraceRecord::Nothing: return false;
+        case reader::TraceRecord::Load: return memory(in, original, Kind::Load);
+        case reader::TraceRecord::Store: return memory(in, original, Kind::Store);
+        case reader::TraceRecord::Copy: return copy(in, original);
+        case reader::TraceRecord::Atomic: return atomic(in, original);
+        case reader::TraceRecord::Barrier: return barrier(in, original);
+        case reader::TraceRecord::Shuffle: return collective(in, original, Kind::Shuffle);
+        case reader::TraceRecord::Vote: return collective(in, original, Kind::Vote);
+        }
         return false;
     }
 
@@ -333,10 +336,13 @@ private:
     // src-size is 0), then a shared store of cp-size bytes (zeros past the
     // source). The bytes are read here by an ordinary load, for the record:
     // the copy itself lands later. A src-size strictly between 0 and cp-size
-    // is recorded as a whole copy (warplab's kernels use 0 or cp-size).
+    // is recorded as a whole copy (warplab's kernels use 0 or cp-size). The
+    // other cp forms (commit and wait, bulk copies) record nothing.
     bool copy(const Instruction& in, const Statement& original)
     {
-        if (in.operands.size() < 3) return false;
+        const bool global_to_shared = has_part(in, "async") && has_part(in, "shared") && has_part(in, "global") &&
+                                      (has_part(in, "ca") || has_part(in, "cg"));
+        if (!global_to_shared || in.operands.size() < 3) return false;
         const unsigned size = unsigned(reader::parse_integer(in.operands[2]).value_or(0));
         if (size != 4 && size != 8 && size != 16) return false;
         const unsigned words = size / 4;
@@ -430,12 +436,12 @@ private:
 
     // Shuffles, votes, match and redux: the lane's input, captured before the
     // instruction (its destination may be the same register).
-    bool collective(const Instruction& in, const Statement& original)
+    bool collective(const Instruction& in, const Statement& original, Kind kind)
     {
         if (!has_part(in, "sync") || in.operands.size() < 2) return false;
         Site s;
         s.change = StateChange::Collective;
-        s.kind = base_of(in) == "shfl" ? Kind::Shuffle : Kind::Vote;
+        s.kind = kind;
         const std::string& input = in.operands[1];
         const std::string type = type_of(in);
         if (base_of(in) == "match") {  // the emulator passes match's input as 16 bytes

@@ -37,7 +37,7 @@ void decode_opcode(std::string_view opcode, Instr& in)
     }
     const std::string_view base = q[0];
     static const std::pair<std::string_view, Op> ops[] = {
-#define PTX_OP(Enum, name, exec, mix) {name, Op::Enum},
+#define PTX_OP(Enum, name, exec, mix, traced) {name, Op::Enum},
 #define PTX_NAME(name, Enum) {name, Op::Enum},
 #include "ops.def"
     };

@@ -55,7 +55,7 @@ trace::InstructionClass instruction_class(const Instr& in)
 {
     using enum InstructionClass;  // the table's class words
     switch (in.op) {
-#define PTX_OP(Enum, name, exec, mix) \
+#define PTX_OP(Enum, name, exec, mix, traced) \
     case Op::Enum: return mix;
 #include "ops.def"
     }

@@ -443,7 +443,7 @@ void run_warp_pass(void* launch);
 std::size_t lane_words(std::size_t slots);
 
 // The general path's functions, one an operation (several operations may share one).
-#define PTX_OP(Enum, name, exec, mix) Outcome exec(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc);
+#define PTX_OP(Enum, name, exec, mix, traced) Outcome exec(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc);
 #include "ops.def"
 
 // ---- the hot path: accesses both loops inline

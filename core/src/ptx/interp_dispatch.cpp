@@ -39,7 +39,7 @@ Outcome exec_unsupported(Interpreter& it, const Frame&, const Instr& in, std::si
 Outcome Interpreter::general(const Frame& fr, const Instr& in, std::size_t& pc)
 {
     switch (in.op) {
-#define PTX_OP(Enum, name, exec, mix) \
+#define PTX_OP(Enum, name, exec, mix, traced) \
     case Op::Enum: return exec(*this, fr, in, pc);
 #include "ops.def"
     }

@@ -21,7 +21,7 @@ enum class Space : std::uint8_t { Generic, Global, Shared, Local, Param, Const }
 
 // Operations and their hot forms: both from the table in ops.def.
 enum class Op : std::uint16_t {
-#define PTX_OP(Enum, name, exec, mix) Enum,
+#define PTX_OP(Enum, name, exec, mix, traced) Enum,
 #include "ops.def"
 };
 

@@ -1,9 +1,10 @@
 // Times every method version on the GPU (the plain build: no tracing), and
 // v10 built with -use_fast_math after v10, all in turns so that each sees the
-// same clocks, each output checked before and after. The rate is elements per second: the versions do different work on
-// the same n elements, so only their times compare. Under the table, the
-// bottleneck search's verdicts (verdict.h), and the fission pair's occupancy
-// on this GPU.
+// same clocks, each output checked before and after (the texture version's
+// texture object made once with its buffers, outside the timing). The rate is
+// elements per second: the versions do different work on the same n
+// elements, so only their times compare. Under the table, the bottleneck
+// search's verdicts (verdict.h), and the fission pair's occupancy on this GPU.
 #include <cstring>
 
 #include "labs/common/gpu_backends.cuh"
@@ -26,6 +27,7 @@ struct Buffers {
     std::vector<float> in, passed;
     float* d_in = nullptr;
     float* d_out = nullptr;
+    TextureObject texture = 0;  // over d_in, for a version that reads through one (made once, outside the timing)
 };
 
 // A row of the table: `launch` runs it once on the version's buffers; its
@@ -59,7 +61,7 @@ template <class V> Contender contender(TimingDevice& gpu, Buffers& b, std::size_
 // Version V's row: its own launch.
 template <class V> Contender version_contender(TimingDevice& gpu, Buffers& b, std::size_t n)
 {
-    return contender<V>(gpu, b, n, [&gpu, &b, n] { launch<V>(gpu, static_cast<const float*>(b.d_in), b.d_out, n, kBlock); });
+    return contender<V>(gpu, b, n, [&gpu, &b, n] { launch<V>(gpu, static_cast<const float*>(b.d_in), b.d_out, n, kBlock, b.texture); });
 }
 
 // v10 built with -use_fast_math (fast_math.cu), after v10: held to v11's
@@ -102,6 +104,27 @@ template <class V> std::string occupancy_line()
 
 }  // namespace
 
+static_assert(std::is_same_v<TextureObject, cudaTextureObject_t>, "versions.h's TextureObject is CUDA's handle");
+
+TextureObject cuda_linear_texture(const float* texels, std::size_t n)
+{
+    cudaResourceDesc resource{};
+    resource.resType = cudaResourceTypeLinear;
+    resource.res.linear.devPtr = const_cast<float*>(texels);
+    resource.res.linear.desc = cudaCreateChannelDesc<float>();
+    resource.res.linear.sizeInBytes = n * sizeof(float);
+    cudaTextureDesc description{};
+    description.readMode = cudaReadModeElementType;
+    cudaTextureObject_t texture = 0;
+    wl::cuda::check(cudaCreateTextureObject(&texture, &resource, &description, nullptr), "cudaCreateTextureObject");
+    return texture;
+}
+
+void cuda_destroy_texture(TextureObject texture)
+{
+    wl::cuda::check(cudaDestroyTextureObject(texture), "cudaDestroyTextureObject");
+}
+
 BenchTable bench_on_gpu(const BenchOptions& o)
 {
     const GpuStatus status = gpu_status();
@@ -126,6 +149,7 @@ BenchTable bench_on_gpu(const BenchOptions& o)
         b.d_in = gpu.alloc<float>(b.in.size());
         b.d_out = gpu.alloc<float>(outputs<V>(o.n));
         gpu.copy_to_device(b.d_in, b.in.data(), b.in.size());
+        if (reads_texture<V>()) b.texture = cuda_linear_texture(b.d_in, b.in.size());
         return b;
     };
     for_each_version<Versions>([&](auto v) {
@@ -136,7 +160,10 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     });
     std::vector<wl::cuda::Timing> none;
     table.rows = rows_in_turns(contenders, {}, o, none);
-    for (Buffers& b : buffers) gpu.free(b.d_in), gpu.free(b.d_out);
+    for (Buffers& b : buffers) {
+        if (b.texture) cuda_destroy_texture(b.texture);
+        gpu.free(b.d_in), gpu.free(b.d_out);
+    }
     derive_ratios(table);
     std::string verdicts = verdict_lines(table);
     if (!verdicts.empty()) verdicts.pop_back();  // bench_text ends the note

@@ -19,6 +19,11 @@
 #include "kernels/method/16_fat_kernel.cuh"
 #include "kernels/method/17_fission.cuh"
 #include "kernels/method/18_atomic_sum.cuh"
+#include "kernels/method/19_constant_uniform.cuh"
+#include "kernels/method/20_constant_divergent.cuh"
+#include "kernels/method/21_shift_load.cuh"
+#include "kernels/method/22_shift_ldg.cuh"
+#include "kernels/method/23_shift_texture.cuh"
 #include "labs/method/versions.h"
 
 namespace warplab::method {
@@ -52,6 +57,11 @@ WL_METHOD_KERNEL(V16, method_fat_kernel);
 WL_METHOD_KERNEL(V17, method_fission);
 WL_METHOD_KERNEL(V17::Second, method_fission_second);
 WL_METHOD_KERNEL(V18, method_atomic_sum);
+WL_METHOD_KERNEL(V19, method_constant_uniform);
+WL_METHOD_KERNEL(V20, method_constant_divergent);
+WL_METHOD_KERNEL(V21, method_shift_load);
+WL_METHOD_KERNEL(V22, method_shift_ldg);
+WL_METHOD_KERNEL(V23, method_shift_texture);
 
 #undef WL_METHOD_KERNEL
 

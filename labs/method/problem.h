@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "kernels/method/coefficients.cuh"
 #include "labs/method/versions.h"
 #include "warplab/random.h"
 
@@ -54,6 +55,19 @@ inline unsigned index_reference(unsigned i, unsigned d)
     return h;
 }
 
+// The constant-memory pair's polynomial at x for the thread of element i
+// (kernels/method/19_constant_uniform.cuh, 20_constant_divergent.cuh), in
+// Horner's form as the kernels fuse it: p = fma(p, x, c) from p = 0. The
+// divergent version's lane (threadIdx.x % 32) is i % 32: blocks are whole warps.
+inline float polynomial_reference(float x, std::size_t i, bool divergent)
+{
+    constexpr Coefficients table = coefficients();
+    const std::size_t lane = divergent ? i % kCoefficients : 0;
+    float p = 0;
+    for (unsigned k = 0; k < kCoefficients; ++k) p = std::fmaf(p, x, table.c[(k + lane) % kCoefficients]);
+    return p;
+}
+
 // Bits of a float, and a float from bits: the saxpy memory-only XOR.
 inline float xor_bits(float a, float b) { return std::bit_cast<float>(std::bit_cast<std::uint32_t>(a) ^ std::bit_cast<std::uint32_t>(b)); }
 
@@ -64,6 +78,10 @@ template <class V> float expected(const std::vector<float>& in, std::size_t i, s
     const float x = in[i];
     if constexpr (V::family == Family::Index) {
         return x + float(index_reference(static_cast<unsigned>(i), kDivisor));
+    } else if constexpr (V::family == Family::Lookup) {
+        return polynomial_reference(x, i, std::is_same_v<V, V20>);
+    } else if constexpr (V::family == Family::Shift) {
+        return i + kShift < n ? in[i + kShift] : 0.0f;
     } else if constexpr (V::family == Family::Stages) {  // fusion: (x - y)², fission: a(x)·b(x)
         const float d = V::inputs == 2 ? x - in[n + i] : 0.0f;
         return V::inputs == 2 ? d * d : two_chains_reference(x);

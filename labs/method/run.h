@@ -10,12 +10,15 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "labs/common/bench.h"
+#include "labs/common/emulator_backend.h"
 #include "labs/common/run_skeleton.h"
 #include "labs/method/problem.h"
 #include "labs/method/versions.h"
+#include "warplab/emu/texture.h"
 
 namespace warplab::method {
 
@@ -30,6 +33,27 @@ constexpr std::size_t kBenchElements = std::size_t(1) << 24;
 // nvcc only (gpu_bench.cu): the GPU trace and check of the run skeleton, and the benchmark.
 GpuBackends gpu_backends();
 BenchTable bench_on_gpu(const BenchOptions& options);
+
+// A texture object over n floats of device memory at `texels`, as the
+// texture version reads them (cudaResourceTypeLinear, point sampling, floats
+// read as stored), and its end. On the GPU: CUDA's (nvcc only, gpu_bench.cu).
+TextureObject cuda_linear_texture(const float* texels, std::size_t n);
+void cuda_destroy_texture(TextureObject texture);
+
+// The same texture on any backend: the emulator's own (warplab/emu/texture.h), or CUDA's.
+template <class Backend> TextureObject linear_texture(Backend&, const float* texels, std::size_t n)
+{
+    if constexpr (std::is_base_of_v<EmulatorBackend, Backend>)
+        return wl::emu::create_texture({.texels = reinterpret_cast<const unsigned char*>(texels), .width = n, .pitch = n * sizeof(float),
+                                        .linear = true});
+    else
+        return cuda_linear_texture(texels, n);
+}
+template <class Backend> void destroy_texture(Backend&, TextureObject texture)
+{
+    if constexpr (std::is_base_of_v<EmulatorBackend, Backend>) wl::emu::destroy_texture(texture);
+    else cuda_destroy_texture(texture);
+}
 
 // How one run's output compares with what the version must leave.
 struct Checked {
@@ -88,7 +112,9 @@ template <class V, class Backend> std::vector<float> run_once(Backend& be, const
     be.copy_to_device(d_in, in.data(), in.size());
     const std::vector<float> start(size, output_start<V>());
     be.copy_to_device(d_out, start.data(), size);
-    launch<V>(be, static_cast<const float*>(d_in), d_out, n, block);
+    const TextureObject texture = reads_texture<V>() ? linear_texture(be, d_in, in.size()) : 0;
+    launch<V>(be, static_cast<const float*>(d_in), d_out, n, block, texture);
+    if (texture) destroy_texture(be, texture);
     std::vector<float> out(size);
     be.copy_to_host(out.data(), static_cast<const float*>(d_out), size);
     be.free(d_in);
@@ -107,6 +133,9 @@ struct Description {
         require_n_in_32_bits(req.n);  // the kernels index with unsigned int
         if (V::inputs * req.n > (std::size_t(1) << 31) - 1)
             throw std::invalid_argument("n = " + std::to_string(req.n) + " is above " + V::meta.id + "'s limit of 2^30 - 1 (its input is 2n floats)");
+        if (reads_texture<V>() && req.n > wl::emu::kMaxLinearTexels)
+            throw std::invalid_argument("n = " + std::to_string(req.n) + " is above " + V::meta.id +
+                                        "'s limit of 2^28: a 1D texture over linear memory holds at most 2^28 texels");
         if (req.block < 32 || req.block > 1024 || req.block % 32)
             throw std::invalid_argument("block " + std::to_string(req.block) + " is out of range: use a multiple of 32 from 32 to 1024");
         require_host_memory(req, (V::inputs + 1) * req.n * sizeof(float) * 2, "n = " + std::to_string(req.n));  // host and device

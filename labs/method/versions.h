@@ -3,7 +3,8 @@
 // throughput rules of NVIDIA's "Optimizing CUDA". One entry per kernel, in
 // the lecture's order: a compute-heavy kernel and a memory-heavy one, each
 // whole, memory-only and compute-only (the compute-heavy one also guarded to
-// its occupancy); then the throughput pairs; then fusion and fission. The CLI, viewer, benchmark and
+// its occupancy); then the throughput pairs; then fusion and fission; then the
+// sum's orders, constant memory and textures. The CLI, viewer, benchmark and
 // tests read this list; it does not include the kernels (the host compiler
 // reads it without CUDA).
 #pragma once
@@ -33,6 +34,8 @@ enum class Family {
     Map,         // (in, out, n): math functions and literals, checked in ulp against a double reference
     Stages,      // (in, out, n): fusion and fission, exact against the CPU; some are two launches (TwoLaunches)
     Sum,         // (in, out, n): one sum into out[0], within the error bound of any order of additions
+    Lookup,      // (in, out, n): constant-memory lookups, exact against the CPU
+    Shift,       // (in, out, n, shift), `in` a pointer or a texture object over it: the shift copy, exact
 };
 
 // What a version of the bottleneck search keeps of its kernel's whole version.
@@ -221,7 +224,52 @@ struct V18 : Of<Family::Sum> {
         .expected = "within (n - 1)·2^-24·Σ|x| of the exact sum; on a GPU, not always the same sum from run to run"};
 };
 
-using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18>;
+// Constant memory: one polynomial whose coefficients come from a __constant__
+// table (kernels/method/coefficients.cuh), read with a warp-uniform index and
+// with a divergent one. The constant cache serves a warp one address at a
+// time; the trace counts each lookup's distinct addresses (tests/method).
+struct V19 : Of<Family::Lookup> {
+    static constexpr VersionMeta meta{
+        .id = "v19", .name = "constant_uniform",
+        .idea = "a degree-31 polynomial in Horner's form, coefficient k from a __constant__ table at step k: one entry a warp",
+        .changed = "the constant-memory pair: a warp-uniform index (the loop counter)",
+        .expected = "every lookup 1-way: one constant address a warp instruction"};
+};
+struct V20 : Of<Family::Lookup> {
+    static constexpr VersionMeta meta{
+        .id = "v20", .name = "constant_divergent",
+        .idea = "v19's lookup with each lane's own index: coefficient (k + lane) mod 32 at step k",
+        .changed = "kTable.c[k] -> kTable.c[(k + threadIdx.x) % 32]: 32 entries a warp instruction",
+        .expected = "every lookup of a full warp 32-way: serialised into 32 constant reads, 32 times v19's"};
+};
+
+// Textures: "Optimizing CUDA"'s shift copy, out[i] = in[i + shift], read three
+// ways. The texture version's kernel takes a texture object over `in`, made
+// by the host (labs/method/run.h, gpu_bench.cu).
+struct V21 : Of<Family::Shift> {
+    static constexpr VersionMeta meta{
+        .id = "v21", .name = "shift_load",
+        .idea = "the shift copy out[i] = in[i + 1] with a plain load: every warp's read one float off its alignment",
+        .changed = "the texture trio: a plain ld.global",
+        .expected = "memory-bound at 8 bytes an element"};
+};
+struct V22 : Of<Family::Shift> {
+    static constexpr VersionMeta meta{
+        .id = "v22", .name = "shift_ldg",
+        .idea = "v21 read with __ldg: the read-only data cache, no texture object",
+        .changed = "in[i + shift] -> __ldg(&in[i + shift]) (ld.global.nc)",
+        .expected = "v21's results, about its time"};
+};
+struct V23 : Of<Family::Shift> {
+    static constexpr VersionMeta meta{
+        .id = "v23", .name = "shift_texture",
+        .idea = "v21 read with tex1Dfetch from a texture object over the same linear memory",
+        .changed = "the pointer replaced by a texture object; the load by tex1Dfetch (tex.1d)",
+        .expected = "v21's results; about its time on a GPU whose L1 and L2 cache global loads"};
+    static constexpr bool texture = true;
+};
+
+using Versions = std::tuple<V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20, V21, V22, V23>;
 
 // How many floats a version's output holds for n elements, and what they hold
 // before its launch: the sum's one float starts at zero; every other output is
@@ -239,13 +287,26 @@ concept TwoLaunches = requires { typename V::Second; };
 inline constexpr float kNever = -1.0f;
 // The index pair's divisor: a power of two the kernels receive at run time.
 inline constexpr unsigned kDivisor = 64;
+// The shift copy's shift: one float off the alignment of every warp's read.
+inline constexpr unsigned kShift = 1;
+
+// Whether version V reads `in` through a texture object (its kernel's first argument).
+template <class V> constexpr bool reads_texture()
+{
+    if constexpr (requires { V::texture; }) return V::texture;
+    else return false;
+}
+// cudaTextureObject_t, for the host compiler: the handle a texture version's kernel takes.
+using TextureObject = unsigned long long;
 
 template <class V, class T> using Kernel = KernelInstance<V, TemplateArgs<T>>;
 
 inline unsigned blocks_for(std::size_t n, unsigned block) { return static_cast<unsigned>((n + block - 1) / block); }
 
-// One launch of version V over n elements on any backend: one thread an element.
-template <class V, class T, class Backend> void launch(Backend& be, const T* in, T* out, std::size_t n, unsigned block)
+// One launch of version V over n elements on any backend: one thread an
+// element. `texture`: a texture object over `in`, for the versions that read one.
+template <class V, class T, class Backend>
+void launch(Backend& be, const T* in, T* out, std::size_t n, unsigned block, TextureObject texture = 0)
 {
     const dim3 grid(blocks_for(n, block)), threads(block);
     const unsigned count = static_cast<unsigned>(n);
@@ -253,6 +314,10 @@ template <class V, class T, class Backend> void launch(Backend& be, const T* in,
         be.launch_with_shared(Kernel<V, T>{}, grid, threads, V::meta.dynamic_shared_bytes, in, out, count, T(kNever));
     else if constexpr (V::family == Family::Index)
         be.launch(Kernel<V, T>{}, grid, threads, in, out, count, kDivisor);
+    else if constexpr (V::family == Family::Shift && reads_texture<V>())
+        be.launch(Kernel<V, T>{}, grid, threads, texture, out, count, kShift);
+    else if constexpr (V::family == Family::Shift)
+        be.launch(Kernel<V, T>{}, grid, threads, in, out, count, kShift);
     else
         be.launch(Kernel<V, T>{}, grid, threads, in, out, count);
     if constexpr (TwoLaunches<V>) be.launch(Kernel<typename V::Second, T>{}, grid, threads, in, out, count);

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <utility>
 
 #include "labs/common/lab.h"
@@ -103,8 +104,10 @@ TEST(MethodRun, BadInputRefused)
     req = request("v1", 100);
     req.block = 100;
     EXPECT_THROW(lab().run(req), std::invalid_argument);
-    EXPECT_THROW(lab().run(request("v19", 100)), std::invalid_argument);
+    EXPECT_THROW(lab().run(request("v24", 100)), std::invalid_argument);
     EXPECT_THROW(lab().run(request("v5", std::size_t(1) << 30)), std::invalid_argument);  // 2n floats past 32-bit indices
+    // One texel past what a 1D texture over linear memory holds (2^28), refused before any memory is taken.
+    EXPECT_THROW(lab().run(request("v23", (std::size_t(1) << 28) + 1)), std::invalid_argument);
 }
 
 // ---- the PTX, counted by kind ------------------------------------------------
@@ -205,6 +208,19 @@ const PtxCounts kPtxCounts[] = {
     // The atomic sum: one load and one atomic add, no store and no float add
     // of its own: the addition happens at the address.
     {"atomic_sum", {{"ld.global", 1}, {"st.global", 0}, {"atom.global.add.f32", 1}, {"add.f32", 0}}},
+    // Constant memory: the loop of 32 steps unrolled, each one lookup in the
+    // __constant__ table and one FMA (p·x + c, contracted; the first step's p
+    // = 0 stays an FMA: 0·x is not 0 for every x); x loaded once, p stored
+    // once. Both keep all 32 ld.const: the table may change between launches
+    // (cudaMemcpyToSymbol), so the compiler may not fold its entries in.
+    {"constant_uniform", {{"ld.const", 32}, {"fma.rn.f32", 32}, {"ld.global", 1}, {"st.global", 1}}},
+    {"constant_divergent", {{"ld.const", 32}, {"fma.rn.f32", 32}, {"ld.global", 1}, {"st.global", 1}}},
+    // The shift copy, one read and one store each: v21 a plain ld.global (no
+    // .nc: `in` is not __restrict__), v22 the read-only ld.global.nc of
+    // __ldg, v23 no global load at all but one tex.1d fetch.
+    {"shift_load", {{"ld.global", 1}, {"ld.global.nc", 0}, {"tex.1d", 0}, {"st.global", 1}}},
+    {"shift_ldg", {{"ld.global", 1}, {"ld.global.nc", 1}, {"tex.1d", 0}, {"st.global", 1}}},
+    {"shift_texture", {{"ld.global", 0}, {"tex.1d", 1}, {"st.global", 1}}},
 };
 
 class MethodPtxCounts : public testing::TestWithParam<PtxCounts> {};
@@ -522,6 +538,125 @@ TEST(MethodUlp, ErrorsAgainstDoubleReference)
     EXPECT_LT(stray, suffixed);
     EXPECT_GT(stray, 0.0);
     EXPECT_LE(worst_ulp("v10"), 5.0);
+}
+
+// ---- constant memory: distinct addresses a warp instruction ----------------
+
+// The constant loads of the watched block of one run, as the trace counts
+// them (analysis.h: each warp instruction served once per distinct address).
+wl::trace::ConstantStats constant_loads(const char* id, std::size_t n, unsigned block, unsigned watched)
+{
+    RunRequest req = request(id, n);
+    req.block = block;
+    req.watched_block = watched;
+    const RunResult r = lab().run(req);
+    EXPECT_TRUE(r.ok) << id << ": " << r.check;
+    return wl::trace::totals(wl::trace::analyze_steps(wl::trace::group_block(watched, block, r.records))).constant_load;
+}
+
+// Requests, addresses and the worst n-way, comparable and printable as one.
+std::tuple<unsigned, unsigned, unsigned> fields(const wl::trace::ConstantStats& s) { return {s.requests, s.addresses, s.worst}; }
+
+// By hand. Each thread makes 32 lookups (the unrolled loop), so a warp
+// issues 32 constant-load instructions, whatever its active lanes.
+// n = 1000 in blocks of 256: block 3 holds elements 768..999, 232 threads:
+// warps 0-6 full, warp 7 with 8 active lanes; 8 warps × 32 = 256 requests.
+//   v19 reads entry k at step k in every lane: 1 address each: 256, 1-way.
+//   v20's lane l reads entry (k + l) mod 32: a full warp's 32 lanes 32
+//   different entries, 7 × 32 × 32 = 7168; the partial warp's 8 lanes 8
+//   different ones, 32 × 8 = 256; 7424 in all, 32-way at worst.
+// n = 40 in blocks of 32: block 1 is one warp of 8 active lanes (elements
+// 32..39): 32 requests; v20 8-way each (256 addresses), v19 1-way (32).
+TEST(MethodConstant, DistinctAddressesAWarpInstruction)
+{
+    using Fields = std::tuple<unsigned, unsigned, unsigned>;  // requests, addresses, worst
+    EXPECT_EQ(fields(constant_loads("v19", 1000, 256, 3)), Fields(256, 256, 1));
+    EXPECT_EQ(fields(constant_loads("v20", 1000, 256, 3)), Fields(256, 7424, 32));
+    EXPECT_EQ(fields(constant_loads("v19", 40, 32, 1)), Fields(32, 32, 1));
+    EXPECT_EQ(fields(constant_loads("v20", 40, 32, 1)), Fields(32, 256, 8));
+}
+
+// The counts tell the two lookups apart: the uniform kernel does not pass as
+// the divergent one, nor the divergent as the uniform, and a version without
+// __constant__ reads (v21) counts none.
+TEST(MethodConstant, CountsTellTheLookupsApart)
+{
+    const wl::trace::ConstantStats uniform = constant_loads("v19", 1000, 256, 0), divergent = constant_loads("v20", 1000, 256, 0);
+    EXPECT_EQ(divergent.worst, 32u);
+    EXPECT_EQ(divergent.addresses, 32 * divergent.requests);
+    EXPECT_NE(uniform.worst, 32u);
+    EXPECT_NE(uniform.addresses, 32 * uniform.requests);
+    EXPECT_EQ(uniform.addresses, uniform.requests);
+    EXPECT_NE(divergent.addresses, divergent.requests);
+    EXPECT_EQ(constant_loads("v21", 1000, 256, 0).requests, 0u);
+}
+
+// The lookups' results are each lane's own polynomial: v19's output fails
+// v20's check (only lane 0 of each warp, which starts at entry 0 as v19
+// does, would match), and v20's fails v19's. p = 1/32 + 2/32·x + ... at x =
+// 0 is 32/32 = 1 for v19; for v20's lane 1 (the walk from entry 1, ending
+// at entry 0) it is 1/32.
+TEST(MethodConstant, EachLookupsResultsAreItsOwn)
+{
+    EXPECT_EQ(polynomial_reference(0.0f, 0, false), 1.0f);
+    EXPECT_EQ(polynomial_reference(0.0f, 1, true), 1.0f / 32);
+    EXPECT_EQ(polynomial_reference(0.0f, 32, true), 1.0f);  // lane 0 of the second warp
+    const std::size_t n = 77;
+    const std::vector<float> in = make_input<V19>(n, 6);
+    EXPECT_TRUE(check_output<V19>(in, expected_output<V19>(in, n)).ok);
+    EXPECT_TRUE(check_output<V20>(in, expected_output<V20>(in, n)).ok);
+    EXPECT_FALSE(check_output<V20>(in, expected_output<V19>(in, n)).ok);
+    EXPECT_FALSE(check_output<V19>(in, expected_output<V20>(in, n)).ok);
+}
+
+// ---- textures: the shift copy read three ways --------------------------------
+
+// One run of version V on the emulator, its output.
+template <class V> std::vector<float> output_of(const std::vector<float>& in, std::size_t n)
+{
+    wl::emu::Emulator emu;
+    configure(emu, request(V::meta.id, n));
+    EmulatorBackend be{.emu = emu, .module = lab_module<Description>(), .kernels = kKernels};
+    return run_once<V>(be, in, n, 256);
+}
+
+// The three reads give the same floats, bit for bit, for an odd n: out[i] =
+// in[i + 1], and the last element, whose i + 1 is past the end, 0.
+TEST(MethodTexture, ThreeReadsOneResult)
+{
+    const std::size_t n = 1001;
+    const std::vector<float> in = make_input<V21>(n, 8);
+    const std::vector<float> load = output_of<V21>(in, n);
+    EXPECT_EQ(load[0], in[1]);
+    EXPECT_EQ(load[n - 2], in[n - 1]);
+    EXPECT_EQ(load[n - 1], 0.0f);
+    EXPECT_EQ(output_of<V22>(in, n), load);
+    EXPECT_EQ(output_of<V23>(in, n), load);
+}
+
+// A texture that is not over the whole input is caught: made 5 texels
+// short, its last 5 fetches read 0 (a 1D fetch past a linear texture's end
+// reads zeros), and the check names the first such element, n - 6 (whose
+// i + 1 = n - 5 is the first texel missing). A copy without the shift fails too.
+TEST(MethodTexture, CheckCatchesAShortTextureAndAMissingShift)
+{
+    const std::size_t n = 300;
+    const std::vector<float> in = make_input<V23>(n, 2);
+    wl::emu::Emulator emu;
+    configure(emu, request("v23", n));
+    EmulatorBackend be{.emu = emu, .module = lab_module<Description>(), .kernels = kKernels};
+    float* d_in = be.alloc<float>(n);
+    float* d_out = be.alloc<float>(n);
+    be.copy_to_device(d_in, in.data(), n);
+    const TextureObject shorter = linear_texture(be, d_in, n - 5);
+    launch<V23>(be, static_cast<const float*>(d_in), d_out, n, 256, shorter);
+    destroy_texture(be, shorter);
+    std::vector<float> out(n);
+    be.copy_to_host(out.data(), static_cast<const float*>(d_out), n);
+    const Checked c = check_output<V23>(in, out);
+    EXPECT_FALSE(c.ok);
+    EXPECT_EQ(c.value, double(n - 6)) << c.text;
+    EXPECT_FALSE(check_output<V21>(in, std::vector<float>(in.begin(), in.end())).ok);
 }
 
 // ---- the verdict -------------------------------------------------------------

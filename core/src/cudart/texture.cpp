@@ -23,7 +23,7 @@ namespace {
 
 // An H100's texture limits (cudaDeviceProp's maxTexture1D, maxTexture2D, maxTexture1DLinear,
 // maxTexture2DLinear), which also keep the sizes' products far from overflow.
-constexpr size_t kMaxArrayWidth = 131072, kMaxArrayHeight = 65536, kMaxLinearTexels = size_t(1) << 28;
+constexpr size_t kMaxArrayWidth = 131072, kMaxArrayHeight = 65536;
 constexpr size_t kMaxPitchedWidth = 131072, kMaxPitchedHeight = 65000, kMaxPitchBytes = 2097120;
 
 std::mutex g_arrays_mutex;
@@ -99,7 +99,7 @@ emu::Texture resource_texels(const cudaResourceDesc& r)
     switch (r.resType) {
     case cudaResourceTypeLinear: {
         emu::Texture t = channels_of(r.res.linear.desc, call);
-        if (r.res.linear.sizeInBytes / t.texel_bytes() > kMaxLinearTexels)
+        if (r.res.linear.sizeInBytes / t.texel_bytes() > emu::kMaxLinearTexels)
             throw Failure(Error::InvalidValue, std::string(call) + ": linear memory of more than 2^28 texels");
         check_device_range(r.res.linear.devPtr, r.res.linear.sizeInBytes, call, "linear resource's memory");
         t.texels = static_cast<const unsigned char*>(r.res.linear.devPtr);

@@ -36,6 +36,10 @@ struct Texture {
     unsigned texel_bytes() const { return channels * channel_bits / 8; }
 };
 
+// The most texels a 1D texture over linear memory may hold (NVIDIA, "CUDA C++
+// Programming Guide", technical specifications: 2^28 from compute capability 5.0).
+inline constexpr std::uint64_t kMaxLinearTexels = std::uint64_t(1) << 28;
+
 // A texture object: a nonzero handle, as cudaTextureObject_t carries it.
 std::uint64_t create_texture(const Texture& t);
 // False when the handle names no live texture.

@@ -39,6 +39,23 @@ constexpr std::uint32_t kCanonicalNanF32 = 0x7FFF'FFFF;
 constexpr std::uint16_t kCanonicalNan16 = 0x7FFF;  // f16 and bf16
 inline std::uint64_t f32_result(float f) { return f != f ? kCanonicalNanF32 : bits(f); }
 
+// The bits of a float or double.
+template <class F> using bits_of = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
+
+// The first NaN of `in_order` (bits of F) made quiet, its sign and payload
+// kept: the top bit of its fraction set, as x86 and the GPU's double units
+// quiet a NaN. No NaN among them: 0.
+template <class F> bits_of<F> first_nan(std::initializer_list<bits_of<F>> in_order)
+{
+    using U = bits_of<F>;
+    constexpr U magnitude = std::numeric_limits<U>::max() >> 1;
+    constexpr U infinity = std::bit_cast<U>(std::numeric_limits<F>::infinity());
+    constexpr U quiet = U{1} << (std::numeric_limits<F>::digits - 2);
+    for (U v : in_order)
+        if ((v & magnitude) > infinity) return v | quiet;
+    return 0;
+}
+
 // A double operation with a NaN operand gives that NaN made quiet, sign and
 // payload kept (the GPU's double units, unlike its float ones, propagate it).
 // Where several operands are NaN, PTX leaves open which one: the order here is
@@ -48,27 +65,16 @@ inline std::uint64_t f32_result(float f) { return f != f ? kCanonicalNanF32 : bi
 // kernel can meet the other order. Explicit, not the host's: x86 keeps its
 // instruction's first source, which the compiler may swap, and AArch64 can
 // give its default NaN instead. No NaN among them: 0.
-inline std::uint64_t f64_nan_kept(std::initializer_list<std::uint64_t> in_order)
-{
-    constexpr std::uint64_t magnitude = 0x7FFF'FFFF'FFFF'FFFF, infinity = 0x7FF0'0000'0000'0000, quiet = 0x0008'0000'0000'0000;
-    for (std::uint64_t v : in_order)
-        if ((v & magnitude) > infinity) return v | quiet;
-    return 0;
-}
+inline std::uint64_t f64_nan_kept(std::initializer_list<std::uint64_t> in_order) { return first_nan<double>(in_order); }
 
 // fma with a NaN operand gives the first NaN of a, b, c, made quiet, as
 // glibc's fma does (x86's FMA3 keeps the NaN first in its form's formula: the
 // 132 form, a * b + c, keeps a's, then b's, then c's).
-template <class F> F first_nan_of(F a, F b, F c)
-{
-    using U = std::conditional_t<sizeof(F) == 4, std::uint32_t, std::uint64_t>;
-    constexpr U quiet = U{1} << (std::numeric_limits<F>::digits - 2);
-    const F nan = a != a ? a : b != b ? b : c;
-    return std::bit_cast<F>(static_cast<U>(std::bit_cast<U>(nan) | quiet));
-}
 template <class F> F library_fma(F a, F b, F c)
 {
-    return a != a || b != b || c != c ? first_nan_of(a, b, c) : std::fma(a, b, c);
+    using U = bits_of<F>;
+    const U nan = first_nan<F>({std::bit_cast<U>(a), std::bit_cast<U>(b), std::bit_cast<U>(c)});
+    return nan != 0 ? std::bit_cast<F>(nan) : std::fma(a, b, c);
 }
 
 // fma in one instruction where the host has one. The build targets every

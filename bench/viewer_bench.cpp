@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "labs/common/bench_json.h"
-#include "viewer/headless.h"
-#include "viewer/panels.h"
-#include "viewer/step_model.h"
+#include "viewer/platform/headless.h"
+#include "viewer/panels/panels.h"
+#include "viewer/model/step_model.h"
 
 namespace {
 

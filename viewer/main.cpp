@@ -5,11 +5,11 @@
 #include <cstdio>
 #include <memory>
 
-#include "viewer/headless.h"
-#include "viewer/options.h"
-#include "viewer/panels.h"
-#include "viewer/platform.h"
-#include "viewer/timing_model.h"
+#include "viewer/platform/headless.h"
+#include "viewer/app/options.h"
+#include "viewer/panels/panels.h"
+#include "viewer/platform/platform.h"
+#include "viewer/model/timing_model.h"
 #include "labs/common/bench_json.h"
 
 int main(int argc, char** argv)

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "labs/common/lab.h"
-#include "viewer/trace_runner.h"
+#include "viewer/app/trace_runner.h"
 
 namespace {
 

@@ -16,12 +16,12 @@
 #include <memory>
 
 #include "labs/common/bench_json.h"
-#include "viewer/headless.h"
-#include "viewer/options.h"
-#include "viewer/panels.h"
-#include "viewer/platform.h"
-#include "viewer/timing_model.h"
-#include "viewer/trace_runner.h"
+#include "viewer/platform/headless.h"
+#include "viewer/app/options.h"
+#include "viewer/panels/panels.h"
+#include "viewer/platform/platform.h"
+#include "viewer/model/timing_model.h"
+#include "viewer/app/trace_runner.h"
 
 namespace {
 

@@ -22,6 +22,14 @@ A room includes its own headers and the public headers (core/include/warplab/)
 of lower rooms. Another room's private headers (core/src/) are included only
 where listed in PRIVATE_INTERFACES; nothing outside core/ includes core/src/.
 
+Inside viewer/, rooms, lowest first (viewer/README.md):
+  0  model/      what the panels draw from: steps, source, timing, lessons, layout, theme
+  1  app/        the one App state and what changes it: options, traces, lessons played, programs
+  2  panels/     one file per panel, the frame that draws them, their drawing pieces
+  3  platform/   where a frame goes: an SDL window, the browser page, headless files
+A viewer room includes its own files and those of lower rooms: a panel draws
+the same whichever platform shows it. viewer/main.cpp sits above the rooms.
+
 A quoted include is resolved the way the build resolves it: next to the
 including file, then from the include directories (the repository root,
 core/include, apps/grader). An include that resolves to nothing in the
@@ -49,6 +57,7 @@ ROOM_ALIASES = {"user": "ptx"}  # a user's .cu file, read into the PTX API (warp
 # operations' traced column.
 PRIVATE_INTERFACES = {("ptx", "core/src/emu/runtime.h"), ("cuda", "core/src/ptx/statements.h"),
                       ("cuda", "core/src/ptx/traced.h")}
+VIEWER_ROOMS = {"model": 0, "app": 1, "panels": 2, "platform": 3}  # viewer/'s rooms, lowest first
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)
 ADD_LIBRARY = re.compile(r'add_library\(\s*(\w+)([^)]*)\)')
@@ -92,6 +101,20 @@ def room_crossing(rel, target_rel):
     return None
 
 
+def viewer_room_of(rel):
+    """'panels' for viewer/panels/x.cpp; None outside viewer/'s rooms (viewer/main.cpp)."""
+    parts = rel.split("/")
+    return parts[1] if len(parts) > 2 and parts[0] == "viewer" and parts[1] in VIEWER_ROOMS else None
+
+
+def viewer_crossing(rel, target_rel):
+    """Why an include breaks viewer/'s rooms, or None."""
+    room, target = viewer_room_of(rel), viewer_room_of(target_rel)
+    if room is None or target is None or VIEWER_ROOMS[target] <= VIEWER_ROOMS[room]:
+        return None
+    return f"viewer room {target} (rank {VIEWER_ROOMS[target]}) from viewer room {room} (rank {VIEWER_ROOMS[room]})"
+
+
 def resolve(root, including, name):
     for base in [including.parent] + [root / d for d in INCLUDE_DIRS]:
         candidate = (base / name).resolve()
@@ -122,7 +145,7 @@ def crossings(root):
             line = text.count("\n", 0, match.start()) + 1
             if theirs is not None and theirs > own:
                 found.append(f"{rel}:{line}: includes {target_rel} (layer {theirs}) from layer {own}")
-            elif (why := room_crossing(rel, target_rel)) is not None:
+            elif (why := room_crossing(rel, target_rel) or viewer_crossing(rel, target_rel)) is not None:
                 found.append(f"{rel}:{line}: includes {target_rel}: {why}")
     return found
 
@@ -198,6 +221,19 @@ def self_test():
         if found != expected:
             print(f"self-test: expected {expected}, got {found}", file=sys.stderr)
             return 1
+        for room in ("model", "panels", "platform"):
+            (root / "viewer" / room).mkdir(parents=True)
+        (root / "viewer/platform/platform.h").write_text("#pragma once\n")
+        (root / "viewer/model/step_model.h").write_text("#pragma once\n")
+        (root / "viewer/panels/panel_steps.cpp").write_text('#include "viewer/model/step_model.h"\n'
+                                                             '#include "viewer/platform/platform.h"\n')
+        (root / "viewer/main.cpp").write_text('#include "viewer/platform/platform.h"\n')
+        found = [f for f in crossings(root) if f.startswith("viewer/")]
+        expected = ["viewer/panels/panel_steps.cpp:2: includes viewer/platform/platform.h: "
+                    "viewer room platform (rank 3) from viewer room panels (rank 2)"]
+        if found != expected:
+            print(f"self-test: expected {expected}, got {found}", file=sys.stderr)
+            return 1
         (root / "CMakeLists.txt").write_text("add_library(core_lib STATIC core/src/a.cpp)\nadd_library(lab_lib labs/a.cpp)\n")
         (root / "web").mkdir()
         (root / "web/CMakeLists.txt").write_text("target_sources(lab_lib PRIVATE x.cpp)\n\ntarget_sources(core_lib PRIVATE stub.cpp)\n")
@@ -206,7 +242,7 @@ def self_test():
             print(f"self-test: expected web/CMakeLists.txt:3 adding to core_lib, got {found}", file=sys.stderr)
             return 1
     print("self-test: the crossing core/src/bad.cpp:2 -> labs/common/lab.h was found, three room crossings, "
-          "and a core/ library given sources from web/")
+          "a panel including the platform, and a core/ library given sources from web/")
     return 0
 
 

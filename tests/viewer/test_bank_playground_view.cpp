@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "viewer/step_model.h"
+#include "viewer/model/step_model.h"
 
 namespace {
 

@@ -7,9 +7,9 @@
 
 #include "labs/common/traced_run.h"
 #include "labs/common/data_dir.h"
-#include "viewer/declared_arrays.h"
-#include "viewer/format.h"
-#include "viewer/step_model.h"
+#include "viewer/model/declared_arrays.h"
+#include "viewer/model/format.h"
+#include "viewer/model/step_model.h"
 
 namespace warplab::viewer {
 namespace {

@@ -5,7 +5,7 @@
 // a class must see is on screen, not scrolled away: the step's source lines
 // whole, the selected version's time bar and the reference's label, and a
 // fault's text with its lockstep button. The checks read Dear ImGui's draw
-// lists (viewer/text_check.h) and the named regions, so the frames are laid
+// lists (viewer/panels/text_check.h) and the named regions, so the frames are laid
 // out but not rasterized: the whole sweep takes seconds.
 #include <gtest/gtest.h>
 
@@ -17,13 +17,13 @@
 
 #include "labs/common/bench_json.h"
 #include "labs/common/lab.h"
-#include "viewer/draw_util.h"
-#include "viewer/layout.h"
-#include "viewer/lesson_player.h"
-#include "viewer/panels.h"
-#include "viewer/platform.h"
-#include "viewer/text_check.h"
-#include "viewer/timing_model.h"
+#include "viewer/panels/draw_util.h"
+#include "viewer/model/layout.h"
+#include "viewer/app/lesson_player.h"
+#include "viewer/panels/panels.h"
+#include "viewer/platform/platform.h"
+#include "viewer/panels/text_check.h"
+#include "viewer/model/timing_model.h"
 
 namespace warplab::viewer {
 namespace {

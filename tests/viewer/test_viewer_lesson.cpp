@@ -1,4 +1,4 @@
-// Lessons (viewer/lesson.h): the format, field by field and error by error;
+// Lessons (viewer/model/lesson.h): the format, field by field and error by error;
 // answers read from traces, against hand-derived numbers; the keys that play
 // a lesson; and the shipped lessons, each loaded, rendered headless as a
 // handout, with every question's stated answer what its trace gives.
@@ -14,9 +14,9 @@
 #include <tuple>
 
 #include "labs/common/bench_json.h"
-#include "viewer/lesson_player.h"
-#include "viewer/timing_model.h"
-#include "viewer/trace_runner.h"
+#include "viewer/app/lesson_player.h"
+#include "viewer/model/timing_model.h"
+#include "viewer/app/trace_runner.h"
 #include "warplab/ptx/ptx.h"
 #include "warplab/trace/compare.h"
 

@@ -1,4 +1,4 @@
-// A lesson's slides on a whole program's launches (viewer/lesson_programs.h)
+// A lesson's slides on a whole program's launches (viewer/app/lesson_programs.h)
 // and a launch beside a lab's version: the program built and run once, each
 // slide's launch found among those it made, the answers read from its traces;
 // a launch it did not make is one line naming the slide and the field. Also
@@ -15,13 +15,13 @@
 #include <nlohmann/json.hpp>
 
 #include "labs/common/data_dir.h"
-#include "viewer/app.h"
-#include "viewer/lesson_player.h"
-#include "viewer/lesson_programs.h"
-#include "viewer/options.h"
-#include "viewer/panels.h"
-#include "viewer/program_view.h"
-#include "viewer/source_model.h"
+#include "viewer/app/app.h"
+#include "viewer/app/lesson_player.h"
+#include "viewer/app/lesson_programs.h"
+#include "viewer/app/options.h"
+#include "viewer/panels/panels.h"
+#include "viewer/app/program_view.h"
+#include "viewer/model/source_model.h"
 #include "warplab/ptx/ptx.h"
 #include "warplab/trace/compare.h"
 

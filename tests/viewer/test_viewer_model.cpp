@@ -7,15 +7,15 @@
 
 #include "labs/common/data_dir.h"
 #include "labs/common/traced_run.h"
-#include "viewer/app.h"
-#include "viewer/barrier_switch.h"
-#include "viewer/format.h"
-#include "viewer/panel_time_published.h"
-#include "viewer/panels.h"
-#include "viewer/platform.h"
-#include "viewer/source_model.h"
-#include "viewer/step_model.h"
-#include "viewer/timing_model.h"
+#include "viewer/app/app.h"
+#include "viewer/panels/barrier_switch.h"
+#include "viewer/model/format.h"
+#include "viewer/panels/panel_time_published.h"
+#include "viewer/panels/panels.h"
+#include "viewer/platform/platform.h"
+#include "viewer/model/source_model.h"
+#include "viewer/model/step_model.h"
+#include "viewer/model/timing_model.h"
 
 namespace warplab::viewer {
 namespace {

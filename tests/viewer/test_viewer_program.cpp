@@ -13,10 +13,10 @@
 #include <nlohmann/json.hpp>
 
 #include "labs/common/data_dir.h"
-#include "viewer/app.h"
-#include "viewer/options.h"
-#include "viewer/panels.h"
-#include "viewer/program_view.h"
+#include "viewer/app/app.h"
+#include "viewer/app/options.h"
+#include "viewer/panels/panels.h"
+#include "viewer/app/program_view.h"
 #include "warplab/ptx/ptx.h"
 
 namespace warplab::viewer {

@@ -12,11 +12,11 @@
 #include <nlohmann/json.hpp>
 
 #include "labs/common/png_io.h"
-#include "viewer/layout.h"
-#include "viewer/platform.h"
+#include "viewer/model/layout.h"
+#include "viewer/platform/platform.h"
 #include "labs/common/data_dir.h"
 #include "labs/common/lab.h"
-#include "viewer/source_model.h"
+#include "viewer/model/source_model.h"
 #include "warplab/ptx/ptx.h"
 
 namespace warplab::viewer {

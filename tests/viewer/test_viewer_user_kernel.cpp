@@ -9,9 +9,9 @@
 #include <fstream>
 #include <set>
 
-#include "viewer/app.h"
-#include "viewer/panels.h"
-#include "viewer/source_model.h"
+#include "viewer/app/app.h"
+#include "viewer/panels/panels.h"
+#include "viewer/model/source_model.h"
 #include "warplab/ptx/ptx.h"
 
 namespace warplab::viewer {

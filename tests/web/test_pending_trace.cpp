@@ -15,9 +15,9 @@
 #include <utility>
 #include <vector>
 
-#include "viewer/app.h"
-#include "viewer/panels.h"
-#include "viewer/trace_runner.h"
+#include "viewer/app/app.h"
+#include "viewer/panels/panels.h"
+#include "viewer/app/trace_runner.h"
 
 namespace {
 

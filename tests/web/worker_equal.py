@@ -33,7 +33,7 @@ def native(args, lab, version, extra):
 
 
 def request(lab, doc, warp_width=32, n=None):
-    # shape and block_dim empty: the lab's defaults, as the native run took them (viewer/trace_runner.cpp's request)
+    # shape and block_dim empty: the lab's defaults, as the native run took them (viewer/app/trace_runner.cpp's request)
     return {"lab": lab, "version": doc["version"], "n": n if n is not None else doc["n"], "shape": [], "block": doc["block"],
             "block_dim": [], "type": doc["type"], "backend": 0, "schedule": doc["schedule"], "setting": -1,
             "warp_width": warp_width, "max_instructions": 0}

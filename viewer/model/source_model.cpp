@@ -1,0 +1,174 @@
+#include "viewer/model/source_model.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <sstream>
+
+#include "warplab/trace/record.h"
+
+namespace warplab::viewer {
+
+namespace {
+
+std::string trim_right(const std::string& s)
+{
+    std::size_t end = s.size();
+    while (end > 0 && std::isspace(static_cast<unsigned char>(s[end - 1]))) --end;
+    return s.substr(0, end);
+}
+
+std::string trim(const std::string& s)
+{
+    const std::string r = trim_right(s);
+    std::size_t begin = 0;
+    while (begin < r.size() && std::isspace(static_cast<unsigned char>(r[begin]))) ++begin;
+    return r.substr(begin);
+}
+
+bool is_comment_or_blank(const std::string& line)
+{
+    const std::string t = trim(line);
+    return t.empty() || t.rfind("//", 0) == 0;
+}
+
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The last identifier of one parameter declaration ("const T* __restrict__ g_in" -> "g_in").
+std::string parameter_name(const std::string& declaration)
+{
+    std::string d = trim(declaration);
+    if (const auto eq = d.find('='); eq != std::string::npos) d = trim(d.substr(0, eq));
+    std::size_t end = d.size();
+    while (end > 0 && !is_identifier_char(d[end - 1])) --end;
+    std::size_t begin = end;
+    while (begin > 0 && is_identifier_char(d[begin - 1])) --begin;
+    return d.substr(begin, end - begin);
+}
+
+// Splits at commas outside <>, () and [].
+std::vector<std::string> split_parameters(const std::string& list)
+{
+    std::vector<std::string> out(1);
+    int depth = 0;
+    for (char c : list) {
+        if (c == '<' || c == '(' || c == '[') ++depth;
+        if (c == '>' || c == ')' || c == ']') --depth;
+        if (c == ',' && depth == 0)
+            out.emplace_back();
+        else
+            out.back() += c;
+    }
+    return out;
+}
+
+}  // namespace
+
+SourceCache::SourceCache(std::string root) : root_(std::move(root)) {}
+
+const SourceFile& SourceCache::get(const std::string& path)
+{
+    auto it = files_.find(path);
+    if (it != files_.end()) return it->second;
+    SourceFile f;
+    f.path = path;
+    f.hash = wl::trace::file_hash(path.c_str());
+    std::ifstream in(root_ + "/" + path);
+    if (!in) in.open(path);  // a user's own file (--file): as the trace names it, from the working directory
+    f.found = bool(in);
+    for (std::string line; std::getline(in, line);) f.lines.push_back(trim_right(line));
+    return files_.emplace(path, std::move(f)).first->second;
+}
+
+std::vector<LineChange> changed_lines(const std::vector<std::string>& before, const std::vector<std::string>& after)
+{
+    const std::size_t n = before.size(), m = after.size();
+    // lcs[i][j]: longest common subsequence of before[i..] and after[j..]
+    std::vector<std::vector<std::uint32_t>> lcs(n + 1, std::vector<std::uint32_t>(m + 1, 0));
+    for (std::size_t i = n; i-- > 0;)
+        for (std::size_t j = m; j-- > 0;)
+            lcs[i][j] = trim_right(before[i]) == trim_right(after[j]) ? lcs[i + 1][j + 1] + 1
+                                                                      : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    std::vector<LineChange> out(m, LineChange::Changed);
+    for (std::size_t i = 0, j = 0; i < n && j < m;) {
+        if (trim_right(before[i]) == trim_right(after[j])) {
+            out[j] = LineChange::Same;
+            ++i, ++j;
+        } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+            ++i;
+        } else {
+            ++j;
+        }
+    }
+    for (std::size_t j = 0; j < m; ++j)
+        if (out[j] == LineChange::Changed && is_comment_or_blank(after[j])) out[j] = LineChange::CommentChanged;
+    return out;
+}
+
+std::vector<std::string> included_kernel_files(const SourceFile& file)
+{
+    std::vector<std::string> out;
+    for (const std::string& line : file.lines) {
+        const std::string t = trim(line);
+        if (t.rfind("#include \"kernels/", 0) != 0) continue;
+        const std::size_t open = t.find('"'), close = t.find('"', open + 1);
+        if (close != std::string::npos) out.push_back(t.substr(open + 1, close - open - 1));
+    }
+    return out;
+}
+
+std::vector<std::string> kernel_parameter_names(const SourceFile& file, const std::string& kernel)
+{
+    std::string text;
+    for (const std::string& line : file.lines) text += line + "\n";
+    const std::size_t global = text.find("__global__");
+    std::size_t at = text.find(kernel + "(", global == std::string::npos ? 0 : global);
+    if (at == std::string::npos) return {};
+    at += kernel.size() + 1;
+    int depth = 1;
+    std::size_t end = at;
+    for (; end < text.size() && depth > 0; ++end) {
+        if (text[end] == '(') ++depth;
+        if (text[end] == ')') --depth;
+    }
+    std::vector<std::string> names;
+    for (const std::string& p : split_parameters(text.substr(at, end - at - 1))) names.push_back(parameter_name(p));
+    return names;
+}
+
+std::vector<std::string> warning_lines(const std::string& nvcc_warnings)
+{
+    std::vector<std::string> lines;
+    std::istringstream in(nvcc_warnings);
+    for (std::string line; std::getline(in, line);) {
+        const std::size_t open = line.find('('), close = line.find("): warning ");
+        if (open != std::string::npos && close != std::string::npos && open < close) lines.push_back(line);
+    }
+    return lines;
+}
+
+std::map<std::uint32_t, std::string> warned_lines(const std::string& nvcc_warnings, const std::string& path)
+{
+    const auto name_of = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
+    std::map<std::uint32_t, std::string> lines;
+    for (const std::string& line : warning_lines(nvcc_warnings)) {
+        const std::size_t open = line.find('('), close = line.find("): warning ");
+        if (name_of(line.substr(0, open)) != name_of(path)) continue;
+        std::uint32_t n = 0;
+        for (std::size_t i = open + 1; i < close; ++i) {
+            if (!std::isdigit(static_cast<unsigned char>(line[i]))) { n = 0; break; }
+            n = n * 10 + std::uint32_t(line[i] - '0');
+        }
+        if (n) lines.emplace(n, line.substr(close + std::string("): warning ").size()));
+    }
+    return lines;
+}
+
+std::string warned_legend(const std::map<std::uint32_t, std::string>& warned)
+{
+    std::string lines;
+    for (const auto& [line, warning] : warned) lines += (lines.empty() ? "" : ", ") + std::to_string(line);
+    return warned.size() == 1 ? "nvcc warns at line " + lines + " (hover it)" : "nvcc warns at lines " + lines + " (hover them)";
+}
+
+}  // namespace warplab::viewer

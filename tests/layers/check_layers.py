@@ -52,11 +52,11 @@ ROOMS = {"version": -1, "trace": 0, "occupancy": 0, "dim3.h": 0, "emu": 1, "ptx"
 ROOMS["cudart"] = 4  # warplab's CUDA runtime, on the emulator and the PTX interpreter, or the GPU trace
 ROOM_ALIASES = {"user": "ptx"}  # a user's .cu file, read into the PTX API (warplab/ptx/kernel_file.h)
 # The private headers a room may take from another: the interpreter drives
-# the runtime through runtime.h; the instrumenter reads PTX through the
-# statement layer the parser uses, and what to record from the table of
-# operations' traced column.
-PRIVATE_INTERFACES = {("ptx", "core/src/emu/runtime.h"), ("cuda", "core/src/ptx/statements.h"),
-                      ("cuda", "core/src/ptx/traced.h")}
+# the runtime through runtime.h and counts a mask's lanes as it does
+# (bit_count.h); the instrumenter reads PTX through the statement layer the
+# parser uses, and what to record from the table of operations' traced column.
+PRIVATE_INTERFACES = {("ptx", "core/src/emu/runtime.h"), ("ptx", "core/src/emu/bit_count.h"),
+                      ("cuda", "core/src/ptx/statements.h"), ("cuda", "core/src/ptx/traced.h")}
 VIEWER_ROOMS = {"model": 0, "app": 1, "panels": 2, "platform": 3}  # viewer/'s rooms, lowest first
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cu", ".cuh"}
 INCLUDE = re.compile(r'^\s*#\s*include\s*"([^"]+)"', re.M)

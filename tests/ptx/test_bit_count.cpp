@@ -1,15 +1,16 @@
-// bit_count (bit_count.h), the lane count of the interpreter's warp passes:
-// the host's POPCNT where it has one, std::popcount elsewhere, the same counts.
+// bit_count (core/src/emu/bit_count.h), the lane count of the interpreter's
+// warp passes and the runtime's collectives: the host's POPCNT where it has
+// one, std::popcount elsewhere, the same counts.
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <random>
 
-#include "bit_count.h"
+#include "../emu/bit_count.h"  // from core/src/ptx, this target's include directory
 
 namespace {
 
-using wl::ptx::detail::bit_count;
+using wl::emu::detail::bit_count;
 
 TEST(BitCount, CountsByHand)
 {

@@ -5,6 +5,7 @@
 #include <bit>
 #include <sstream>
 
+#include "bit_count.h"
 #include "block.h"
 
 namespace wl::emu::detail {
@@ -74,7 +75,7 @@ Collective* free_slot(Warp& w, CollectiveOp op, std::uint64_t mask)
             slot.op = op;
             slot.mask = mask;
             slot.arrived = 0;
-            slot.waiting = static_cast<unsigned>(std::popcount(mask));
+            slot.waiting = bit_count(mask);
             slot.in_use = true;
             return &slot;
         }

@@ -8,7 +8,7 @@
 #include <climits>
 #include <cstdlib>
 
-#include "bit_count.h"
+#include "../emu/bit_count.h"
 #include "interp.h"
 #include "rounding.h"
 
@@ -248,7 +248,7 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
               : in.op == Op::Min ? std::min(ua, ub) : std::max(ua, ub);
         break;
     }
-    case Op::Popc: r = detail::bit_count(ua); put(fr, in.o[0], Ty::U32, r); return;
+    case Op::Popc: r = emu::detail::bit_count(ua); put(fr, in.o[0], Ty::U32, r); return;
     case Op::Clz: r = static_cast<std::uint64_t>(std::countl_zero(ua) - (64 - w)); put(fr, in.o[0], Ty::U32, r); return;
     case Op::Bfind: {
         std::uint64_t x = s && sa < 0 ? ~ua & (w == 64 ? ~0ULL : (1ULL << w) - 1) : ua;

@@ -2,7 +2,7 @@
 // slots in per-host-thread arrays, resuming one lane (the runtime's
 // KernelBody::run_lane), and, under the Independent schedule, one pass over a warp
 // with the lanes at one pc run together (KernelBody::run_pass).
-#include "bit_count.h"
+#include "../emu/bit_count.h"
 #include "interp.h"
 
 namespace wl::ptx::detail {
@@ -198,10 +198,10 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     // divergent groups add up, so the count errs high, never low).
     std::uint64_t& warp_budget_used = tls_warp_budget_used[lanes[0].flat / L.warp_size];
     // The pass's lanes 0 .. count - 1, when they are all in this group.
-    const unsigned count = bit_count(g.lanes);
+    const unsigned count = emu::detail::bit_count(g.lanes);
     const LaneMask whole = g.lanes == lanes_below(count) ? g.lanes : 0;
     auto executed = [&](LaneMask exec) {  // the lane-instructions of one instruction
-        emu::detail::tls_lane_instructions += exec == whole ? count : bit_count(exec);
+        emu::detail::tls_lane_instructions += exec == whole ? count : emu::detail::bit_count(exec);
     };
     // The instruction mix: each live lane reached the instruction at `at` (a watched block's lanes only).
     const bool tallied = lanes[0].run->t.tally != nullptr;

@@ -7,7 +7,7 @@
 #include <bit>
 #include <cstdint>
 
-namespace wl::ptx::detail {
+namespace wl::emu::detail {
 
 #if defined(__x86_64__) && !defined(__POPCNT__)
 inline const bool kHostPopcnt = (__builtin_cpu_init(), __builtin_cpu_supports("popcnt"));
@@ -23,4 +23,4 @@ inline unsigned bit_count(std::uint64_t bits)
 inline unsigned bit_count(std::uint64_t bits) { return static_cast<unsigned>(std::popcount(bits)); }
 #endif
 
-}  // namespace wl::ptx::detail
+}  // namespace wl::emu::detail

@@ -8,7 +8,7 @@
 #include "labs/coalescing/sweep.h"
 #include "labs/common/make_lab.h"
 #include "labs/image/run.h"
-#include "labs/matmul/lab.h"
+#include "labs/matmul/run.h"
 #include "labs/method/run.h"
 #include "labs/reduction/run.h"
 #include "labs/transfers/lab.h"
@@ -54,7 +54,13 @@ const std::vector<Lab>& all_labs()
                                           .bench_sizes = {1u << 20, 1u << 22, 1u << 24, 1u << 28, 1u << 30},
                                           .published_source = "harris-g80"},
                                          WL_GPU_BACKENDS(reduction)),
-        matmul::make_lab(),
+        // n = 0: each version's trace default (one block's worth of C, K = 64).
+        // 4096^3 is the size v8's target ratio to cuBLAS was set at; 1024 and 2048 show the climb;
+        // 3072^3 makes 288 tiles of 128×256, 2.2 waves on 132 SMs: what v13 (stream-K) is for;
+        // 8192^3 (BF16 versions and cuBLAS only) is where BF16 GEMMs are commonly compared.
+        make_lab<matmul::Description>({.id = "matmul", .title = "Matrix multiply (SGEMM)", .default_n = 0, .default_block = 0,
+                                       .types = {"float"}, .bench_sizes = {1024, 2048, 3072, 4096, 8192}},
+                                      WL_GPU_BACKENDS(matmul)),
         // 2^12 outputs: 16 blocks, quick to trace at every setting of a sweep.
         make_lab<coalescing::Description>({.id = "coalescing", .title = "Coalescing (offset and stride copies)", .default_n = 1u << 12,
                                            .default_block = 256, .types = {"float"}, .bench_sizes = {coalescing::kBenchElements},

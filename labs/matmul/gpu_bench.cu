@@ -3,7 +3,8 @@
 // cores) measured in the same run, and checks every version's C against
 // cuBLAS's pedantic FP32 one (check_on_gpu, for the gpu tests). Each row is
 // compared with the cuBLAS of its own arithmetic: FP32 versions with pedantic
-// SGEMM, TF32 ones with cuBLAS TF32, BF16 ones with cuBLAS BF16.
+// SGEMM, TF32 ones with cuBLAS TF32, BF16 ones with cuBLAS BF16. With them,
+// the lab's GPU entry points: the trace is the run skeleton's.
 #include <cublas_v2.h>
 
 #include <algorithm>
@@ -13,11 +14,11 @@
 #include <memory>
 #include <random>
 
+#include "labs/common/gpu_backends.cuh"
 #include "labs/common/gpu_bench.h"
 #include "labs/matmul/bf16_inputs.cuh"
-#include "labs/matmul/driver.h"
 #include "labs/matmul/kernels.cuh"
-#include "labs/matmul/lab.h"
+#include "labs/matmul/run.h"
 
 namespace warplab::matmul {
 
@@ -366,5 +367,7 @@ RunResult check_on_gpu(const RunRequest& req)
                 "; ||C - exact|| / ||exact|| = " + error + " on the CPU's rows";
     return out;
 }
+
+GpuBackends gpu_backends() { return GpuBackends{trace_on_gpu<Description>, check_on_gpu, bench_on_gpu}; }
 
 }  // namespace warplab::matmul

@@ -32,7 +32,8 @@ inline constexpr KernelFiles kKernels{
 
 // A and B rounded to bf16 (16-bit patterns), rows padded with zeros to a
 // multiple of 8 elements (16 bytes, a tensor map's row stride): what the
-// BF16 versions multiply, made before and outside their timing (labs/matmul/bf16_inputs.cuh).
+// BF16 versions multiply. The bench makes them before and outside its timing
+// (labs/matmul/bf16_inputs.cuh); where a run sets none, v14's launch makes them.
 struct Bf16Operands {
     const std::uint16_t* a = nullptr;  // M rows of bf16_row(K)
     const std::uint16_t* b = nullptr;  // K rows of bf16_row(N)
@@ -45,7 +46,7 @@ struct Operands {
     const float* b;
     float* c;
     unsigned m, n, k;
-    Bf16Operands bf16 = {};  // set for the BF16 versions only
+    Bf16Operands bf16 = {};  // the BF16 versions' inputs, if made before the launch
 };
 
 constexpr unsigned ceil_div(std::size_t x, unsigned d) { return static_cast<unsigned>((x + d - 1) / d); }

@@ -7,6 +7,8 @@ Layers, lowest first:
   2  labs/                              the registry and the lab runners, on core/
   3  apps/, viewer/                     the CLI, the grader and the viewer, on labs/
 tests/, bench/ and scripts/ sit above everything and are not checked.
+Inside labs/, labs/common/ (the skeleton every lab is built on) includes no
+lab's folder: only the registry (labs/common/registry.cpp), one line a lab, names them.
 The build keeps the same order: a core/ library gets its sources from core/'s
 own build files (or the root CMakeLists.txt) only, never from a folder above
 (the browser build's stand-ins for core/ live in core/).
@@ -47,6 +49,7 @@ LAYERS = [(0, ("kernels/", "exercises/", "solutions/")),
           (1, ("core/",)),
           (2, ("labs/",)),
           (3, ("apps/", "viewer/"))]
+REGISTRY = "labs/common/registry.cpp"  # the one file of labs/common/ that names each lab
 INCLUDE_DIRS = ["", "core/include", "apps/grader"]
 ROOMS = {"version": -1, "trace": 0, "occupancy": 0, "dim3.h": 0, "emu": 1, "ptx": 2, "cuda": 3}
 ROOMS["cudart"] = 4  # warplab's CUDA runtime, on the emulator and the PTX interpreter, or the GPU trace
@@ -86,6 +89,9 @@ def room_of(rel):
 
 def room_crossing(rel, target_rel):
     """Why an include breaks the rooms' rules, or None."""
+    if rel.startswith("labs/common/") and rel != REGISTRY and target_rel.startswith("labs/") \
+            and not target_rel.startswith("labs/common/"):
+        return f"a lab from labs/common/ (only the registry, {REGISTRY}, names the labs)"
     if target_rel.startswith("core/src/") and not rel.startswith("core/"):
         return "a private header of core/ (include core/include/warplab/ instead)"
     if not rel.startswith("core/"):
@@ -233,6 +239,17 @@ def self_test():
                     "viewer room platform (rank 3) from viewer room panels (rank 2)"]
         if found != expected:
             print(f"self-test: expected {expected}, got {found}", file=sys.stderr)
+            return 1
+        (root / "labs/common/peek.cpp").unlink()
+        (root / "labs/matmul").mkdir()
+        (root / "labs/matmul/run.h").write_text('#include "labs/common/lab.h"\n')
+        (root / "labs/common/registry.cpp").write_text('#include "labs/matmul/run.h"\n')
+        (root / "labs/common/stub.cpp").write_text('#include "lab.h"\n#include "../matmul/run.h"\n')
+        found = [f for f in crossings(root) if f.startswith("labs/")]
+        expected = ["labs/common/stub.cpp:2: includes labs/matmul/run.h: a lab from labs/common/ "
+                    "(only the registry, labs/common/registry.cpp, names the labs)"]
+        if found != expected:
+            print(f"self-test: expected {expected} (the registry and a lab include freely), got {found}", file=sys.stderr)
             return 1
         (root / "CMakeLists.txt").write_text("add_library(core_lib STATIC core/src/a.cpp)\nadd_library(lab_lib labs/a.cpp)\n")
         (root / "web").mkdir()

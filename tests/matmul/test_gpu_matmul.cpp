@@ -162,7 +162,7 @@ TEST_P(GpuMatmulVsCublas, AwkwardShapes)
           // tile column 4 wide; C smaller than one box of the store (3 × 4); a row past a tile with a
           // 4-wide second tile column. The shapes above with N % 4 != 0 take its store from registers
           {2200, 2052, 64}, {3, 4, 5}, {129, 260, 70}}) {
-        const RunResult r = matmul::check_on_gpu(request(GetParam(), shape, BackendChoice::Gpu));
+        const RunResult r = find_lab("matmul")->check_on_gpu(request(GetParam(), shape, BackendChoice::Gpu));
         EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
     }
 }
@@ -170,14 +170,14 @@ TEST_P(GpuMatmulVsCublas, AwkwardShapes)
 TEST_P(GpuMatmulVsCublas, Size1000)
 {
     REQUIRE_GPU();
-    const RunResult r = matmul::check_on_gpu(request(GetParam(), {1000}, BackendChoice::Gpu));
+    const RunResult r = find_lab("matmul")->check_on_gpu(request(GetParam(), {1000}, BackendChoice::Gpu));
     EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
 }
 
 TEST_P(GpuMatmulVsCublas, Size4096)
 {
     REQUIRE_GPU();
-    const RunResult r = matmul::check_on_gpu(request(GetParam(), {4096}, BackendChoice::Gpu));
+    const RunResult r = find_lab("matmul")->check_on_gpu(request(GetParam(), {4096}, BackendChoice::Gpu));
     EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
 }
 
@@ -205,7 +205,7 @@ TEST(GpuMatmulV8Tiles, EachConfigurationAgainstCublas)
             matmul::with_tiles<matmul::V8>(s, s, sms, [&](auto c) { picked = std::is_same_v<decltype(c), Config>; });
             if (!picked) continue;
             for (std::size_t k : {96, 97}) {
-                const RunResult r = matmul::check_on_gpu(request("v8", {s, s, k}, BackendChoice::Gpu));
+                const RunResult r = find_lab("matmul")->check_on_gpu(request("v8", {s, s, k}, BackendChoice::Gpu));
                 EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
                 EXPECT_NE(r.problem.find(tiles), std::string::npos) << r.problem;
             }

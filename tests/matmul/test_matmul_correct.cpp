@@ -19,8 +19,8 @@
 #include <cctype>
 
 #include "emulator/helpers.h"
-#include "labs/matmul/driver.h"
-#include "labs/matmul/lab.h"
+#include "labs/common/make_lab.h"
+#include "labs/matmul/run.h"
 #include "warplab/ptx/ptx.h"
 
 namespace warplab::test {
@@ -128,7 +128,7 @@ TEST(MatmulCheck, RefusesBadShapes)
 // too: the GPU trace instruments them, though the emulator refuses to run them.
 TEST(MatmulPtx, HoldsEveryVersionsKernel)
 {
-    const wl::ptx::Module& module = matmul::ptx_module();
+    const wl::ptx::Module& module = lab_module<matmul::Description>();
     std::size_t instances = 0;
     for_each_version<matmul::Versions>([&](auto v) {
         matmul::for_each_instance<decltype(v)>([&](auto instance) {

@@ -14,9 +14,8 @@
 #include <map>
 
 #include "emulator/helpers.h"
-#include "labs/common/emulator_backend.h"
-#include "labs/matmul/driver.h"
-#include "labs/matmul/lab.h"
+#include "labs/common/make_lab.h"
+#include "labs/matmul/run.h"
 
 namespace warplab::test {
 namespace {
@@ -38,7 +37,7 @@ V13Run run_v13(const matmul::Shape& s, const matmul::Inputs& in, unsigned sms, i
     Emulator emu;
     emu.options.record = watched >= 0;
     if (watched >= 0) emu.options.watched_blocks = {static_cast<std::uint32_t>(watched)};
-    EmulatorBackend be{emu, matmul::ptx_module(), matmul::kKernels, sms};
+    EmulatorBackend be{emu, lab_module<matmul::Description>(), matmul::kKernels, sms};
     const float* a = to_device(emu, in.a);
     const float* b = to_device(emu, in.b);
     const std::vector<float> poison(s.m * s.n, std::numeric_limits<float>::quiet_NaN());

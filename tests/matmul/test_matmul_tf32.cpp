@@ -24,10 +24,9 @@
 
 #include "emulator/helpers.h"
 #include "matmul/matmul_rounded_product.h"
-#include "labs/common/emulator_backend.h"
+#include "labs/common/make_lab.h"
 #include "labs/common/lab.h"
-#include "labs/matmul/driver.h"
-#include "labs/matmul/lab.h"
+#include "labs/matmul/run.h"
 #include "labs/matmul/problem.h"
 
 namespace warplab::test {
@@ -131,7 +130,7 @@ TEST(MatmulTf32Check, V10OnTheEmulatorMultipliesAsTheTensorCoresDo)
     const matmul::Inputs in = matmul::make_inputs(s, 5);
     wl::emu::Emulator emu;
     emu.options.record = false;
-    EmulatorBackend be{emu, matmul::ptx_module(), matmul::kKernels, kEmulatedMultiprocessors};
+    EmulatorBackend be{emu, lab_module<matmul::Description>(), matmul::kKernels, kEmulatedMultiprocessors};
     const float* a = to_device(emu, in.a);
     const float* b = to_device(emu, in.b);
     float* d_c = to_device(emu, std::vector<float>(s.m * s.n, std::numeric_limits<float>::quiet_NaN()));

@@ -11,9 +11,8 @@
 #include <limits>
 
 #include "emulator/helpers.h"
-#include "labs/common/emulator_backend.h"
-#include "labs/matmul/driver.h"
-#include "labs/matmul/lab.h"
+#include "labs/common/make_lab.h"
+#include "labs/matmul/run.h"
 #include "warplab/occupancy.h"
 
 namespace warplab::test {
@@ -111,7 +110,7 @@ std::vector<float> run_tiles(const matmul::Shape& s, const matmul::Inputs& in)
 {
     Emulator emu;
     emu.options.record = false;
-    EmulatorBackend be{emu, matmul::ptx_module(), matmul::kKernels, kEmulatedMultiprocessors};
+    EmulatorBackend be{emu, lab_module<matmul::Description>(), matmul::kKernels, kEmulatedMultiprocessors};
     const float* a = to_device(emu, in.a);
     const float* b = to_device(emu, in.b);
     float* c = to_device(emu, std::vector<float>(s.m * s.n, std::numeric_limits<float>::quiet_NaN()));

@@ -91,11 +91,11 @@ struct CUevent_handle {
     double at_ms = -1;  // the emulator's clock when recorded; < 0: never recorded
 };
 
-// Every launch entry point comes here, so that the frames it takes reach the program's call.
+// Every launch entry point comes here, so that the call site it takes reaches the program's call.
 cudaError_t launch_kernel(const void* kernel, dim3 grid, dim3 block, void** args, size_t shared, bool cooperative = false)
 {
-    const std::array<const void*, 8> frames = calling_frames();
-    return guarded([&] { launch(kernel, dims(grid), dims(block), args, shared, cooperative, frames); });
+    const CallSite site = call_site();
+    return guarded([&] { launch(kernel, dims(grid), dims(block), args, shared, cooperative, site); });
 }
 
 // A launch by the kernel's host function (cudaLaunchKernel and its kin).

@@ -333,7 +333,7 @@ const void* kernel_of(const void* host_function)
 }
 
 void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t dynamic_shared, bool cooperative,
-            const std::array<const void*, 8>& frames)
+            const CallSite& site)
 {
     Device& d = device();
     std::lock_guard lock(d.mutex);
@@ -354,7 +354,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     r.grid[0] = grid.x, r.grid[1] = grid.y, r.grid[2] = grid.z;
     r.block[0] = block.x, r.block[1] = block.y, r.block[2] = block.z;
     r.shared_bytes = dynamic_shared;
-    r.host_line = launch_line(frames, k.mangled);
+    r.host_line = launch_line(site, k.mangled);
     try {
         check_configuration(k, grid, block, dynamic_shared);
         if (cooperative) check_resident(k, grid, block, dynamic_shared);

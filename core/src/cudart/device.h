@@ -74,10 +74,10 @@ const void* kernel_of(const void* host_function);
 // Runs the kernel with args[i] pointing at its i-th argument; throws Failure.
 // Cooperative (cudaLaunchCooperativeKernel): every block resident at once,
 // this_grid().sync() a barrier of the grid; a grid larger than the device
-// holds at once is refused. `frames`: the calls that made it (calling_frames),
-// for the launch's host line.
+// holds at once is refused. `site`: the calls that made it (call_site), for
+// the launch's host line.
 void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t dynamic_shared, bool cooperative,
-            const std::array<const void*, 8>& frames);
+            const CallSite& site);
 KernelAttributes kernel_attributes(const void* kernel);
 void set_max_dynamic_shared(const void* kernel, int bytes);  // throws InvalidValue past the device's limit
 // Blocks of this kernel one SM holds (the occupancy model; registers not counted: no ptxas here).

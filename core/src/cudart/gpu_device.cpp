@@ -57,7 +57,7 @@ public:
     std::map<const void*, const void*> handles;  // __cudaGetKernel's handle -> host function
     unsigned launches = 0;
     RunLog log;
-    LaunchFaults faults{[](const LaunchSite& s) { return launch_line(s.frames, s.kernel_symbol); }};
+    LaunchFaults faults{[](const LaunchSite& s) { return launch_line(s.site, s.kernel_symbol); }};
 };
 
 Gpu& gpu()
@@ -126,7 +126,7 @@ const void* host_function_of(const void* handle)
 }
 
 Launch begin_launch(const void* host_function, cuda::Dims grid, cuda::Dims block, std::size_t dynamic_shared,
-                    const std::array<const void*, 8>& frames)
+                    const CallSite& site)
 {
     Gpu& g = gpu();
     std::lock_guard lock(g.mutex);
@@ -146,7 +146,7 @@ Launch begin_launch(const void* host_function, cuda::Dims grid, cuda::Dims block
     l.kernel = &k;
     ++k.launches;
     r.kernel = k.mangled;
-    r.host_line = launch_line(frames, k.mangled);
+    r.host_line = launch_line(site, k.mangled);
     try {
         r.kernel = kernel_name(kernel_info(k));
     } catch (const std::invalid_argument&) {  // the launch says why when it is watched
@@ -188,12 +188,12 @@ void trace_launch(Launch& launch, void** args, bool cooperative, const SymbolAdd
 
 void end_launch(const Launch& launch) { gpu().log.append(launch.record); }
 
-void launch_given(const Launch& launch, const std::array<const void*, 8>& frames)
+void launch_given(const Launch& launch, const CallSite& site)
 {
     Gpu& g = gpu();
     std::lock_guard lock(g.mutex);
     const auto* k = static_cast<const Kernel*>(launch.kernel);
-    g.faults.launched(LaunchSite{launch.record, frames, k ? k->mangled : std::string()});
+    g.faults.launched(LaunchSite{launch.record, site, k ? k->mangled : std::string()});
 }
 
 void launches_finished()

@@ -13,6 +13,7 @@
 
 #include "warplab/cuda/ptx_trace.h"
 #include "warplab/cudart/run_record.h"
+#include "host_access.h"  // CallSite
 
 namespace wl::cudart::gpu {
 
@@ -31,9 +32,9 @@ struct Launch {
     std::optional<std::uint32_t> watched_block;
     const void* kernel = nullptr;
 };
-// `frames`: the calls that made it (calling_frames), for the record's host line.
+// `site`: the calls that made it (call_site), for the record's host line.
 Launch begin_launch(const void* host_function, cuda::Dims grid, cuda::Dims block, std::size_t dynamic_shared,
-                    const std::array<const void*, 8>& frames);
+                    const CallSite& site);
 
 // The program's copy of a variable (cudaGetSymbolAddress), nullptr where it has none.
 using SymbolAddress = std::function<void*(const void* host_variable)>;
@@ -45,10 +46,10 @@ void trace_launch(Launch& launch, void** args, bool cooperative, const SymbolAdd
 void end_launch(const Launch& launch);
 
 // Faults tied to their launches (gpu_faults.h): an unwatched launch given to
-// the GPU, called from the program at `frames` (calling_frames); then
+// the GPU, called from the program at `site` (call_site); then
 // whether the GPU finished it, or the error it reported: the paragraph naming
 // the launch, said once ("" after).
-void launch_given(const Launch& launch, const std::array<const void*, 8>& frames);
+void launch_given(const Launch& launch, const CallSite& site);
 void launches_finished();
 std::string launch_fault(const std::string& error);
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "host_access.h"  // calling_frames, launch_line
+#include "host_access.h"  // CallSite, launch_line
 #include "warplab/cudart/run_record.h"
 
 namespace wl::cudart::gpu {
@@ -19,7 +19,7 @@ namespace wl::cudart::gpu {
 // calls that led to it, resolved to a host line only when it is named.
 struct LaunchSite {
     LaunchRecord record;  // index, kernel, grid, block
-    std::array<const void*, 8> frames{};
+    CallSite site;
     std::string kernel_symbol;  // mangled, as the program's host wrapper of the kernel is named
 };
 

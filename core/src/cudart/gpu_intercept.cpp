@@ -59,8 +59,8 @@ cudaError_t launch(const void* host_function, dim3 grid, dim3 block, void** args
     struct Done {
         ~Done() { handling = false; }
     } done;
-    const std::array<const void*, 8> frames = calling_frames();
-    gpu::Launch l = gpu::begin_launch(host_function, dims(grid), dims(block), shared, frames);
+    const CallSite site = call_site();
+    gpu::Launch l = gpu::begin_launch(host_function, dims(grid), dims(block), shared, site);
     if (!l.watched_block) {
         const cudaError_t e = nvidia();
         if (e != cudaSuccess) {
@@ -69,7 +69,7 @@ cudaError_t launch(const void* host_function, dim3 grid, dim3 block, void** args
             // Waited for, as the emulator runs launches in order: a fault the GPU
             // reports only at a later call is tied to this launch. The error stays
             // the context's, so the program's own check still sees it.
-            gpu::launch_given(l, frames);
+            gpu::launch_given(l, site);
             if (const cudaError_t fault = cudaDeviceSynchronize(); fault != cudaSuccess) {
                 l.record.error = "kernel fault on the GPU: " + describe(fault);
                 if (const std::string said = gpu::launch_fault(describe(fault)); !said.empty()) std::fprintf(stderr, "%s\n", said.c_str());

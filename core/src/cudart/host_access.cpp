@@ -182,11 +182,11 @@ void synchronised() { managed_pending = false; }
 
 [[gnu::noinline]] CallSite call_site()
 {
-    void* frames[5] = {};
-    const int n = backtrace(frames, 5);  // this function, the runtime's entry point, then the program's frames
-    CallSite s;
-    for (int i = 2; i < n && i < 5; ++i) s.frames[i - 2] = frames[i];
-    return s;
+    void* frames[9] = {};
+    const int n = backtrace(frames, 9);  // this function first
+    CallSite site;
+    for (int i = 1; i < n; ++i) site.frames[static_cast<std::size_t>(i - 1)] = frames[i];
+    return site;
 }
 
 namespace {
@@ -216,24 +216,15 @@ std::string program_line(std::span<const void* const> frames, const std::string&
 
 std::string host_line(const CallSite& site) { return program_line(site.frames, ""); }
 
-[[gnu::noinline]] std::array<const void*, 8> calling_frames()
-{
-    void* frames[9] = {};
-    const int n = backtrace(frames, 9);  // this function first
-    std::array<const void*, 8> out{};
-    for (int i = 1; i < n; ++i) out[static_cast<std::size_t>(i - 1)] = frames[i];
-    return out;
-}
-
-std::string launch_line(const std::array<const void*, 8>& frames, const std::string& kernel_symbol)
+std::string launch_line(const CallSite& site, const std::string& kernel_symbol)
 {
     static std::mutex mutex;
     static std::map<std::pair<std::array<const void*, 8>, std::string>, std::string> known;
     std::lock_guard lock(mutex);
-    auto [it, added] = known.try_emplace({frames, kernel_symbol});
+    auto [it, added] = known.try_emplace({site.frames, kernel_symbol});
     // nvcc's host wrapper of a kernel bears the kernel's symbol and the line
     // of its definition: the launch is in the wrapper's caller.
-    if (added) it->second = program_line(frames, kernel_symbol);
+    if (added) it->second = program_line(site.frames, kernel_symbol);
     return it->second;
 }
 

@@ -13,11 +13,14 @@
 
 namespace wl::cudart {
 
-// Where the program called the runtime: return addresses, innermost first.
+// Where the program called the runtime: the return addresses of the calls
+// that lead there, innermost first (the runtime's own among them: a line is
+// the first frame in the program's own code). Eight reach past nvcc's launch
+// stub and the kernel's host wrapper.
 struct CallSite {
-    const void* frames[3] = {};
+    std::array<const void*, 8> frames{};
 };
-// The site of the call to the runtime entry point that calls this.
+// The calls that lead to the caller.
 CallSite call_site();
 
 // Maps `bytes` (at least one page), closed to host code; `site`: the call that asked.
@@ -48,13 +51,11 @@ std::string host_line(const void* code, bool return_address, std::string* functi
 // The program's own line of a call: the first frame outside the toolkit's headers (cudaMalloc<T> is one).
 std::string host_line(const CallSite& site);
 
-// The return addresses of the calls that lead to the caller, innermost first.
-std::array<const void*, 8> calling_frames();
 // "prog.cu:42": the program's line of a kernel launch among the frames, past
 // the toolkit's headers, nvcc's stubs, this runtime, and nvcc's host wrapper
 // of the kernel, which bears the kernel's symbol (`kernel_symbol`, mangled)
 // and the line of its definition, not the launch's; "" when unknown.
 // Remembered per frames: a host loop's launches ask addr2line once.
-std::string launch_line(const std::array<const void*, 8>& frames, const std::string& kernel_symbol);
+std::string launch_line(const CallSite& site, const std::string& kernel_symbol);
 
 }  // namespace wl::cudart

@@ -239,7 +239,7 @@ struct V20 : Of<Family::Lookup> {
     static constexpr VersionMeta meta{
         .id = "v20", .name = "constant_divergent",
         .idea = "v19's lookup with each lane's own index: coefficient (k + lane) mod 32 at step k",
-        .changed = "kTable.c[k] -> kTable.c[(k + threadIdx.x) % 32]: 32 entries a warp instruction",
+        .changed = "kTable.c[k] → kTable.c[(k + threadIdx.x) % 32]: 32 entries a warp instruction",
         .expected = "every lookup of a full warp 32-way: serialised into 32 constant reads, 32 times v19's"};
 };
 
@@ -257,7 +257,7 @@ struct V22 : Of<Family::Shift> {
     static constexpr VersionMeta meta{
         .id = "v22", .name = "shift_ldg",
         .idea = "v21 read with __ldg: the read-only data cache, no texture object",
-        .changed = "in[i + shift] -> __ldg(&in[i + shift]) (ld.global.nc)",
+        .changed = "in[i + shift] → __ldg(&in[i + shift]) (ld.global.nc)",
         .expected = "v21's results, about its time"};
 };
 struct V23 : Of<Family::Shift> {

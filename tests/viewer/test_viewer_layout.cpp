@@ -204,39 +204,43 @@ TEST(ViewerLayout, VersionsSideBySideAtTheSmallestSize)
 // Every shipped lesson's every slide, its question asked and its answer
 // revealed, in both modes at the sizes of a room (4K draws the 1080p layout
 // larger): the lesson bar above the status line, and the panels in what is
-// left, clip nothing.
-TEST(ViewerLayout, LessonSlidesAtARoomsSizesAskedAndRevealed)
+// left, clip nothing. Each lesson is its own CTest entry, so that ctest -j
+// lays them out side by side (ShippedLessonsAreOnePerLab lists them).
+class LessonLayout : public testing::TestWithParam<std::string> {};
+
+TEST_P(LessonLayout, SlidesAtARoomsSizesAskedAndRevealed)
 {
     setenv("SDL_VIDEODRIVER", "offscreen", 1);
     App app;
     app.animate = false;
     app.timing = load_recorded_timing(results_dir());
-    std::vector<std::shared_ptr<const Lesson>> lessons;
-    for (const std::string& name : shipped_lessons()) lessons.push_back(std::make_shared<const Lesson>(load_lesson(name)));
-    ASSERT_GE(lessons.size(), 4u);
+    const auto lesson = std::make_shared<const Lesson>(load_lesson(GetParam()));
+    const auto questions = std::count_if(lesson->slides.begin(), lesson->slides.end(), [](const Slide& s) { return s.question.has_value(); });
     Sweep sweep;
     for (const Size size : {kSizes[0], kSizes[1], kSizes[2]}) {
         PlatformOptions po;
         po.headless = true;
         po.width = size.width, po.height = size.height;
         Platform platform(po, app);
-        for (const auto& lesson : lessons) {
-            start_lesson(app, lesson);
-            for (std::size_t slide = 0; slide < lesson->slides.size(); ++slide)
-                for (const bool presenter : {true, false}) {
-                    show_slide(app, slide);
-                    app.presenter = presenter;
-                    lay_out(platform, app, size);  // settling, as a screenshot of a slide does (frame_image)
-                    sweep.add(app, size, lay_out(platform, app, size));
-                    if (!lesson->slides[slide].question) continue;
-                    toggle_reveal(app);
-                    sweep.add(app, size, lay_out(platform, app, size));
-                }
-        }
+        start_lesson(app, lesson);
+        for (std::size_t slide = 0; slide < lesson->slides.size(); ++slide)
+            for (const bool presenter : {true, false}) {
+                show_slide(app, slide);
+                app.presenter = presenter;
+                lay_out(platform, app, size);  // settling, as a screenshot of a slide does (frame_image)
+                sweep.add(app, size, lay_out(platform, app, size));
+                if (!lesson->slides[slide].question) continue;
+                toggle_reveal(app);
+                sweep.add(app, size, lay_out(platform, app, size));
+            }
     }
-    EXPECT_GT(sweep.frames, 3u * 2 * 40);  // sizes, modes, slides: hundreds of frames
+    // 3 sizes x 2 modes x (every slide, and again revealed where it asks)
+    EXPECT_EQ(sweep.frames, 3u * 2 * (lesson->slides.size() + std::size_t(questions)));
     report(sweep);
 }
+
+INSTANTIATE_TEST_SUITE_P(ViewerLayout, LessonLayout, testing::ValuesIn(shipped_lessons()),
+                         [](const testing::TestParamInfo<std::string>& info) { return info.param; });
 
 // A headless 800x600 window for a hand-made frame.
 PlatformOptions probe_window(App& app)

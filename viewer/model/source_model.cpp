@@ -83,15 +83,22 @@ const SourceFile& SourceCache::get(const std::string& path)
 std::vector<LineChange> changed_lines(const std::vector<std::string>& before, const std::vector<std::string>& after)
 {
     const std::size_t n = before.size(), m = after.size();
+    // Each line trimmed once, not once per pair compared (the source panel diffs every frame).
+    const auto trimmed = [](const std::vector<std::string>& lines) {
+        std::vector<std::string> out;
+        out.reserve(lines.size());
+        for (const std::string& line : lines) out.push_back(trim_right(line));
+        return out;
+    };
+    const std::vector<std::string> was = trimmed(before), is = trimmed(after);
     // lcs[i][j]: longest common subsequence of before[i..] and after[j..]
     std::vector<std::vector<std::uint32_t>> lcs(n + 1, std::vector<std::uint32_t>(m + 1, 0));
     for (std::size_t i = n; i-- > 0;)
         for (std::size_t j = m; j-- > 0;)
-            lcs[i][j] = trim_right(before[i]) == trim_right(after[j]) ? lcs[i + 1][j + 1] + 1
-                                                                      : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+            lcs[i][j] = was[i] == is[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
     std::vector<LineChange> out(m, LineChange::Changed);
     for (std::size_t i = 0, j = 0; i < n && j < m;) {
-        if (trim_right(before[i]) == trim_right(after[j])) {
+        if (was[i] == is[j]) {
             out[j] = LineChange::Same;
             ++i, ++j;
         } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {

@@ -192,7 +192,10 @@ ArrayStep array_step(const BlockTrace& block, std::uint32_t step, std::uint8_t a
     out.read.assign(count, 0);
     out.written.assign(count, 0);
     if (elem_size == 0) return out;
-    std::map<std::uint32_t, std::vector<std::uint64_t>> pending_reads;  // thread -> elements read since its last write
+    // Per thread, the elements it read since its last write; kMaxFlowSources + 1
+    // of them already mean no arrows, so no more are kept (a matmul tile's
+    // thread reads dozens, and every frame replays the trace up to its step).
+    std::vector<std::vector<std::uint64_t>> pending_reads(std::size_t(wl::trace::warps_of(block)) * block.warp_size);
     std::set<std::tuple<std::uint64_t, std::uint64_t, std::uint32_t>> seen;
     const EventRange upto = step_events(block, step);
     for (std::size_t i = 0; i < upto.end; ++i) {
@@ -203,10 +206,12 @@ ArrayStep array_step(const BlockTrace& block, std::uint32_t step, std::uint8_t a
             const std::uint32_t thread = wl::trace::thread_of(block, e, lane);
             const Covered elems = covered_elements(e.offset[lane], e.size, elem_size, count);
             if (elems.first >= elems.last) return;
+            if (thread >= pending_reads.size()) pending_reads.resize(thread + 1);
             std::vector<std::uint64_t>& reads = pending_reads[thread];
             if (!wl::trace::writes_memory(e.kind) || e.kind == Kind::Atomic)
                 for (std::uint64_t elem = elems.first; elem < elems.last; ++elem) {
-                    if (std::find(reads.begin(), reads.end(), elem) == reads.end()) reads.push_back(elem);
+                    if (reads.size() <= kMaxFlowSources && std::find(reads.begin(), reads.end(), elem) == reads.end())
+                        reads.push_back(elem);
                     if (now) out.read[elem] = 1;
                 }
             if (!wl::trace::writes_memory(e.kind)) return;

@@ -24,6 +24,7 @@ half an instruction per block or more), 77 when there is no ncu or GPU.
   python3 scripts/ncu_mix.py --build build --lab method --out results/fidelity/h100-mix.json
   python3 scripts/ncu_mix.py --build build --lab reduction --version v3
   python3 scripts/ncu_mix.py --build build --lab method --dry-run   # no GPU: ncu's command lines, and warplab's mix
+  python3 scripts/ncu_mix.py --build build --lab method --replay results/mix/h100-80gb-hbm3-mix-method.json  # no GPU
 """
 import argparse
 import datetime
@@ -111,12 +112,18 @@ def warplab_mix(warplab, lab, version, args):
     return mix
 
 
-def group_rows(ours, opcodes_per_block, tolerance):
+def ncu_groups(opcodes_per_block):
+    """ncu's machine instructions a block, by group."""
+    groups = {name: spec[1] for name, spec in list(COMPARED.items()) + list(RECORDED.items())}
+    return {name: sum(opcodes_per_block.get(o, 0.0) for o in ops) for name, ops in groups.items()}
+
+
+def group_rows(ours, ncu_by_group, tolerance):
     """One entry per group: warplab's count, ncu's, and whether it is compared and within the tolerance."""
     rows = {}
     for name, (classes, ops) in COMPARED.items():
         w = sum(ours.get(c, 0) for c in classes)
-        n = sum(opcodes_per_block.get(o, 0.0) for o in ops)
+        n = ncu_by_group.get(name, 0.0)
         if w == 0 and n == 0:
             continue
         diff = abs(w - n)
@@ -124,10 +131,25 @@ def group_rows(ours, opcodes_per_block, tolerance):
         rows[name] = {"warplab": w, "ncu_per_block": n, "compared": True, "within": ok}
     for name, (classes, ops, reason) in RECORDED.items():
         w = sum(ours.get(c, 0) for c in classes)
-        n = sum(opcodes_per_block.get(o, 0.0) for o in ops)
+        n = ncu_by_group.get(name, 0.0)
         if w or n:
             rows[name] = {"warplab": w, "ncu_per_block": n, "compared": False, "reason": reason}
     return rows
+
+
+def replay(warplab, record_path, tolerance):
+    """warplab's mix today against the ncu counts of a record: [(version, rows)]. No GPU needed."""
+    with open(record_path) as f:
+        record = json.load(f)
+    settings = fidelity.setting_options(warplab)
+    r = {"name": f"mix_{record['lab']}", "lab": record["lab"], "size": record["size"]}
+    out = []
+    for row in record["rows"]:
+        v = row["version"]
+        ncu = {g: m["ncu_per_block"] for g, m in row["groups"].items()}
+        ours = warplab_mix(warplab, r["lab"], v, fidelity.trace_args(r, v, row.get("block"), settings))
+        out.append((v, group_rows(ours, ncu, tolerance)))
+    return out
 
 
 def table(rows_by_version):
@@ -150,12 +172,18 @@ def main():
     ap.add_argument("--log", default=None, help="folder for ncu's CSV files (default: the build folder)")
     ap.add_argument("--out", help="write the record (JSON) here")
     ap.add_argument("--dry-run", action="store_true", help="print ncu's command lines and warplab's mix; profile nothing")
+    ap.add_argument("--replay", metavar="RECORD",
+                    help="compare warplab's mix today with the ncu counts of a record this script wrote; profile nothing")
     a = ap.parse_args()
     warplab = os.path.join(a.build, "warplab")
     target = os.path.join(a.build, "warplab_ncu_target")  # where ncu_fidelity.py finds it too
     if not os.path.exists(warplab):
         print(f"no {warplab}: build warplab first", file=sys.stderr)
         return 2
+    if a.replay:
+        rows_by_version = replay(warplab, a.replay, a.tolerance)
+        print(table(rows_by_version), end="")
+        return 1 if any(m["compared"] and not m["within"] for _, rows in rows_by_version for m in rows.values()) else 0
     size = a.size if a.size else fidelity.SIZES.get(a.lab, [])
     r = {"name": f"mix_{a.lab}", "lab": a.lab, "size": size}
     versions = [a.version] if a.version else fidelity.traceable_versions(fidelity.run([warplab, "list"]).stdout, a.lab)
@@ -193,14 +221,14 @@ def main():
         except subprocess.CalledProcessError as e:  # a GPU-only version has no emulator trace to count
             print(f"{v}: not counted: {e.stderr.strip()}", file=sys.stderr)
             continue
-        rows = group_rows(ours, per_block, a.tolerance)
+        rows = group_rows(ours, ncu_groups(per_block), a.tolerance)
         failed |= any(m["compared"] and not m["within"] for m in rows.values())
-        rows_by_version.append((v, rows))
-    print(table(rows_by_version), end="")
+        rows_by_version.append((v, rows, block))
+    print(table([(v, rows) for v, rows, _ in rows_by_version]), end="")
     if a.out:
         doc = {"format": "warplab-ncu-mix", "date": datetime.date.today().isoformat(), "lab": a.lab, "size": size,
                "tolerance": a.tolerance, "metric": OPCODE_METRIC,
-               "rows": [{"version": v, "groups": rows} for v, rows in rows_by_version]}
+               "rows": [{"version": v, "groups": rows} | ({"block": int(b)} if b else {}) for v, rows, b in rows_by_version]}
         with open(a.out, "w") as f:
             json.dump(doc, f, indent=1)
             f.write("\n")

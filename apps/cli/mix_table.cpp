@@ -40,7 +40,7 @@ std::string mix_table(const wl::trace::BlockTrace& block)
     const std::size_t all_width = column_width("all", all);
 
     std::ostringstream out;
-    out << "instruction mix of block " << block.block << ": warp instructions by class, all warps (PTX instructions)\n";
+    out << "instruction mix of block " << block.block << ": warp instructions by class, all warps (as the GPU issues them where ptxas's code is fixed)\n";
     out << "step ";
     for (std::size_t k = 0; k < shown.size(); ++k) cell(out, wl::trace::kInstructionClassWords[shown[k]], width[k]);
     cell(out, "all", all_width);
@@ -63,8 +63,9 @@ std::string mix_table(const wl::trace::BlockTrace& block)
     }
     cell(out, "100%", all_width);
     out << "\n";
-    out << "A warp instruction counts once however many of its lanes take part (its guard false or not); "
-           "ptxas may make one PTX instruction several machine instructions (division, sinf, 64-bit integers) or none (ld.param).\n";
+    out << "A warp instruction counts once however many of its lanes take part (its guard false or not). Counted as "
+           "ptxas compiles them: sinf's and exp2f's FMULs, one MUFU.RCP a divisor, -x and |x| inside their readers, "
+           "short branches predicated; integer, move and branch counts are PTX's.\n";
     return out.str();
 }
 

@@ -92,7 +92,9 @@ class InstructionMix : public ::testing::TestWithParam<wl::emu::Schedule> {};
 //   branch 4 (the loop's bra); barrier 1.
 // Step 1 (epoch 1): integer 2 (setp, add.s64); branch 2 (@%p2 bra, ret);
 //   st.global 1; special: sin is reached only by lanes 48..63, so warp 1
-//   issues it once and warp 0 never.
+//   issues it once and warp 0 never, and with it the FMUL that scales
+//   MUFU.SIN's argument (fp32 1). (A special function is no instruction a
+//   short branch's region is predicated over, so warp 0 issues none.)
 TEST_P(InstructionMix, CountsEachWarpsInstructionsByClassAndStep)
 {
     const Module m = Module::parse(kMixLoop, "mix_loop.ptx");
@@ -118,11 +120,94 @@ TEST_P(InstructionMix, CountsEachWarpsInstructionsByClassAndStep)
     }
     EXPECT_EQ(c.count({0, 1, InstructionClass::Special}), 0u);
     EXPECT_EQ((c.at({1, 1, InstructionClass::Special})), 1u);
-    // Nothing else: 7 classes in step 0 and 3 in step 1 for both warps, and warp 1's sine.
-    EXPECT_EQ(c.size(), 2u * (7 + 3) + 1);
+    EXPECT_EQ((c.at({1, 1, InstructionClass::Fp32})), 1u);
+    // Nothing else: 7 classes in step 0 and 3 in step 1 for both warps, and warp 1's sine and its FMUL.
+    EXPECT_EQ(c.size(), 2u * (7 + 3) + 2);
     // A sine of 4 x 0.25 = 1 for tid >= 48 (trips 4 where tid & 3 == 3): the kernel ran as the counts say.
     EXPECT_NEAR(out[51], std::sin(1.0f), 1e-6);
     EXPECT_FLOAT_EQ(out[3], 1.0f);
+}
+
+// What ptxas makes of some PTX instructions, as the mix counts them
+// (machine_count.h), on one warp of 32 lanes, all in step 0, by hand:
+//   ld.param 1; move 1 (mov %tid); conversion 1 (cvt);
+//   integer 9: cvta, setp %p1, add.u32, div, rem, div by 3, setp %p2, mul.wide, add.s64;
+//   fp32 8: fma 1; the neg stored (not a modifier: its reader is a selp) 1;
+//     selp.f32 (an FSEL) 1; ex2.approx.f32 without .ftz 3 (FSETP, two FMULs);
+//     the short region's add and mul 2, predicated, although every lane
+//     branches around them; the first neg is -x inside the fma: 0; the long
+//     region's five adds: 0 (five instructions stay a branch, all lanes skip);
+//   special 3: two ex2 and one MUFU.RCP for the divisor %r2 (the rem reuses it;
+//     a division by 3 needs none);
+//   branch 3 (two bra, ret); st.global 1.
+const char* kMachineRules = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry machine_rules(
+	.param .u64 machine_rules_param_0
+)
+{
+	.reg .pred 	%p<3>;
+	.reg .b32 	%r<6>;
+	.reg .f32 	%f<14>;
+	.reg .b64 	%rd<5>;
+
+	ld.param.u64 	%rd1, [machine_rules_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, %tid.x;
+	cvt.rn.f32.u32 	%f1, %r1;
+	neg.f32 	%f2, %f1;
+	fma.rn.f32 	%f3, %f2, %f1, %f1;
+	neg.f32 	%f4, %f3;
+	setp.lt.u32 	%p1, %r1, 16;
+	selp.f32 	%f5, %f4, %f3, %p1;
+	ex2.approx.f32 	%f6, %f5;
+	ex2.approx.ftz.f32 	%f7, %f6;
+	add.u32 	%r2, %r1, 1;
+	div.u32 	%r3, %r1, %r2;
+	rem.u32 	%r4, %r1, %r2;
+	div.u32 	%r5, %r2, 3;
+	setp.lt.u32 	%p2, %r1, 100;
+	@%p2 bra 	$L_short;
+	add.f32 	%f8, %f7, %f7;
+	mul.f32 	%f7, %f8, %f8;
+$L_short:
+	@%p2 bra 	$L_long;
+	add.f32 	%f9, %f7, %f7;
+	add.f32 	%f10, %f9, %f9;
+	add.f32 	%f11, %f10, %f10;
+	add.f32 	%f12, %f11, %f11;
+	add.f32 	%f7, %f12, %f12;
+$L_long:
+	mul.wide.u32 	%rd3, %r1, 4;
+	add.s64 	%rd4, %rd2, %rd3;
+	st.global.f32 	[%rd4], %f7;
+	ret;
+}
+)";
+
+TEST_P(InstructionMix, CountsWhatPtxasMakesOfAnInstruction)
+{
+    const Module m = Module::parse(kMachineRules, "machine_rules.ptx");
+    wl::emu::Emulator emu;
+    emu.options.schedule = GetParam();
+    auto* out = emu.alloc<float>(32);
+    wl::ptx::launch(emu, m, "machine_rules", dim3(1), dim3(32), 0, out);
+    const Counts c = mix_of(emu.take_records());
+    EXPECT_EQ((c.at({0, 0, InstructionClass::LoadParam})), 1u);
+    EXPECT_EQ((c.at({0, 0, InstructionClass::Move})), 1u);
+    EXPECT_EQ((c.at({0, 0, InstructionClass::Conversion})), 1u);
+    EXPECT_EQ((c.at({0, 0, InstructionClass::Integer})), 9u);
+    EXPECT_EQ((c.at({0, 0, InstructionClass::Fp32})), 8u);
+    EXPECT_EQ((c.at({0, 0, InstructionClass::Special})), 3u);
+    EXPECT_EQ((c.at({0, 0, InstructionClass::Branch})), 3u);
+    EXPECT_EQ((c.at({0, 0, InstructionClass::StoreGlobal})), 1u);
+    EXPECT_EQ(c.size(), 8u);
+    // Lane 0 branched past both regions, as every lane: f3 = fma(-0, 0, 0) = 0, f5 = -0 (tid < 16),
+    // ex2(-0) = 1, ex2(1) = 2: what PTX computes, whatever the mix counts.
+    EXPECT_FLOAT_EQ(out[0], 2.0f);
 }
 
 // Not watched, or not asked for: no Mix record.

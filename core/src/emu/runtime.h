@@ -20,6 +20,20 @@ constexpr unsigned kMaxWarpWidth = 64;
 
 // ---- launching ----
 
+// What one kernel instruction counts in the instruction mix: one machine
+// instruction of class `cls` (a trace::InstructionClass) unless kFolded, and
+// `extra` more of class `extra_cls` that the assembler adds around it, each
+// time the warp reaches it, or each time it reaches instruction `issued_with`
+// (a branch the assembler turned into predication of this instruction).
+inline constexpr std::uint8_t kFolded = 0xFF;
+inline constexpr std::uint32_t kOwnCount = ~0u;
+struct MachineCount {
+    std::uint8_t cls = kFolded;
+    std::uint8_t extra_cls = 0;
+    std::uint8_t extra = 0;
+    std::uint32_t issued_with = kOwnCount;
+};
+
 struct KernelBody {
     void* ctx;
     void (*call)(void*);  // runs one thread to its end on its own fiber
@@ -33,11 +47,11 @@ struct KernelBody {
     // warp by warp instruction (converged lanes together), entering each lane
     // before it touches the runtime for it and leaving it when it waits or ends.
     void (*run_pass)(void* ctx) = nullptr;
-    // The instruction mix (warplab/trace/mix.h): the class of each of the
-    // kernel's `instructions` instructions, by index. With it, a watched
-    // block's lanes count the instructions they reach (instruction_tally) and
-    // the block ends with its Kind::Mix records.
-    const std::uint8_t* instruction_classes = nullptr;
+    // The instruction mix (warplab/trace/mix.h): the machine instructions of
+    // each of the kernel's `instructions` instructions, by index. With it, a
+    // watched block's lanes count the instructions they reach
+    // (instruction_tally) and the block ends with its Kind::Mix records.
+    const MachineCount* instruction_counts = nullptr;
     std::uint32_t instructions = 0;
 };
 
@@ -70,7 +84,7 @@ struct LaneInfo {
 LaneInfo current_lane();
 
 // The entered lane's count of each kernel instruction it reached in its
-// current step (KernelBody::instruction_classes), or null when nothing is
+// current step (KernelBody::instruction_counts), or null when nothing is
 // counted (the block is not watched). The runtime takes the counts at each
 // step's end; the row stays in place for the block's whole run.
 std::uint32_t* instruction_tally();

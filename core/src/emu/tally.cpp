@@ -14,7 +14,7 @@ void start_tally(Block& b)
 {
     b.warp_tally.clear();
     b.class_tally.clear();
-    if (!b.watched || !b.opt->count_instructions || !b.body.instruction_classes) {
+    if (!b.watched || !b.opt->count_instructions || !b.body.instruction_counts) {
         b.tally.clear();
         return;
     }
@@ -46,7 +46,12 @@ void settle_tally_rows(Block& b)
 {
     for (const auto& [key, counts] : b.warp_tally) {
         std::array<std::uint64_t, trace::kInstructionClasses>& by_class = b.class_tally[key];
-        for (std::size_t pc = 0; pc < counts.size(); ++pc) by_class[b.body.instruction_classes[pc]] += counts[pc];
+        for (std::size_t pc = 0; pc < counts.size(); ++pc) {
+            const MachineCount& m = b.body.instruction_counts[pc];
+            const std::uint64_t issued = counts[m.issued_with == kOwnCount ? pc : m.issued_with];
+            if (m.cls != kFolded) by_class[m.cls] += issued;
+            by_class[m.extra_cls] += issued * m.extra;
+        }
     }
     b.warp_tally.clear();
 }

@@ -97,7 +97,7 @@ struct Launch {
     std::uint64_t grid_workspace = 0;             // cooperative launches: the grid barrier's (%envreg1:%envreg2)
     bool reads_grid_workspace = false;            // the kernel reads %envreg1 or %envreg2 (cooperative groups' grid)
     std::uint64_t max_instructions = emu::LaunchOptions::kDefaultMaxInstructions;
-    std::vector<std::uint8_t> classes;            // the instruction mix's class of each kernel instruction
+    std::vector<emu::detail::MachineCount> classes;  // the instruction mix's count of each kernel instruction
 };
 
 struct Thread {

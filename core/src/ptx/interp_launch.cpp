@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <chrono>
 
-#include "instruction_class.h"
+#include "machine_count.h"
 #include "interp.h"
 
 namespace wl::ptx {
@@ -244,8 +244,8 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     // Kernels that call device functions run on fibers (a wait may come deep in a call);
     // the others as explicit-state lanes, which is faster.
     emu::detail::KernelBody body{&L, lane_main};
-    for (const Instr& in : k->code) L.classes.push_back(static_cast<std::uint8_t>(instruction_class(in)));
-    body.instruction_classes = L.classes.data();
+    L.classes = machine_counts(*k);
+    body.instruction_counts = L.classes.data();
     body.instructions = static_cast<std::uint32_t>(L.classes.size());
     if (!L.calls_functions) {
         L.lane_words = lane_words(L.image.size());

@@ -10,9 +10,12 @@
 // false or not, as a GPU issues a predicated-off instruction. The counts
 // travel as Kind::Mix records, one per warp, step and class: thread = the
 // warp's first lane, array = the class, offset = its warp instructions.
-// Counts are of PTX instructions: ptxas may turn one into several machine
-// instructions (a division, sinf, 64-bit integer arithmetic) or fold one away
-// (ld.param becomes a constant-bank operand).
+// Counts are of machine instructions where ptxas's code for a PTX instruction
+// is fixed (the rules are in core/src/ptx/machine_count.h: sinf's FMUL, a
+// division's reciprocal, operand modifiers, short branches predicated), so the
+// FP32, FP64, special-function and memory classes read as Nsight Compute's;
+// integer, move and branch counts stay PTX's (ptxas computes addresses its own
+// way, turns ld.param into constant-bank operands, adds reconvergence).
 #pragma once
 #include <array>
 #include <cstdint>

@@ -53,9 +53,10 @@ void mix_panel(App& app)
             const std::uint64_t all = wl::trace::instructions(total);
             ImGui::Text("warp instructions: %llu this step, %llu in the block", static_cast<unsigned long long>(wl::trace::instructions(step)),
                         static_cast<unsigned long long>(all));
-            help_marker("PTX instructions the block's warps issued, by class: a warp instruction counts once however many "
-                        "of its lanes take part. ptxas may make one several machine instructions (a division, sinf) or "
-                        "none (ld.param). The bar is the class's share of the block; highlighted where this step has some.");
+            help_marker("The instructions the block's warps issued, by class: a warp instruction counts once however many "
+                        "of its lanes take part. Counted as ptxas compiles them where its code is fixed (sinf's FMUL, one "
+                        "MUFU.RCP a divisor, -x inside its reader, short branches predicated); integer, move and branch "
+                        "counts are PTX's. The bar is the class's share of the block; highlighted where this step has some.");
             constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_SizingStretchProp;
             if (ImGui::BeginTable("mix", 4, kFlags, ImGui::GetContentRegionAvail())) {
                 ImGui::TableSetupScrollFreeze(0, 1);

@@ -1,6 +1,7 @@
 // A and B rounded to bf16 on the device (nvcc only): the inputs of the BF16
-// versions and of cuBLAS's BF16 GEMM, made once per problem, before and
-// outside any timing, as a BF16 application holds its matrices in bf16.
+// versions and of cuBLAS's BF16 GEMM. The bench makes them once per problem,
+// before and outside any timing, as a BF16 application holds its matrices in
+// bf16; a single run's launch of v14 makes its own (tma_launch.cu).
 #pragma once
 #include <cuda_bf16.h>
 

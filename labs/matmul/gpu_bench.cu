@@ -341,6 +341,10 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     return table;
 }
 
+namespace {
+
+// The plain (timing) build of the version, every element of C checked against
+// cuBLAS SGEMM in pedantic FP32 (and cuBLAS against the CPU). No trace.
 RunResult check_on_gpu(const RunRequest& req)
 {
     const GpuStatus status = gpu_status();
@@ -359,7 +363,7 @@ RunResult check_on_gpu(const RunRequest& req)
         out.threads_per_block = V::threads;
         cmp = run_checked<V>(problem);
     });
-    if (!found) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
+    if (!found) throw unknown_version(kKernels.lab, req.version);
     out.ok = cmp.ok && problem.cublas_check.ok;
     char error[64];
     std::snprintf(error, sizeof error, "%.1e", problem.fp64_error());
@@ -367,6 +371,8 @@ RunResult check_on_gpu(const RunRequest& req)
                 "; ||C - exact|| / ||exact|| = " + error + " on the CPU's rows";
     return out;
 }
+
+}  // namespace
 
 GpuBackends gpu_backends() { return GpuBackends{trace_on_gpu<Description>, check_on_gpu, bench_on_gpu}; }
 

@@ -1,9 +1,7 @@
 // A matmul request's shape, and the status line's account of its launch.
-#include "labs/matmul/lab.h"
+#include "labs/matmul/run.h"
 
 #include <stdexcept>
-
-#include "labs/matmul/driver.h"
 
 namespace warplab::matmul {
 
@@ -23,7 +21,7 @@ Shape shape_of(const RunRequest& req)
             using V = decltype(v);
             s = {V::trace_m, V::trace_n, V::trace_k};
         });
-        if (s.m == 0) throw std::invalid_argument("unknown matmul version '" + req.version + "'");
+        if (s.m == 0) throw unknown_version(kKernels.lab, req.version);
     }
     if (s.m == 0 || s.n == 0 || s.k == 0) throw std::invalid_argument("every matrix dimension must be at least 1 (got " + s.text() + ")");
     if (!indexable_by_32_bits(s))

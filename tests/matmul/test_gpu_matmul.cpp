@@ -24,7 +24,7 @@
 #include <type_traits>
 
 #include "labs/common/traced_run.h"
-#include "labs/matmul/lab.h"
+#include "labs/matmul/run.h"
 #include "labs/matmul/versions.h"
 #include "tests/gpu/gpu_test_helpers.h"
 

@@ -14,7 +14,7 @@
 #include <set>
 
 #include "emulator/helpers.h"
-#include "labs/matmul/lab.h"
+#include "labs/matmul/run.h"
 #include "warplab/trace/analysis.h"
 
 namespace warplab::test {

@@ -148,6 +148,25 @@ TEST(GpuMatmulTraceGpuOnly, RecordsTheWatchedBlock)
     }
 }
 
+// An untraced run on the GPU (record = false) goes through the run skeleton as
+// a trace does, and v14's launch then rounds A and B to bf16 itself (the bench
+// rounds them before its timing instead). C is checked against the CPU's FP64
+// product within the BF16 bound (problem.h): 67×45×33 leaves partial tiles and
+// N = 45 makes the kernel store C from registers; 128×256×64 is one whole
+// tile, stored by the copy engine.
+TEST(GpuMatmulUntraced, Bf16LaunchRoundsItsOwnInputs)
+{
+    REQUIRE_GPU();
+    const Lab& lab = *find_lab("matmul");
+    for (const std::vector<std::size_t>& shape : {std::vector<std::size_t>{67, 45, 33}, {128, 256, 64}}) {
+        RunRequest r = request("v14", shape, BackendChoice::Gpu);
+        r.record = false;
+        const RunResult result = lab.run(r);
+        EXPECT_TRUE(result.ok) << result.problem << ": " << result.check;
+        EXPECT_TRUE(result.records.empty());
+    }
+}
+
 class GpuMatmulVsCublas : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(GpuMatmulVsCublas, AwkwardShapes)

@@ -64,9 +64,17 @@ void check_must_see(App& app, Size s, std::vector<TextProblem>& out)
 {
     // The step's lines all where they fit in the view together (a third of
     // the way down); where they span more (matmul's tile loop), the first.
-    const bool span_fits = app.regions.count("source.step_lines") && app.regions.count("source.view") &&
-                           app.regions.at("source.step_lines").h <= app.regions.at("source.view").h;
-    must_see(app, s, span_fits ? "source.step_lines" : "source.first_step_line", "source.view", Panel::Source, out);
+    // On a lesson's slide that highlights lines, those lines instead; where
+    // they do not fit together, the ones the slide adds to the step's.
+    const auto fits = [&](const std::string& lines) {
+        return app.regions.count("source." + lines + "_lines") && app.regions.count("source.view") &&
+               app.regions.at("source." + lines + "_lines").h <= app.regions.at("source.view").h;
+    };
+    std::string lines = "step";
+    if (app.regions.count("source.slide_lines"))
+        lines = fits("slide") || !app.regions.count("source.slide_extra_lines") ? "slide" : "slide_extra";
+    const std::string seen = fits(lines) ? "source." + lines + "_lines" : "source.first_" + lines + "_line";
+    must_see(app, s, seen.c_str(), "source.view", Panel::Source, out);
     must_see(app, s, "time.selected", "time.view", Panel::Time, out);
     must_see(app, s, "time.reference", nullptr, Panel::Time, out);
     must_see(app, s, "fault.banner", nullptr, Panel::Threads, out);
@@ -241,6 +249,39 @@ TEST_P(LessonLayout, SlidesAtARoomsSizesAskedAndRevealed)
 
 INSTANTIATE_TEST_SUITE_P(ViewerLayout, LessonLayout, testing::ValuesIn(shipped_lessons()),
                          [](const testing::TestParamInfo<std::string>& info) { return info.param; });
+
+// Method v17's slide highlights lines 26 and 35 at step 0, whose line is 26:
+// at a projector's 1024x768 the two do not fit the source view together, and
+// line 35 is below its first screen (with the view left at the top it is not
+// seen). The panel scrolls to line 35, the one the slide adds to the step's.
+TEST(ViewerLayout, ASlidesLinesBelowTheFirstScreenAreScrolledTo)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    App app;
+    app.animate = false;
+    const auto lesson = std::make_shared<const Lesson>(load_lesson("method"));
+    const auto slide = std::find_if(lesson->slides.begin(), lesson->slides.end(), [](const Slide& s) { return s.version == "v17"; });
+    ASSERT_NE(slide, lesson->slides.end());
+    ASSERT_EQ(slide->highlight, (std::vector<std::uint32_t>{26, 35}));
+    const Size size = kSizes[0];
+    PlatformOptions po;
+    po.headless = true;
+    po.width = size.width, po.height = size.height;
+    Platform platform(po, app);
+    start_lesson(app, lesson);
+    for (const bool follow : {false, true}) {
+        show_slide(app, std::size_t(slide - lesson->slides.begin()));
+        app.follow_step.source = follow;  // false: as once the user has scrolled the code
+        lay_out(platform, app, size);
+        for (const char* region : {"source.slide_lines", "source.slide_extra_lines", "source.first_step_line", "source.view"})
+            ASSERT_TRUE(app.regions.count(region)) << region;
+        const Rect all = app.regions.at("source.slide_lines"), added = app.regions.at("source.slide_extra_lines");
+        const Rect view = app.regions.at("source.view");
+        EXPECT_GT(all.h, view.h);  // lines 26 to 35 do not fit the view together
+        EXPECT_EQ(app.regions.at("source.first_step_line").y, all.y);  // line 26 is the step's
+        EXPECT_EQ(inside(added, view), follow) << "line 35 " << text(added) << ", view " << text(view);
+    }
+}
 
 // A headless 800x600 window for a hand-made frame.
 PlatformOptions probe_window(App& app)

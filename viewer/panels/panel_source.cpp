@@ -117,10 +117,31 @@ void warned_mark(App& app, const std::string& warning, ImVec2 min, ImVec2 max)
     if (ImGui::IsMouseHoveringRect(min, max)) ImGui::SetTooltip("nvcc warns: %s", warning.c_str());
 }
 
+// Where a set of lines lies on screen: from the first one's top to the last
+// one's bottom, and where the first one's rows end.
+struct LineSpan {
+    std::optional<ImVec2> min;
+    ImVec2 max, first_max;
+    void add(ImVec2 top_left, ImVec2 bottom_right)
+    {
+        if (!min) min = top_left, first_max = bottom_right;
+        max = ImVec2(std::max(max.x, bottom_right.x), bottom_right.y);
+    }
+    // Named for the tests: all of them ("source.<name>_lines") and the first ("source.first_<name>_line").
+    void name(App& app, const std::string& name) const
+    {
+        if (!min) return;
+        add_region(app, "source." + name + "_lines", *min, max);
+        add_region(app, "source.first_" + name + "_line", *min, first_max);
+    }
+};
+
 // Every line, long ones wrapped, so that the step's lines are seen whole;
 // the view scrolls to them (all of them where they fit, a third of the way
 // down with lines above for context; else from the first) until the user
-// scrolls it.
+// scrolls it. A lesson's slide is about the lines it highlights: the view
+// follows those, all where they fit; where they do not, the ones it adds to
+// the step's (method v17's second kernel, below the first's step line).
 void code_lines(App& app, const ShownSource& s)
 {
     ImGui::PushFont(fonts(app).mono);
@@ -128,8 +149,7 @@ void code_lines(App& app, const ShownSource& s)
     const float line_h = ImGui::GetTextLineHeightWithSpacing();
     const float gutter = ImGui::CalcTextSize("> 000 ").x;
     const float width = ImGui::GetContentRegionAvail().x;
-    std::optional<ImVec2> step_min;  // the step's rows: where they start and end on screen
-    ImVec2 step_max, first_max;      // and where the first step line's rows end
+    LineSpan step, slide, slide_extra;  // the step's rows, the slide's, and the slide's that are not the step's, on screen
     const bool own_file = s.file->path == current_version(app).file;  // the barrier switch's lines are the version's own
     for (std::size_t i = 0; i < s.file->lines.size(); ++i) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -159,21 +179,24 @@ void code_lines(App& app, const ShownSource& s)
         if (s.fault_line == i + 1) ImGui::PopStyleColor();
         if (warned_line) warned_mark(app, warned->second, ImVec2(p.x + gutter, p.y), ImVec2(right, p.y + h));
         if (barrier) barrier_switch(app, std::uint32_t(i + 1), ImVec2(p.x + gutter, p.y), ImVec2(p.x + width, p.y + line_h));
-        // The view follows the step's lines; where the step has none (a host program's: no trace), the slide's.
-        if (step_line || (s.step_lines.empty() && slide_highlights(app, s, i))) {
-            if (!step_min) step_min = ImVec2(p.x + gutter, p.y), first_max = ImVec2(right, p.y + h);
-            step_max = ImVec2(std::max(step_max.x, right), p.y + h);
+        if (step_line) step.add(ImVec2(p.x + gutter, p.y), ImVec2(right, p.y + h));
+        if (slide_highlights(app, s, i)) {
+            slide.add(ImVec2(p.x + gutter, p.y), ImVec2(right, p.y + h));
+            if (!step_line) slide_extra.add(ImVec2(p.x + gutter, p.y), ImVec2(right, p.y + h));
         }
     }
-    if (step_min) {
-        add_region(app, "source.step_lines", *step_min, step_max);
-        add_region(app, "source.first_step_line", *step_min, first_max);
-        if (keep_following(app.follow_step.source)) {
-            const float view_h = ImGui::GetWindowHeight(), span = step_max.y - step_min->y;
-            const float top = step_min->y - ImGui::GetWindowPos().y + ImGui::GetScrollY();  // in the code's own coordinates
-            const float above = span + line_h > view_h ? 0.0f : std::min(view_h * 0.35f, view_h - span - line_h);
-            ImGui::SetScrollY(std::max(0.0f, top - above));
-        }
+    step.name(app, "step");
+    slide.name(app, "slide");
+    slide_extra.name(app, "slide_extra");
+    // The slide's lines where it highlights some here, else the step's (a host program's step has none: no trace).
+    const float view_h = ImGui::GetWindowHeight();
+    const bool slide_fits = slide.min && slide.max.y - slide.min->y <= view_h;
+    const LineSpan& followed = !slide.min ? step : slide_fits || !slide_extra.min ? slide : slide_extra;
+    if (followed.min && keep_following(app.follow_step.source)) {
+        const float span = followed.max.y - followed.min->y;
+        const float top = followed.min->y - ImGui::GetWindowPos().y + ImGui::GetScrollY();  // in the code's own coordinates
+        const float above = span + line_h > view_h ? 0.0f : std::min(view_h * 0.35f, view_h - span - line_h);
+        ImGui::SetScrollY(std::max(0.0f, top - above));
     }
     add_view_region(app, "source.view");
     ImGui::PopFont();

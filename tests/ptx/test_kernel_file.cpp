@@ -1,6 +1,5 @@
-// wl::ptx::KernelFile, the C++ API's entry for a user's .cu file: which
-// kernels a file declares and with which template parameters, the one-line
-// errors, and templates instantiated to fit a launch (or taken from the
+// wl::ptx::KernelFile, the C++ API's entry for a user's .cu file: the
+// one-line errors, and templates instantiated to fit a launch (or taken from the
 // file's explicit instantiations), run on the emulator against a CPU sum.
 // The .cu files are the CLI tests' (tests/cli/kernels/).
 #include <gtest/gtest.h>
@@ -17,7 +16,6 @@ namespace {
 
 using wl::ptx::KernelFile;
 using wl::ptx::KernelFileError;
-using wl::ptx::TemplateParam;
 
 std::string kernel_path(const std::string& name) { return std::string(WARPLAB_SOURCE_DIR) + "/tests/cli/kernels/" + name; }
 
@@ -30,62 +28,6 @@ template <class F> std::string error_of(F&& f)
         return e.what();
     }
     return "";
-}
-
-TEST(ScanKernels, DeclarationsAsWritten)
-{
-    const std::string source = R"src(// __global__ void in_a_comment(int*) {}
-#define LAUNCHABLE __global__
-template <class T> struct Helper { T x; };
-namespace ns {
-const char* text = "__global__ void in_a_string()";
-template <typename T, unsigned BLOCK = 128>
-__global__ void __launch_bounds__(256) tiled(const T* in, T* out) {}
-template <> __global__ void tiled<float, 64>(const float*, float*) {}
-}
-template __global__ void ns::tiled<int>(const int*, int*);
-__global__ void plain(int* p) { p[0] = 1; }
-template <bool kFlag, template <class> class Op, class... Rest> __global__ void odd(int*) {}
-)src";
-    const std::vector<wl::ptx::KernelDecl> k = wl::ptx::scan_kernels(source);
-    // The comment, the string, the macro, the specialisation and the explicit
-    // instantiation declare no kernel; the struct's template is not plain's.
-    ASSERT_EQ(k.size(), 3u);
-    EXPECT_EQ(k[0].name, "ns::tiled");
-    EXPECT_EQ(k[0].line, 7u);
-    EXPECT_EQ(k[0].signature(), "ns::tiled<typename T, unsigned BLOCK = 128>");
-    ASSERT_EQ(k[0].params.size(), 2u);
-    EXPECT_EQ(k[0].params[0].kind, TemplateParam::Kind::Type);
-    EXPECT_EQ(k[0].params[1].kind, TemplateParam::Kind::Integral);
-    EXPECT_EQ(k[0].params[1].name, "BLOCK");
-    EXPECT_EQ(k[0].params[1].default_value, "128");
-    EXPECT_EQ(k[1].name, "plain");
-    EXPECT_FALSE(k[1].is_template);
-    ASSERT_EQ(k[2].params.size(), 3u);
-    for (const TemplateParam& p : k[2].params) EXPECT_EQ(p.kind, TemplateParam::Kind::Other) << p.text;
-}
-
-// The names faults use for a kernel's parameters: the last identifier of each,
-// before a default or array bounds; "" where a parameter has no name.
-TEST(ScanKernels, ParameterNamesAsDeclared)
-{
-    const std::string source = R"src(
-template <int TILE>
-__global__ void transpose(float* __restrict__ odata, const float* __restrict__ idata, int width,
-                          const std::pair<int, int> shape, float halo[4][2])
-{}
-__global__ void unnamed(float*, const int* __restrict__, unsigned int) {}
-__global__ void nothing(void) {}
-__global__ void none() {}
-__global__ void defaulted(int* out, int n = 4) {}
-)src";
-    const std::vector<wl::ptx::KernelDecl> k = wl::ptx::scan_kernels(source);
-    ASSERT_EQ(k.size(), 5u);
-    EXPECT_EQ(k[0].parameters, (std::vector<std::string>{"odata", "idata", "width", "shape", "halo"}));
-    EXPECT_EQ(k[1].parameters, (std::vector<std::string>{"", "", ""}));
-    EXPECT_TRUE(k[2].parameters.empty());
-    EXPECT_TRUE(k[3].parameters.empty());
-    EXPECT_EQ(k[4].parameters, (std::vector<std::string>{"out", "n"}));
 }
 
 // A kernel reading past its input: the fault names the parameter as the

@@ -26,6 +26,7 @@
 #include <string_view>
 #include <vector>
 
+#include "warplab/ptx/cuda_source.h"
 #include "warplab/ptx/ptx.h"
 
 namespace wl::ptx {
@@ -34,34 +35,12 @@ class KernelFileError : public std::invalid_argument {
     using std::invalid_argument::invalid_argument;
 };
 
-struct TemplateParam {
-    enum class Kind { Type, Integral, Other };  // Other: bool, enum, template template, pack
-    Kind kind = Kind::Other;
-    std::string text;           // as written: "unsigned int blockSize"
-    std::string name;           // "blockSize"
-    std::string default_value;  // after '=', empty: none
-};
-
-struct KernelDecl {
-    std::string name;                   // qualified by its namespaces: "ns::reduce2"
-    std::vector<TemplateParam> params;  // a template's parameters
-    bool is_template = false;
-    unsigned line = 0;                  // the line of its `__global__`
-    std::vector<std::string> parameters;  // the function parameters' names as declared ("" where unnamed)
-    // "reduce2<class T>", "reduce0": how messages list it.
-    std::string signature() const;
-};
-
 // What a launch gives a template's parameters, in order of each kind.
 struct TemplateFill {
     std::vector<std::string> types;  // "int", "float"
     std::vector<long long> values;   // the block size, a tile size
     std::string launch;              // names the launch in messages: "reduction v3 (T = int, block 256)"
 };
-
-// The kernel declarations in CUDA source text, in order (a scan of the text,
-// not a compiler: kernels a macro declares are not seen).
-std::vector<KernelDecl> scan_kernels(std::string_view source);
 
 // Names the parameters of m's kernels that the source declares (Module::name_parameters).
 void name_parameters(Module& m, std::string_view source);
@@ -106,7 +85,6 @@ private:
     std::string path_, shown_, source_;
     CompileOptions options_;
     std::vector<KernelDecl> kernels_;
-    bool mentions_global_ = false;
     std::unique_ptr<Module> plain_;
     std::map<std::string, std::unique_ptr<Module>> compiled_;  // per instantiation expression
     std::map<std::string, Instance> instances_;                // per kernel and fill

@@ -1,8 +1,11 @@
 // warplab-viewer: step through a lab's versions and see what the hardware sees.
 // main() in four parts: set-up, loop, render, clean-up.
-// Exit codes: 0 ok; 1 no display or a file that cannot be written; 2 bad arguments.
+// Exit codes: 0 ok; 1 no display or a file that cannot be written; 2 bad arguments;
+// 3 a kernel ran past the GPU deadline and still runs there (its fault was in the
+// window): the viewer ends at once, without CUDA's clean-up, which would wait for it.
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <memory>
 
 #include "viewer/platform/headless.h"
@@ -11,10 +14,21 @@
 #include "viewer/platform/platform.h"
 #include "viewer/model/timing_model.h"
 #include "labs/common/bench_json.h"
+#include "warplab/cuda/deadline.h"
+
+// The exit code, or, where a kernel still runs on the GPU (warplab/cuda/deadline.h), the end at once.
+static int ended(int code)
+{
+    if (!wl::cuda::gpu_abandoned()) return code;
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code ? code : 3);
+}
 
 int main(int argc, char** argv)
 {
     using namespace warplab::viewer;
+    wl::cuda::past_deadline(wl::cuda::PastDeadline::Throw);  // a kernel past the GPU deadline: a fault in the window
 
     // ---- 1. set-up: arguments, the first trace, the window ----
     Options options;
@@ -44,8 +58,8 @@ int main(int argc, char** argv)
         if (no_display()) std::fprintf(stderr, "warplab-viewer: no display here; try --tour DIR or --screenshot FILE\n");
         return 1;
     }
-    if (!options.screenshot.empty()) return run_screenshot(*platform, app, options);
-    if (!options.tour.empty()) return run_tour(*platform, app, options);
+    if (!options.screenshot.empty()) return ended(run_screenshot(*platform, app, options));
+    if (!options.tour.empty()) return ended(run_tour(*platform, app, options));
 
     // ---- 2. loop: events, time ----
     auto last = std::chrono::steady_clock::now();
@@ -64,5 +78,5 @@ int main(int argc, char** argv)
 
     // ---- 4. clean-up: the platform closes ImGui, the renderer and the window ----
     platform.reset();
-    return 0;
+    return ended(0);
 }

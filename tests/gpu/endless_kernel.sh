@@ -4,8 +4,10 @@
 # bench must each end with exit 3 and the GPU deadline's one paragraph, within
 # the deadline (30 s) plus start-up, not hang. A kernel that ends (the same
 # file's tree with the stride doubling is reduction v1 itself) is never stopped.
+# The viewer (where built), headless, keeps the fault in its window: its
+# screenshot is written with the deadline on the status line, and it exits 3.
 # Exit 77 (skipped), saying why, without a GPU.
-#   endless_kernel.sh WARPLAB_BINARY KERNEL_DIR
+#   endless_kernel.sh WARPLAB_BINARY KERNEL_DIR [VIEWER_BINARY]
 set -uo pipefail
 warplab=$1
 kernels=$2
@@ -24,6 +26,18 @@ expect_deadline() {  # warplab arguments...
 }
 expect_deadline trace reduction v1 --n 4096 --backend gpu
 expect_deadline bench reduction --n 4096
+
+if [[ -n "${3:-}" ]]; then
+  start=$SECONDS
+  SDL_VIDEODRIVER=offscreen timeout 150 "$3" --lab reduction --version v1 --n 4096 --backend gpu \
+    --file "$kernels/endless_sum.cu" --screenshot viewer.png --layout-json viewer.json > viewer.out 2>&1
+  rc=$?
+  echo "warplab-viewer --file endless_sum.cu --backend gpu --screenshot: exit $rc after $((SECONDS - start)) s; $(head -c 400 viewer.out)"
+  if [[ $rc -ne 3 ]] || [[ ! -s viewer.png ]] || ! grep -q "^warplab-viewer: wrote viewer.png .*did not finish within 30 s on the GPU" viewer.out \
+     || ! grep -Eq '"gpu_deadline": ?true' viewer.json; then
+    echo "  FAILED: expected exit 3, the picture, and the deadline's fault on its status line"; failures=$((failures + 1))
+  fi
+fi
 
 "$warplab" trace reduction v1 --backend gpu --n 4096 > ended.out 2>&1 || { echo "FAILED: reduction v1 on the GPU"; failures=$((failures + 1)); }
 grep -q "correct" ended.out || { echo "FAILED: reduction v1 on the GPU is not correct"; failures=$((failures + 1)); }

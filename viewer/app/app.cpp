@@ -95,6 +95,24 @@ void finish_slot(App& app, const TraceKey& key, TraceSlot& slot)
     slot.output = output_tile(slot.run->block, type_size(key.type), shape.size() >= 2 ? shape[1] : 0);
 }
 
+// A trace run here. A kernel that ran past the GPU deadline (TraceSlot::gpu_deadline)
+// still runs there, and the GPU takes no more work: the header stops offering it
+// (App::gpu), and a selection that asked for it asks for auto, which now traces on
+// the emulator; the version keeps its fault under that key, so the window stays on it.
+TraceSlot trace_here(App& app, const TraceKey& key, const RunRequest& req)
+{
+    TraceSlot slot = run_trace(current_lab(app), req);
+    if (!slot.gpu_deadline) return slot;
+    app.gpu = gpu_status();
+    if (app.sel.backend == BackendChoice::Gpu) {
+        app.sel.backend = BackendChoice::Auto;
+        TraceKey shown = key;
+        shown.backend = BackendChoice::Auto;
+        app.traces[shown] = slot;
+    }
+    return slot;
+}
+
 // The trace of a request, run (or started, App::start_trace) the first time it is asked for.
 const TraceSlot& trace_for(App& app, std::size_t version, const RunRequest& req)
 {
@@ -107,7 +125,8 @@ const TraceSlot& trace_for(App& app, std::size_t version, const RunRequest& req)
         it = app.traces.emplace(key, std::move(waiting)).first;
         app.start_trace(key, req, TraceReply::Whole);
     } else {
-        it = app.traces.emplace(key, run_trace(current_lab(app), req)).first;
+        TraceSlot slot = trace_here(app, key, req);
+        it = app.traces.emplace(key, std::move(slot)).first;
         finish_slot(app, key, it->second);
     }
     return it->second;
@@ -168,7 +187,7 @@ TotalsSlot totals_of(App& app, std::size_t version)
         // Another version's totals (the time chart's) keep no whole trace: each
         // may hold the analysis's 256 MiB (kAnalysisBytes), and every version's would not fit.
         auto it = app.totals.find(key);
-        if (it == app.totals.end()) it = app.totals.emplace(key, totals_in(run_trace(current_lab(app), req))).first;
+        if (it == app.totals.end()) it = app.totals.emplace(key, totals_in(trace_here(app, key, req))).first;
         return it->second;
     }
     const auto whole = app.traces.find(key);

@@ -59,6 +59,9 @@ struct TraceSlot {
     bool fault = false;            // the kernel faulted (wl::emu::KernelFault); the lockstep schedule may avoid it
     std::string fault_file;        // where, when it faulted
     std::uint32_t fault_line = 0;
+    // The kernel ran past the GPU deadline and still runs there (warplab/cuda/deadline.h): a fault
+    // (with `fault`) that names no thread, after which the GPU takes no more work.
+    bool gpu_deadline = false;
 };
 
 // What a trace is asked for: all of it (a version on screen), or its totals

@@ -5,6 +5,7 @@
 #include <new>
 #include <stdexcept>
 
+#include "warplab/cuda/deadline.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/trace/json.h"
 
@@ -20,6 +21,11 @@ TraceSlot run_trace(const Lab& lab, const RunRequest& req)
         slot.error = std::string("kernel fault: ") + e.what();
         slot.fault_file = e.fault.file;
         slot.fault_line = e.fault.line;
+    } catch (const wl::cuda::GpuDeadlinePassed& e) {
+        slot.fault = slot.gpu_deadline = true;
+        slot.error = std::string(e.what()) +
+                     " The GPU still runs it, so the viewer runs nothing more there until it is restarted: the other "
+                     "versions trace on the emulator, and this one does too on request.";
     } catch (const std::invalid_argument& e) {
         slot.error = e.what();
     } catch (const std::bad_alloc&) {

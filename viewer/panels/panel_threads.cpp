@@ -219,10 +219,12 @@ void fault_banner(App& app, const TraceSlot& slot)
         return;
     }
     const VersionMeta& v = current_version(app);
-    const std::string title = slot.fault ? std::string(v.id) + " faulted: the launch stopped"
-                                         : std::string(v.id) + (app.program ? " has no trace to show" : " cannot run with these settings");
+    const std::string title = slot.gpu_deadline ? std::string(v.id) + " did not finish on the GPU"
+                              : slot.fault      ? std::string(v.id) + " faulted: the launch stopped"
+                                                : std::string(v.id) + (app.program ? " has no trace to show" : " cannot run with these settings");
     const float pad = ImGui::GetFontSize() * 0.6f;
-    const bool offer_lockstep = slot.fault && app.sel.schedule == wl::emu::Schedule::Independent && !app.program;  // a program's launch ran as it made it
+    // a program's launch ran as it made it; a GPU's fault is no schedule's
+    const bool offer_lockstep = slot.fault && !slot.gpu_deadline && app.sel.schedule == wl::emu::Schedule::Independent && !app.program;
     // The box is as tall as what it holds: the contents are laid out first (on
     // the draw list's upper channel), then the background drawn beneath them.
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -238,6 +240,16 @@ void fault_banner(App& app, const TraceSlot& slot)
     ImGui::TextUnformatted(slot.error.c_str());
     ImGui::PopStyleColor();
     ImGui::PopTextWrapPos();
+    if (slot.gpu_deadline && !app.program) {  // the emulator's instruction budget names the thread and line
+        ImGui::Spacing();
+        const bool pressed = ImGui::Button("Trace it on the emulator");
+        add_region(app, "fault.emulator", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+        if (pressed) {
+            Selection s = app.sel;
+            s.backend = BackendChoice::Cpu;
+            select_settings(app, s);
+        }
+    }
     if (offer_lockstep) {
         ImGui::Spacing();
         // The whole offer where it fits on one line (half a panel, side by side, may not hold it).

@@ -35,7 +35,7 @@ nlohmann::json layout_document(App& app, const Image& image)
             {"panels", panels},
             {"regions", regions},
             {"palette", palette_json()},
-            {"status", {{"text", status_text(app)}, {"error", slot.error}, {"fault", slot.fault}, {"pending", slot.pending.has_value()},
+            {"status", {{"text", status_text(app)}, {"error", slot.error}, {"fault", slot.fault}, {"gpu_deadline", slot.gpu_deadline}, {"pending", slot.pending.has_value()},
                         {"warnings", slot.run ? slot.run->result.warnings : std::vector<std::string>{}},
                         {"trace_source", slot.run ? slot.run->result.backend : ""},
                         {"results_error", app.timing.load_error}}}};

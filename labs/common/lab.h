@@ -109,14 +109,6 @@ struct GpuBackends {
     std::function<BenchTable(const BenchOptions&)> bench;  // times every version
 };
 
-// A panel of the lab's own that the viewer shows in place of those it has no use for.
-enum class LabPanel {
-    None,
-    Sweep,     // a version's setting swept (needs setting_of): in place of shared memory's panels
-    Timeline,  // each recorded run as a timeline (host programs): in place of the trace's panels
-    Image,     // the picture, the watched group's tile and the partials per pass: in place of global memory's panel
-};
-
 struct Lab {
     std::string id, title;
     std::vector<Version> versions{};
@@ -139,7 +131,10 @@ struct Lab {
     std::function<const Setting*(std::string_view version)> setting_of{};
     // `warplab sweep <lab>`: one version traced at every setting, as the CLI prints it (markdown: the walkthrough's form).
     std::function<std::string(const Lab& lab, const RunRequest& base, bool markdown)> sweep{};
-    LabPanel panel = LabPanel::None;
+    // The viewer's panel of the lab's own, by its name in the panel table
+    // (viewer/model/layout.h: "coalescing", a sweep of setting_of's setting),
+    // shown in the room of those the lab has no use for; empty: none.
+    std::string panel{};
     // The source deck its versions follow, as results/published/ names it ("harris-g80"): the
     // viewer's then-and-now chart opens on its table; empty: on the first that names its GPU.
     std::string published_source{};

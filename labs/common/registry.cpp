@@ -64,7 +64,7 @@ const std::vector<Lab>& all_labs()
         // 2^12 outputs: 16 blocks, quick to trace at every setting of a sweep.
         make_lab<coalescing::Description>({.id = "coalescing", .title = "Coalescing (offset and stride copies)", .default_n = 1u << 12,
                                            .default_block = 256, .types = {"float"}, .bench_sizes = {coalescing::kBenchElements},
-                                           .sweep = coalescing::sweep_report, .panel = LabPanel::Sweep},
+                                           .sweep = coalescing::sweep_report, .panel = "coalescing"},
                                           WL_GPU_BACKENDS(coalescing)),
         // n = 0: the trace default (64×64). 8192×8192 floats (256 MiB each way) is
         // the size v5's target ratio to the copy is set at; 2048×2048 (16 MiB) shows
@@ -77,7 +77,7 @@ const std::vector<Lab>& all_labs()
         // the bench's one size is the blog's 1080p frame, as {W, H}.
         make_lab<image::Description>({.id = "image", .title = "Image luminance, 2D groups (the AMD blog)", .default_n = 0,
                                       .default_block = 0, .types = {"float"}, .bench_sizes = {image::kBenchWidth * image::kBenchHeight},
-                                      .panel = LabPanel::Image},
+                                      .panel = "image"},
                                      WL_GPU_BACKENDS(image)),
         // 2^12 elements: 16 blocks, the compute-heavy kernel's thousand FMAs a thread included, traced in about a second.
         make_lab<method::Description>({.id = "method", .title = "Finding the bottleneck, instruction throughput (Filipovič)", .default_n = 1u << 12,

@@ -26,7 +26,7 @@ Lab make_lab()
     Lab lab{"transfers", "Host transfers and two GPUs", version_list<Versions>(kKernels), 1u << 20,
             256, {"float"}, run, {kBenchElements}, bench_on_gpu};
     lab.host_programs = true;
-    lab.panel = LabPanel::Timeline;
+    lab.panel = "timeline";
     return lab;
 }
 

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <optional>
 
 #include "labs/common/bench_json.h"
 #include "labs/common/lab.h"
@@ -369,10 +370,30 @@ TEST(ViewerLayout, AKernelWithoutSharedMemoryGivesItsRoomToTheMix)
     EXPECT_EQ(room[Panel::Mix].y, room[Panel::Threads].y + room[Panel::Threads].h);
 
     // A lab's own panel keeps the room it takes (coalescing's sweep), with or without shared arrays.
-    none.lab_panel = LabPanel::Sweep;
+    none.lab_panel = Panel::Coalescing;
     const Layout sweep = presenter_layout(1920, 1080, 60, 40, none);
     EXPECT_TRUE(sweep.has(Panel::Coalescing));
     EXPECT_FALSE(sweep.has(Panel::Mix));
+}
+
+// A lab names its own panel in its registry entry by the panel table's name:
+// coalescing's sweep, image's picture and transfers' timeline are the three
+// the labs name now; a name the table lacks (or one of the trace's panels)
+// would leave the lab without its panel, and must fail here.
+TEST(ViewerLayout, EveryLabsOwnPanelIsOneOfTheTables)
+{
+    std::map<std::string, std::string> named;  // lab -> its panel
+    for (const Lab& lab : all_labs())
+        if (!lab.panel.empty()) {
+            named[lab.id] = lab.panel;
+            const std::optional<Panel> own = lab_panel(lab.panel);
+            ASSERT_TRUE(own) << lab.id << " names '" << lab.panel << "', no lab's panel in viewer/model/layout.h";
+            EXPECT_STREQ(panel_name(*own), lab.panel.c_str());
+        }
+    EXPECT_EQ(named, (std::map<std::string, std::string>{{"coalescing", "coalescing"}, {"image", "image"}, {"transfers", "timeline"}}));
+    EXPECT_FALSE(lab_panel("banks"));  // a trace panel: placed by the layouts, no lab's to take a room
+    EXPECT_FALSE(lab_panel(""));
+    EXPECT_EQ(panel_room(Panel::Image), Room::Global);
 }
 
 TEST(ViewerLayout, WrappedTextBreaksBetweenWordsOnly)

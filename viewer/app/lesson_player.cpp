@@ -109,7 +109,7 @@ void show_slide(App& app, std::size_t index)
     select_settings(app, settings);  // runs (or starts) the slide's trace
     set_step(app, slide.step);
     select_instruction(app);
-    const auto names = arrangements(current_lab(app).panel);
+    const auto names = arrangements(lab_panel(current_lab(app).panel));
     const auto shown = std::find(names.begin(), names.end(), slide.arrangement);
     app.view = shown == names.end() ? 0 : int(shown - names.begin());
     app.compare_widths = slide.compare_widths;

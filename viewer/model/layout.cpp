@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "labs/common/lab.h"
-
 namespace warplab::viewer {
 
 namespace {
@@ -19,10 +17,25 @@ void place(Layout& l, Panel p, float x, float y, float w, float h)
 
 const char* panel_name(Panel p)
 {
-#define WARPLAB_PANEL_NAME(id, name, draw, what) name,
+#define WARPLAB_PANEL_NAME(id, name, draw, room, what) name,
     static constexpr std::array<const char*, kPanelCount> names = {WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_NAME)};
 #undef WARPLAB_PANEL_NAME
     return names[static_cast<int>(p)];
+}
+
+Room panel_room(Panel p)
+{
+#define WARPLAB_PANEL_ROOM(id, name, draw, room, what) room,
+    static constexpr std::array<Room, kPanelCount> rooms = {WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_ROOM)};
+#undef WARPLAB_PANEL_ROOM
+    return rooms[static_cast<int>(p)];
+}
+
+std::optional<Panel> lab_panel(std::string_view name)
+{
+    for (int p = 0; p < kPanelCount; ++p)
+        if (panel_room(Panel(p)) != Room::None && name == panel_name(Panel(p))) return Panel(p);
+    return std::nullopt;
 }
 
 bool compact(float width, float height, bool presenter)
@@ -49,31 +62,31 @@ int panel_below(const Layout& l, Panel p)
     return -1;
 }
 
-// A lab's own panel in the place of those it has no use for (see desk_layout).
-Layout sweep_layout(Layout l)
+// A lab's own panel in the room of those it has no use for (see desk_layout).
+Layout in_shared_room(Layout l, Panel own)
 {
     if (!l.has(Panel::SharedValues) || !l.has(Panel::Banks)) return l;
     const Rect top = l[Panel::SharedValues], bottom = l[Panel::Banks];
-    place(l, Panel::Coalescing, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
+    place(l, own, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
     l.shown[static_cast<int>(Panel::SharedValues)] = l.shown[static_cast<int>(Panel::Banks)] = false;
     return l;
 }
 
-Layout image_layout(Layout l)
+Layout in_global_room(Layout l, Panel own)
 {
     if (!l.has(Panel::Global)) return l;
     const Rect r = l[Panel::Global];
-    place(l, Panel::Image, r.x, r.y, r.w, r.h);
+    place(l, own, r.x, r.y, r.w, r.h);
     l.shown[static_cast<int>(Panel::Global)] = false;
     return l;
 }
 
-Layout timeline_layout(Layout l)
+Layout in_trace_room(Layout l, Panel own)
 {
     if (!l.has(Panel::Threads) || !l.has(Panel::Banks) || !l.has(Panel::Time)) return l;
     const Rect top = l.has(Panel::Steps) ? l[Panel::Steps] : l[Panel::Threads];
     const Rect bottom = l.has(Panel::Occupancy) ? l[Panel::Occupancy] : l[Panel::Banks];
-    place(l, Panel::Timeline, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
+    place(l, own, top.x, top.y, top.w, bottom.y + bottom.h - top.y);
     // Global memory's room goes to the source where it sits under it (presenting: the host code is what
     // a slide points at), else to the time chart, which takes the metrics' room as well.
     const Rect source = l[Panel::Source], global = l[Panel::Global];
@@ -107,21 +120,24 @@ Layout without_shared_layout(Layout l)
     return l;
 }
 
-Layout with_lab_panel(Layout l, LabPanel panel)
+Layout with_lab_panel(Layout l, std::optional<Panel> own)
 {
-    switch (panel) {
-    case LabPanel::Sweep: return sweep_layout(l);
-    case LabPanel::Timeline: return timeline_layout(l);
-    case LabPanel::Image: return image_layout(l);
-    case LabPanel::None: break;
+    switch (own ? panel_room(*own) : Room::None) {
+    case Room::Shared: return in_shared_room(l, *own);
+    case Room::Global: return in_global_room(l, *own);
+    case Room::Trace: return in_trace_room(l, *own);
+    case Room::None: break;
     }
     return l;
 }
 
+// The room the lab's own panel takes, if it has one.
+Room lab_room(const LayoutNeeds& needs) { return needs.lab_panel ? panel_room(*needs.lab_panel) : Room::None; }
+
 // The room of panels the kernel has no use for (a lab's own panel has taken it already).
 Layout for_kernel(Layout l, const LayoutNeeds& needs)
 {
-    return needs.uses_shared || needs.lab_panel != LabPanel::None ? l : without_shared_layout(l);
+    return needs.uses_shared || needs.lab_panel ? l : without_shared_layout(l);
 }
 
 // The lab's own panel, then what the kernel needs.
@@ -142,17 +158,18 @@ struct View {
 std::vector<View> compact_views(const LayoutNeeds& needs, bool presenter)
 {
     const float threads = needs.faulted ? 0.6f : presenter ? 0.34f : 0.3f;
-    const Panel shared = needs.lab_panel == LabPanel::Sweep ? Panel::Coalescing : Panel::SharedValues;
+    const Room room = lab_room(needs);
+    const Panel shared = room == Room::Shared ? *needs.lab_panel : Panel::SharedValues;
     std::vector<std::pair<Panel, float>> step = {{Panel::Threads, threads}, {shared, 0}};
     if (!presenter && shared == Panel::SharedValues && !needs.faulted) step = {{Panel::Threads, threads}, {shared, 0.38f}, {Panel::Banks, 0}};
     std::vector<std::pair<Panel, float>> memory;
-    const Panel global = needs.lab_panel == LabPanel::Image ? Panel::Image : Panel::Global;
-    if (presenter && shared == Panel::SharedValues) memory = {{Panel::Banks, global == Panel::Image ? 0.4f : 0.5f}, {global, 0}};
+    const Panel global = room == Room::Global ? *needs.lab_panel : Panel::Global;
+    if (presenter && shared == Panel::SharedValues) memory = {{Panel::Banks, global != Panel::Global ? 0.4f : 0.5f}, {global, 0}};
     if (presenter && shared != Panel::SharedValues) memory = {{global, 0}};
-    if (!presenter) memory = {{global, global == Panel::Image ? 0.55f : 0.4f}, {Panel::Metrics, 0}};
+    if (!presenter) memory = {{global, global != Panel::Global ? 0.55f : 0.4f}, {Panel::Metrics, 0}};
     std::vector<std::pair<Panel, float>> time = {{Panel::Time, 0}};
     if (!presenter) time = {{Panel::Time, 0.36f}, {Panel::Mix, 0.28f}, {Panel::Occupancy, 0}};
-    if (needs.lab_panel == LabPanel::Timeline) return {{"runs", {{Panel::Timeline, 0}}}, {"time", {{Panel::Time, 0}}}};
+    if (room == Room::Trace) return {{"runs", {{*needs.lab_panel, 0}}}, {"time", {{Panel::Time, 0}}}};
     return {{"step", step}, {"memory", memory}, {"time", time}};
 }
 
@@ -189,7 +206,7 @@ Layout compact_layout(float width, float height, float header_h, float status_h,
     }
     const float left_w = std::floor(width * 0.4f), rest_w = width - left_w;
     column(l, 0, body_y, left_w, body_h, {{Panel::Versions, 0.3f}, {Panel::Source, 0}});
-    const bool steps = needs.lab_panel != LabPanel::Timeline;  // host programs: nothing to step through
+    const bool steps = lab_room(needs) != Room::Trace;  // host programs: nothing to step through
     if (steps) place(l, Panel::Steps, left_w, body_y, rest_w, steps_h);
     column(l, left_w, body_y + (steps ? steps_h : 0), rest_w, body_h - (steps ? steps_h : 0), view.column);
     return for_kernel(l, needs);
@@ -244,7 +261,7 @@ Layout presenter_layout(float width, float height, float header_h, float status_
     return with_needs(l, needs);
 }
 
-std::vector<const char*> arrangements(LabPanel lab_panel)
+std::vector<const char*> arrangements(std::optional<Panel> lab_panel)
 {
     LayoutNeeds needs;
     needs.lab_panel = lab_panel;

@@ -314,7 +314,7 @@ Slide parse_slide(const json& s, const Slide* before, std::size_t number, const 
     slide.arrangement = text_field(s, "arrangement", where, false);
     if (!slide.arrangement.empty()) {
         std::vector<std::string> names;
-        for (const char* n : arrangements(program ? LabPanel::None : lab->panel)) names.push_back(n);
+        for (const char* n : arrangements(program ? std::nullopt : lab_panel(lab->panel))) names.push_back(n);
         if (std::find(names.begin(), names.end(), slide.arrangement) == names.end())
             throw where.error("arrangement", "no arrangement '" + slide.arrangement + "'" + did_you_mean(slide.arrangement, names));
     }

@@ -13,7 +13,7 @@ namespace {
 
 // Every panel of the list (viewer/model/layout.h), in its drawing order.
 constexpr void (*kDraw[])(App&) = {
-#define WARPLAB_PANEL_DRAW(id, name, draw, what) draw,
+#define WARPLAB_PANEL_DRAW(id, name, draw, room, what) draw,
     WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_DRAW)
 #undef WARPLAB_PANEL_DRAW
 };
@@ -59,7 +59,7 @@ void draw_frame(App& app)
     const float header_h = std::max(one_row, app.header_content_h) + 2 * style.WindowPadding.y;
     const float lesson_h = app.playground.open ? 0 : lesson_bar_height(app, size.x);  // the layouts leave it room above the status line
     LayoutNeeds needs;
-    needs.lab_panel = current_lab(app).panel;
+    needs.lab_panel = lab_panel(current_lab(app).panel);
     needs.view = app.view;
     const TraceSlot& slot = current_trace(app);
     needs.faulted = !slot.run && !slot.pending;  // the threads panel shows why, with the lockstep offer

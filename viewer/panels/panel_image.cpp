@@ -1,4 +1,4 @@
-// Image (the image lab only, LabPanel::Image): the picture, downsampled, with
+// Image (the image lab's own panel): the picture, downsampled, with
 // the watched group's tile outlined on it, and the grid of partial sums after
 // each pass as a heat map (the first pass's, then the later ones' down to one
 // value). The threads panel draws the 2D group's threads in rows of the warp

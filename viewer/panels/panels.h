@@ -5,7 +5,7 @@
 namespace warplab::viewer {
 
 // One function per panel of the list in viewer/model/layout.h: void header_panel(App& app), ...
-#define WARPLAB_PANEL_FUNCTION(id, name, draw, what) void draw(App& app);
+#define WARPLAB_PANEL_FUNCTION(id, name, draw, room, what) void draw(App& app);
 WARPLAB_VIEWER_PANELS(WARPLAB_PANEL_FUNCTION)
 #undef WARPLAB_PANEL_FUNCTION
 

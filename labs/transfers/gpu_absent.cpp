@@ -1,5 +1,6 @@
-// Where CMake found no CUDA compiler, the lab's GPU entry points say why not
-// (labs/common/gpu_none.cpp does the same for the other labs).
+// Where CMake found no CUDA compiler, the lab's GPU entry points say why not.
+// Labs on the run skeleton have none to stub (labs/common/gpu_none.cpp says
+// why); matmul's nvcc-only launches do the same in labs/matmul/gpu_absent.cpp.
 #if !defined(WARPLAB_HAVE_CUDA)
 #include <stdexcept>
 

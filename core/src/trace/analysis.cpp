@@ -200,16 +200,16 @@ void replay_event(SharedSnapshot& state, std::map<std::uint8_t, ArrayShape>& sha
     for_each_lane(e.mask, [&](unsigned lane) { replay_lane(elems, shape, e.offset[lane], e.value[lane], e.size); });
 }
 
+bool packs_pairs(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind)
+{
+    return kind == Kind::Load && size >= 8 && (pairs_agree(mask, offset, 1) || pairs_agree(mask, offset, 2));
+}
+
 }  // namespace
 
 LaneMask working_lanes(const WarpEvent& e) { return is_work(e.kind) ? e.mask : 0u; }
 
 bool partially_active(const WarpEvent& e) { return is_work(e.kind) && e.mask != e.existing; }
-
-bool packs_pairs(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind)
-{
-    return kind == Kind::Load && size >= 8 && (pairs_agree(mask, offset, 1) || pairs_agree(mask, offset, 2));
-}
 
 unsigned lanes_per_phase(LaneMask mask, LaneOffsets offset, unsigned size, Kind kind)
 {

@@ -124,6 +124,20 @@ SourceNames source_names(const Lab& lab, const std::string& own_file)
     return names;
 }
 
+namespace {
+
+// "shared arrays: unsigned long long landed[8] (line 31), int warp_sums[8] (line 30)",
+// as the viewer titles them (wl::trace::array_text).
+std::string shared_arrays_line(const std::vector<wl::trace::SharedArrayInfo>& arrays)
+{
+    std::string out = "shared arrays:";
+    for (const wl::trace::SharedArrayInfo& a : arrays)
+        out += (&a == &arrays.front() ? " " : ", ") + wl::trace::array_text(a) + (a.line ? " (line " + std::to_string(a.line) + ")" : "");
+    return out + "\n";
+}
+
+}  // namespace
+
 std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const wl::trace::Totals& totals,
                         const wl::trace::BlockTrace& block, const SourceNames& names, bool with_requests)
 {
@@ -156,6 +170,7 @@ std::string trace_table(const std::vector<wl::trace::StepMetrics>& steps, const 
            "of one warp instruction; partial: warps with only some lanes active at an access (divergence);\n"
            "line: lines of the version's file, or file:line where a step runs code of another file.\n";
     if (with_requests) out << "global requests ld/st: warp instructions that load / store global memory.\n";
+    if (!block.shared_arrays.empty()) out << shared_arrays_line(block.shared_arrays);
     if (totals.constant_load.requests) out << constant_table(steps, totals);
     return out.str();
 }

@@ -3,10 +3,27 @@
 #include <limits>
 #include <utility>
 
+#include "labs/common/data_dir.h"
 #include "warplab/emu/emulator.h"
+#include "warplab/ptx/declared_arrays.h"
 #include "warplab/trace/json.h"
 
 namespace warplab {
+
+namespace {
+
+// The watched block's shared arrays in the types the version's source (or the
+// user's --file) declares them with: the trace carries them to every front end.
+void use_declared_types(const Lab& lab, const RunRequest& req, wl::trace::BlockAnalysis& run)
+{
+    const Version* v = find_version(lab, req.version);
+    if (req.file.empty() && !v) return;
+    const std::vector<wl::ptx::CudaSource> sources =
+        req.file.empty() ? wl::ptx::read_cuda_files(v->file, data_dir().string()) : wl::ptx::read_cuda_files(req.file);
+    wl::ptx::use_declared_types(run, sources, req.file.empty() ? v->kernel : req.kernel, req.type);
+}
+
+}  // namespace
 
 TracedRun trace_version(const Lab& lab, const RunRequest& req)
 {
@@ -17,6 +34,7 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req)
     wl::trace::BlockAnalysis watched = wl::trace::analyze_block(std::move(result.records), req.watched_block,
                                                                 result.threads_per_block, code, result.warp_width, result.records_cut);
     result.records = {};
+    use_declared_types(lab, req, watched);
     result.records_cut = watched.block.end != wl::trace::TraceEnd::Whole;
     return TracedRun{std::move(watched), std::move(result)};
 }

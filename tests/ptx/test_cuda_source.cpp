@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "warplab/ptx/cuda_source.h"
+#include "warplab/ptx/declared_arrays.h"
 
 namespace {
 
@@ -73,6 +74,9 @@ __global__ void defaulted(int* out, int n = 4) {}
     EXPECT_EQ(k[0].parameters[2].type, "int");
     EXPECT_EQ(k[0].parameters[3].type, "const std::pair<int, int>");
     EXPECT_EQ(k[0].parameters[4].type, "float[4][2]");
+    EXPECT_EQ(k[0].parameters[1].pointee(), "float");  // const and __restrict__ left out
+    EXPECT_EQ(k[0].parameters[2].pointee(), "");       // no pointer
+    EXPECT_EQ(k[1].parameters[1].pointee(), "int");
     EXPECT_EQ(k[1].parameter_names(), (std::vector<std::string>{"", "", ""}));
     EXPECT_EQ(k[1].parameters[2].type, "unsigned int");
     EXPECT_TRUE(k[2].parameters.empty());
@@ -228,6 +232,28 @@ TEST(CudaSource, TypeBytes)
     EXPECT_EQ(wl::ptx::type_bytes("float4"), 16u);
     EXPECT_EQ(wl::ptx::type_bytes("Fancy"), 0u);
     EXPECT_EQ(wl::ptx::type_bytes("T"), 0u);
+}
+
+// Declarations as the labs' kernels write them, resolved for a run: T is the
+// run's element type (8 bytes for double); a struct has no size the text gives.
+TEST(CudaSource, DeclaredElementTypesForARun)
+{
+    const wl::ptx::CudaSource s = wl::ptx::read_cuda_source(R"src(
+template <typename T, unsigned BLOCK>
+__global__ void k(const T* in) {
+    extern __shared__ __align__(128) unsigned char ring[];
+    __shared__ __align__(8) unsigned long long full[4], empty[4];
+    __shared__ T sdata[BLOCK];  // one per thread
+    __shared__ float4 ring4[8];
+    // __shared__ double not_a_declaration[2];
+    __shared__ Fancy odd[3];
+}
+)src");
+    std::vector<std::string> types;
+    for (const VariableDecl& v : s.variables) types.push_back(wl::ptx::declared_element_type(v, "double"));
+    EXPECT_EQ(types, (std::vector<std::string>{"unsigned char", "unsigned long long", "unsigned long long", "double", "float4", ""}));
+    EXPECT_EQ(wl::ptx::type_bytes(types[3]), 8u);
+    EXPECT_EQ(wl::ptx::declared_element_type(s.variables[3], "float"), "float");
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 
 #include "labs/common/traced_run.h"
 #include "labs/common/data_dir.h"
-#include "viewer/model/declared_arrays.h"
 #include "viewer/model/format.h"
 #include "viewer/model/step_model.h"
 
@@ -61,45 +60,11 @@ TEST(ViewerArrays, AnAccessMarksEveryElementItsWidthCovers)
     EXPECT_EQ(c.last, 2u);
 }
 
-SourceFile source(std::vector<std::string> lines)
-{
-    SourceFile f;
-    f.lines = std::move(lines);
-    f.found = true;
-    return f;
-}
-
-// Declarations as the lab's kernels write them; T is the run's element type.
-TEST(ViewerArrays, DeclaredTypesFromTheSource)
-{
-    const SourceFile f = source({"template <typename T, unsigned BLOCK>",
-                                 "__global__ void k(const T* in) {",
-                                 "    extern __shared__ __align__(128) unsigned char ring[];",
-                                 "    __shared__ __align__(8) unsigned long long full[4], empty[4];",
-                                 "    __shared__ T sdata[BLOCK];  // one per thread",
-                                 "    __shared__ float4 ring4[8];",
-                                 "    // __shared__ double not_a_declaration[2];",
-                                 "    __shared__ Fancy odd[3];"});
-    const std::vector<const SourceFile*> files{&f};
-    const auto d = shared_declarations(files);
-    EXPECT_EQ(d.at("ring"), "unsigned char");
-    EXPECT_EQ(d.at("full"), "unsigned long long");
-    EXPECT_EQ(d.at("empty"), "unsigned long long");
-    EXPECT_EQ(d.at("sdata"), "T");
-    EXPECT_EQ(d.count("not_a_declaration"), 0u);
-    EXPECT_EQ(declared_type_size("unsigned char", "int", files), 1u);
-    EXPECT_EQ(declared_type_size("unsigned long long", "int", files), 8u);
-    EXPECT_EQ(declared_type_size("T", "double", files), 8u);
-    EXPECT_EQ(declared_type_size("T", "float", files), 4u);
-    EXPECT_EQ(declared_type_size(d.at("ring4"), "int", files), 16u);
-    EXPECT_EQ(declared_type_size(d.at("odd"), "int", files), 0u);  // unknown: the trace's guess stays
-}
-
 // Reduction v10 declares `unsigned long long landed[kMaxPieces]` with
 // kMaxPieces = 8 beside `T warp_sums[BLOCK / 32]` of ints: PTX gives landed 64
 // bytes, aligned 8; the trace's guess (the kernel's narrowest access, 4 bytes)
 // made it landed[16]. From the source: 8 elements of 8 bytes. warp_sums at
-// block 256 stays 8 ints.
+// block 256 stays 8 ints. The trace itself carries the types (trace_version).
 TEST(ViewerArrays, ReductionV10ShowsLandedAsDeclared)
 {
     RunRequest req;
@@ -108,11 +73,7 @@ TEST(ViewerArrays, ReductionV10ShowsLandedAsDeclared)
     req.block = 256;
     req.type = "int";
     req.backend = BackendChoice::Cpu;
-    TracedRun run = trace_version(*find_lab("reduction"), req);
-    SourceCache sources{data_dir().string()};
-    const std::vector<const SourceFile*> files{&sources.get("kernels/reduction/10_bulk_copy.cuh")};
-    ASSERT_TRUE(files[0]->found);
-    use_declared_types(run, files, "int");
+    const TracedRun run = trace_version(*find_lab("reduction"), req);
     const auto find = [&](const std::string& name) {
         for (const auto& a : run.block.shared_arrays)
             if (a.name == name) return a;
@@ -121,8 +82,19 @@ TEST(ViewerArrays, ReductionV10ShowsLandedAsDeclared)
     };
     EXPECT_EQ(find("landed").elem_size, 8u);
     EXPECT_EQ(find("landed").count, 8u);
+    EXPECT_EQ(find("landed").type, "unsigned long long");
+    EXPECT_EQ(find("landed").line, 161u);  // its declaration's, where PTX names the kernel's (157)
     EXPECT_EQ(find("warp_sums").elem_size, 4u);
     EXPECT_EQ(find("warp_sums").count, 8u);
+    EXPECT_EQ(find("warp_sums").type, "int");  // T, the run's type
+    // The trace's JSON carries them, so the CLI's --json and a browser's viewer read the same.
+    const nlohmann::json arrays = trace_document(*find_lab("reduction"), req, run)["blocks"][0]["shared_arrays"];
+    const auto landed = std::find_if(arrays.begin(), arrays.end(), [](const nlohmann::json& a) { return a["name"] == "landed"; });
+    ASSERT_NE(landed, arrays.end());
+    EXPECT_EQ((*landed)["type"], "unsigned long long");
+    EXPECT_EQ((*landed)["count"], 8);
+    EXPECT_EQ(traced_run_from_json(trace_document(*find_lab("reduction"), req, run), run_extras(run)).block.shared_arrays,
+              run.block.shared_arrays);
     ASSERT_EQ(run.shared_after.size(), run.steps.size());
     for (const auto& snapshot : run.shared_after)
         for (const auto& a : run.block.shared_arrays)

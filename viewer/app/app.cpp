@@ -5,7 +5,6 @@
 #include <stdexcept>
 
 #include "labs/common/did_you_mean.h"
-#include "viewer/model/declared_arrays.h"
 #include "viewer/model/format.h"
 #include "viewer/app/lesson_player.h"
 #include "viewer/app/program_view.h"
@@ -33,6 +32,7 @@ RunRequest request_for(const App& app, std::size_t version)
     req.setting = app.sel.setting;
     req.warp_width = app.sel.warp_width;
     req.max_instructions = app.max_instructions;
+    req.image = app.image;
     if (version == app.sel.version) req.without_barrier = app.sel.without_barrier;  // the others are traced as written
     return req;
 }
@@ -72,25 +72,17 @@ const Lab& lab_at(const App& app, std::size_t lab)
     return app.user_lab && app.user_lab->lab.id == found.id ? app.user_lab->lab : found;
 }
 
-// The version's file and the kernel files it includes (matmul v7 builds on v6's).
-std::vector<const SourceFile*> version_files(App& app, const Lab& lab, std::size_t version)
-{
-    std::vector<const SourceFile*> files{&app.sources.get(lab.versions.at(version).file)};
-    for (const std::string& path : included_kernel_files(*files.front())) files.push_back(&app.sources.get(path));
-    return files;
-}
-
 TraceKey key_of(const App& app, std::size_t version, const RunRequest& req)
 {
     return {app.program ? kProgramLabKey : app.sel.lab,   version,     req.block, req.type,  req.schedule,  req.backend,
             req.setting,   req.warp_width, req.n,  req.shape, req.block_dim, req.without_barrier};
 }
 
-// What a run's slot derives once: the declared element types, each thread's output.
-void finish_slot(App& app, const TraceKey& key, TraceSlot& slot)
+// What a run's slot derives once: each thread's output (the trace gives the
+// shared arrays in their declared types already: wl::ptx::use_declared_types).
+void finish_slot(App&, const TraceKey& key, TraceSlot& slot)
 {
     if (!slot.run) return;
-    use_declared_types(*slot.run, version_files(app, lab_at(app, key.lab), key.version), key.type);
     const std::vector<std::size_t>& shape = slot.run->result.shape;  // {M, N, K}: rows of C are N long
     slot.output = output_tile(slot.run->block, type_size(key.type), shape.size() >= 2 ? shape[1] : 0);
 }
@@ -247,10 +239,7 @@ const TraceSlot& lab_version_trace(App& app, std::size_t lab_index, std::size_t 
     req.max_instructions = app.max_instructions;
     const TraceKey key{lab_index, version, req.block, req.type, req.schedule, req.backend, req.setting, req.warp_width, req.n, {}, {}, 0};
     auto it = app.traces.find(key);
-    if (it == app.traces.end()) {
-        it = app.traces.emplace(key, run_trace(lab, req)).first;
-        if (TraceSlot& slot = it->second; slot.run) use_declared_types(*slot.run, version_files(app, lab, version), req.type);
-    }
+    if (it == app.traces.end()) it = app.traces.emplace(key, run_trace(lab, req)).first;
     return it->second;
 }
 

@@ -40,6 +40,12 @@ using Values = std::vector<std::optional<std::uint64_t>>;
 // read from a seat; the colours and the tooltip still tell.
 bool legible(float text_size, float small) { return text_size >= small * 0.75f; }
 
+// What an array's values are read as: its declared type where the trace has it, else the run's.
+std::string value_type(const App& app, const wl::trace::SharedArrayInfo& info)
+{
+    return info.type.empty() ? element_type(app) : info.type;
+}
+
 const Values* values_of(const TracedRun& run, std::uint32_t step, std::uint8_t array)
 {
     if (step >= run.shared_after.size()) return nullptr;
@@ -140,7 +146,7 @@ void draw_cell_values(App& app, const ArrayGrid& g, const wl::trace::SharedArray
     ImFont* small = fonts(app).small;
     const float text_size = std::min(px(small), g.cell_h * 0.8f);
     if (!legible(text_size, px(small))) return;  // the tooltip tells the value
-    const std::string type = element_type(app);
+    const std::string type = value_type(app, info);
     const auto fits = [&](const std::string& text) { return small->CalcTextSizeA(text_size, 1e9f, 0, text.c_str()).x < g.cell_w - 2; };
     for (std::uint64_t i = 0; i < info.count; ++i) {
         const auto value = shown_value(st, i, before, after, progress);
@@ -192,7 +198,7 @@ void cell_tooltip(App& app, const ArrayGrid& g, const wl::trace::SharedArrayInfo
     ImGui::BeginTooltip();
     const auto v = value_at(after, elem);
     ImGui::Text("%s[%llu] = %s", info.name.c_str(), static_cast<unsigned long long>(elem),
-                v ? compact_number(value_as(*v, info.elem_size, element_type(app))).c_str() : "never written");
+                v ? compact_number(value_as(*v, info.elem_size, value_type(app, info))).c_str() : "never written");
     ImGui::TextDisabled("bank %llu", static_cast<unsigned long long>((elem * info.elem_size / 4) % kBanks));
     for (const Flow& f : st.flows)
         if (f.to == elem) ImGui::Text("thread %u added %s[%llu]", f.thread, info.name.c_str(), static_cast<unsigned long long>(f.from));
@@ -206,7 +212,7 @@ void draw_array(App& app, const TracedRun& run, const wl::trace::SharedArrayInfo
     const Values* after = values_of(run, app.sel.step, info.id);
     const Values* before = app.sel.step ? values_of(run, app.sel.step - 1, info.id) : nullptr;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const std::string title = printf_string("%s[%llu]", info.name.c_str(), static_cast<unsigned long long>(info.count));
+    const std::string title = wl::trace::array_text(info);
     dl->AddText(min, palette().text, title.c_str());
     const std::size_t written = std::size_t(std::count(st.written.begin(), st.written.end(), 1));
     const std::size_t read = std::size_t(std::count(st.read.begin(), st.read.end(), 1));

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <stdexcept>
 
+#include "warplab/ptx/declared_arrays.h"
 #include "warplab/trace/block_analysis.h"
 #include "warplab/trace/json.h"
 
@@ -64,8 +65,10 @@ void RunLog::append(const LaunchRecord& r) const
 void RunLog::write_trace(const LaunchRecord& r, const std::string& source, const std::vector<trace::LaneRecord>& records,
                          unsigned warp_width) const
 {
-    const trace::BlockAnalysis a =
-        trace::analyze_block(records, r.watched_block, r.block[0] * r.block[1] * r.block[2], nullptr, warp_width);
+    trace::BlockAnalysis a = trace::analyze_block(records, r.watched_block, r.block[0] * r.block[1] * r.block[2], nullptr, warp_width);
+    // Shared arrays in the types the source declares (a template's T stays as traced:
+    // which type a program's instance took is the demangled name's business).
+    ptx::use_declared_types(a, ptx::read_cuda_files(source), r.kernel.substr(0, r.kernel.find_first_of("<(")), "");
     nlohmann::json doc = trace::trace_document_header();
     doc.update({{"kernel", r.kernel},
                 {"launch", r.index},

@@ -297,4 +297,9 @@ std::vector<BlockTrace> group_records(const std::vector<LaneRecord>& records, st
     return blocks;
 }
 
+std::string array_text(const SharedArrayInfo& a)
+{
+    return (a.type.empty() ? "" : a.type + " ") + a.name + "[" + std::to_string(a.count) + "]";
+}
+
 }  // namespace wl::trace

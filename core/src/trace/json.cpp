@@ -77,7 +77,9 @@ WarpEvent event_from_json(const json& j, std::uint32_t block, unsigned warp_size
 
 json array_to_json(const SharedArrayInfo& a)
 {
-    return {{"id", a.id}, {"name", a.name}, {"elem_size", a.elem_size}, {"count", a.count}, {"line", a.line}};
+    json j = {{"id", a.id}, {"name", a.name}, {"elem_size", a.elem_size}, {"count", a.count}, {"line", a.line}};
+    if (!a.type.empty()) j["type"] = a.type;
+    return j;
 }
 
 SharedArrayInfo array_from_json(const json& j)
@@ -88,6 +90,7 @@ SharedArrayInfo array_from_json(const json& j)
     a.elem_size = j.at("elem_size").get<std::uint32_t>();
     a.count = j.at("count").get<std::uint64_t>();
     a.line = j.at("line").get<std::uint32_t>();
+    a.type = j.value("type", std::string());
     return a;
 }
 

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 
 #include "cuda_text.h"
 
@@ -452,6 +453,17 @@ std::string KernelDecl::signature() const
     std::string out = name + "<";
     for (std::size_t i = 0; i < params.size(); ++i) out += (i ? ", " : "") + params[i].text;
     return out + ">";
+}
+
+std::string Parameter::pointee() const
+{
+    const std::size_t star = type.find('*');
+    if (star == std::string::npos) return "";
+    std::istringstream words(type.substr(0, star));
+    std::string out;
+    for (std::string w; words >> w;)
+        if (w != "const" && w != "volatile") out += (out.empty() ? "" : " ") + w;
+    return out;
 }
 
 std::vector<std::string> KernelDecl::parameter_names() const

@@ -31,6 +31,9 @@ struct TemplateParam {
 struct Parameter {
     std::string type;  // as written, its name left out: "const float* __restrict__", "float[4][2]"
     std::string name;  // "" where it has none
+    // What a pointer parameter points to, qualifiers left out: "float" of
+    // "const float* __restrict__"; empty where it is no pointer.
+    std::string pointee() const;
 };
 
 struct KernelDecl {

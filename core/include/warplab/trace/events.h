@@ -82,7 +82,17 @@ struct SharedArrayInfo {
     std::uint32_t elem_size = 0;
     std::uint64_t count = 0;
     std::uint32_t line = 0;
+    // The element type the source declares it with ("unsigned long long"; a
+    // template's T as the run's type), where wl::ptx::use_declared_types
+    // found one; elem_size and count are then in it. Empty: unknown, and
+    // elem_size is the trace's guess (the kernel's narrowest shared access).
+    std::string type;
+    bool operator==(const SharedArrayInfo&) const = default;
 };
+
+// How every front end names an array: "unsigned long long landed[8]" where
+// its type is known, "landed[16]" where elem_size is the trace's guess.
+std::string array_text(const SharedArrayInfo& a);
 
 // Where a block's trace ends: with the block's run, or before it because the
 // records or the trace reached their memory cap (the block ran on).

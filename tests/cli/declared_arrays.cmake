@@ -1,0 +1,46 @@
+# `warplab trace` names the shared arrays in the types the source declares,
+# as the viewer titles them, and --json carries the same. Run as:
+#   cmake -DWARPLAB=<warplab> -P declared_arrays.cmake
+# Reduction v10 (10_bulk_copy.cuh) at n = 65536, block 256 declares
+# `unsigned long long landed[kMaxPieces]` (kMaxPieces = 8: 64 bytes) beside
+# `T warp_sums[BLOCK / 32]` (256 / 32 = 8 ints). PTX keeps only landed's 64
+# bytes, and the kernel's narrowest shared access (4 bytes) would make it
+# landed[16]; the source makes it 8 elements of 8 bytes, declared on line 161
+# (PTX names only the kernel's line).
+execute_process(COMMAND "${WARPLAB}" trace reduction v10 --backend cpu --n 65536 --block 256
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(failures "")
+if(NOT rc EQUAL 0)
+  string(APPEND failures "exit ${rc}: ${err}\n")
+endif()
+if(NOT out MATCHES "\nshared arrays:[^\n]*unsigned long long landed\\[8\\] \\(line 161\\)")
+  string(APPEND failures "the table does not name unsigned long long landed[8] (line 161)\n")
+endif()
+if(NOT out MATCHES "\nshared arrays:[^\n]*int warp_sums\\[8\\]")
+  string(APPEND failures "the table does not name int warp_sums[8] (T as the run's int)\n")
+endif()
+execute_process(COMMAND "${WARPLAB}" trace reduction v10 --backend cpu --n 65536 --block 256 --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE json ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  string(APPEND failures "--json: exit ${rc}: ${err}\n")
+else()
+  string(JSON arrays GET "${json}" blocks 0 shared_arrays)
+  string(JSON n LENGTH "${arrays}")
+  set(found "")
+  math(EXPR last "${n} - 1")
+  foreach(i RANGE ${last})
+    string(JSON name GET "${arrays}" ${i} name)
+    if(name STREQUAL "landed")
+      string(JSON type GET "${arrays}" ${i} type)
+      string(JSON count GET "${arrays}" ${i} count)
+      string(JSON size GET "${arrays}" ${i} elem_size)
+      set(found "${type} ${count} ${size}")
+    endif()
+  endforeach()
+  if(NOT found STREQUAL "unsigned long long 8 8")
+    string(APPEND failures "--json's landed is '${found}', not 'unsigned long long 8 8' (type, count, elem_size)\n")
+  endif()
+endif()
+if(failures)
+  message(FATAL_ERROR "${failures}${out}")
+endif()

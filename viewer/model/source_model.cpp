@@ -5,6 +5,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "warplab/ptx/cuda_source.h"
 #include "warplab/trace/record.h"
 
 namespace warplab::viewer {
@@ -30,36 +31,6 @@ bool is_comment_or_blank(const std::string& line)
 {
     const std::string t = trim(line);
     return t.empty() || t.rfind("//", 0) == 0;
-}
-
-bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// The last identifier of one parameter declaration ("const T* __restrict__ g_in" -> "g_in").
-std::string parameter_name(const std::string& declaration)
-{
-    std::string d = trim(declaration);
-    if (const auto eq = d.find('='); eq != std::string::npos) d = trim(d.substr(0, eq));
-    std::size_t end = d.size();
-    while (end > 0 && !is_identifier_char(d[end - 1])) --end;
-    std::size_t begin = end;
-    while (begin > 0 && is_identifier_char(d[begin - 1])) --begin;
-    return d.substr(begin, end - begin);
-}
-
-// Splits at commas outside <>, () and [].
-std::vector<std::string> split_parameters(const std::string& list)
-{
-    std::vector<std::string> out(1);
-    int depth = 0;
-    for (char c : list) {
-        if (c == '<' || c == '(' || c == '[') ++depth;
-        if (c == '>' || c == ')' || c == ']') --depth;
-        if (c == ',' && depth == 0)
-            out.emplace_back();
-        else
-            out.back() += c;
-    }
-    return out;
 }
 
 }  // namespace
@@ -112,35 +83,30 @@ std::vector<LineChange> changed_lines(const std::vector<std::string>& before, co
     return out;
 }
 
+namespace {
+
+std::string text_of(const SourceFile& file)
+{
+    std::string text;
+    for (const std::string& line : file.lines) text += line + "\n";
+    return text;
+}
+
+}  // namespace
+
 std::vector<std::string> included_kernel_files(const SourceFile& file)
 {
     std::vector<std::string> out;
-    for (const std::string& line : file.lines) {
-        const std::string t = trim(line);
-        if (t.rfind("#include \"kernels/", 0) != 0) continue;
-        const std::size_t open = t.find('"'), close = t.find('"', open + 1);
-        if (close != std::string::npos) out.push_back(t.substr(open + 1, close - open - 1));
-    }
+    for (const std::string& path : wl::ptx::read_cuda_source(text_of(file)).includes)
+        if (path.starts_with("kernels/")) out.push_back(path);
     return out;
 }
 
 std::vector<std::string> kernel_parameter_names(const SourceFile& file, const std::string& kernel)
 {
-    std::string text;
-    for (const std::string& line : file.lines) text += line + "\n";
-    const std::size_t global = text.find("__global__");
-    std::size_t at = text.find(kernel + "(", global == std::string::npos ? 0 : global);
-    if (at == std::string::npos) return {};
-    at += kernel.size() + 1;
-    int depth = 1;
-    std::size_t end = at;
-    for (; end < text.size() && depth > 0; ++end) {
-        if (text[end] == '(') ++depth;
-        if (text[end] == ')') --depth;
-    }
-    std::vector<std::string> names;
-    for (const std::string& p : split_parameters(text.substr(at, end - at - 1))) names.push_back(parameter_name(p));
-    return names;
+    for (const wl::ptx::KernelDecl& k : wl::ptx::read_cuda_source(text_of(file)).kernels)
+        if (k.name == kernel || k.name.ends_with("::" + kernel)) return k.parameter_names();
+    return {};
 }
 
 std::vector<std::string> warning_lines(const std::string& nvcc_warnings)

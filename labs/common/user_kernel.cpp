@@ -38,38 +38,16 @@ template <class F> decltype(auto) as_bad_input(const std::string& shown, F&& f)
     }
 }
 
-// The element types a kernel's pointer parameters point to, as demangled:
-// "(int*, int const*, unsigned int)" -> {"int", "int"}.
-std::vector<std::string> pointee_types(const std::string& demangled)
-{
-    std::vector<std::string> out;
-    const std::size_t open = demangled.rfind('(');
-    if (open == std::string::npos) return out;
-    std::string params = demangled.substr(open + 1);
-    std::size_t start = 0;
-    for (std::size_t i = 0; i <= params.size(); ++i) {
-        if (i < params.size() && params[i] != ',' && params[i] != ')') continue;
-        std::string p = params.substr(start, i - start);
-        start = i + 1;
-        if (p.find('*') == std::string::npos) continue;
-        p = p.substr(0, p.find('*'));
-        for (const std::string q : {"const", "volatile", "__restrict__", " "})
-            for (std::size_t at; (at = p.find(q)) != std::string::npos;) p.erase(at, q.size());
-        out.push_back(p);
-    }
-    return out;
-}
-
 // A kernel with `int*` parameters run on floats reads their bits as ints: one
 // line instead of a wrong sum. Only the lab's element types are compared.
-void check_element_type(const wl::ptx::KernelInfo& info, const UserLaunch& launch)
+void check_element_type(const wl::ptx::KernelDecl& kernel, const UserLaunch& launch)
 {
     if (launch.types.empty()) return;
     const std::string& lab_type = launch.types.front();
-    for (const std::string& t : pointee_types(info.demangled))
-        if ((t == "int" || t == "float") && t != lab_type)
-            throw std::invalid_argument(info.demangled.substr(0, info.demangled.find('(')) + " takes " + t + "*, but " +
-                                        launch.launch + " passes " + lab_type + "*: run it with --type " + t);
+    for (const wl::ptx::Parameter& p : kernel.parameters)
+        if (const std::string t = p.pointee(); (t == "int" || t == "float") && t != lab_type)
+            throw std::invalid_argument(kernel.name + " takes " + t + "*, but " + launch.launch + " passes " + lab_type +
+                                        "*: run it with --type " + t);
 }
 
 std::string launch_key(const UserLaunch& l)
@@ -207,7 +185,7 @@ const UserKernel::Entry& UserKernel::entry(const UserLaunch& launch)
     const std::string shown = source_->shown();
     return as_bad_input(shown, [&]() -> const Entry& {  // a KernelFileError is bad input already
         const wl::ptx::KernelFile::Instance& k = source_->instance(kernel_, {launch.types, launch.values, launch.launch});
-        check_element_type(*k.info, launch);
+        check_element_type(source_->pick(kernel_), launch);
         if (instance_note_.empty() && !k.how.empty()) instance_note_ = "kernel: " + k.how;
         if (warnings_note_.empty() && !k.warnings.empty())
             warnings_note_ = "nvcc warns about " + shown + ":\n" + wl::ptx::first_warnings(k.warnings);

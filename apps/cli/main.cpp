@@ -27,7 +27,6 @@
 #include "labs/common/traced_run.h"
 #include "labs/common/user_kernel.h"
 #include "labs/common/without_barrier.h"
-#include "labs/transfers/timeline.h"
 #include "bench_table.h"
 #include "labs/common/bench_json.h"
 #include "trace_table.h"
@@ -116,6 +115,25 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     req.without_barrier = a.without_barrier;
     if (isatty(STDERR_FILENO)) req.progress = emulator_progress();
     return req;
+}
+
+// Every element type a lab offers, in the registry's order: --type's choices.
+std::vector<std::string> types_offered()
+{
+    std::vector<std::string> out;
+    for (const Lab& lab : all_labs())
+        for (const std::string& t : lab.types)
+            if (std::find(out.begin(), out.end(), t) == out.end()) out.push_back(t);
+    return out;
+}
+
+// --type, its choices the labs' (Lab::types): "element type: int or float".
+void add_type_option(CLI::App* command, std::string& type)
+{
+    const std::vector<std::string> types = types_offered();
+    std::string help = "element type: ";
+    for (std::size_t i = 0; i < types.size(); ++i) help += (i == 0 ? "" : i + 1 == types.size() ? " or " : ", ") + types[i];
+    command->add_option("--type", type, help)->check(CLI::IsMember(types));
 }
 
 // Each setting any lab's version takes, by name in the registry's order, with
@@ -347,27 +365,35 @@ struct BenchArgs {
     std::vector<std::string> blocks;  // --block: one table per block (B) or group (WxH); empty: each version's own
     std::string image;                // the image lab: a PNG file in place of the seeded picture
     bool warm = false, json = false, csv = false, markdown = false, recorded = false;
-    bool timeline = false;  // transfers: each row's bytes per link, bound and one run's timeline as text
+    std::map<std::string, bool> details;  // --<name>: a lab's own flag printing more of each table (Lab::bench_detail)
     bool published = false;  // with --recorded: the source decks' tables beside the recorded rows
     double seconds = 1.0;
 };
 
-void print_tables(const std::vector<BenchTable>& tables, const BenchArgs& a, const std::string& source)
+// The lab's bench detail where its flag was given (transfers' --timeline), else none.
+const Lab::BenchDetail* detail_asked(const Lab& lab, const BenchArgs& a)
 {
+    const auto given = a.details.find(lab.bench_detail.name);
+    return given != a.details.end() && given->second ? &lab.bench_detail : nullptr;
+}
+
+void print_tables(const Lab& lab, const std::vector<BenchTable>& tables, const BenchArgs& a, const std::string& source)
+{
+    const Lab::BenchDetail* detail = detail_asked(lab, a);
     if (a.json) {
         std::printf("%s\n", results_document(tables).dump(1).c_str());
         return;
     }
     if (a.markdown) {
         std::fputs(bench_markdown(tables, a.versions).c_str(), stdout);
-        if (a.timeline)
-            for (const BenchTable& t : tables) std::fputs(("\n" + transfers::timeline_markdown(t)).c_str(), stdout);
+        if (detail)
+            for (const BenchTable& t : tables) std::fputs(("\n" + detail->print(t, true)).c_str(), stdout);
         return;
     }
     for (const BenchTable& t : tables) {
         std::fputs((a.csv ? bench_csv(t) : bench_text(t, source)).c_str(), stdout);
         std::fputs("\n", stdout);
-        if (a.timeline) std::fputs(transfers::timeline_text(t).c_str(), stdout);
+        if (detail) std::fputs(detail->print(t, false).c_str(), stdout);
     }
 }
 
@@ -416,7 +442,7 @@ int print_published(const BenchArgs& a, const std::vector<BenchTable>& recorded)
     return 0;
 }
 
-int print_recorded(const BenchArgs& a)
+int print_recorded(const Lab& lab, const BenchArgs& a)
 {
     std::vector<BenchTable> tables;
     const std::filesystem::path dir = results_dir();
@@ -429,7 +455,7 @@ int print_recorded(const BenchArgs& a)
         }
     if (tables.empty()) throw std::invalid_argument("no recorded results for " + a.lab + " in " + dir.string());
     if (a.published) return print_published(a, tables);
-    print_tables(tables, a, "recorded on");
+    print_tables(lab, tables, a, "recorded on");
     return 0;
 }
 
@@ -441,8 +467,13 @@ int bench(const BenchArgs& a, const std::string& command)
     if (a.published && !a.recorded) throw std::invalid_argument("--published needs --recorded (the tables set beside it)");
     if (a.published && (a.json || a.csv || !a.versions.empty()))
         throw std::invalid_argument("--published prints text or --markdown, of every version");
-    if (a.timeline && !lab->host_programs)
-        throw std::invalid_argument("--timeline: lab " + lab->id + " records no timeline (the transfers lab does)");
+    for (const auto& [name, given] : a.details)
+        if (given && name != lab->bench_detail.name) {
+            std::string labs;  // those whose flag it is
+            for (const Lab& l : all_labs())
+                if (l.bench_detail.name == name) labs += (labs.empty() ? "the " : " and the ") + l.id;
+            throw std::invalid_argument("--" + name + ": lab " + lab->id + " prints no " + name + " (" + labs + " lab does)");
+        }
     for (const std::string& v : a.versions)  // a version, or a row of one ("v3 4 streams")
         if (v != "ref" && !find_version(*lab, row_version(v)))
             throw std::invalid_argument(unknown_version(*lab, v));
@@ -455,7 +486,7 @@ int bench(const BenchArgs& a, const std::string& command)
     if (!as) throw std::invalid_argument(unknown_version(*lab, a.as, " to launch your kernel as"));
     if (a.shared_bytes && a.file.empty()) throw std::invalid_argument("--shared-bytes sizes your kernel's extern __shared__ array; give --file too");
     if (!a.file.empty()) check_user_file(a.file, a.kernel);  // its kernels are known before a GPU is looked for
-    if (a.recorded) return print_recorded(a);
+    if (a.recorded) return print_recorded(*lab, a);
     std::vector<std::vector<std::size_t>> sizes;  // {n}, or a shape from --size
     for (std::size_t n : a.n.empty() && a.sizes.empty() ? lab->bench_sizes : a.n) sizes.push_back({n});
     for (const std::string& text : a.sizes) sizes.push_back(parse_problem_size(text));
@@ -491,7 +522,7 @@ int bench(const BenchArgs& a, const std::string& command)
         if (!(f << results_document(tables).dump(1) << "\n")) throw std::invalid_argument("cannot write " + a.record);
         std::fprintf(stderr, "wrote %s\n", a.record.c_str());
     }
-    print_tables(tables, a, "measured now on");
+    print_tables(*lab, tables, a, "measured now on");
     return all_ok ? 0 : kWrongResult;
 }
 
@@ -517,7 +548,7 @@ int main(int argc, char** argv)
     tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64); transpose: S or ROWS,COLS");
     tr->add_option("--block", ta.block, "threads per block, or WxH for the image lab's 2D groups (default: the version's, as warplab bench times it)");
     tr->add_option("--image", ta.image, "image lab: reduce this PNG file instead of the seeded picture");
-    tr->add_option("--type", ta.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
+    add_type_option(tr, ta.type);
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     tr->add_option("--schedule", ta.schedule, "emulator lane schedule: independent or lockstep")
         ->check(CLI::IsMember(wl::emu::schedule_names()));
@@ -570,7 +601,7 @@ int main(int argc, char** argv)
     be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
     be->add_option("--n", ba.n, "sizes, comma-separated (default: the lab's; reduction: 2^20, 2^22, 2^24, 2^28, 2^30)")->delimiter(',');
     be->add_option("--size", ba.sizes, "matmul sizes: S (S×S×S) or M,N,K; transpose: S or ROWS,COLS; several allowed (default: the lab's)");
-    be->add_option("--type", ba.type, "element type: int or float")->check(CLI::IsMember({"int", "float"}));
+    add_type_option(be, ba.type);
     be->add_flag("--warm", ba.warm, "keep L2 warm between runs (default: flush it before each run)");
     be->add_option("--seconds", ba.seconds, "time budget per version (default 1)");
     be->add_flag("--json", ba.json, "print the results as JSON");
@@ -580,7 +611,9 @@ int main(int argc, char** argv)
         ->delimiter(',');
     be->add_option("--record", ba.record, "write the results (every size and type) to this JSON file, e.g. results/<gpu>.json");
     be->add_flag("--recorded", ba.recorded, "print the results recorded in results/ instead of measuring");
-    be->add_flag("--timeline", ba.timeline, "transfers: also print each row's bytes per link, lower bound and timeline");
+    for (const warplab::Lab& lab : warplab::all_labs())  // a lab's own flags: transfers' --timeline
+        if (const auto& d = lab.bench_detail; !d.name.empty() && !ba.details.count(d.name))
+            be->add_flag("--" + d.name, ba.details[d.name], lab.id + ": " + d.help);
     be->add_flag("--published", ba.published,
                  "with --recorded: the tables the source decks printed (results/published/) beside the recorded ones, "
                  "aligned by version");

@@ -131,6 +131,12 @@ struct Lab {
     std::function<const Setting*(std::string_view version)> setting_of{};
     // `warplab sweep <lab>`: one version traced at every setting, as the CLI prints it (markdown: the walkthrough's form).
     std::function<std::string(const Lab& lab, const RunRequest& base, bool markdown)> sweep{};
+    // A flag of `warplab bench <lab>` (its name, without "--"; its help) that
+    // prints more of each bench table (transfers' --timeline); empty name: none.
+    struct BenchDetail {
+        std::string name, help;
+        std::function<std::string(const BenchTable& table, bool markdown)> print{};
+    } bench_detail{};
     // The viewer's panel of the lab's own, by its name in the panel table
     // (viewer/model/layout.h: "coalescing", a sweep of setting_of's setting),
     // shown in the room of those the lab has no use for; empty: none.

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "labs/transfers/timeline.h"
 #include "labs/transfers/versions.h"
 
 namespace warplab::transfers {
@@ -27,6 +28,8 @@ Lab make_lab()
             256, {"float"}, run, {kBenchElements}, bench_on_gpu};
     lab.host_programs = true;
     lab.panel = "timeline";
+    lab.bench_detail = {"timeline", "also print each row's bytes per link, lower bound and timeline",
+                        [](const BenchTable& t, bool markdown) { return markdown ? timeline_markdown(t) : timeline_text(t); }};
     return lab;
 }
 

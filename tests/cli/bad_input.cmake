@@ -66,6 +66,11 @@ expect_bad_input("image: --block 12x12" "not 12×12"                      trace 
 expect_bad_input("image: bench --block" "--block '16x16x2' is not B or WxH" bench image --block 16x16x2)
 expect_bad_input("image: missing PNG"  "--image: cannot open /nonexistent/none.png" trace image v1 --image /nonexistent/none.png)
 expect_bad_input("image: not a PNG"    "is not a PNG file"               trace image v1 --image "${CMAKE_CURRENT_LIST_FILE}")
+# Options the labs declare: --type offers the types of every lab (reduction's int and float), a lab
+# refuses one it lacks, and a lab's own bench flag (transfers' --timeline) names the lab it belongs to.
+expect_bad_input("--type double"       "--type: double not in [{]int,float[}]" trace reduction v1 --type double)
+expect_bad_input("matmul: --type int"  "--type int is not offered"       trace matmul v1 --type int)
+expect_bad_input("bench --timeline"    "--timeline: lab reduction prints no timeline [(]the transfers lab does[)]" bench reduction --timeline)
 expect_bad_input("occupancy: unknown lab"     "unknown lab 'nosuchlab'"    occupancy nosuchlab)
 expect_bad_input("occupancy: unknown version" "unknown version 'v99'"      occupancy reduction v99)
 expect_bad_input("occupancy: unknown GPU"     "unknown GPU 'v100'"         occupancy reduction --gpu v100)

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 
 #include "labs/common/fidelity.h"
 #include "labs/common/lab.h"
@@ -38,7 +39,15 @@ struct TraceKey {
     std::vector<std::size_t> shape;   // RunRequest::shape
     std::vector<unsigned> block_dim;  // RunRequest::block_dim
     std::uint32_t without_barrier = 0;  // RunRequest::without_barrier: a modified run, kept apart from the kernel's own
-    auto operator<=>(const TraceKey&) const = default;
+    // Written out: libc++ 14 has no operator<=> for std::string or std::vector, so a defaulted <=> is deleted there.
+    bool operator==(const TraceKey&) const = default;
+    bool operator<(const TraceKey& other) const {
+        auto fields = [](const TraceKey& k) {
+            return std::tie(k.lab, k.version, k.block, k.type, k.schedule, k.backend, k.setting, k.warp_width, k.n, k.shape,
+                            k.block_dim, k.without_barrier);
+        };
+        return fields(*this) < fields(other);
+    }
 };
 
 // TraceKey::lab of a program's launches (App::program): apart from every lab's traces.

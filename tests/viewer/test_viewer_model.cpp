@@ -176,6 +176,30 @@ TEST(ViewerModel, KernelParameterNamesFromTheSource)
     EXPECT_EQ(kernel_parameter_names(f, "reduce_interleaved_strided"), (std::vector<std::string>{"g_in", "g_out", "n"}));
 }
 
+// The names are the definition's, read as code: a comment and a string after
+// another kernel that name the kernel with other arguments do not mislead it,
+// and a host function is no kernel;
+// a namespace's kernel is found by its bare name. The includes are the
+// file's quoted kernels/ headers, not a commented-out one.
+TEST(ViewerModel, KernelParameterNamesFromTheDefinition)
+{
+    SourceFile f;
+    f.found = true;
+    f.lines = {"#include \"kernels/reduction/common.cuh\"",
+               "// #include \"kernels/reduction/old.cuh\"",
+               "#include <cstdio>",
+               "__global__ void first(int* p) {}",
+               "// scale(float* wrong, int also_wrong) was the first try",
+               "const char* usage = \"scale(float* nope)\";",
+               "namespace lab {",
+               "__global__ void scale(float* __restrict__ out, const float* in, int n) {}",
+               "}",
+               "int main() { lab::scale<<<1, 32>>>(nullptr, nullptr, 0); }"};
+    EXPECT_EQ(kernel_parameter_names(f, "scale"), (std::vector<std::string>{"out", "in", "n"}));
+    EXPECT_TRUE(kernel_parameter_names(f, "main").empty());  // not a kernel
+    EXPECT_EQ(included_kernel_files(f), (std::vector<std::string>{"kernels/reduction/common.cuh"}));
+}
+
 TEST(ViewerModel, CompactNumbers)
 {
     EXPECT_EQ(compact_number(7), "7");

@@ -92,7 +92,7 @@ void print_trace(const wl::cudart::LaunchRecord& r, const nlohmann::json& doc)
                stdout);
 }
 
-void write_json(const wl::cudart::RunArguments& a, const wl::cudart::ProgramRun& run, bool on_gpu)
+void write_json(const wl::cudart::RunArguments& a, const wl::cudart::Program& program, const wl::cudart::ProgramRun& run, bool on_gpu)
 {
     std::error_code ec;
     fs::create_directories(a.json_dir, ec);
@@ -109,6 +109,7 @@ void write_json(const wl::cudart::RunArguments& a, const wl::cudart::ProgramRun&
     const nlohmann::json manifest = {{"format", "warplab-run"},    {"format_version", 1},   {"warplab", wl::version_text()},
                                      {"sources", a.program.sources}, {"arguments", a.program_args},
                                      {"exit_code", run.exit_code},      {"backend", on_gpu ? "gpu" : "emulator"},
+                                     {"compile_warnings", wl::ptx::warning_headlines(program.warnings)},
                                      {"launches", list}};
     std::ofstream out(fs::path(a.json_dir) / "manifest.json");
     if (!(out << manifest.dump(1) << "\n")) throw std::invalid_argument("--json: cannot write " + a.json_dir + "/manifest.json");
@@ -147,7 +148,7 @@ int RunCommand::run() const
     print_launches(run.launches, o.gpu);
     for (const auto& r : run.launches)
         if (!r.trace.empty()) print_trace(r, run.traces.at(r.index));
-    if (!a.json_dir.empty()) write_json(a, run, o.gpu);
+    if (!a.json_dir.empty()) write_json(a, program, run, o.gpu);
     return run.exit_code;
 #else
     throw std::invalid_argument("this warplab was built without `warplab run` (it needs libzstd-dev, liblz4-dev and the CUDA "

@@ -65,9 +65,22 @@ else()
      OR NOT manifest MATCHES "\"host_line\": \"[^\"]*vector_add.cu:38\"")
     string(APPEND failures "vector_add_again: manifest '${manifest}'\n")
   endif()
+  if(NOT manifest MATCHES "\"compile_warnings\": \\[\\]")  # nvcc warns of nothing in vector_add.cu
+    string(APPEND failures "vector_add_again: manifest lists compile warnings: '${manifest}'\n")
+  endif()
   if(NOT trace MATCHES "\"format\":\"warplab-trace\"" OR NOT trace MATCHES "\"kernel\":\"vector_add\"")
     string(APPEND failures "vector_add_again: launch-1.json is not vector_add's trace\n")
   endif()
+endif()
+
+# 2b. nvcc's warnings in the manifest, one line each as nvcc opens them: the
+#    SAXPY declares `int stride` at line 12 and never uses it (#177-D); the
+#    source line and caret nvcc prints under it stay on stderr.
+run_warplab(unused_stride.cu --json ${WORK}/json_warned)
+expect(unused_stride 0 "^saxpy: 300 elements, correct\n")
+file(READ ${WORK}/json_warned/manifest.json manifest)
+if(NOT manifest MATCHES "\"compile_warnings\": \\[\n +\"unused_stride.cu\\(12\\): warning #177-D: variable \\\\\"stride\\\\\" was declared but never referenced\"\n +\\]")
+  string(APPEND failures "unused_stride: manifest lacks the warning of line 12 alone: '${manifest}'\n")
 endif()
 
 # 3. The same program made wrong with -D: `i <= n` reads a[1000] in block 3,

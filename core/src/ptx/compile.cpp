@@ -276,6 +276,15 @@ std::string first_warnings(const std::string& warnings, unsigned most)
     return out;
 }
 
+std::vector<std::string> warning_headlines(const std::string& warnings)
+{
+    std::istringstream in(warnings);
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(in, line);)
+        if (line.find("): warning") != std::string::npos) lines.push_back(line);
+    return lines;
+}
+
 std::string find_nvcc()
 {
     if (const char* e = std::getenv("WARPLAB_NVCC"); e && *e) return executable(e) ? e : "";

@@ -68,6 +68,10 @@ struct CompiledPtx {
 // more there are: what a front end shows. Empty for none.
 std::string first_warnings(const std::string& warnings, unsigned most = 3);
 
+// Each of nvcc's warnings by its first line, "f.cu(12): warning #177-D: ...",
+// without the source line and caret under it: what a JSON document lists.
+std::vector<std::string> warning_headlines(const std::string& warnings);
+
 // The nvcc that compile_file uses: $WARPLAB_NVCC, else `nvcc` on PATH, else
 // /usr/local/cuda/bin/nvcc; empty when there is none.
 std::string find_nvcc();

@@ -192,7 +192,8 @@ TEST(ViewerScreenshots, BadArgumentsExitTwoWithOneLine)
                                    "--tour " + temp_file("_never") + png, "--warp-size 48" + png,
                                    "--warp-size 64 --backend gpu" + png, "--n 0" + png, "--shape 7," + png,
                                    "--shape 1,2,3,4" + png, "--n 5 --shape 8" + png, "--block 16x" + png,
-                                   "--version v3 --without-barrier 25 --backend cpu" + png}) {
+                                   "--version v3 --without-barrier 25 --backend cpu" + png, "--image " + temp_file("_none.png") + png,
+                                   "--lab image --image " + temp_file("_none.png") + png}) {
         std::string out;
         EXPECT_EQ(run(args, out), 2) << args;
         EXPECT_EQ(std::count(out.begin(), out.end(), '\n'), 1) << args << ": " << out;

@@ -160,6 +160,7 @@ struct App {
     std::string compared_with;      // the version compared_version names instead (a lesson slide's "compare", --compare); empty: none
     std::string compared_lab;       // with a program shown: the lab whose version compared_with names (compared_lab_version)
     std::uint64_t max_instructions = 0;  // --max-instructions: the emulator's instruction budget per thread; 0: its default
+    std::string image;  // --image: the PNG file the image lab's runs reduce; empty: their seeded picture
     bool quit = false;
     Layout layout;
     float header_content_h = 0;  // what the top bar's contents took last frame (they wrap on narrow windows)

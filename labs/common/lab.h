@@ -68,6 +68,14 @@ struct PassGrid {
     std::vector<float> values;
 };
 
+// The image lab's picture as a run reduced it, small enough to keep with the
+// run: the mean colour of each square of cell × cell pixels (those at the
+// right and bottom edges cut by the picture's), width × height squares, row-major.
+struct PictureCells {
+    unsigned width = 0, height = 0, cell = 1;
+    std::vector<std::uint8_t> rgb;  // 3 bytes a square
+};
+
 struct RunResult {
     std::string backend;  // what ran it, for the status line: "cpu emulator (independent)", "gpu NVIDIA H100 ..."
     double value = 0, expected = 0;
@@ -97,6 +105,7 @@ struct RunResult {
     bool records_cut = false;
     // The image lab: each pass's grid of partial sums, the first pass's first (the viewer draws them).
     std::vector<PassGrid> pass_grids;
+    PictureCells picture;  // ... and the picture it reduced (the user's --image, or the seeded one)
 };
 
 // A lab's GPU entry points (its .cu sources; labs/common/gpu_backends.cuh).

@@ -71,12 +71,14 @@ nlohmann::json run_extras(const TracedRun& run)
 {
     nlohmann::json grids = nlohmann::json::array();
     for (const PassGrid& g : run.result.pass_grids) grids.push_back({{"width", g.width}, {"height", g.height}, {"values", g.values}});
+    const PictureCells& p = run.result.picture;
     return {{"problem", run.result.problem},
             {"user_kernel", run.result.user_kernel},
             {"compile_warnings", run.result.compile_warnings},
             {"threads_per_block", run.result.threads_per_block},
             {"per_machine_instruction", run.per_machine_instruction},
-            {"pass_grids", std::move(grids)}};
+            {"pass_grids", std::move(grids)},
+            {"picture", {{"width", p.width}, {"height", p.height}, {"cell", p.cell}, {"rgb", p.rgb}}}};
 }
 
 namespace {
@@ -125,6 +127,9 @@ TracedRun traced_run_from_json(const nlohmann::json& doc, const nlohmann::json& 
     r.compile_warnings = extras.value("compile_warnings", "");
     for (const nlohmann::json& g : extras.at("pass_grids"))
         r.pass_grids.push_back({g.at("width").get<unsigned>(), g.at("height").get<unsigned>(), g.at("values").get<std::vector<float>>()});
+    if (const auto p = extras.find("picture"); p != extras.end())
+        r.picture = {p->at("width").get<unsigned>(), p->at("height").get<unsigned>(), p->at("cell").get<unsigned>(),
+                     p->at("rgb").get<std::vector<std::uint8_t>>()};
     return run;
 }
 

@@ -1,5 +1,6 @@
 #include "labs/image/picture.h"
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -55,6 +56,24 @@ Picture picture_for(const std::string& file, const std::vector<std::size_t>& siz
     Picture p{{std::size_t(png.width), std::size_t(png.height)}, std::vector<Rgba8>(std::size_t(png.width) * png.height)};
     std::memcpy(p.pixels.data(), png.rgba.data(), png.rgba.size());
     return p;
+}
+
+PictureCells picture_cells(const Picture& p, std::size_t across)
+{
+    const std::size_t cell = std::max<std::size_t>(1, (p.width + across - 1) / across);
+    PictureCells out{unsigned((p.width + cell - 1) / cell), unsigned((p.height + cell - 1) / cell), unsigned(cell), {}};
+    out.rgb.reserve(std::size_t(out.width) * out.height * 3);
+    for (std::size_t y0 = 0; y0 < p.height; y0 += cell)
+        for (std::size_t x0 = 0; x0 < p.width; x0 += cell) {
+            std::uint64_t sum[3] = {}, count = 0;
+            for (std::size_t y = y0; y < std::min(p.height, y0 + cell); ++y)
+                for (std::size_t x = x0; x < std::min(p.width, x0 + cell); ++x, ++count) {
+                    const Rgba8& px = p.pixels[y * p.width + x];
+                    sum[0] += px.x, sum[1] += px.y, sum[2] += px.z;
+                }
+            for (const std::uint64_t channel : sum) out.rgb.push_back(std::uint8_t(channel / count));
+        }
+    return out;
 }
 
 }  // namespace warplab::image

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "labs/common/lab.h"
 #include "labs/image/problem.h"
 
 namespace warplab::image {
@@ -21,5 +22,9 @@ Picture picture_for(const std::string& file, const std::vector<std::size_t>& siz
 // or the default.
 PictureSize picture_size(const std::string& file, const std::vector<std::size_t>& size, std::size_t default_width,
                          std::size_t default_height);
+
+// The picture in squares of at most `across` a row, each its pixels' mean
+// colour (RunResult::picture: what the viewer draws, kept with the run).
+PictureCells picture_cells(const Picture& p, std::size_t across);
 
 }  // namespace warplab::image

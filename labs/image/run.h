@@ -26,6 +26,9 @@ extern const char kPtx[];
 GpuBackends gpu_backends();
 BenchTable bench_on_gpu(const BenchOptions& options);
 
+// The squares a row of the picture a run keeps (RunResult::picture): the viewer's panel draws them.
+inline constexpr std::size_t kPictureCellsAcross = 96;
+
 inline Picture picture_of(const RunRequest& req) { return picture_for(req.image, req.shape, kTraceWidth, kTraceHeight, req.seed); }
 // Its size alone (a PNG's header, or the size asked for): validation and device bytes build no picture.
 inline PictureSize picture_size_of(const RunRequest& req) { return picture_size(req.image, req.shape, kTraceWidth, kTraceHeight); }
@@ -147,6 +150,7 @@ struct Description {
         out.threads_per_block = BX * BY;
         out.shape = {p.width, p.height};
         out.problem = describe(p, Group{BX, BY}, tile_w, tile_h, out.pass_grids);
+        out.picture = picture_cells(p, kPictureCellsAcross);
     }
 
     static DeviceBytes device_bytes(const RunRequest& req)

@@ -444,6 +444,36 @@ TEST(ViewerRunSize, ShapeAndTwoDimensionalBlock)
     EXPECT_NE(text.find("64×48 RGBA8 pixels: 8×6 groups of 8×8 threads"), std::string::npos) << text;
 }
 
+// --image: the picture panel shows the user's picture, the one the run
+// reduced. A 64×48 PNG, its left half (200, 40, 120), its right half
+// (30, 180, 60): under 96 pixels wide the panel's cells are its pixels, so
+// each half of the drawn picture is that half's colour, all but the watched
+// group's outline (the 8×8 tile at the top left: under 10 % of a half; 1920x1080 shows the panel) and
+// the cells' half-pixel overlap at the seam. The seeded picture has neither
+// colour. The file is left as it was.
+TEST(ViewerRunSize, ImageShowsTheUsersPicture)
+{
+    const int w = 64, h = 48;
+    const std::uint8_t left[3] = {200, 40, 120}, right[3] = {30, 180, 60};
+    RgbaImage picture{w, h, std::vector<std::uint8_t>(std::size_t(w) * h * 4, 255)};
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) std::copy_n(x < w / 2 ? left : right, 3, &picture.rgba[(std::size_t(y) * w + x) * 4]);
+    const std::string file = temp_file("_picture.png");
+    write_png(file, picture);
+    const std::string before = slurp(file);
+    const Shot s = screenshot("--lab image --version v1 --backend cpu --block 8x8 --size 1920x1080 --image " + file);
+    ASSERT_EQ(s.exit_code, 0) << s.output;
+    EXPECT_EQ(slurp(file), before);
+    const std::string text = s.layout["status"]["text"].get<std::string>();
+    EXPECT_NE(text.find("64×48 RGBA8 pixels: 8×6 groups of 8×8 threads"), std::string::npos) << text;
+    const Box drawn = region(s, "image.picture");
+    const int middle = (drawn.x0 + drawn.x1) / 2;
+    const Box left_half{drawn.x0 + 1, drawn.y0 + 1, middle - 1, drawn.y1 - 1}, right_half{middle + 1, drawn.y0 + 1, drawn.x1 - 1, drawn.y1 - 1};
+    const auto area = [](Box b) { return std::size_t(b.x1 - b.x0) * std::size_t(b.y1 - b.y0); };
+    EXPECT_GT(count_colour(s.image, left_half, {200, 40, 120}), area(left_half) * 9 / 10);
+    EXPECT_GT(count_colour(s.image, right_half, {30, 180, 60}), area(right_half) * 9 / 10);
+}
+
 // Pixels darker than any cell colour (the digits; arrows too, where a step has them).
 std::size_t dark_pixels(const Image& img, Box b)
 {

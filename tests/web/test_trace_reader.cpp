@@ -88,6 +88,10 @@ void expect_same_run(const TracedRun& a, const TracedRun& b)
         EXPECT_EQ(r.pass_grids[i].height, s.pass_grids[i].height);
         EXPECT_EQ(r.pass_grids[i].values, s.pass_grids[i].values);  // floats, bit for bit through JSON's decimal
     }
+    EXPECT_EQ(r.picture.width, s.picture.width);  // the image lab's picture as it ran (the viewer draws it)
+    EXPECT_EQ(r.picture.height, s.picture.height);
+    EXPECT_EQ(r.picture.cell, s.picture.cell);
+    EXPECT_EQ(r.picture.rgb, s.picture.rgb);
 }
 
 class TraceReader : public ::testing::TestWithParam<Case> {};
@@ -119,7 +123,9 @@ TEST(TraceReaderCases, UseEveryField)
     EXPECT_FALSE(m.result.check.empty());
     EXPECT_EQ(m.result.block_dim.size(), 3u);
     const Lab& image = *find_lab("image");
-    EXPECT_FALSE(trace_version(image, request_of({"image", "v2", "float", 32})).result.pass_grids.empty());
+    const TracedRun i = trace_version(image, request_of({"image", "v2", "float", 32}));
+    EXPECT_FALSE(i.result.pass_grids.empty());
+    EXPECT_FALSE(i.result.picture.rgb.empty());
     const Lab& reduction = *find_lab("reduction");
     const TracedRun r = trace_version(reduction, request_of({"reduction", "v2", "int", 32}));
     EXPECT_FALSE(r.shared_after.empty());

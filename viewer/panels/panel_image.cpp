@@ -9,7 +9,7 @@
 #include <cmath>
 #include <string>
 
-#include "labs/image/picture.h"
+#include "labs/image/problem.h"
 #include "labs/image/versions.h"
 #include "viewer/panels/draw_util.h"
 #include "viewer/model/format.h"
@@ -30,26 +30,20 @@ ImVec2 tile_of(const std::string& version, const RunResult& r)
     return tile;
 }
 
-// The picture's mean colour over each cell of an at most 96-wide grid,
-// scaled into `size` at `at`; the watched group's tile outlined.
-void picture(App& app, const image::Picture& p, ImVec2 at, ImVec2 size, ImVec2 tile, unsigned watched, unsigned groups_x)
+// The picture the run reduced, each of its squares in its mean colour
+// (RunResult::picture), scaled into `size` at `at`; the watched group's tile
+// (in pixels of the `width`-pixel-wide picture) outlined.
+void picture(App& app, const PictureCells& p, std::size_t width, ImVec2 at, ImVec2 size, ImVec2 tile, unsigned watched, unsigned groups_x)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const std::size_t step = std::max<std::size_t>(1, (p.width + 95) / 96);
-    const float scale = size.x / float(p.width);
-    for (std::size_t y0 = 0; y0 < p.height; y0 += step)
-        for (std::size_t x0 = 0; x0 < p.width; x0 += step) {
-            unsigned sum[3] = {}, count = 0;
-            for (std::size_t y = y0; y < std::min(p.height, y0 + step); ++y)
-                for (std::size_t x = x0; x < std::min(p.width, x0 + step); ++x, ++count) {
-                    const image::Rgba8& px = p.pixels[y * p.width + x];
-                    sum[0] += px.x, sum[1] += px.y, sum[2] += px.z;
-                }
-            const ImVec2 a(at.x + float(x0) * scale, at.y + float(y0) * scale);
-            const ImVec2 b(at.x + float(std::min(p.width, x0 + step)) * scale, at.y + float(std::min(p.height, y0 + step)) * scale);
+    const float scale = size.x / float(width), cell = float(p.cell) * scale;
+    for (unsigned y = 0; y < p.height; ++y)
+        for (unsigned x = 0; x < p.width; ++x) {
+            const std::uint8_t* rgb = &p.rgb[(std::size_t(y) * p.width + x) * 3];
+            const ImVec2 a(at.x + float(x) * cell, at.y + float(y) * cell);
+            const ImVec2 b(std::min(at.x + size.x, a.x + cell), std::min(at.y + size.y, a.y + cell));
             // Half a pixel over each edge: neighbouring cells overlap instead of leaving seams.
-            dl->AddRectFilled(ImVec2(a.x - 0.5f, a.y - 0.5f), ImVec2(b.x + 0.5f, b.y + 0.5f),
-                              IM_COL32(sum[0] / count, sum[1] / count, sum[2] / count, 255));
+            dl->AddRectFilled(ImVec2(a.x - 0.5f, a.y - 0.5f), ImVec2(b.x + 0.5f, b.y + 0.5f), IM_COL32(rgb[0], rgb[1], rgb[2], 255));
         }
     const ImVec2 corner(at.x + float(watched % groups_x) * tile.x * scale, at.y + float(watched / groups_x) * tile.y * scale);
     dl->AddRect(corner, ImVec2(corner.x + tile.x * scale, corner.y + tile.y * scale), palette().focus_outline, 0, 0, 2.0f);
@@ -77,11 +71,11 @@ void image_panel(App& app)
 {
     if (begin_panel(app, Panel::Image, "Image: the picture, the watched group's tile, the partials after each pass")) {
         const TracedRun* run = current_run(app);
-        if (!run || run->result.pass_grids.empty() || run->result.shape.size() != 2) {
+        if (!run || run->result.pass_grids.empty() || run->result.picture.rgb.empty() || run->result.shape.size() != 2) {
             ImGui::TextDisabled("No run to draw.");
         } else {
             const RunResult& r = run->result;
-            const image::Picture p = image::picture_for("", r.shape, r.shape[0], r.shape[1], RunRequest{}.seed);
+            const image::PictureSize p{r.shape[0], r.shape[1]};
             const ImVec2 tile = tile_of(current_version(app).id, r);
             ImGui::TextDisabled("%s, %u×%u groups", p.text().c_str(), r.grid_dim.at(0), r.grid_dim.at(1));  // the status line has the rest
             help_marker("Left: the picture, each cell the mean colour of its pixels; the outlined rectangle is the tile of "
@@ -90,7 +84,7 @@ void image_panel(App& app)
             const ImVec2 at = ImGui::GetCursorScreenPos(), room = ImGui::GetContentRegionAvail();
             const float picture_w = std::min(room.x * 0.6f, room.y * float(p.width) / float(p.height));
             const ImVec2 size(picture_w, picture_w * float(p.height) / float(p.width));
-            picture(app, p, at, size, tile, RunRequest{}.watched_block, r.grid_dim.at(0));  // the viewer watches group 0
+            picture(app, r.picture, p.width, at, size, tile, RunRequest{}.watched_block, r.grid_dim.at(0));  // the viewer watches group 0
             float y = at.y;
             const float right = at.x + picture_w + ImGui::GetStyle().ItemSpacing.x * 2, right_w = at.x + room.x - right;
             for (std::size_t i = 0; i < r.pass_grids.size(); ++i) {

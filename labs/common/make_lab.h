@@ -1,7 +1,8 @@
 // A lab's registry entry from its description (labs/common/run_skeleton.h),
 // host compiler only: its versions, its run (validated, then on the GPU trace
 // or the emulator), its GPU entry points or why there are none, and the hooks
-// its versions imply (a setting).
+// its versions imply (a setting). Host programs have a description of their own
+// (make_host_program_lab).
 #pragma once
 #include <optional>
 #include <string_view>
@@ -62,6 +63,27 @@ template <class D> Lab make_lab(Lab lab, GpuBackends gpu)
         throw std::invalid_argument("no GPU: " + gpu_status().reason);
     };
     lab.setting_of = version_setting<typename D::Versions>;
+    return lab;
+}
+
+// `lab` as make_lab takes it, for a lab whose versions are host programs
+// (copies, streams, GPUs around one kernel: labs/transfers/run.h), described by
+// D: Versions, kernels, validate<V>, and its GPU entry points run_on_gpu and
+// bench_on_gpu (which say why not where the build has no CUDA). Nothing is
+// traced and the emulator runs none of them (each version's meta.gpu_only).
+template <class D> Lab make_host_program_lab(Lab lab)
+{
+    lab.versions = version_list<typename D::Versions>(D::kernels);
+    lab.run = [](const RunRequest& req) {
+        if (!with_version<typename D::Versions>(req.version, [&](auto v) {
+                refuse_emulating_gpu_only(decltype(v)::meta, req);
+                D::template validate<decltype(v)>(req);
+            }))
+            throw unknown_version(D::kernels.lab, req.version);
+        return D::run_on_gpu(req);
+    };
+    lab.bench = D::bench_on_gpu;
+    lab.host_programs = true;
     return lab;
 }
 

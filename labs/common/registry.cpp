@@ -11,7 +11,7 @@
 #include "labs/matmul/run.h"
 #include "labs/method/run.h"
 #include "labs/reduction/run.h"
-#include "labs/transfers/lab.h"
+#include "labs/transfers/run.h"
 #include "labs/transpose/run.h"
 #include "warplab/trace/events.h"
 
@@ -72,7 +72,10 @@ const std::vector<Lab>& all_labs()
         make_lab<transpose::Description>({.id = "transpose", .title = "Matrix transpose (Harris)", .default_n = 0, .default_block = 0,
                                           .types = {"float"}, .bench_sizes = {2048, 8192}},
                                          WL_GPU_BACKENDS(transpose)),
-        transfers::make_lab(),
+        make_host_program_lab<transfers::Description>({.id = "transfers", .title = "Host transfers and two GPUs", .default_n = 1u << 20,
+                                                       .default_block = 256, .types = {"float"},
+                                                       .bench_sizes = {transfers::kBenchElements},
+                                                       .bench_detail = transfers::timeline_detail(), .panel = "timeline"}),
         // n = 0: the picture is --size W,H or --image (trace default 320×180);
         // the bench's one size is the blog's 1080p frame, as {W, H}.
         make_lab<image::Description>({.id = "image", .title = "Image luminance, 2D groups (the AMD blog)", .default_n = 0,

@@ -4,8 +4,6 @@
 
 namespace warplab::transfers {
 
-Lab make_lab();
-
 // Bench tables are measured at 2^28 floats: 1 GiB in and 1 GiB out, the
 // walkthrough's question.
 constexpr std::size_t kBenchElements = std::size_t(1) << 28;

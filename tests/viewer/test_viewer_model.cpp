@@ -16,6 +16,7 @@
 #include "viewer/model/source_model.h"
 #include "viewer/model/step_model.h"
 #include "viewer/model/timing_model.h"
+#include "warplab/trace/compare.h"
 
 namespace warplab::viewer {
 namespace {
@@ -567,6 +568,43 @@ TEST(ViewerModel, DComparesVersionsAndTheBarrierSwitchKeepsTheKernelsTrace)
     toggle_barrier(app, 28);
     on_key(app, Key::Up);
     EXPECT_EQ(app.sel.without_barrier, 0u);
+}
+
+// The compare panel's differing steps are found once for a pair of traces,
+// and again when either is another. Reduction v2 -> v3 differ from step 1
+// (shared wavefronts 24/12 -> 12/12, 2-way -> 1-way: the screenshots'
+// VersionsSideBySideColourWhatDiffers); v5 -> v6 make the same accesses (v6
+// unrolls v5's loop): none differs. Each answer equals
+// wl::trace::differing_steps found afresh: after a version change and back,
+// and after v3's slot is given v6's trace (the same keys, another trace).
+TEST(ViewerModel, DifferingStepsFollowTheTracesCompared)
+{
+    App app;
+    select_on_emulator(app, "reduction", "v3");
+    const std::size_t v3 = app.sel.version;
+    // Both traces, or a failure naming why not.
+    const auto both = [&]() -> std::optional<std::pair<const TraceSlot*, const TraceSlot*>> {
+        const TraceSlot &before = trace_of(app, *compared_version(app)), &after = current_trace(app);
+        if (before.run && after.run) return std::pair{&before, &after};
+        ADD_FAILURE() << "no trace: " << before.error << after.error;
+        return std::nullopt;
+    };
+    const auto cached = [&] { return both() ? differing_steps(app, *both()->first, *both()->second) : std::vector<bool>{}; };
+    const auto afresh = [&] {
+        return both() ? wl::trace::differing_steps(both()->first->run->block, both()->second->run->block) : std::vector<bool>{};
+    };
+    const std::vector<bool> v2_v3 = cached();
+    EXPECT_EQ(v2_v3, afresh());
+    EXPECT_EQ(wl::trace::first_differing_step(v2_v3), 1u);
+    select_on_emulator(app, "reduction", "v6");  // beside v5
+    const std::size_t v6 = app.sel.version;
+    EXPECT_EQ(cached(), afresh());
+    EXPECT_EQ(wl::trace::first_differing_step(cached()), std::nullopt);
+    select_on_emulator(app, "reduction", "v3");
+    EXPECT_EQ(cached(), v2_v3);
+    place_trace(app, v3, trace_of(app, v6));
+    EXPECT_EQ(cached(), afresh());
+    EXPECT_NE(cached(), v2_v3);
 }
 
 // The lines the switch is offered on: calls of __syncthreads(), __syncwarp()

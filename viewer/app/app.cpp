@@ -1,6 +1,7 @@
 #include "viewer/app/app.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <stdexcept>
 
@@ -10,6 +11,7 @@
 #include "viewer/app/program_view.h"
 #include "viewer/model/step_model.h"
 #include "viewer/app/trace_runner.h"
+#include "warplab/trace/compare.h"
 
 namespace warplab::viewer {
 
@@ -162,6 +164,20 @@ const TraceSlot& trace_at_width(App& app, std::size_t version, unsigned warp_wid
 }
 
 const TraceSlot& current_trace(App& app) { return trace_of(app, app.sel.version); }
+
+std::uint64_t next_trace_serial()
+{
+    static std::atomic<std::uint64_t> made{0};
+    return ++made;
+}
+
+const std::vector<bool>& differing_steps(App& app, const TraceSlot& before, const TraceSlot& after)
+{
+    auto& d = app.differing;
+    if (d.before != before.serial || d.after != after.serial)
+        d = {before.serial, after.serial, wl::trace::differing_steps(before.run->block, after.run->block)};
+    return d.steps;
+}
 
 const TraceSlot& trace_as_written(App& app, std::size_t version)
 {

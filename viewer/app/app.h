@@ -53,7 +53,12 @@ struct TraceKey {
 // TraceKey::lab of a program's launches (App::program): apart from every lab's traces.
 inline constexpr std::size_t kProgramLabKey = std::size_t(-1);
 
+// A number no TraceSlot made before had (safe from a trace runner's thread).
+std::uint64_t next_trace_serial();
+
 struct TraceSlot {
+    // Tells this slot's trace from every other's (a copy, holding the same, keeps it): what a result cached from it keys on.
+    std::uint64_t serial = next_trace_serial();
     // Running elsewhere (App::start_trace): since when (App::clock) and how
     // many of the grid's blocks are done; run or error come with trace_arrived.
     struct Pending {
@@ -160,6 +165,12 @@ struct App {
     std::string compared_with;      // the version compared_version names instead (a lesson slide's "compare", --compare); empty: none
     std::string compared_lab;       // with a program shown: the lab whose version compared_with names (compared_lab_version)
     std::uint64_t max_instructions = 0;  // --max-instructions: the emulator's instruction budget per thread; 0: its default
+    // The compare panel's wl::trace::differing_steps (it sorts every event: too slow for each frame), with the slots it
+    // was found between (TraceSlot::serial); differing_steps finds it again when either slot is another.
+    struct {
+        std::uint64_t before = 0, after = 0;
+        std::vector<bool> steps;
+    } differing;
     std::string image;  // --image: the PNG file the image lab's runs reduce; empty: their seeded picture
     bool quit = false;
     Layout layout;
@@ -198,6 +209,8 @@ const TraceSlot& trace_as_written(App& app, std::size_t version);
 // elsewhere (App::start_trace) only the totals are asked for.
 TotalsSlot totals_of(App& app, std::size_t version);
 const TracedRun* current_run(App& app);                     // nullptr when the launch failed
+// wl::trace::differing_steps of two slots' runs (both must have one), found once for each pair (App::differing).
+const std::vector<bool>& differing_steps(App& app, const TraceSlot& before, const TraceSlot& after);
 std::uint32_t step_count(App& app);
 // The version the selected one is compared with: App::compared_with where set
 // (and not the selected one), else previous_version, except that the user's

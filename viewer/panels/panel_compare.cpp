@@ -48,9 +48,10 @@ void both_cell(const std::string& a, const std::string& b, bool stacked)
     ImGui::TextUnformatted((stacked ? a + "\n" + b : a + " → " + b).c_str());
 }
 
-void table(App& app, const std::string& before, const TracedRun& a, const std::string& after, const TracedRun& b)
+void table(App& app, const std::string& before, const TraceSlot& a_slot, const std::string& after, const TraceSlot& b_slot)
 {
-    const std::vector<bool> differing = wl::trace::differing_steps(a.block, b.block);
+    const TracedRun &a = *a_slot.run, &b = *b_slot.run;
+    const std::vector<bool>& differing = differing_steps(app, a_slot, b_slot);
     const std::optional<std::uint32_t> first = wl::trace::first_differing_step(differing);
     constexpr ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                       ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
@@ -124,7 +125,7 @@ void compare_panel(App& app)
             wrapped_text(palette().muted, app.program ? std::string("a program's launch is compared with a lab's version: --lab LAB --compare VERSION")
                                                       : std::string(current_version(app).id) + " is the first version: there is none before it to compare with.");
         } else if (shown->a->run && shown->b->run) {
-            table(app, shown->before, *shown->a->run, shown->after, *shown->b->run);
+            table(app, shown->before, *shown->a, shown->after, *shown->b);
         } else {
             wrapped_text(palette().muted, shown->a->pending || shown->b->pending ? std::string("tracing...")
                                                                                  : (shown->a->run ? shown->after : shown->before) + ": no trace");

@@ -578,6 +578,39 @@ TEST(ViewerLesson, TheSlidesInstructionIsSelectedOnceItsTraceArrives)
     EXPECT_EQ(slide_answer(web).value, 4.0);
 }
 
+// Method v18's line 24, atomicAdd(out, in[i]), is two global instructions a
+// warp: the load of in[i], 32 consecutive floats (4 sectors, the ideal 4), and
+// the atomic on out[0] (one sector for 128 bytes, ideal 4). By sectors the
+// load is the costlier, but the line is about the atomic (its cost, lanes
+// updating one address in turn, is not in sectors): the global panel opens on
+// the atomic, on its own and under the method lesson's slide that selects 24.
+TEST(ViewerLesson, ALineWithAnAtomicShowsTheAtomic)
+{
+    const auto focused = [](App& app) { return current_run(app)->block.events.at(app.focus.global_event.value()); };
+    App desk = app_on_emulator();
+    select_by_name(desk, "method", "v18");
+    set_step(desk, 0);
+    const wl::trace::WarpEvent atomic = focused(desk);
+    EXPECT_EQ(atomic.kind, wl::trace::Kind::Atomic);
+    EXPECT_EQ(atomic.site.line, 24u);
+    EXPECT_EQ(sector_view(atomic).cost.sectors, 1u);
+    // The load it stands in front of is in the step, at the same line and warp, with more sectors.
+    const TracedRun& run = *current_run(desk);
+    const auto events = memory_events(run.block, 0, wl::trace::Space::Global);
+    const auto load = std::find_if(events.begin(), events.end(), [&](std::size_t i) {
+        const wl::trace::WarpEvent& e = run.block.events[i];
+        return e.kind == wl::trace::Kind::Load && e.site == atomic.site && e.warp == atomic.warp;
+    });
+    ASSERT_NE(load, events.end());
+    EXPECT_EQ(sector_view(run.block.events[*load]).cost.sectors, 4u);
+
+    App lesson = app_on_emulator();
+    start_lesson(lesson, std::make_shared<const Lesson>(parse_lesson(
+                             lesson_of({{{"lab", "method"}, {"version", "v18"}, {"select", 24}, {"caption", "one sum"}}}))));
+    EXPECT_EQ(focused(lesson).kind, wl::trace::Kind::Atomic);
+    EXPECT_EQ(focused(lesson).site.line, 24u);
+}
+
 TEST(ViewerLesson, AWrongStatedAnswerIsReported)
 {
     json slide = full_slide();

@@ -12,7 +12,8 @@ namespace warplab::viewer {
 
 namespace {
 
-// The step's instruction at a line in one memory space: the costliest of them, as a panel opens on the step's worst.
+// The step's instruction at a line in one memory space: the costliest of them, as a panel opens on the step's worst
+// (the line's atomic, if it has one: line_atomic).
 std::optional<std::size_t> event_at_line(const BlockTrace& block, std::uint32_t step, std::uint32_t line, wl::trace::Space space)
 {
     std::optional<std::size_t> best;
@@ -23,7 +24,8 @@ std::optional<std::size_t> event_at_line(const BlockTrace& block, std::uint32_t 
                                                               : double(sector_view(block.events[i]).cost.sectors);
         if (cost > best_cost) best = i, best_cost = cost;
     }
-    return best;
+    if (!best) return best;
+    return line_atomic(block, step, *best);
 }
 
 // The slide's instruction in the banks and global panels, once its trace is here (in a browser it arrives later).

@@ -119,10 +119,23 @@ std::optional<std::size_t> worst_shared_event(const BlockTrace& block, std::uint
 
 std::optional<std::size_t> worst_global_event(const BlockTrace& block, std::uint32_t step, std::optional<std::uint32_t> warp)
 {
-    return best_event(block, step, Space::Global, warp, [](const WarpEvent& e) {
+    const auto worst = best_event(block, step, Space::Global, warp, [](const WarpEvent& e) {
         const auto c = wl::trace::global_sector_cost(e.mask, e.offset, e.size);
         return c.ideal ? double(c.sectors) / c.ideal : 0.0;
     });
+    if (!worst) return worst;
+    return line_atomic(block, step, *worst);
+}
+
+std::size_t line_atomic(const BlockTrace& block, std::uint32_t step, std::size_t event)
+{
+    const WarpEvent& e = block.events[event];
+    if (e.kind == Kind::Atomic) return event;
+    for (std::size_t i : memory_events(block, step, e.space)) {
+        const WarpEvent& other = block.events[i];
+        if (other.kind == Kind::Atomic && other.warp == e.warp && other.site == e.site) return i;
+    }
+    return event;
 }
 
 BankView bank_view(const WarpEvent& e)

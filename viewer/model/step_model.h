@@ -49,9 +49,16 @@ std::vector<std::size_t> memory_events(const BlockTrace& block, std::uint32_t st
 // (the first of equals), optionally only among one warp's instructions.
 std::optional<std::size_t> worst_shared_event(const BlockTrace& block, std::uint32_t step,
                                               std::optional<std::uint32_t> warp = std::nullopt);
-// The global instruction shown first: the step's most sectors per request.
+// The global instruction shown first: the step's most sectors per request, or
+// the atomic of that instruction's line (line_atomic).
 std::optional<std::size_t> worst_global_event(const BlockTrace& block, std::uint32_t step,
                                               std::optional<std::uint32_t> warp = std::nullopt);
+// What a panel shows for memory event `event` of a step: the same warp's atomic
+// at the same source line where there is one, else `event`. On a line such as
+// atomicAdd(out, in[i]) the atomic is what the line does; its load of in[i] is
+// a plain read that feeds it, and counts more sectors only because the atomic's
+// cost (lanes updating one address in turn) is not in sectors.
+std::size_t line_atomic(const BlockTrace& block, std::uint32_t step, std::size_t event);
 
 // ---- shared memory banks of one instruction ----
 

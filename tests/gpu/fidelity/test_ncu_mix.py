@@ -32,7 +32,7 @@ class OpcodeCounts(unittest.TestCase):
 class Verdicts(unittest.TestCase):
     def test_within_and_over_the_tolerance(self):
         # FP32: warplab 100 against FFMA 98 + FADD 0: 2 % -> within; loads 32 against 30: 6.25 % -> over.
-        rows = m.group_rows({"fp32": 100, "ld.global": 32, "integer": 9}, {"FFMA": 98.0, "LDG": 30.0, "IMAD": 40.0}, 0.03)
+        rows = m.group_rows({"fp32": 100, "ld.global": 32, "integer": 9}, m.ncu_groups({"FFMA": 98.0, "LDG": 30.0, "IMAD": 40.0}), 0.03)
         self.assertTrue(rows["fp32"]["within"])
         self.assertFalse(rows["ld.global"]["within"])
         self.assertFalse(rows["integer"]["compared"])  # recorded, whatever its difference
@@ -41,15 +41,15 @@ class Verdicts(unittest.TestCase):
     def test_texture_fetches_are_compared(self):
         # A 1D fetch's TLD and a 2D fetch's TEX, 32 each, against warplab's 64 tex: equal. A TXQ (a
         # texture query, not a fetch) is no tex: 64 against 64 + 0 still.
-        rows = m.group_rows({"tex": 64}, {"TLD": 32.0, "TEX": 32.0, "TXQ": 5.0}, 0.03)
+        rows = m.group_rows({"tex": 64}, m.ncu_groups({"TLD": 32.0, "TEX": 32.0, "TXQ": 5.0}), 0.03)
         self.assertTrue(rows["tex"]["compared"])
         self.assertTrue(rows["tex"]["within"])
         # A gather's TLD4 counts too: 64 against 32 + 40 = 72 is 11 % over.
-        self.assertFalse(m.group_rows({"tex": 64}, {"TLD": 32.0, "TLD4": 40.0}, 0.03)["tex"]["within"])
+        self.assertFalse(m.group_rows({"tex": 64}, m.ncu_groups({"TLD": 32.0, "TLD4": 40.0}), 0.03)["tex"]["within"])
 
     def test_under_half_an_instruction_passes(self):
         # 3 against 3.4 per block: 12 % but under half an instruction (a grid's last partial block).
-        self.assertTrue(m.group_rows({"special": 3}, {"MUFU": 3.4}, 0.03)["special"]["within"])
+        self.assertTrue(m.group_rows({"special": 3}, m.ncu_groups({"MUFU": 3.4}), 0.03)["special"]["within"])
 
 
 if __name__ == "__main__":

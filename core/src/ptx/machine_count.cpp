@@ -101,7 +101,6 @@ std::vector<MachineCount> machine_counts(const Function& f)
         const Instr& in = f.code[pc];
         MachineCount& c = counts[pc];
         c.cls = byte(instruction_class(in));
-        if ((in.op == Op::Selp || in.op == Op::Slct) && in.ty == Ty::F32) c.cls = byte(InstructionClass::Fp32);
         if (folds(f, pc)) c.cls = kFolded;
         if ((in.op == Op::Sin || in.op == Op::Cos) && in.ty == Ty::F32) c.extra_cls = byte(InstructionClass::Fp32), c.extra = 1;
         if (in.op == Op::Ex2 && in.ty == Ty::F32 && !(in.flags & kFtz)) c.extra_cls = byte(InstructionClass::Fp32), c.extra = 3;

@@ -9,7 +9,7 @@
 // - div/rem.u32/s32 by a register: an integer sequence around the divisor's
 //   reciprocal, one MUFU.RCP computed once per divisor and reused (one
 //   special-function instruction, at the first division by that register);
-// - selp.f32 is an FSEL, on the FP32 pipe;
+// - selp.f32 is an FSEL, on the FP32 pipe (its class in ops.def);
 // - neg/abs.f32 read only by FP32 arithmetic and compares become operand
 //   modifiers (-x, |x|) of their readers: no instruction of their own;
 // - a guarded forward branch over at most four arithmetic or move

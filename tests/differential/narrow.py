@@ -23,6 +23,7 @@ difference (PTX leaves a NaN's payload unspecified: README.md). --report (the
 GPU run's mismatch list, gzipped or not) checks that the GPU's stepped run
 ends in the words that run reported, so the added stores changed nothing.
 
+native also writes DIR/narrow.sass.gz, the kernels' SASS (cuobjdump -sass).
 --sanitize K (native) also runs kernel K as the generator writes it, alone and
 built with -lineinfo, under compute-sanitizer's memcheck, which names a faulting
 access's line (DIR/diff_K.cu, DIR/memcheck-K.txt).
@@ -176,9 +177,22 @@ def native(a):
             print(f"narrow: nvcc failed on {source}:\n{proc.stderr}")
             return 1
         run_program([program], a.out, info)
+        write_sass(nvcc, program, a.out)
         for k in a.sanitize:
             sanitize(nvcc, k, a, scratch)
     return 0
+
+
+def write_sass(nvcc, program, out):
+    """DIR/narrow.sass.gz: the machine code ptxas made of the kernels (cuobjdump beside nvcc), where
+    a difference may come from the code rather than from PTX's semantics (an operand order, a fusion)."""
+    tool = shutil.which("cuobjdump") or os.path.join(os.path.dirname(nvcc), "cuobjdump")
+    if not os.access(tool, os.X_OK):
+        print("narrow: no cuobjdump: no SASS written")
+        return
+    proc = subprocess.run([tool, "-sass", program], capture_output=True, text=True)
+    with gzip.open(os.path.join(out, "narrow.sass.gz"), "wt") as f:
+        f.write(proc.stdout if proc.returncode == 0 else f"cuobjdump failed:\n{proc.stderr}")
 
 
 def sanitize(nvcc, kernel, a, scratch):

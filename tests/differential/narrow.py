@@ -23,10 +23,12 @@ difference (PTX leaves a NaN's payload unspecified: README.md). --report (the
 GPU run's mismatch list, gzipped or not) checks that the GPU's stepped run
 ends in the words that run reported, so the added stores changed nothing.
 
-native also writes DIR/narrow.sass.gz, the kernels' SASS (cuobjdump -sass).
+native also runs the kernels as generated (DIR/plain.bin.gz; compare then says
+whether the stepped kernels ended in their words, so that the stores changed
+nothing) and writes DIR/narrow.sass.gz, both programs' SASS (cuobjdump -sass).
 --sanitize K (native) also runs kernel K as the generator writes it, alone and
 built with -lineinfo, under compute-sanitizer's memcheck, which names a faulting
-access's line (DIR/diff_K.cu, DIR/memcheck-K.txt).
+access's line (DIR/memcheck-K.txt; the lines are those of generate.py --first K --count 1).
 """
 import argparse
 import gzip
@@ -142,28 +144,43 @@ def write_program(out, seed, kernels, simd, runner):
     return source, info
 
 
-def finish(out, info, results, failures):
-    """narrow.bin.gz (each kernel's record, as the program wrote them) and narrow.json."""
-    with open(results, "rb") as f, gzip.open(os.path.join(out, "narrow.bin.gz"), "wb") as g:
-        g.write(f.read())
-    info["failures"] = {str(info["kernels"][i]): text for i, text in failures.items()}
+def run_program(command, out, info, name="narrow"):
+    """Runs a program of info's kernels; writes DIR/NAME.bin.gz (each kernel's record, as the
+    program wrote them) and returns {kernel index: failure}. Its runs' output goes to narrow.log."""
+    with tempfile.TemporaryDirectory() as scratch:
+        results = os.path.join(scratch, "results.bin")
+        _, failures = d.run_batch(command, results, 0, len(info["kernels"]), os.path.join(out, "narrow.log"))
+        with gzip.open(os.path.join(out, f"{name}.bin.gz"), "wb") as g:
+            if os.path.exists(results):
+                with open(results, "rb") as f:
+                    g.write(f.read())
+    failures = {str(info["kernels"][i]): text for i, text in failures.items()}
+    for k, text in failures.items():
+        print(f"narrow: {name}: kernel {k} failed: {text}")
+    print(f"narrow: {name}: {len(info['kernels']) - len(failures)} of {len(info['kernels'])} kernels ran, in {out}")
+    return failures
+
+
+def write_info(out, info):
     with open(os.path.join(out, "narrow.json"), "w") as f:
         json.dump(info, f, indent=1)
-    for i, text in failures.items():
-        print(f"narrow: kernel {info['kernels'][i]} failed: {text}")
-    print(f"narrow: {len(info['kernels']) - len(failures)} of {len(info['kernels'])} kernels ran; steps in {out}")
 
 
-def run_program(command, out, info):
-    with tempfile.TemporaryDirectory() as scratch:
-        results = os.path.join(scratch, "narrow.bin")
-        _, failures = d.run_batch(command, results, 0, len(info["kernels"]), os.path.join(out, "narrow.log"))
-        if not os.path.exists(results):
-            open(results, "wb").close()
-        finish(out, info, results, failures)
+def build(nvcc, flags, source, program):
+    """nvcc started on `source` (a Popen): builds run side by side."""
+    return subprocess.Popen([nvcc, *flags, "-o", program, source], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def built(proc, source):
+    _, err = proc.communicate()
+    if proc.returncode != 0:
+        print(f"narrow: nvcc failed on {source}:\n{err}")
+    return proc.returncode == 0
 
 
 def native(a):
+    """The stepped program, and the kernels as generated (plain.bin.gz: whether the stores changed
+    what they compute), built with gpu_record.py's flags and run; their SASS; memcheck for --sanitize."""
     nvcc = a.nvcc or shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
     if not os.access(nvcc, os.X_OK):
         print(f"narrow: no nvcc at {nvcc} (--nvcc)")
@@ -171,34 +188,42 @@ def native(a):
     flags = ["-arch=sm_90"]  # gpu_record.py's build
     source, info = write_program(a.out, a.seed, a.kernels, a.simd, f"{nvcc} {' '.join(flags)}")
     with tempfile.TemporaryDirectory() as scratch:
-        program = os.path.join(scratch, "narrow")
-        proc = subprocess.run([nvcc, *flags, "-o", program, source], capture_output=True, text=True)
-        if proc.returncode != 0:
-            print(f"narrow: nvcc failed on {source}:\n{proc.stderr}")
+        plain_text, _ = generate.program([generate.Kernel(a.seed, k, a.simd) for k in a.kernels],
+                                         f"seed {a.seed}, kernels {', '.join(map(str, a.kernels))}")
+        plain = os.path.join(scratch, "plain.cu")
+        with open(plain, "w") as f:
+            f.write(plain_text)
+        programs = {"narrow": os.path.join(scratch, "narrow"), "plain": os.path.join(scratch, "plain")}
+        builds = {"narrow": build(nvcc, flags, source, programs["narrow"]), "plain": build(nvcc, flags, plain, programs["plain"])}
+        if not all([built(builds["narrow"], source), built(builds["plain"], plain)]):
             return 1
-        run_program([program], a.out, info)
-        write_sass(nvcc, program, a.out)
+        info["failures"] = run_program([programs["narrow"]], a.out, info)
+        info["plain_failures"] = run_program([programs["plain"]], a.out, info, "plain")
+        write_info(a.out, info)
+        write_sass(nvcc, programs, a.out)
         for k in a.sanitize:
             sanitize(nvcc, k, a, scratch)
     return 0
 
 
-def write_sass(nvcc, program, out):
-    """DIR/narrow.sass.gz: the machine code ptxas made of the kernels (cuobjdump beside nvcc), where
-    a difference may come from the code rather than from PTX's semantics (an operand order, a fusion)."""
+def write_sass(nvcc, programs, out):
+    """DIR/narrow.sass.gz: the machine code ptxas made of the kernels, stepped and as generated
+    (cuobjdump beside nvcc), where a difference may come from the code rather than from PTX's
+    semantics (an operand order, a fusion)."""
     tool = shutil.which("cuobjdump") or os.path.join(os.path.dirname(nvcc), "cuobjdump")
     if not os.access(tool, os.X_OK):
         print("narrow: no cuobjdump: no SASS written")
         return
-    proc = subprocess.run([tool, "-sass", program], capture_output=True, text=True)
     with gzip.open(os.path.join(out, "narrow.sass.gz"), "wt") as f:
-        f.write(proc.stdout if proc.returncode == 0 else f"cuobjdump failed:\n{proc.stderr}")
+        for name, program in programs.items():
+            proc = subprocess.run([tool, "-sass", program], capture_output=True, text=True)
+            f.write(f"==== {name}\n" + (proc.stdout if proc.returncode == 0 else f"cuobjdump failed:\n{proc.stderr}"))
 
 
 def sanitize(nvcc, kernel, a, scratch):
     """Kernel `kernel` as generated, alone, under compute-sanitizer's memcheck (lines from -lineinfo)."""
-    text, _ = generate.batch(a.seed, kernel, 1, a.simd)
-    source = os.path.join(a.out, f"diff_{kernel}.cu")
+    text, _ = generate.batch(a.seed, kernel, 1, a.simd)  # its lines: generate.py --first K --count 1
+    source = os.path.join(scratch, f"diff_{kernel}.cu")
     with open(source, "w") as f:
         f.write(text)
     program = os.path.join(scratch, f"diff_{kernel}")
@@ -227,19 +252,23 @@ def emulate(a, out=None):
         print(f"narrow: no warplab at {a.warplab} (--warplab)")
         return 1
     source, info = write_program(out, a.seed, a.kernels, a.simd, "warplab run")
-    run_program(d.emulator_command(a.warplab, source), out, info)
+    info["failures"] = run_program(d.emulator_command(a.warplab, source), out, info)
+    write_info(out, info)
     return 0
 
 
 # --- comparing two runs ---------------------------------------------------------------
-def load(directory):
-    """(info, {kernel index: words}) of a run written by native or emulate."""
+def load(directory, name="narrow"):
+    """(info, {kernel index: words}) of a run written by native or emulate (name: plain, the
+    kernels as generated, where native ran them too; no such file: no words)."""
     path = os.path.join(directory, "narrow.json")
     if not os.path.exists(path):
         raise SystemExit(f"narrow: no run in {directory} (no narrow.json)")
     with open(path) as f:
         info = json.load(f)
-    with gzip.open(os.path.join(directory, "narrow.bin.gz"), "rb") as f, tempfile.NamedTemporaryFile() as t:
+    if not os.path.exists(os.path.join(directory, f"{name}.bin.gz")):
+        return info, {}
+    with gzip.open(os.path.join(directory, f"{name}.bin.gz"), "rb") as f, tempfile.NamedTemporaryFile() as t:
         t.write(f.read())
         t.flush()
         records = d.read_records(t.name)
@@ -364,8 +393,25 @@ def check_report(path, manifests, gpu_words):
     return lines
 
 
+def check_plain(info, stepped, plain):
+    """Lines saying, for each kernel, whether the stepped kernel ended in the words the kernel as
+    generated wrote (its out and acc words; the steps come after them)."""
+    lines = []
+    for k in info["kernels"]:
+        if k not in plain or k not in stepped:
+            continue
+        own = plain[k]
+        bad = [i for i in range(len(own)) if own[i] != stepped[k][i]]
+        lines.append(f"narrow: diff_{k}: the stepped kernel ends in the words of the kernel as generated" if not bad else
+                     f"narrow: diff_{k}: the stepped kernel ends in other words than the kernel as generated: {len(bad)} of "
+                     f"{len(own)}, first word {bad[0]} ({stepped[k][bad[0]]:#010x} against {own[bad[0]]:#010x})")
+    return lines
+
+
 def compare(a):
     info, gpu = load(a.gpu)
+    for line in check_plain(info, gpu, load(a.gpu, "plain")[1]):
+        print(line)
     if a.emulator:
         emu_dir = a.emulator
     else:

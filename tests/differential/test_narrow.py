@@ -122,6 +122,19 @@ def main(argv):
     code, out = run("compare", "--gpu", os.path.join(a.work, "int_nan"), "--emulator", os.path.join(a.work, "int_nan2"))
     check("first differs after statement 2 of 21" in out, "an integer slot's NaN bits compare bit for bit")
 
+    # The kernel as generated (plain.bin.gz, which native writes) against the stepped one's words.
+    for name, change in (("plain_same", 0), ("plain_other", 1)):
+        m = altered(emulator, os.path.join(a.work, name), [])
+        info, words = narrow.load(emulator)
+        own = words[KERNEL][:m["out_words"] + m["step_base"]]
+        own[7] ^= change
+        with gzip.open(os.path.join(a.work, name, "plain.bin.gz"), "wb") as f:
+            f.write(struct.pack("<4I", 0x46464944, 0, 0, len(own)) + own.tobytes())
+    code, out = run("compare", "--gpu", os.path.join(a.work, "plain_same"), "--emulator", emulator)
+    check("diff_3104: the stepped kernel ends in the words of the kernel as generated" in out, "the stores changed nothing")
+    code, out = run("compare", "--gpu", os.path.join(a.work, "plain_other"), "--emulator", emulator)
+    check("other words than the kernel as generated: 1 of 704, first word 7" in out, "a word the stores changed is named:\n" + out)
+
     code, out = run("compare", "--gpu", os.path.join(a.work, "nothing_here"), "--emulator", emulator)
     check(code != 0 and len(out.strip().splitlines()) == 1 and "no run in" in out, "a missing run: one line, non-zero exit")
     code, out = run("emulate", "--seed", "1", "--kernels", "5,x", "--out", a.work, "--warplab", a.warplab)

@@ -115,6 +115,41 @@ TEST(PtxGpuSemantics, DoubleNaNsKeepAnOperandsNaN)
     }
 }
 
+// fmin and fmax of two double NaNs: PTX's double instructions carry NaN
+// payloads (its floating-point instructions' overview), so min.f64 gives an
+// operand's NaN, made quiet, not a canonical one. Found by the differential
+// tests (kernel 867 of seed 1: d0 = (double)f0 of the f32 NaN 0xFFFFFF62,
+// then fmin(d0, (double)f0); the H100's high word was 0xFFFFFFEC). By hand:
+// 0xFFFFFF62 widens to sign 1, exponent 0x7FF, fraction 0x7FFF62 << 29 =
+// 0xFFFEC'40000000, so the double is 0xFFFFFFEC'40000000.
+const char* kDoubleMinMax = R"(
+__device__ void put(unsigned* out, int i, double d)
+{
+    out[2 * i] = (unsigned)__double2loint(d);
+    out[2 * i + 1] = (unsigned)__double2hiint(d);
+}
+__global__ void double_min_max(const unsigned* in, const double* din, unsigned* out)
+{
+    const double wide = (double)__uint_as_float(in[0]);
+    put(out, 0, fmin(wide, (double)__uint_as_float(in[1])));  // two NaNs, the same: that NaN
+    put(out, 1, fmax(din[0], din[2]));       // a signalling NaN twice: made quiet, sign and payload kept
+    put(out, 2, fmin(din[0], din[1]));       // one NaN: the number
+    put(out, 3, fmax(din[1], din[0]));
+}
+)";
+
+TEST(PtxGpuSemantics, DoubleMinMaxOfTwoNaNsKeepsAPayload)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    // in: the f32 NaN 0xFFFFFF62 twice; din: the signalling NaN 0xFFF00000'00000005, 2.5 (0x40040000'00000000), the NaN again
+    const auto w = run(kDoubleMinMax, "double_min_max", 8,
+                       [](wl::emu::Emulator& e) { return upload<unsigned>(e, {0xFFFFFF62u, 0xFFFFFF62u}); },
+                       [](wl::emu::Emulator& e) { return upload<double>(e, {std::bit_cast<double>(0xFFF0000000000005ULL), 2.5,
+                                                                                     std::bit_cast<double>(0xFFF0000000000005ULL)}); });
+    // low word first: 0xFFFFFFEC'40000000; 0xFFF80000'00000005 (the quiet bit 51 set); 2.5 twice
+    EXPECT_EQ(w, (std::vector<unsigned>{0x40000000u, 0xFFFFFFECu, 5u, 0xFFF80000u, 0u, 0x40040000u, 0u, 0x40040000u}));
+}
+
 const char* kBf16Fma = R"(
 #include <cuda_bf16.h>
 __global__ void bf16_fma(const unsigned short* in, unsigned* out)

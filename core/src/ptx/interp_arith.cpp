@@ -347,8 +347,9 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
 }
 
 // min and max as the GPU orders them: -0 below +0, a NaN operand ignored
-// (both NaN: a NaN, which the result's rule makes canonical); min.NaN and
-// max.NaN give a NaN where either operand is one.
+// (both NaN: a NaN, which the result's rule makes canonical for f32, and
+// f64_result makes an operand's for f64); min.NaN and max.NaN give a NaN
+// where either operand is one.
 template <class F> static F min_max(Op op, F a, F b, const Instr& in)
 {
     if (a != a || b != b) return in.sub == Sub::Nan || (a != a && b != b) ? std::numeric_limits<F>::quiet_NaN() : (a != a ? b : a);
@@ -400,10 +401,16 @@ static Nearest nearest_of(Op op, double a, double b, double c, Round r, bool& ok
 
 // The NaN a double operation keeps where an operand is one (values.h), else
 // the result computed; ops without NaN operands give theirs as computed.
+// min and max keep a NaN only where both operands are one: PTX's double
+// instructions carry NaN payloads, so it is an operand's, not a canonical
+// NaN (which of the two, PTX leaves open: a's here).
 static std::uint64_t f64_result(Op op, std::uint64_t a, std::uint64_t b, std::uint64_t c, std::uint64_t computed)
 {
     std::uint64_t nan = 0;
     switch (op) {
+    case Op::Min: case Op::Max:
+        if (std::isnan(f64(a)) && std::isnan(f64(b))) nan = f64_nan_kept({a, b});
+        break;
     case Op::Add: case Op::Sub: case Op::Div: nan = f64_nan_kept({a, b}); break;
     case Op::Mul: nan = f64_nan_kept({b, a}); break;
     case Op::Fma: case Op::Mad: nan = f64_nan_kept({b, a, c}); break;

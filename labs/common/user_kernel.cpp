@@ -1,10 +1,8 @@
 #include "labs/common/user_kernel.h"
 
-#include <charconv>
 #include <filesystem>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -57,35 +55,6 @@ std::string launch_key(const UserLaunch& l)
 
 }  // namespace
 
-namespace {
-
-// What the lab's own instance ("ns::reduce_x<256u, int>") gives a template:
-// its integral arguments as values, the others as types; the block size where
-// it has no value (as user_launch fills it).
-wl::ptx::TemplateFill fill_of(const std::string& entry, unsigned block, const std::string& launch)
-{
-    wl::ptx::TemplateFill fill;
-    fill.launch = launch;
-    const std::size_t open = entry.find('<');
-    if (open != std::string::npos) {
-        std::string args = entry.substr(open + 1, entry.rfind('>') - open - 1), arg;
-        std::istringstream in(args);
-        while (std::getline(in, arg, ',')) {
-            arg.erase(0, arg.find_first_not_of(' '));
-            if (const std::size_t cast = arg.find(')'); arg.starts_with("(") && cast != std::string::npos) arg.erase(0, cast + 1);
-            long long value = 0;
-            const auto [end, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), value);
-            const bool integral = ec == std::errc() && arg.find_first_not_of("uUlL", end - arg.data()) == std::string::npos;
-            if (integral) fill.values.push_back(value);
-            else fill.types.push_back(arg);
-        }
-    }
-    if (fill.values.empty()) fill.values.push_back(block);
-    return fill;
-}
-
-}  // namespace
-
 UserOccupancy user_launch_usage(const std::string& lab, const Version& v, const std::string& file, const std::string& kernel,
                                 const std::string& type, const wl::occupancy::WhatIf& what_if)
 {
@@ -109,7 +78,9 @@ UserOccupancy user_launch_usage(const std::string& lab, const Version& v, const 
             wl::ptx::KernelFile source(file, opt, shown);
             const std::string& entry = own.instance->entry;
             const std::string launch = lab + " " + v.id + "'s launch" + (entry.find('<') == std::string::npos ? "" : " " + entry.substr(entry.find('<')));
-            const auto& k = source.instance(kernel, fill_of(own.instance->entry, v.bench_block, launch));
+            wl::ptx::TemplateFill fill = wl::ptx::fill_of(entry, launch);
+            if (fill.values.empty()) fill.values.push_back(v.bench_block);  // the block size, as user_launch fills it
+            const auto& k = source.instance(kernel, fill);
             for (const wl::occupancy::KernelResources& r : wl::occupancy::parse_ptxas_report(wl::ptx::ptxas_report(k.module->text())))
                 if (r.mangled == k.entry) resources = std::make_unique<wl::occupancy::KernelResources>(r);
             if (!resources) throw std::invalid_argument("ptxas reported no " + k.entry + " for " + shown);

@@ -6,6 +6,7 @@
 // comments and strings that mention __shared__ declaring nothing.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -214,6 +215,30 @@ __global__ void plain() { __shared__ T records[8]; }
     EXPECT_EQ(s.variables[1].kernel, "plain");
     EXPECT_EQ(s.variables[1].line, 5u);
     EXPECT_EQ(s.includes, (std::vector<std::string>{"kernels/common.cuh"}));  // a <...> header is the toolkit's
+}
+
+// The arguments of an instance as ptxas and the demangler print it, split at
+// the commas outside nested brackets: Pair<int, float> is one argument, not
+// "Pair<int" and "float>"; the parameter list after them is no argument.
+TEST(CudaSource, TemplateArgumentsOfAPrintedInstance)
+{
+    using Args = std::vector<std::string>;
+    EXPECT_EQ(wl::ptx::template_arguments("ns::pair_sums<Pair<int, float>, 64u>(Pair<int, float> const*, float*)"),
+              (Args{"Pair<int, float>", "64u"}));
+    EXPECT_EQ(wl::ptx::template_arguments("reduce<Pair<Pair<int, int>, float>, (unsigned short)256, true>"),
+              (Args{"Pair<Pair<int, int>, float>", "(unsigned short)256", "true"}));
+    EXPECT_EQ(wl::ptx::template_arguments("reduce0(int*, int*, unsigned int)"), Args{});  // a plain kernel
+    EXPECT_EQ(wl::ptx::template_arguments("reduce0"), Args{});
+}
+
+// 256 however the printer writes it; a type, a bool or a half-number is no value.
+TEST(CudaSource, IntegralArgumentsAsPrinted)
+{
+    for (const char* printed : {"256", "256u", "256ul", "256ULL", " (unsigned short)256 "})
+        EXPECT_EQ(wl::ptx::integral_argument(printed), 256) << printed;
+    EXPECT_EQ(wl::ptx::integral_argument("-3l"), -3);
+    for (const char* other : {"int", "Pair<int, float>", "true", "256x", "", "(int)"})
+        EXPECT_EQ(wl::ptx::integral_argument(other), std::nullopt) << other;
 }
 
 // Sizes by hand: 1 for the byte types, 2 for half and bfloat16, 4 for float

@@ -1,9 +1,12 @@
 // wl::ptx::KernelFile, the C++ API's entry for a user's .cu file: the
 // one-line errors, and templates instantiated to fit a launch (or taken from the
 // file's explicit instantiations), run on the emulator against a CPU sum.
-// The .cu files are the CLI tests' (tests/cli/kernels/).
+// The .cu files are the CLI tests' (tests/cli/kernels/), and one written here.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <random>
 #include <string>
@@ -114,6 +117,66 @@ TEST(KernelFile, ExplicitInstantiationWhereItFitsElseInstantiated)
     EXPECT_EQ(error_of([&] { f.instance("reduce6", {{"float"}, {256}, "a launch of floats"}); }),
               "warplab cannot fill template parameter 'bool nIsPow2' of reduce6 from a launch of floats, and no explicit "
               "instantiation in sample_style.cu fits: give it a default or instantiate it in the file");
+}
+
+// A lab's own instance as ptxas prints it gives a user's template its
+// arguments (fill_of), and the instance KernelFile makes of them must be that
+// same instance: one reading of printed arguments on both sides. The pair type
+// is a template itself (its comma inside the argument), and UNROLL keeps its
+// default 2: each block sums BLOCK * 2 = 128 pairs, so 300 pairs are 3 blocks
+// (128, 128, 44). Pair i is (i % 7, 0.5): block b's sum is the sum of i % 7
+// over its pairs plus half their count, which the CPU computes below.
+TEST(KernelFile, ALabsPrintedInstanceFillsATemplateOfTemplates)
+{
+    const wl::ptx::TemplateFill fill = wl::ptx::fill_of("pair_sums<Pair<int, float>, 64u>", "a launch of pairs");
+    EXPECT_EQ(fill.types, (std::vector<std::string>{"Pair<int, float>"}));
+    EXPECT_EQ(fill.values, (std::vector<long long>{64}));
+    WL_SKIP_WITHOUT_NVCC();
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("warplab_pairs_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "pairs.cu") << R"src(template <class A, class B> struct Pair { A first; B second; };
+
+template <class P, unsigned BLOCK, unsigned UNROLL = 2>
+__global__ void pair_sums(const P* in, float* out, unsigned n)
+{
+    __shared__ float partial[BLOCK];
+    float sum = 0.0f;
+    for (unsigned k = 0; k < UNROLL; ++k) {
+        const unsigned i = blockIdx.x * BLOCK * UNROLL + k * BLOCK + threadIdx.x;
+        if (i < n) sum += float(in[i].first) + in[i].second;
+    }
+    partial[threadIdx.x] = sum;
+    __syncthreads();
+    for (unsigned s = BLOCK / 2; s > 0; s >>= 1) {
+        if (threadIdx.x < s) partial[threadIdx.x] += partial[threadIdx.x + s];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = partial[0];
+}
+)src";
+    KernelFile f((dir / "pairs.cu").string(), {}, "pairs.cu");
+    const KernelFile::Instance& k = f.instance("pair_sums", fill);
+    std::filesystem::remove_all(dir);
+    EXPECT_EQ(k.how, "pair_sums<Pair<int, float>, 64u, 2u>, instantiated for a launch of pairs");
+    struct Pair {
+        int first;
+        float second;
+    };
+    constexpr unsigned n = 300, blocks = 3;
+    std::vector<Pair> in(n);
+    for (unsigned i = 0; i < n; ++i) in[i] = {int(i % 7), 0.5f};
+    wl::emu::Emulator emu;
+    Pair* d_in = emu.alloc<Pair>(n);
+    float* d_out = emu.alloc<float>(blocks);
+    emu.copy_to_device(d_in, in.data(), n);
+    wl::ptx::launch(emu, *k.module, k.entry, dim3(blocks), dim3(64), 0, d_in, d_out, n);
+    std::vector<float> out(blocks);
+    emu.copy_to_host(out.data(), d_out, blocks);
+    for (unsigned b = 0; b < blocks; ++b) {
+        float expected = 0;  // small whole numbers and halves: exact in float, in any order
+        for (unsigned i = b * 128; i < std::min(n, (b + 1) * 128); ++i) expected += float(in[i].first) + in[i].second;
+        EXPECT_EQ(out[b], expected) << "block " << b;
+    }
 }
 
 }  // namespace

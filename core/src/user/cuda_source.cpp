@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstring>
 #include <map>
 #include <optional>
 #include <set>
@@ -21,6 +23,13 @@ std::string trim(std::string s)
     return s;
 }
 
+}  // namespace detail
+
+namespace {
+
+using detail::trim;
+
+// Splits at the commas outside <>, (), [] and {}.
 std::vector<std::string> split_top_level(std::string_view s)
 {
     std::vector<std::string> out;
@@ -38,13 +47,6 @@ std::vector<std::string> split_top_level(std::string_view s)
     if (const std::string last = trim(std::string(s.substr(start))); !last.empty() || !out.empty()) out.push_back(last);
     return out;
 }
-
-}  // namespace detail
-
-namespace {
-
-using detail::split_top_level;
-using detail::trim;
 
 // ------------------------------------------------------------- scanning --
 
@@ -474,6 +476,31 @@ std::vector<std::string> KernelDecl::parameter_names() const
 }
 
 CudaSource read_cuda_source(std::string_view text) { return Reader(text).read(); }
+
+std::vector<std::string> template_arguments(std::string_view instance)
+{
+    const std::size_t open = instance.find('<');
+    const std::size_t paren = instance.find('(');
+    if (open == std::string_view::npos || (paren != std::string_view::npos && paren < open)) return {};
+    int depth = 0;
+    for (std::size_t i = open; i < instance.size(); ++i) {
+        if (instance[i] == '<') ++depth;
+        if (instance[i] == '>' && --depth == 0) return split_top_level(instance.substr(open + 1, i - open - 1));
+    }
+    return {};
+}
+
+std::optional<long long> integral_argument(std::string_view argument)
+{
+    std::string a = trim(std::string(argument));
+    if (a.starts_with("(") && a.find(')') != std::string::npos) a = trim(a.substr(a.find(')') + 1));  // "(unsigned short)256"
+    long long value = 0;
+    const auto [end, ec] = std::from_chars(a.data(), a.data() + a.size(), value);
+    if (ec != std::errc() || end == a.data()) return std::nullopt;
+    for (const char* c = end; c != a.data() + a.size(); ++c)
+        if (!std::strchr("uUlL", *c)) return std::nullopt;  // "256u" is a value, "2x" is not
+    return value;
+}
 
 unsigned type_bytes(std::string_view type)
 {

@@ -3,8 +3,6 @@
 #include "cuda_text.h"
 
 #include <algorithm>
-#include <cctype>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -15,7 +13,6 @@
 namespace wl::ptx {
 namespace fs = std::filesystem;
 
-using detail::split_top_level;
 using detail::trim;
 
 namespace {
@@ -39,29 +36,14 @@ bool names_match(const std::string& qualified, std::string_view name)
     return qualified == name || (qualified.size() > name.size() + 2 && qualified.ends_with("::" + std::string(name)));
 }
 
-// The template arguments of a demangled name, as printed: {"int", "256u"}.
-std::vector<std::string> template_args(const std::string& demangled)
+// One argument as a comparable text: "(unsigned short)256", "256u", "256ul" -> "256";
+// a type without its spaces.
+std::string normalised(const std::string& a)
 {
-    const std::size_t open = demangled.find('<');
-    const std::size_t paren = demangled.find('(');
-    if (open == std::string::npos || (paren != std::string::npos && paren < open)) return {};
-    int depth = 0;
-    for (std::size_t i = open; i < demangled.size(); ++i) {
-        if (demangled[i] == '<') ++depth;
-        if (demangled[i] == '>' && --depth == 0) return split_top_level(std::string_view(demangled).substr(open + 1, i - open - 1));
-    }
-    return {};
-}
-
-// One argument as a comparable text: "(unsigned short)256", "256u", "256ul" -> "256".
-std::string normalised(std::string a)
-{
-    a = trim(a);
-    if (a.starts_with("(") && a.find(')') != std::string::npos) a = trim(a.substr(a.find(')') + 1));
-    if (!a.empty() && (std::isdigit(static_cast<unsigned char>(a.front())) || a.front() == '-'))
-        while (!a.empty() && std::strchr("uUlL", a.back())) a.pop_back();
-    a.erase(std::remove(a.begin(), a.end(), ' '), a.end());
-    return a;
+    if (const std::optional<long long> value = integral_argument(a)) return std::to_string(*value);
+    std::string out = a;
+    out.erase(std::remove(out.begin(), out.end(), ' '), out.end());
+    return out;
 }
 
 // What the fill gives each parameter: its argument text, or nothing.
@@ -112,11 +94,23 @@ bool fits(const std::vector<std::string>& args, const std::vector<std::optional<
 std::string written_instance(const std::string& demangled)
 {
     std::string out;
-    for (const std::string& a : template_args(demangled)) out += (out.empty() ? "" : ", ") + a;
+    for (const std::string& a : template_arguments(demangled)) out += (out.empty() ? "" : ", ") + a;
     return qualified_name(demangled) + "<" + out + ">";
 }
 
 }  // namespace
+
+TemplateFill fill_of(std::string_view instance, std::string launch)
+{
+    TemplateFill fill;
+    fill.launch = std::move(launch);
+    for (const std::string& a : template_arguments(instance)) {
+        if (a == "true" || a == "false") continue;  // a bool parameter is not filled: it takes its default
+        if (const std::optional<long long> value = integral_argument(a)) fill.values.push_back(*value);
+        else fill.types.push_back(a);
+    }
+    return fill;
+}
 
 void name_parameters(Module& m, std::string_view source)
 {
@@ -204,14 +198,14 @@ const KernelFile::Instance& KernelFile::instance(std::string_view name, const Te
     };
     if (!k.is_template) {
         for (const KernelInfo& info : compiled)
-            if (names_match(qualified_name(info.demangled), k.name) && template_args(info.demangled).empty())
+            if (names_match(qualified_name(info.demangled), k.name) && template_arguments(info.demangled).empty())
                 return found(plain, info, "");
         throw KernelFileError("nvcc made no kernel " + k.name + " of " + shown_ + " (is it defined, not only declared?)");
     }
     // The file's own explicit instantiation, where one agrees with the fill.
     const std::vector<std::optional<std::string>> filled = fill_params(k, fill);
     for (const KernelInfo& info : compiled)
-        if (names_match(qualified_name(info.demangled), k.name) && fits(template_args(info.demangled), filled))
+        if (names_match(qualified_name(info.demangled), k.name) && fits(template_arguments(info.demangled), filled))
             return found(plain, info, written_instance(info.demangled) + ", the file's explicit instantiation");
     const TemplateParam* open = nullptr;
     const std::optional<std::string> args = argument_list(k, filled, &open);
@@ -242,7 +236,7 @@ const KernelFile::Instance& KernelFile::instance(std::string_view name, const Te
         warnings_[module.get()] = ptx.warnings;
     }
     for (const KernelInfo& info : module->kernels())
-        if (names_match(qualified_name(info.demangled), k.name) && fits(template_args(info.demangled), filled))
+        if (names_match(qualified_name(info.demangled), k.name) && fits(template_arguments(info.demangled), filled))
             return found(*module, info, written_instance(info.demangled) + ", instantiated for " + fill.launch);
     throw KernelFileError("nvcc made no kernel " + k.name + "<" + *args + "> of " + shown_);
 }

@@ -13,6 +13,7 @@
 // says (sizes in bytes, which arrays a kernel uses) is the truth, and this
 // only names what PTX keeps no name for (types as written, parameter names).
 #pragma once
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -69,6 +70,17 @@ struct CudaSource {
 };
 
 CudaSource read_cuda_source(std::string_view text);
+
+// The template arguments of an instance's name as a compiler prints it
+// (ptxas, the demangler, a lab's entry), each trimmed, split at the commas
+// outside nested brackets: {"Pair<int, float>", "256u"} of
+// "ns::k<Pair<int, float>, 256u>(int*)"; {} for a name without them.
+std::vector<std::string> template_arguments(std::string_view instance);
+
+// The value of a printed template argument that is an integer: 256 of "256",
+// "256u", "256ul" or "(unsigned short)256", -3 of "-3l"; nothing for a type
+// ("int", "Pair<int, float>") or a bool ("true").
+std::optional<long long> integral_argument(std::string_view argument);
 
 // Bytes of one element of a CUDA type as written ("unsigned long long" 8,
 // "float4" 16, "__nv_bfloat16" 2, "std::uint8_t" 1); 0 where it is not a

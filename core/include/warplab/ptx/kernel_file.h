@@ -42,6 +42,12 @@ struct TemplateFill {
     std::string launch;              // names the launch in messages: "reduction v3 (T = int, block 256)"
 };
 
+// What an instance printed by a compiler gives a template: its integral
+// arguments as values, its bools nothing, the others as types, in order
+// (template_arguments, integral_argument):
+// "ns::reduce<Pair<int, float>, 256u>" gives types {"Pair<int, float>"} and values {256}.
+TemplateFill fill_of(std::string_view instance, std::string launch);
+
 // Names the parameters of m's kernels that the source declares (Module::name_parameters).
 void name_parameters(Module& m, std::string_view source);
 // The same from every source file m's line table names that can still be

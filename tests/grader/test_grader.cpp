@@ -1,12 +1,13 @@
-// The grader's own parts, without any kernel: the child-process runner (time
-// limit, signals, output), turning result lines into checks, and the
-// Gradescope and JUnit reports.
+// The grader's own parts, with at most one small kernel: the child-process
+// runner (time limit, signals, output), turning result lines into checks, the
+// Gradescope and JUnit reports, and the checks' traces.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <functional>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "build.h"
 #include "catalog.h"
@@ -330,6 +331,71 @@ TEST(Hints, AStridedConflictIsExplainedFromItsPitch)
     EXPECT_EQ(pitch_explanation(warp_access([](unsigned l) { return 33 * l; })), "") << "conflict-free: nothing to explain";
     EXPECT_EQ(pitch_explanation(warp_access([](unsigned l) { return 32 * l + (l ^ 5u); })), "")
         << "a swizzle's lanes are not evenly apart";
+}
+
+// The checks' traces carry the shared arrays in the types the student's file
+// declares, as the CLI's and the viewer's do. PTX keeps only bytes, so the
+// trace alone guesses each array's element from its narrowest access: pairs,
+// written a component (4 bytes) at a time, would be 128 elements of 4 bytes;
+// declared float2 it is 64 of 8. stamp, 2 unsigned long long written whole,
+// is 2 of 8 either way, now with its type. cells' struct has no size the text
+// gives: it stays as traced (32 Cells of two ints, 64 of 4), with no type.
+TEST(Trace, SharedArraysInTheirDeclaredTypes)
+{
+    if (ptx::find_nvcc().empty()) GTEST_SKIP() << "needs nvcc (the CUDA toolkit)";
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / ("warplab_grader_trace_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir);
+    const std::string kernel_file = (dir / "kernel.cuh").string();
+    std::ofstream(kernel_file) << R"src(struct Cell { int count; int sum; };
+
+__global__ void staged(const float* in, float* out)
+{
+    __shared__ float2 pairs[64];
+    __shared__ unsigned long long stamp[2];
+    __shared__ Cell cells[32];
+    const unsigned t = threadIdx.x;
+    pairs[t].x = in[2 * t];
+    pairs[t].y = in[2 * t + 1];
+    if (t < 2) stamp[t] = 1000 + t;
+    if (t < 32) cells[t].count = int(t), cells[t].sum = 0;
+    __syncthreads();
+    out[t] = pairs[63 - t].x + pairs[63 - t].y + float(stamp[t % 2]) + float(cells[t % 32].count);
+}
+)src";
+    // As the grader builds it: a .cu that includes the student's kernel.cuh.
+    const ptx::CompiledPtx compiled = ptx::compile_source("#include \"" + kernel_file + "\"\n", "staged_calls.cu");
+    const ptx::Module module = ptx::Module::parse(compiled.text, kernel_file);
+    std::FILE* out = std::tmpfile();
+    const Harness h(*find_exercise("E1"), module, kernel_file, 1, out);
+    std::filesystem::remove_all(dir);
+    emu::Emulator emu;
+    configure(emu, emu::Schedule::Independent, 1, true);
+    std::vector<float> in(128);
+    for (unsigned i = 0; i < in.size(); ++i) in[i] = float(i);
+    float* d_out = emu.alloc<float>(64);
+    launch(emu, h, "staged", dim3(1), dim3(64), to_device(emu, in), d_out);
+    const std::vector<trace::LaneRecord> records = emu.take_records();
+    std::fclose(out);
+    // out[0] = in[126] + in[127] + 1000 + 0 = 1253: the run the trace is of is right.
+    ASSERT_EQ(to_host(emu, d_out, 1)[0], 1253.0f);
+    const auto array = [](const BlockView& v, const std::string& name) {
+        for (const trace::SharedArrayInfo& a : v.block.shared_arrays)
+            if (a.name == name) return a;
+        ADD_FAILURE() << "no shared array " << name;
+        return trace::SharedArrayInfo{};
+    };
+    const BlockView typed = view_block(h, records, 64);
+    EXPECT_EQ(array(typed, "pairs").type, "float2");
+    EXPECT_EQ(array(typed, "pairs").elem_size, 8u);
+    EXPECT_EQ(array(typed, "pairs").count, 64u);
+    EXPECT_EQ(array(typed, "stamp").type, "unsigned long long");
+    EXPECT_EQ(array(typed, "stamp").count, 2u);
+    EXPECT_EQ(array(typed, "cells").type, "");
+    EXPECT_EQ(array(typed, "cells").elem_size * array(typed, "cells").count, 256u);
+    // The trace alone, without the file: the guess this replaces.
+    const BlockView guessed = trace::analyze_block(records, 0, 64, nullptr, graded_warp_width());
+    EXPECT_EQ(array(guessed, "pairs").type, "");
+    EXPECT_EQ(array(guessed, "pairs").elem_size, 4u);
 }
 
 TEST(Folders, FoundByCatalogNameOrIdPrefix)

@@ -212,7 +212,7 @@ std::string landing_hint_at(const Harness& h, unsigned stride)
     } catch (const emu::KernelFault& f) {
         if (const auto read = faulted_read(f)) reads.push_back(*read);
     }
-    const BlockView v = view_block(records, kBlock);
+    const BlockView v = view_block(h, records, kBlock);
     std::map<std::uint64_t, std::uint64_t> landed;  // element -> word
     for (const trace::WarpEvent& e : v.block.events) {
         if (e.space != trace::Space::Shared || e.size != 4) continue;
@@ -317,7 +317,7 @@ Verdict conflict_free(const Harness& h)
         std::vector<trace::LaneRecord> records;
         const ChunkInput t = seeded("traced", 4 * kBlock, stride, h.seed() + 100 + stride);
         require_right(run_chunks(h, t, 1, &records), "stride " + std::to_string(stride));
-        const BlockView v = view_block(records, kBlock);
+        const BlockView v = view_block(h, records, kBlock);
         if (Finding f = staged_once(h, v, stride)) return *f;
         // A lane reads its chunk: word k of chunk l. Unpadded, its lanes are STRIDE words apart.
         if (Finding f = first_bank_conflict(h, v, {.lane = "lane", .index = "l", .word = "k"})) {

@@ -243,7 +243,7 @@ Fetches fetches_of(const Harness& h, const Shape& s, const Image& im, unsigned g
     const std::uint32_t block = gy * s.grid(im).x + gx;
     require_right(run_partials(h, s, im, 1, &t, block), size_text(im.width, im.height));
     Fetches out{s.threads(), std::vector<std::set<std::uint64_t>>(s.threads()), {},
-                view_block(t.records, s.threads(), block)};
+                view_block(h, t.records, s.threads(), block)};
     for (const trace::WarpEvent& e : out.view.block.events) {
         if (!is_global_load(e) || e.array != 0) continue;  // argument 0: the image
         trace::for_each_lane(e.mask, [&](unsigned lane) {

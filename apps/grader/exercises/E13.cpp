@@ -127,7 +127,7 @@ Traced traced(const Harness& h)
     std::vector<trace::LaneRecord> memory_records, compute_records;
     const BlendInput in = seeded("traced", 4096, h.seed() + 100);
     require_right(check_outputs(run_variants(h, in, 1, &memory_records, &compute_records)), "n = 4096");
-    return {view_block(memory_records, kThreads), view_block(compute_records, kThreads)};
+    return {view_block(h, memory_records, kThreads), view_block(h, compute_records, kThreads)};
 }
 
 bool is_global_store(const trace::WarpEvent& e) { return e.space == trace::Space::Global && trace::writes_memory(e.kind); }

@@ -104,7 +104,7 @@ Finding two_per_thread(const Harness& h)
     std::vector<trace::LaneRecord> records;
     const DotInput in = seeded("traced", 4096, h.seed() + 100, kBlock);
     require_right(run_dot(h, in, 1, &records), "n = 4096, block 256");
-    const BlockView v = view_block(records, kBlock);
+    const BlockView v = view_block(h, records, kBlock);
     const std::vector<unsigned> loads = per_thread(v, is_global_load);
     const std::size_t covered = distinct_words(v, is_global_load);
     const auto [fewest, most] = std::minmax_element(loads.begin(), loads.end());

@@ -119,7 +119,7 @@ Verdict loads_per_output(const Harness& h)
     const MatmulInput in = seeded(64, 64, 64, h.seed() + 100, "traced");
     std::vector<trace::LaneRecord> records;
     require_right(run_matmul(h, in, 1, &records), "64x64x64");
-    const BlockView v = view_block(records, kTile * kTile);
+    const BlockView v = view_block(h, records, kTile * kTile);
     unsigned long long loads = 0;
     std::string sites;
     for (const trace::WarpEvent& e : v.block.events) {

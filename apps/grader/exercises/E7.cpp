@@ -98,7 +98,7 @@ TracedBlock traced_block(const Harness& h)
     TracedBlock t{distinct(64, 64, h.seed() + 100), {}};
     std::vector<trace::LaneRecord> records;
     require_right(run_transpose(h, t.input, 1, &records), "64x64");
-    t.view = view_block(records, kTile * kRows);
+    t.view = view_block(h, records, kTile * kRows);
     return t;
 }
 

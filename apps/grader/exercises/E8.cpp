@@ -92,7 +92,7 @@ Verdict ideal_load_sectors(const Harness& h)
 {
     std::vector<trace::LaneRecord> records;
     require_right(run_saxpy(h, seeded("traced", 10000, h.seed() + 100), 1, &records), "n = 10000");
-    const BlockView v = view_block(records, 128);
+    const BlockView v = view_block(h, records, 128);
     if (Finding f = first_uncoalesced(h, v, trace::Kind::Load)) return *f;
     const trace::Totals t = trace::totals(v.steps);
     if (t.global_load.requests == 0) return fail("block 0 made no global load", "the loads of x and y");

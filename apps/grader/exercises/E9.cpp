@@ -96,7 +96,7 @@ Verdict copy_engine(const Harness& h)
 {
     std::vector<trace::LaneRecord> records;
     require_right(run_ring(h, seeded("traced", 12, 2, h.seed() + 100), 1, &records), "12 pieces, 2 blocks");
-    const BlockView v = view_block(records, 256);
+    const BlockView v = view_block(h, records, 256);
     const trace::Totals t = trace::totals(v.steps);
     const std::string where = "block 0 (12 pieces, 2 blocks of 256: 6 pieces of its own)";
     if (t.global_load.requests != 0)

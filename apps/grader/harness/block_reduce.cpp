@@ -108,7 +108,7 @@ BlockView trace_reduction(const Harness& h, const BlockReduction& p)
     std::vector<trace::LaneRecord> records;
     const std::vector<int> in = random_ints(4096, h.seed() + 100, p.lo, p.hi);
     require_right(run_reduction(h, p, in, 256, {emu::Schedule::Independent, 1, &records}), "n = 4096, block 256");
-    return view_block(records, 256);
+    return view_block(h, records, 256);
 }
 
 Verdict check_no_race(const Harness& h, const BlockReduction& p)

@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "exercises/exercises.h"
+#include "warplab/ptx/declared_arrays.h"
 #include "warplab/ptx/kernel_file.h"
 #include "warplab/random.h"
 
@@ -75,6 +76,7 @@ Harness::Harness(const ExerciseSpec& spec, const ptx::Module& module, std::strin
       seed_(seed),
       kernel_dir_(std::filesystem::path(kernel_file).parent_path().string()),
       files_(student_files(kernel_file)),
+      sources_(ptx::read_cuda_files(kernel_file)),
       out_(out)
 {
 }
@@ -86,6 +88,7 @@ Harness::Harness(const ExerciseSpec& spec, std::string program, std::string prog
       seed_(seed),
       kernel_dir_(std::filesystem::path(program_file).parent_path().string()),
       files_(student_files(program_file)),
+      sources_(ptx::read_cuda_files(program_file)),
       out_(out)
 {
 }
@@ -425,9 +428,12 @@ void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_se
     emu.options.warp_width = graded_warp_width();
 }
 
-BlockView view_block(const std::vector<trace::LaneRecord>& records, unsigned threads, std::uint32_t block)
+BlockView view_block(const Harness& h, const std::vector<trace::LaneRecord>& records, unsigned threads, std::uint32_t block)
 {
-    return trace::analyze_block(records, block, threads, nullptr, graded_warp_width());
+    BlockView v = trace::analyze_block(records, block, threads, nullptr, graded_warp_width());
+    // No kernel named: an exercise's kernels do not share an array's name, so its first declaration is the one.
+    ptx::use_declared_types(v, h.sources(), "", "");
+    return v;
 }
 
 // ------------------------------------------------------------ findings --

@@ -15,6 +15,7 @@
 
 #include "catalog.h"
 #include "warplab/emu/emulator.h"
+#include "warplab/ptx/cuda_source.h"
 #include "warplab/ptx/ptx.h"
 #include "warplab/trace/analysis.h"
 #include "warplab/trace/block_analysis.h"
@@ -85,6 +86,9 @@ public:
 
     // "kernel.cuh:34" when the site is in a file of the student's folder, else "line 34".
     std::string site(const trace::Site& s) const;
+    // The student's file read as declarations, with the files it includes:
+    // what types the shared arrays of its traces (view_block).
+    const std::vector<ptx::CudaSource>& sources() const { return sources_; }
 
 private:
     // Runs a check; `on_result`: a property measured on the kernel's result (a fault in its run: not graded).
@@ -96,6 +100,7 @@ private:
     std::uint64_t seed_;
     std::string kernel_dir_;
     std::map<std::uint32_t, std::string> files_;  // the student's files by trace::file_hash of their name
+    std::vector<ptx::CudaSource> sources_;
     std::FILE* out_;
     std::string_view running_;  // the check being measured
     // Why the properties are not graded ("no case of check 'correct' has a right
@@ -193,8 +198,9 @@ using BlockView = trace::BlockAnalysis;
 // Lanes a warp in this process's checks: 32, or 64 with --warp-size 64.
 unsigned graded_warp_width();
 // One block (block 0 unless named) of a launch with `threads` a block, in
-// warps of the width this process grades at.
-BlockView view_block(const std::vector<trace::LaneRecord>& records, unsigned threads, std::uint32_t block = 0);
+// warps of the width this process grades at, its shared arrays in the types
+// the student's file declares (wl::ptx::use_declared_types, as every front end's trace).
+BlockView view_block(const Harness& h, const std::vector<trace::LaneRecord>& records, unsigned threads, std::uint32_t block = 0);
 
 // ---- structural findings shared by several exercises ----
 

@@ -445,6 +445,17 @@ cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cud
 {
     return guarded([&] { fill(devPtr, value, count, "cudaMemsetAsync"); });
 }
+// Hints of where managed memory should live and how it is used: the emulator
+// has one memory, so each only checks its range (memory of one allocation, as
+// on a GPU, where a bad range is cudaErrorInvalidValue) and changes nothing.
+cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void* devPtr, size_t count, struct cudaMemLocation, unsigned int, cudaStream_t)
+{
+    return guarded([&] { check_device_range(devPtr, count, "cudaMemPrefetchAsync", "range"); });
+}
+cudaError_t CUDARTAPI cudaMemAdvise(const void* devPtr, size_t count, enum cudaMemoryAdvise, struct cudaMemLocation)
+{
+    return guarded([&] { check_device_range(devPtr, count, "cudaMemAdvise", "range"); });
+}
 
 // CUDA arrays and texture objects (texture.cpp)
 struct cudaChannelFormatDesc CUDARTAPI cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f)

@@ -284,6 +284,45 @@ TEST(ViewerLayout, ASlidesLinesBelowTheFirstScreenAreScrolledTo)
     }
 }
 
+// Method v19 and v20 are about the constant cache: a __constant__ table read
+// with one index a warp (1-way) and with each lane's own (32 addresses a warp
+// instruction, 32-way). Their kernels have no shared arrays, so presenting,
+// the instruction mix takes the shared-memory panels' room; the constant
+// loads' n-way table (mix.constant) must be on screen in it, at a projector's
+// 1024x768 (the step's arrangement, threads over the mix) and at 1920x1080,
+// with the worst n-way of v20's one step 32 (lane l reads entry (k + l) mod
+// 32: 32 distinct addresses) and v19's 1.
+TEST(ViewerLayout, TheConstantLoadsNWayIsOnScreenPresentingMethodV19AndV20)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    App app;
+    app.animate = false;
+    app.presenter = true;
+    for (const Size size : {kSizes[0], kSizes[2]}) {
+        PlatformOptions po;
+        po.headless = true;
+        po.width = size.width, po.height = size.height;
+        Platform platform(po, app);
+        for (const auto& [version, worst] : {std::pair{"v19", 1u}, std::pair{"v20", 32u}}) {
+            select_by_name(app, "method", version);
+            app.sel.backend = BackendChoice::Cpu;  // the mix is the emulator's: a GPU trace has none
+            set_step(app, 0);
+            ASSERT_STREQ(current_version(app).id, version);
+            const std::vector<TextProblem> problems = lay_out(platform, app, size);
+            const std::string at = std::to_string(size.width) + "x" + std::to_string(size.height) + " " + version;
+            for (const TextProblem& p : problems) ADD_FAILURE() << at << ": " << p.describe();
+            ASSERT_TRUE(app.layout.has(Panel::Mix)) << at;
+            ASSERT_TRUE(app.regions.count("mix.constant")) << at << ": no __constant__ table drawn";
+            const Rect table = app.regions.at("mix.constant"), panel = app.layout[Panel::Mix];
+            EXPECT_TRUE(inside(table, panel) && inside(panel, Rect{0, 0, float(size.width), float(size.height)}))
+                << at << ": table " << text(table) << ", mix panel " << text(panel);
+            const TracedRun* run = current_run(app);
+            ASSERT_TRUE(run);
+            EXPECT_EQ(run->steps.at(0).constant_load.worst, worst) << at;
+        }
+    }
+}
+
 // A headless 800x600 window for a hand-made frame.
 PlatformOptions probe_window(App& app)
 {

@@ -190,23 +190,6 @@ void version_table(App& app)
     ImGui::EndTable();
 }
 
-// __constant__ loads of the step, where the block has any: the constant cache
-// serves each warp instruction once per distinct address, n addresses n-way,
-// coloured as the bank conflicts' n-way.
-void constant_line(App& app, const TracedRun& run)
-{
-    if (!run.totals.constant_load.requests || app.sel.step >= run.steps.size()) return;
-    const wl::trace::ConstantStats& c = run.steps[app.sel.step].constant_load;
-    if (!c.requests) {
-        wrapped_text(palette().muted, "__constant__ loads: none in this step");
-        return;
-    }
-    legend_swatch(palette().conflict[conflict_level(c.worst)],
-                  printf_string("__constant__ loads: %u instructions, %u addresses, worst %u-way", c.requests, c.addresses, c.worst).c_str());
-    help_marker("The constant cache gives a warp one address at a time: an instruction whose lanes read n different "
-                "addresses is served n times over (n-way). A warp-uniform index reads one.");
-}
-
 }  // namespace
 
 void metrics_panel(App& app)
@@ -215,7 +198,6 @@ void metrics_panel(App& app)
         if (const TracedRun* run = current_run(app)) {
             ImGui::Text("%s, step by step", current_version(app).id);
             step_table(app, *run, ImGui::GetContentRegionAvail().y * 0.52f);
-            constant_line(app, *run);
         } else {
             wrapped_text(palette().muted, std::string(current_version(app).id) + ": no trace");
         }

@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <string>
 
+#include "viewer/model/format.h"
+#include "viewer/model/theme.h"
 #include "viewer/panels/draw_util.h"
 #include "viewer/panels/panels.h"
 
@@ -36,12 +38,67 @@ void class_row(const char* word, std::uint64_t in_step, std::uint64_t in_block, 
     ImGui::Dummy(ImVec2(w, h));
 }
 
+// A count of the step's and of the block's, on a row of the constant table.
+void count_row(const char* what, std::uint32_t in_step, std::uint32_t in_block)
+{
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(what);
+    ImGui::TableNextColumn();
+    ImGui::Text("%u", in_step);
+    ImGui::TableNextColumn();
+    ImGui::Text("%u", in_block);
+}
+
+// An n-way cell: a swatch in the bank conflicts' colour of its n, then n (none: "-").
+void ways_cell(std::uint32_t ways)
+{
+    ImGui::TableNextColumn();
+    if (ways) legend_swatch(palette().conflict[conflict_level(ways)], ways_text(ways).c_str());
+    else ImGui::TextUnformatted(ways_text(ways).c_str());
+}
+
+// __constant__ loads, where the block has any (the method lab's v19 and v20):
+// the constant cache serves a warp instruction once per distinct address, so
+// the mix's ld.const count is not what they cost; n addresses are n-way, as
+// warplab trace's constant table counts them. The step's beside the block's,
+// above the mix: what a class reasons about in such a kernel.
+void constant_table(App& app, const TracedRun& run)
+{
+    const wl::trace::ConstantStats& block = run.totals.constant_load;
+    if (!block.requests) return;
+    const wl::trace::ConstantStats step = app.sel.step < run.steps.size() ? run.steps[app.sel.step].constant_load : wl::trace::ConstantStats{};
+    const ImVec2 top = ImGui::GetCursorScreenPos();
+    ImGui::TextUnformatted("__constant__ loads: one address at a time");
+    help_marker("The constant cache gives a warp one address at a time: an instruction whose lanes read n different "
+                "addresses is served n times over (n-way), in the colours of the bank conflicts' n-way. A warp-uniform "
+                "index reads one address: 1-way.");
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    if (ImGui::BeginTable("constant", 3, kFlags)) {
+        ImGui::TableSetupColumn("##counted");
+        ImGui::TableSetupColumn("step");
+        ImGui::TableSetupColumn("block");
+        ImGui::TableHeadersRow();
+        count_row("ld.const instructions", step.requests, block.requests);
+        count_row("addresses served", step.addresses, block.addresses);
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted("worst n-way");
+        ways_cell(step.worst);
+        ways_cell(block.worst);
+        ImGui::EndTable();
+    }
+    add_region(app, "mix.constant", top, ImVec2(ImGui::GetItemRectMax().x, ImGui::GetItemRectMax().y));
+    ImGui::Spacing();
+}
+
 }  // namespace
 
 void mix_panel(App& app)
 {
     if (begin_panel(app, Panel::Mix, "Instruction mix")) {
         const TracedRun* run = current_run(app);
+        if (run) constant_table(app, *run);
         if (!run) {
             wrapped_text(palette().muted, std::string(current_version(app).id) + ": no trace");
         } else if (!wl::trace::has_mix(run->block.mix)) {

@@ -25,6 +25,7 @@
 #include "viewer/platform/platform.h"
 #include "viewer/panels/text_check.h"
 #include "viewer/model/timing_model.h"
+#include "warplab/trace/compare.h"
 
 namespace warplab::viewer {
 namespace {
@@ -321,6 +322,47 @@ TEST(ViewerLayout, TheConstantLoadsNWayIsOnScreenPresentingMethodV19AndV20)
             EXPECT_EQ(run->steps.at(0).constant_load.worst, worst) << at;
         }
     }
+}
+
+// Reduction v5 under lockstep with line 28's barriers off, beside v4 (D):
+// the compare panel sets v4 against the rerun, and the barrier switch's
+// verdict the kernel as written against the rerun; each pair's differing
+// steps (which sort every event) are found once and kept, not again each
+// frame: after three frames App::differing holds those two pairs, each
+// equal to wl::trace::differing_steps found afresh, and three more frames
+// add none. The rerun's 14 steps (line 28's read and write and line 29's
+// read fall in one) differ from the written 16.
+TEST(ViewerLayout, TheBarrierVerdictAndTheCompareTableKeepTheirDifferingSteps)
+{
+    setenv("SDL_VIDEODRIVER", "offscreen", 1);
+    App app;
+    app.animate = false;
+    app.presenter = true;
+    PlatformOptions po;
+    po.headless = true;
+    po.width = kSizes[2].width, po.height = kSizes[2].height;
+    Platform platform(po, app);
+    select_by_name(app, "reduction", "v5");
+    Selection s = app.sel;
+    s.backend = BackendChoice::Cpu;
+    s.schedule = wl::emu::Schedule::Lockstep;
+    select_settings(app, s);
+    toggle_barrier(app, 28);
+    app.compare_versions = true;
+    lay_out(platform, app, kSizes[2]);
+    ASSERT_TRUE(app.regions.count("source.without_barrier"));
+    const TraceSlot &rerun = current_trace(app), &written = trace_as_written(app, app.sel.version);
+    const TraceSlot& before = trace_of(app, *compared_version(app));
+    ASSERT_TRUE(rerun.run && written.run && before.run);
+    ASSERT_EQ(app.differing.size(), 2u);
+    for (const TraceSlot* other : {&written, &before}) {
+        const auto kept = app.differing.find({other->serial, rerun.serial});
+        ASSERT_NE(kept, app.differing.end());
+        EXPECT_EQ(kept->second, wl::trace::differing_steps(other->run->block, rerun.run->block));
+    }
+    EXPECT_TRUE(wl::trace::first_differing_step(app.differing.at({written.serial, rerun.serial})));  // 16 steps against 14
+    lay_out(platform, app, kSizes[2]);
+    EXPECT_EQ(app.differing.size(), 2u);
 }
 
 // A headless 800x600 window for a hand-made frame.

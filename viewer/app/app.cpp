@@ -173,10 +173,10 @@ std::uint64_t next_trace_serial()
 
 const std::vector<bool>& differing_steps(App& app, const TraceSlot& before, const TraceSlot& after)
 {
-    auto& d = app.differing;
-    if (d.before != before.serial || d.after != after.serial)
-        d = {before.serial, after.serial, wl::trace::differing_steps(before.run->block, after.run->block)};
-    return d.steps;
+    const auto key = std::pair{before.serial, after.serial};
+    auto found = app.differing.find(key);
+    if (found == app.differing.end()) found = app.differing.emplace(key, wl::trace::differing_steps(before.run->block, after.run->block)).first;
+    return found->second;
 }
 
 const TraceSlot& trace_as_written(App& app, std::size_t version)

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 
 #include "labs/common/fidelity.h"
 #include "labs/common/lab.h"
@@ -165,12 +166,9 @@ struct App {
     std::string compared_with;      // the version compared_version names instead (a lesson slide's "compare", --compare); empty: none
     std::string compared_lab;       // with a program shown: the lab whose version compared_with names (compared_lab_version)
     std::uint64_t max_instructions = 0;  // --max-instructions: the emulator's instruction budget per thread; 0: its default
-    // The compare panel's wl::trace::differing_steps (it sorts every event: too slow for each frame), with the slots it
-    // was found between (TraceSlot::serial); differing_steps finds it again when either slot is another.
-    struct {
-        std::uint64_t before = 0, after = 0;
-        std::vector<bool> steps;
-    } differing;
+    // wl::trace::differing_steps (it sorts every event: too slow for each frame) of each pair of slots compared
+    // (TraceSlot::serial, before and after): the compare panel's, the barrier switch's verdict; both may be on screen.
+    std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<bool>> differing;
     std::string image;  // --image: the PNG file the image lab's runs reduce; empty: their seeded picture
     bool quit = false;
     Layout layout;

@@ -62,7 +62,7 @@ std::string verdict(App& app)
     std::string out = "without it on the " + r.backend + ": no race is seen, and the result is " + (r.ok ? "correct" : "WRONG");
     const TraceSlot& kept = trace_as_written(app, app.sel.version);
     if (!kept.run) return out;
-    if (!wl::trace::first_differing_step(wl::trace::differing_steps(kept.run->block, modified.run->block)))
+    if (!wl::trace::first_differing_step(differing_steps(app, kept, modified)))
         return out + "; the same accesses, step for step: here the barrier changes nothing";
     return out + printf_string("; %zu steps where the kernel as written has %zu", modified.run->steps.size(), kept.run->steps.size());
 }

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
-#include <sstream>
 
 #include "warplab/ptx/cuda_source.h"
+#include "warplab/ptx/ptx.h"
 #include "warplab/trace/record.h"
 
 namespace warplab::viewer {
@@ -109,24 +109,13 @@ std::vector<std::string> kernel_parameter_names(const SourceFile& file, const st
     return {};
 }
 
-std::vector<std::string> warning_lines(const std::string& nvcc_warnings)
-{
-    std::vector<std::string> lines;
-    std::istringstream in(nvcc_warnings);
-    for (std::string line; std::getline(in, line);) {
-        const std::size_t open = line.find('('), close = line.find("): warning ");
-        if (open != std::string::npos && close != std::string::npos && open < close) lines.push_back(line);
-    }
-    return lines;
-}
-
 std::map<std::uint32_t, std::string> warned_lines(const std::string& nvcc_warnings, const std::string& path)
 {
     const auto name_of = [](const std::string& p) { return p.substr(p.find_last_of('/') + 1); };
     std::map<std::uint32_t, std::string> lines;
-    for (const std::string& line : warning_lines(nvcc_warnings)) {
-        const std::size_t open = line.find('('), close = line.find("): warning ");
-        if (name_of(line.substr(0, open)) != name_of(path)) continue;
+    for (const std::string& line : wl::ptx::warning_headlines(nvcc_warnings)) {
+        const std::size_t close = line.find("): warning "), open = line.rfind('(', close);
+        if (close == std::string::npos || open == std::string::npos || name_of(line.substr(0, open)) != name_of(path)) continue;
         std::uint32_t n = 0;
         for (std::size_t i = open + 1; i < close; ++i) {
             if (!std::isdigit(static_cast<unsigned char>(line[i]))) { n = 0; break; }

@@ -39,10 +39,6 @@ std::vector<LineChange> changed_lines(const std::vector<std::string>& before, co
 // `#include "kernels/..."` lines of a file, as repository paths.
 std::vector<std::string> included_kernel_files(const SourceFile& file);
 
-// The lines of nvcc's messages that open a warning ("dir/f.cu(12): warning ..."),
-// without the source lines and carets quoted below them.
-std::vector<std::string> warning_lines(const std::string& nvcc_warnings);
-
 // The lines of `path` that nvcc warned about, from its messages
 // ("dir/f.cu(12): warning #186-D: pointless comparison ..."): line -> the
 // warning's text after "warning ". Files are matched by name, as nvcc may

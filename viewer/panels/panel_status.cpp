@@ -9,6 +9,7 @@
 #include "viewer/panels/panels.h"
 #include "viewer/app/program_view.h"
 #include "viewer/model/timing_model.h"
+#include "warplab/ptx/ptx.h"
 
 namespace warplab::viewer {
 
@@ -61,7 +62,7 @@ static std::vector<std::string> status_warnings(App& app)
     if (!slot.run) return {};
     std::vector<std::string> w;
     // nvcc's warnings about a user's file first: each "f.cu(12): warning ..." line.
-    for (const std::string& line : warning_lines(slot.run->result.compile_warnings)) w.push_back("nvcc: " + line);
+    for (const std::string& line : wl::ptx::warning_headlines(slot.run->result.compile_warnings)) w.push_back("nvcc: " + line);
     w.insert(w.end(), slot.run->result.warnings.begin(), slot.run->result.warnings.end());
     if (slot.run->result.records_cut) w.push_back(records_cut_note(*slot.run));
     return w;

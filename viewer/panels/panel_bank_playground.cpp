@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <string>
 
 #include "viewer/panels/draw_util.h"
@@ -85,9 +86,10 @@ void controls(App& app)
     size_slider(p);
     slider("Stride", p.stride, 0, kSliderMax, "", " elements");
     slider("Offset", p.offset, 0, kSliderMax, "", " elements");
-    unsigned lanes = unsigned(__builtin_popcount(p.mask));
+    const unsigned active = unsigned(std::popcount(p.mask));
+    unsigned lanes = active;
     slider("Active lanes", lanes, 1, int(wl::trace::kPlaygroundLanes), "first ", "");
-    if (lanes != unsigned(__builtin_popcount(p.mask))) p.mask = wl::trace::first_lanes(lanes);
+    if (lanes != active) p.mask = wl::trace::first_lanes(lanes);
 }
 
 void explanation(const BankPattern& p)

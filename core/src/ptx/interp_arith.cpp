@@ -480,12 +480,20 @@ static Nearest bf16_operation(const Instr& in, double a, double b, double c, dou
     return (in.flags & kSat) ? saturate(n) : n;
 }
 
+// An fma contracted from a sub (lower.cpp's contract_products): its product's
+// first factor or its addend with the sign flipped, as the sub had it.
+static std::uint64_t negated_if(const Instr& in, Sub which, std::uint64_t v)
+{
+    if (in.sub != which) return v;
+    return v ^ (in.ty == Ty::F64 ? std::uint64_t(1) << 63 : std::uint64_t(1) << 31);
+}
+
 void Interpreter::float_op(const Frame& fr, const Instr& in)
 {
     if (directed(in.round)) return float_op_directed(fr, in);
-    const std::uint64_t a = get(fr, in.o[1]);
+    const std::uint64_t a = negated_if(in, Sub::NegProduct, get(fr, in.o[1]));
     const std::uint64_t b = in.nops > 2 ? get(fr, in.o[2]) : 0;
-    const std::uint64_t c = in.nops > 3 ? get(fr, in.o[3]) : 0;
+    const std::uint64_t c = in.nops > 3 ? negated_if(in, Sub::NegAddend, get(fr, in.o[3])) : 0;
     bool ok = true;
     switch (in.ty) {
     case Ty::F32: {

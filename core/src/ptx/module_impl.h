@@ -69,6 +69,7 @@ enum class Sub : std::uint8_t {
     Finite, Infinite, Number, NotANumber, Normal, Subnormal,  // testp
     Nan,   // min.NaN, max.NaN: a NaN operand gives NaN
     Relu,  // min.relu, max.relu (s32, s16x2): a negative result gives 0
+    NegProduct, NegAddend,  // fma contracted from a sub (lower.cpp): its product, or its addend, negated
 };
 
 enum class OpKind : std::uint8_t { None, Reg, Imm, Vec, Addr, Special, SharedSym, LocalSym, ParamSym, Sink, Label, Func, List };

@@ -1,0 +1,120 @@
+// ptxas's contraction, which the interpreter does at load (lower.cpp): a mul
+// and an add or sub without a rounding modifier, which PTX lets ptxas fold into
+// a multiply-add and which an H100 gives rounded once. Hand-written PTX (nvcc
+// folds most such pairs itself), so no nvcc is needed.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+
+#include "warplab/emu/emulator.h"
+#include "warplab/ptx/ptx.h"
+
+namespace {
+
+// in: a, c (f32), x (f32, the subnormal of differential kernel 1369), da, dc (f64).
+// out (u32): each result's bits; dout (u64): the doubles'.
+const char* kPairs = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry pairs(.param .u64 p_in, .param .u64 p_din, .param .u32 p_n, .param .u64 p_out, .param .u64 p_dout)
+{
+	.reg .pred 	%p<3>;
+	.reg .f32 	%f<24>;
+	.reg .f64 	%fd<8>;
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<5>;
+	ld.param.u64 	%rd1, [p_in];
+	ld.param.u64 	%rd2, [p_din];
+	ld.param.u32 	%r1, [p_n];
+	ld.param.u64 	%rd3, [p_out];
+	ld.param.u64 	%rd4, [p_dout];
+	cvta.to.global.u64 	%rd1, %rd1;
+	cvta.to.global.u64 	%rd2, %rd2;
+	cvta.to.global.u64 	%rd3, %rd3;
+	cvta.to.global.u64 	%rd4, %rd4;
+	ld.global.f32 	%f1, [%rd1];
+	ld.global.f32 	%f2, [%rd1+4];
+	ld.global.f32 	%f3, [%rd1+8];
+	ld.global.f64 	%fd1, [%rd2];
+	ld.global.f64 	%fd2, [%rd2+8];
+	// 0: a*a + c
+	mul.f32 	%f4, %f1, %f1;
+	add.f32 	%f5, %f4, %f2;
+	st.global.f32 	[%rd3], %f5;
+	// 1: -c - a*a, the product second: -(a*a) + -c
+	neg.f32 	%f6, %f2;
+	mul.f32 	%f7, %f1, %f1;
+	sub.f32 	%f8, %f6, %f7;
+	st.global.f32 	[%rd3+4], %f8;
+	// 2: kernel 1369's x * 0.5 - x, as nvcc wrote it
+	mul.f32 	%f9, %f3, 0f3F000000;
+	sub.f32 	%f10, %f9, %f3;
+	st.global.f32 	[%rd3+8], %f10;
+	// 3: an explicit rounding keeps the two roundings: mul.rn, then add
+	mul.rn.f32 	%f11, %f1, %f1;
+	add.f32 	%f12, %f11, %f2;
+	st.global.f32 	[%rd3+12], %f12;
+	// 4: the product hoisted out of a loop, its operand written twice before the mul (kernel 2654's shape):
+	// each of n rounds adds a*a rounded once; n = 1 here
+	mov.f32 	%f13, %f1;
+	setp.eq.u32 	%p1, %r1, 7;
+	@%p1 add.rm.f32 	%f13, %f13, %f13;
+	mul.f32 	%f14, %f13, %f13;
+	mov.f32 	%f15, %f2;
+	mov.u32 	%r2, 0;
+$L_loop:
+	add.f32 	%f15, %f14, %f15;
+	add.s32 	%r2, %r2, 1;
+	setp.lt.u32 	%p2, %r2, %r1;
+	@%p2 bra 	$L_loop;
+	st.global.f32 	[%rd3+16], %f15;
+	// 5: the operand rewritten between the mul and the add: not folded (the fma would read the new value)
+	mov.f32 	%f16, %f1;
+	mul.f32 	%f17, %f16, %f1;
+	mov.f32 	%f16, %f2;
+	add.f32 	%f18, %f17, %f2;
+	st.global.f32 	[%rd3+20], %f18;
+	st.global.f32 	[%rd3+24], %f16;
+	// 6: doubles too
+	mul.f64 	%fd3, %fd1, %fd1;
+	add.f64 	%fd4, %fd3, %fd2;
+	st.global.f64 	[%rd4], %fd4;
+	ret;
+}
+)";
+
+TEST(Contraction, MulAndAddWithoutRoundingFoldIntoOneRounding)
+{
+    const auto m = wl::ptx::Module::parse(kPairs, "pairs.ptx");
+    wl::emu::Emulator emu;
+    // a = 1 + 2^-12 (0x3F800800), c = -1, x = 0x00531ABD (a subnormal: 0x531ABD units of 2^-149)
+    const std::uint32_t fin[3] = {0x3F800800u, 0xBF800000u, 0x00531ABDu};
+    auto* in = emu.alloc<std::uint32_t>(3);
+    std::memcpy(in, fin, sizeof fin);
+    auto* din = emu.alloc<double>(2);
+    din[0] = 1.0 + 0x1p-27;  // da
+    din[1] = -1.0;           // dc
+    auto* out = emu.alloc<std::uint32_t>(7);
+    auto* dout = emu.alloc<std::uint64_t>(1);
+    wl::ptx::launch(emu, m, "pairs", dim3(1), dim3(1), 0, in, din, 1u, out, dout);
+    // a*a = 1 + 2^-11 + 2^-24 exactly. Rounded to float it ties (2^-24 is half
+    // an ulp at 1) to the even 1 + 2^-11, and + c gives 2^-11 (0x3A000000);
+    // rounded once, a*a + c = 2^-11 + 2^-24 = 2^-11 (1 + 2^-13): 0x3A000400.
+    EXPECT_EQ(out[0], 0x3A000400u);
+    EXPECT_EQ(out[1], 0xBA000400u);  // 1 - a*a, the same magnitude negated (two roundings: 0xBA000000)
+    // x/2 - x = -x/2 = -0x298D5E.8 units: a tie, to the even 0x298D5E (the
+    // H100's word); x * 0.5 rounded first is 0x298D5E, minus x gives 0x298D5F.
+    EXPECT_EQ(out[2], 0x80298D5Eu);
+    EXPECT_EQ(out[3], 0x3A000000u);  // mul.rn: rounded apart
+    EXPECT_EQ(out[4], 0x3A000400u);  // the loop's one round, folded
+    EXPECT_EQ(out[5], 0x3A000000u);  // rewritten operand: rounded apart, with the value the mul read
+    EXPECT_EQ(out[6], 0xBF800000u);  // ... which the register no longer holds (c)
+    // da*da = 1 + 2^-26 + 2^-54: to double (ulp 2^-52 at 1) it rounds down to
+    // 1 + 2^-26, and + dc gives 2^-26 (0x3E50000000000000); once: 2^-26 (1 + 2^-28).
+    EXPECT_EQ(dout[0], 0x3E50000001000000ull);
+}
+
+}  // namespace

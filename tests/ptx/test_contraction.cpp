@@ -117,4 +117,68 @@ TEST(Contraction, MulAndAddWithoutRoundingFoldIntoOneRounding)
     EXPECT_EQ(dout[0], 0x3E50000001000000ull);
 }
 
+// The differential tests' kernels' own pairs, as nvcc left them: the product
+// hoisted out of a loop whose add stays in it (thread i: x, y, acc, n from
+// in[4i..]; acc += x*y, n times).
+const char* kHoisted = R"(
+.version 8.0
+.target sm_90
+.address_size 64
+
+.visible .entry hoisted(.param .u64 p_in, .param .u64 p_out)
+{
+	.reg .pred 	%p<2>;
+	.reg .f32 	%f<6>;
+	.reg .b32 	%r<5>;
+	.reg .b64 	%rd<7>;
+	ld.param.u64 	%rd1, [p_in];
+	ld.param.u64 	%rd2, [p_out];
+	cvta.to.global.u64 	%rd1, %rd1;
+	cvta.to.global.u64 	%rd2, %rd2;
+	mov.u32 	%r1, %tid.x;
+	mul.wide.u32 	%rd3, %r1, 16;
+	add.s64 	%rd4, %rd1, %rd3;
+	ld.global.f32 	%f1, [%rd4];
+	ld.global.f32 	%f2, [%rd4+4];
+	ld.global.f32 	%f3, [%rd4+8];
+	ld.global.u32 	%r2, [%rd4+12];
+	mul.f32 	%f4, %f1, %f2;
+	mov.u32 	%r3, 0;
+$L_loop:
+	add.f32 	%f3, %f4, %f3;
+	add.s32 	%r3, %r3, 1;
+	setp.lt.u32 	%p1, %r3, %r2;
+	@%p1 bra 	$L_loop;
+	mul.wide.u32 	%rd5, %r1, 4;
+	add.s64 	%rd6, %rd2, %rd5;
+	st.global.f32 	[%rd6], %f3;
+	ret;
+}
+)";
+
+TEST(Contraction, TheDifferentialKernelsPairsGiveTheH100sWords)
+{
+    const auto m = wl::ptx::Module::parse(kHoisted, "hoisted.ptx");
+    wl::emu::Emulator emu;
+    // Kernel 2536 (f3 = f1 * 0.5f + f3, lane 25: once): x = 0xA9, 169 units
+    // of 2^-149, acc = 0x71, 113 units. x/2 + acc = 197.5 units, a tie, to the
+    // even 198 (0xC6); x/2 rounded first is 84 (the even of 84.5), plus 113: 197.
+    // Kernel 2654 (f0 = f3 * 65504.0f + f0, block 1 thread 1: (u3 & 7) + (tid & 3) = 3 rounds).
+    // Kernel 6690 (f2 = f3 * 1e30f + f2, lane 10: once): x = 0x8063FCD5, a
+    // subnormal, times 1e30 is -9.1824133009e-9, which rounds alone to
+    // 0xB21DC0AE; with acc = 0xA7195BE2 the sum rounded once is 0xB21DC0B1,
+    // the rounded product plus acc 0xB21DC0B0. The words for 2654 and 6690 were
+    // checked by exact rational arithmetic; all three are the H100's.
+    const std::uint32_t cases[3][4] = {{0x000000A9u, 0x3F000000u, 0x00000071u, 1},
+                                       {0x69DEB2FAu, 0x477FE000u, 0x66446AB1u, 3},
+                                       {0x8063FCD5u, 0x7149F2CAu, 0xA7195BE2u, 1}};
+    auto* in = emu.alloc<std::uint32_t>(12);
+    std::memcpy(in, cases, sizeof cases);
+    auto* out = emu.alloc<std::uint32_t>(3);
+    wl::ptx::launch(emu, m, "hoisted", dim3(1), dim3(3), 0, in, out);
+    EXPECT_EQ(out[0], 0x000000C6u);  // kernel 2536
+    EXPECT_EQ(out[1], 0x72A6F15Bu);  // kernel 2654 (rounded apart: 0x72A6F15C)
+    EXPECT_EQ(out[2], 0xB21DC0B1u);  // kernel 6690
+}
+
 }  // namespace

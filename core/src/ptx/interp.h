@@ -33,7 +33,6 @@ using trace::Kind;
 constexpr std::uint64_t kSharedWindow = 0xFFFF'8000'0000'0000ULL;
 constexpr std::uint64_t kLocalWindow = 0xFFFF'4000'0000'0000ULL;
 constexpr std::uint64_t kWindowSize = 0x0000'4000'0000'0000ULL;
-constexpr std::uint64_t kFunctionTag = 0xFFFF'0000'0000'0000ULL;  // `mov %rd, func`: an indirect call target
 constexpr std::uint32_t kLocalCapacity = 24 * 1024;  // per thread, on the fiber stack with the registers
 constexpr std::uint32_t kRegisterCapacity = 24 * 1024;
 

@@ -157,6 +157,11 @@ struct ConstSlot {
     }
 };
 
+// A function's address as a value (`mov %rd, func`, or a function named in a
+// .global's initialiser, as a vtable or a table of device function pointers):
+// the tag with the function's id, which an indirect call takes apart.
+constexpr std::uint64_t kFunctionTag = 0xFFFF'0000'0000'0000ULL;
+
 // A function the module declares and the interpreter provides (nvcc's printf and assert).
 enum class Builtin : std::uint8_t { None, Vprintf, Assertfail };
 

@@ -218,9 +218,10 @@ private:
     }
     std::int64_t symbol_address(std::string_view s)
     {
-        auto it = module_vars_.find(s);
-        if (it == module_vars_.end()) fail("unknown symbol '" + std::string(s) + "' in an initialiser");
-        return static_cast<std::int64_t>(it->second);
+        if (auto it = module_vars_.find(s); it != module_vars_.end()) return static_cast<std::int64_t>(it->second);
+        // a function declared above it (nvcc declares each one a vtable or a table of pointers names)
+        if (auto it = m_.function_ids.find(s); it != m_.function_ids.end()) return static_cast<std::int64_t>(kFunctionTag | it->second);
+        fail("unknown symbol '" + std::string(s) + "' in an initialiser");
     }
 
     void declare_register(const std::string& name, Ty ty)

@@ -3,6 +3,7 @@
 // synthesized load; this file only reads the options and prints.
 #include "banks_command.h"
 
+#include <bit>
 #include <cstdio>
 #include <optional>
 #include <stdexcept>
@@ -55,7 +56,7 @@ std::string lanes_range(unsigned first, unsigned count) { return std::to_string(
 void print_pattern(const BankPattern& p, const std::string& preset)
 {
     if (!preset.empty()) std::printf("preset %s: %s\n", preset.c_str(), wl::trace::find_bank_preset(preset)->description);
-    const unsigned active = unsigned(__builtin_popcount(p.mask));
+    const auto active = unsigned(std::popcount(p.mask));
     std::printf("%u lane%s read %u-byte elements: x = shared[%llu + %llu * lane] (lane mask 0x%08X)\n\n", active,
                 active == 1 ? "" : "s", p.size, static_cast<unsigned long long>(p.offset),
                 static_cast<unsigned long long>(p.stride), p.mask);

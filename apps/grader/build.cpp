@@ -7,12 +7,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 
 #include "labs/common/data_dir.h"
 #include "process.h"
 #include "warplab/ptx/ptx.h"
+#include "warplab/ptx/tools.h"
 #if WARPLAB_HAVE_RUN
 #include "warplab/cudart/program.h"
 #endif
@@ -40,32 +40,22 @@ bool make_dir(const fs::path& p)
     return fs::is_directory(p, ec) && access(p.c_str(), W_OK) == 0;
 }
 
-std::string read_file(const fs::path& p)
+// A file's text; empty where it cannot be read.
+std::string text_of(const fs::path& p)
 {
-    std::ifstream f(p, std::ios::binary);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
+    std::string text;
+    ptx::tools::read_file(p, text);
+    return text;
 }
 
-bool write_file(const fs::path& p, const std::string& text)
-{
-    std::ofstream f(p, std::ios::binary);
-    return static_cast<bool>(f << text);
-}
-
-// FNV-1a, 64 bits: a cache key, not a security measure.
+// FNV-1a, 64 bits, over its parts with a separator after each: a cache key, not a security measure.
 class Key {
 public:
-    void add(std::string_view s)
-    {
-        for (unsigned char c : s) h_ = (h_ ^ c) * 1099511628211ULL;
-        h_ = (h_ ^ 0xff) * 1099511628211ULL;  // separator
-    }
+    void add(std::string_view s) { h_ = ptx::tools::fnv1a64("\xff", ptx::tools::fnv1a64(s, h_)); }
     void add_file(const fs::path& p)
     {
         add(p.string());
-        add(read_file(p));
+        add(text_of(p));
     }
     // Every regular file under `dir` (sorted, so the key does not depend on listing order).
     void add_tree(const fs::path& dir)
@@ -78,15 +68,10 @@ public:
         std::sort(files.begin(), files.end());
         for (const fs::path& f : files) add_file(f);
     }
-    std::string hex() const
-    {
-        char s[17];
-        std::snprintf(s, sizeof s, "%016llx", static_cast<unsigned long long>(h_));
-        return s;
-    }
+    std::string hex() const { return ptx::tools::hex(h_); }
 
 private:
-    std::uint64_t h_ = 14695981039346656037ULL;
+    std::uint64_t h_ = ptx::tools::fnv1a64("");  // the offset basis: the hash of nothing
 };
 
 std::string lower_id(const ExerciseSpec& spec)
@@ -234,9 +219,8 @@ BuildResult compile_to_ptx(const Toolchain& tc, const ExerciseSpec& spec, const 
         if (fs::exists(r.binary, ec)) {
             r.cached = true;
         } else {
-            const fs::path tmp = r.binary.string() + "." + std::to_string(getpid()) + ".tmp";
-            if (!write_file(tmp, ptx.text)) throw std::runtime_error("cannot write " + tmp.string());
-            fs::rename(tmp, r.binary);
+            ptx::tools::write_file_atomically(r.binary, ptx.text);
+            if (!fs::exists(r.binary, ec)) throw std::runtime_error("cannot write " + r.binary.string());
             prune(tc.cache_dir, std::string(spec.id) + "-", false);
         }
         r.ok = true;
@@ -289,24 +273,24 @@ BuildResult build_gpu_timing(const Toolchain& tc, const ExerciseSpec& spec, cons
     if (fs::exists(r.binary) || fs::exists(errors)) {
         r.cached = true;
         r.ok = fs::exists(r.binary);
-        if (!r.ok) r.errors = read_file(errors);
+        if (!r.ok) r.errors = text_of(errors);
         return r;
     }
     const fs::path src = dir / "timing.cu", tmp = dir / "timing.tmp";
-    write_file(src, source);
+    ptx::tools::write_file_atomically(src, source);
     const std::vector<std::string> command = gpu_compile_command(tc, src, tmp);
     const ProcessResult p = run_process(command, tc.compile_limit_s, dir.string());
     r.seconds = p.seconds;
     std::string command_line;
     for (const std::string& a : command) command_line += a + " ";
-    write_file(dir / "build.log", command_line + "\n" + p.err + p.out);
+    ptx::tools::write_file_atomically(dir / "build.log", command_line + "\n" + p.err + p.out);
     if (p.started && !p.timed_out && p.exit_code == 0) {
         fs::rename(tmp, r.binary);
         r.ok = true;
         prune(dir.parent_path(), std::string(spec.id) + "-", true);
     } else if (p.started && !p.timed_out && p.exit_code > 0) {
         r.errors = first_errors(p.err + p.out) + "(the compiler's whole output: " + (dir / "build.log").string() + ")\n";
-        write_file(errors, r.errors);  // the same sources fail the same way: remember it
+        ptx::tools::write_file_atomically(errors, r.errors);  // the same sources fail the same way: remember it
     } else {
         r.errors = "the compiler did not finish: " + describe_end(p, tc.compile_limit_s) + "\n" + p.err;
     }

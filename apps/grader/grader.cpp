@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -12,6 +11,7 @@
 
 #include "gpu_timing.h"
 #include "process.h"
+#include "warplab/ptx/tools.h"
 #include "warplab/trace/events.h"
 
 namespace wl::grade {
@@ -143,13 +143,11 @@ void fail_all(ExerciseResult& ex, const std::string& reason, const std::string& 
 
 std::string read_and_remove(const fs::path& p)
 {
-    std::ifstream f(p);
-    std::ostringstream s;
-    s << f.rdbuf();
-    f.close();
+    std::string text;
+    ptx::tools::read_file(p, text);
     std::error_code ec;
     fs::remove(p, ec);
-    return s.str();
+    return text;
 }
 
 std::string last_lines(const std::string& text, std::size_t count)

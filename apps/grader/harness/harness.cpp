@@ -9,17 +9,16 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <numeric>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
-#include <sstream>
 
 #include "exercises/exercises.h"
 #include "warplab/ptx/declared_arrays.h"
 #include "warplab/ptx/kernel_file.h"
+#include "warplab/ptx/tools.h"
 #include "warplab/random.h"
 
 namespace wl::grade {
@@ -779,20 +778,17 @@ int run_checks(std::string_view exercise_id, const std::string& ptx_file, const 
         Harness h(*spec, ptx_file, kernel_file, seed, out);
         checks(h);
     });
-    std::ifstream in(ptx_file);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in) {
+    std::string text;
+    if (!ptx::tools::read_file(ptx_file, text)) {
         std::fprintf(stderr, "cannot read the PTX file %s\n", ptx_file.c_str());
         return 2;
     }
     std::optional<ptx::Module> module;
     try {
-        module.emplace(ptx::Module::parse(text.str(), kernel_file));
-        std::ifstream source(kernel_file);
-        std::ostringstream source_text;
-        source_text << source.rdbuf();
-        ptx::name_parameters(*module, source_text.str());  // faults say the student's names
+        module.emplace(ptx::Module::parse(text, kernel_file));
+        std::string source;
+        ptx::tools::read_file(kernel_file, source);
+        ptx::name_parameters(*module, source);  // faults say the student's names
     } catch (const std::exception& e) {
         std::fprintf(stderr, "the PTX of your kernel could not be read: %s\n", e.what());
         return 4;

@@ -121,6 +121,15 @@ template <class T> cudaError_t give(T* out, T value, const char* call)
     return cudaSuccess;
 }
 
+// *out = a new allocation of `kind`; every allocating entry point comes here,
+// so that the call site it takes reaches the program's call (as launch_kernel's).
+cudaError_t allocate_into(void** out, size_t size, Memory kind, const char* call)
+{
+    if (!out) return null_argument(out, call);
+    const CallSite site = call_site();
+    return guarded([&] { *out = allocate(size, kind, site); });
+}
+
 }  // namespace
 
 cudaError_t unsupported(const char* function)
@@ -351,30 +360,10 @@ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr att
 }
 
 // memory
-cudaError_t CUDARTAPI cudaMalloc(void** devPtr, size_t size)
-{
-    if (!devPtr) return null_argument(devPtr, "cudaMalloc");
-    const CallSite site = call_site();
-    return guarded([&] { *devPtr = allocate(size, Memory::Device, site); });
-}
-cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int)
-{
-    if (!devPtr) return null_argument(devPtr, "cudaMallocManaged");
-    const CallSite site = call_site();
-    return guarded([&] { *devPtr = allocate(size, Memory::Managed, site); });
-}
-cudaError_t CUDARTAPI cudaMallocHost(void** ptr, size_t size)
-{
-    if (!ptr) return null_argument(ptr, "cudaMallocHost");
-    const CallSite site = call_site();
-    return guarded([&] { *ptr = allocate(size, Memory::Host, site); });
-}
-cudaError_t CUDARTAPI cudaHostAlloc(void** pHost, size_t size, unsigned int)
-{
-    if (!pHost) return null_argument(pHost, "cudaHostAlloc");
-    const CallSite site = call_site();
-    return guarded([&] { *pHost = allocate(size, Memory::Host, site); });
-}
+cudaError_t CUDARTAPI cudaMalloc(void** devPtr, size_t size) { return allocate_into(devPtr, size, Memory::Device, "cudaMalloc"); }
+cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int) { return allocate_into(devPtr, size, Memory::Managed, "cudaMallocManaged"); }
+cudaError_t CUDARTAPI cudaMallocHost(void** ptr, size_t size) { return allocate_into(ptr, size, Memory::Host, "cudaMallocHost"); }
+cudaError_t CUDARTAPI cudaHostAlloc(void** pHost, size_t size, unsigned int) { return allocate_into(pHost, size, Memory::Host, "cudaHostAlloc"); }
 cudaError_t CUDARTAPI cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int)
 {
     if (!pDevice) return null_argument(pDevice, "cudaHostGetDevicePointer");

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <vector>
 
 #include "block.h"
 
@@ -72,6 +73,49 @@ void Emulator::free(void* p)
 }
 
 namespace detail {
+
+namespace {
+constexpr std::size_t kHeapBytes = std::size_t{8} << 20;
+std::mutex g_heap_mutex;
+std::map<void*, std::size_t> g_heap_live;  // block -> its bytes
+std::vector<void*> g_heap_freed;           // freed in this launch: given back at the next
+std::size_t g_heap_in_use = 0;
+}  // namespace
+
+void* heap_malloc(std::size_t bytes)
+{
+    const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + 15) / 16 * 16;  // 16-byte aligned, as the GPU's
+    std::lock_guard lock(g_heap_mutex);
+    if (rounded > kHeapBytes - g_heap_in_use) return nullptr;
+    void* p = std::aligned_alloc(16, rounded);
+    if (!p) return nullptr;
+    std::memset(p, kPoisonByte, rounded);
+    g_heap_live[p] = rounded;
+    g_heap_in_use += rounded;
+    std::lock_guard alloc_lock(g_alloc_mutex);
+    g_allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes};
+    return p;
+}
+
+bool heap_free(void* p)
+{
+    std::lock_guard lock(g_heap_mutex);
+    const auto it = g_heap_live.find(p);
+    if (it == g_heap_live.end()) return false;
+    g_heap_in_use -= it->second;
+    g_heap_live.erase(it);
+    g_heap_freed.push_back(p);
+    std::lock_guard alloc_lock(g_alloc_mutex);
+    g_allocations.erase(reinterpret_cast<std::uintptr_t>(p));
+    return true;
+}
+
+void heap_new_launch()
+{
+    std::lock_guard lock(g_heap_mutex);
+    for (void* p : g_heap_freed) std::free(p);
+    g_heap_freed.clear();
+}
 
 const char* argument_name(std::uint8_t position)
 {

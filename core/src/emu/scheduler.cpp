@@ -39,6 +39,7 @@ std::vector<std::string> schedule_names()
 
 void Emulator::launch_body(const char* name, dim3 grid, dim3 block, const detail::KernelBody& body)
 {
+    detail::heap_new_launch();
     detail::run_grid(name, grid, block, options, body, records_, switches_, detail::RunNotes{&warnings_, &records_cut_});
 }
 

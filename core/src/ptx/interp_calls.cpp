@@ -86,6 +86,20 @@ void Interpreter::builtin(const Frame& fr, const Instr& in, const Function& call
         }
         return;
     }
+    if (callee.builtin == Builtin::Malloc) {
+        void* const block = emu::detail::heap_malloc(arg(0, 8));
+        if (in.o[0].kind == OpKind::List && in.o[0].n) std::memcpy(fr.param + fr.f->lists[in.o[0].reg], &block, 8);
+        return;
+    }
+    if (callee.builtin == Builtin::Free) {
+        const std::uint64_t block = arg(0, 8);
+        if (block && !emu::detail::heap_free(reinterpret_cast<void*>(block))) {  // free(nullptr) does nothing, as in C
+            char address[24];
+            std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(block));
+            fail(in, std::string("free of address ") + address + ", which is no block that malloc (or new) returned, or one freed already");
+        }
+        return;
+    }
     if (callee.builtin == Builtin::Assertfail) {
         std::string what = std::string("assertion failed: ") + host_string(arg(0, 8), in);
         fail(in, what);

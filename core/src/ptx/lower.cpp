@@ -253,6 +253,8 @@ Builtin builtin_of(const std::string& name)
 {
     if (name == "vprintf") return Builtin::Vprintf;
     if (name == "__assertfail") return Builtin::Assertfail;
+    if (name == "malloc") return Builtin::Malloc;  // new and delete call these too
+    if (name == "free") return Builtin::Free;
     return Builtin::None;
 }
 

@@ -162,8 +162,9 @@ struct ConstSlot {
 // the tag with the function's id, which an indirect call takes apart.
 constexpr std::uint64_t kFunctionTag = 0xFFFF'0000'0000'0000ULL;
 
-// A function the module declares and the interpreter provides (nvcc's printf and assert).
-enum class Builtin : std::uint8_t { None, Vprintf, Assertfail };
+// A function the module declares and the interpreter provides (nvcc's printf
+// and assert; the device heap's malloc and free, which new and delete call).
+enum class Builtin : std::uint8_t { None, Vprintf, Assertfail, Malloc, Free };
 
 struct Function {
     std::string name;

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "interp.h"
+#include "rounding.h"
 #include "warplab/trace/kinds.h"
 
 namespace wl::ptx::detail {
@@ -194,6 +195,30 @@ template <class F, class U> U atomic_float_add(U* p, F b)
     }
 }
 
+// A 16-bit float sum rounded to nearest even once, subnormals kept (.noftz):
+// two halves add exactly in double; two bf16 (float's exponents) may not, so
+// the sum's residual goes with it.
+static std::uint16_t add16(std::uint16_t a, std::uint16_t b, bool bf)
+{
+    if (bf) return bf16_nearest(add_nearest(bf16_to_float(a), bf16_to_float(b), Round::Rn));
+    return double_to_half(static_cast<double>(half_to_float(a)) + half_to_float(b));
+}
+
+// atom.add.noftz.{f16,bf16} on 16 bits, {f16x2,bf16x2} on 32 (each half on its own).
+template <class U> U atomic_add16(U* p, U b, bool bf)
+{
+    const AtomicRef<U> ref{p};
+    U old = ref.load();
+    for (;;) {
+        U next = 0;
+        for (unsigned k = 0; k < sizeof(U) / 2; ++k)
+            next |= static_cast<U>(static_cast<U>(add16(static_cast<std::uint16_t>(old >> (16 * k)),
+                                                         static_cast<std::uint16_t>(b >> (16 * k)), bf))
+                                   << (16 * k));
+        if (ref.compare_exchange_weak(old, next)) return old;
+    }
+}
+
 void Interpreter::atomic(const Frame& fr, const Instr& in)
 {
     const bool red = in.op == Op::Red;
@@ -201,8 +226,10 @@ void Interpreter::atomic(const Frame& fr, const Instr& in)
     const std::uint64_t b = get(fr, red ? in.o[1] : in.o[2]);
     const std::uint64_t c = red ? 0 : get(fr, in.o[3]);
     const unsigned size = ty_bytes(in.ty);
-    if ((size != 4 && size != 8) || in.vec != 1) unsupported(in);
-    const bool float_add = (in.ty == Ty::F32 || in.ty == Ty::F64) && in.sub == Sub::Add;
+    const bool add16_type = in.ty == Ty::F16 || in.ty == Ty::BF16 || in.ty == Ty::F16x2 || in.ty == Ty::BF16x2;
+    const bool half_add = add16_type && in.sub == Sub::Add;  // atomicAdd of __half, __half2, bf16 and bf162
+    if ((size != 4 && size != 8 && !(half_add && size == 2)) || in.vec != 1) unsupported(in);
+    const bool float_add = (in.ty == Ty::F32 || in.ty == Ty::F64 || half_add) && in.sub == Sub::Add;
     if (ty_float(in.ty) && !float_add && in.sub != Sub::Exch && in.sub != Sub::Cas) unsupported(in);
     // Faults come before the check, which holds a global word's shadow until the operation ends.
     const std::uint64_t at = address(fr, addr_op);
@@ -210,7 +237,11 @@ void Interpreter::atomic(const Frame& fr, const Instr& in)
     const Target tg = resolve(fr, in, in.space, at, size, Kind::Atomic);
     std::uint64_t old = 0;
     const bool s = ty_signed(in.ty);
-    if (in.ty == Ty::F32 && in.sub == Sub::Add) {
+    if (half_add) {
+        const bool bf = in.ty == Ty::BF16 || in.ty == Ty::BF16x2;
+        old = size == 2 ? atomic_add16<std::uint16_t>(reinterpret_cast<std::uint16_t*>(tg.p), static_cast<std::uint16_t>(b), bf)
+                        : atomic_add16<std::uint32_t>(reinterpret_cast<std::uint32_t*>(tg.p), static_cast<std::uint32_t>(b), bf);
+    } else if (in.ty == Ty::F32 && in.sub == Sub::Add) {
         old = atomic_float_add<float>(reinterpret_cast<std::uint32_t*>(tg.p), f32(b));
     } else if (in.ty == Ty::F64 && in.sub == Sub::Add) {
         old = atomic_float_add<double>(reinterpret_cast<std::uint64_t*>(tg.p), f64(b));

@@ -14,11 +14,7 @@ const BlockReduction& problem()
         // The tent's max is 300 (harness/block_reduce.h).
         tent_pattern(), 300, "pattern: n = 1000, in[i] = 300 - |i - 701| (its max is 300)",
         // A block padded with 0 instead of INT_MIN gives 0 here; the max is in[0] = -1000.
-        {{"all negative: n = 33, in[i] = -1000 - i, max -1000", [] {
-              std::vector<int> v(33);
-              for (int i = 0; i < 33; ++i) v[i] = -1000 - i;
-              return v;
-          }(),
+        {{"all negative: n = 33, in[i] = -1000 - i, max -1000", ramp(-1000, -1, 33),
           "pad the missing elements of a partial block with INT_MIN, not 0: here every input is negative"}}};
     return p;
 }

@@ -17,11 +17,7 @@ const BlockReduction& problem()
         }(),
         -300, "pattern: n = 1000, in[i] = |i - 701| - 300 (its min is -300)",
         // A block padded with 0 instead of INT_MAX gives 0 here; the min is in[0] = 1000.
-        {{"all positive: n = 33, in[i] = 1000 + i, min 1000", [] {
-              std::vector<int> v(33);
-              for (int i = 0; i < 33; ++i) v[i] = 1000 + i;
-              return v;
-          }(),
+        {{"all positive: n = 33, in[i] = 1000 + i, min 1000", ramp(1000, 1, 33),
           "pad the missing elements of a partial block with INT_MAX, not 0: here every input is positive"}}};
     return p;
 }

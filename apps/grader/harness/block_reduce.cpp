@@ -11,6 +11,13 @@ std::vector<int> tent_pattern()
     return v;
 }
 
+std::vector<int> ramp(int first, int step, unsigned n)
+{
+    std::vector<int> v(n);
+    for (unsigned i = 0; i < n; ++i) v[i] = first + step * static_cast<int>(i);
+    return v;
+}
+
 int reduce_range(const BlockReduction& p, const std::vector<int>& in, std::size_t first, std::size_t last)
 {
     int acc = p.map(in.at(first));

@@ -34,6 +34,8 @@ struct BlockReduction {
 // 189 of a 256-thread block); its sum is 300 * 1000 - (701 * 702 / 2 + 298 * 299 / 2)
 // = 300000 - (246051 + 44551) = 9398.
 std::vector<int> tent_pattern();
+// n ints from `first`, `step` apart: first, first + step, ... (an input all on one side of zero).
+std::vector<int> ramp(int first, int step, unsigned n);
 
 // The reference: what one block (or the whole input) must give.
 int reduce_range(const BlockReduction& p, const std::vector<int>& in, std::size_t first, std::size_t last);

@@ -6,6 +6,7 @@
 #   // expect fault: REGEX       the kernel fault on stderr; without one, no fault may be reported
 #   // expect warning: REGEX     each warplab warning must match one of these, and each of these a warning;
 #                                without one, no warning may be reported
+#   // expect warnings: N        exactly N warnings (each site's once for the whole run)
 #   cmake -DWARPLAB=<warplab> -DPROGRAM=<file.cu> -DCACHE=<dir> [-DBACKEND=gpu] -P run_public.cmake
 # With BACKEND=gpu the right programs (exit 0, no fault) run on the GPU and must
 # print the same; the wrong ones are left out there (a race or a read one past
@@ -17,6 +18,7 @@ set(code "")
 set(stdout_patterns "")
 set(fault "")
 set(warnings "")
+set(warning_count "")
 foreach(line IN LISTS lines)
   string(REGEX MATCH "^// expect ([a-z]+): (.*)$" matched "${line}")
   if(CMAKE_MATCH_1 STREQUAL "exit")
@@ -27,6 +29,8 @@ foreach(line IN LISTS lines)
     set(fault "${CMAKE_MATCH_2}")
   elseif(CMAKE_MATCH_1 STREQUAL "warning")
     list(APPEND warnings "${CMAKE_MATCH_2}")
+  elseif(CMAKE_MATCH_1 STREQUAL "warnings")
+    set(warning_count "${CMAKE_MATCH_2}")
   else()
     message(FATAL_ERROR "${PROGRAM}: unknown expectation '${line}'")
   endif()
@@ -88,6 +92,10 @@ foreach(pattern IN LISTS warnings)
     string(APPEND failures "no warning '${pattern}'\n")
   endif()
 endforeach()
+list(LENGTH drawn drawn_count)
+if(NOT warning_count STREQUAL "" AND NOT drawn_count EQUAL warning_count)
+  string(APPEND failures "${drawn_count} warnings, expected ${warning_count}\n")
+endif()
 if(failures)
   message(FATAL_ERROR "${PROGRAM}:\n${failures}stdout '${out}'\nstderr '${err}'")
 endif()

@@ -17,6 +17,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 #include "warplab/cudart/fatbin.h"
 #include "warplab/cudart/run_record.h"
@@ -71,6 +72,7 @@ public:
     RunLog log;
     std::optional<InjectedFailure> injected = injected_failure();  // warplab run --fail
     unsigned device_allocations = 0;                                // made so far, for --fail alloc:N
+    std::set<std::string> warned;  // the warnings printed, by site and text: a host loop's launches repeat them
 
     // The allocation holding p, if any.
     std::optional<std::pair<std::uintptr_t, Allocation>> allocation_at(const void* p) const
@@ -391,7 +393,9 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     r.lane_instructions = emu::lane_instructions_run() - instructions_before;
     d.clock_ms += r.emulated_ms;
     for (const emu::Warning& w : d.emu.take_warnings())
-        std::fprintf(stderr, "warplab: warning: %s (%llu times)\n", w.at.message().c_str(), static_cast<unsigned long long>(w.count));
+        if (d.warned.insert(w.at.file + ":" + std::to_string(w.at.line) + ": " + w.at.what).second)
+            std::fprintf(stderr, "warplab: warning: %s (%llu times in launch %u; later launches' are not repeated)\n",
+                         w.at.message().c_str(), static_cast<unsigned long long>(w.count), r.index);
     std::vector<trace::LaneRecord> records = d.emu.take_records();
     if (failure) r.error = failure->what();
     if (watched && !records.empty()) {

@@ -7,6 +7,7 @@
 // memory model, harmless here because every store writes the same bytes.
 // expect exit: 0
 // expect stdout: ^bfs: 1500 vertices, [0-9]+ reached in [0-9]+ levels, correct
+// expect warnings: 3
 // expect warning: kernel Kernel2, [^:]*: plain stores of the same value to one element of g_over by two threads
 // expect warning: kernel Kernel, [^:]*: plain stores of the same value to one element of g_cost by two threads
 // expect warning: kernel Kernel, [^:]*: plain stores of the same value to one element of g_updating_graph_mask by two threads

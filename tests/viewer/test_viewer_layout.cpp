@@ -376,6 +376,22 @@ PlatformOptions probe_window(App& app)
     return po;
 }
 
+// A frame of the probe window in the panels' font, for measuring text.
+struct TextFrame {
+    App app;
+    Platform platform{probe_window(app), app};
+    TextFrame()
+    {
+        platform.begin_frame(app);
+        ImGui::PushFont(fonts(app).ui);
+    }
+    ~TextFrame()
+    {
+        ImGui::PopFont();
+        platform.end_frame();
+    }
+};
+
 // The check can fail: a label drawn past its panel's edge, and two labels on
 // one spot, are found; the same labels drawn apart are not.
 TEST(ViewerLayout, TheCheckFindsAClippedLabelAndOverlappingText)
@@ -477,12 +493,35 @@ TEST(ViewerLayout, EveryLabsOwnPanelIsOneOfTheTables)
     EXPECT_EQ(panel_room(Panel::Image), Room::Global);
 }
 
+// A text cut to a width keeps its start and its end around "…": a launch's
+// host line "reduction_with_a_rather_long_name.cu:42" (39 characters) in the
+// width of "reduction.cu:42" fits it, starts with "red" and ends with ":42",
+// and is shorter; a text that fits is left whole; a width under "…" keeps "…"
+// alone; a two-byte character (é) is never cut in half.
+TEST(ViewerLayout, ElidedTextKeepsItsStartAndEnd)
+{
+    const TextFrame frame;
+    const std::string line = "reduction_with_a_rather_long_name.cu:42";
+    const float width = ImGui::CalcTextSize("reduction.cu:42").x;
+    const std::string cut = elided(line, width);
+    EXPECT_LE(ImGui::CalcTextSize(cut.c_str()).x, width) << cut;
+    EXPECT_EQ(cut.rfind("red", 0), 0u) << cut;
+    EXPECT_TRUE(cut.ends_with(":42")) << cut;
+    EXPECT_NE(cut.find("…"), std::string::npos) << cut;
+    EXPECT_LT(cut.size(), line.size());
+    EXPECT_EQ(elided("reduction.cu:42", width), "reduction.cu:42");
+    EXPECT_EQ(elided(line, 1), "…");
+    const std::string accented = "éééééééééééééééééééééééééééééé.cu:7";  // é: 0xC3 0xA9
+    const std::string short_cut = elided(accented, ImGui::CalcTextSize("éééé.cu:7").x);
+    EXPECT_TRUE(short_cut.ends_with(".cu:7")) << short_cut;
+    EXPECT_NE(short_cut.find("é…"), std::string::npos) << short_cut;
+    for (std::size_t i = 0; i < short_cut.size(); ++i)  // whole characters only: é's first byte with its second
+        EXPECT_EQ(short_cut[i] == '\xC3', i + 1 < short_cut.size() && short_cut[i + 1] == '\xA9') << short_cut;
+}
+
 TEST(ViewerLayout, WrappedTextBreaksBetweenWordsOnly)
 {
-    App app;
-    Platform platform(probe_window(app), app);
-    platform.begin_frame(app);
-    ImGui::PushFont(fonts(app).ui);
+    const TextFrame frame;
     const std::string text = "result -34.8736012, expected -34.8736012: correct";
     const float width = ImGui::CalcTextSize("result -34.").x + 1;
     const char* imgui_cut = ImGui::GetFont()->CalcWordWrapPositionA(1.0f, text.c_str(), text.c_str() + text.size(), width);
@@ -502,8 +541,6 @@ TEST(ViewerLayout, WrappedTextBreaksBetweenWordsOnly)
     }
     EXPECT_EQ(wrap_at_spaces(text, 1e6f), text);
     EXPECT_EQ(wrap_at_spaces("two\nlines", 1e6f), "two\nlines");
-    ImGui::PopFont();
-    platform.end_frame();
 }
 
 }  // namespace

@@ -173,6 +173,34 @@ TEST(ViewerProgram, ScreenshotShowsTheLaunchesAndTheStepsLine)
     }
 }
 
+// A program whose file's name is long (reduction.cu copied as
+// reduction_with_a_rather_long_name.cu: 36 characters, and ":42"): the
+// launches table's last column, the host line, is cut to the room the other
+// columns leave it ("…" in its middle, the full path on hover). At a desk's
+// 1920x1080 the launches panel is 499 pixels wide and the host line starts
+// some 350 in, where the whole name (about 280 pixels) ran past the edge
+// behind a sideways scroll: now the first launch's host line ends inside the
+// panel. (At 1024x768 the other columns leave too little room: "…:42".)
+TEST(ViewerProgram, ALongHostLineFitsTheLaunchesPanel)
+{
+    REQUIRE_RUN();
+    const fs::path program = fs::path(testing::TempDir()) / "reduction_with_a_rather_long_name.cu";
+    fs::copy_file(program_file("reduction.cu"), program, fs::copy_options::overwrite_existing);
+    const std::string png = testing::TempDir() + "viewer_long_host_line.png", json = png + ".json";
+    const std::string command = std::string("SDL_VIDEODRIVER=offscreen ") + WARPLAB_VIEWER_EXE + " --size 1920x1080 --screenshot " + png +
+                                " --layout-json " + json + " --run " + program.string() + " > /dev/null 2>&1";
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    std::ifstream in(json);
+    const nlohmann::json layout = nlohmann::json::parse(in);
+    ASSERT_TRUE(layout.at("regions").contains("launches.host_line"));
+    const auto& line = layout.at("regions").at("launches.host_line");
+    const auto& panel = layout.at("panels").at("versions");
+    EXPECT_GE(line[0].get<float>(), panel[0].get<float>());
+    EXPECT_GT(line[2].get<float>(), 0.0f);
+    EXPECT_LE(line[0].get<float>() + line[2].get<float>(), panel[0].get<float>() + panel[2].get<float>()) << line << " in " << panel;
+    fs::remove(program);
+}
+
 std::optional<Options> parse(std::vector<const char*> args)
 {
     args.insert(args.begin(), "warplab-viewer");

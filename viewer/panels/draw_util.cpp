@@ -211,6 +211,28 @@ std::string wrap_at_spaces(const std::string& text, float width)
     return out;
 }
 
+namespace {
+
+// Whether byte i of UTF-8 text starts a character (or is its end).
+bool starts_character(const std::string& text, std::size_t i) { return i >= text.size() || (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80; }
+
+}  // namespace
+
+std::string elided(const std::string& text, float width)
+{
+    const auto fits = [&](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x <= width; };
+    if (fits(text)) return text;
+    // The most bytes kept, half from the start and half from the end, cut at characters.
+    for (std::size_t kept = text.size(); kept-- > 0;) {
+        std::size_t head = kept / 2, tail = text.size() - (kept - head);
+        while (!starts_character(text, head)) --head;
+        while (!starts_character(text, tail)) ++tail;
+        const std::string cut = text.substr(0, head) + "…" + text.substr(tail);
+        if (fits(cut)) return cut;
+    }
+    return "…";
+}
+
 void wrapped_text(ImU32 colour, const std::string& text)
 {
     ImGui::PushStyleColor(ImGuiCol_Text, colour);

@@ -65,6 +65,10 @@ bool instruction_picker(const char* id, const std::vector<std::size_t>& events, 
 // wrapping also breaks after '.' and ',', which splits "-34.8736012"). A word
 // wider than `width` keeps a line of its own.
 std::string wrap_at_spaces(const std::string& text, float width);
+// `text` cut to `width` in the current font: its start and end kept, "…" in
+// place of the middle (a file name keeps its extension and line number); a
+// text that fits is left whole, and at least "…" is kept.
+std::string elided(const std::string& text, float width);
 // Text wrapped to the available width in a colour, between words.
 void wrapped_text(ImU32 colour, const std::string& text);
 // The same after the last item on its line, or on the next line where it does not fit there.

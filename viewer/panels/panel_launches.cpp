@@ -4,7 +4,9 @@
 // says how to watch it. Below, the program's own output and exit code; or
 // nvcc's messages when it did not build.
 #include <imgui.h>
+#include <imgui_internal.h>
 
+#include <algorithm>
 #include <iterator>
 
 #include "viewer/panels/draw_util.h"
@@ -24,6 +26,35 @@ unsigned launch_of_kernel(const ProgramLab& p, const LaunchRecord& r)
     unsigned n = 0;
     for (const LaunchRecord& other : p.run.launches) n += other.kernel == r.kernel && other.index <= r.index;
     return n;
+}
+
+// A grid's or block's sizes without the trailing 1s: "196", "16×16", "4×4×4".
+std::string sizes_text(const unsigned (&d)[3])
+{
+    const int shown = d[2] != 1 ? 3 : d[1] != 1 ? 2 : 1;
+    std::string out = std::to_string(d[0]);
+    for (int i = 1; i < shown; ++i) out += "×" + std::to_string(d[i]);
+    return out;
+}
+
+// The host line that made the launch ("reduction.cu:42"), in the room the
+// table leaves it: past the other columns to the panel's edge, however the
+// table is scrolled. A longer file name loses its middle ("…"), never the
+// line number; the full path shows on hover.
+void host_line_cell(App& app, const LaunchRecord& r, bool first)
+{
+    const std::string text = wl::cudart::short_host_line(r);
+    const std::size_t colon = text.rfind(':');
+    const std::string file = text.substr(0, colon), line = colon == std::string::npos ? "" : text.substr(colon);
+    const ImGuiTable* table = ImGui::GetCurrentTable();
+    const float start = ImGui::GetCursorScreenPos().x + ImGui::GetScrollX();
+    // On the table's first frame the other columns have no widths yet: the least, not a room they then take back.
+    const float room = table->IsInitializing ? 0 : table->InnerClipRect.Max.x - start - ImGui::GetStyle().CellPadding.x - ImGui::CalcTextSize(line.c_str()).x;
+    const std::string shown = elided(file, room) + line;
+    ImGui::TextUnformatted(shown.c_str());
+    if (first) add_region(app, "launches.host_line", ImGui::GetItemRectMin(), ImGui::GetItemRectMax());
+    if (ImGui::IsMouseHoveringRect(ImGui::GetItemRectMin(), ImGui::GetItemRectMax()) && ImGui::IsWindowHovered())
+        ImGui::SetTooltip("%s", r.host_line.empty() ? "no host line recorded" : r.host_line.c_str());
 }
 
 void launch_row(App& app, const ProgramLab& p, const LaunchRecord& r)
@@ -46,15 +77,15 @@ void launch_row(App& app, const ProgramLab& p, const LaunchRecord& r)
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(r.kernel.c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(dims_text(r.grid).c_str());
+    ImGui::TextUnformatted(sizes_text(r.grid).c_str());
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(dims_text(r.block).c_str());
+    ImGui::TextUnformatted(sizes_text(r.block).c_str());
     ImGui::TableNextColumn();
     ImGui::Text("%.1f", r.emulated_ms);
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(!r.error.empty() ? "fault" : version ? printf_string("block %u", r.watched_block).c_str() : "-");
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(wl::cudart::short_host_line(r).c_str());
+    host_line_cell(app, r, r.index == p.run.launches.front().index);
     ImGui::PopStyleColor();
     ImGui::PopID();
 }
@@ -70,7 +101,8 @@ void launch_table(App& app, const ProgramLab& p)
     constexpr const char* columns[] = {"#", "kernel", "grid", "block", "ms", "trace", "launched at"};
     if (!ImGui::BeginTable("##launches", int(std::size(columns)), flags, ImVec2(0, height))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    for (const char* column : columns) ImGui::TableSetupColumn(column);
+    // The host line's width is its text's (cut to the room left), not its header's, which is cut instead where the room is less.
+    for (const char* column : columns) ImGui::TableSetupColumn(column, column == columns[std::size(columns) - 1] ? ImGuiTableColumnFlags_NoHeaderWidth : 0);
     ImGui::TableHeadersRow();
     for (const LaunchRecord& r : p.run.launches) launch_row(app, p, r);
     ImGui::EndTable();

@@ -466,6 +466,22 @@ TEST(ViewerLayout, AKernelWithoutSharedMemoryGivesItsRoomToTheMix)
     EXPECT_FALSE(room.has(Panel::SharedValues));
     EXPECT_EQ(room[Panel::Mix].y, room[Panel::Threads].y + room[Panel::Threads].h);
 
+    // Presenting at 1920x1080 (header 60, status 40: a body of 980), global
+    // memory moves under the mix, in the left column's last quarter (0.25:
+    // 245 pixels where the right column gave it 0.18, 176), for its lanes and
+    // sectors to be read; the source takes its place down to the time chart.
+    const Layout shared = presenter_layout(1920, 1080, 60, 40), wide = presenter_layout(1920, 1080, 60, 40, none);
+    ASSERT_TRUE(wide.has(Panel::Threads) && wide.has(Panel::Mix) && wide.has(Panel::Global) && wide.has(Panel::Source));
+    EXPECT_FALSE(wide.has(Panel::SharedValues) || wide.has(Panel::Banks));
+    EXPECT_EQ(wide[Panel::Mix].y, wide[Panel::Threads].y + wide[Panel::Threads].h);
+    EXPECT_EQ(wide[Panel::Global].x, wide[Panel::Mix].x);
+    EXPECT_EQ(wide[Panel::Global].y, wide[Panel::Mix].y + wide[Panel::Mix].h);
+    EXPECT_EQ(wide[Panel::Global].y + wide[Panel::Global].h, 1080 - 40);
+    EXPECT_NEAR(wide[Panel::Global].h, 245, 1);
+    EXPECT_NEAR(shared[Panel::Global].h, 176, 1);
+    EXPECT_EQ(wide[Panel::Time].y, wide[Panel::Source].y + wide[Panel::Source].h);
+    EXPECT_EQ(wide[Panel::Time].y, shared[Panel::Time].y);
+
     // A lab's own panel keeps the room it takes (coalescing's sweep), with or without shared arrays.
     none.lab_panel = Panel::Coalescing;
     const Layout sweep = presenter_layout(1920, 1080, 60, 40, none);

@@ -240,9 +240,9 @@ Layout desk_layout(float width, float height, float header_h, float status_h, fl
     return with_needs(l, needs);
 }
 
-// | threads        | source |
-// | shared values  | global |
-// | banks          | time   |
+// | threads        | source |     without shared memory: | threads | source |
+// | shared values  | global |                            | mix     |        |
+// | banks          | time   |                            | global  | time   |
 Layout presenter_layout(float width, float height, float header_h, float status_h, const LayoutNeeds& needs)
 {
     if (compact(width, height, true)) return compact_layout(width, height, header_h, status_h, 0, needs, true);
@@ -252,12 +252,22 @@ Layout presenter_layout(float width, float height, float header_h, float status_
     place(l, Panel::Header, 0, 0, width, header_h);
     // A fault's text and its buttons take the room of the values it never wrote.
     const float threads = needs.faulted ? 0.5f : 0.26f;
+    place(l, Panel::Status, 0, height - status_h, width, status_h);
+    if (!needs.uses_shared && !needs.lab_panel) {
+        // Without shared memory the instruction mix and global memory share the
+        // left column under the threads: the lanes-to-sectors picture (the
+        // subject of a naive matmul or transpose) gets room to be read; the
+        // source takes global memory's place over the time chart.
+        const float global = needs.step_reads_global ? 0.25f : 0.09f;
+        column(l, 0, body_y, left_w, body_h, {{Panel::Threads, threads}, {Panel::Mix, 1 - threads - global}, {Panel::Global, 0}});
+        column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.66f}, {Panel::Time, 0}});
+        return l;
+    }
     column(l, 0, body_y, left_w, body_h, {{Panel::Threads, threads}, {Panel::SharedValues, 0.66f - threads}, {Panel::Banks, 0}});
     // A step without global accesses leaves the global panel one line ("no
     // access"): the source gets the room, so that more of the step's lines fit.
     const float global = needs.step_reads_global ? 0.18f : 0.09f;
     column(l, left_w, body_y, right_w, body_h, {{Panel::Source, 0.66f - global}, {Panel::Global, global}, {Panel::Time, 0}});
-    place(l, Panel::Status, 0, height - status_h, width, status_h);
     return with_needs(l, needs);
 }
 

@@ -101,6 +101,8 @@ bool compact(float width, float height, bool presenter);
 // A kernel without shared memory (LayoutNeeds::uses_shared) gives the
 // shared-memory panels' room to the instruction mix, what a class then
 // reasons about (the method lab); the mix's own room goes to the time chart.
+// Presenting (not compact), global memory moves under the mix, so that its
+// picture is large enough to read, and the source takes its place.
 Layout desk_layout(float width, float height, float header_h, float status_h, float steps_h, const LayoutNeeds& needs = {});
 // Fewer, bigger panels; no step controls or lists (the keyboard drives it).
 Layout presenter_layout(float width, float height, float header_h, float status_h, const LayoutNeeds& needs = {});

@@ -2,10 +2,10 @@
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
 //   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-instructions N] [--requests] [--mix] [--json]
-//                 [--compare [A] B] [--without-barrier LINE]
+//                 [--compare [A] B] [--without-barrier LINE] [--<a setting> N] [--<a lab's input> VALUE]
 //   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
 //   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
-//                        [--markdown [--versions v1,v2,ref]] [--timeline] [--recorded --published]
+//                        [--markdown [--versions v1,v2,ref]] [--<a lab's detail>] [--recorded --published] [--<a lab's input> VALUE]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
 #include <unistd.h>
@@ -23,6 +23,7 @@
 
 #include "labs/common/did_you_mean.h"
 #include "labs/common/lab.h"
+#include "labs/common/lab_options.h"
 #include "labs/common/problem_args.h"
 #include "labs/common/traced_run.h"
 #include "labs/common/user_kernel.h"
@@ -51,7 +52,7 @@ struct TraceArgs {
     std::optional<std::size_t> n;
     std::string size;  // matmul: S or M,N,K
     std::string block;  // B threads, or WxH (the image lab's 2D groups)
-    std::string image;  // the image lab: a PNG file in place of the seeded picture
+    std::map<std::string, std::string> inputs;  // --<name> VALUE: the labs' own inputs (Lab::inputs), by name; empty: not given
     std::uint32_t watch = 0;
     unsigned warp_size = 32;  // --warp-size: 64 emulates AMD's wavefront
     std::uint64_t seed = 1;
@@ -99,7 +100,7 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     const std::vector<unsigned> block = parse_block(a.block);
     req.block = block.empty() ? v.bench_block : block.size() == 1 ? block[0] : block[0] * block[1];
     if (block.size() == 2) req.block_dim = block;
-    req.image = a.image;
+    req.inputs = given_inputs(a.inputs);
     req.type = a.type.empty() ? lab.types.front() : a.type;
     if (!a.size.empty()) req.shape = parse_problem_size(a.size);
     req.backend = a.backend == "gpu" ? BackendChoice::Gpu : a.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
@@ -340,12 +341,9 @@ int sweep(const TraceArgs& a)
 {
     const Lab* lab = find_lab(a.lab);
     if (!lab) throw std::invalid_argument(unknown_lab(a.lab));
-    if (!lab->sweep) {
-        std::string sweeping;
-        for (const Lab& l : all_labs())
-            if (l.sweep) sweeping += (sweeping.empty() ? "the " : " and the ") + l.id;
-        throw std::invalid_argument("lab " + lab->id + " has no setting to sweep (" + sweeping + " lab has)");
-    }
+    if (!lab->sweep)
+        throw std::invalid_argument("lab " + lab->id + " has no setting to sweep (the " + labs_where([](const Lab& l) { return bool(l.sweep); }) +
+                                    " lab has)");
     if (!a.version.empty() && !find_version(*lab, a.version))
         throw std::invalid_argument(unknown_version(*lab, a.version));
     for (const Version& v : lab->versions) {
@@ -363,7 +361,7 @@ struct BenchArgs {
     std::string file, kernel, as;       // the user's own kernel, timed as one more row, launched as version `as`
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block
     std::vector<std::string> blocks;  // --block: one table per block (B) or group (WxH); empty: each version's own
-    std::string image;                // the image lab: a PNG file in place of the seeded picture
+    std::map<std::string, std::string> inputs;  // --<name> VALUE: the labs' own inputs (Lab::inputs); empty: not given
     bool warm = false, json = false, csv = false, markdown = false, recorded = false;
     std::map<std::string, bool> details;  // --<name>: a lab's own flag printing more of each table (Lab::bench_detail)
     bool published = false;  // with --recorded: the source decks' tables beside the recorded rows
@@ -469,11 +467,12 @@ int bench(const BenchArgs& a, const std::string& command)
         throw std::invalid_argument("--published prints text or --markdown, of every version");
     for (const auto& [name, given] : a.details)
         if (given && name != lab->bench_detail.name) {
-            std::string labs;  // those whose flag it is
-            for (const Lab& l : all_labs())
-                if (l.bench_detail.name == name) labs += (labs.empty() ? "the " : " and the ") + l.id;
-            throw std::invalid_argument("--" + name + ": lab " + lab->id + " prints no " + name + " (" + labs + " lab does)");
+            const std::string labs = labs_where([&](const Lab& l) { return l.bench_detail.name == name; });  // those whose flag it is
+            throw std::invalid_argument("--" + name + ": lab " + lab->id + " prints no " + name + " (the " + labs + " lab does)");
         }
+    const std::map<std::string, std::string> inputs = given_inputs(a.inputs);
+    if (a.sizes.empty()) check_inputs(*lab, inputs, {});  // another lab's input, or one of its own the lab refuses
+    for (const std::string& text : a.sizes) check_inputs(*lab, inputs, parse_problem_size(text));
     for (const std::string& v : a.versions)  // a version, or a row of one ("v3 4 streams")
         if (v != "ref" && !find_version(*lab, row_version(v)))
             throw std::invalid_argument(unknown_version(*lab, v));
@@ -508,7 +507,7 @@ int bench(const BenchArgs& a, const std::string& command)
         for (const auto& size : sizes)
             for (const auto& block : blocks) {
                 BenchOptions o;
-                o.block = block, o.image = a.image;
+                o.block = block, o.inputs = inputs;
                 o.n = size.size() == 1 ? size[0] : 0;
                 o.type = type, o.warm = a.warm, o.seconds_per_version = a.seconds, o.command = command, o.shape = size;
                 if (!a.file.empty()) o.file = a.file, o.kernel = a.kernel, o.as_version = as->id, o.shared_bytes = a.shared_bytes;
@@ -547,7 +546,7 @@ int main(int argc, char** argv)
     tr->add_option("--n", ta.n, "number of elements (default: the lab's)");
     tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64); transpose: S or ROWS,COLS");
     tr->add_option("--block", ta.block, "threads per block, or WxH for the image lab's 2D groups (default: the version's, as warplab bench times it)");
-    tr->add_option("--image", ta.image, "image lab: reduce this PNG file instead of the seeded picture");
+    warplab::add_input_options(*tr, ta.inputs, false);
     add_type_option(tr, ta.type);
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     tr->add_option("--schedule", ta.schedule, "emulator lane schedule: independent or lockstep")
@@ -623,7 +622,7 @@ int main(int argc, char** argv)
     be->add_option("--shared-bytes", ba.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
     be->add_option("--block", ba.blocks, "time every version at this block (reduction: B threads) or group (image: WxH); "
                                          "several allowed, one table each (default: each version's own)");
-    be->add_option("--image", ba.image, "image lab: time on this PNG file instead of the seeded 1080p picture");
+    warplab::add_input_options(*be, ba.inputs, true);
 
     GradeCommand grade(app);
     OccupancyCommand occupancy(app);

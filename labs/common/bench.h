@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ struct BenchOptions {
     std::optional<std::uint32_t> shared_bytes;  // --shared-bytes: its dynamic shared memory (default: the lab's textbook's)
     // --block: every version timed with this block ({threads}) or 2D group ({x, y}); empty: each version's own.
     std::vector<unsigned> block;
-    std::string image;  // the image lab: a PNG file in place of the seeded 1080p picture
+    std::map<std::string, std::string> inputs;  // the values of the lab's own inputs (Lab::Input), by name
 };
 
 // The version a row belongs to: its name up to the first space. A version

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,22 +56,29 @@ struct RunRequest {
     // the PTX before the run, the rest unchanged (labs/common/without_barrier.h);
     // 0: none. The emulator runs it.
     std::uint32_t without_barrier = 0;
-    // Labs with 2D thread groups (image): the group as {x, y} (--block WxH); empty: `block`, or the version's.
+    // Labs with 2D thread groups: the group as {x, y} (--block WxH); empty: `block`, or the version's.
     std::vector<unsigned> block_dim;
-    // The image lab: a PNG file to reduce in place of its seeded picture (--image).
-    std::string image;
+    // The values of the lab's own inputs (Lab::Input), by name; an input not given is absent.
+    std::map<std::string, std::string> inputs;
 };
 
-// The output of one pass of a lab whose passes leave a grid of values (the
-// image lab's partial sums): width × height values, row-major.
+// The value a request gives the input `name`; empty: not given.
+inline std::string input_value(const std::map<std::string, std::string>& inputs, const std::string& name)
+{
+    const auto given = inputs.find(name);
+    return given == inputs.end() ? std::string() : given->second;
+}
+
+// The output of one pass of a lab whose passes leave a grid of values (a
+// 2D reduction's partial sums): width × height values, row-major.
 struct PassGrid {
     unsigned width = 0, height = 0;
     std::vector<float> values;
 };
 
-// The image lab's picture as a run reduced it, small enough to keep with the
-// run: the mean colour of each square of cell × cell pixels (those at the
-// right and bottom edges cut by the picture's), width × height squares, row-major.
+// A picture as a run reduced it, small enough to keep with the run: the mean
+// colour of each square of cell × cell pixels (those at the right and bottom
+// edges cut by the picture's), width × height squares, row-major.
 struct PictureCells {
     unsigned width = 0, height = 0, cell = 1;
     std::vector<std::uint8_t> rgb;  // 3 bytes a square
@@ -103,9 +111,9 @@ struct RunResult {
     // cut at the emulator's cap (the trace then ends early).
     std::vector<std::string> warnings;
     bool records_cut = false;
-    // The image lab: each pass's grid of partial sums, the first pass's first (the viewer draws them).
+    // Labs whose passes leave grids: each pass's grid of partial sums, the first pass's first (the viewer draws them).
     std::vector<PassGrid> pass_grids;
-    PictureCells picture;  // ... and the picture it reduced (the user's --image, or the seeded one)
+    PictureCells picture;  // ... and the picture it reduced (a file the user gave, or the seeded one)
 };
 
 // A lab's GPU entry points (its .cu sources; labs/common/gpu_backends.cuh).
@@ -146,6 +154,16 @@ struct Lab {
         std::string name, help;
         std::function<std::string(const BenchTable& table, bool markdown)> print{};
     } bench_detail{};
+    // Inputs of its own, each a front end's option (the CLI's trace and bench, the viewer) whose value
+    // its requests carry by name (RunRequest::inputs, BenchOptions::inputs): a file to read in place of
+    // the seeded data. `check` refuses a value in one sentence (std::invalid_argument), given the
+    // problem's shape asked for (empty: none), before anything runs.
+    struct Input {
+        std::string name, value_name;  // "image", "PICTURE.png": --image PICTURE.png
+        std::string trace_help, bench_help;
+        std::function<void(const std::string& value, const std::vector<std::size_t>& shape)> check{};
+    };
+    std::vector<Input> inputs{};
     // The viewer's panel of the lab's own, by its name in the panel table
     // (viewer/model/layout.h: "coalescing", a sweep of setting_of's setting),
     // shown in the room of those the lab has no use for; empty: none.

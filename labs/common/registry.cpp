@@ -6,6 +6,7 @@
 
 #include "labs/coalescing/run.h"
 #include "labs/coalescing/sweep.h"
+#include "labs/common/lab_options.h"
 #include "labs/common/make_lab.h"
 #include "labs/image/run.h"
 #include "labs/matmul/run.h"
@@ -26,15 +27,16 @@ namespace warplab {
 
 namespace {
 
-// Each lab's run, checking the warp width and a barrier's removal first: what no backend of any lab can do
-// (64 lanes or a modified module on a GPU) is refused in one place.
-std::vector<Lab> checking_warp_width(std::vector<Lab> labs)
+// Each lab's run, checking the warp width, a barrier's removal and the inputs first: what no backend of any lab can do
+// (64 lanes or a modified module on a GPU), and another lab's input, are refused in one place.
+std::vector<Lab> checking_requests(std::vector<Lab> labs)
 {
     for (Lab& lab : labs)
-        lab.run = [run = std::move(lab.run)](const RunRequest& req) {
+        lab.run = [run = std::move(lab.run), id = lab.id](const RunRequest& req) {
             check_warp_width(req);
             if (req.without_barrier && req.backend == BackendChoice::Gpu)
                 throw std::invalid_argument("--without-barrier reruns the kernel on the emulator only (use --backend cpu or auto)");
+            check_inputs(*find_lab(id), req.inputs, req.shape);
             return run(req);
         };
     return labs;
@@ -46,7 +48,7 @@ std::vector<Lab> checking_warp_width(std::vector<Lab> labs)
 // on the run skeleton is its description (labs/<lab>/run.h) and its hooks here.
 const std::vector<Lab>& all_labs()
 {
-    static const std::vector<Lab> labs = checking_warp_width({
+    static const std::vector<Lab> labs = checking_requests({
         // 2^22 is Harris's 4M elements; 2^20 to 2^24 fit in (or just exceed) a
         // modern L2; 2^28 and 2^30 are DRAM-bound.
         make_lab<reduction::Description>({.id = "reduction", .title = "Parallel reduction (Harris)", .default_n = 1u << 12,
@@ -76,11 +78,12 @@ const std::vector<Lab>& all_labs()
                                                        .default_block = 256, .types = {"float"},
                                                        .bench_sizes = {transfers::kBenchElements},
                                                        .bench_detail = transfers::timeline_detail(), .panel = "timeline"}),
-        // n = 0: the picture is --size W,H or --image (trace default 320×180);
+        // n = 0: the picture is --size W,H or a PNG file, its input (trace default 320×180);
         // the bench's one size is the blog's 1080p frame, as {W, H}.
         make_lab<image::Description>({.id = "image", .title = "Image luminance, 2D groups (the AMD blog)", .default_n = 0,
-                                      .default_block = 0, .types = {"float"}, .bench_sizes = {image::kBenchWidth * image::kBenchHeight},
-                                      .panel = "image"},
+                                      .default_block = 0, .types = {"float"},
+                                      .bench_sizes = {image::kBenchWidth * image::kBenchHeight},
+                                      .inputs = {image::picture_input()}, .panel = "image"},
                                      WL_GPU_BACKENDS(image)),
         // 2^12 elements: 16 blocks, the compute-heavy kernel's thousand FMAs a thread included, traced in about a second.
         make_lab<method::Description>({.id = "method", .title = "Finding the bottleneck, instruction throughput (Filipovič)", .default_n = 1u << 12,

@@ -87,7 +87,8 @@ BenchRow bench_cub(const Rgba8* d_in, const Picture& p, double expected, const B
 
 std::string table_note(const Picture& p, const BenchOptions& o, const std::string& left_out, std::size_t l2_bytes)
 {
-    std::string note = "mean luminance of " + p.text() + " RGBA8 pixels (" + (o.image.empty() ? "seeded" : o.image) +
+    const std::string file = input_value(o.inputs, kPictureInput);
+    std::string note = "mean luminance of " + p.text() + " RGBA8 pixels (" + (file.empty() ? "seeded" : file) +
                        "); GB/s count each pixel read once; every pass of a version timed (the later ones sum the partials)";
     if (!o.block.empty())
         note += "; every version at group " + std::to_string(o.block[0]) + "×" + std::to_string(o.block.size() == 2 ? o.block[1] : 1u);
@@ -107,9 +108,10 @@ BenchTable bench_on_gpu(const BenchOptions& o)
     if (o.block.size() > 2) throw std::invalid_argument("a group is WxH (e.g. 16x16)");
     // --size W,H; else 1080p (the lab's one bench size, n = 1920·1080 pixels)
     const std::vector<std::size_t> size = o.shape.size() == 2 ? o.shape : std::vector<std::size_t>{};
-    const PictureSize asked = picture_size(o.image, size, kBenchWidth, kBenchHeight);  // refused before a picture is built
+    const std::string file = input_value(o.inputs, kPictureInput);
+    const PictureSize asked = picture_size(file, size, kBenchWidth, kBenchHeight);  // refused before a picture is built
     wl::cuda::require_free_memory(asked.count() * 4 * 3, "a " + asked.text() + " picture");
-    const Picture p = picture_for(o.image, size, kBenchWidth, kBenchHeight, 1);
+    const Picture p = picture_for(file, size, kBenchWidth, kBenchHeight, 1);
 
     BenchTable table = memory_bound_table("image", "float", o);
     table.n = 0;  // the picture's size is its shape

@@ -29,9 +29,25 @@ BenchTable bench_on_gpu(const BenchOptions& options);
 // The squares a row of the picture a run keeps (RunResult::picture): the viewer's panel draws them.
 inline constexpr std::size_t kPictureCellsAcross = 96;
 
-inline Picture picture_of(const RunRequest& req) { return picture_for(req.image, req.shape, kTraceWidth, kTraceHeight, req.seed); }
+// The lab's input (Lab::Input): --image PICTURE.png, reduced in place of the
+// seeded picture; its PNG header checked, and its size against --size's.
+inline constexpr const char* kPictureInput = "image";
+inline Lab::Input picture_input()
+{
+    return {kPictureInput, "PICTURE.png", "reduce this PNG file instead of the seeded picture",
+            "time on this PNG file instead of the seeded 1080p picture",
+            [](const std::string& file, const std::vector<std::size_t>& shape) { picture_size(file, shape, 0, 0); }};
+}
+
+inline Picture picture_of(const RunRequest& req)
+{
+    return picture_for(input_value(req.inputs, kPictureInput), req.shape, kTraceWidth, kTraceHeight, req.seed);
+}
 // Its size alone (a PNG's header, or the size asked for): validation and device bytes build no picture.
-inline PictureSize picture_size_of(const RunRequest& req) { return picture_size(req.image, req.shape, kTraceWidth, kTraceHeight); }
+inline PictureSize picture_size_of(const RunRequest& req)
+{
+    return picture_size(input_value(req.inputs, kPictureInput), req.shape, kTraceWidth, kTraceHeight);
+}
 
 inline std::string text(Group g) { return std::to_string(g.x) + "×" + std::to_string(g.y); }
 

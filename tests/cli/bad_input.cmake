@@ -66,6 +66,9 @@ expect_bad_input("image: --block 12x12" "not 12×12"                      trace 
 expect_bad_input("image: bench --block" "--block '16x16x2' is not B or WxH" bench image --block 16x16x2)
 expect_bad_input("image: missing PNG"  "--image: cannot open /nonexistent/none.png" trace image v1 --image /nonexistent/none.png)
 expect_bad_input("image: not a PNG"    "is not a PNG file"               trace image v1 --image "${CMAKE_CURRENT_LIST_FILE}")
+# A lab's own input (Lab::inputs) given to another lab: refused, naming the lab it belongs to, by a trace and a bench.
+expect_bad_input("reduction: --image"  "--image is the image lab's input, not the reduction lab's" trace reduction v1 --image "${CMAKE_CURRENT_LIST_FILE}")
+expect_bad_input("bench matmul --image" "--image is the image lab's input, not the matmul lab's" bench matmul --image "${CMAKE_CURRENT_LIST_FILE}")
 # Options the labs declare: --type offers the types of every lab (reduction's int and float), a lab
 # refuses one it lacks, and a lab's own bench flag (transfers' --timeline) names the lab it belongs to.
 expect_bad_input("--type double"       "--type: double not in [{]int,float[}]" trace reduction v1 --type double)

@@ -1,12 +1,16 @@
 // The image lab's input: --image reads any PNG (its size is the picture's),
 // and refuses in one line a missing file, a file that is not a PNG, and a
 // PNG whose size is not the --size asked for; bad sizes and groups likewise.
+// The lab declares it (Lab::inputs): the front ends' option and its help come
+// from the declaration, and another lab refuses it.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 
 #include "image_test.h"
+#include "labs/common/lab_options.h"
 #include "labs/common/png_io.h"
 #include "labs/image/run.h"
 
@@ -40,7 +44,7 @@ TEST(ImageInput, APngFileIsReducedAsItIs)
     write_png(path, RgbaImage{2, 2, {255, 0, 0, 255, 0, 255, 0, 255, 0, 0, 255, 255, 255, 255, 255, 255}});
     for (const char* version : {"v1", "v3", "v6"}) {
         RunRequest req = cpu_request(version, {});
-        req.image = path;
+        req.inputs[image::kPictureInput] = path;
         const RunResult r = image_lab().run(req);
         EXPECT_TRUE(r.ok) << r.check;
         EXPECT_NEAR(r.expected, 0.5, 1e-12);
@@ -53,18 +57,18 @@ TEST(ImageInput, APngFileIsReducedAsItIs)
 TEST(ImageInput, BadFilesAreRefusedInOneLine)
 {
     RunRequest req = cpu_request("v2", {});
-    req.image = temp_path("missing.png");
+    req.inputs[image::kPictureInput] = temp_path("missing.png");
     EXPECT_NE(refusal(req).find("cannot open"), std::string::npos) << refusal(req);
 
     const std::string text = temp_path("not_a_png.png");
     std::ofstream(text) << "P3\n2 2\n255\n";  // a PPM, named .png
-    req.image = text;
+    req.inputs[image::kPictureInput] = text;
     EXPECT_NE(refusal(req).find("is not a PNG file"), std::string::npos) << refusal(req);
     std::filesystem::remove(text);
 
     const std::string png = temp_path("3x2.png");
     write_png(png, RgbaImage{3, 2, std::vector<std::uint8_t>(3 * 2 * 4, 128)});
-    req.image = png;
+    req.inputs[image::kPictureInput] = png;
     req.shape = {1920, 1080};
     EXPECT_NE(refusal(req).find("is 3×2, not the --size 1920×1080"), std::string::npos) << refusal(req);
     std::filesystem::remove(png);
@@ -125,7 +129,7 @@ TEST(ImageInput, ValidationReadsOnlyThePngHeader)
     EXPECT_EQ(header.height, 23u);
 
     RunRequest req = cpu_request("v1", {});
-    req.image = path;
+    req.inputs[image::kPictureInput] = path;
     EXPECT_NO_THROW(image::Description::validate<image::V1>(req));
     const DeviceBytes bytes = image::Description::device_bytes(req);
     EXPECT_EQ(bytes.bytes, 6808u);
@@ -176,6 +180,50 @@ TEST(ImageInput, PictureSizeAgreesWithPictureFor)
     }
     std::filesystem::remove(png);
     std::filesystem::remove(text);
+}
+
+// The front ends' --image is the lab's declaration: one input of that name,
+// declared by the image lab alone, its value PICTURE.png, its help for a trace
+// and for a bench the lab's own words with the lab named.
+TEST(ImageInput, TheOptionComesFromTheLabsDeclaration)
+{
+    const std::vector<DeclaredInput> declared = declared_inputs();
+    const auto image = std::find_if(declared.begin(), declared.end(), [](const DeclaredInput& d) { return d.name == "image"; });
+    ASSERT_NE(image, declared.end());
+    EXPECT_EQ(image->value_name, "PICTURE.png");
+    ASSERT_EQ(image->declarers.size(), 1u);
+    EXPECT_EQ(image->declarers[0].first, &image_lab());
+    EXPECT_EQ(input_help(*image, false), "image lab: reduce this PNG file instead of the seeded picture");
+    EXPECT_EQ(input_help(*image, true), "image lab: time on this PNG file instead of the seeded 1080p picture");
+}
+
+// Another lab's run refuses the image lab's input in one line naming the lab
+// that has it, as check_inputs does (the CLI's bench and the viewer call it
+// before anything runs); the image lab's own check passes a 1×1 PNG and
+// refuses it against a --size of 2×2; an input no lab declares is refused too.
+// The viewer keeps inputs across labs: own_inputs gives each lab its own.
+TEST(ImageInput, AnotherLabRefusesItInOneLine)
+{
+    const std::string png = temp_path("1x1.png");
+    write_png(png, RgbaImage{1, 1, {10, 20, 30, 255}});
+    const std::map<std::string, std::string> given{{image::kPictureInput, png}};
+    const Lab& reduction = *find_lab("reduction");
+    const std::string refused = "--image is the image lab's input, not the reduction lab's";
+    EXPECT_EQ(refusal_of([&] { check_inputs(reduction, given, {}); }), refused);
+    RunRequest req;
+    req.version = "v1", req.n = 64, req.block = 64, req.backend = BackendChoice::Cpu, req.inputs = given;
+    EXPECT_EQ(refusal_of([&] { reduction.run(req); }), refused);
+    req.inputs.clear();
+    EXPECT_EQ(refusal_of([&] { reduction.run(req); }), "");  // the same request without it runs
+
+    EXPECT_EQ(refusal_of([&] { check_inputs(image_lab(), given, {}); }), "");
+    EXPECT_EQ(refusal_of([&] { check_inputs(image_lab(), given, {2, 2}); }), "--image " + png + " is 1×1, not the --size 2×2 asked for");
+    EXPECT_EQ(refusal_of([&] { check_inputs(image_lab(), {{"movie", "clip.mp4"}}, {}); }), "--movie is no lab's input");
+
+    EXPECT_TRUE(own_inputs(reduction, given).empty());
+    EXPECT_EQ(own_inputs(image_lab(), given), given);
+    EXPECT_EQ(given_inputs({{"image", ""}, {"movie", "clip.mp4"}}), (std::map<std::string, std::string>{{"movie", "clip.mp4"}}));
+    std::filesystem::remove(png);
 }
 
 }  // namespace

@@ -9,6 +9,9 @@ Layers, lowest first:
 tests/, bench/ and scripts/ sit above everything and are not checked.
 Inside labs/, labs/common/ (the skeleton every lab is built on) includes no
 lab's folder: only the registry (labs/common/registry.cpp), one line a lab, names them.
+Above labs/, the front ends read the labs through the registry (their options
+too: Lab::inputs), so apps/ and viewer/ include no lab's folder either; only a
+lab's own panel (viewer/panels/panel_<name>.cpp, Lab::panel) includes its lab.
 The build keeps the same order: a core/ library gets its sources from core/'s
 own build files (or the root CMakeLists.txt) only, never from a folder above
 (the browser build's stand-ins for core/ live in core/).
@@ -50,6 +53,8 @@ LAYERS = [(0, ("kernels/", "exercises/", "solutions/")),
           (2, ("labs/",)),
           (3, ("apps/", "viewer/"))]
 REGISTRY = "labs/common/registry.cpp"  # the one file of labs/common/ that names each lab
+FRONT_ENDS = ("apps/", "viewer/")
+LAB_PANELS = "viewer/panels/panel_"  # a lab's own panel, the one front-end file that includes its lab
 INCLUDE_DIRS = ["", "core/include", "apps/grader"]
 ROOMS = {"version": -1, "trace": 0, "occupancy": 0, "dim3.h": 0, "emu": 1, "ptx": 2, "cuda": 3}
 ROOMS["cudart"] = 4  # warplab's CUDA runtime, on the emulator and the PTX interpreter, or the GPU trace
@@ -87,11 +92,17 @@ def room_of(rel):
     return (None, False)
 
 
+def is_lab(rel):
+    """Whether a file is in a lab's own folder (labs/<lab>/, not labs/common/)."""
+    return rel.startswith("labs/") and not rel.startswith("labs/common/")
+
+
 def room_crossing(rel, target_rel):
     """Why an include breaks the rooms' rules, or None."""
-    if rel.startswith("labs/common/") and rel != REGISTRY and target_rel.startswith("labs/") \
-            and not target_rel.startswith("labs/common/"):
+    if rel.startswith("labs/common/") and rel != REGISTRY and is_lab(target_rel):
         return f"a lab from labs/common/ (only the registry, {REGISTRY}, names the labs)"
+    if rel.startswith(FRONT_ENDS) and not rel.startswith(LAB_PANELS) and is_lab(target_rel):
+        return f"a lab from a front end (they read the registry; only a lab's own panel, {LAB_PANELS}<name>.cpp, includes its lab)"
     if target_rel.startswith("core/src/") and not rel.startswith("core/"):
         return "a private header of core/ (include core/include/warplab/ instead)"
     if not rel.startswith("core/"):
@@ -256,6 +267,17 @@ def self_test():
                     "(only the registry, labs/common/registry.cpp, names the labs)"]
         if not reported(found, expected, " (the registry and a lab include freely)"):
             return 1
+        (root / "viewer/app").mkdir()
+        (root / "apps/cli").mkdir(parents=True)
+        (root / "viewer/panels/panel_matmul.cpp").write_text('#include "labs/matmul/run.h"\n')
+        (root / "viewer/app/options.cpp").write_text('#include "labs/common/lab.h"\n#include "labs/matmul/run.h"\n')
+        (root / "apps/cli/main.cpp").write_text('#include "labs/matmul/run.h"\n')
+        found = [f for f in crossings(root) if "labs/" in f and f.startswith(FRONT_ENDS)]
+        why = "a lab from a front end (they read the registry; only a lab's own panel, viewer/panels/panel_<name>.cpp, includes its lab)"
+        expected = [f"apps/cli/main.cpp:1: includes labs/matmul/run.h: {why}",
+                    f"viewer/app/options.cpp:2: includes labs/matmul/run.h: {why}"]
+        if not reported(found, expected, " (a lab's own panel includes its lab)"):
+            return 1
         (root / "CMakeLists.txt").write_text("add_library(core_lib STATIC core/src/a.cpp)\nadd_library(lab_lib labs/a.cpp)\n")
         (root / "web").mkdir()
         (root / "web/CMakeLists.txt").write_text("target_sources(lab_lib PRIVATE x.cpp)\n\ntarget_sources(core_lib PRIVATE stub.cpp)\n")
@@ -264,7 +286,8 @@ def self_test():
             print(f"self-test: expected web/CMakeLists.txt:3 adding to core_lib, got {found}", file=sys.stderr)
             return 1
     print("self-test: the crossing core/src/bad.cpp:2 -> labs/common/lab.h was found, three room crossings, "
-          "a panel including the platform, a lab included from labs/common/, and a core/ library given sources from web/")
+          "a panel including the platform, a lab included from labs/common/ and from two front ends, "
+          "and a core/ library given sources from web/")
     return 0
 
 

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "labs/common/did_you_mean.h"
+#include "labs/common/lab_options.h"
 #include "viewer/model/format.h"
 #include "viewer/app/lesson_player.h"
 #include "viewer/app/program_view.h"
@@ -34,7 +35,7 @@ RunRequest request_for(const App& app, std::size_t version)
     req.setting = app.sel.setting;
     req.warp_width = app.sel.warp_width;
     req.max_instructions = app.max_instructions;
-    req.image = app.image;
+    req.inputs = own_inputs(lab, app.inputs);
     if (version == app.sel.version) req.without_barrier = app.sel.without_barrier;  // the others are traced as written
     return req;
 }

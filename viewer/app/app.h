@@ -169,7 +169,7 @@ struct App {
     // wl::trace::differing_steps (it sorts every event: too slow for each frame) of each pair of slots compared
     // (TraceSlot::serial, before and after): the compare panel's, the barrier switch's verdict; both may be on screen.
     std::map<std::pair<std::uint64_t, std::uint64_t>, std::vector<bool>> differing;
-    std::string image;  // --image: the PNG file the image lab's runs reduce; empty: their seeded picture
+    std::map<std::string, std::string> inputs;  // the labs' own inputs given (Lab::inputs), by name: each lab's requests carry its own
     bool quit = false;
     Layout layout;
     float header_content_h = 0;  // what the top bar's contents took last frame (they wrap on narrow windows)

@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "labs/common/did_you_mean.h"
+#include "labs/common/lab_options.h"
 #include "labs/common/problem_args.h"
-#include "labs/image/picture.h"
 #include "viewer/app/app.h"
 #include "viewer/app/lesson_player.h"
 #include "viewer/app/program_view.h"
@@ -103,8 +103,7 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--file", o.file, "your own kernel from this .cu file, shown as one more version, launched as --version's");
     cli.add_option("--kernel", o.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     cli.add_option("--shared-bytes", o.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
-    cli.add_option("--image", o.image, "with --lab image: reduce this PNG file instead of the seeded picture (as warplab trace --image)")
-        ->type_name("PICTURE.png");
+    add_input_options(cli, o.inputs, false);
     cli.add_option("--max-instructions,--max-steps", o.max_instructions,  // --max-steps: its former name, kept for scripts
                    wl::emu::max_instructions_help())
         ->check(CLI::PositiveNumber);
@@ -156,7 +155,6 @@ std::optional<Options> parse_options(int argc, char** argv)
     if (!o.screenshot.empty() && !o.tour.empty()) throw UsageError("use --screenshot or --tour, not both");
     if (!o.kernel.empty() && o.file.empty()) throw UsageError("--kernel names a kernel of --file; give --file too");
     if (o.shared_bytes && o.file.empty()) throw UsageError("--shared-bytes sizes the extern __shared__ array of --file's kernel; give --file too");
-    if (!o.image.empty() && o.lab != "image") throw UsageError("--image is the image lab's picture: give --lab image too");
     if (o.step && *o.step < 0) throw UsageError("--step " + std::to_string(*o.step) + ": steps count from 0");
     if (!o.lesson.empty() && (!o.lab.empty() || !o.version.empty() || o.step || !o.file.empty() || o.banks))
         throw UsageError("--lesson chooses the labs, versions and steps: give no --lab, --version, --step, --file or --banks with it");
@@ -217,13 +215,14 @@ void apply_program(App& app, const Options& o)
 void apply_options(App& app, const Options& o)
 {
     app.max_instructions = o.max_instructions;  // before the first trace runs
-    if (!o.image.empty()) {
+    if (const auto given = given_inputs(o.inputs); !given.empty()) {
+        const Lab* lab = o.lab.empty() ? &all_labs().front() : find_lab(o.lab);  // an unknown one is refused below
         try {
-            image::picture_size(o.image, o.shape, 0, 0);  // its header alone: a missing or non-PNG file, or another --shape
+            if (lab) check_inputs(*lab, given, o.shape);  // another lab's input, or a value the lab refuses (a missing file)
         } catch (const std::invalid_argument& e) {
             throw UsageError(e.what());
         }
-        app.image = o.image;
+        app.inputs = given;
     }
     if (!o.lesson.empty()) {
         std::shared_ptr<const Lesson> lesson;

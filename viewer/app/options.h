@@ -3,11 +3,12 @@
 //                  [--warp-size 32|64] [--compare-widths] [--compare-versions] [--compare V] [--without-barrier LINE]
 //                  [--size WxH] [--presenter] [--screenshot FILE [--layout-json FILE]] [--tour DIR]
 //                  [--banks [--banks-preset NAME]]
-//                  [--file F.cu [--kernel K] [--shared-bytes B]] [--lab image --image PICTURE.png]
+//                  [--file F.cu [--kernel K] [--shared-bytes B]] [--<the lab's input> VALUE]
 //                  [--lesson FILE|NAME [--slide N]]
 //                  [--launch N] [--lab L --compare V] --run prog.cu [more.cu ...] [-I DIR] [-D NAME[=V]] [-std=c++NN] [--watch SPEC] [-- ARGS]
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -38,7 +39,7 @@ struct Options {
     std::string screenshot, layout_json, tour;
     std::string file, kernel;  // the user's own kernel, shown as one more version, launched as --version's
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block (default: the lab's textbook's)
-    std::string image;  // the image lab's picture: a PNG file in place of the seeded one (App::image)
+    std::map<std::string, std::string> inputs;  // --<name> VALUE: the labs' own inputs (Lab::inputs, App::inputs); empty: not given
     std::uint64_t max_instructions = 0;  // emulator: instructions a thread may run; 0: the emulator's default
     std::string lesson;                  // a lesson to play (viewer/model/lesson.h): a file, or a shipped lesson's name
     std::size_t slide = 1;               // ... from this slide, counted from 1

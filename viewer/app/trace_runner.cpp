@@ -61,7 +61,7 @@ nlohmann::json request_to_json(const Lab& lab, const RunRequest& req, TraceReply
             {"warp_width", req.warp_width},
             {"max_instructions", req.max_instructions},
             {"without_barrier", req.without_barrier},
-            {"image", req.image}};
+            {"inputs", req.inputs}};
 }
 
 RunRequest request_from_json(const nlohmann::json& j)
@@ -85,7 +85,7 @@ RunRequest request_from_json(const nlohmann::json& j)
     req.warp_width = j.at("warp_width").get<unsigned>();
     req.max_instructions = j.at("max_instructions").get<std::uint64_t>();
     req.without_barrier = j.value("without_barrier", std::uint32_t(0));  // absent: the kernel as written
-    req.image = j.value("image", std::string());                          // absent: the seeded picture
+    req.inputs = j.value("inputs", std::map<std::string, std::string>());  // absent: none given
     return req;
 }
 

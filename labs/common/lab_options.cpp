@@ -1,0 +1,68 @@
+#include "labs/common/lab_options.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace warplab {
+
+std::string labs_where(const std::function<bool(const Lab&)>& which)
+{
+    std::string out;
+    for (const Lab& lab : all_labs())
+        if (which(lab)) out += (out.empty() ? "" : " and ") + lab.id;
+    return out;
+}
+
+std::vector<DeclaredInput> declared_inputs()
+{
+    std::vector<DeclaredInput> out;
+    for (const Lab& lab : all_labs())
+        for (const Lab::Input& input : lab.inputs) {
+            auto it = std::find_if(out.begin(), out.end(), [&](const DeclaredInput& d) { return d.name == input.name; });
+            if (it == out.end()) it = out.insert(out.end(), {input.name, input.value_name, {}});
+            it->declarers.push_back({&lab, &input});
+        }
+    return out;
+}
+
+std::string input_help(const DeclaredInput& input, bool bench)
+{
+    std::string out;
+    for (const auto& [lab, declared] : input.declarers)
+        out += (out.empty() ? "" : "; ") + lab->id + " lab: " + (bench ? declared->bench_help : declared->trace_help);
+    return out;
+}
+
+std::map<std::string, std::string> given_inputs(const std::map<std::string, std::string>& values)
+{
+    std::map<std::string, std::string> out;
+    for (const auto& [name, value] : values)
+        if (!value.empty()) out[name] = value;
+    return out;
+}
+
+std::map<std::string, std::string> own_inputs(const Lab& lab, const std::map<std::string, std::string>& given)
+{
+    std::map<std::string, std::string> out;
+    for (const Lab::Input& input : lab.inputs)
+        if (const auto value = given.find(input.name); value != given.end()) out.insert(*value);
+    return out;
+}
+
+void check_inputs(const Lab& lab, const std::map<std::string, std::string>& given, const std::vector<std::size_t>& shape)
+{
+    for (const auto& [name, value] : given) {
+        const auto own = std::find_if(lab.inputs.begin(), lab.inputs.end(), [&](const Lab::Input& i) { return i.name == name; });
+        if (own != lab.inputs.end()) {
+            if (own->check) own->check(value, shape);
+            continue;
+        }
+        const std::string declarers = labs_where([&](const Lab& other) {
+            return std::any_of(other.inputs.begin(), other.inputs.end(), [&](const Lab::Input& i) { return i.name == name; });
+        });
+        if (declarers.empty()) throw std::invalid_argument("--" + name + " is no lab's input");
+        throw std::invalid_argument("--" + name + " is the " + declarers + " lab's input, not the " + lab.id + " lab's");
+    }
+}
+
+}  // namespace warplab

@@ -47,6 +47,7 @@ constexpr int kWrongResult = 1, kBadInput = 2, kKernelFault = 3;
 
 struct TraceArgs {
     std::string lab, version, backend = "auto", schedule = "independent", type, out;  // type "": the lab's first
+    std::string engine = "interpret";  // --engine: what runs the unwatched blocks
     std::string file, kernel;  // the user's own kernel, run in place of `version`'s
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block (default: the lab's textbook's)
     std::optional<std::size_t> n;
@@ -105,6 +106,7 @@ RunRequest make_request(const Lab& lab, const Version& v, const TraceArgs& a)
     if (!a.size.empty()) req.shape = parse_problem_size(a.size);
     req.backend = a.backend == "gpu" ? BackendChoice::Gpu : a.backend == "cpu" ? BackendChoice::Cpu : BackendChoice::Auto;
     req.schedule = *wl::emu::parse_schedule(a.schedule);  // checked by the option's IsMember
+    req.engine = *wl::emu::parse_engine(a.engine);        // likewise
     req.warp_width = a.warp_size;
     check_warp_width(req);
     req.watched_block = a.watch;
@@ -551,6 +553,9 @@ int main(int argc, char** argv)
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     tr->add_option("--schedule", ta.schedule, "emulator lane schedule: independent or lockstep")
         ->check(CLI::IsMember(wl::emu::schedule_names()));
+    tr->add_option("--engine", ta.engine,
+                   "emulator: what runs the blocks not traced: interpret, or fast (each kernel compiled to host code, cached)")
+        ->check(CLI::IsMember({"interpret", "fast"}));
     tr->add_option("--warp-size", ta.warp_size, "lanes a warp: 32, or 64 (AMD's wavefront, emulated; the emulator only)");
     tr->add_option("--watch-block", ta.watch, "which block of the first pass to trace (default 0)");
     tr->add_option("--seed", ta.seed, "input seed (default 1)");

@@ -106,11 +106,13 @@ void write_json(const wl::cudart::RunArguments& a, const wl::cudart::Program& pr
         if (!(trace << run.traces.at(r.index).dump() << "\n")) throw std::invalid_argument("--json: cannot write " + a.json_dir + "/" + r.trace);
         ++traces;
     }
-    const nlohmann::json manifest = {{"format", "warplab-run"},    {"format_version", 1},   {"warplab", wl::version_text()},
+    nlohmann::json manifest = {{"format", "warplab-run"},    {"format_version", 1},   {"warplab", wl::version_text()},
                                      {"sources", a.program.sources}, {"arguments", a.program_args},
                                      {"exit_code", run.exit_code},      {"backend", on_gpu ? "gpu" : "emulator"},
                                      {"compile_warnings", wl::ptx::warning_headlines(program.warnings)},
                                      {"launches", list}};
+    if (!on_gpu)  // what ran the blocks nobody watched
+        manifest["engine"] = wl::emu::to_string(wl::ptx::engine_for(*wl::emu::parse_engine(a.engine)));
     std::ofstream out(fs::path(a.json_dir) / "manifest.json");
     if (!(out << manifest.dump(1) << "\n")) throw std::invalid_argument("--json: cannot write " + a.json_dir + "/manifest.json");
     std::fprintf(stderr, "wrote %s/manifest.json and %zu trace%s\n", a.json_dir.c_str(), traces, traces == 1 ? "" : "s");

@@ -101,7 +101,15 @@ void set_counters(benchmark::State& state, const std::string& name, const Figure
     state.counters["lane_instr_per_user_s"] = f.rate();
 }
 
-void BM_LabWorkload(benchmark::State& state, const LabWorkload* w)
+// The fast engine's rows: each workload's name with this after it, beside the interpreter's.
+constexpr const char* kFastSuffix = " [fast]";
+
+std::string row_name(const std::string& workload, wl::emu::Engine engine)
+{
+    return engine == wl::emu::Engine::Fast ? workload + kFastSuffix : workload;
+}
+
+void BM_LabWorkload(benchmark::State& state, const LabWorkload* w, wl::emu::Engine engine)
 {
     const Lab* lab = find_lab(w->lab);
     const VersionMeta* version = lab ? find_version(*lab, w->version) : nullptr;
@@ -117,6 +125,7 @@ void BM_LabWorkload(benchmark::State& state, const LabWorkload* w)
     req.type = lab->types.front();
     req.backend = BackendChoice::Cpu;
     req.record = w->record;
+    req.engine = engine;
     for (auto _ : state) {
         const std::uint64_t instructions = wl::emu::lane_instructions_run();
         const double user = user_seconds(RUSAGE_SELF);
@@ -128,7 +137,7 @@ void BM_LabWorkload(benchmark::State& state, const LabWorkload* w)
             return;
         }
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-        set_counters(state, w->name,
+        set_counters(state, row_name(w->name, engine),
                      Figures{double(wl::emu::lane_instructions_run() - instructions), user_seconds(RUSAGE_SELF) - user, wall});
     }
 }
@@ -136,10 +145,10 @@ void BM_LabWorkload(benchmark::State& state, const LabWorkload* w)
 // `warplab run --json DIR program`: the launches' lane-instructions and
 // emulated time from DIR/manifest.json; the whole run's wall and user time
 // (nvcc's build of the program included: its cache makes later runs cheap).
-void BM_Program(benchmark::State& state, const char* program)
+void BM_Program(benchmark::State& state, const char* program, wl::emu::Engine engine)
 {
     const fs::path dir = fs::temp_directory_path() / ("warplab-bench-" + std::to_string(::getpid()));
-    const std::string command = std::string("'") + WARPLAB_CLI + "' run --json '" + dir.string() + "' '" +
+    const std::string command = std::string("'") + WARPLAB_CLI + "' run --engine " + wl::emu::to_string(engine) + " --json '" + dir.string() + "' '" +
                                 WARPLAB_PROGRAMS + "/" + program + "' > /dev/null 2>&1";
     for (auto _ : state) {
         const double user = user_seconds(RUSAGE_CHILDREN);
@@ -158,7 +167,7 @@ void BM_Program(benchmark::State& state, const char* program)
             launches.user_seconds += launch.at("emulated_ms").get<double>() / 1000;
         }
         launches.wall_seconds = launches.user_seconds;
-        set_counters(state, std::string("program ") + program, launches);
+        set_counters(state, row_name(std::string("program ") + program, engine), launches);
         state.counters["run_wall_s"] = wall;
         state.counters["run_user_s"] = whole_user;
     }
@@ -175,16 +184,19 @@ void print_rate(double rate)
 
 void register_workloads()
 {
-    for (const LabWorkload& w : lab_workloads())
-        benchmark::RegisterBenchmark(("BM_Workload/" + std::string(w.name)).c_str(), BM_LabWorkload, &w)
-            ->Unit(benchmark::kSecond)
-            ->UseRealTime()
-            ->Iterations(1);
-    for (const char* p : kPrograms)
-        benchmark::RegisterBenchmark(("BM_Workload/program " + std::string(p)).c_str(), BM_Program, p)
-            ->Unit(benchmark::kSecond)
-            ->UseRealTime()
-            ->Iterations(1);
+    for (const wl::emu::Engine engine : {wl::emu::Engine::Interpret, wl::emu::Engine::Fast}) {
+        for (const LabWorkload& w : lab_workloads())
+            benchmark::RegisterBenchmark(("BM_Workload/" + row_name(w.name, engine)).c_str(), BM_LabWorkload, &w, engine)
+                ->Unit(benchmark::kSecond)
+                ->UseRealTime()
+                ->Iterations(1);
+        for (const char* p : kPrograms)
+            benchmark::RegisterBenchmark(("BM_Workload/" + row_name(std::string("program ") + p, engine)).c_str(), BM_Program,
+                                         p, engine)
+                ->Unit(benchmark::kSecond)
+                ->UseRealTime()
+                ->Iterations(1);
+    }
 }
 
 void print_workload_summary()
@@ -196,7 +208,7 @@ void print_workload_summary()
     for (const auto& [name, f] : g_measured) {
         std::printf("  %-24s %14.4g %8.2f %8.2f  ", name.c_str(), f.lane_instructions, f.user_seconds, f.wall_seconds);
         print_rate(f.rate());
-        const auto it = recorded().find(name);
+        const auto it = recorded().find(name.substr(0, name.find(kFastSuffix)));  // the fast rows beside the same figure
         const Figures before = it == recorded().end() ? Figures{} : it->second;
         std::printf("   ");
         print_rate(before.rate());

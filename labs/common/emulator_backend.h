@@ -41,6 +41,7 @@ inline void configure(wl::emu::Emulator& emu, const RunRequest& req)
 {
     emu.options = {.schedule = req.schedule, .watched_blocks = {req.watched_block}, .record = req.record, .seed = req.seed,
                    .warp_width = req.warp_width};
+    emu.options.engine = req.engine;
     if (req.max_instructions) emu.options.max_instructions = req.max_instructions;
     emu.options.progress = req.progress;
 }

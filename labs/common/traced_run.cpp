@@ -6,6 +6,7 @@
 #include "labs/common/data_dir.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/declared_arrays.h"
+#include "warplab/ptx/ptx.h"
 #include "warplab/trace/json.h"
 
 namespace warplab {
@@ -46,6 +47,7 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     doc["version"] = req.version;
     doc["backend"] = run.result.backend;
     doc["schedule"] = wl::emu::to_string(req.schedule);
+    if (run.result.backend.starts_with("cpu")) doc["engine"] = wl::emu::to_string(wl::ptx::engine_for(req.engine));  // unwatched blocks'
     doc["n"] = req.n;
     doc["block"] = req.block;
     doc["type"] = req.type;

@@ -32,6 +32,7 @@ def main(argv):
     p.add_argument("--work", required=True)
     p.add_argument("--jobs", type=int, default=2)
     p.add_argument("--known", help="the mismatches known and not fixed yet, one line each")
+    p.add_argument("--engine", default="interpret", help="what runs the blocks: interpret or fast (warplab run --engine)")
     a = p.parse_args(argv)
     if not os.path.exists(a.expected):
         print(f"differential: no expected file {a.expected}: record it with {RECORD} there")
@@ -50,7 +51,7 @@ def main(argv):
         return 1
 
     os.environ["XDG_CACHE_HOME"] = os.path.join(a.work, "cache")
-    words, failures, _, manifests = d.run_emulator(a.warplab, seed, count, a.work, a.jobs, simd=simd)
+    words, failures, _, manifests = d.run_emulator(a.warplab, seed, count, a.work, a.jobs, simd=simd, engine=a.engine)
     if failures and all("needs the CUDA toolkit" in t for t in failures.values()):
         print("differential: needs nvcc to build the kernels: " + next(iter(failures.values())))
         return 0

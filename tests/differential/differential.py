@@ -267,12 +267,12 @@ def compare(manifest, expected, emu, expected_words=None, nan_only=None):
     return lines
 
 
-def emulator_command(warplab, source):
-    """`warplab run` on a batch (the trace of a launch nobody asked for is left out)."""
-    return [warplab, "run", source, "--watch", "no_such_kernel", "--"]
+def emulator_command(warplab, source, engine="interpret"):
+    """`warplab run` on a batch (the trace of a launch nobody asked for is left out), every block on `engine`."""
+    return [warplab, "run", source, "--watch", "no_such_kernel", "--engine", engine, "--"]
 
 
-def run_emulator(warplab, seed, count, work, jobs, progress=None, simd=False):
+def run_emulator(warplab, seed, count, work, jobs, progress=None, simd=False, engine="interpret"):
     """Every batch on the emulator: ({index: words}, {index: failure}, {batch first: digest}, manifests)."""
     os.makedirs(work, exist_ok=True)
     plan = [write_batch(seed, first, n, work, simd) + (first, n) for first, n in batches(count)]
@@ -280,7 +280,7 @@ def run_emulator(warplab, seed, count, work, jobs, progress=None, simd=False):
     def one(item):
         path, manifests, _, first, n = item
         results = path[:-3] + ".emulator.bin"
-        got = run_batch(emulator_command(warplab, path), results, first, n, path[:-3] + ".emulator.log")
+        got = run_batch(emulator_command(warplab, path, engine), results, first, n, path[:-3] + ".emulator.log")
         if progress:
             progress(f"emulator: kernels {first} to {first + n - 1} done")
         return got

@@ -375,6 +375,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     d.emu.options.record = watched.has_value();
     d.emu.options.watched_blocks = {watched.value_or(0)};
     d.emu.options.cooperative = cooperative;
+    d.emu.options.engine = d.log.engine();
     const auto start = std::chrono::steady_clock::now();
     const std::uint64_t instructions_before = emu::lane_instructions_run();
     std::optional<Failure> failure;

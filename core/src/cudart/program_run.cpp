@@ -13,6 +13,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "warplab/emu/emulator.h"
+
 extern char** environ;
 
 namespace wl::cudart {
@@ -64,9 +66,9 @@ std::vector<std::string> program_environment(const RunArguments& a, const fs::pa
 {
     std::vector<std::string> env;
     const std::string run_dir = std::string(kRunDirVariable) + "=", watch = std::string(kWatchVariable) + "=",
-                      fail = std::string(kFailVariable) + "=";
+                      fail = std::string(kFailVariable) + "=", engine = std::string(kEngineVariable) + "=";
     const auto ours = [&](const char* e) {
-        for (const std::string* v : {&run_dir, &watch, &fail})
+        for (const std::string* v : {&run_dir, &watch, &fail, &engine})
             if (std::strncmp(e, v->c_str(), v->size()) == 0) return true;
         return false;
     };
@@ -75,6 +77,7 @@ std::vector<std::string> program_environment(const RunArguments& a, const fs::pa
     env.push_back(run_dir + dir.string());
     if (!a.watch.empty()) env.push_back(watch + a.watch);
     if (!a.fail.empty()) env.push_back(fail + a.fail);
+    env.push_back(engine + a.engine);
     return env;
 }
 
@@ -112,6 +115,7 @@ RunArguments parse_run_arguments(const std::vector<std::string>& args)
         else if (value_of(args, i, "--watch", false, v)) r.watch += (r.watch.empty() ? "" : ",") + v;
         else if (value_of(args, i, "--json", false, v)) r.json_dir = v;
         else if (value_of(args, i, "--backend", false, v)) r.backend = v;
+        else if (value_of(args, i, "--engine", false, v)) r.engine = v;
         else if (value_of(args, i, "--fail", false, v)) {
             parse_injected_failure(v);  // refused here, before nvcc runs
             r.fail = v;
@@ -122,6 +126,7 @@ RunArguments parse_run_arguments(const std::vector<std::string>& args)
     }
     if (r.backend != "cpu" && r.backend != "gpu" && r.backend != "auto")
         throw std::invalid_argument("--backend " + r.backend + ": not cpu (the emulator), gpu or auto");
+    if (!emu::parse_engine(r.engine)) throw std::invalid_argument("--engine " + r.engine + ": not interpret or fast");
     if (!r.fail.empty() && r.backend != "cpu")
         throw std::invalid_argument("--fail " + r.fail + ": only the emulator's runtime fails a call on purpose, not --backend " + r.backend);
     if (p.sources.empty()) throw std::invalid_argument("name the program's .cu file" + usage_note());

@@ -37,6 +37,7 @@ std::string injected_failure_text(const InjectedFailure& f, const std::string& c
 RunLog::RunLog()
 {
     if (const char* d = std::getenv(kRunDirVariable)) dir_ = d;
+    if (const char* e = std::getenv(kEngineVariable)) engine_ = emu::parse_engine(e).value_or(emu::Engine::Interpret);
     if (const char* w = std::getenv(kWatchVariable)) {
         try {
             watch_ = parse_watch(w);

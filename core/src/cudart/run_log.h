@@ -32,6 +32,8 @@ public:
     // The block to trace of a kernel's `launch`-th launch (from 1), if that launch is
     // watched: by default block 0 of each kernel's first launch.
     std::optional<std::uint32_t> watched(std::string_view name, std::string_view mangled, unsigned launch) const;
+    // What runs the blocks nobody watches (warplab run --engine).
+    emu::Engine engine() const { return engine_; }
     void append(const LaunchRecord& r) const;
     // The trace document of r's watched block (r.trace names its file): the block's
     // steps from its lane records, as `warplab trace` writes a lab's.
@@ -41,6 +43,7 @@ public:
 private:
     std::string dir_;
     std::vector<WatchSpec> watch_;
+    emu::Engine engine_ = emu::Engine::Interpret;
 };
 
 }  // namespace wl::cudart

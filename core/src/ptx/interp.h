@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "compiled_group.h"
 #include "module_impl.h"
 #include "values.h"
 
@@ -97,6 +98,7 @@ struct Launch {
     bool reads_grid_workspace = false;            // the kernel reads %envreg1 or %envreg2 (cooperative groups' grid)
     std::uint64_t max_instructions = emu::LaunchOptions::kDefaultMaxInstructions;
     std::vector<emu::detail::MachineCount> classes;  // the instruction mix's count of each kernel instruction
+    CompiledKernel compiled = nullptr;            // the fast engine's code for the kernel (unwatched blocks), or none
 };
 
 struct Thread {
@@ -165,6 +167,16 @@ struct LaneGroup {
 // What an instruction on the general path leaves the lane to do.
 enum class Outcome { Next, Return, Exit, Wait };
 
+// The instructions a warp-major pass's warp (of the lane `flat`) has run, counted against max_instructions.
+std::uint64_t& warp_budget(const Launch& L, unsigned flat);
+
+// The fast engine (interp_compiled.cpp): the kernel compiled to host code at
+// its first launch (or found in the cache), or null where it cannot be (no
+// compiler, a compiler error, calls of device functions); whether this build
+// and host can compile at all.
+CompiledKernel compiled_kernel(const Module::Impl& m, const Function& k);
+bool compiled_engine_available();
+
 // "; inside the toolkit at cuda/std/__barrier/barrier.h:120": where a fault
 // at a user's line that called into a toolkit header happened in the header.
 std::string header_note(const Module::Impl& m, const SourceLoc& at);
@@ -203,6 +215,13 @@ public:
     Thread* t_;  // the lane running (a warp-major pass switches it)
     const Module::Impl& m_;
     void run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
+    // The same with the launch's compiled kernel (interp_compiled.cpp), which hands back what it does not run.
+    void run_compiled(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
+    void arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc);
+    std::size_t step_lanes(PassLane* lanes, const Instr& in, std::size_t pc, LaneMask exec, LaneMask& live, Frame& fr,
+                           LaneGroup* work, unsigned& groups);
+    std::size_t general_lanes(PassLane* lanes, const Instr& in, std::size_t pc, LaneMask exec, LaneMask& live, Frame& fr,
+                              LaneGroup* work, unsigned& groups);
     void run_lanes_apart(PassLane* lanes, LaneMask group, std::size_t pc);
     bool syncwarp_together(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc, Frame& fr);
     // A warp-major pass makes a lane the running one: the runtime's, the interpreter's and the frame's.

@@ -251,6 +251,8 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         L.lane_words = lane_words(L.image.size());
         body.run_lane = resume_lane;
         body.run_pass = run_warp_pass;
+        if (emu.options.engine == emu::Engine::Fast && emu.options.schedule == emu::Schedule::Independent)
+            L.compiled = compiled_kernel(mi, *k);
     }
     try {
         emu.launch_body(L.kernel_name.c_str(), grid, block, body);

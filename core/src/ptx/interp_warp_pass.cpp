@@ -51,6 +51,8 @@ std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots 
     return run;
 }
 
+std::uint64_t& warp_budget(const Launch& L, unsigned flat) { return tls_warp_budget_used[flat / L.warp_size]; }
+
 unsigned char* lane_params(const Launch& L, unsigned lane)
 {
     return L.calls ? tls_params.data() + lane * L.params.size() : const_cast<unsigned char*>(L.params.data());
@@ -173,9 +175,12 @@ void Interpreter::run_warp(const Launch& L)
         work[groups++] = LaneGroup{pc, same};
         left &= ~same;
     }
+    // The fast engine runs the groups of unwatched blocks (a watched block's trace is the interpreter's).
+    const bool compiled = L.compiled && n && !lanes[0].run->t.lane.watched;
     while (groups) {
         const LaneGroup g = work[--groups];
-        run_group(L, lanes, g, work, groups);
+        if (compiled) run_compiled(L, lanes, g, work, groups);
+        else run_group(L, lanes, g, work, groups);
     }
 }
 
@@ -188,15 +193,9 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     LaneMask live = g.lanes;
     Frame fr{L.kernel, nullptr, nullptr, 0};
     std::uint64_t* r = nullptr;
-    auto leave = [&](unsigned k, std::size_t at, bool ended) {  // the entered lane k waits or ends
-        lanes[k].run->pc = at;
-        emu::detail::leave_lane(ended);
-        live &= ~(LaneMask{1} << k);
-    };
-    std::size_t next[kMaxWarpSize];
     // The budget (max_instructions), counted once a warp (as if its lanes were one thread:
     // divergent groups add up, so the count errs high, never low).
-    std::uint64_t& warp_budget_used = tls_warp_budget_used[lanes[0].flat / L.warp_size];
+    std::uint64_t& warp_budget_used = warp_budget(L, lanes[0].flat);
     // The pass's lanes 0 .. count - 1, when they are all in this group.
     const unsigned count = emu::detail::bit_count(g.lanes);
     const LaneMask whole = g.lanes == lanes_below(count) ? g.lanes : 0;
@@ -261,17 +260,11 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
                 live &= ~exec;
             }
             continue;
-        case Fast::BarSync: {
+        case Fast::BarSync:
             executed(exec);
-            unsigned flats[kMaxWarpSize], count = 0;
-            for (LaneMask m = exec; m; m &= m - 1) {
-                lanes[std::countr_zero(m)].run->pc = pc;
-                flats[count++] = lanes[std::countr_zero(m)].flat;
-            }
-            emu::detail::barrier_arrive_lanes(flats, count, file(*in), line(*in));
+            arrive_lanes(lanes, exec, *in, pc);
             live &= ~exec;
             continue;
-        }
         case Fast::Nop: executed(exec); continue;
         default:
             if (orders_lanes(*in)) {  // run() counts the lanes from here on
@@ -287,31 +280,58 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
             live &= ~exec;
             continue;
         }
-        // The general path, lane by lane; the lanes that go on may go on in different places.
-        for (LaneMask m = exec; m; m &= m - 1) {
-            const unsigned k = std::countr_zero(m);
-            enter(lanes[k], fr);
-            std::size_t at = pc;
-            const Outcome outcome = general(fr, *in, at);
-            if (outcome == Outcome::Next) next[k] = at;
-            else leave(k, at, outcome != Outcome::Wait);
-        }
-        for (LaneMask m = live & ~exec; m; m &= m - 1) next[std::countr_zero(m)] = pc;
-        if (!live) return;
-        pc = next[std::countr_zero(live)];
-        LaneMask elsewhere = 0;
-        for (LaneMask m = live; m; m &= m - 1)
-            if (next[std::countr_zero(m)] != pc) elsewhere |= LaneMask{1} << std::countr_zero(m);
-        live &= ~elsewhere;
-        while (elsewhere) {
-            const std::size_t at = next[std::countr_zero(elsewhere)];
-            LaneMask same = 0;
-            for (LaneMask m = elsewhere; m; m &= m - 1)
-                if (next[std::countr_zero(m)] == at) same |= LaneMask{1} << std::countr_zero(m);
-            work[groups++] = LaneGroup{at, same};
-            elsewhere &= ~same;
-        }
+        pc = general_lanes(lanes, *in, pc, exec, live, fr, work, groups);
     }
+}
+
+// bar.sync reached by the lanes `exec` (pc: the instruction after it): they arrive as one batch.
+void Interpreter::arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc)
+{
+    unsigned flats[kMaxWarpSize], count = 0;
+    for (LaneMask m = exec; m; m &= m - 1) {
+        lanes[std::countr_zero(m)].run->pc = pc;
+        flats[count++] = lanes[std::countr_zero(m)].flat;
+    }
+    emu::detail::barrier_arrive_lanes(flats, count, file(in), line(in));
+}
+
+// The general path, lane by lane, for the lanes `exec` of `live` (pc: the
+// instruction after `in`); the lanes that go on may go on in different places.
+// Returns where the group goes on (live: its lanes); the lanes elsewhere go to
+// `work` as groups of their own.
+std::size_t Interpreter::general_lanes(PassLane* lanes, const Instr& in, std::size_t pc, LaneMask exec, LaneMask& live,
+                                       Frame& fr, LaneGroup* work, unsigned& groups)
+{
+    std::size_t next[kMaxWarpSize];
+    for (LaneMask m = exec; m; m &= m - 1) {
+        const unsigned k = std::countr_zero(m);
+        enter(lanes[k], fr);
+        std::size_t at = pc;
+        const Outcome outcome = general(fr, in, at);
+        if (outcome == Outcome::Next) {
+            next[k] = at;
+            continue;
+        }
+        lanes[k].run->pc = at;  // the entered lane k waits or ends
+        emu::detail::leave_lane(outcome != Outcome::Wait);
+        live &= ~(LaneMask{1} << k);
+    }
+    for (LaneMask m = live & ~exec; m; m &= m - 1) next[std::countr_zero(m)] = pc;
+    if (!live) return pc;
+    pc = next[std::countr_zero(live)];
+    LaneMask elsewhere = 0;
+    for (LaneMask m = live; m; m &= m - 1)
+        if (next[std::countr_zero(m)] != pc) elsewhere |= LaneMask{1} << std::countr_zero(m);
+    live &= ~elsewhere;
+    while (elsewhere) {
+        const std::size_t at = next[std::countr_zero(elsewhere)];
+        LaneMask same = 0;
+        for (LaneMask m = elsewhere; m; m &= m - 1)
+            if (next[std::countr_zero(m)] == at) same |= LaneMask{1} << std::countr_zero(m);
+        work[groups++] = LaneGroup{at, same};
+        elsewhere &= ~same;
+    }
+    return pc;
 }
 
 }  // namespace wl::ptx::detail

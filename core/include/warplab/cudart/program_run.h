@@ -17,7 +17,7 @@ namespace wl::cudart {
 
 // What a front end's run of a program takes after its own name ("run", "--run").
 inline constexpr const char* kRunArgumentsUsage =
-    "prog.cu [more.cu ...] [-I DIR] [-D NAME[=V]] [-std=c++NN] [--watch kernel[:n][@block]] [--json DIR] [--backend cpu|gpu|auto] [--fail launch:N|alloc:N] [-- ARGS]";
+    "prog.cu [more.cu ...] [-I DIR] [-D NAME[=V]] [-std=c++NN] [--watch kernel[:n][@block]] [--json DIR] [--backend cpu|gpu|auto] [--fail launch:N|alloc:N] [--engine interpret|fast] [-- ARGS]";
 
 struct RunArguments {
     ProgramOptions program;                 // the files, -I, -D, -std (gpu: the front end decides, from backend)
@@ -25,6 +25,7 @@ struct RunArguments {
     std::string json_dir;                   // --json DIR
     std::string backend = "cpu";            // cpu (the emulator, where the host-side checks are), gpu or auto
     std::string fail;                       // --fail (parse_injected_failure): a call that fails on purpose; the emulator only
+    std::string engine = "interpret";       // --engine: what runs the blocks nobody watches (wl::emu::Engine)
     std::vector<std::string> program_args;  // after "--"
 };
 

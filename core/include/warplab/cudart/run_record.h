@@ -17,6 +17,7 @@ namespace wl::cudart {
 inline constexpr const char* kRunDirVariable = "WARPLAB_RUN_DIR";      // where the records go; unset: none
 inline constexpr const char* kWatchVariable = "WARPLAB_RUN_WATCH";     // which launches to trace (parse_watch)
 inline constexpr const char* kFailVariable = "WARPLAB_RUN_FAIL";     // a call to fail on purpose (parse_injected_failure)
+inline constexpr const char* kEngineVariable = "WARPLAB_RUN_ENGINE"; // what runs unwatched blocks: interpret (unset) or fast
 inline constexpr const char* kLaunchesFile = "launches.jsonl";
 
 // A failure `warplab run --fail` injects, to show whether a program checks its

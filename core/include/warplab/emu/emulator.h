@@ -11,8 +11,10 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -22,8 +24,24 @@
 
 namespace wl::emu {
 
+// What runs the blocks nobody watches: the PTX interpreter, or the fast
+// engine (each kernel compiled to host code with the C++ compiler the build
+// used, cached by content; the interpreter where there is none, as in the
+// browser). Watched blocks always run on the interpreter: their trace is the
+// same on both, and so are results and faults.
+enum class Engine { Interpret, Fast };
+inline const char* to_string(Engine e) { return e == Engine::Fast ? "fast" : "interpret"; }
+// The engine to_string names; nullopt for any other text.
+inline std::optional<Engine> parse_engine(std::string_view name)
+{
+    if (name == "interpret") return Engine::Interpret;
+    if (name == "fast") return Engine::Fast;
+    return std::nullopt;
+}
+
 struct LaunchOptions {
     Schedule schedule = Schedule::Independent;
+    Engine engine = Engine::Interpret;
     std::vector<std::uint32_t> watched_blocks{0};  // blocks whose accesses are recorded
     bool record = true;                            // record the watched blocks at all
     unsigned workers = 0;                          // host threads; 0 = one per core

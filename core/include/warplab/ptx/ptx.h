@@ -161,6 +161,12 @@ private:
 void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, dim3 grid, dim3 block,
                  std::uint32_t dynamic_shared_bytes, std::span<const Arg> args);
 
+// The engine that runs unwatched blocks when emu.options.engine asks for the
+// fast one: Fast where this build and host can compile kernels, else Interpret.
+emu::Engine engine_for(emu::Engine requested);
+// Launches of this process whose unwatched blocks the fast engine ran.
+std::uint64_t compiled_launches();
+
 template <class... A>
 void launch(emu::Emulator& emu, const Module& m, std::string_view kernel, dim3 grid, dim3 block,
             std::uint32_t dynamic_shared_bytes, const A&... args)

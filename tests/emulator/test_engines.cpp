@@ -1,0 +1,162 @@
+// Equality is the fast engine's contract: every lab version of the registry,
+// run on the interpreter and on the fast engine (LaunchOptions::engine), gives
+// the same result bit for bit, the same check, warnings, grids of partial sums
+// and watched block's records, and the same fault word for word; and the same
+// count of lane-instructions, which the fast engine keeps as the interpreter does.
+// Each version runs three times: on the interpreter with block 0 watched, on
+// the fast engine with it watched (the interpreter runs it, the fast engine
+// the others) and on the fast engine with none watched (it runs every block).
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "labs/common/lab.h"
+#include "warplab/emu/emulator.h"
+#include "warplab/ptx/ptx.h"
+
+namespace warplab {
+namespace {
+
+using wl::emu::Engine;
+
+// What a run leaves that the engine could change.
+struct Outcome {
+    std::uint64_t value_bits = 0, expected_bits = 0;
+    bool ok = false;
+    std::string check, path, fault;
+    std::vector<std::string> warnings;
+    std::vector<std::vector<std::uint32_t>> grids;  // each pass grid's values as bits
+    std::vector<wl::trace::LaneRecord> records;
+    std::uint64_t lane_instructions = 0;
+};
+
+std::uint64_t bits_of(double d)
+{
+    std::uint64_t b;
+    std::memcpy(&b, &d, 8);
+    return b;
+}
+
+Outcome run(const Lab& lab, const Version& v, Engine engine, bool record, std::uint64_t seed = 1)
+{
+    RunRequest req;
+    req.version = v.id;
+    req.n = default_n(lab, v);
+    req.block = v.bench_block;
+    req.type = lab.types.front();
+    req.backend = BackendChoice::Cpu;
+    req.engine = engine;
+    req.record = record;
+    req.seed = seed;
+    Outcome o;
+    const std::uint64_t before = wl::emu::lane_instructions_run();
+    try {
+        RunResult r = lab.run(req);
+        o.value_bits = bits_of(r.value);
+        o.expected_bits = bits_of(r.expected);
+        o.ok = r.ok;
+        o.check = r.check;
+        o.path = r.path;
+        o.warnings = r.warnings;
+        for (const PassGrid& g : r.pass_grids) {
+            std::vector<std::uint32_t>& bits = o.grids.emplace_back(g.values.size());
+            std::memcpy(bits.data(), g.values.data(), g.values.size() * 4);
+        }
+        o.records = std::move(r.records);
+    } catch (const std::exception& e) {
+        o.fault = e.what();
+    }
+    o.lane_instructions = wl::emu::lane_instructions_run() - before;
+    return o;
+}
+
+bool same_records(const std::vector<wl::trace::LaneRecord>& a, const std::vector<wl::trace::LaneRecord>& b)
+{
+    return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof a[0]) == 0);
+}
+
+// Empty when equal; else what differs, for the failure's message.
+std::string differences(const Outcome& a, const Outcome& b, bool records)
+{
+    std::string d;
+    if (a.fault != b.fault) d += "fault: '" + a.fault + "' vs '" + b.fault + "'; ";
+    if (a.value_bits != b.value_bits || a.expected_bits != b.expected_bits) d += "value or expected bits; ";
+    if (a.ok != b.ok || a.check != b.check || a.path != b.path) d += "check: '" + a.check + "' vs '" + b.check + "'; ";
+    if (a.warnings != b.warnings) d += "warnings; ";
+    if (a.grids != b.grids) d += "pass grids; ";
+    // A fault stops a launch where its host threads stand, which the machine's timing moves: counted where none.
+    if (a.fault.empty() && b.fault.empty() && a.lane_instructions != b.lane_instructions)
+        d += "lane-instructions " + std::to_string(a.lane_instructions) + " vs " + std::to_string(b.lane_instructions) + "; ";
+    if (records && !same_records(a.records, b.records)) d += "watched block's records; ";
+    return d;
+}
+
+std::vector<std::string> lab_ids()
+{
+    std::vector<std::string> ids;
+    for (const Lab& lab : all_labs()) ids.push_back(lab.id);
+    return ids;
+}
+
+// The versions of `lab` that `pick` takes, each on both engines.
+template <class Pick> void compare_versions(const Lab& lab, Pick pick)
+{
+    if (wl::ptx::engine_for(Engine::Fast) != Engine::Fast) GTEST_SKIP() << "no host compiler for the fast engine";
+    unsigned compared = 0;
+    for (std::size_t i = 0; i < lab.versions.size(); ++i) {
+        const Version& v = lab.versions[i];
+        if (v.gpu_only || !pick(i, v)) continue;
+        const Outcome interpreted = run(lab, v, Engine::Interpret, true);
+        const std::uint64_t compiled_before = wl::ptx::compiled_launches();
+        const Outcome watched = run(lab, v, Engine::Fast, true);
+        const Outcome unwatched = run(lab, v, Engine::Fast, false);
+        EXPECT_GT(wl::ptx::compiled_launches(), compiled_before) << lab.id << " " << v.id << ": the fast engine never ran";
+        EXPECT_EQ(differences(interpreted, watched, true), "") << lab.id << " " << v.id << ", block 0 watched";
+        EXPECT_EQ(differences(interpreted, unwatched, false), "") << lab.id << " " << v.id << ", no block watched";
+        ++compared;
+    }
+    if (compared == 0) GTEST_SKIP() << lab.id << " has no version the emulator runs";
+}
+
+// The versions the emulator bench measures at real sizes (bench/emulator/workloads.cpp).
+bool benched(const Lab& lab, const Version& v)
+{
+    const std::string id = lab.id + " " + v.id;
+    return id == "matmul v1" || id == "matmul v9" || id == "reduction v8" || id == "transpose v2" || id == "image v1";
+}
+
+class Engines : public testing::TestWithParam<std::string> {};
+
+// CI's share (compiling every version's kernels takes minutes of a CI's two
+// cores): each lab's first version, its marked variants (the wrong kernels,
+// whose faults must match word for word) and the versions the bench measures.
+TEST_P(Engines, FirstVariantsAndBenchedVersionsGiveTheInterpretersResultsAndFaults)
+{
+    const Lab& lab = *find_lab(GetParam());
+    compare_versions(lab, [&](std::size_t i, const Version& v) { return i == 0 || v.variant || benched(lab, v); });
+}
+
+// Every version, by hand: warplab_engine_tests --gtest_also_run_disabled_tests --gtest_filter='*EveryVersion*'.
+TEST_P(Engines, DISABLED_EveryVersionGivesTheInterpretersResultsAndFaults)
+{
+    compare_versions(*find_lab(GetParam()), [](std::size_t, const Version&) { return true; });
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, Engines, testing::ValuesIn(lab_ids()),
+                         [](const testing::TestParamInfo<std::string>& p) { return p.param; });
+
+// The comparison sees a difference where there is one: another seed's input
+// gives another sum (and the same count of instructions: the work is the same).
+TEST(Engines, ComparisonSeesAnotherInputsResult)
+{
+    const Lab& lab = *find_lab("reduction");
+    const Version& v = lab.versions.front();
+    const std::string d = differences(run(lab, v, Engine::Interpret, false, 1), run(lab, v, Engine::Interpret, false, 2), false);
+    EXPECT_NE(d.find("value or expected bits"), std::string::npos) << d;
+    EXPECT_EQ(d.find("lane-instructions"), std::string::npos) << d;
+}
+
+}  // namespace
+}  // namespace warplab

@@ -8,6 +8,7 @@
 // lists (viewer/panels/text_check.h) and the named regions, so the frames are laid
 // out but not rasterized: the whole sweep takes seconds.
 #include <gtest/gtest.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <chrono>
@@ -19,6 +20,7 @@
 #include "labs/common/bench_json.h"
 #include "labs/common/lab.h"
 #include "viewer/panels/draw_util.h"
+#include "viewer/model/format.h"
 #include "viewer/model/layout.h"
 #include "viewer/app/lesson_player.h"
 #include "viewer/panels/panels.h"
@@ -533,6 +535,36 @@ TEST(ViewerLayout, ElidedTextKeepsItsStartAndEnd)
     EXPECT_NE(short_cut.find("é…"), std::string::npos) << short_cut;
     for (std::size_t i = 0; i < short_cut.size(); ++i)  // whole characters only: é's first byte with its second
         EXPECT_EQ(short_cut[i] == '\xC3', i + 1 < short_cut.size() && short_cut[i + 1] == '\xA9') << short_cut;
+}
+
+// Every character the panels print of a lab is in the fonts: its title and
+// each version's id, idea, change and expected effect, as UTF-8. The method
+// lab's title cites Filipovič (č, U+010D, past Latin-1): a missing glyph
+// drew it as '?' in the header and the versions panel.
+TEST(ViewerLayout, EveryLabsTextHasItsGlyphs)
+{
+    const TextFrame frame;
+    ImFont* font = ImGui::GetFont();
+    const auto missing = [&](const char* text) {
+        std::string out;
+        for (const char* c = text; c && *c;) {
+            unsigned int code = 0;
+            c += ImTextCharFromUtf8(&code, c, nullptr);
+            if (!font->FindGlyphNoFallback(ImWchar(code))) out += printf_string(" U+%04X", code);
+        }
+        return out;
+    };
+    std::size_t texts = 0;
+    for (const Lab& lab : all_labs()) {
+        EXPECT_EQ(missing(lab.title.c_str()), "") << lab.title;
+        for (const Version& v : lab.versions)
+            for (const char* text : {v.id, v.idea, v.changed, v.expected}) {
+                EXPECT_EQ(missing(text), "") << lab.id << " " << v.id << ": " << text;
+                ++texts;
+            }
+    }
+    EXPECT_GT(texts, 4u * 50);  // every version of every lab, not a handful
+    EXPECT_EQ(missing("a\xE4\xB8\xAD"), " U+4E2D");  // the check can fail: a CJK character is in no range loaded
 }
 
 TEST(ViewerLayout, WrappedTextBreaksBetweenWordsOnly)

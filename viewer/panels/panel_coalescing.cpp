@@ -45,6 +45,10 @@ void curve(App& app, const char* id, const std::string& title, const std::vector
     wrapped_text(palette().text, title);
     const ImVec2 top = ImGui::GetCursorScreenPos();
     const float width = ImGui::GetContentRegionAvail().x;
+    // Room above the highest point for the top value's label, so that the curve never runs through it.
+    const float plot_h = height - 2 * ImGui::GetStyle().FramePadding.y, label_h = ImGui::GetTextLineHeight() + 2;
+    const float most = ys.empty() ? 0.0f : *std::max_element(ys.begin(), ys.end());
+    if (plot_h > 2 * label_h) y_max = std::max(y_max, std::ceil(most * plot_h / (plot_h - label_h)));
     ImGui::PlotLines((std::string("##") + id).c_str(), ys.data(), int(ys.size()), 0, nullptr, 0.0f, y_max, ImVec2(width, height));
     // PlotLines puts point k at k / (count - 1) of the frame inside its padding.
     const ImVec2 pad = ImGui::GetStyle().FramePadding;

@@ -25,6 +25,8 @@ bool combo(const char* label, float width, const std::vector<std::pair<T, std::s
     std::string shown;
     for (const auto& [v, text] : choices)
         if (v == value) shown = text;
+    // A choice wider than the box ("Finding the bottleneck, ...") shows cut with "…", not clipped mid-letter; the list shows it whole.
+    shown = elided(shown, width - ImGui::GetFrameHeight() - 2 * ImGui::GetStyle().FramePadding.x);
     bool changed = false;
     if (ImGui::BeginCombo((std::string("##") + label).c_str(), shown.c_str())) {
         for (const auto& [v, text] : choices)

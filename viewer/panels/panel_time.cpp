@@ -59,7 +59,11 @@ void table_picker(App& app, int shown)
 {
     const std::vector<int> mine = tables_of_lab(app.timing, current_lab(app).id);
     const TimingTable& t = app.timing.tables[shown];
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 11);
+    // As wide as its longest choice ("float, n = 2^28, L2 warm"), with its arrow; at most the panel's width.
+    float widest = ImGui::CalcTextSize(size_label_of(t.table).c_str()).x;
+    for (int i : mine) widest = std::max(widest, ImGui::CalcTextSize(size_label_of(app.timing.tables[i].table).c_str()).x);
+    const float arrow = ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x;
+    ImGui::SetNextItemWidth(std::min(widest + arrow, ImGui::GetContentRegionAvail().x));
     if (ImGui::BeginCombo("##table", size_label_of(t.table).c_str())) {
         for (int i : mine) {
             const TimingTable& o = app.timing.tables[i];

@@ -117,6 +117,22 @@ TEST_F(Heap, ARequestPastTheHeapGivesNull)
     for (int t = 0; t < 32; ++t) EXPECT_EQ(out[32 + t], 1) << "thread " << t;
 }
 
+// The heap's size is set (cudaLimitMallocHeapSize): one thread's 9 MB block is
+// past the 8 MB heap (null) and fits a 16 MB one (its index, 0, read back).
+TEST_F(Heap, ALargerHeapHoldsALargerBlock)
+{
+    const std::uint64_t nine_mb = std::uint64_t{9} << 20;
+    wl::ptx::launch(emu, m, "heap", dim3(1), dim3(1), 0, out, nine_mb, 0u);
+    EXPECT_EQ(out[32], 1);
+    wl::emu::set_device_heap_bytes(std::size_t{16} << 20);
+    EXPECT_EQ(wl::emu::device_heap_bytes(), std::size_t{16} << 20);
+    out[0] = -1;
+    wl::ptx::launch(emu, m, "heap", dim3(1), dim3(1), 0, out, nine_mb, 0u);
+    wl::emu::set_device_heap_bytes(std::size_t{8} << 20);
+    EXPECT_EQ(out[32], 0);
+    EXPECT_EQ(out[0], 0);
+}
+
 // A second free of one block is a fault at its line (13), naming the address.
 TEST_F(Heap, ASecondFreeIsAFaultAtItsLine)
 {

@@ -434,6 +434,32 @@ cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cud
 {
     return guarded([&] { fill(devPtr, value, count, "cudaMemsetAsync"); });
 }
+// Limits: the device heap's size is the emulator's; the stack and printf's
+// buffer are only remembered (a thread's local memory has a fixed room, and
+// printf writes straight to stdout). The defaults are an H100's.
+namespace {
+std::size_t g_stack_limit = 1024, g_printf_fifo_limit = std::size_t{1} << 20;
+}  // namespace
+cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value)
+{
+    switch (limit) {
+    case cudaLimitMallocHeapSize: wl::cudart::set_heap_bytes(value); return cudaSuccess;
+    case cudaLimitStackSize: g_stack_limit = value; return cudaSuccess;
+    case cudaLimitPrintfFifoSize: g_printf_fifo_limit = value; return cudaSuccess;
+    default: return unsupported("cudaDeviceSetLimit of this limit");
+    }
+}
+cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* pValue, enum cudaLimit limit)
+{
+    if (!pValue) return null_argument(pValue, "cudaDeviceGetLimit");
+    switch (limit) {
+    case cudaLimitMallocHeapSize: *pValue = wl::cudart::heap_bytes(); return cudaSuccess;
+    case cudaLimitStackSize: *pValue = g_stack_limit; return cudaSuccess;
+    case cudaLimitPrintfFifoSize: *pValue = g_printf_fifo_limit; return cudaSuccess;
+    default: return unsupported("cudaDeviceGetLimit of this limit");
+    }
+}
+
 // Hints of where managed memory should live and how it is used: the emulator
 // has one memory, so each only checks its range (memory of one allocation, as
 // on a GPU, where a bad range is cudaErrorInvalidValue) and changes nothing.

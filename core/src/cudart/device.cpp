@@ -408,6 +408,9 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     if (failure) throw *failure;
 }
 
+std::size_t heap_bytes() { return emu::device_heap_bytes(); }
+void set_heap_bytes(std::size_t bytes) { emu::set_device_heap_bytes(bytes); }
+
 KernelAttributes kernel_attributes(const void* kernel)
 {
     const Kernel& k = kernel_record(kernel);

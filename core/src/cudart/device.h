@@ -98,6 +98,10 @@ void synchronise();
 // cudaDeviceReset: every allocation ends (none is left to report as never freed).
 void reset(const CallSite& site);
 
+// The device heap kernels' malloc and new draw on (cudaLimitMallocHeapSize), in bytes.
+std::size_t heap_bytes();
+void set_heap_bytes(std::size_t bytes);
+
 // The emulator's time for every launch so far, in milliseconds (not GPU time).
 double emulated_clock_ms();
 

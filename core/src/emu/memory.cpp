@@ -72,21 +72,33 @@ void Emulator::free(void* p)
     std::free(p);
 }
 
-namespace detail {
-
 namespace {
-constexpr std::size_t kHeapBytes = std::size_t{8} << 20;
 std::mutex g_heap_mutex;
+std::size_t g_heap_bytes = std::size_t{8} << 20;
 std::map<void*, std::size_t> g_heap_live;  // block -> its bytes
 std::vector<void*> g_heap_freed;           // freed in this launch: given back at the next
 std::size_t g_heap_in_use = 0;
 }  // namespace
 
+std::size_t device_heap_bytes()
+{
+    std::lock_guard lock(g_heap_mutex);
+    return g_heap_bytes;
+}
+
+void set_device_heap_bytes(std::size_t bytes)
+{
+    std::lock_guard lock(g_heap_mutex);
+    g_heap_bytes = bytes;
+}
+
+namespace detail {
+
 void* heap_malloc(std::size_t bytes)
 {
     const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + 15) / 16 * 16;  // 16-byte aligned, as the GPU's
     std::lock_guard lock(g_heap_mutex);
-    if (rounded > kHeapBytes - g_heap_in_use) return nullptr;
+    if (g_heap_in_use > g_heap_bytes || rounded > g_heap_bytes - g_heap_in_use) return nullptr;  // (a heap made smaller under its blocks)
     void* p = std::aligned_alloc(16, rounded);
     if (!p) return nullptr;
     std::memset(p, kPoisonByte, rounded);

@@ -122,8 +122,8 @@ void* declare_shared(unsigned elem_size, unsigned long long count, const char* n
                      unsigned line, bool zeroed);
 // The emulator allocation holding addr; false when none does.
 bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& bytes);
-// The device heap of kernels' malloc and free (and new and delete), 8 MB as
-// cudaLimitMallocHeapSize's default: a block is poisoned memory found by
+// The device heap of kernels' malloc and free (and new and delete), of
+// device_heap_bytes() (emulator.h): a block is poisoned memory found by
 // address as device memory until freed, and lives across launches as on a GPU.
 // A block freed in a launch keeps its address until the next launch starts,
 // so that no later block of the same launch takes it (the race check would

@@ -5,7 +5,8 @@
 // freed on the device with delete. The host renders the same classes (they
 // are __host__ __device__) and the two images must agree.
 // expect exit: 0
-// expect stdout: ^render: 48x24 pixels, 3 spheres, [0-9]+ hit, correct
+// expect stdout: ^device heap: 2097152 bytes
+// expect stdout: render: 48x24 pixels, 3 spheres, [0-9]+ hit, correct
 #include <cfloat>
 #include <cmath>
 #include <cstdio>
@@ -150,6 +151,11 @@ __global__ void free_world(hitable** d_list, hitable** d_world)
 int main()
 {
     const int nx = 48, ny = 24, tx = 8, ty = 8;
+    // The world's few objects need little of the heap kernels' new draws on: 2 MB, set before any kernel runs.
+    checkCudaErrors(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{2} << 20));
+    size_t heap_bytes = 0;
+    checkCudaErrors(cudaDeviceGetLimit(&heap_bytes, cudaLimitMallocHeapSize));
+    printf("device heap: %zu bytes\n", heap_bytes);
     vec3* fb;
     checkCudaErrors(cudaMallocManaged((void**)&fb, nx * ny * sizeof(vec3)));
     hitable **d_list, **d_world;

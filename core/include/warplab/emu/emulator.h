@@ -120,6 +120,11 @@ class LaunchError : public std::runtime_error {
 // any host, which a benchmark divides by its time.
 std::uint64_t lane_instructions_run();
 
+// The size of the device heap that kernels' malloc and new draw on
+// (cudaLimitMallocHeapSize): 8 MB, as on a GPU, unless set; past it malloc gives null.
+std::size_t device_heap_bytes();
+void set_device_heap_bytes(std::size_t bytes);
+
 namespace detail {
 struct KernelBody;  // how a launch runs its threads: core/src/emu/runtime.h
 }

@@ -73,9 +73,10 @@ def read_records(path):
     return records
 
 
-def run_batch(command, results, first, count, log):
+def run_batch(command, results, first, count, log, env=None):
     """Runs `command + [results, FIRST]` until every kernel of the batch has a record
-    or has failed; returns ({index: words}, {index: failure text})."""
+    or has failed; returns ({index: words}, {index: failure text}). `env`: the
+    programs' environment, where not this one."""
     failures = {}
     start = first
     if os.path.exists(results):
@@ -83,7 +84,7 @@ def run_batch(command, results, first, count, log):
     while start < first + count:
         try:
             proc = subprocess.run(command + [results, str(start - first)], capture_output=True, text=True,
-                                  timeout=RUN_TIMEOUT)
+                                  timeout=RUN_TIMEOUT, env=env)
         except subprocess.TimeoutExpired as e:  # a kernel that never ends: the next without a record
             stderr = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
             proc = subprocess.CompletedProcess(e.cmd, -9, "", stderr + f"\nstopped after {RUN_TIMEOUT} s: a kernel did not end\n")
@@ -292,6 +293,23 @@ def run_emulator(warplab, seed, count, work, jobs, progress=None, simd=False, en
             failures.update(f)
     manifests = {m["index"]: m for item in plan for m in item[1]}
     return words, failures, {item[3]: item[2] for item in plan}, manifests
+
+
+# Which NaN a double instruction passes on where several operands are NaN: PTX
+# leaves it open, and the GPU's choice follows the order ptxas gave the
+# operands. The emulator keeps the first of its order (values.h); with this
+# variable set, the last: a kernel whose words are the GPU's that way differs
+# only by that choice.
+OTHER_NAN_CHOICE = {"WARPLAB_NAN_OPERAND": "last"}
+
+
+def other_nan_choice(warplab, seed, index, work, simd=False):
+    """Kernel `index` alone on the emulator keeping the other NaN operand: its words, or None if it failed."""
+    os.makedirs(work, exist_ok=True)
+    path, _, _ = write_batch(seed, index, 1, work, simd)
+    words, _ = run_batch(emulator_command(warplab, path), path[:-3] + ".bin", index, 1, path[:-3] + ".log",
+                         dict(os.environ, **OTHER_NAN_CHOICE))
+    return words.get(index)
 
 
 def load_expected(path):

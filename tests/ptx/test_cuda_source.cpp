@@ -231,6 +231,22 @@ TEST(CudaSource, TemplateArgumentsOfAPrintedInstance)
     EXPECT_EQ(wl::ptx::template_arguments("reduce0"), Args{});
 }
 
+// The name before the arguments and parameters; a kernel named bare or
+// qualified, never by a part of its name or an empty one.
+TEST(CudaSource, InstanceNamesAndTheKernelsTheyName)
+{
+    EXPECT_EQ(wl::ptx::instance_name("ns::pair_sums<Pair<int, float>, 64u>(Pair<int, float> const*, float*)"), "ns::pair_sums");
+    EXPECT_EQ(wl::ptx::instance_name("vector_add(float const*, float*, int)"), "vector_add");
+    EXPECT_EQ(wl::ptx::instance_name("reduce0"), "reduce0");
+    EXPECT_TRUE(wl::ptx::kernel_named("ns::reduce2", "reduce2"));
+    EXPECT_TRUE(wl::ptx::kernel_named("ns::reduce2", "ns::reduce2"));
+    EXPECT_TRUE(wl::ptx::kernel_named("reduce2", "reduce2"));
+    EXPECT_FALSE(wl::ptx::kernel_named("ns::reduce2", "duce2"));  // a tail of the name is not a name
+    EXPECT_FALSE(wl::ptx::kernel_named("ns::reduce2", "reduce"));
+    EXPECT_FALSE(wl::ptx::kernel_named("other::ns::reduce2x", "ns::reduce2"));
+    EXPECT_FALSE(wl::ptx::kernel_named("reduce2", ""));
+}
+
 // 256 however the printer writes it; a type, a bool or a half-number is no value.
 TEST(CudaSource, IntegralArgumentsAsPrinted)
 {

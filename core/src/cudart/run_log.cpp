@@ -69,7 +69,7 @@ void RunLog::write_trace(const LaunchRecord& r, const std::string& source, const
     trace::BlockAnalysis a = trace::analyze_block(records, r.watched_block, r.block[0] * r.block[1] * r.block[2], nullptr, warp_width);
     // Shared arrays in the types the source declares (a template's T stays as traced:
     // which type a program's instance took is the demangled name's business).
-    ptx::use_declared_types(a, ptx::read_cuda_files(source), r.kernel.substr(0, r.kernel.find_first_of("<(")), "");
+    ptx::use_declared_types(a, ptx::read_cuda_files(source), ptx::instance_name(r.kernel), "");
     nlohmann::json doc = trace::trace_document_header();
     doc.update({{"kernel", r.kernel},
                 {"launch", r.index},

@@ -8,6 +8,7 @@
 #include <cstdlib>
 
 #include "lower.h"
+#include "warplab/ptx/cuda_source.h"
 
 namespace wl::ptx::detail {
 
@@ -305,12 +306,7 @@ void Module::name_parameters(std::string_view kernel, const std::vector<std::str
 {
     for (detail::Function& f : impl_->functions) {
         if (!f.entry || f.declared_only || f.info.params.size() != names.size()) continue;
-        const std::string& d = f.info.demangled;
-        const std::string_view qualified = std::string_view(d).substr(0, d.find_first_of("<("));
-        const bool named = qualified == kernel ||
-                           (qualified.size() > kernel.size() + 2 && qualified.ends_with(kernel) &&
-                            qualified.substr(qualified.size() - kernel.size() - 2, 2) == "::");
-        if (!named) continue;
+        if (!kernel_named(instance_name(f.info.demangled), kernel)) continue;
         for (std::size_t i = 0; i < names.size(); ++i) f.info.params[i].source_name = names[i];
     }
 }

@@ -477,6 +477,14 @@ std::vector<std::string> KernelDecl::parameter_names() const
 
 CudaSource read_cuda_source(std::string_view text) { return Reader(text).read(); }
 
+std::string_view instance_name(std::string_view instance) { return instance.substr(0, instance.find_first_of("<(")); }
+
+bool kernel_named(std::string_view qualified, std::string_view name)
+{
+    return !name.empty() && (qualified == name || (qualified.size() > name.size() + 2 && qualified.ends_with(name) &&
+                                                   qualified.substr(qualified.size() - name.size() - 2, 2) == "::"));
+}
+
 std::vector<std::string> template_arguments(std::string_view instance)
 {
     const std::size_t open = instance.find('<');
@@ -518,16 +526,11 @@ unsigned type_bytes(std::string_view type)
 
 const VariableDecl* find_shared(const std::vector<CudaSource>& sources, std::string_view name, std::string_view kernel)
 {
-    // "ns::reduce" is the kernel "reduce" a version names bare.
-    const auto is_kernel = [&](const std::string& k) {
-        return !kernel.empty() && (k == kernel || (k.size() > kernel.size() + 2 && k.ends_with(kernel) &&
-                                                   k.compare(k.size() - kernel.size() - 2, 2, "::") == 0));
-    };
     const VariableDecl* first = nullptr;
     for (const CudaSource& source : sources)
         for (const VariableDecl& v : source.variables) {
             if (v.space != VariableDecl::Space::Shared || v.name != name) continue;
-            if (is_kernel(v.kernel)) return &v;
+            if (kernel_named(v.kernel, kernel)) return &v;  // "ns::reduce" is the kernel "reduce" a version names bare
             if (!first) first = &v;
         }
     return first;

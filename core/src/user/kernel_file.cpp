@@ -28,14 +28,6 @@ std::string read_text(const std::string& path, bool& ok)
     return s.str();
 }
 
-// "ns::reduce2<int>(int*, int*, unsigned int)" -> "ns::reduce2"
-std::string qualified_name(const std::string& demangled) { return demangled.substr(0, demangled.find_first_of("<(")); }
-
-bool names_match(const std::string& qualified, std::string_view name)
-{
-    return qualified == name || (qualified.size() > name.size() + 2 && qualified.ends_with("::" + std::string(name)));
-}
-
 // One argument as a comparable text: "(unsigned short)256", "256u", "256ul" -> "256";
 // a type without its spaces.
 std::string normalised(const std::string& a)
@@ -95,7 +87,7 @@ std::string written_instance(const std::string& demangled)
 {
     std::string out;
     for (const std::string& a : template_arguments(demangled)) out += (out.empty() ? "" : ", ") + a;
-    return qualified_name(demangled) + "<" + out + ">";
+    return std::string(instance_name(demangled)) + "<" + out + ">";
 }
 
 }  // namespace
@@ -182,7 +174,7 @@ const KernelDecl& KernelFile::pick(std::string_view name) const
                               kernel_list(kernels_) + ")");
     }
     for (const KernelDecl& k : kernels_)
-        if (names_match(k.name, name)) return k;
+        if (kernel_named(k.name, name)) return k;
     throw KernelFileError("no kernel '" + std::string(name) + "' in " + shown_ + "; its kernels: " + kernel_list(kernels_));
 }
 
@@ -198,14 +190,14 @@ const KernelFile::Instance& KernelFile::instance(std::string_view name, const Te
     };
     if (!k.is_template) {
         for (const KernelInfo& info : compiled)
-            if (names_match(qualified_name(info.demangled), k.name) && template_arguments(info.demangled).empty())
+            if (kernel_named(instance_name(info.demangled), k.name) && template_arguments(info.demangled).empty())
                 return found(plain, info, "");
         throw KernelFileError("nvcc made no kernel " + k.name + " of " + shown_ + " (is it defined, not only declared?)");
     }
     // The file's own explicit instantiation, where one agrees with the fill.
     const std::vector<std::optional<std::string>> filled = fill_params(k, fill);
     for (const KernelInfo& info : compiled)
-        if (names_match(qualified_name(info.demangled), k.name) && fits(template_arguments(info.demangled), filled))
+        if (kernel_named(instance_name(info.demangled), k.name) && fits(template_arguments(info.demangled), filled))
             return found(plain, info, written_instance(info.demangled) + ", the file's explicit instantiation");
     const TemplateParam* open = nullptr;
     const std::optional<std::string> args = argument_list(k, filled, &open);
@@ -236,7 +228,7 @@ const KernelFile::Instance& KernelFile::instance(std::string_view name, const Te
         warnings_[module.get()] = ptx.warnings;
     }
     for (const KernelInfo& info : module->kernels())
-        if (names_match(qualified_name(info.demangled), k.name) && fits(template_arguments(info.demangled), filled))
+        if (kernel_named(instance_name(info.demangled), k.name) && fits(template_arguments(info.demangled), filled))
             return found(*module, info, written_instance(info.demangled) + ", instantiated for " + fill.launch);
     throw KernelFileError("nvcc made no kernel " + k.name + "<" + *args + "> of " + shown_);
 }

@@ -77,6 +77,14 @@ CudaSource read_cuda_source(std::string_view text);
 // "ns::k<Pair<int, float>, 256u>(int*)"; {} for a name without them.
 std::vector<std::string> template_arguments(std::string_view instance);
 
+// The name of a printed instance without its template arguments and
+// parameters: "ns::k" of "ns::k<int, 256u>(int const*, int*)".
+std::string_view instance_name(std::string_view instance);
+
+// Whether the kernel `qualified` ("ns::reduce2") is the one a user names as
+// `name`, bare ("reduce2") or qualified ("ns::reduce2").
+bool kernel_named(std::string_view qualified, std::string_view name);
+
 // The value of a printed template argument that is an integer: 256 of "256",
 // "256u", "256ul" or "(unsigned short)256", -3 of "-3l"; nothing for a type
 // ("int", "Pair<int, float>") or a bool ("true").

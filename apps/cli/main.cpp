@@ -1,10 +1,10 @@
 // warplab: the command-line front end.
 //   warplab list
 //   warplab occupancy <lab> [version] [--gpu h100|a100|rtx4090|g80|all] [--block N] [--registers R] [--smem B] [--type T]
-//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size S|M,N,K] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-instructions N] [--requests] [--mix] [--json]
+//   warplab trace <lab> <version> [--file F.cu [--kernel K] [--shared-bytes B]] [--n N] [--size SHAPE] [--block B] [--type T] [--backend B] [--schedule S] [--warp-size 32|64] [--max-instructions N] [--requests] [--mix] [--json]
 //                 [--compare [A] B] [--without-barrier LINE] [--<a setting> N] [--<a lab's input> VALUE]
-//   warplab sweep coalescing [version] [--n N] [--block B] [--backend B] [--markdown]
-//   warplab bench <lab> [--n N] [--size S|M,N,K ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
+//   warplab sweep <lab> [version] [--n N] [--block B] [--backend B] [--markdown]
+//   warplab bench <lab> [--n N] [--size SHAPE ...] [--type T] [--warm] [--json] [--csv] [--record FILE] [--recorded]
 //                        [--markdown [--versions v1,v2,ref]] [--<a lab's detail>] [--recorded --published] [--<a lab's input> VALUE]
 // Exit codes: 0 ok, 1 a result was wrong, 2 bad input (or no GPU to time on), 3 the kernel faulted.
 #include <CLI/CLI.hpp>
@@ -51,8 +51,8 @@ struct TraceArgs {
     std::string file, kernel;  // the user's own kernel, run in place of `version`'s
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block (default: the lab's textbook's)
     std::optional<std::size_t> n;
-    std::string size;  // matmul: S or M,N,K
-    std::string block;  // B threads, or WxH (the image lab's 2D groups)
+    std::string size;   // the problem's shape, where the lab's has dimensions (Lab::shape_form)
+    std::string block;  // B threads, or the lab's own form (Lab::block_form: WxH)
     std::map<std::string, std::string> inputs;  // --<name> VALUE: the labs' own inputs (Lab::inputs), by name; empty: not given
     std::uint32_t watch = 0;
     unsigned warp_size = 32;  // --warp-size: 64 emulates AMD's wavefront
@@ -358,7 +358,7 @@ int sweep(const TraceArgs& a)
 struct BenchArgs {
     std::string lab, type, record;
     std::vector<std::size_t> n;
-    std::vector<std::string> sizes;  // matmul: S or M,N,K, one per size
+    std::vector<std::string> sizes;  // the problem's shapes (Lab::shape_form), one per table
     std::vector<std::string> versions;  // --markdown: only these rows ("ref": the vendor library's)
     std::string file, kernel, as;       // the user's own kernel, timed as one more row, launched as version `as`
     std::optional<std::uint32_t> shared_bytes;  // its dynamic shared memory per block
@@ -546,8 +546,8 @@ int main(int argc, char** argv)
     tr->add_option("--shared-bytes", ta.shared_bytes,
                    "with --file: dynamic shared memory per block for its extern __shared__ array (default: what the lab's textbook host code gives)");
     tr->add_option("--n", ta.n, "number of elements (default: the lab's)");
-    tr->add_option("--size", ta.size, "matmul: S (S×S×S) or M,N,K (default: one block's worth, K = 64); transpose: S or ROWS,COLS");
-    tr->add_option("--block", ta.block, "threads per block, or WxH for the image lab's 2D groups (default: the version's, as warplab bench times it)");
+    tr->add_option("--size", ta.size, "the problem's shape (" + warplab::shape_forms() + "; default: the version's)")->type_name("SHAPE");
+    tr->add_option("--block", ta.block, "threads per block (" + warplab::block_forms() + "; default: the version's, as warplab bench times it)");
     warplab::add_input_options(*tr, ta.inputs, false);
     add_type_option(tr, ta.type);
     tr->add_option("--backend", ta.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
@@ -592,9 +592,9 @@ int main(int argc, char** argv)
     }
 
     TraceArgs sa;
-    CLI::App* sw = app.add_subcommand("sweep", "trace every setting of a coalescing version: sectors per request and GB/s");
-    sw->add_option("lab", sa.lab, "lab: coalescing")->required();
-    sw->add_option("version", sa.version, "v1 (offset) or v2 (stride); default both");
+    CLI::App* sw = app.add_subcommand("sweep", "trace a version at every setting it takes (" + settings_text() + ")");
+    sw->add_option("lab", sa.lab, "lab: " + warplab::labs_where([](const warplab::Lab& l) { return bool(l.sweep); }))->required();
+    sw->add_option("version", sa.version, "version (default: each)");
     sw->add_option("--n", sa.n, "number of elements (default: the lab's)");
     sw->add_option("--block", sa.block, "threads per block (default: the version's, as warplab bench times it)");
     sw->add_option("--backend", sa.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
@@ -603,8 +603,9 @@ int main(int argc, char** argv)
     BenchArgs ba;
     CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
     be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
-    be->add_option("--n", ba.n, "sizes, comma-separated (default: the lab's; reduction: 2^20, 2^22, 2^24, 2^28, 2^30)")->delimiter(',');
-    be->add_option("--size", ba.sizes, "matmul sizes: S (S×S×S) or M,N,K; transpose: S or ROWS,COLS; several allowed (default: the lab's)");
+    be->add_option("--n", ba.n, "sizes in elements, comma-separated (default: the lab's)")->delimiter(',');
+    be->add_option("--size", ba.sizes, "the problem's shapes (" + warplab::shape_forms() + "); several allowed (default: the lab's)")
+        ->type_name("SHAPE");
     add_type_option(be, ba.type);
     be->add_flag("--warm", ba.warm, "keep L2 warm between runs (default: flush it before each run)");
     be->add_option("--seconds", ba.seconds, "time budget per version (default 1)");
@@ -625,8 +626,8 @@ int main(int argc, char** argv)
     be->add_option("--kernel", ba.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     be->add_option("--as", ba.as, "with --file: the version whose launch your kernel takes (default: the first)");
     be->add_option("--shared-bytes", ba.shared_bytes, "with --file: dynamic shared memory per block for its extern __shared__ array");
-    be->add_option("--block", ba.blocks, "time every version at this block (reduction: B threads) or group (image: WxH); "
-                                         "several allowed, one table each (default: each version's own)");
+    be->add_option("--block", ba.blocks, "time every version at this block, B threads (" + warplab::block_forms() +
+                                         "); several allowed, one table each (default: each version's own)");
     warplab::add_input_options(*be, ba.inputs, true);
 
     GradeCommand grade(app);

@@ -146,7 +146,7 @@ void add_user_kernel_row(BenchTable& table, TimingDevice& gpu, const KernelFiles
                                                    "another version");
     for (BenchRow& row : rows) {
         const std::string as_row = row.version;  // "v3", or "v1 offset 5"
-        const bool of_as = as_row.starts_with(o.as_version);  // else an empty row (image: a group the version is not built for)
+        const bool of_as = as_row.starts_with(o.as_version);  // else an empty row (a 2D group the version is not built for)
         row.version = kUserVersionId + (of_as ? as_row.substr(o.as_version.size()) : std::string());
         row.variant = true;
         row.previous_version = as_row;

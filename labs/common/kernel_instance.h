@@ -26,7 +26,7 @@ template <class V, class Args> struct KernelInstance {
 
 // Whether a user's --file kernel runs in place of V's: every version's, but
 // not a lab's own later pass that each version shares (one that declares
-// `static constexpr bool lab_pass = true`, as the image lab's sum of partials).
+// `static constexpr bool lab_pass = true`, as a 2D reduction's sum of partials).
 template <class V> constexpr bool user_stands_in = !requires { V::lab_pass; };
 
 namespace detail {

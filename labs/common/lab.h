@@ -58,7 +58,7 @@ struct RunRequest {
     // the PTX before the run, the rest unchanged (labs/common/without_barrier.h);
     // 0: none. The emulator runs it.
     std::uint32_t without_barrier = 0;
-    // Labs with 2D thread groups: the group as {x, y} (--block WxH); empty: `block`, or the version's.
+    // Labs with 2D thread groups (Lab::block_form): the group as {x, y} (--block WxH); empty: `block`, or the version's.
     std::vector<unsigned> block_dim;
     // The values of the lab's own inputs (Lab::Input), by name; an input not given is absent.
     std::map<std::string, std::string> inputs;
@@ -134,6 +134,10 @@ struct Lab {
     std::size_t default_n = 0;
     unsigned default_block = 0;
     std::vector<std::string> types{};
+    // How a command line writes its problem's shape (--size; the viewer's --shape), for a lab whose problem has
+    // dimensions ("S for S×S×S, or M,N,K"), and its block where that is more than B threads ("WxH, a 2D group");
+    // empty: n elements, B threads. The front ends' help reads them.
+    std::string shape_form{}, block_form{};
     std::function<RunResult(const RunRequest&)> run{};  // throws std::invalid_argument on bad input
     std::vector<std::size_t> bench_sizes{};             // what `warplab bench <lab>` times by default
     std::function<BenchTable(const BenchOptions&)> bench{};  // on the GPU; throws std::invalid_argument without one
@@ -161,7 +165,7 @@ struct Lab {
     // the seeded data. `check` refuses a value in one sentence (std::invalid_argument), given the
     // problem's shape asked for (empty: none), before anything runs.
     struct Input {
-        std::string name, value_name;  // "image", "PICTURE.png": --image PICTURE.png
+        std::string name, value_name;  // --<name> <value_name> ("FILE.png"): the option and its value in the help
         std::string trace_help, bench_help;
         std::function<void(const std::string& value, const std::vector<std::size_t>& shape)> check{};
     };

@@ -5,6 +5,24 @@
 
 namespace warplab {
 
+std::string per_lab(const std::function<std::string(const Lab&)>& of)
+{
+    std::string out;
+    for (const Lab& lab : all_labs())
+        if (const std::string text = of(lab); !text.empty()) out += (out.empty() ? "" : "; ") + lab.id + ": " + text;
+    return out;
+}
+
+std::string shape_forms()
+{
+    return per_lab([](const Lab& lab) { return lab.shape_form; });
+}
+
+std::string block_forms()
+{
+    return per_lab([](const Lab& lab) { return lab.block_form; });
+}
+
 std::string labs_where(const std::function<bool(const Lab&)>& which)
 {
     std::string out;

@@ -1,6 +1,6 @@
-// The front ends' options that the labs declare (Lab::Input): their help made
-// from the registry and their values checked, one way for the CLI and the
-// viewer, so that a new lab changes neither.
+// The front ends' options that the labs declare (Lab::Input, Lab::shape_form,
+// Lab::block_form): their help made from the registry and their values checked,
+// one way for the CLI and the viewer, so that a new lab changes neither.
 #pragma once
 #include <functional>
 #include <map>
@@ -11,6 +11,15 @@
 #include "labs/common/lab.h"
 
 namespace warplab {
+
+// "matmul: S or M,N,K; transpose: S or ROWS,COLS": each lab's id and what `of` says of it,
+// for the labs it says something of, in the registry's order.
+std::string per_lab(const std::function<std::string(const Lab&)>& of);
+
+// The labs' shapes and blocks as a command line writes them (Lab::shape_form,
+// Lab::block_form), for --size's and --block's help: "matmul: S for S×S×S, or M,N,K; ...".
+std::string shape_forms();
+std::string block_forms();
 
 // "transfers", "a and b": the labs `which` holds for, by id, as a refusal
 // names them ("--timeline: ... (the transfers lab does)"); empty: none.
@@ -23,7 +32,7 @@ struct DeclaredInput {
 };
 std::vector<DeclaredInput> declared_inputs();
 
-// Its help, each declaring lab's: "image lab: reduce this PNG file instead of the seeded picture".
+// Its help, each declaring lab's: "<lab> lab: <its trace_help or bench_help>".
 std::string input_help(const DeclaredInput& input, bool bench);
 
 // --<name> VALUE on a CLI11 command for each declared input; its value lands
@@ -42,7 +51,7 @@ std::map<std::string, std::string> given_inputs(const std::map<std::string, std:
 std::map<std::string, std::string> own_inputs(const Lab& lab, const std::map<std::string, std::string>& given);
 
 // Refuses, in one sentence (std::invalid_argument), an input `lab` does not
-// declare ("--image is the image lab's input, not the reduction lab's"), then
+// declare ("--<name> is the <lab> lab's input, not the reduction lab's"), then
 // has the lab check each of its own (`shape`: the problem's, asked for; empty: none).
 void check_inputs(const Lab& lab, const std::map<std::string, std::string>& given, const std::vector<std::size_t>& shape);
 

@@ -1,5 +1,5 @@
-// RGBA images as PNG files (libpng): the viewer's screenshots and the image
-// lab's --image input.
+// RGBA images as PNG files (libpng): the viewer's screenshots and a lab's
+// picture given as its input (Lab::Input).
 #pragma once
 #include <cstddef>
 #include <cstdint>

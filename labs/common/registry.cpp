@@ -61,7 +61,7 @@ const std::vector<Lab>& all_labs()
         // 3072^3 makes 288 tiles of 128×256, 2.2 waves on 132 SMs: what v13 (stream-K) is for;
         // 8192^3 (BF16 versions and cuBLAS only) is where BF16 GEMMs are commonly compared.
         make_lab<matmul::Description>({.id = "matmul", .title = "Matrix multiply (SGEMM)", .default_n = 0, .default_block = 0,
-                                       .types = {"float"}, .bench_sizes = {1024, 2048, 3072, 4096, 8192}},
+                                       .types = {"float"}, .shape_form = "S for S×S×S, or M,N,K", .bench_sizes = {1024, 2048, 3072, 4096, 8192}},
                                       WL_GPU_BACKENDS(matmul)),
         // 2^12 outputs: 16 blocks, quick to trace at every setting of a sweep.
         make_lab<coalescing::Description>({.id = "coalescing", .title = "Coalescing (offset and stride copies)", .default_n = 1u << 12,
@@ -72,7 +72,7 @@ const std::vector<Lab>& all_labs()
         // the size v5's target ratio to the copy is set at; 2048×2048 (16 MiB) shows
         // the ladder where the data nearly fits in L2 (flushed before each run).
         make_lab<transpose::Description>({.id = "transpose", .title = "Matrix transpose (Harris)", .default_n = 0, .default_block = 0,
-                                          .types = {"float"}, .bench_sizes = {2048, 8192}},
+                                          .types = {"float"}, .shape_form = "S or ROWS,COLS", .bench_sizes = {2048, 8192}},
                                          WL_GPU_BACKENDS(transpose)),
         make_host_program_lab<transfers::Description>({.id = "transfers", .title = "Host transfers and two GPUs", .default_n = 1u << 20,
                                                        .default_block = 256, .types = {"float"},
@@ -81,7 +81,7 @@ const std::vector<Lab>& all_labs()
         // n = 0: the picture is --size W,H or a PNG file, its input (trace default 320×180);
         // the bench's one size is the blog's 1080p frame, as {W, H}.
         make_lab<image::Description>({.id = "image", .title = "Image luminance, 2D groups (the AMD blog)", .default_n = 0,
-                                      .default_block = 0, .types = {"float"},
+                                      .default_block = 0, .types = {"float"}, .shape_form = "W,H", .block_form = "WxH, a 2D group",
                                       .bench_sizes = {image::kBenchWidth * image::kBenchHeight},
                                       .inputs = {image::picture_input()}, .panel = "image"},
                                      WL_GPU_BACKENDS(image)),

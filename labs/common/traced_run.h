@@ -21,7 +21,7 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
 
 // What the document leaves out and a front end that loads a run draws (the
 // viewer in a browser, whose traces run in a Worker): the problem line, how
-// shared accesses were counted, the image lab's partial sums.
+// shared accesses were counted, a 2D reduction's partial sums.
 nlohmann::json run_extras(const TracedRun& run);
 
 // The run that trace_document and run_extras describe, as trace_version

@@ -97,9 +97,9 @@ struct Selection {
     std::size_t lab = 0, version = 0;
     std::uint32_t step = 0;
     unsigned block = 0;  // threads per block; 0: each version's bench block
-    std::vector<unsigned> block_dim;  // a 2D group {W, H} (the image lab); empty: `block`
+    std::vector<unsigned> block_dim;  // a 2D group {W, H} (Lab::block_form); empty: `block`
     std::size_t n = 0;   // elements (--n, the header's field); 0: each version's trace default
-    std::vector<std::size_t> shape;  // the problem's dimensions (matmul S or M,N,K; transpose S or rows,cols; image W,H); empty: n
+    std::vector<std::size_t> shape;  // the problem's dimensions (Lab::shape_form); empty: n
     std::string type;    // element type; empty: the lab's first
     wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
     BackendChoice backend = BackendChoice::Auto;

@@ -74,10 +74,9 @@ std::optional<Options> parse_options(int argc, char** argv)
         ->expected(0, 1);
     cli.add_option("--step", o.step, "step to show (default 0)");
     cli.add_option("--n", o.n, "number of elements, as warplab trace --n (default: the version's trace size)");
-    cli.add_option("--shape", shape,
-                   "the problem's dimensions, as warplab trace --size (here --size is the window's): matmul S or M,N,K; "
-                   "transpose S or ROWS,COLS; image W,H");
-    cli.add_option("--block", block, "threads per block, or WxH for the image lab's 2D groups (default: the version's, as warplab bench times it)");
+    cli.add_option("--shape", shape, "the problem's shape, as warplab trace --size (here --size is the window's): " + shape_forms())
+        ->type_name("SHAPE");
+    cli.add_option("--block", block, "threads per block (" + block_forms() + "; default: the version's, as warplab bench times it)");
     cli.add_option("--type", o.type, "element type (default: the lab's first)");
     cli.add_option("--schedule", o.schedule, "emulator lane schedule: independent or lockstep")
         ->check(CLI::IsMember(wl::emu::schedule_names()));

@@ -205,8 +205,11 @@ std::vector<std::string> compile_flags(std::size_t instructions)
 {
     const std::string src = WARPLAB_SOURCE_DIR;
     // -ffp-contract=off: no product and sum fused that the interpreter rounds apart. -O1: a
-    // kernel of thousands of instructions compiles in seconds.
-    return {WARPLAB_HOST_CXX, "-std=c++20", instructions <= kOptimisedInstructions ? "-O1" : "-O0", "-fPIC", "-shared", "-ffp-contract=off", "-w",
+    // kernel of thousands of instructions compiles in seconds; with values.h's small helpers
+    // (fused, f32_result, compare_floats) inlined, which -O1 alone leaves as calls.
+    const bool optimised = instructions <= kOptimisedInstructions;
+    return {WARPLAB_HOST_CXX, "-std=c++20", optimised ? "-O1" : "-O0", optimised ? "-finline-small-functions" : "-fno-inline-small-functions",
+            "-fPIC", "-shared", "-ffp-contract=off", "-w",
             "-I" + src + "/core/src/ptx", "-I" + src + "/core/include"};
 }
 

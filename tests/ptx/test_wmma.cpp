@@ -1,0 +1,258 @@
+// CUDA's warp matrix functions (nvcuda::wmma, m16n16k16) as the interpreter
+// runs them: wmma.load of A, B and C from global or shared memory in row- or
+// column-major order with a stride, the warp's product, wmma.store of D. The
+// inputs are small integers, so that every product and sum is exact in half,
+// bf16 and float and D is derived by hand:
+//   A[m][k] = 1 + (k == (m + 3) % 16 ? m + 1 : 0), B[k][n] = k - n, C[m][n] = 100m + n
+//   D[m][n] = Σk A[m][k]·B[k][n] + C[m][n]
+//           = Σk (k - n) + (m + 1)·((m + 3) % 16 - n) + 100m + n
+//           = 120 - 16n + (m + 1)·((m + 3) % 16 - n) + 100m + n
+// e.g. D[0][0] = 120 + 3 = 123; D[2][5] = 120 - 80 + 3·0 + 205 = 245;
+// D[15][15] = 120 - 240 + 16·(2 - 15) + 1515 = 1187. All |D| < 2048: exact in half.
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "ptx_test_util.h"
+#include "values.h"
+
+namespace {
+
+using wl::ptx::testing::compile_module;
+using wl::ptx::detail::bf16_to_float;
+using wl::ptx::detail::float_to_bf16;
+using wl::ptx::detail::float_to_half;
+using wl::ptx::detail::half_to_float;
+
+const char* kWmma = R"(
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <mma.h>
+using namespace nvcuda;
+
+// A row-major with stride lda, B column-major with stride ldb, C row-major (16), D stored column-major with stride ldd.
+__global__ void strided_global(const half* A, const half* B, const float* C, float* D, int lda, int ldb, int ldd)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::load_matrix_sync(a, A, lda);
+    wmma::load_matrix_sync(b, B, ldb);
+    wmma::load_matrix_sync(acc, C, 16, wmma::mem_row_major);
+    wmma::mma_sync(acc, a, b, acc);
+    wmma::store_matrix_sync(D, acc, ldd, wmma::mem_col_major);
+}
+
+// A column-major, staged through shared memory by the warp; B row-major; C and D half, row-major.
+__global__ void shared_half(const half* A, const half* B, const half* C, half* D)
+{
+    __shared__ half tile[16 * 16];
+    for (int i = threadIdx.x; i < 16 * 16; i += warpSize) tile[i] = A[i];
+    __syncwarp();
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::col_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, half> acc;
+    wmma::load_matrix_sync(a, tile, 16);
+    wmma::load_matrix_sync(b, B, 16);
+    wmma::load_matrix_sync(acc, C, 16, wmma::mem_row_major);
+    wmma::mma_sync(acc, a, b, acc);
+    wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
+}
+
+// bf16 A and B, both row-major; C zero by fill_fragment, then added element-wise; D row-major float.
+__global__ void bf16_rows(const __nv_bfloat16* A, const __nv_bfloat16* B, const float* C, float* D)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, __nv_bfloat16, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, __nv_bfloat16, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc, c;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(a, A, 16);
+    wmma::load_matrix_sync(b, B, 16);
+    wmma::mma_sync(acc, a, b, acc);
+    wmma::load_matrix_sync(c, C, 16, wmma::mem_row_major);
+    for (int i = 0; i < acc.num_elements; i++) acc.x[i] += c.x[i];
+    wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
+}
+
+// Wrong: lane `skip` leaves out the product, which needs the whole warp.
+__global__ void divergent(const half* A, const half* B, float* D, int skip)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(a, A, 16);
+    wmma::load_matrix_sync(b, B, 16);
+    if (threadIdx.x != skip)
+        wmma::mma_sync(acc, a, b, acc);  // line 61 of the kernel text
+    wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
+}
+
+// Wrong: only the first 8 rows of the shared tile are written before the load reads all 16.
+__global__ void half_staged(const half* A, float* D)
+{
+    __shared__ half tile[16 * 16];
+    for (int i = threadIdx.x; i < 8 * 16; i += warpSize) tile[i] = A[i];
+    __syncwarp();
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::fill_fragment(b, __float2half(1.0f));
+    wmma::load_matrix_sync(a, tile, 16);  // line 76 of the kernel text
+    wmma::mma_sync(acc, a, b, acc);
+    wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
+}
+)";
+
+const wl::ptx::Module& module()
+{
+    static const wl::ptx::Module m = compile_module(kWmma, "wmma_kernels.cu");
+    return m;
+}
+
+float a_value(unsigned m, unsigned k) { return 1.0f + (k == (m + 3) % 16 ? float(m + 1) : 0.0f); }
+float b_value(unsigned k, unsigned n) { return float(k) - float(n); }
+float c_value(unsigned m, unsigned n) { return float(100 * m + n); }
+float expected(unsigned m, unsigned n)
+{
+    return 120.0f - 16.0f * float(n) + float(m + 1) * (float((m + 3) % 16) - float(n)) + c_value(m, n);
+}
+
+constexpr std::uint16_t kHalfNan = 0x7E00;  // fills the padding a stride skips: read by mistake, it shows
+
+class Wmma : public ::testing::TestWithParam<wl::emu::Schedule> {};
+
+// The derivation's spot values, so that the formula itself is checked against the header's arithmetic.
+TEST(WmmaExpected, SpotValues)
+{
+    EXPECT_EQ(expected(0, 0), 123.0f);
+    EXPECT_EQ(expected(2, 5), 245.0f);
+    EXPECT_EQ(expected(15, 15), 1187.0f);
+}
+
+TEST_P(Wmma, RowAndColumnMajorGlobalWithStrides)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    wl::emu::Emulator emu;
+    emu.options.schedule = GetParam();
+    const unsigned lda = 24, ldb = 20, ldd = 18;  // odd paddings: a swapped or ignored stride moves values
+    auto* a = emu.alloc<std::uint16_t>(16 * lda);
+    auto* b = emu.alloc<std::uint16_t>(16 * ldb);
+    auto* c = emu.alloc<float>(16 * 16);
+    auto* d = emu.alloc<float>(16 * ldd);
+    std::fill(a, a + 16 * lda, kHalfNan);
+    std::fill(b, b + 16 * ldb, kHalfNan);
+    std::fill(d, d + 16 * ldd, -1.0f);
+    for (unsigned i = 0; i < 16; ++i)
+        for (unsigned j = 0; j < 16; ++j) {
+            a[i * lda + j] = float_to_half(a_value(i, j));  // A(m = i, k = j), row-major
+            b[j * ldb + i] = float_to_half(b_value(i, j));  // B(k = i, n = j), column-major
+            c[i * 16 + j] = c_value(i, j);
+        }
+    wl::ptx::launch(emu, module(), "strided_global", dim3(1), dim3(32), 0, a, b, c, d, int(lda), int(ldb), int(ldd));
+    for (unsigned m = 0; m < 16; ++m)
+        for (unsigned n = 0; n < 16; ++n) EXPECT_EQ(d[n * ldd + m], expected(m, n)) << "D[" << m << "][" << n << "]";
+    for (unsigned n = 0; n < 16; ++n)
+        for (unsigned m = 16; m < ldd; ++m) EXPECT_EQ(d[n * ldd + m], -1.0f) << "padding " << n << ", " << m;
+}
+
+TEST_P(Wmma, ColumnMajorSharedSourceAndHalfAccumulator)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    wl::emu::Emulator emu;
+    emu.options.schedule = GetParam();
+    auto* a = emu.alloc<std::uint16_t>(256);
+    auto* b = emu.alloc<std::uint16_t>(256);
+    auto* c = emu.alloc<std::uint16_t>(256);
+    auto* d = emu.alloc<std::uint16_t>(256);
+    for (unsigned i = 0; i < 16; ++i)
+        for (unsigned j = 0; j < 16; ++j) {
+            a[j * 16 + i] = float_to_half(a_value(i, j));  // A(m = i, k = j), column-major
+            b[i * 16 + j] = float_to_half(b_value(i, j));  // B(k = i, n = j), row-major
+            c[i * 16 + j] = float_to_half(c_value(i, j));
+        }
+    wl::ptx::launch(emu, module(), "shared_half", dim3(1), dim3(32), 0, a, b, c, d);
+    for (unsigned m = 0; m < 16; ++m)
+        for (unsigned n = 0; n < 16; ++n)
+            EXPECT_EQ(half_to_float(d[m * 16 + n]), expected(m, n)) << "D[" << m << "][" << n << "]";
+}
+
+TEST_P(Wmma, Bf16InputsAndElementWiseCode)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    wl::emu::Emulator emu;
+    emu.options.schedule = GetParam();
+    auto* a = emu.alloc<std::uint16_t>(256);
+    auto* b = emu.alloc<std::uint16_t>(256);
+    auto* c = emu.alloc<float>(256);
+    auto* d = emu.alloc<float>(256);
+    for (unsigned i = 0; i < 16; ++i)
+        for (unsigned j = 0; j < 16; ++j) {
+            a[i * 16 + j] = float_to_bf16(a_value(i, j));  // integers to 17: exact in bf16's 8 bits
+            b[i * 16 + j] = float_to_bf16(b_value(i, j));
+            c[i * 16 + j] = c_value(i, j);
+        }
+    ASSERT_EQ(bf16_to_float(a[3]), 2.0f);  // A[0][3] = 1 + 1
+    wl::ptx::launch(emu, module(), "bf16_rows", dim3(1), dim3(32), 0, a, b, c, d);
+    for (unsigned m = 0; m < 16; ++m)
+        for (unsigned n = 0; n < 16; ++n) EXPECT_EQ(d[m * 16 + n], expected(m, n)) << "D[" << m << "][" << n << "]";
+}
+
+// One lane skips mma_sync: the other 31 wait at it for a lane that never comes. The launch stops with a
+// fault at the product's line instead of hanging, for any lane skipping.
+TEST_P(Wmma, ALaneThatSkipsTheProductIsAFaultAtItsLine)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    for (int skip : {0, 5, 31}) {
+        wl::emu::Emulator emu;
+        emu.options.schedule = GetParam();
+        auto* a = emu.alloc<std::uint16_t>(256);
+        auto* b = emu.alloc<std::uint16_t>(256);
+        auto* d = emu.alloc<float>(256);
+        std::fill(a, a + 256, float_to_half(1.0f));
+        std::fill(b, b + 256, float_to_half(1.0f));
+        try {
+            wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, a, b, d, skip);
+            ADD_FAILURE() << "lane " << skip << " skipped mma_sync unnoticed";
+        } catch (const wl::emu::KernelFault& f) {
+            const std::string what = f.what();
+            EXPECT_NE(what.find("wmma.mma.sync"), std::string::npos) << what;
+            EXPECT_EQ(f.fault.line, 61u) << what;
+        }
+    }
+    // The same kernel with no lane skipping (skip = 32 is no lane) is right: D = 16 everywhere.
+    wl::emu::Emulator emu;
+    emu.options.schedule = GetParam();
+    auto* a = emu.alloc<std::uint16_t>(256);
+    auto* b = emu.alloc<std::uint16_t>(256);
+    auto* d = emu.alloc<float>(256);
+    std::fill(a, a + 256, float_to_half(1.0f));
+    std::fill(b, b + 256, float_to_half(1.0f));
+    wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, a, b, d, 32);
+    for (unsigned i = 0; i < 256; ++i) ASSERT_EQ(d[i], 16.0f) << i;
+}
+
+// A load of shared memory that the warp never wrote is the emulator's uninitialised-read fault, at the load.
+TEST_P(Wmma, ALoadOfUnwrittenSharedMemoryIsAFault)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    wl::emu::Emulator emu;
+    emu.options.schedule = GetParam();
+    auto* a = emu.alloc<std::uint16_t>(256);
+    auto* d = emu.alloc<float>(256);
+    std::fill(a, a + 256, float_to_half(1.0f));
+    try {
+        wl::ptx::launch(emu, module(), "half_staged", dim3(1), dim3(32), 0, a, d);
+        ADD_FAILURE() << "rows 8..15 of the tile were read unwritten unnoticed";
+    } catch (const wl::emu::KernelFault& f) {
+        EXPECT_EQ(f.fault.line, 76u) << f.what();
+        EXPECT_NE(std::string(f.what()).find("tile"), std::string::npos) << f.what();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Schedules, Wmma, ::testing::Values(wl::emu::Schedule::Independent, wl::emu::Schedule::Lockstep),
+                         [](const auto& info) { return std::string(wl::emu::to_string(info.param)); });
+
+}  // namespace

@@ -122,7 +122,35 @@ float expected(unsigned m, unsigned n)
 
 constexpr std::uint16_t kHalfNan = 0x7E00;  // fills the padding a stride skips: read by mistake, it shows
 
-class Wmma : public ::testing::TestWithParam<wl::emu::Schedule> {};
+// Each test's emulator, under the schedule of its instance.
+class Wmma : public ::testing::TestWithParam<wl::emu::Schedule> {
+protected:
+    void SetUp() override { emu.options.schedule = GetParam(); }
+
+    // A device array of `count` elements, element i being value(i).
+    template <class T, class Value> T* array(unsigned count, Value value)
+    {
+        T* p = emu.alloc<T>(count);
+        for (unsigned i = 0; i < count; ++i) p[i] = value(i);
+        return p;
+    }
+    // A 16×16 tile of `value(row, column)`, stored row-major (`row_major`) or column-major with `stride`, `pad` between.
+    template <class T, class Value> T* tile(Value value, bool row_major, unsigned stride = 16, T pad = T())
+    {
+        return array<T>(16 * stride, [&](unsigned i) {
+            const unsigned line = i / stride, position = i % stride;
+            if (position >= 16) return pad;
+            return row_major ? value(line, position) : value(position, line);
+        });
+    }
+
+    wl::emu::Emulator emu;
+};
+
+auto half_of(float (*value)(unsigned, unsigned))
+{
+    return [value](unsigned i, unsigned j) { return float_to_half(value(i, j)); };
+}
 
 // The derivation's spot values, so that the formula itself is checked against the header's arithmetic.
 TEST(WmmaExpected, SpotValues)
@@ -135,22 +163,11 @@ TEST(WmmaExpected, SpotValues)
 TEST_P(Wmma, RowAndColumnMajorGlobalWithStrides)
 {
     WL_SKIP_WITHOUT_NVCC();
-    wl::emu::Emulator emu;
-    emu.options.schedule = GetParam();
     const unsigned lda = 24, ldb = 20, ldd = 18;  // odd paddings: a swapped or ignored stride moves values
-    auto* a = emu.alloc<std::uint16_t>(16 * lda);
-    auto* b = emu.alloc<std::uint16_t>(16 * ldb);
-    auto* c = emu.alloc<float>(16 * 16);
-    auto* d = emu.alloc<float>(16 * ldd);
-    std::fill(a, a + 16 * lda, kHalfNan);
-    std::fill(b, b + 16 * ldb, kHalfNan);
-    std::fill(d, d + 16 * ldd, -1.0f);
-    for (unsigned i = 0; i < 16; ++i)
-        for (unsigned j = 0; j < 16; ++j) {
-            a[i * lda + j] = float_to_half(a_value(i, j));  // A(m = i, k = j), row-major
-            b[j * ldb + i] = float_to_half(b_value(i, j));  // B(k = i, n = j), column-major
-            c[i * 16 + j] = c_value(i, j);
-        }
+    auto* a = tile<std::uint16_t>(half_of(a_value), true, lda, kHalfNan);
+    auto* b = tile<std::uint16_t>(half_of(b_value), false, ldb, kHalfNan);
+    auto* c = tile<float>(c_value, true);
+    auto* d = array<float>(16 * ldd, [](unsigned) { return -1.0f; });
     wl::ptx::launch(emu, module(), "strided_global", dim3(1), dim3(32), 0, a, b, c, d, int(lda), int(ldb), int(ldd));
     for (unsigned m = 0; m < 16; ++m)
         for (unsigned n = 0; n < 16; ++n) EXPECT_EQ(d[n * ldd + m], expected(m, n)) << "D[" << m << "][" << n << "]";
@@ -161,18 +178,10 @@ TEST_P(Wmma, RowAndColumnMajorGlobalWithStrides)
 TEST_P(Wmma, ColumnMajorSharedSourceAndHalfAccumulator)
 {
     WL_SKIP_WITHOUT_NVCC();
-    wl::emu::Emulator emu;
-    emu.options.schedule = GetParam();
-    auto* a = emu.alloc<std::uint16_t>(256);
-    auto* b = emu.alloc<std::uint16_t>(256);
-    auto* c = emu.alloc<std::uint16_t>(256);
-    auto* d = emu.alloc<std::uint16_t>(256);
-    for (unsigned i = 0; i < 16; ++i)
-        for (unsigned j = 0; j < 16; ++j) {
-            a[j * 16 + i] = float_to_half(a_value(i, j));  // A(m = i, k = j), column-major
-            b[i * 16 + j] = float_to_half(b_value(i, j));  // B(k = i, n = j), row-major
-            c[i * 16 + j] = float_to_half(c_value(i, j));
-        }
+    auto* a = tile<std::uint16_t>(half_of(a_value), false);
+    auto* b = tile<std::uint16_t>(half_of(b_value), true);
+    auto* c = tile<std::uint16_t>(half_of(c_value), true);
+    auto* d = array<std::uint16_t>(256, [](unsigned) { return kHalfNan; });
     wl::ptx::launch(emu, module(), "shared_half", dim3(1), dim3(32), 0, a, b, c, d);
     for (unsigned m = 0; m < 16; ++m)
         for (unsigned n = 0; n < 16; ++n)
@@ -182,18 +191,11 @@ TEST_P(Wmma, ColumnMajorSharedSourceAndHalfAccumulator)
 TEST_P(Wmma, Bf16InputsAndElementWiseCode)
 {
     WL_SKIP_WITHOUT_NVCC();
-    wl::emu::Emulator emu;
-    emu.options.schedule = GetParam();
-    auto* a = emu.alloc<std::uint16_t>(256);
-    auto* b = emu.alloc<std::uint16_t>(256);
-    auto* c = emu.alloc<float>(256);
-    auto* d = emu.alloc<float>(256);
-    for (unsigned i = 0; i < 16; ++i)
-        for (unsigned j = 0; j < 16; ++j) {
-            a[i * 16 + j] = float_to_bf16(a_value(i, j));  // integers to 17: exact in bf16's 8 bits
-            b[i * 16 + j] = float_to_bf16(b_value(i, j));
-            c[i * 16 + j] = c_value(i, j);
-        }
+    // integers up to 17 in magnitude: exact in bf16's 8 significant bits
+    auto* a = tile<std::uint16_t>([](unsigned m, unsigned k) { return float_to_bf16(a_value(m, k)); }, true);
+    auto* b = tile<std::uint16_t>([](unsigned k, unsigned n) { return float_to_bf16(b_value(k, n)); }, true);
+    auto* c = tile<float>(c_value, true);
+    auto* d = array<float>(256, [](unsigned) { return -1.0f; });
     ASSERT_EQ(bf16_to_float(a[3]), 2.0f);  // A[0][3] = 1 + 1
     wl::ptx::launch(emu, module(), "bf16_rows", dim3(1), dim3(32), 0, a, b, c, d);
     for (unsigned m = 0; m < 16; ++m)
@@ -201,20 +203,15 @@ TEST_P(Wmma, Bf16InputsAndElementWiseCode)
 }
 
 // One lane skips mma_sync: the other 31 wait at it for a lane that never comes. The launch stops with a
-// fault at the product's line instead of hanging, for any lane skipping.
+// fault at the product's line instead of hanging, whichever lane skips.
 TEST_P(Wmma, ALaneThatSkipsTheProductIsAFaultAtItsLine)
 {
     WL_SKIP_WITHOUT_NVCC();
+    auto* ones = array<std::uint16_t>(256, [](unsigned) { return float_to_half(1.0f); });
+    auto* d = array<float>(256, [](unsigned) { return -1.0f; });
     for (int skip : {0, 5, 31}) {
-        wl::emu::Emulator emu;
-        emu.options.schedule = GetParam();
-        auto* a = emu.alloc<std::uint16_t>(256);
-        auto* b = emu.alloc<std::uint16_t>(256);
-        auto* d = emu.alloc<float>(256);
-        std::fill(a, a + 256, float_to_half(1.0f));
-        std::fill(b, b + 256, float_to_half(1.0f));
         try {
-            wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, a, b, d, skip);
+            wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, ones, ones, d, skip);
             ADD_FAILURE() << "lane " << skip << " skipped mma_sync unnoticed";
         } catch (const wl::emu::KernelFault& f) {
             const std::string what = f.what();
@@ -222,15 +219,8 @@ TEST_P(Wmma, ALaneThatSkipsTheProductIsAFaultAtItsLine)
             EXPECT_EQ(f.fault.line, 61u) << what;
         }
     }
-    // The same kernel with no lane skipping (skip = 32 is no lane) is right: D = 16 everywhere.
-    wl::emu::Emulator emu;
-    emu.options.schedule = GetParam();
-    auto* a = emu.alloc<std::uint16_t>(256);
-    auto* b = emu.alloc<std::uint16_t>(256);
-    auto* d = emu.alloc<float>(256);
-    std::fill(a, a + 256, float_to_half(1.0f));
-    std::fill(b, b + 256, float_to_half(1.0f));
-    wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, a, b, d, 32);
+    // The same kernel with no lane skipping (32 is no lane) is right: D = 16 ones times 16 ones everywhere.
+    wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, ones, ones, d, 32);
     for (unsigned i = 0; i < 256; ++i) ASSERT_EQ(d[i], 16.0f) << i;
 }
 
@@ -238,17 +228,14 @@ TEST_P(Wmma, ALaneThatSkipsTheProductIsAFaultAtItsLine)
 TEST_P(Wmma, ALoadOfUnwrittenSharedMemoryIsAFault)
 {
     WL_SKIP_WITHOUT_NVCC();
-    wl::emu::Emulator emu;
-    emu.options.schedule = GetParam();
-    auto* a = emu.alloc<std::uint16_t>(256);
-    auto* d = emu.alloc<float>(256);
-    std::fill(a, a + 256, float_to_half(1.0f));
+    auto* a = array<std::uint16_t>(256, [](unsigned) { return float_to_half(1.0f); });
+    auto* d = array<float>(256, [](unsigned) { return -1.0f; });
     try {
         wl::ptx::launch(emu, module(), "half_staged", dim3(1), dim3(32), 0, a, d);
         ADD_FAILURE() << "rows 8..15 of the tile were read unwritten unnoticed";
     } catch (const wl::emu::KernelFault& f) {
         EXPECT_EQ(f.fault.line, 76u) << f.what();
-        EXPECT_NE(std::string(f.what()).find("tile"), std::string::npos) << f.what();
+        EXPECT_NE(std::string(f.what()).find("tile[128]"), std::string::npos) << f.what();
     }
 }
 

@@ -52,6 +52,7 @@ const char* op_name(CollectiveOp op)
     case CollectiveOp::ReduceOr: return "__reduce_or_sync";
     case CollectiveOp::ReduceXor: return "__reduce_xor_sync";
     case CollectiveOp::MmaTf32: return "mma.sync";
+    case CollectiveOp::WarpMatrix: return "wmma.mma.sync";
     }
     return "?";
 }
@@ -177,9 +178,13 @@ void multiply_tf32_16x8x8(Collective& c)
 void complete(Block& b, Warp& w, Collective& c)
 {
     const unsigned base = static_cast<unsigned>(&w - b.warps.data()) * b.warp_width;
-    if (c.op == CollectiveOp::MmaTf32) {
-        // No step and no clock join: mma.sync orders no memory accesses.
-        multiply_tf32_16x8x8(c);
+    if (c.op == CollectiveOp::MmaTf32 || c.op == CollectiveOp::WarpMatrix) {
+        // No step and no clock join: mma.sync and wmma.mma order no memory accesses.
+        if (c.op == CollectiveOp::MmaTf32) multiply_tf32_16x8x8(c);
+        else if (std::string wrong = reinterpret_cast<WarpProduct>(c.in[0][0])(c.in); !wrong.empty() && !b.fault) {
+            const Lane& lane = b.lanes[base];  // named as the warp's lane 0, the product's first comparison
+            b.fault = Fault{b.kernel, b.idx, lane.view.thread_idx, lane.warp, lane.lane, lane.wait_file, lane.wait_line, wrong};
+        }
         for (std::uint64_t m = c.mask; m; m &= m - 1) set_state(b.lanes[base + std::countr_zero(m)], LaneState::Runnable);
         return;
     }
@@ -249,8 +254,8 @@ bool is_shuffle(CollectiveOp op) { return op >= CollectiveOp::ShflIdx && op <= C
 {
     const unsigned warp_width = lane.block->warp_width;
     std::ostringstream what;
-    if (warp_width == 64 && op == CollectiveOp::MmaTf32)
-        what << "mma.sync lays its fragments over 32 lanes: it does not run in a 64-lane warp";
+    if (warp_width == 64 && (op == CollectiveOp::MmaTf32 || op == CollectiveOp::WarpMatrix))
+        what << op_name(op) << " lays its fragments over 32 lanes: it does not run in a 64-lane warp";
     else if (warp_width == 64 && mask.width == 32)
         what << op_name(op) << " with the 32-bit mask 0x" << std::hex << mask.bits
              << " in a 64-lane warp: a 32-bit mask cannot say which of the 64 lanes it names";
@@ -283,7 +288,7 @@ inline void arrive_at_collective(Lane& lane, CollectiveOp op, LaneMask lane_mask
     Warp& w = b.warps[lane.warp];
     std::uint64_t value[5] = {};
     if (in) std::memcpy(value, in, bytes);
-    if (op != CollectiveOp::MmaTf32) record(lane, op_kind(op), trace::Space::None, bytes, 0, 0, value, 16, file, line);
+    if (op != CollectiveOp::MmaTf32 && op != CollectiveOp::WarpMatrix) record(lane, op_kind(op), trace::Space::None, bytes, 0, 0, value, 16, file, line);
     const std::uint64_t mask = lane_mask.bits;
     if (!(mask >> lane.lane & 1) || b.warp_width != 32 ||
         (is_shuffle(op) && (width <= 0 || width > 32 || (width & (width - 1)))))

@@ -209,11 +209,17 @@ struct LaneMask {
 // MmaTf32 is a vote (recorded as Kind::Vote). MmaTf32 (mma.sync m16n8k8 in
 // TF32: 40 bytes in, a lane's a, b and c fragments; 16 out, its d) is not
 // recorded and opens no step: the GPU trace sees no event there either.
+// WarpMatrix (wmma.mma) neither: each lane arrives with a WarpProduct as its
+// first word and what that product reads of it after; once all 32 lanes
+// have, the first lane's product runs over every lane's input (it reads and
+// writes the waiting lanes' registers itself) and nothing is taken.
 enum class CollectiveOp : std::uint8_t {
     SyncWarp, ShflIdx, ShflUp, ShflDown, ShflXor, Ballot, Any, All, ReduceAdd,
     Uni, MatchAny, MatchAll, ReduceMinU, ReduceMaxU, ReduceMinS, ReduceMaxS, ReduceAnd, ReduceOr, ReduceXor,
-    MmaTf32,
+    MmaTf32, WarpMatrix,
 };
+// A WarpMatrix product over the 32 lanes' inputs; a non-empty result is the fault it finds.
+using WarpProduct = std::string (*)(const std::uint64_t (*inputs)[5]);
 // The lane arrives with `bytes` of input (up to 40); it waits until every lane
 // of mask has. `width`: a shuffle's segment, a power of two up to the warp width.
 void collective_arrive(CollectiveOp op, LaneMask mask, const void* in, unsigned bytes, int arg, int width,

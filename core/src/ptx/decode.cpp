@@ -26,6 +26,8 @@ void decode_bulk_copy(std::string_view opcode, Instr& in);
 
 }  // namespace
 
+void decode_wmma(const std::vector<std::string_view>& q, Instr& in);  // interp_wmma.cpp
+
 void decode_opcode(std::string_view opcode, Instr& in)
 {
     std::vector<std::string_view> q;
@@ -45,6 +47,10 @@ void decode_opcode(std::string_view opcode, Instr& in)
     for (auto& [n, o] : ops)
         if (!n.empty() && base == n) in.op = o;
     if (in.op == Op::Unsupported) return;
+    if (in.op == Op::WmmaLoad) {  // any wmma form
+        decode_wmma(q, in);
+        return;
+    }
     if (in.op == Op::Mma) {  // the one shape and type the lab's v9 uses
         if (opcode != "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32") in.op = Op::Unsupported;
         return;

@@ -1,10 +1,12 @@
 // Block barriers and warp collectives (shfl, vote, match, redux,
-// activemask, bar.warp.sync, the TF32 mma product): a lane arrives with its
+// activemask, bar.warp.sync, the TF32 mma product, wmma.mma): a lane arrives with its
 // value, the runtime releases the lanes of the mask together, and each lane
 // collects its result (on resume, for explicit-state lanes).
 #include "interp.h"
 
 namespace wl::ptx::detail {
+
+void arrive_at_warp_product(const Interpreter& it, const Frame& fr, const Instr& in);  // interp_wmma.cpp
 
 // A warp collective or block barrier: arrive, wait until the runtime releases
 // the lane, finish (collect the result). True when the lane must return to the
@@ -106,6 +108,7 @@ void Interpreter::arrive(const Frame& fr, const Instr& in)
         emu::detail::collective_arrive(CollectiveOp::MmaTf32, 0xFFFFFFFFu, words, sizeof words, 0, static_cast<int>(warp), f, l);
         return;
     }
+    case Op::WmmaMma: arrive_at_warp_product(*this, fr, in); return;
     case Op::Activemask: emu::detail::active_mask_arrive(f, l); return;
     case Op::Bar: case Op::BarRed: {
         // bar.sync a{, b}; bar.red.op.type d, a{, b}, {!}c
@@ -159,7 +162,7 @@ void Interpreter::finish(const Frame& fr, const Instr& in)
         put(fr, in.o[0], Ty::B32, out);
         return;
     }
-    case Op::BarWarp: emu::detail::collective_take(nullptr, 0); return;
+    case Op::BarWarp: case Op::WmmaMma: emu::detail::collective_take(nullptr, 0); return;  // wmma.mma: D written at completion
     case Op::Mma: {
         std::uint32_t d[4];
         emu::detail::collective_take(d, sizeof d);
@@ -181,7 +184,7 @@ void Interpreter::finish(const Frame& fr, const Instr& in)
     }
 }
 
-// bar, bar.red, bar.warp.sync, shfl, vote, match, redux, activemask, mma.
+// bar, bar.red, bar.warp.sync, shfl, vote, match, redux, activemask, mma, wmma.mma.
 Outcome exec_collective(Interpreter& it, const Frame& fr, const Instr& in, std::size_t&)
 {
     return it.warp_op(fr, in) ? Outcome::Wait : Outcome::Next;

@@ -70,6 +70,8 @@ enum class Sub : std::uint8_t {
     Nan,   // min.NaN, max.NaN: a NaN operand gives NaN
     Relu,  // min.relu, max.relu (s32, s16x2): a negative result gives 0
     NegProduct, NegAddend,  // fma contracted from a sub (lower.cpp): its product, or its addend, negated
+    WmmaRowA, WmmaColA, WmmaRowB, WmmaColB, WmmaRowC, WmmaColC,  // wmma.load's matrix and layout (wmma.store: C's)
+    WmmaF16, WmmaBf16,  // wmma.mma's input type
 };
 
 enum class OpKind : std::uint8_t { None, Reg, Imm, Vec, Addr, Special, SharedSym, LocalSym, ParamSym, Sink, Label, Func, List };

@@ -104,6 +104,28 @@ __global__ void half_staged(const half* A, float* D)
     wmma::mma_sync(acc, a, b, acc);
     wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
 }
+
+// C in half, D in float (wmma.mma's .f32.f16 form), both column-major.
+__global__ void half_to_float(const half* A, const half* B, const half* C, float* D)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, half> c;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> d;
+    wmma::load_matrix_sync(a, A, 16);
+    wmma::load_matrix_sync(b, B, 16);
+    wmma::load_matrix_sync(c, C, 16, wmma::mem_col_major);
+    wmma::mma_sync(d, a, b, c);
+    wmma::store_matrix_sync(D, d, 16, wmma::mem_col_major);
+}
+
+// Another shape, which the emulator does not run: refused at its line.
+__global__ void other_shape(const half* A, float* D)
+{
+    wmma::fragment<wmma::matrix_a, 32, 8, 16, half, wmma::row_major> a;
+    wmma::load_matrix_sync(a, A, 16);  // line 99 of the kernel text
+    D[threadIdx.x] = __half2float(a.x[0]);
+}
 )";
 
 const wl::ptx::Module& module()
@@ -200,6 +222,34 @@ TEST_P(Wmma, Bf16InputsAndElementWiseCode)
     wl::ptx::launch(emu, module(), "bf16_rows", dim3(1), dim3(32), 0, a, b, c, d);
     for (unsigned m = 0; m < 16; ++m)
         for (unsigned n = 0; n < 16; ++n) EXPECT_EQ(d[m * 16 + n], expected(m, n)) << "D[" << m << "][" << n << "]";
+}
+
+TEST_P(Wmma, HalfAccumulatorInFloatOut)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    auto* a = tile<std::uint16_t>(half_of(a_value), true);
+    auto* b = tile<std::uint16_t>(half_of(b_value), true);
+    auto* c = tile<std::uint16_t>(half_of(c_value), false);
+    auto* d = array<float>(256, [](unsigned) { return -1.0f; });
+    wl::ptx::launch(emu, module(), "half_to_float", dim3(1), dim3(32), 0, a, b, c, d);
+    for (unsigned m = 0; m < 16; ++m)
+        for (unsigned n = 0; n < 16; ++n) EXPECT_EQ(d[n * 16 + m], expected(m, n)) << "D[" << m << "][" << n << "]";
+}
+
+// m32n8k16 is not implemented: one line naming the instruction, at the kernel's line, not a wrong result.
+TEST_P(Wmma, AnotherShapeIsRefusedAtItsLine)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    auto* a = array<std::uint16_t>(32 * 16, [](unsigned) { return float_to_half(1.0f); });
+    auto* d = array<float>(32, [](unsigned) { return -1.0f; });
+    try {
+        wl::ptx::launch(emu, module(), "other_shape", dim3(1), dim3(32), 0, a, d);
+        ADD_FAILURE() << "m32n8k16 ran";
+    } catch (const wl::emu::KernelFault& f) {
+        EXPECT_NE(std::string(f.what()).find("unsupported PTX instruction 'wmma.load.a.sync.aligned.row.m32n8k16"),
+                  std::string::npos) << f.what();
+        EXPECT_EQ(f.fault.line, 99u) << f.what();
+    }
 }
 
 // One lane skips mma_sync: the other 31 wait at it for a lane that never comes. The launch stops with a

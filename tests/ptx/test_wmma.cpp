@@ -126,6 +126,19 @@ __global__ void other_shape(const half* A, float* D)
     wmma::load_matrix_sync(a, A, 16);  // line 99 of the kernel text
     D[threadIdx.x] = __half2float(a.x[0]);
 }
+
+// A's tile at A + offset with stride lda, times ones: D[m][n] = the sum of row m of the tile.
+__global__ void placed(const half* A, float* D, int offset, int lda)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(b, __float2half(1.0f));
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(a, A + offset, lda);  // line 111 of the kernel text
+    wmma::mma_sync(acc, a, b, acc);
+    wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
+}
 )";
 
 const wl::ptx::Module& module()
@@ -185,7 +198,8 @@ TEST(WmmaExpected, SpotValues)
 TEST_P(Wmma, RowAndColumnMajorGlobalWithStrides)
 {
     WL_SKIP_WITHOUT_NVCC();
-    const unsigned lda = 24, ldb = 20, ldd = 18;  // odd paddings: a swapped or ignored stride moves values
+    // unequal paddings (multiples of 16 bytes, as CUDA requires): a swapped or ignored stride moves values
+    const unsigned lda = 24, ldb = 40, ldd = 20;
     auto* a = tile<std::uint16_t>(half_of(a_value), true, lda, kHalfNan);
     auto* b = tile<std::uint16_t>(half_of(b_value), false, ldb, kHalfNan);
     auto* c = tile<float>(c_value, true);
@@ -249,6 +263,37 @@ TEST_P(Wmma, AnotherShapeIsRefusedAtItsLine)
         EXPECT_NE(std::string(f.what()).find("unsupported PTX instruction 'wmma.load.a.sync.aligned.row.m32n8k16"),
                   std::string::npos) << f.what();
         EXPECT_EQ(f.fault.line, 99u) << f.what();
+    }
+}
+
+// CUDA asks load_matrix_sync for a 256-bit aligned pointer and a stride of a multiple of 16 bytes. A's
+// element i is i % 7, so row m of the tile at A + offset sums Σj (offset + m·lda + j) % 7.
+TEST_P(Wmma, APointerOrStrideOffCudasAlignmentIsAFault)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    auto* a = array<std::uint16_t>(64 * 24, [](unsigned i) { return float_to_half(float(i % 7)); });
+    auto* d = array<float>(256, [](unsigned) { return -1.0f; });
+    // Right: 16 halves in is 32 bytes in; 24 halves a row is 48 bytes.
+    wl::ptx::launch(emu, module(), "placed", dim3(1), dim3(32), 0, a, d, 16, 24);
+    for (unsigned m = 0; m < 16; ++m) {
+        float sum = 0;
+        for (unsigned j = 0; j < 16; ++j) sum += float((16 + m * 24 + j) % 7);
+        for (unsigned n = 0; n < 16; ++n) ASSERT_EQ(d[m * 16 + n], sum) << m << ", " << n;
+    }
+    EXPECT_EQ(d[0], 47.0f);  // row 0: 16..31 mod 7 = 2,3,4,5,6,0,1 twice (42) and 2, 3: 47
+    const struct {
+        int offset, lda;
+        const char* says;
+    } wrong[] = {{0, 20, "with a stride of 20 elements of 2 bytes: it must be a multiple of 16 bytes"},
+                 {8, 16, "at an address 16 bytes past a 32-byte boundary"}};
+    for (const auto& w : wrong) {
+        try {
+            wl::ptx::launch(emu, module(), "placed", dim3(1), dim3(32), 0, a, d, w.offset, w.lda);
+            ADD_FAILURE() << "offset " << w.offset << ", lda " << w.lda << " ran";
+        } catch (const wl::emu::KernelFault& f) {
+            EXPECT_NE(std::string(f.what()).find(w.says), std::string::npos) << f.what();
+            EXPECT_EQ(f.fault.line, 111u) << f.what();
+        }
     }
 }
 

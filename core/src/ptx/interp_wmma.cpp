@@ -172,6 +172,23 @@ std::uint64_t stride_of(const Interpreter& it, const Frame& fr, const Instr& in)
     return in.nops > 2 ? static_cast<std::uint32_t>(it.get(fr, in.o[2])) : kTile;
 }
 
+// CUDA's rule for load_matrix_sync and store_matrix_sync (NVIDIA, CUDA C++ Programming Guide, "Warp Matrix
+// Functions"): the pointer 256-bit aligned, the stride a multiple of 16 bytes. The pointer is checked in global
+// memory only, where the program places its data (a shared variable's placement is the compiler's).
+void check_placement(const Interpreter& it, const Instr& in, std::uint64_t base, std::uint64_t stride)
+{
+    const char* call = in.op == Op::WmmaStore ? "store_matrix_sync" : "load_matrix_sync";
+    if (stride * ty_bytes(in.ty) % 16 != 0)
+        it.fail(in, std::string(call) + " with a stride of " + std::to_string(stride) + " elements of " +
+                        std::to_string(ty_bytes(in.ty)) + " bytes: it must be a multiple of 16 bytes");
+    const bool global = in.space == Space::Global ||
+                        (in.space == Space::Generic && !(base >= kSharedWindow && base < kSharedWindow + kWindowSize) &&
+                         !(base >= kLocalWindow && base < kLocalWindow + kWindowSize));
+    if (global && base % 32 != 0)
+        it.fail(in, std::string(call) + " at an address " + std::to_string(base % 32) +
+                        " bytes past a 32-byte boundary: the matrix must start 256-bit aligned");
+}
+
 }  // namespace
 
 // Reads wmma.load.{a,b,c}, wmma.store.d and wmma.mma of the m16n16k16 shape (f16 or bf16 inputs, an f16
@@ -223,6 +240,7 @@ Outcome exec_wmma_load(Interpreter& it, const Frame& fr, const Instr& in, std::s
     check_fragment(it, in, in.o[0], registers_of(matrix, in.ty));
     const unsigned elements = elements_of(matrix, in.ty), size = ty_bytes(in.ty);
     const std::uint64_t base = it.address(fr, in.o[1]), stride = stride_of(it, fr, in);
+    check_placement(it, in, base, stride);
     const unsigned l = it.t_->lane.lane % 32;
     std::uint32_t words[8] = {};
     for (unsigned e = 0; e < elements; ++e) {
@@ -245,6 +263,7 @@ Outcome exec_wmma_store(Interpreter& it, const Frame& fr, const Instr& in, std::
     check_fragment(it, in, in.o[1], registers_of(Matrix::C, in.ty));
     const unsigned size = ty_bytes(in.ty);
     const std::uint64_t base = it.address(fr, in.o[0]), stride = stride_of(it, fr, in);
+    check_placement(it, in, base, stride);
     const unsigned l = it.t_->lane.lane % 32;
     std::uint32_t words[8] = {};
     read_fragment(fr.r, fr.f->lists.data(), in.o[1], words);

@@ -232,6 +232,26 @@ void decode_wmma(const std::vector<std::string_view>& q, Instr& in)
     in.op = op;
 }
 
+// The lane's elements of a fragment in runs that lie contiguous in memory, of up to 16 bytes: one vector
+// access each, as the GPU's loads and stores are (the coalescing report then sees a row's run as one
+// request, not one a half). access(first element, elements, byte offset from the matrix's start).
+template <class Access>
+void for_each_run(const Instr& in, Matrix matrix, unsigned elements, unsigned lane, std::uint64_t stride, Access access)
+{
+    const unsigned size = ty_bytes(in.ty);
+    auto offset = [&](unsigned e) {
+        const auto [row, column] = place(matrix, elements, lane, e);
+        return offset_of(in, row, column, stride);
+    };
+    for (unsigned first = 0; first < elements;) {
+        const std::uint64_t at = offset(first);
+        unsigned count = 1;
+        while (first + count < elements && (count + 1) * size <= 16 && offset(first + count) == at + count * size) ++count;
+        access(first, count, at);
+        first += count;
+    }
+}
+
 // wmma.load.{a,b,c}.sync.aligned.layout.m16n16k16{.space}.type d, [p]{, stride}
 Outcome exec_wmma_load(Interpreter& it, const Frame& fr, const Instr& in, std::size_t& pc)
 {
@@ -241,17 +261,13 @@ Outcome exec_wmma_load(Interpreter& it, const Frame& fr, const Instr& in, std::s
     const unsigned elements = elements_of(matrix, in.ty), size = ty_bytes(in.ty);
     const std::uint64_t base = it.address(fr, in.o[1]), stride = stride_of(it, fr, in);
     check_placement(it, in, base, stride);
-    const unsigned l = it.t_->lane.lane % 32;
-    std::uint32_t words[8] = {};
-    for (unsigned e = 0; e < elements; ++e) {
-        const auto [row, column] = place(matrix, elements, l, e);
-        const Interpreter::Target tg = it.resolve(fr, in, in.space, base + offset_of(in, row, column, stride), size, Kind::Load);
-        std::uint32_t value = 0;
-        std::memcpy(&value, tg.p, size);
-        it.record(in, Kind::Load, tg, size, &value);
-        if (size == 4) words[e] = value;
-        else words[e / 2] |= value << (16 * (e % 2));
-    }
+    std::uint32_t words[8] = {};  // the elements in order, two 16-bit ones a word low half first
+    auto* bytes = reinterpret_cast<unsigned char*>(words);
+    for_each_run(in, matrix, elements, it.t_->lane.lane % 32, stride, [&](unsigned first, unsigned count, std::uint64_t at) {
+        const Interpreter::Target tg = it.resolve(fr, in, in.space, base + at, count * size, Kind::Load);
+        std::memcpy(bytes + first * size, tg.p, count * size);
+        it.record(in, Kind::Load, tg, count * size, bytes + first * size);
+    });
     write_fragment(fr.r, fr.f->lists.data(), in.o[0], words);
     return Outcome::Next;
 }
@@ -264,17 +280,14 @@ Outcome exec_wmma_store(Interpreter& it, const Frame& fr, const Instr& in, std::
     const unsigned size = ty_bytes(in.ty);
     const std::uint64_t base = it.address(fr, in.o[0]), stride = stride_of(it, fr, in);
     check_placement(it, in, base, stride);
-    const unsigned l = it.t_->lane.lane % 32;
     std::uint32_t words[8] = {};
     read_fragment(fr.r, fr.f->lists.data(), in.o[1], words);
-    for (unsigned e = 0; e < 8; ++e) {
-        const auto [row, column] = place(Matrix::C, 8, l, e);
-        const std::uint32_t value = size == 4 ? words[e] : words[e / 2] >> (16 * (e % 2)) & 0xFFFFu;
-        const Interpreter::Target tg =
-            it.resolve(fr, in, in.space, base + offset_of(in, row, column, stride), size, Kind::Store, &value);
-        std::memcpy(tg.p, &value, size);
-        it.record(in, Kind::Store, tg, size, &value);
-    }
+    const auto* bytes = reinterpret_cast<const unsigned char*>(words);
+    for_each_run(in, Matrix::C, 8, it.t_->lane.lane % 32, stride, [&](unsigned first, unsigned count, std::uint64_t at) {
+        const Interpreter::Target tg = it.resolve(fr, in, in.space, base + at, count * size, Kind::Store, bytes + first * size);
+        std::memcpy(tg.p, bytes + first * size, count * size);
+        it.record(in, Kind::Store, tg, count * size, bytes + first * size);
+    });
     return Outcome::Next;
 }
 

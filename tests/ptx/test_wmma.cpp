@@ -139,6 +139,15 @@ __global__ void placed(const half* A, float* D, int offset, int lda)
     wmma::mma_sync(acc, a, b, acc);
     wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
 }
+
+// Every warp stores its index over the same tile of D at row `row`: with two warps a race, with D too short a
+// store past its end.
+__global__ void same_tile(float* D, int row)
+{
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, float(threadIdx.x / warpSize));
+    wmma::store_matrix_sync(D + row * 16, acc, 16, wmma::mem_row_major);  // line 122 of the kernel text
+}
 )";
 
 const wl::ptx::Module& module()
@@ -295,6 +304,31 @@ TEST_P(Wmma, APointerOrStrideOffCudasAlignmentIsAFault)
             EXPECT_EQ(f.fault.line, 111u) << f.what();
         }
     }
+}
+
+// A store goes through the emulator's checked accesses: past the end of D, or racing another warp's.
+TEST_P(Wmma, StoresAreCheckedForBoundsAndRaces)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    auto* d = array<float>(16 * 16 + 8, [](unsigned) { return -1.0f; });  // rows 0..15 and half a row
+    wl::ptx::launch(emu, module(), "same_tile", dim3(1), dim3(32), 0, d, 0);  // right: one warp, rows 0..15
+    for (unsigned i = 0; i < 256; ++i) ASSERT_EQ(d[i], 0.0f) << i;
+    EXPECT_EQ(d[256], -1.0f);
+    auto fault_of = [&](unsigned threads, int row) {
+        try {
+            wl::ptx::launch(emu, module(), "same_tile", dim3(1), dim3(threads), 0, d, row);
+        } catch (const wl::emu::KernelFault& f) {
+            EXPECT_EQ(f.fault.line, 122u) << f.what();
+            return std::string(f.what());
+        }
+        return std::string("no fault");
+    };
+    // rows 1..16: lane 31 holds row 16's second half, at (16·16 + 8)·4 = byte 1056, D's end
+    const std::string past_end = fault_of(32, 1);
+    EXPECT_NE(past_end.find("out-of-bounds store"), std::string::npos) << past_end;
+    EXPECT_NE(past_end.find("(byte 1056 of 1056)"), std::string::npos) << past_end;
+    const std::string race = fault_of(64, 0);
+    EXPECT_NE(race.find("race"), std::string::npos) << race;
 }
 
 // One lane skips mma_sync: the other 31 wait at it for a lane that never comes. The launch stops with a

@@ -60,5 +60,8 @@ int main()
     int wrong = 0;
     for (int i = 0; i < 16 * n; i++) wrong += c[i] != float(i % 7);  // the identity times B is B
     printf("tile_gemm: %d tiles, %s\n", tiles, wrong ? "WRONG" : "correct");
+    CUDA_CHECK(cudaFree(d_a));
+    CUDA_CHECK(cudaFree(d_b));
+    CUDA_CHECK(cudaFree(d_c));
     return wrong ? 1 : 0;
 }

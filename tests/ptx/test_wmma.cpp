@@ -148,6 +148,24 @@ __global__ void same_tile(float* D, int row)
     wmma::fill_fragment(acc, float(threadIdx.x / warpSize));
     wmma::store_matrix_sync(D + row * 16, acc, 16, wmma::mem_row_major);  // line 122 of the kernel text
 }
+
+// Wrong: the two halves of the warp reach two different mma_sync calls (PTX's .aligned asks for one).
+__global__ void split_product(const half* A, const half* B, float* D)
+{
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::col_major> b;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    wmma::load_matrix_sync(a, A, 16);
+    wmma::load_matrix_sync(b, B, 16);
+    if (threadIdx.x < 16) {
+        wmma::mma_sync(acc, a, b, acc);  // line 135 of the kernel text
+        D[threadIdx.x] = acc.x[0];
+    } else {
+        wmma::mma_sync(acc, a, b, acc);
+        wmma::store_matrix_sync(D, acc, 16, wmma::mem_row_major);
+    }
+}
 )";
 
 const wl::ptx::Module& module()
@@ -329,6 +347,23 @@ TEST_P(Wmma, StoresAreCheckedForBoundsAndRaces)
     EXPECT_NE(past_end.find("(byte 1056 of 1056)"), std::string::npos) << past_end;
     const std::string race = fault_of(64, 0);
     EXPECT_NE(race.find("race"), std::string::npos) << race;
+}
+
+// Half the warp at one mma_sync, half at another: a fault naming the two lanes, at lane 0's call, not a
+// product of the two halves' fragments.
+TEST_P(Wmma, TwoCallsForOneWarpAreAFault)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    auto* ones = array<std::uint16_t>(256, [](unsigned) { return float_to_half(1.0f); });
+    auto* d = array<float>(256, [](unsigned) { return -1.0f; });
+    try {
+        wl::ptx::launch(emu, module(), "split_product", dim3(1), dim3(32), 0, ones, ones, d);
+        ADD_FAILURE() << "two mma_sync calls made one product";
+    } catch (const wl::emu::KernelFault& f) {
+        EXPECT_NE(std::string(f.what()).find("lane 0 and lane 16 of the warp reached different wmma.mma instructions"),
+                  std::string::npos) << f.what();
+        EXPECT_EQ(f.fault.line, 135u) << f.what();
+    }
 }
 
 // One lane skips mma_sync: the other 31 wait at it for a lane that never comes. The launch stops with a

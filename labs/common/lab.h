@@ -11,7 +11,7 @@
 
 #include "labs/common/bench.h"
 #include "labs/common/version.h"
-#include "warplab/emu/emulator.h"
+#include "warplab/emu/engine.h"
 #include "warplab/emu/schedule.h"
 #include "warplab/trace/record.h"
 
@@ -30,7 +30,7 @@ struct RunRequest {
     std::string type = "int";
     BackendChoice backend = BackendChoice::Auto;
     wl::emu::Schedule schedule = wl::emu::Schedule::Independent;
-    wl::emu::Engine engine = wl::emu::Engine::Interpret;  // what runs the blocks nobody watches (emulator.h)
+    wl::emu::Engine engine = wl::emu::Engine::Interpret;  // what runs the blocks nobody watches (engine.h)
     // Lanes a warp: 32, or 64 (AMD's wavefront, on the emulator only: a GPU's
     // warps are NVIDIA's 32; `auto` then picks the emulator). check_warp_width.
     unsigned warp_width = 32;

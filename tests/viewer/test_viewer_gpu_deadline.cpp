@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 #include "viewer/app/app.h"
@@ -29,8 +30,11 @@ std::shared_ptr<const UserLab> reduction_never_finishing_on_the_gpu()
     auto lab = std::make_shared<UserLab>();
     lab->lab = *find_lab("reduction");
     lab->lab.run = [emulated = lab->lab.run](const RunRequest& req) {
-        if (req.backend == BackendChoice::Gpu)
+        if (req.backend == BackendChoice::Gpu) {
+            // as labs/common/gpu_backends.cuh refuses a run once the GPU is abandoned
+            if (wl::cuda::gpu_abandoned()) throw std::invalid_argument("no GPU backend: " + wl::cuda::gpu_abandoned_reason());
             wl::cuda::wait_within_deadline([] { return false; }, "reduce_v1<256u, float>", kDeadline);
+        }
         return emulated(req);
     };
     return lab;
@@ -88,6 +92,37 @@ TEST(ViewerGpuDeadline, TheWindowShowsTheFaultAndTheEmulatorTracesOn)
     select_settings(app, s);
     ASSERT_TRUE(current_trace(app).run) << current_trace(app).error;
     EXPECT_TRUE(current_trace(app).run->result.ok);
+}
+
+// The GPU abandoned by a kernel past its deadline (here, or by the test above
+// in this process), then asked for again at other settings, as the viewer's
+// --backend gpu --n 4096 did after its first trace at the defaults had run past
+// the deadline (tests/gpu/endless_kernel.sh, on an H100): the window shows that
+// kernel's fault, not "no GPU backend", and the selection stops asking for the GPU.
+TEST(ViewerGpuDeadline, AskedForAgainTheGpuAnswersWithTheDeadlinesFault)
+{
+    wl::cuda::past_deadline(wl::cuda::PastDeadline::Throw);
+    if (!wl::cuda::gpu_abandoned())
+        EXPECT_THROW(wl::cuda::wait_within_deadline([] { return false; }, "reduce_v1<256u, float>", kDeadline),
+                     wl::cuda::GpuDeadlinePassed);
+    ASSERT_TRUE(wl::cuda::gpu_abandoned());
+    App app;
+    app.animate = false;
+    select_by_name(app, "reduction", "v1");
+    app.user_lab = reduction_never_finishing_on_the_gpu();
+    Selection s = app.sel;
+    s.n = 2048;  // settings no run has asked for yet
+    s.backend = BackendChoice::Gpu;
+    select_settings(app, s);
+
+    const TraceSlot& slot = current_trace(app);
+    EXPECT_TRUE(slot.fault);
+    EXPECT_TRUE(slot.gpu_deadline);
+    EXPECT_EQ(slot.error.find("no GPU backend"), std::string::npos) << slot.error;
+    EXPECT_NE(slot.error.find("kernel fault: the kernel reduce_v1<256u, float> did not finish within 0.05 s on the GPU"),
+              std::string::npos) << slot.error;
+    EXPECT_EQ(app.sel.backend, BackendChoice::Auto);
+    EXPECT_NE(status_text(app).find("did not finish within 0.05 s on the GPU"), std::string::npos) << status_text(app);
 }
 
 }  // namespace

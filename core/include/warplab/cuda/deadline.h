@@ -49,7 +49,8 @@ struct DeadlineState {
     std::atomic<PastDeadline> action{PastDeadline::Exit};
     std::atomic<bool> abandoned{false};
     std::mutex mutex;
-    std::string kernel;  // the one still running, once abandoned
+    std::string kernel;     // the one still running, once abandoned
+    std::string paragraph;  // ... and the paragraph its deadline was reported in
 };
 inline DeadlineState& deadline_state()
 {
@@ -64,16 +65,6 @@ inline void past_deadline(PastDeadline action) { detail::deadline_state().action
 // True once a kernel ran past its deadline: no CUDA call may follow.
 inline bool gpu_abandoned() { return detail::deadline_state().abandoned.load(); }
 
-// Why the GPU takes no more work ("" while it does): the kernel it still runs.
-inline std::string gpu_abandoned_reason()
-{
-    auto& state = detail::deadline_state();
-    if (!state.abandoned) return "";
-    std::lock_guard lock(state.mutex);
-    return "the GPU is still running " + state.kernel +
-           ", which ran past its deadline; nothing more runs on it until warplab is restarted";
-}
-
 // The paragraph that names a kernel past the deadline.
 inline std::string deadline_paragraph(const std::string& kernel, double seconds)
 {
@@ -84,13 +75,34 @@ inline std::string deadline_paragraph(const std::string& kernel, double seconds)
            "line here; run it on the emulator (--backend cpu), whose budget stops it with the block, thread and line.";
 }
 
+// The paragraph of the kernel that ran past its deadline and still holds the
+// GPU ("" while none does): what a later request for the GPU is answered with.
+inline std::string gpu_deadline_fault()
+{
+    auto& state = detail::deadline_state();
+    if (!state.abandoned) return "";
+    std::lock_guard lock(state.mutex);
+    return state.paragraph;
+}
+
+// Why the GPU takes no more work ("" while it does): the kernel it still runs.
+inline std::string gpu_abandoned_reason()
+{
+    auto& state = detail::deadline_state();
+    if (!state.abandoned) return "";
+    std::lock_guard lock(state.mutex);
+    return "the GPU is still running " + state.kernel +
+           ", which ran past its deadline; nothing more runs on it until warplab is restarted";
+}
+
+
 // Abandons the GPU, then exits or throws as past_deadline chose.
 inline void gpu_deadline_passed(const std::string& kernel, double seconds = kGpuDeadlineSeconds)
 {
     auto& state = detail::deadline_state();
     {
         std::lock_guard lock(state.mutex);
-        if (!state.abandoned) state.kernel = kernel;
+        if (!state.abandoned) state.kernel = kernel, state.paragraph = deadline_paragraph(kernel, seconds);
         state.abandoned = true;
     }
     const std::string paragraph = deadline_paragraph(kernel, seconds);

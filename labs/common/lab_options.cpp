@@ -69,7 +69,9 @@ std::map<std::string, std::string> own_inputs(const Lab& lab, const std::map<std
 
 void check_inputs(const Lab& lab, const std::map<std::string, std::string>& given, const std::vector<std::size_t>& shape)
 {
-    for (const auto& [name, value] : given) {
+    for (const auto& entry : given) {
+        const std::string& name = entry.first;  // not a structured binding: lambdas below capture it (clang before 16)
+        const std::string& value = entry.second;
         const auto own = std::find_if(lab.inputs.begin(), lab.inputs.end(), [&](const Lab::Input& i) { return i.name == name; });
         if (own != lab.inputs.end()) {
             if (own->check) own->check(value, shape);

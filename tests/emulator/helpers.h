@@ -12,6 +12,7 @@
 #include "labs/common/lab.h"
 #include "labs/common/traced_run.h"
 #include "labs/reduction/lab.h"
+#include "tests/fault_of.h"
 #include "warplab/emu/emulator.h"
 
 namespace warplab::test {
@@ -76,22 +77,6 @@ template <class T> std::vector<T> to_host(Emulator& emu, const T* device, std::s
 template <class T> T* zeros(Emulator& emu, std::size_t count) { return to_device(emu, std::vector<T>(count, T{})); }
 
 // ---- faults ----
-
-// Runs launch() and returns the KernelFault it throws; a launch that does not
-// fault, or throws something else, fails the calling test.
-template <class F> std::optional<KernelFault> fault_of(F&& launch)
-{
-    try {
-        launch();
-    } catch (const KernelFault& f) {
-        return f;
-    } catch (const std::exception& e) {
-        ADD_FAILURE() << "expected a KernelFault, got: " << e.what();
-        return std::nullopt;
-    }
-    ADD_FAILURE() << "expected a KernelFault, but the launch completed";
-    return std::nullopt;
-}
 
 inline std::string base_name(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
 
 #include "warplab/ptx/ptx.h"
 
@@ -12,6 +13,14 @@
     } while (0)
 
 namespace wl::ptx::testing {
+
+// A PTX module as nvcc begins one (.version, .target, .address_size), then `body`.
+inline std::string ptx_module(std::string_view body, std::string_view version = "8.0", std::string_view target = "sm_90")
+{
+    std::string text = ".version ";
+    text.append(version).append("\n.target ").append(target).append("\n.address_size 64\n");
+    return text.append(body);
+}
 
 inline Module compile_module(const std::string& source, const std::string& name = "test_kernel.cu")
 {

@@ -8,19 +8,19 @@
 #include <algorithm>
 #include <string>
 
+#include "ptx_test_util.h"
 #include "warplab/ptx/barrier_edit.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
+
 // Line 20 of k.cu: __syncthreads() as bar.sync; line 24: __syncwarp(), whose
 // .loc is sm_30_intrinsics.hpp:110 inlined at k.cu:24; line 24 also has
 // a guarded barrier.sync; line 27: __syncthreads_count (bar.red), which is
 // no barrier to remove; line 30 of other.cuh: another file's __syncthreads().
-const char* kModule = R"(.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kModule = ptx_module(R"(
 .visible .entry k(
 	.param .u64 k_param_0
 )
@@ -43,7 +43,7 @@ const char* kModule = R"(.version 8.0
 	.file	1 "tests/k.cu"
 	.file	2 "/usr/local/cuda/include/sm_30_intrinsics.hpp"
 	.file	3 "kernels/other.cuh"
-)";
+)");
 
 unsigned count(const std::string& text, const std::string& what)
 {
@@ -66,8 +66,8 @@ TEST(BarrierEdit, RemovesEveryBarrierOfTheLineAndNothingElse)
     EXPECT_EQ(count(e.ptx, "bar.sync"), 2u);  // line 20's and other.cuh's
     EXPECT_EQ(count(e.ptx, "bar.red"), 1u);
     // The rest is unchanged, character for character, and so are the line numbers.
-    EXPECT_EQ(e.ptx.size(), std::string(kModule).size());
-    EXPECT_EQ(std::count(e.ptx.begin(), e.ptx.end(), '\n'), std::count(kModule, kModule + e.ptx.size(), '\n'));
+    EXPECT_EQ(e.ptx.size(), kModule.size());
+    EXPECT_EQ(std::count(e.ptx.begin(), e.ptx.end(), '\n'), std::count(kModule.begin(), kModule.end(), '\n'));
 }
 
 // The file is matched by its name, as a front end names it (the version's path

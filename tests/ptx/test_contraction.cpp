@@ -7,18 +7,17 @@
 #include <cstdint>
 #include <cstring>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
+
 // in: a, c (f32), x (f32, the subnormal of differential kernel 1369), da, dc (f64).
 // out (u32): each result's bits; dout (u64): the doubles'.
-const char* kPairs = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kPairs = ptx_module(R"(
 .visible .entry pairs(.param .u64 p_in, .param .u64 p_din, .param .u32 p_n, .param .u64 p_out, .param .u64 p_dout)
 {
 	.reg .pred 	%p<3>;
@@ -84,7 +83,7 @@ $L_loop:
 	st.global.f64 	[%rd4], %fd4;
 	ret;
 }
-)";
+)");
 
 TEST(Contraction, MulAndAddWithoutRoundingFoldIntoOneRounding)
 {
@@ -120,11 +119,7 @@ TEST(Contraction, MulAndAddWithoutRoundingFoldIntoOneRounding)
 // The differential tests' kernels' own pairs, as nvcc left them: the product
 // hoisted out of a loop whose add stays in it (thread i: x, y, acc, n from
 // in[4i..]; acc += x*y, n times).
-const char* kHoisted = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kHoisted = ptx_module(R"(
 .visible .entry hoisted(.param .u64 p_in, .param .u64 p_out)
 {
 	.reg .pred 	%p<2>;
@@ -154,7 +149,7 @@ $L_loop:
 	st.global.f32 	[%rd6], %f3;
 	ret;
 }
-)";
+)");
 
 TEST(Contraction, TheDifferentialKernelsPairsGiveTheH100sWords)
 {

@@ -7,18 +7,18 @@
 #include <cstdint>
 #include <string>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
+
 // heap(out, bytes, mode): each thread mallocs `bytes`, writes its index
 // there, reads it back into out[tid]; out[32 + tid] = whether malloc gave
 // null. mode 0 frees the block, 1 frees it twice, 2 reads it after the free.
-const char* kHeap = R"(
-.version 8.0
-.target sm_90
-.address_size 64
+const std::string kHeap = ptx_module(R"(
 .file 1 "/home/student/heap.cu"
 
 .extern .func  (.param .b64 func_retval0) malloc
@@ -88,7 +88,7 @@ $L__after_second:
 $L__done:
 	ret;
 }
-)";
+)");
 
 struct Heap : testing::Test {
     wl::emu::Emulator emu;

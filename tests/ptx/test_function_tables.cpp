@@ -6,16 +6,15 @@
 
 #include <string>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
-const char* kTable = R"(
-.version 8.0
-.target sm_90
-.address_size 64
+using wl::ptx::testing::ptx_module;
 
+const std::string kTable = ptx_module(R"(
 .func  (.param .b32 func_retval0) add_one(.param .b32 add_one_param_0);
 .func  (.param .b32 func_retval0) twice(.param .b32 twice_param_0);
 .global .align 8 .u64 table[2] = {add_one, twice};
@@ -75,7 +74,7 @@ const char* kTable = R"(
 	st.global.u32 	[%rd8+128], %r4;
 	ret;
 }
-)";
+)");
 
 // One warp: lane t's first value is t + 1 for even t (add_one), 2t for odd
 // t (twice): lanes 0..3 give 1, 2, 3, 6; its second, through the vtable's
@@ -99,7 +98,7 @@ TEST(FunctionTables, AGlobalsInitialiserHoldsFunctionAddressesThatIndirectCallsR
 // A name that is neither a variable nor a function declared above stays an error, naming it.
 TEST(FunctionTables, AnUnknownNameInAnInitialiserIsRefusedByName)
 {
-    const std::string text = std::string(kTable).replace(std::string(kTable).find("{add_one, twice}"), 16, "{add_one, thrice}");
+    const std::string text = std::string(kTable).replace(kTable.find("{add_one, twice}"), 16, "{add_one, thrice}");
     try {
         wl::ptx::Module::parse(text, "table.ptx");
         FAIL() << "parsed";

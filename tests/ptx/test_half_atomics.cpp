@@ -5,20 +5,19 @@
 
 #include <cstdint>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
+
 // halves(words, shorts, x2, x1): one thread adds x2 to words[0] as f16x2 and to
 // words[1] as bf16x2, x1 to shorts[0] as f16 and to shorts[1] as bf16, and
 // stores each old value after them (words[2..3], shorts[2..3]). Then every
 // thread of the block adds f16 1.0 to shorts[4] and bf16 1.0 to shorts[5].
-const char* kHalves = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kHalves = ptx_module(R"(
 .visible .entry halves(
 	.param .u64 halves_param_0,
 	.param .u64 halves_param_1,
@@ -53,7 +52,7 @@ $L__all:
 	atom.global.add.noftz.bf16 	%rs7, [%rd2+10], %rs6;
 	ret;
 }
-)";
+)");
 
 TEST(HalfAtomics, EachHalfIsSummedAndRoundedToNearestEvenOnce)
 {

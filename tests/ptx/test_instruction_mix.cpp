@@ -16,16 +16,13 @@
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
 using wl::ptx::Module;
 using wl::trace::InstructionClass;
 
 // Each thread sums in[tid]^2 over (tid & 3) + 1 trips, waits at a barrier,
 // takes the sine where tid >= 48 and stores the result.
-const char* kMixLoop = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kMixLoop = ptx_module(R"(
 .visible .entry mix_loop(
 	.param .u64 mix_loop_param_0,
 	.param .u64 mix_loop_param_1
@@ -68,7 +65,7 @@ $L_store:
 	ret;
 }
 	.file	1 "mix_loop.cu"
-)";
+)");
 
 // Warp instructions by (warp, epoch, class), from the launch's Mix records.
 using Counts = std::map<std::tuple<unsigned, unsigned, InstructionClass>, std::uint64_t>;
@@ -140,11 +137,7 @@ TEST_P(InstructionMix, CountsEachWarpsInstructionsByClassAndStep)
 //   special 3: two ex2 and one MUFU.RCP for the divisor %r2 (the rem reuses it;
 //     a division by 3 needs none);
 //   branch 3 (two bra, ret); st.global 1.
-const char* kMachineRules = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kMachineRules = ptx_module(R"(
 .visible .entry machine_rules(
 	.param .u64 machine_rules_param_0
 )
@@ -186,7 +179,7 @@ $L_long:
 	st.global.f32 	[%rd4], %f7;
 	ret;
 }
-)";
+)");
 
 TEST_P(InstructionMix, CountsWhatPtxasMakesOfAnInstruction)
 {

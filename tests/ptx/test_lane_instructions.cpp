@@ -6,18 +6,17 @@
 
 #include <cstdint>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
+
 // Every thread loads the parameter n, and threads below 10 add once more
 // (guarded); then a loop of n iterations whose branch back is guarded.
-constexpr const char kCountedPtx[] = R"ptx(
-.version 8.0
-.target sm_80
-.address_size 64
-
+const std::string kCountedPtx = ptx_module(R"ptx(
 .visible .entry counted(
 	.param .u32 counted_param_0
 )
@@ -36,7 +35,7 @@ $L__loop:
 	@%p2 bra 	$L__loop;
 	ret;
 }
-)ptx";
+)ptx", "8.0", "sm_80");
 
 std::uint64_t lane_instructions_of(wl::emu::Schedule schedule, unsigned warp_width, unsigned blocks, unsigned threads,
                                    unsigned n)

@@ -6,19 +6,17 @@
 #include <cstring>
 #include <string>
 
+#include "ptx_test_util.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
 using wl::ptx::Module;
 
 // A kernel in the shape nvcc gives: out[tid] = in[tid] * 2 + 1, with the store
 // attributed to a toolkit header inlined at line 7 of the user's file.
-const char* kScale = R"(
-.version 9.0
-.target sm_90
-.address_size 64
-
+const std::string kScale = ptx_module(R"(
 .visible .entry _Z5scalePKiPi(
 	.param .u64 _Z5scalePKiPi_param_0,
 	.param .u64 _Z5scalePKiPi_param_1
@@ -57,7 +55,7 @@ $L__BB0_2:
 $L__info_string0:
 .b8 95,90,0
 	}
-)";
+)", "9.0");
 
 TEST(PtxParser, ReadsAKernelAndItsParameters)
 {
@@ -146,10 +144,7 @@ TEST(PtxParser, GarbageIsAParseErrorNotACrash)
 }
 
 // Vectors, negated guards, sinks and an instruction the interpreter lacks.
-const char* kVectors = R"(
-.version 9.0
-.target sm_90
-.address_size 64
+const std::string kVectors = ptx_module(R"(
 .visible .entry vec(.param .u64 p, .param .u32 which)
 {
 	.reg .pred %p<3>;
@@ -173,7 +168,7 @@ $L_odd:
 	mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%f1, %f2}, {%r1}, {%r2}, {%f3, %f4};
 	ret;
 }
-)";
+)", "9.0");
 
 TEST(PtxParser, VectorOperandsPackingAndGuards)
 {
@@ -260,10 +255,7 @@ namespace {
 // nvcc appends _$_N to a shared variable whose name it has used before; the source name stays "word".
 TEST(PtxParser, SharedVariableNamesAreTheSourceNames)
 {
-    const char* text = R"(
-.version 9.0
-.target sm_90
-.address_size 64
+    const std::string text = ptx_module(R"(
 .visible .entry _Z1kPi(.param .u64 _Z1kPi_param_0)
 {
 	.reg .b32 %r<2>;
@@ -273,7 +265,7 @@ TEST(PtxParser, SharedVariableNamesAreTheSourceNames)
 	st.shared.u32 [_ZZ1kPiE4word_$_0], %r1;
 	ret;
 }
-)";
+)", "9.0");
     const wl::ptx::Module m = wl::ptx::Module::parse(text, "names.ptx");
     const auto* k = m.find("k");
     ASSERT_NE(k, nullptr);
@@ -290,11 +282,7 @@ TEST(PtxParser, SharedVariableNamesAreTheSourceNames)
 // instructions). They belong to the instruction's name: a hinted load runs as
 // a load, and an instruction the interpreter lacks still parses and faults only
 // when it runs, naming itself whole.
-constexpr const char* kScopedModifiers = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kScopedModifiers = ptx_module(R"(
 .visible .entry hinted(.param .u64 p, .param .u32 which)
 {
 	.reg .pred %p<2>;
@@ -311,7 +299,7 @@ constexpr const char* kScopedModifiers = R"(
 $L_done:
 	ret;
 }
-)";
+)");
 
 TEST(PtxParser, DoubleColonModifiersAreOneName)
 {

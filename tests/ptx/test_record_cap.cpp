@@ -5,18 +5,16 @@
 
 #include <cstdint>
 
+#include "ptx_test_util.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
 using wl::ptx::Module;
 
 // Each thread stores its index four times, into four words of its own.
-const char* kFourStores = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kFourStores = ptx_module(R"(
 .visible .entry four_stores(
 	.param .u64 four_stores_param_0
 )
@@ -35,7 +33,7 @@ const char* kFourStores = R"(
 	st.global.u32 	[%rd4+12], %r1;
 	ret;
 }
-)";
+)");
 
 constexpr unsigned kThreads = 37;  // a warp and 5 lanes
 // By hand: 37 threads × 4 stores = 148 records of the one (watched) block.

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "ptx_test_util.h"
 #include "rounding.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
@@ -16,6 +17,7 @@
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
 using namespace wl::ptx::detail;
 using R = wl::ptx::detail::Round;
 
@@ -289,11 +291,7 @@ TEST(DirectedRounding, MatchesTheHostsRoundingOnSeededOperands)
 
 // The interpreter's instructions, on hand-written PTX: each row one operation
 // in one mode from the cases above, read from memory so nothing is folded.
-const char* kRounding = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kRounding = ptx_module(R"(
 .visible .entry rounding(.param .u64 p_in, .param .u64 p_din, .param .u64 p_out, .param .u64 p_dout)
 {
 	.reg .f32 	%f<8>;
@@ -345,7 +343,7 @@ const char* kRounding = R"(
 	st.global.f64 	[%rd4+16], %fd6;
 	ret;
 }
-)";
+)");
 
 // in: 1, 2^-30, 3, 2, 1 + 2^-23; din: 1, 2^-1000, 3, 1/3 (rcp.rp of 3 is
 // 0x3FD5555555555556 and cvt.rm of the double 1/3 to float 0x3EAAAAAA, see

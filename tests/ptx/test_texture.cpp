@@ -12,6 +12,7 @@
 #include <tuple>
 #include <utility>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/emu/texture.h"
 #include "warplab/ptx/ptx.h"
@@ -19,6 +20,7 @@
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
 using wl::emu::TextureAddress;
 
 constexpr unsigned kW = 5, kH = 3;  // odd sizes
@@ -181,11 +183,7 @@ TEST(Texture, WhatIsNotEmulatedOrNotThereIsRefusedWithAReason)
 
 // What nvcc 13 emits for `out[i] = tex1Dfetch<float>(t, i + shift)` and for
 // `out[0] = tex2D<int>(t, x, y)` (sm_90): the handle is a u64 parameter.
-const char* kFetches = R"(
-.version 9.0
-.target sm_90
-.address_size 64
-
+const std::string kFetches = ptx_module(R"(
 .visible .entry shift_fetch(.param .u64 out_param, .param .u64 tex_param, .param .u32 shift_param)
 {
 	.reg .f32 	%f<5>;
@@ -231,7 +229,7 @@ const char* kFetches = R"(
 	tex.3d.v4.f32.f32 	{%f5, %f6, %f7, %f8}, [%rd1, {%f1, %f1, %f1, %f1}];
 	ret;
 }
-)";
+)", "9.0");
 
 // 40 floats, shifted by 3 in one block of 40 threads: out[i] = in[i + 3], and 0 for i >= 37; under either schedule.
 class TextureSchedules : public ::testing::TestWithParam<wl::emu::Schedule> {};

@@ -7,15 +7,15 @@
 
 #include <string>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
-const char* kRacer = R"(
-.version 8.0
-.target sm_90
-.address_size 64
+using wl::ptx::testing::ptx_module;
+
+const std::string kRacer = ptx_module(R"(
 .file 1 "/home/student/race.cu"
 .file 2 "/usr/local/cuda/include/cuda/std/__atomic/store.h"
 
@@ -56,7 +56,7 @@ const char* kRacer = R"(
 	}
 	ret;
 }
-)";
+)");
 
 class ToolkitCall : public testing::TestWithParam<wl::emu::Schedule> {};
 

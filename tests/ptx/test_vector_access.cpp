@@ -7,10 +7,13 @@
 #include <cstring>
 #include <string>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
+
+using wl::ptx::testing::ptx_module;
 
 // What nvcc makes of
 //   __global__ void swap_halves(const float4* in, float2* out, unsigned mask)
@@ -25,10 +28,7 @@ namespace {
 //       out[t & mask] = make_float2(mine + n.x, n.y - n.z);
 //   }
 // written out by hand (with a `_` where a vector's element is not used), so that no nvcc is needed.
-constexpr const char kSwapHalves[] = R"(
-.version 9.0
-.target sm_90
-.address_size 64
+const std::string kSwapHalves = ptx_module(R"(
 .visible .entry swap_halves(.param .u64 in, .param .u64 out, .param .u32 mask)
 {
 	.reg .b32 %r<10>;
@@ -59,7 +59,7 @@ constexpr const char kSwapHalves[] = R"(
 	st.global.v2.f32 [%rd6], {%f9, %f10};
 	ret;
 }
-)";
+)", "9.0");
 
 constexpr unsigned kThreads = 64;
 

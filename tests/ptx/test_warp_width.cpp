@@ -6,19 +6,17 @@
 
 #include <cstdint>
 
+#include "ptx_test_util.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using wl::ptx::testing::ptx_module;
 using wl::ptx::Module;
 
 // Each thread writes 10 values: WARP_SZ, %laneid, %warpid, %nwarpid, the masks
 // lt, le, eq, ge, gt, and 1 where its lane is 40 or above (else 2).
-const char* kWarpFacts = R"(
-.version 8.0
-.target sm_90
-.address_size 64
-
+const std::string kWarpFacts = ptx_module(R"(
 .visible .entry warp_facts(
 	.param .u64 warp_facts_param_0
 )
@@ -62,7 +60,7 @@ $L__high:
 	st.global.u64 	[%rd4+72], %rd14;
 	ret;
 }
-)";
+)");
 
 constexpr unsigned kThreads = 70;  // not a multiple of either width: the last warp is partial
 constexpr unsigned kValues = 10;

@@ -5,16 +5,15 @@
 #include <cstdint>
 #include <cstring>
 
+#include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
-const char* kWide = R"(
-.version 8.0
-.target sm_90
-.address_size 64
+using wl::ptx::testing::ptx_module;
 
+const std::string kWide = ptx_module(R"(
 .visible .entry wide(.param .u64 p_in, .param .u64 p_out)
 {
 	.reg .b64 	%rd<20>;
@@ -45,7 +44,7 @@ const char* kWide = R"(
 	st.global.u64 	[%rd2+48], %rd16;
 	ret;
 }
-)";
+)");
 
 // in: 2^64 - 1, -3, 2^62, -2^63, a = 0x0123456789ABCDEF, b = 0xFEDCBA9876543210, 1.
 // (2^64 - 1)^2 = 2^128 - 2^65 + 1: high word 2^64 - 2.

@@ -15,11 +15,13 @@
 #include <vector>
 
 #include "ptx_test_util.h"
+#include "tests/fault_of.h"
 #include "values.h"
 
 namespace {
 
 using wl::ptx::testing::compile_module;
+using warplab::test::fault_of;
 using wl::ptx::detail::bf16_to_float;
 using wl::ptx::detail::float_to_bf16;
 using wl::ptx::detail::float_to_half;
@@ -283,14 +285,11 @@ TEST_P(Wmma, AnotherShapeIsRefusedAtItsLine)
     WL_SKIP_WITHOUT_NVCC();
     auto* a = array<std::uint16_t>(32 * 16, [](unsigned) { return float_to_half(1.0f); });
     auto* d = array<float>(32, [](unsigned) { return -1.0f; });
-    try {
-        wl::ptx::launch(emu, module(), "other_shape", dim3(1), dim3(32), 0, a, d);
-        ADD_FAILURE() << "m32n8k16 ran";
-    } catch (const wl::emu::KernelFault& f) {
-        EXPECT_NE(std::string(f.what()).find("unsupported PTX instruction 'wmma.load.a.sync.aligned.row.m32n8k16"),
-                  std::string::npos) << f.what();
-        EXPECT_EQ(f.fault.line, 99u) << f.what();
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, module(), "other_shape", dim3(1), dim3(32), 0, a, d); });
+    ASSERT_TRUE(f) << "m32n8k16 ran";
+    EXPECT_NE(std::string(f->what()).find("unsupported PTX instruction 'wmma.load.a.sync.aligned.row.m32n8k16"),
+              std::string::npos) << f->what();
+    EXPECT_EQ(f->fault.line, 99u) << f->what();
 }
 
 // CUDA asks load_matrix_sync for a 256-bit aligned pointer and a stride of a multiple of 16 bytes. A's
@@ -314,13 +313,10 @@ TEST_P(Wmma, APointerOrStrideOffCudasAlignmentIsAFault)
     } wrong[] = {{0, 20, "with a stride of 20 elements of 2 bytes: it must be a multiple of 16 bytes"},
                  {8, 16, "at an address 16 bytes past a 32-byte boundary"}};
     for (const auto& w : wrong) {
-        try {
-            wl::ptx::launch(emu, module(), "placed", dim3(1), dim3(32), 0, a, d, w.offset, w.lda);
-            ADD_FAILURE() << "offset " << w.offset << ", lda " << w.lda << " ran";
-        } catch (const wl::emu::KernelFault& f) {
-            EXPECT_NE(std::string(f.what()).find(w.says), std::string::npos) << f.what();
-            EXPECT_EQ(f.fault.line, 111u) << f.what();
-        }
+        const auto f = fault_of([&] { wl::ptx::launch(emu, module(), "placed", dim3(1), dim3(32), 0, a, d, w.offset, w.lda); });
+        ASSERT_TRUE(f) << "offset " << w.offset << ", lda " << w.lda << " ran";
+        EXPECT_NE(std::string(f->what()).find(w.says), std::string::npos) << f->what();
+        EXPECT_EQ(f->fault.line, 111u) << f->what();
     }
 }
 
@@ -332,20 +328,17 @@ TEST_P(Wmma, StoresAreCheckedForBoundsAndRaces)
     wl::ptx::launch(emu, module(), "same_tile", dim3(1), dim3(32), 0, d, 0);  // right: one warp, rows 0..15
     for (unsigned i = 0; i < 256; ++i) ASSERT_EQ(d[i], 0.0f) << i;
     EXPECT_EQ(d[256], -1.0f);
-    auto fault_of = [&](unsigned threads, int row) {
-        try {
-            wl::ptx::launch(emu, module(), "same_tile", dim3(1), dim3(threads), 0, d, row);
-        } catch (const wl::emu::KernelFault& f) {
-            EXPECT_EQ(f.fault.line, 122u) << f.what();
-            return std::string(f.what());
-        }
-        return std::string("no fault");
+    auto store_fault = [&](unsigned threads, int row) {
+        const auto f = fault_of([&] { wl::ptx::launch(emu, module(), "same_tile", dim3(1), dim3(threads), 0, d, row); });
+        if (!f) return std::string("no fault");
+        EXPECT_EQ(f->fault.line, 122u) << f->what();
+        return std::string(f->what());
     };
     // rows 1..16: lane 31 holds row 16's second half, at (16·16 + 8)·4 = byte 1056, D's end
-    const std::string past_end = fault_of(32, 1);
+    const std::string past_end = store_fault(32, 1);
     EXPECT_NE(past_end.find("out-of-bounds store"), std::string::npos) << past_end;
     EXPECT_NE(past_end.find("(byte 1056 of 1056)"), std::string::npos) << past_end;
-    const std::string race = fault_of(64, 0);
+    const std::string race = store_fault(64, 0);
     EXPECT_NE(race.find("race"), std::string::npos) << race;
 }
 
@@ -356,14 +349,11 @@ TEST_P(Wmma, TwoCallsForOneWarpAreAFault)
     WL_SKIP_WITHOUT_NVCC();
     auto* ones = array<std::uint16_t>(256, [](unsigned) { return float_to_half(1.0f); });
     auto* d = array<float>(256, [](unsigned) { return -1.0f; });
-    try {
-        wl::ptx::launch(emu, module(), "split_product", dim3(1), dim3(32), 0, ones, ones, d);
-        ADD_FAILURE() << "two mma_sync calls made one product";
-    } catch (const wl::emu::KernelFault& f) {
-        EXPECT_NE(std::string(f.what()).find("lane 0 and lane 16 of the warp reached different wmma.mma instructions"),
-                  std::string::npos) << f.what();
-        EXPECT_EQ(f.fault.line, 135u) << f.what();
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, module(), "split_product", dim3(1), dim3(32), 0, ones, ones, d); });
+    ASSERT_TRUE(f) << "two mma_sync calls made one product";
+    EXPECT_NE(std::string(f->what()).find("lane 0 and lane 16 of the warp reached different wmma.mma instructions"),
+              std::string::npos) << f->what();
+    EXPECT_EQ(f->fault.line, 135u) << f->what();
 }
 
 // One lane skips mma_sync: the other 31 wait at it for a lane that never comes. The launch stops with a
@@ -374,14 +364,11 @@ TEST_P(Wmma, ALaneThatSkipsTheProductIsAFaultAtItsLine)
     auto* ones = array<std::uint16_t>(256, [](unsigned) { return float_to_half(1.0f); });
     auto* d = array<float>(256, [](unsigned) { return -1.0f; });
     for (int skip : {0, 5, 31}) {
-        try {
-            wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, ones, ones, d, skip);
-            ADD_FAILURE() << "lane " << skip << " skipped mma_sync unnoticed";
-        } catch (const wl::emu::KernelFault& f) {
-            const std::string what = f.what();
-            EXPECT_NE(what.find("wmma.mma.sync"), std::string::npos) << what;
-            EXPECT_EQ(f.fault.line, 61u) << what;
-        }
+        const auto f = fault_of([&] { wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, ones, ones, d, skip); });
+        ASSERT_TRUE(f) << "lane " << skip << " skipped mma_sync unnoticed";
+        const std::string what = f->what();
+        EXPECT_NE(what.find("wmma.mma.sync"), std::string::npos) << what;
+        EXPECT_EQ(f->fault.line, 61u) << what;
     }
     // The same kernel with no lane skipping (32 is no lane) is right: D = 16 ones times 16 ones everywhere.
     wl::ptx::launch(emu, module(), "divergent", dim3(1), dim3(32), 0, ones, ones, d, 32);
@@ -394,13 +381,10 @@ TEST_P(Wmma, ALoadOfUnwrittenSharedMemoryIsAFault)
     WL_SKIP_WITHOUT_NVCC();
     auto* a = array<std::uint16_t>(256, [](unsigned) { return float_to_half(1.0f); });
     auto* d = array<float>(256, [](unsigned) { return -1.0f; });
-    try {
-        wl::ptx::launch(emu, module(), "half_staged", dim3(1), dim3(32), 0, a, d);
-        ADD_FAILURE() << "rows 8..15 of the tile were read unwritten unnoticed";
-    } catch (const wl::emu::KernelFault& f) {
-        EXPECT_EQ(f.fault.line, 76u) << f.what();
-        EXPECT_NE(std::string(f.what()).find("tile[128]"), std::string::npos) << f.what();
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, module(), "half_staged", dim3(1), dim3(32), 0, a, d); });
+    ASSERT_TRUE(f) << "rows 8..15 of the tile were read unwritten unnoticed";
+    EXPECT_EQ(f->fault.line, 76u) << f->what();
+    EXPECT_NE(std::string(f->what()).find("tile[128]"), std::string::npos) << f->what();
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedules, Wmma, ::testing::Values(wl::emu::Schedule::Independent, wl::emu::Schedule::Lockstep),

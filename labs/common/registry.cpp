@@ -14,6 +14,7 @@
 #include "labs/reduction/run.h"
 #include "labs/transfers/run.h"
 #include "labs/transpose/run.h"
+#include "warplab/cuda/deadline.h"
 #include "warplab/trace/events.h"
 
 namespace warplab {
@@ -28,11 +29,13 @@ namespace warplab {
 namespace {
 
 // Each lab's run, checking the warp width, a barrier's removal and the inputs first: what no backend of any lab can do
-// (64 lanes or a modified module on a GPU), and another lab's input, are refused in one place.
+// (64 lanes or a modified module on a GPU), another lab's input, and the GPU while a kernel past its deadline holds it
+// (that kernel's fault, as when it passed it), are refused in one place.
 std::vector<Lab> checking_requests(std::vector<Lab> labs)
 {
     for (Lab& lab : labs)
         lab.run = [run = std::move(lab.run), id = lab.id](const RunRequest& req) {
+            if (req.backend == BackendChoice::Gpu) wl::cuda::refuse_abandoned_gpu();
             check_warp_width(req);
             if (req.without_barrier && req.backend == BackendChoice::Gpu)
                 throw std::invalid_argument("--without-barrier reruns the kernel on the emulator only (use --backend cpu or auto)");

@@ -11,28 +11,9 @@
 
 namespace warplab::viewer {
 
-namespace {
-
-// A kernel past the GPU deadline: its paragraph, and what the viewer does about it.
-void deadline_fault(TraceSlot& slot, const std::string& paragraph)
-{
-    slot.fault = slot.gpu_deadline = true;
-    slot.error = paragraph +
-                 " The GPU still runs it, so the viewer runs nothing more there until it is restarted: the other "
-                 "versions trace on the emulator, and this one does too on request.";
-}
-
-}  // namespace
-
 TraceSlot run_trace(const Lab& lab, const RunRequest& req)
 {
     TraceSlot slot;
-    // A request for the GPU after a kernel ran past its deadline (one made before the
-    // selection stopped asking for it, at other settings): that kernel's fault, not "no GPU backend".
-    if (req.backend == BackendChoice::Gpu && wl::cuda::gpu_abandoned()) {
-        deadline_fault(slot, wl::cuda::gpu_deadline_fault());
-        return slot;
-    }
     try {
         slot.run = trace_version(lab, req);
     } catch (const wl::emu::KernelFault& e) {
@@ -40,8 +21,11 @@ TraceSlot run_trace(const Lab& lab, const RunRequest& req)
         slot.error = std::string("kernel fault: ") + e.what();
         slot.fault_file = e.fault.file;
         slot.fault_line = e.fault.line;
-    } catch (const wl::cuda::GpuDeadlinePassed& e) {
-        deadline_fault(slot, e.what());
+    } catch (const wl::cuda::GpuDeadlinePassed& e) {  // this run's kernel, or an earlier one still holding the GPU
+        slot.fault = slot.gpu_deadline = true;
+        slot.error = std::string(e.what()) +
+                     " The GPU still runs it, so the viewer runs nothing more there until it is restarted: the other "
+                     "versions trace on the emulator, and this one does too on request.";
     } catch (const std::invalid_argument& e) {
         slot.error = e.what();
     } catch (const std::bad_alloc&) {

@@ -10,7 +10,9 @@
 //   the emulator's instruction budget ends a run;
 // - Throw (the viewer): GpuDeadlinePassed carries the paragraph to the window.
 //   From then on gpu_abandoned() holds: frees and event clean-up are skipped,
-//   the GPU backends refuse to start (gpu_abandoned_reason), and the process
+//   a lab's run asked for the GPU throws the same fault (refuse_abandoned_gpu,
+//   which labs/common/registry.cpp calls), gpu_status says why the GPU takes
+//   no more work (gpu_abandoned_reason), and the process
 //   ends with std::_Exit, never through CUDA's own clean-up at exit.
 // Nothing here calls CUDA, so a test drives the whole path without a GPU
 // (wait_within_deadline with a `done` that never holds and a short deadline).
@@ -75,14 +77,14 @@ inline std::string deadline_paragraph(const std::string& kernel, double seconds)
            "line here; run it on the emulator (--backend cpu), whose budget stops it with the block, thread and line.";
 }
 
-// The paragraph of the kernel that ran past its deadline and still holds the
-// GPU ("" while none does): what a later request for the GPU is answered with.
-inline std::string gpu_deadline_fault()
+// Refuses work for the GPU while a kernel past its deadline holds it: that
+// kernel's fault again, so a later request is the one deadline fault too.
+inline void refuse_abandoned_gpu()
 {
     auto& state = detail::deadline_state();
-    if (!state.abandoned) return "";
+    if (!state.abandoned) return;
     std::lock_guard lock(state.mutex);
-    return state.paragraph;
+    throw GpuDeadlinePassed(state.kernel, state.paragraph);
 }
 
 // Why the GPU takes no more work ("" while it does): the kernel it still runs.
@@ -94,7 +96,6 @@ inline std::string gpu_abandoned_reason()
     return "the GPU is still running " + state.kernel +
            ", which ran past its deadline; nothing more runs on it until warplab is restarted";
 }
-
 
 // Abandons the GPU, then exits or throws as past_deadline chose.
 inline void gpu_deadline_passed(const std::string& kernel, double seconds = kGpuDeadlineSeconds)

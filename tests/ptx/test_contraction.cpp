@@ -4,8 +4,11 @@
 // folds most such pairs itself), so no nvcc is needed.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 
 #include "ptx_test_util.h"
 #include "warplab/emu/emulator.h"
@@ -174,6 +177,51 @@ TEST(Contraction, TheDifferentialKernelsPairsGiveTheH100sWords)
     EXPECT_EQ(out[0], 0x000000C6u);  // kernel 2536
     EXPECT_EQ(out[1], 0x72A6F15Bu);  // kernel 2654 (rounded apart: 0x72A6F15C)
     EXPECT_EQ(out[2], 0xB21DC0B1u);  // kernel 6690
+}
+
+// A long kernel, as nvcc's unrolled loops make them: 30,000 mul/add pairs in a
+// chain (acc = acc * c + d, each pair's product fresh), 60,007 instructions.
+// Every pair folds, and the module loads in well under a second (0.1 s here):
+// the contraction serves every add from one pass over the kernel, not two
+// walks of the kernel for each add (2.7 s here).
+std::string chain_kernel(int pairs)
+{
+    auto f = [](int i) { return "%f" + std::to_string(i); };
+    std::string body = ".visible .entry chain(.param .u64 p_in, .param .u64 p_out)\n{\n\t.reg .f32 %f<" +
+                       std::to_string(2 * pairs + 4) + ">;\n\t.reg .b64 %rd<3>;\n" +
+                       "\tld.param.u64 %rd1, [p_in];\n\tld.param.u64 %rd2, [p_out];\n"
+                       "\tld.global.f32 %f1, [%rd1];\n\tld.global.f32 %f2, [%rd1+4];\n\tld.global.f32 %f3, [%rd1+8];\n";
+    for (int i = 0; i < pairs; ++i)  // f(2i+3): acc before pair i; f1: c; f2: d
+        body += "\tmul.f32 " + f(2 * i + 4) + ", " + f(2 * i + 3) + ", %f1;\n\tadd.f32 " + f(2 * i + 5) + ", " +
+                f(2 * i + 4) + ", %f2;\n";
+    return ptx_module(body + "\tst.global.f32 [%rd2], " + f(2 * pairs + 3) + ";\n\tret;\n}\n");
+}
+
+TEST(Contraction, ALongKernelLoadsInWellUnderASecond)
+{
+    constexpr int kPairs = 30000;
+    const std::string text = chain_kernel(kPairs);
+    const auto start = std::chrono::steady_clock::now();
+    const auto m = wl::ptx::Module::parse(text, "chain.ptx");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 1.0) << "loading 60,007 instructions";
+
+    // c = 1 + 2^-12, d = 1/3, acc = 1: each pair rounded once is std::fma's
+    // word; rounded apart the chain ends elsewhere (2069031.88 against 2068951.12).
+    const float c = 1.0f + 0x1p-12f, d = 1.0f / 3.0f;
+    float fused = 1.0f, apart = 1.0f;
+    for (int i = 0; i < kPairs; ++i) {
+        fused = std::fma(fused, c, d);
+        volatile float product = apart * c;  // rounded on its own, whatever the host compiler contracts
+        apart = product + d;
+    }
+    ASSERT_NE(fused, apart);  // the test tells folded pairs from pairs rounded apart
+    wl::emu::Emulator emu;
+    auto* in = emu.alloc<float>(3);
+    in[0] = c, in[1] = d, in[2] = 1.0f;
+    auto* out = emu.alloc<float>(1);
+    wl::ptx::launch(emu, m, "chain", dim3(1), dim3(1), 0, in, out);
+    EXPECT_EQ(out[0], fused) << "rounded apart: " << apart;
 }
 
 }  // namespace

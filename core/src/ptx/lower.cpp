@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 
 #include "lower.h"
 #include "warplab/ptx/cuda_source.h"
@@ -63,15 +64,23 @@ void constants_to_slots(Function& fn)
 // seed 1, where nvcc left such a pair, hoisting the product out of a loop or
 // rewriting x * 0.5f + -x). So an add or sub whose operand is the product of
 // such a mul becomes the fma of the mul's operands, where the mul alone writes
-// the product and nothing between the mul and the add rewrites its operands.
+// the product and nothing on a way from the mul to the add rewrites its operands.
+//
+// One pass over the control-flow graph serves every add: the muls whose
+// products are still to be read reach each instruction, each marked where an
+// instruction on some way there (not through the mul again) wrote one of its
+// operands. A product no add reads further on is dropped, so what reaches an
+// instruction is about as many products as are live there.
 class Contraction {
 public:
-    explicit Contraction(Function& fn) : fn_(fn), writers_(fn.registers), next_(fn.code.size()), prev_(fn.code.size())
+    explicit Contraction(Function& fn)
+        : fn_(fn), writers_(fn.registers), written_(fn.code.size()), next_(fn.code.size()), prev_(fn.code.size())
     {
         const std::size_t n = fn.code.size();
         for (std::size_t i = 0; i < n; ++i) {
             const Instr& in = fn.code[i];
-            for (std::uint32_t reg : written(in)) writers_[reg].push_back(i);
+            written_[i] = written(in);
+            for (std::uint32_t reg : written_[i]) writers_[reg].push_back(i);
             const bool jumps = in.op == Op::Bra || in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap;
             if (!(jumps && in.pred == kNoReg) && i + 1 < n) link(i, i + 1);
             for (unsigned k = 0; k < in.nops; ++k)
@@ -81,11 +90,12 @@ public:
 
     void run()
     {
+        const std::vector<Reaching> reaching = muls_reaching(products_read_after());
         for (std::size_t i = 0; i < fn_.code.size(); ++i) {
             Instr& in = fn_.code[i];
             if (!plain(in, Op::Add) && !plain(in, Op::Sub)) continue;
             for (unsigned k = 1; k <= 2; ++k) {
-                const std::int64_t mul = product(in.o[k], i);
+                const std::int64_t mul = product(in.o[k], i, reaching[i]);
                 if (mul < 0) continue;
                 fuse(in, fn_.code[static_cast<std::size_t>(mul)], k);
                 break;
@@ -94,6 +104,14 @@ public:
     }
 
 private:
+    // A mul reaching an instruction, and whether its operands may have been rewritten on the way.
+    struct Reached {
+        std::uint32_t mul;
+        bool rewritten;
+    };
+    using Reaching = std::vector<Reached>;  // sorted by mul
+    using Registers = std::vector<std::uint32_t>;  // sorted
+
     static bool plain(const Instr& in, Op op)
     {
         return in.op == op && (in.ty == Ty::F32 || in.ty == Ty::F64) && in.round == Round::None && in.nops == 3 &&
@@ -119,40 +137,151 @@ private:
         prev_[to].push_back(from);
     }
 
-    // The instructions reached from `start` along `edges`, never through `wall`.
-    std::vector<bool> reach(std::size_t start, std::size_t wall, const std::vector<std::vector<std::size_t>>& edges) const
+    // The mul that alone writes `reg`, if it can be folded into an add at all: its index, or -1.
+    std::int64_t sole_mul(std::uint32_t reg) const
     {
-        std::vector<bool> seen(fn_.code.size(), false);
-        std::vector<std::size_t> todo{start};
+        if (reg >= fn_.registers || writers_[reg].size() != 1) return -1;
+        const std::size_t at = writers_[reg][0];
+        const Instr& mul = fn_.code[at];
+        if (!plain(mul, Op::Mul) || mul.pred != kNoReg || at + 1 >= fn_.code.size()) return -1;
+        if (mul.o[1].reg == reg || mul.o[2].reg == reg) return -1;  // x = x * y
+        if (mul.o[1].kind != OpKind::Reg || mul.o[2].kind != OpKind::Reg) return -1;
+        return static_cast<std::int64_t>(at);
+    }
+
+    // Whether instruction `i` writes a register operand (not a constant) of the mul at `mul`.
+    bool rewrites_operand(std::size_t i, std::uint32_t mul) const
+    {
+        const Instr& m = fn_.code[mul];
+        for (std::uint32_t reg : written_[i])
+            if (reg == m.o[1].reg || reg == m.o[2].reg) return true;
+        return false;
+    }
+
+    // The products of foldable muls that a plain add or sub reads at or after
+    // each instruction's end, before the mul writes them again (a liveness of
+    // the products, by the adds' reads alone): after[i].
+    std::vector<Registers> products_read_after() const
+    {
+        const std::size_t n = fn_.code.size();
+        std::vector<Registers> read(n), after(n);  // read: at or after the instruction's start
+        auto reads = [&](std::size_t i) {
+            Registers regs;
+            const Instr& in = fn_.code[i];
+            if (plain(in, Op::Add) || plain(in, Op::Sub))
+                for (unsigned k = 1; k <= 2; ++k)
+                    if (in.o[k].kind == OpKind::Reg && sole_mul(in.o[k].reg) >= 0) regs.push_back(in.o[k].reg);
+            std::sort(regs.begin(), regs.end());
+            return regs;
+        };
+        std::vector<bool> queued(n, true);
+        std::vector<std::size_t> todo(n);
+        for (std::size_t i = 0; i < n; ++i) todo[i] = i;  // popped from the back: the last instruction first
         while (!todo.empty()) {
             const std::size_t i = todo.back();
             todo.pop_back();
-            if (i == wall || seen[i]) continue;
-            seen[i] = true;
-            for (std::size_t j : edges[i]) todo.push_back(j);
+            queued[i] = false;
+            Registers out;
+            for (std::size_t s : next_[i]) out = joined(out, read[s]);
+            Registers at = reads(i);
+            for (std::uint32_t reg : out)
+                if (std::find(written_[i].begin(), written_[i].end(), reg) == written_[i].end()) at.push_back(reg);
+            std::sort(at.begin(), at.end());
+            at.erase(std::unique(at.begin(), at.end()), at.end());
+            after[i] = std::move(out);
+            if (at == read[i]) continue;
+            read[i] = std::move(at);
+            for (std::size_t p : prev_[i])
+                if (!queued[p]) queued[p] = true, todo.push_back(p);
         }
-        return seen;
+        return after;
+    }
+
+    static Registers joined(const Registers& a, const Registers& b)
+    {
+        Registers both;
+        std::set_union(a.begin(), a.end(), b.begin(), b.end(), std::back_inserter(both));
+        return both;
+    }
+
+    // The muls reaching each instruction's start, forward from the entry: a mul
+    // starts afresh past itself, is marked rewritten past a write of an operand,
+    // and is dropped past the last read of its product (`after`).
+    std::vector<Reaching> muls_reaching(const std::vector<Registers>& after) const
+    {
+        const std::size_t n = fn_.code.size();
+        std::vector<Reaching> reaching(n);
+        std::vector<bool> queued(n, true);
+        std::vector<std::size_t> todo(n);
+        for (std::size_t i = 0; i < n; ++i) todo[i] = n - 1 - i;  // popped from the back: the first instruction first
+        while (!todo.empty()) {
+            const std::size_t i = todo.back();
+            todo.pop_back();
+            queued[i] = false;
+            const Reaching out = past(i, reaching[i], after[i]);
+            for (std::size_t s : next_[i])
+                if (merge(reaching[s], out) && !queued[s]) queued[s] = true, todo.push_back(s);
+        }
+        return reaching;
+    }
+
+    // What reaches the end of instruction `i` from what reaches its start.
+    Reaching past(std::size_t i, const Reaching& at_start, const Registers& read_after) const
+    {
+        Reaching out;
+        const bool folds = !written_[i].empty() && sole_mul(written_[i][0]) == static_cast<std::int64_t>(i);
+        for (Reached r : at_start) {
+            if (r.mul == i) continue;  // the mul again: it starts afresh below
+            if (!std::binary_search(read_after.begin(), read_after.end(), fn_.code[r.mul].o[0].reg)) continue;
+            out.push_back({r.mul, r.rewritten || rewrites_operand(i, r.mul)});
+        }
+        if (folds && std::binary_search(read_after.begin(), read_after.end(), written_[i][0])) {
+            const Reached fresh{static_cast<std::uint32_t>(i), false};
+            out.insert(std::upper_bound(out.begin(), out.end(), fresh, [](const Reached& a, const Reached& b) { return a.mul < b.mul; }),
+                       fresh);
+        }
+        return out;
+    }
+
+    // `into` joined with `more` (a mul rewritten on either way is rewritten): whether `into` changed.
+    static bool merge(Reaching& into, const Reaching& more)
+    {
+        Reaching both;
+        bool changed = false;
+        auto a = into.begin();
+        for (const Reached& r : more) {
+            for (; a != into.end() && a->mul < r.mul; ++a) both.push_back(*a);
+            if (a != into.end() && a->mul == r.mul) {
+                changed |= r.rewritten && !a->rewritten;
+                both.push_back({r.mul, a->rewritten || r.rewritten});
+                ++a;
+            } else {
+                changed = true;
+                both.push_back(r);
+            }
+        }
+        both.insert(both.end(), a, into.end());
+        if (changed) into = std::move(both);
+        return changed;
     }
 
     // The mul that alone writes `o`, read by the add at `sum`, whose operands no
-    // instruction on a way from the mul to the add writes: its index, or -1.
-    std::int64_t product(const Operand& o, std::size_t sum) const
+    // instruction on a way from the mul to the add (the add included) writes:
+    // its index, or -1. A mul that does not reach the add has no such way.
+    std::int64_t product(const Operand& o, std::size_t sum, const Reaching& at_sum) const
     {
-        if (o.kind != OpKind::Reg || o.reg >= fn_.registers || writers_[o.reg].size() != 1) return -1;
-        const std::size_t at = writers_[o.reg][0];
-        const Instr& mul = fn_.code[at];
+        if (o.kind != OpKind::Reg) return -1;
+        const std::int64_t at = sole_mul(o.reg);
+        if (at < 0) return -1;
+        const Instr& mul = fn_.code[static_cast<std::size_t>(at)];
         const Instr& add = fn_.code[sum];
-        if (!plain(mul, Op::Mul) || mul.ty != add.ty || (mul.flags & kFtz) != (add.flags & kFtz) || mul.pred != kNoReg)
+        if (mul.ty != add.ty || (mul.flags & kFtz) != (add.flags & kFtz)) return -1;
+        const auto r = std::lower_bound(at_sum.begin(), at_sum.end(), static_cast<std::uint32_t>(at),
+                                        [](const Reached& a, std::uint32_t mul) { return a.mul < mul; });
+        if (r != at_sum.end() && r->mul == static_cast<std::uint32_t>(at) &&
+            (r->rewritten || rewrites_operand(sum, r->mul)))
             return -1;
-        if (at + 1 >= fn_.code.size() || mul.o[1].reg == o.reg || mul.o[2].reg == o.reg) return -1;  // x = x * y
-        const std::vector<bool> after = reach(at + 1, at, next_), before = reach(sum, at, prev_);
-        for (unsigned k = 1; k <= 2; ++k) {
-            if (mul.o[k].kind != OpKind::Reg) return -1;
-            if (mul.o[k].reg >= fn_.registers) continue;  // a constant
-            for (std::size_t w : writers_[mul.o[k].reg])
-                if (after[w] && before[w]) return -1;
-        }
-        return static_cast<std::int64_t>(at);
+        return at;
     }
 
     // a*b + c; a*b - c: the addend negated; c - a*b: the product negated.
@@ -170,6 +299,7 @@ private:
 
     Function& fn_;
     std::vector<std::vector<std::size_t>> writers_;  // each register's writing instructions
+    std::vector<std::vector<std::uint32_t>> written_;  // each instruction's written registers
     std::vector<std::vector<std::size_t>> next_, prev_;
 };
 

@@ -6,10 +6,10 @@
 // (Operand Size Exceeding Instruction-Type Size) lets st take a register wider
 // than its type and stores the register's low bits ("chop"): the byte is the low
 // byte of the bfloat16's 16-bit pattern. ptxas of CUDA 13.0 for sm_90 writes
-// F2F.BF16.F32.RP into a register and then, for the .u8 store, an F2I (a
-// conversion of that register as a 16-bit float to an 8-bit integer, truncating)
-// before the STS.U8: the value converted, not its bits chopped, which is 0 for
-// most patterns (a negative or a small value) and 255 for large ones.
+// the conversion (F2F) into a register and then, for the .u8 store only, an F2I
+// of that register (a float-to-integer conversion to 8 bits, truncating) before
+// the STS.U8: the register converted as a float, not its bits chopped. Kernel
+// 2731's bytes were 0 wherever the pattern's low byte was not.
 //
 // Each case stores, per thread, the 16-bit pattern as a 32-bit word and its low
 // byte as a byte (to shared memory, read back by another thread after a barrier,

@@ -85,9 +85,9 @@ class Elf:
         return [struct.unpack_from("<IBBHQQ", self.data, table["off"] + off)[3] for off in range(0, table["size"], 24)]
 
 
-def relocated_sections(elf):
-    """{offset in .debug_line: the section its address refers to}."""
-    rela = elf.find(".rela.debug_line")
+def relocated_sections(elf, table=".debug_line"):
+    """{offset in the line table: the section its address refers to}."""
+    rela = elf.find(".rela" + table)
     if rela is None:
         return {}
     symbols = elf.symbol_sections()
@@ -97,12 +97,13 @@ def relocated_sections(elf):
     return out
 
 
-def line_rows(elf):
-    """{text section index: sorted [(address, file base name, line)]} from .debug_line."""
-    index = elf.find(".debug_line")
+def line_rows(elf, table=".debug_line"):
+    """{text section index: sorted [(address, file base name, line)]} from a line table: .debug_line
+    (source lines), or nvcc's .nv_debug_line_sass (lines of the PTX in .nv_debug_ptx_txt, no file names)."""
+    index = elf.find(table)
     if index is None:
         raise ValueError("no line table: assemble with -lineinfo")
-    b, relocation, rows = elf.content(index), relocated_sections(elf), collections.defaultdict(list)
+    b, relocation, rows = elf.content(index), relocated_sections(elf, table), collections.defaultdict(list)
     unit = 0
     while unit < len(b):
         length, version, header_length = struct.unpack_from("<IHI", b, unit)
@@ -123,6 +124,8 @@ def line_rows(elf):
             i = stop + 1
             for _ in range(3):
                 _, i = leb128(b, i)
+        if len(files) == 1:  # no file table (nvcc's PTX line table): file 1 has no name
+            files.append("")
         i = unit + 10 + header_length
         address, file, line, section = 0, 1, 1, None
         while i < end:

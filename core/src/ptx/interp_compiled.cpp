@@ -62,9 +62,11 @@ bool fusable(const Instr& in)
 constexpr const char* kPrelude = R"(#include <algorithm>
 #include <bit>
 #include <cstring>
+#include "../emu/bit_count.h"
 #include "compiled_group.h"
 #include "values.h"
 using namespace wl::ptx::detail;
+using wl::emu::detail::bit_count;
 namespace form {
 struct In { Cmp cmp; struct { std::int64_t imm; } o[4]; };
 #define WL_D (r[D])
@@ -103,10 +105,17 @@ std::string form_call(const Instr& in)
     return s.str();
 }
 
+// Kernels longer than this (matmul's pipelined and stream-K tiles, 8,000 to 17,000
+// instructions) are left to the interpreter: the host compiler takes longer over
+// them than the interpreter over a 1024^3 product (matmul v9: 15 s at -O1, 7 s
+// at -O0, whose calls of values.h's helpers then made each launch 5 times the
+// interpreter's), and their time goes to accesses the compiled code hands back anyway.
+constexpr std::size_t kCompiledInstructions = 5000;
+
 // Can the fast engine run this kernel? Kernels that call device functions run on fibers, lane by lane.
 [[maybe_unused]] bool compilable(const Module::Impl& m, const Function& k)
 {
-    if (!k.entry || k.declared_only) return false;
+    if (!k.entry || k.declared_only || k.code.size() > kCompiledInstructions) return false;
     for (const Instr& in : k.code)
         if (in.op == Op::Call && (in.o[1].kind != OpKind::Func || !m.functions[in.o[1].reg].declared_only)) return false;
     return true;
@@ -140,7 +149,7 @@ std::string kernel_source(const Function& k, std::size_t id)
         if (fusable(in)) {  // a run of them, one loop over the lanes
             std::size_t end = i + 1;
             while (end < n && fusable(code[end]) && !entry[end]) ++end;
-            s << "    *g.lane_instructions += " << (end - i) << "u * std::popcount(live);\n    WL_LANES(live,\n";
+            s << "    *g.lane_instructions += " << (end - i) << "u * bit_count(live);\n    WL_LANES(live,\n";
             for (std::size_t j = i; j < end; ++j) s << "        " << form_call(code[j]) << "\n";
             s << "    )\n";
             i = end;
@@ -156,7 +165,7 @@ std::string kernel_source(const Function& k, std::size_t id)
               << ") exec |= std::uint64_t{1} << std::countr_zero(m);\n"
               << "    if (!exec) goto " << next << ";\n";
         }
-        const std::string count = "    *g.lane_instructions += std::popcount(exec);\n";
+        const std::string count = "    *g.lane_instructions += bit_count(exec);\n";
         switch (form(in).kind) {
         case FormKind::Register:
         case FormKind::Param:  // guarded
@@ -196,20 +205,14 @@ std::string kernel_source(const Function& k, std::size_t id)
 
 #if defined(WARPLAB_HOST_CXX) && defined(WARPLAB_SOURCE_DIR)
 
-// Kernels longer than this (matmul's pipelined and stream-K tiles, 8,000 to 17,000
-// instructions) compile unoptimised: at -O1 they take the host compiler a minute.
-constexpr std::size_t kOptimisedInstructions = 5000;
-
-// The host compiler's command for a kernel of `instructions`, less its input and output.
-std::vector<std::string> compile_flags(std::size_t instructions)
+// The host compiler's command for a kernel, less its input and output.
+std::vector<std::string> compile_flags()
 {
     const std::string src = WARPLAB_SOURCE_DIR;
     // -ffp-contract=off: no product and sum fused that the interpreter rounds apart. -O1: a
     // kernel of thousands of instructions compiles in seconds; with values.h's small helpers
     // (fused, f32_result, compare_floats) inlined, which -O1 alone leaves as calls.
-    const bool optimised = instructions <= kOptimisedInstructions;
-    return {WARPLAB_HOST_CXX, "-std=c++20", optimised ? "-O1" : "-O0", optimised ? "-finline-small-functions" : "-fno-inline-small-functions",
-            "-fPIC", "-shared", "-ffp-contract=off", "-w",
+    return {WARPLAB_HOST_CXX, "-std=c++20", "-O1", "-finline-small-functions", "-fPIC", "-shared", "-ffp-contract=off", "-w",
             "-I" + src + "/core/src/ptx", "-I" + src + "/core/include"};
 }
 
@@ -274,11 +277,11 @@ std::string precompiled_prelude(const std::vector<std::string>& flags, const fs:
 #endif
 }
 
-// The shared object of a kernel's `code` (its function, kernel_source), of
-// `instructions`, from the cache or compiled; empty when it cannot be made.
-std::string shared_object(const std::string& code, std::size_t instructions)
+// The shared object of a kernel's `code` (its function, kernel_source), from
+// the cache or compiled; empty when it cannot be made.
+std::string shared_object(const std::string& code)
 {
-    std::vector<std::string> flags = compile_flags(instructions);
+    std::vector<std::string> flags = compile_flags();
     const fs::path dir = tools::cache_dir(CompileOptions{}) / "fast";
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -301,7 +304,7 @@ std::string shared_object(const std::string& code, std::size_t instructions)
 // The kernel (function `id` of m) from its shared object; null where it cannot be made or loaded.
 CompiledKernel load(const Module::Impl& m, std::size_t id)
 {
-    const std::string so = shared_object(kernel_source(m.functions[id], id), m.functions[id].code.size());
+    const std::string so = shared_object(kernel_source(m.functions[id], id));
     void* handle = so.empty() ? nullptr : dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);  // kept until the process ends
     void* symbol = handle ? dlsym(handle, ("wl_group_" + std::to_string(id)).c_str()) : nullptr;
     if (!symbol)
@@ -350,19 +353,28 @@ void host_budget_spent(void* h, std::size_t at, std::uint64_t exec)
 }  // namespace
 
 std::atomic<std::uint64_t> compiled_launch_count{0};
+std::atomic<std::uint64_t> declined_launch_count{0};
 
 CompiledKernel compiled_kernel(const Module::Impl& m, const Function& k)
 {
 #if defined(WARPLAB_HOST_CXX) && defined(WARPLAB_SOURCE_DIR)
     static std::mutex mutex;
-    static std::map<std::pair<std::uint64_t, std::size_t>, CompiledKernel> loaded;  // by module text's hash and kernel
+    struct Loaded {
+        CompiledKernel kernel;
+        bool declined;  // left to the interpreter by compilable's rule
+    };
+    static std::map<std::pair<std::uint64_t, std::size_t>, Loaded> loaded;  // by module text's hash and kernel
     const auto id = static_cast<std::size_t>(&k - m.functions.data());
     const std::pair key{tools::fnv1a64(m.text), id};
     std::lock_guard lock(mutex);
     auto at = loaded.find(key);
-    if (at == loaded.end()) at = loaded.emplace(key, compilable(m, k) ? load(m, id) : nullptr).first;
-    if (at->second) compiled_launch_count.fetch_add(1, std::memory_order_relaxed);
-    return at->second;
+    if (at == loaded.end()) {
+        const bool declined = !compilable(m, k);
+        at = loaded.emplace(key, Loaded{declined ? nullptr : load(m, id), declined}).first;
+    }
+    if (at->second.kernel) compiled_launch_count.fetch_add(1, std::memory_order_relaxed);
+    if (at->second.declined) declined_launch_count.fetch_add(1, std::memory_order_relaxed);
+    return at->second.kernel;
 #else
     (void)m, (void)k;
     return nullptr;
@@ -437,6 +449,7 @@ void Interpreter::run_compiled(const Launch& L, PassLane* lanes, LaneGroup g, La
 
 namespace wl::ptx {
 std::uint64_t compiled_launches() { return detail::compiled_launch_count.load(std::memory_order_relaxed); }
+std::uint64_t declined_launches() { return detail::declined_launch_count.load(std::memory_order_relaxed); }
 
 emu::Engine engine_for(emu::Engine requested)
 {

@@ -166,6 +166,10 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
 emu::Engine engine_for(emu::Engine requested);
 // Launches of this process whose unwatched blocks the fast engine ran.
 std::uint64_t compiled_launches();
+// Launches of this process that asked for the fast engine and whose kernel it
+// leaves to the interpreter by its rule (a kernel past the length it compiles);
+// a kernel it failed to compile counts in neither.
+std::uint64_t declined_launches();
 
 template <class... A>
 void launch(emu::Emulator& emu, const Module& m, std::string_view kernel, dim3 grid, dim3 block,

@@ -126,13 +126,16 @@ SourceNames source_names(const Lab& lab, const std::string& own_file)
 
 namespace {
 
-// "shared arrays: unsigned long long landed[8] (line 31), int warp_sums[8] (line 30)",
-// as the viewer titles them (wl::trace::array_text).
+// "shared arrays: unsigned long long landed[8] (line 31), float tile[256] (tiles.cuh:12)",
+// as the viewer titles them (wl::trace::array_text); an included file's declaration by file:line.
 std::string shared_arrays_line(const std::vector<wl::trace::SharedArrayInfo>& arrays)
 {
     std::string out = "shared arrays:";
-    for (const wl::trace::SharedArrayInfo& a : arrays)
-        out += (&a == &arrays.front() ? " " : ", ") + wl::trace::array_text(a) + (a.line ? " (line " + std::to_string(a.line) + ")" : "");
+    for (const wl::trace::SharedArrayInfo& a : arrays) {
+        const std::string line = std::to_string(a.line);
+        out += (&a == &arrays.front() ? " " : ", ") + wl::trace::array_text(a);
+        if (a.line) out += a.file.empty() ? " (line " + line + ")" : " (" + a.file + ":" + line + ")";
+    }
     return out + "\n";
 }
 

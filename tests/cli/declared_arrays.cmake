@@ -41,6 +41,17 @@ else()
     string(APPEND failures "--json's landed is '${found}', not 'unsigned long long 8 8' (type, count, elem_size)\n")
   endif()
 endif()
+# A user's kernel whose tile is declared in the header it includes
+# (kernels/header_sum.cu, tile_reduce.cuh line 6): named there by file and line,
+# not by the kernel's line that PTX gives; the kernel's own array by its line (9).
+execute_process(COMMAND "${WARPLAB}" trace reduction v3 --backend cpu --file "${CMAKE_CURRENT_LIST_DIR}/kernels/header_sum.cu"
+                        --kernel header_sum --n 1000 --type float
+                RESULT_VARIABLE rc OUTPUT_VARIABLE included ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  string(APPEND failures "header_sum.cu: exit ${rc}: ${err}\n")
+elseif(NOT included MATCHES "\nshared arrays: float partial\\[256\\] \\(tile_reduce.cuh:6\\), unsigned seen\\[1\\] \\(line 9\\)\n")
+  string(APPEND failures "header_sum.cu: the table does not name float partial[256] (tile_reduce.cuh:6), unsigned seen[1] (line 9)\n${included}")
+endif()
 if(failures)
   message(FATAL_ERROR "${failures}${out}")
 endif()

@@ -6,12 +6,17 @@
 // comments and strings that mention __shared__ declaring nothing.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "warplab/ptx/cuda_source.h"
 #include "warplab/ptx/declared_arrays.h"
+#include "warplab/trace/block_analysis.h"
 
 namespace {
 
@@ -295,6 +300,45 @@ __global__ void k(const T* in) {
     EXPECT_EQ(types, (std::vector<std::string>{"unsigned char", "unsigned long long", "unsigned long long", "double", "float4", ""}));
     EXPECT_EQ(wl::ptx::type_bytes(types[3]), 8u);
     EXPECT_EQ(wl::ptx::declared_element_type(s.variables[3], "float"), "float");
+}
+
+// A tile declared in a header the kernel's file includes, as samples keep a
+// block's shared tile with the device function that fills it: the trace gives
+// it the header's name and line (5), not the kernel's line that PTX gives
+// every array (3); the kernel file's own array keeps its line (4) alone.
+TEST(CudaSource, AnArrayDeclaredInAnIncludedFileHasThatFilesLine)
+{
+    namespace fs = std::filesystem;
+    const fs::path dir = fs::temp_directory_path() / ("warplab_included_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "tile_load.cuh") << "// One 16x16 tile of floats per block.\n"
+                                            "#define TILE 16\n"
+                                            "__device__ float load_tile(const float* in)\n"
+                                            "{\n"
+                                            "    __shared__ float tile[TILE * TILE];\n"
+                                            "    tile[threadIdx.x] = in[threadIdx.x];\n"
+                                            "    __syncthreads();\n"
+                                            "    return tile[TILE * TILE - 1 - threadIdx.x];\n"
+                                            "}\n";
+    std::ofstream(dir / "reverse.cu") << "#include \"tile_load.cuh\"\n"
+                                         "\n"
+                                         "__global__ void reverse(const float* in, float* out) {\n"
+                                         "    __shared__ int flags[4];\n"
+                                         "    out[threadIdx.x] = load_tile(in);\n"
+                                         "}\n";
+    wl::trace::BlockAnalysis run;
+    run.block.shared_arrays = {{.id = 0, .name = "tile", .elem_size = 4, .count = 256, .line = 3},
+                               {.id = 1, .name = "flags", .elem_size = 4, .count = 4, .line = 3}};
+    wl::ptx::use_declared_types(run, wl::ptx::read_cuda_files((dir / "reverse.cu").string()), "reverse", "float");
+    fs::remove_all(dir);
+    const auto& tile = run.block.shared_arrays[0];
+    EXPECT_EQ(tile.type, "float");
+    EXPECT_EQ(tile.file, "tile_load.cuh");
+    EXPECT_EQ(tile.line, 5u);
+    const auto& flags = run.block.shared_arrays[1];
+    EXPECT_EQ(flags.type, "int");
+    EXPECT_EQ(flags.file, "");
+    EXPECT_EQ(flags.line, 4u);
 }
 
 }  // namespace

@@ -254,6 +254,10 @@ TEST(TraceJson, RoundTrip)
     EXPECT_TRUE(back.events == b.events);
     ASSERT_EQ(back.shared_arrays.size(), 1u);
     EXPECT_EQ(back.shared_arrays[0].name, "sdata");
+    EXPECT_EQ(back.shared_arrays[0].file, "");
+    BlockTrace included = b;  // declared in a header the kernel's file includes
+    included.shared_arrays[0].file = "tile_reduce.cuh";
+    EXPECT_EQ(block_from_json(nlohmann::json::parse(block_to_json(included, m, s).dump())).shared_arrays[0].file, "tile_reduce.cuh");
 
     const std::vector<StepMetrics> m2 = steps_from_json(j);
     ASSERT_EQ(m2.size(), m.size());

@@ -79,6 +79,7 @@ json array_to_json(const SharedArrayInfo& a)
 {
     json j = {{"id", a.id}, {"name", a.name}, {"elem_size", a.elem_size}, {"count", a.count}, {"line", a.line}};
     if (!a.type.empty()) j["type"] = a.type;
+    if (!a.file.empty()) j["file"] = a.file;
     return j;
 }
 
@@ -91,6 +92,7 @@ SharedArrayInfo array_from_json(const json& j)
     a.count = j.at("count").get<std::uint64_t>();
     a.line = j.at("line").get<std::uint32_t>();
     a.type = j.value("type", std::string());
+    a.file = j.value("file", std::string());
     return a;
 }
 

@@ -25,6 +25,7 @@ void read_into(const fs::path& path, const std::string& root, std::set<fs::path>
     if (!in || !seen.insert(fs::weakly_canonical(path)).second) return;
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     out.push_back(read_cuda_source(text));
+    out.back().file = path.filename().string();
     const std::vector<std::string> includes = out.back().includes;  // out grows below
     for (const std::string& inc : includes) read_into(found(path.parent_path() / inc, root, inc), root, seen, out);
 }
@@ -32,6 +33,14 @@ void read_into(const fs::path& path, const std::string& root, std::set<fs::path>
 bool declared_in(const CudaSource& source, const VariableDecl* d)
 {
     return !source.variables.empty() && d >= &source.variables.front() && d <= &source.variables.back();
+}
+
+// The file of `sources` that declares `d`, where not the first (the kernel's own file): "" there.
+std::string declaring_file(const std::vector<CudaSource>& sources, const VariableDecl* d)
+{
+    for (std::size_t i = 1; i < sources.size(); ++i)
+        if (declared_in(sources[i], d)) return sources[i].file;
+    return "";
 }
 
 }  // namespace
@@ -61,7 +70,8 @@ void use_declared_types(wl::trace::BlockAnalysis& run, const std::vector<CudaSou
         const std::uint64_t bytes = a.count * a.elem_size;
         if (size == 0 || bytes % size) continue;
         a.type = type;
-        if (declared_in(sources.front(), d)) a.line = d->line;  // PTX gave the kernel's line
+        a.line = d->line;  // PTX gave the kernel's line
+        a.file = declaring_file(sources, d);
         if (size == a.elem_size) continue;
         a.elem_size = size;
         a.count = bytes / size;

@@ -67,6 +67,7 @@ struct CudaSource {
     std::vector<VariableDecl> variables;  // in order
     bool mentions_global = false;         // `__global__` occurs anywhere outside comments and strings, a macro included
     std::vector<std::string> includes;    // the paths of its `#include "..."` lines, as written
+    std::string file;                     // its file's base name, where read_cuda_files read it
 };
 
 CudaSource read_cuda_source(std::string_view text);

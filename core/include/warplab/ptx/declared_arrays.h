@@ -25,9 +25,9 @@ std::vector<CudaSource> read_cuda_files(const std::string& path, const std::stri
 std::string declared_element_type(const VariableDecl& v, std::string_view element_type);
 
 // Gives each traced shared array of `kernel` its declared type and element
-// size (count = bytes / size), and its declaration's line where that is in
-// the first source (the traced file; PTX gives the kernel's line), and
-// replays the shared values in those elements. Arrays whose type is unknown,
+// size (count = bytes / size), and its declaration's line (PTX gives the
+// kernel's line) with its file where that is not the first source (the traced
+// file), and replays the shared values in those elements. Arrays whose type is unknown,
 // or whose bytes the type does not divide, stay as traced.
 void use_declared_types(wl::trace::BlockAnalysis& run, const std::vector<CudaSource>& sources, std::string_view kernel,
                         std::string_view element_type);

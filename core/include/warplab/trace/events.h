@@ -82,6 +82,7 @@ struct SharedArrayInfo {
     std::uint32_t elem_size = 0;
     std::uint64_t count = 0;
     std::uint32_t line = 0;
+    std::string file;  // the file that declares it, where not the kernel's own (a base name: "tiles.cuh")
     // The element type the source declares it with ("unsigned long long"; a
     // template's T as the run's type), where wl::ptx::use_declared_types
     // found one; elem_size and count are then in it. Empty: unknown, and

@@ -205,6 +205,18 @@ def parse_ncu_csv(text):
     return [launches[k] for k in sorted(launches)]
 
 
+def csv_alone(csv_path):
+    """ncu's --log-file at `csv_path` kept to its CSV, rewritten so and
+    returned: ncu's "==PROF== Connected to process N (path)" lines before it
+    name this machine's folders."""
+    with open(csv_path) as f:
+        text = f.read()
+    text = text[max(text.find('"ID"'), 0):]
+    with open(csv_path, "w") as f:
+        f.write(text)
+    return text
+
+
 def ncu_launches(ncu, target, r, log, reuse):
     """Every profiled launch of run `r` in order, and the target's "version
     kernel block" lines. With `reuse`, what an earlier run left in the log
@@ -214,12 +226,7 @@ def ncu_launches(ncu, target, r, log, reuse):
     if not reuse:
         with open(order_path, "w") as f:
             f.write(run(ncu_command(ncu, target, r, csv_path)).stdout)
-        # Keep the CSV alone: ncu's "==PROF== Connected to process N (path)"
-        # lines name this machine's folders.
-        with open(csv_path) as f:
-            text = f.read()
-        with open(csv_path, "w") as f:
-            f.write(text[text.find('"ID"'):])
+        csv_alone(csv_path)
     with open(order_path) as f:
         order = [l.split() for l in f.read().splitlines() if l.strip()]
     with open(csv_path) as f:

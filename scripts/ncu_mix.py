@@ -203,8 +203,7 @@ def main():
         return 77
     os.makedirs(log, exist_ok=True)  # ncu writes no log file into a folder that does not exist
     order_text = fidelity.run(ncu_command(ncu, target, r, csv_path)).stdout
-    with open(csv_path) as f:
-        launches = parse_ncu_csv(f.read())
+    launches = parse_ncu_csv(fidelity.csv_alone(csv_path))
     order = [l.split() for l in order_text.splitlines() if l.strip()]  # "version kernel block" a launch set
     settings = fidelity.setting_options(warplab)
     rows_by_version, failed = [], False

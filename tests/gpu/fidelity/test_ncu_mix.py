@@ -2,8 +2,10 @@
 """scripts/ncu_mix.py without a GPU: its reading of ncu's per-opcode counts
 (an instanced metric) and its verdict per group: equal or within 3 % passes,
 over it fails, and the groups that differ by design are recorded, not compared."""
+import glob
 import os
 import sys
+import tempfile
 import unittest
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -50,6 +52,28 @@ class Verdicts(unittest.TestCase):
     def test_under_half_an_instruction_passes(self):
         # 3 against 3.4 per block: 12 % but under half an instruction (a grid's last partial block).
         self.assertTrue(m.group_rows({"special": 3}, m.ncu_groups({"MUFU": 3.4}), 0.03)["special"]["within"])
+
+
+class NcuLog(unittest.TestCase):
+    # ncu's --log-file begins with "==PROF==" lines naming the target's folder on
+    # the machine it ran on: the scripts keep the CSV alone, and so do the records.
+    def test_the_log_is_kept_to_its_csv(self):
+        row = '"0","1","t","h","void k(float *)","1","7","(256, 1, 1)","(4, 1, 1)","0","9.0","s","m","","1"\n'
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "ncu_mix_k.csv")
+            with open(path, "w") as f:
+                f.write("==PROF== Connected to process 7 (/somewhere/build/warplab_ncu_target)\n"
+                        "==PROF== Disconnected from process 7\n" + HEADER + row)
+            self.assertEqual(m.fidelity.csv_alone(path), HEADER + row)
+            with open(path) as f:
+                self.assertEqual(f.read(), HEADER + row)
+
+    def test_the_records_name_no_folder(self):
+        records = glob.glob(os.path.join(REPO, "results", "**", "ncu_*.csv"), recursive=True)
+        self.assertTrue(records)
+        for path in records:
+            with open(path) as f:
+                self.assertTrue(f.read().startswith('"ID"'), os.path.relpath(path, REPO))
 
 
 if __name__ == "__main__":

@@ -22,8 +22,10 @@
 //   __shfl_down_sync(FULL, L, 30)    = L + 30 for L < 2, else L (a source past lane 31 gives the lane's own)
 //   __reduce_add_sync(FULL, 1)       = 32
 //   __match_any_sync(FULL, 7)        = 0xffffffff
-// The program prints each case's verdict and its first differing lanes, and exits
-// 1 if any word differs from PTX's; under `warplab run` every case is as PTX says.
+// Two more cases put a block barrier after the unused reduction and exchange words
+// across the half-warps through shared memory (below). The program prints each
+// case's verdict and its first differing lanes, and exits 1 if any word differs
+// from PTX's; under `warplab run` every case is as PTX says.
 //
 //     nvcc -arch=sm_90 -o dead_tile_collective dead_tile_collective.cu && ./dead_tile_collective
 #include <cooperative_groups.h>
@@ -79,7 +81,53 @@ __global__ void tile_then_warp(const unsigned* in, unsigned* out, double* logs)
     logs[threadIdx.x] = d;
 }
 
+// The same unused reduction, then an exchange through shared memory across the
+// two halves of the warp: PTX's bar.sync waits for every non-exited thread of the
+// warp (Parallel Synchronization and Communication Instructions: bar, barrier), so
+// lane L reads what lane L ^ 16 stored before the barrier, (L ^ 16) * 7 + salt, and
+// never the sentinel stored before the tile. (Kernel 3104's invalid shared address
+// came from lanes 16 to 31 running behind lanes 0 to 15 past such a barrier.)
+constexpr unsigned kSentinel = 0xdeadbeefu;
+
+template <bool Used>
+__global__ void tile_then_exchange(const unsigned* in, unsigned* out, double* logs, unsigned salt)
+{
+    __shared__ unsigned staged[kWarp];
+    const unsigned lane = threadIdx.x % kWarp;
+    const unsigned v = in[threadIdx.x];
+    double d = __hiloint2double(int(v & 0xbfffffffu), int(in[threadIdx.x + kWarp]));
+    staged[lane] = kSentinel;
+    unsigned tiled = unsigned(__syncthreads_or(lane < 3u));
+    const cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
+    const unsigned sum = cg::reduce(tile, v, cg::plus<unsigned>());
+    if (Used)
+        tiled = sum;
+    d = log(fabs(d));
+    staged[lane] = lane * 7u + salt;
+    __syncthreads();
+    out[threadIdx.x * 2] = staged[lane ^ 16u];
+    out[threadIdx.x * 2 + 1] = tiled;
+    logs[threadIdx.x] = d;
+}
+
 static int differing_cases = 0;
+
+// The case's words, or false (the case counted as differing) where its kernel failed.
+static bool fetched(const char* name, unsigned* h, const unsigned* dout, size_t bytes)
+{
+    if (cudaMemcpy(h, dout, bytes, cudaMemcpyDeviceToHost) == cudaSuccess)
+        return true;
+    std::printf("%s: the kernel failed: %s\n", name, cudaGetErrorString(cudaGetLastError()));
+    ++differing_cases;
+    return false;
+}
+
+static void verdict(const char* name, int lanes)
+{
+    std::printf("%s: %s", name, lanes ? "DIFFERS from PTX" : "as PTX says");
+    std::printf(lanes ? " in %d lanes\n" : "\n", lanes);
+    differing_cases += lanes != 0;
+}
 
 template <Barrier B, TileOp Op, bool Used, Branch G>
 void run_case(const unsigned* din, unsigned* dout, double* dlogs)
@@ -91,11 +139,8 @@ void run_case(const unsigned* din, unsigned* dout, double* dlogs)
                   G == Branch::log_of_double ? "log of a double" : "a loop of lane % 7 steps");
     tile_then_warp<B, Op, Used, G><<<1, kWarp>>>(din, dout, dlogs);
     unsigned h[kWarp * kWords];
-    if (cudaMemcpy(h, dout, sizeof h, cudaMemcpyDeviceToHost) != cudaSuccess) {
-        std::printf("%s: the kernel failed: %s\n", name, cudaGetErrorString(cudaGetLastError()));
-        ++differing_cases;
+    if (!fetched(name, h, dout, sizeof h))
         return;
-    }
     int lanes = 0;
     for (unsigned lane = 0; lane < kWarp; ++lane) {
         const unsigned* w = h + lane * kWords;
@@ -106,9 +151,28 @@ void run_case(const unsigned* din, unsigned* dout, double* dlogs)
             std::printf("  lane %2u: ballot %08x shfl_down %2u reduce_add %2u match_any %08x (PTX: %08x %2u %2u %08x)\n",
                         lane, w[0], w[1], w[2], w[3], want[0], want[1], want[2], want[3]);
     }
-    std::printf("%s: %s", name, lanes ? "DIFFERS from PTX" : "as PTX says");
-    std::printf(lanes ? " in %d lanes\n" : "\n", lanes);
-    differing_cases += lanes != 0;
+    verdict(name, lanes);
+}
+
+template <bool Used>
+void run_exchange(const unsigned* din, unsigned* dout, double* dlogs)
+{
+    char name[160];
+    std::snprintf(name, sizeof name, "__syncthreads_or, tile<16> reduce with its result %s, then log of a double "
+                  "and a shared exchange across the half-warps", Used ? "used" : "unused");
+    const unsigned salt = Used ? 1000u : 2000u;  // each launch's own words: none left from another
+    tile_then_exchange<Used><<<1, kWarp>>>(din, dout, dlogs, salt);
+    unsigned h[kWarp * 2];
+    if (!fetched(name, h, dout, sizeof h))
+        return;
+    int lanes = 0;
+    for (unsigned lane = 0; lane < kWarp; ++lane) {
+        const unsigned want = ((lane ^ 16u) * 7u + salt) ^ PROBE_CHECK_FLIP;
+        if (h[lane * 2] != want && lanes++ < 3)
+            std::printf("  lane %2u: read %08x (PTX: %08x)%s\n", lane, h[lane * 2], want,
+                        h[lane * 2] == kSentinel ? ", the word from before the barrier" : "");
+    }
+    verdict(name, lanes);
 }
 
 int main()
@@ -129,9 +193,12 @@ int main()
     // kernel 4739's: an unused tile ballot
     run_case<Barrier::syncthreads, TileOp::ballot, false, Branch::lane_loop>(din, dout, dlogs);
     run_case<Barrier::syncthreads, TileOp::ballot, true, Branch::lane_loop>(din, dout, dlogs);
+    // a block barrier after it (kernels 3104 and 4245)
+    run_exchange<false>(din, dout, dlogs);
+    run_exchange<true>(din, dout, dlogs);
     cudaFree(din);
     cudaFree(dout);
     cudaFree(dlogs);
-    std::printf("dead_tile_collective: %d of 5 cases differ from PTX\n", differing_cases);
+    std::printf("dead_tile_collective: %d of 7 cases differ from PTX\n", differing_cases);
     return differing_cases ? 1 : 0;
 }

@@ -71,3 +71,10 @@ else
         grep -E 'ERROR SUMMARY' "$work/$variant.memcheck"
     done
 fi
+
+# sass_outline.py (this repository's reading without nvdisasm) against cuobjdump on one cubin:
+# the orphaned WARPSYNCs it names must be cuobjdump's WARPSYNCs at the same offsets.
+nvcc -arch=sm_90 -cubin -lineinfo -o "$work/probe.cubin" "$here/dead_tile_collective.cu" 2>/dev/null &&
+    { echo "=== sass_outline.py --orphans against cuobjdump -sass (dead_tile_collective.cu)"
+      python3 "$here/../sass_outline.py" --orphans "$work/probe.cubin" | cut -c1-60
+      cuobjdump -sass "$work/probe.cubin" | grep -E 'Function|WARPSYNC|F2I' | sed 's/^ *//'; }

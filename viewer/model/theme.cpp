@@ -61,13 +61,16 @@ std::string find_font(std::initializer_list<const char*> names)
     return {};
 }
 
-// Latin-1 and Latin Extended-A (authors' names: Filipovič), Greek (Σ) and
-// the few symbols the panels use (arrows, ×, –, …, ≤, ▶). ImGui keeps the pointer
-// until the atlas is built, hence static storage. web/CMakeLists.txt cuts the
-// browser's fonts to the same ranges.
+// The characters the panels draw (glyph_ranges.def, which the browser build's
+// fonts are cut to as well). ImGui keeps the pointer until the atlas is built,
+// hence static storage.
 const ImWchar* glyph_ranges()
 {
-    static constexpr ImWchar ranges[] = {0x0020, 0x017F, 0x0370, 0x03FF, 0x2013, 0x2014, 0x2026, 0x2026, 0x2190, 0x2193, 0x2264, 0x2265, 0x25B6, 0x25B6, 0};
+    static constexpr ImWchar ranges[] = {
+#define WL_GLYPH_RANGE(first, last) first, last,
+#include "viewer/model/glyph_ranges.def"
+#undef WL_GLYPH_RANGE
+        0};
     return ranges;
 }
 

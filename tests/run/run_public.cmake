@@ -10,7 +10,8 @@
 #   cmake -DWARPLAB=<warplab> -DPROGRAM=<file.cu> -DCACHE=<dir> [-DBACKEND=gpu] -P run_public.cmake
 # With BACKEND=gpu the right programs (exit 0, no fault) run on the GPU and must
 # print the same; the wrong ones are left out there (a race or a read one past
-# the end does what the hardware makes of it). Prints "needs nvcc" or "no GPU"
+# the end does what the hardware makes of it), and a warning stated need not be
+# drawn there (below). Prints "needs nvcc" or "no GPU"
 # and succeeds (the test is then marked skipped) where that is missing.
 cmake_policy(VERSION 3.20)  # quoted names are no variables (CMP0054), lists keep empty elements (CMP0007)
 file(STRINGS "${PROGRAM}" lines REGEX "^// expect [a-z]+: ")
@@ -87,6 +88,13 @@ foreach(warning IN LISTS drawn)
     string(APPEND failures "an unexpected warning: '${warning}'\n")
   endif()
 endforeach()
+# The expected warnings are the emulator's, which checks every block; on the GPU
+# only the watched block is recorded, so there each warning drawn must be one
+# of them, but some may not be drawn.
+if(BACKEND STREQUAL "gpu")
+  set(warnings "")
+  set(warning_count "")
+endif()
 foreach(pattern IN LISTS warnings)
   if(NOT drawn MATCHES "${pattern}")
     string(APPEND failures "no warning '${pattern}'\n")

@@ -161,6 +161,12 @@ void trace_launch(Launch& launch, void** args, bool cooperative, const SymbolAdd
     std::lock_guard lock(g.mutex);
     Kernel& k = *static_cast<Kernel*>(const_cast<void*>(launch.kernel));
     const ptx::KernelInfo& info = kernel_info(k);
+    // The instrumented copy is a module of its own: a function's address there is
+    // not the program's, so neither may call through the other's (a vtable made by
+    // one launch's `new`, a device function pointer the host copied out).
+    if (k.module->text.find(".callprototype") != std::string::npos)
+        throw std::invalid_argument("its module calls device functions through pointers (virtual functions, function "
+                                    "tables), whose addresses an instrumented copy of the module does not share");
     std::vector<ptx::Arg> list;
     for (std::size_t i = 0; i < info.params.size(); ++i) {
         ptx::Arg a(0);

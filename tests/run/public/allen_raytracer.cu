@@ -5,7 +5,7 @@
 // freed on the device with delete. The host renders the same classes (they
 // are __host__ __device__) and the two images must agree.
 // expect exit: 0
-// expect stdout: ^device heap: 2097152 bytes
+// expect stdout: ^device heap: at least 2097152 bytes
 // expect stdout: render: 48x24 pixels, 3 spheres, [0-9]+ hit, correct
 #include <cfloat>
 #include <cmath>
@@ -155,7 +155,12 @@ int main()
     checkCudaErrors(cudaDeviceSetLimit(cudaLimitMallocHeapSize, size_t{2} << 20));
     size_t heap_bytes = 0;
     checkCudaErrors(cudaDeviceGetLimit(&heap_bytes, cudaLimitMallocHeapSize));
-    printf("device heap: %zu bytes\n", heap_bytes);
+    // The driver may round the size up (an H100's gives 4 MB for 2 MB).
+    if (heap_bytes < size_t{2} << 20) {
+        printf("device heap: %zu bytes, less than asked for\n", heap_bytes);
+        return 1;
+    }
+    printf("device heap: at least %zu bytes\n", size_t{2} << 20);
     vec3* fb;
     checkCudaErrors(cudaMallocManaged((void**)&fb, nx * ny * sizeof(vec3)));
     hitable **d_list, **d_world;

@@ -3,9 +3,11 @@
 #include <algorithm>
 
 #include "ptx_test_util.h"
+#include "tests/fault_of.h"
 
 namespace {
 
+using warplab::test::fault_of;
 using wl::ptx::testing::compile_module;
 
 const char* kWarp = R"(
@@ -154,15 +156,12 @@ TEST_P(Collectives, DynamicSharedMemoryIsDeclaredWithTheLaunchSize)
         }
     EXPECT_TRUE(declared);
     // too little dynamic memory for the kernel's accesses: an out-of-bounds shared store
-    try {
-        wl::ptx::launch(emu, m, "dynamic_shared", dim3(1), dim3(n), 16 * 4, out);
-        FAIL();
-    } catch (const wl::emu::KernelFault& f) {
-        const std::string what = f.what();
-        EXPECT_NE(what.find("out-of-bounds shared store: dyn["), std::string::npos) << what;
-        EXPECT_NE(what.find("] is outside its 16 elements"), std::string::npos) << what;
-        EXPECT_GE(f.fault.thread.x, 16u);
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, m, "dynamic_shared", dim3(1), dim3(n), 16 * 4, out); });
+    ASSERT_TRUE(f);
+    const std::string what = f->what();
+    EXPECT_NE(what.find("out-of-bounds shared store: dyn["), std::string::npos) << what;
+    EXPECT_NE(what.find("] is outside its 16 elements"), std::string::npos) << what;
+    EXPECT_GE(f->fault.thread.x, 16u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedules, Collectives,

@@ -8,11 +8,13 @@
 #include <string>
 
 #include "ptx_test_util.h"
+#include "tests/fault_of.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using warplab::test::fault_of;
 using wl::ptx::testing::ptx_module;
 
 // heap(out, bytes, mode): each thread mallocs `bytes`, writes its index
@@ -136,25 +138,19 @@ TEST_F(Heap, ALargerHeapHoldsALargerBlock)
 // A second free of one block is a fault at its line (13), naming the address.
 TEST_F(Heap, ASecondFreeIsAFaultAtItsLine)
 {
-    try {
-        run(16, 1);
-        FAIL() << "the second free was not reported";
-    } catch (const wl::emu::KernelFault& f) {
-        EXPECT_EQ(f.fault.line, 13u) << f.what();
-        EXPECT_NE(std::string(f.what()).find("free of address 0x"), std::string::npos) << f.what();
-        EXPECT_NE(std::string(f.what()).find("or one freed already"), std::string::npos) << f.what();
-    }
+    const auto f = fault_of([&] { run(16, 1); });
+    ASSERT_TRUE(f) << "the second free was not reported";
+    EXPECT_EQ(f->fault.line, 13u) << f->what();
+    EXPECT_NE(std::string(f->what()).find("free of address 0x"), std::string::npos) << f->what();
+    EXPECT_NE(std::string(f->what()).find("or one freed already"), std::string::npos) << f->what();
 }
 
 // A read of a freed block is a fault at its line (14): the block is no device memory any more.
 TEST_F(Heap, AReadAfterFreeIsAFaultAtItsLine)
 {
-    try {
-        run(16, 2);
-        FAIL() << "the read after free was not reported";
-    } catch (const wl::emu::KernelFault& f) {
-        EXPECT_EQ(f.fault.line, 14u) << f.what();
-    }
+    const auto f = fault_of([&] { run(16, 2); });
+    ASSERT_TRUE(f) << "the read after free was not reported";
+    EXPECT_EQ(f->fault.line, 14u) << f->what();
 }
 
 }  // namespace

@@ -7,9 +7,11 @@
 #include <cstring>
 
 #include "ptx_test_util.h"
+#include "tests/fault_of.h"
 
 namespace {
 
+using warplab::test::fault_of;
 using wl::ptx::testing::compile_module;
 
 template <class T> T* upload(wl::emu::Emulator& emu, std::initializer_list<T> values)
@@ -248,14 +250,11 @@ TEST(PtxInstructions, AssertAndTrapAreKernelFaults)
     const auto m = compile_module(kControl, "control.cu");
     wl::emu::Emulator emu;
     const int* in = upload<int>(emu, {0, 1, 2, 7});
-    try {
-        wl::ptx::launch(emu, m, "asserts", dim3(1), dim3(4), 0, in);
-        FAIL();
-    } catch (const wl::emu::KernelFault& f) {
-        EXPECT_NE(std::string(f.what()).find("assertion failed: in[threadIdx.x] < 3"), std::string::npos) << f.what();
-        EXPECT_EQ(f.fault.thread.x, 3u);
-        EXPECT_EQ(f.fault.file, "control.cu");
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, m, "asserts", dim3(1), dim3(4), 0, in); });
+    ASSERT_TRUE(f);
+    EXPECT_NE(std::string(f->what()).find("assertion failed: in[threadIdx.x] < 3"), std::string::npos) << f->what();
+    EXPECT_EQ(f->fault.thread.x, 3u);
+    EXPECT_EQ(f->fault.file, "control.cu");
     wl::ptx::launch(emu, m, "asserts", dim3(1), dim3(3), 0, in);  // all below 3: fine
     EXPECT_THROW(wl::ptx::launch(emu, m, "traps", dim3(1), dim3(1), 0), wl::emu::KernelFault);
 }

@@ -13,10 +13,12 @@
 #include <vector>
 
 #include "ptx_test_util.h"
+#include "tests/fault_of.h"
 #include "warplab/ptx/kernel_file.h"
 
 namespace {
 
+using warplab::test::fault_of;
 using wl::ptx::KernelFile;
 using wl::ptx::KernelFileError;
 
@@ -50,12 +52,9 @@ TEST(KernelFile, FaultsNameTheParameterAsTheSourceDoes)
     int* out = emu.alloc<int>(2);
     const std::vector<int> ones(200, 1);
     emu.copy_to_device(in, ones.data(), ones.size());
-    std::string what;
-    try {
-        wl::ptx::launch(emu, *k.module, k.entry, dim3(2), dim3(256), 0, in, out, 300u);
-    } catch (const wl::emu::KernelFault& e) {
-        what = e.what();
-    }
+    const auto past_end = fault_of([&] { wl::ptx::launch(emu, *k.module, k.entry, dim3(2), dim3(256), 0, in, out, 300u); });
+    ASSERT_TRUE(past_end);
+    const std::string what = past_end->what();
     EXPECT_NE(what.find("out-of-bounds load: in[2"), std::string::npos) << what;
     EXPECT_NE(what.find("] (argument 0) is outside its 200 elements"), std::string::npos) << what;
 }

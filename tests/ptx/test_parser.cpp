@@ -7,10 +7,12 @@
 #include <string>
 
 #include "ptx_test_util.h"
+#include "tests/fault_of.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using warplab::test::fault_of;
 using wl::ptx::testing::ptx_module;
 using wl::ptx::Module;
 
@@ -115,18 +117,15 @@ TEST(PtxParser, AnUnreadableStatementFailsOnlyItsKernelWhenItRuns)
     for (int i = 0; i < 64; ++i) in[i] = i;
     ASSERT_NO_THROW(wl::ptx::launch(emu, m, "scale_ok", dim3(1), dim3(64), 0, in, out));
     for (int i = 0; i < 64; ++i) EXPECT_EQ(out[i], 2 * i + 1);  // scale: 2x + 1
-    try {
-        wl::ptx::launch(emu, m, "scale", dim3(1), dim3(64), 0, in, out);
-        FAIL() << "ran a kernel with a register outside %r<4>";
-    } catch (const wl::emu::KernelFault& f) {
-        const std::string what = f.what();
-        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(text.find("%r4, %r3")), '\n');
-        EXPECT_NE(what.find("PTX that warplab cannot read"), std::string::npos) << what;
-        EXPECT_NE(what.find("unknown name '%r4'"), std::string::npos) << what;
-        EXPECT_NE(what.find("(PTX line " + std::to_string(line) + ")"), std::string::npos) << what;
-        EXPECT_EQ(f.fault.file, "labs/demo/scale.cu");  // the .loc before it: 1 6 5
-        EXPECT_EQ(f.fault.line, 6u);
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, m, "scale", dim3(1), dim3(64), 0, in, out); });
+    ASSERT_TRUE(f) << "ran a kernel with a register outside %r<4>";
+    const std::string what = f->what();
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(text.find("%r4, %r3")), '\n');
+    EXPECT_NE(what.find("PTX that warplab cannot read"), std::string::npos) << what;
+    EXPECT_NE(what.find("unknown name '%r4'"), std::string::npos) << what;
+    EXPECT_NE(what.find("(PTX line " + std::to_string(line) + ")"), std::string::npos) << what;
+    EXPECT_EQ(f->fault.file, "labs/demo/scale.cu");  // the .loc before it: 1 6 5
+    EXPECT_EQ(f->fault.line, 6u);
 }
 
 TEST(PtxParser, GarbageIsAParseErrorNotACrash)
@@ -191,16 +190,13 @@ TEST(PtxParser, AnInstructionTheInterpreterLacksIsAKernelFaultNamingIt)
     wl::emu::Emulator emu;
     float* p = emu.alloc<float>(8);
     for (int i = 0; i < 8; ++i) p[i] = 0;
-    try {
-        wl::ptx::launch(emu, m, "vec", dim3(1), dim3(1), 0, p, 1u);
-        FAIL() << "ran an instruction it does not implement";
-    } catch (const wl::emu::KernelFault& f) {
-        const std::string what = f.what();
-        EXPECT_NE(what.find("unsupported PTX instruction 'mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32'"), std::string::npos) << what;
-        const std::string text = kVectors;
-        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(text.find("mma.sync")), '\n');
-        EXPECT_NE(what.find("(PTX line " + std::to_string(line) + ")"), std::string::npos) << what;
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, m, "vec", dim3(1), dim3(1), 0, p, 1u); });
+    ASSERT_TRUE(f) << "ran an instruction it does not implement";
+    const std::string what = f->what();
+    EXPECT_NE(what.find("unsupported PTX instruction 'mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32'"), std::string::npos) << what;
+    const std::string text = kVectors;
+    const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<long>(text.find("mma.sync")), '\n');
+    EXPECT_NE(what.find("(PTX line " + std::to_string(line) + ")"), std::string::npos) << what;
 }
 
 TEST(PtxParser, LaunchErrorsSayWhatIsWrong)
@@ -237,15 +233,12 @@ TEST(PtxParser, OutOfBoundsGlobalLoadNamesTheArgument)
     int* in = emu.alloc<int>(40);  // the kernel reads 64
     int* out = emu.alloc<int>(64);
     for (int i = 0; i < 40; ++i) in[i] = i;
-    try {
-        wl::ptx::launch(emu, m, "scale", dim3(1), dim3(64), 0, in, out);
-        FAIL();
-    } catch (const wl::emu::KernelFault& f) {
-        const std::string what = f.what();
-        EXPECT_NE(what.find("out-of-bounds load: argument 0["), std::string::npos) << what;
-        EXPECT_NE(what.find("is outside its 40 elements"), std::string::npos) << what;
-        EXPECT_NE(what.find("(at labs/demo/scale.cu:6)"), std::string::npos) << what;
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, m, "scale", dim3(1), dim3(64), 0, in, out); });
+    ASSERT_TRUE(f);
+    const std::string what = f->what();
+    EXPECT_NE(what.find("out-of-bounds load: argument 0["), std::string::npos) << what;
+    EXPECT_NE(what.find("is outside its 40 elements"), std::string::npos) << what;
+    EXPECT_NE(what.find("(at labs/demo/scale.cu:6)"), std::string::npos) << what;
 }
 
 }  // namespace
@@ -310,11 +303,8 @@ TEST(PtxParser, DoubleColonModifiersAreOneName)
     std::memcpy(p, init, sizeof init);
     wl::ptx::launch(emu, m, "hinted", dim3(1), dim3(1), 0, p, 0u);
     EXPECT_EQ(p[4], 3 + 4);  // p[0] + p[3], read by the hinted v4 load
-    try {
-        wl::ptx::launch(emu, m, "hinted", dim3(1), dim3(1), 0, p, 1u);
-        FAIL() << "ran an arrival on a cluster's mbarrier, which the interpreter does not implement";
-    } catch (const wl::emu::KernelFault& f) {
-        const std::string what = f.what();
-        EXPECT_NE(what.find("unsupported PTX instruction 'mbarrier.arrive.release.cluster.shared::cluster.b64'"), std::string::npos) << what;
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, m, "hinted", dim3(1), dim3(1), 0, p, 1u); });
+    ASSERT_TRUE(f) << "ran an arrival on a cluster's mbarrier, which the interpreter does not implement";
+    const std::string what = f->what();
+    EXPECT_NE(what.find("unsupported PTX instruction 'mbarrier.arrive.release.cluster.shared::cluster.b64'"), std::string::npos) << what;
 }

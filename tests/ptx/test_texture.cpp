@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "ptx_test_util.h"
+#include "tests/fault_of.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/emu/texture.h"
 #include "warplab/ptx/ptx.h"
@@ -20,6 +21,7 @@
 
 namespace {
 
+using warplab::test::fault_of;
 using wl::ptx::testing::ptx_module;
 using wl::emu::TextureAddress;
 
@@ -283,19 +285,13 @@ TEST(Texture, AFetchItCannotAnswerStopsTheLaunch)
     const auto m = wl::ptx::Module::parse(kFetches, "fetches.ptx");
     wl::emu::Emulator emu;
     int* out = emu.alloc<int>(1);
-    try {
-        wl::ptx::launch(emu, m, "fetch_2d", dim3(1), dim3(1), 0, out, std::uint64_t(0), 0.0f, 0.0f);
-        ADD_FAILURE() << "a fetch from texture 0 ran";
-    } catch (const wl::emu::KernelFault& f) {
-        EXPECT_NE(f.fault.what.find("no live texture object"), std::string::npos) << f.what();
-        EXPECT_EQ(f.fault.kernel, "fetch_2d");
-    }
-    try {
-        wl::ptx::launch(emu, m, "fetch_3d", dim3(1), dim3(1), 0, std::uint64_t(1));
-        ADD_FAILURE() << "tex.3d ran";
-    } catch (const wl::emu::KernelFault& f) {
-        EXPECT_NE(f.fault.what.find("tex.3d.v4.f32.f32"), std::string::npos) << f.what();
-    }
+    const auto unbound = fault_of([&] { wl::ptx::launch(emu, m, "fetch_2d", dim3(1), dim3(1), 0, out, std::uint64_t(0), 0.0f, 0.0f); });
+    ASSERT_TRUE(unbound) << "a fetch from texture 0 ran";
+    EXPECT_NE(unbound->fault.what.find("no live texture object"), std::string::npos) << unbound->what();
+    EXPECT_EQ(unbound->fault.kernel, "fetch_2d");
+    const auto three_d = fault_of([&] { wl::ptx::launch(emu, m, "fetch_3d", dim3(1), dim3(1), 0, std::uint64_t(1)); });
+    ASSERT_TRUE(three_d) << "tex.3d ran";
+    EXPECT_NE(three_d->fault.what.find("tex.3d.v4.f32.f32"), std::string::npos) << three_d->what();
 }
 
 }  // namespace

@@ -8,11 +8,13 @@
 #include <string>
 
 #include "ptx_test_util.h"
+#include "tests/fault_of.h"
 #include "warplab/emu/emulator.h"
 #include "warplab/ptx/ptx.h"
 
 namespace {
 
+using warplab::test::fault_of;
 using wl::ptx::testing::ptx_module;
 
 const std::string kRacer = ptx_module(R"(
@@ -70,15 +72,12 @@ TEST_P(ToolkitCall, RaceInsideASeparateToolkitFunctionNamesTheCallersLine)
     emu.options.schedule = GetParam();
     const wl::ptx::Module m = wl::ptx::Module::parse(kRacer, "racer.ptx");
     auto* out = emu.alloc<int>(1);
-    try {
-        wl::ptx::launch(emu, m, "racer", dim3(1), dim3(64), 0, out);
-        FAIL() << "the race was not reported";
-    } catch (const wl::emu::KernelFault& f) {
-        const std::string message = f.what();
-        EXPECT_EQ(f.fault.file, "/home/student/race.cu") << message;
-        EXPECT_EQ(f.fault.line, 9u) << message;
-        EXPECT_NE(message.find("data race"), std::string::npos) << message;
-    }
+    const auto f = fault_of([&] { wl::ptx::launch(emu, m, "racer", dim3(1), dim3(64), 0, out); });
+    ASSERT_TRUE(f) << "the race was not reported";
+    const std::string message = f->what();
+    EXPECT_EQ(f->fault.file, "/home/student/race.cu") << message;
+    EXPECT_EQ(f->fault.line, 9u) << message;
+    EXPECT_NE(message.find("data race"), std::string::npos) << message;
 }
 
 INSTANTIATE_TEST_SUITE_P(Schedules, ToolkitCall,

@@ -278,21 +278,44 @@ GlobalChunk* chunk_of(GlobalShadow& g, std::uintptr_t addr)
     return slot.chunk;
 }
 
+// The site of this host thread's last stamp: a warp pass's lanes come to one site one after another.
+struct LastSite {
+    std::uint64_t launch;
+    const char* file;
+    unsigned line;
+    std::uint32_t index;
+};
+WL_RUNTIME_TLS LastSite tls_last_site;
+
 // The site's index in the launch's table (a few sites a kernel: the block keeps the last ones).
+[[gnu::noinline]] std::uint32_t new_site_index(Block& b, const char* file, unsigned line)
+{
+    GlobalShadow& g = *b.global;
+    std::uint32_t index = ~0u;
+    for (const Block::SiteSlot& k : b.site_cache)
+        if (k.file == file && k.line == line && k.index != ~0u) {
+            index = k.index;
+            break;
+        }
+    if (index == ~0u) {
+        {
+            std::lock_guard lock(g.mutex);
+            const auto it = std::find(g.sites.begin(), g.sites.end(), std::pair<const char*, unsigned>{file, line});
+            index = static_cast<std::uint32_t>(it - g.sites.begin());
+            if (it == g.sites.end()) g.sites.emplace_back(file, line);
+        }
+        b.site_cache[b.next_site++ % std::size(b.site_cache)] = Block::SiteSlot{file, line, index};
+    }
+    tls_last_site = LastSite{g.launch, file, line, index};
+    return index;
+}
+
 std::uint32_t site_index(Block& b, const char* file, unsigned line)
 {
-    for (const Block::SiteSlot& k : b.site_cache)
-        if (k.file == file && k.line == line && k.index != ~0u) return k.index;
-    GlobalShadow& g = *b.global;
-    std::uint32_t index = 0;
-    {
-        std::lock_guard lock(g.mutex);
-        const auto it = std::find(g.sites.begin(), g.sites.end(), std::pair<const char*, unsigned>{file, line});
-        index = static_cast<std::uint32_t>(it - g.sites.begin());
-        if (it == g.sites.end()) g.sites.emplace_back(file, line);
-    }
-    b.site_cache[b.next_site++ % std::size(b.site_cache)] = Block::SiteSlot{file, line, index};
-    return index;
+    const LastSite& last = tls_last_site;
+    if (last.file == file && last.line == line && last.launch == b.global->launch) [[likely]]
+        return last.index;
+    return new_site_index(b, file, line);
 }
 
 const Segment& segment(const GlobalShadow& g, std::uint32_t number)
@@ -462,11 +485,147 @@ std::string block_name(const Block& b, std::uint32_t flat)
     fault(lane, a.file, a.line, what.str());
 }
 
-// One access, for messages and the clash rules: element `index` of `name` counts in units of the access's size.
-MemoryAccess described(Kind kind, void* ptr, unsigned size, const char* name, std::uint64_t offset, const char* file,
-                       unsigned line)
+// One access as check_global_access is given it.
+struct GlobalAccess {
+    Kind kind;
+    void* ptr;
+    unsigned size;
+    const char* name;
+    std::uint64_t offset;
+    const char* file;
+    unsigned line;
+    const void* stored;  // a plain store's bytes, else null
+};
+
+// For messages and the clash rules: element `index` of `name` counts in units of the access's size.
+MemoryAccess described(const GlobalAccess& a)
 {
-    return MemoryAccess{name, static_cast<long long>(offset / size), file, line, kind, size, ptr, true};
+    return MemoryAccess{a.name, static_cast<long long>(a.offset / a.size), a.file, a.line, a.kind, a.size, a.ptr, true};
+}
+
+// The bytes of word w (bit i: byte i) that [byte, end) covers.
+constexpr std::uint8_t word_bytes(std::uintptr_t byte, std::uintptr_t end, std::uintptr_t w)
+{
+    const std::uintptr_t at = w * 4;
+    unsigned mask = 0xF;
+    if (byte > at) mask &= 0xFu << (byte - at);
+    if (end < at + 4) mask &= 0xFu >> (at + 4 - end);
+    return static_cast<std::uint8_t>(mask & 0xF);
+}
+
+// Could `other` clash with an access to `bytes` of its word, before the ordering rules? An earlier launch's
+// stamp is no access; atomics do not race with atomics.
+bool may_clash(const GlobalShadow& g, const GlobalStamp& other, bool atomic, std::uint8_t bytes)
+{
+    return is_access(g, other) && !(atomic && atomic_of(other)) && (bytes & bytes_of(other));
+}
+
+[[gnu::always_inline]] inline bool unordered(const Lane& lane, const GlobalShadow& g, const GlobalStamp& other, bool atomic,
+                                             std::uint8_t bytes)
+{
+    return may_clash(g, other, atomic, bytes) && !ordered_global(lane, other);
+}
+
+// Leaves the access's stamp in the word, once it has met the stamps there. `held`: where an atomic keeps the word locked.
+[[gnu::always_inline]] inline void leave_stamp(Lane& lane, GlobalWord& s, Kind kind, const GlobalStamp& stamp, WordLock& lock,
+                                               std::uint32_t** held)
+{
+    const Block& b = *lane.block;
+    if (kind != Kind::Load) {
+        s.write = stamp;
+        // An atomic's words (4 or 8 aligned bytes) stay locked until global_atomic_done, after the operation.
+        if (kind == Kind::Atomic && held) *held = lock.keep();
+        return;
+    }
+    const GlobalStamp& r = s.read;
+    if (is_access(*b.global, r) && (block_of(b, r) != b.flat || (thread_of(r) >> b.warp_shift) != lane.warp)) s.read_other = r;
+    s.read = stamp;
+}
+
+// The lock an atomic keeps on the k-th word it touches, if it keeps one.
+std::uint32_t** held_slot(Block& b, std::uintptr_t k) { return k < std::size(b.held_words) ? &b.held_words[k] : nullptr; }
+
+// The access (its words from `w` on) under every clash rule: each stamp it meets unordered is settled by clash
+// with the word unlocked (a race leaves this lane for good), then the word is locked again.
+[[gnu::cold, gnu::noinline]] void check_words(Lane& lane, const GlobalAccess& a, std::uintptr_t w, GlobalStamp stamp)
+{
+    AccessFacts facts{atomic_of(stamp), a.kind == Kind::Store ? a.stored : nullptr};
+    Block& b = *lane.block;
+    GlobalShadow& g = *b.global;
+    const auto byte = reinterpret_cast<std::uintptr_t>(a.ptr);
+    const std::uint32_t packed = stamp.packed;
+    for (const std::uintptr_t end = (byte + a.size + 3) / 4; w < end; ++w) {
+        GlobalChunk* c = chunk_of(g, w * 4);
+        if (!c) continue;
+        const std::uint8_t bytes = word_bytes(byte, byte + a.size, w);
+        stamp.packed = packed | std::uint32_t{bytes} << kBytesShift;
+        GlobalWord& s = c->words[w % kChunkWords];
+        WordLock lock(s.lock, g);
+        auto meet = [&](const GlobalStamp& other, bool other_writes) {
+            if (!unordered(lane, g, other, facts.atomic, bytes)) return;
+            const GlobalStamp seen = other;
+            lock.unlock();
+            unlock_held(b);  // an 8-byte atomic's first word: no lock is held through a clash, which may end the lane
+            const auto* word_bytes = reinterpret_cast<const unsigned char*>(w * 4);
+            clash(lane, described(a), WordAt{w, word_bytes}, bytes, full_stamp(b, seen), other_writes, facts, global_race_fault);
+            lock.lock();
+        };
+        meet(s.write, true);
+        if (a.kind != Kind::Load) {
+            meet(s.read, false);
+            meet(s.read_other, false);
+            if (facts.beside_atomics) stamp.packed |= 1u << kBesideAtomicsBit;
+        }
+        leave_stamp(lane, s, a.kind, stamp, lock, held_slot(b, w - byte / 4));
+    }
+}
+
+// The common case: the access meets no stamp of word w unordered, and leaves its own there (true); or
+// it may meet one, and the word is left as it was for check_words (false).
+[[gnu::always_inline]] inline bool stamp_word(Lane& lane, Kind kind, std::uintptr_t w, std::uint8_t bytes, GlobalStamp stamp,
+                                              std::uint32_t** held)
+{
+    GlobalShadow& g = *lane.block->global;
+    GlobalChunk* c = chunk_of(g, w * 4);
+    if (!c) return true;  // past the shadow's budget: unchecked
+    GlobalWord& s = c->words[w % kChunkWords];
+    const bool atomic = atomic_of(stamp);
+    stamp.packed |= std::uint32_t{bytes} << kBytesShift;
+    WordLock lock(s.lock, g);
+    if (unordered(lane, g, s.write, atomic, bytes)) return false;
+    if (kind != Kind::Load && (unordered(lane, g, s.read, atomic, bytes) || unordered(lane, g, s.read_other, atomic, bytes)))
+        return false;
+    leave_stamp(lane, s, kind, stamp, lock, held);
+    return true;
+}
+
+// One lane's access, once its block's part is done: `site` its stamp's site and atomic bits.
+[[gnu::always_inline]] inline void check_lane_access(Lane& lane, const GlobalAccess& a, std::uint32_t site)
+{
+    Block& b = *lane.block;
+    b.accessed_since_release = true;
+    const std::uint32_t segment = current_segment(b, lane);
+    if (segment == 0) [[unlikely]] return;  // past the launch's numbers: unchecked
+    const GlobalStamp stamp{segment, lane_clock(lane), lane.flat | site};
+    const auto byte = reinterpret_cast<std::uintptr_t>(a.ptr);
+    const std::uintptr_t first = byte / 4;
+    if ((byte & 3) + a.size <= 4) [[likely]] {  // one word (a scalar): its bytes from the access's first
+        const auto bytes = static_cast<std::uint8_t>((0xFu >> (4 - a.size)) << (byte & 3));
+        if (!stamp_word(lane, a.kind, first, bytes, stamp, &b.held_words[0])) [[unlikely]]
+            check_words(lane, a, first, stamp);
+        return;
+    }
+    for (std::uintptr_t w = first, end = (byte + a.size + 3) / 4; w < end; ++w)
+        if (!stamp_word(lane, a.kind, w, word_bytes(byte, byte + a.size, w), stamp, held_slot(b, w - first))) [[unlikely]] {
+            check_words(lane, a, w, stamp);
+            return;
+        }
+}
+
+// A stamp's site and atomic bits.
+std::uint32_t site_bits(Block& b, const char* file, unsigned line, bool atomic)
+{
+    return std::uint32_t{atomic} << kAtomicBit | std::min(site_index(b, file, line), kMaxSite) << kSiteShift;
 }
 
 }  // namespace
@@ -477,52 +636,50 @@ void check_global_access(Kind kind, void* ptr, unsigned size, const char* name, 
     Lane& lane = *tls_lane;
     Block& b = *lane.block;
     if (!b.global) return;
-    if (releases) release(b);
-    const bool writes = kind != Kind::Load;
-    const bool atomic = kind == Kind::Atomic || strong;
-    b.accessed_since_release = true;
-    const std::uint32_t segment = current_segment(b, lane);
-    if (segment == 0) return;  // past the launch's numbers: unchecked
-    GlobalShadow& g = *b.global;
-    AccessFacts facts{atomic, kind == Kind::Store ? stored : nullptr};
-    const std::uint32_t packed = lane.flat | std::uint32_t{atomic} << kAtomicBit |
-                                 std::min(site_index(b, file, line), kMaxSite) << kSiteShift;
-    GlobalStamp stamp{segment, lane_clock(lane), packed};
-    const auto byte = reinterpret_cast<std::uintptr_t>(ptr);
-    const std::uintptr_t end = byte + size;
-    for (std::uintptr_t w = byte / 4; w < (end + 3) / 4; ++w) {
-        GlobalChunk* c = chunk_of(g, w * 4);
-        if (!c) continue;
-        const std::uintptr_t lo = std::max(byte, w * 4), hi = std::min(end, w * 4 + 4);
-        const auto bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
-        stamp.packed = packed | std::uint32_t{bytes} << kBytesShift;
-        GlobalWord& s = c->words[w % kChunkWords];
-        WordLock lock(s.lock, g);
-        // A clash is settled with the word unlocked: a race leaves this lane for good.
-        auto meet = [&](const GlobalStamp& other, bool other_writes) {
-            if (!is_access(g, other) || (atomic && atomic_of(other)) || !(bytes & bytes_of(other)) || ordered_global(lane, other))
-                return;
-            const GlobalStamp seen = other;
-            lock.unlock();
-            unlock_held(b);  // an 8-byte atomic's first word: no lock is held through a clash, which may end the lane
-            const auto* word_bytes = reinterpret_cast<const unsigned char*>(w * 4);
-            clash(lane, described(kind, ptr, size, name, offset, file, line), WordAt{w, word_bytes}, bytes, full_stamp(b, seen),
-                  other_writes, facts, global_race_fault);
-            lock.lock();
-        };
-        meet(s.write, true);
-        if (writes) {
-            meet(s.read, false);
-            meet(s.read_other, false);
-            if (facts.beside_atomics) stamp.packed |= 1u << kBesideAtomicsBit;
-            s.write = stamp;
-            // An atomic's words (4 or 8 aligned bytes) stay locked until global_atomic_done, after the operation.
-            if (kind == Kind::Atomic && w - byte / 4 < std::size(b.held_words)) b.held_words[w - byte / 4] = lock.keep();
-        } else {
-            const GlobalStamp& r = s.read;
-            if (is_access(g, r) && (block_of(b, r) != b.flat || (thread_of(r) >> b.warp_shift) != lane.warp)) s.read_other = r;
-            s.read = stamp;
-        }
+    if (releases) [[unlikely]] release(b);
+    check_lane_access(lane, GlobalAccess{kind, ptr, size, name, offset, file, line, stored},
+                      site_bits(b, file, line, kind == Kind::Atomic || strong));
+}
+
+namespace {
+
+// access_global_lanes for accesses of Size bytes (a constant: each lane's bytes move without a call).
+template <unsigned Size>
+void access_lanes(const GlobalLanes& at, const unsigned* flats, unsigned char* const* ptrs, std::uint32_t (*data)[4],
+                  unsigned count)
+{
+    const bool stores = at.kind == Kind::Store;
+    auto move = [&](unsigned k) {
+        if (stores) std::memcpy(ptrs[k], data[k], Size);
+        else std::memcpy(data[k], ptrs[k], Size);
+    };
+    enter_lane(flats[0]);
+    Block& b = *tls_lane->block;
+    if (!b.global) {
+        for (unsigned k = 0; k < count; ++k) enter_lane(flats[k]), move(k);
+        return;
+    }
+    const std::uint32_t site = site_bits(b, at.file, at.line, false);
+    GlobalAccess a{at.kind, nullptr, Size, at.name, 0, at.file, at.line, nullptr};
+    for (unsigned k = 0; k < count; ++k) {
+        enter_lane(flats[k]);
+        a.ptr = ptrs[k];
+        a.offset = reinterpret_cast<std::uintptr_t>(ptrs[k]) - at.base;
+        if (stores) a.stored = data[k];
+        check_lane_access(*tls_lane, a, site);
+        move(k);
+    }
+}
+
+}  // namespace
+
+void access_global_lanes(const GlobalLanes& at, const unsigned* flats, unsigned char* const* ptrs,
+                         std::uint32_t (*data)[4], unsigned count)
+{
+    switch (at.size) {
+    case 4: access_lanes<4>(at, flats, ptrs, data, count); break;
+    case 8: access_lanes<8>(at, flats, ptrs, data, count); break;
+    default: access_lanes<16>(at, flats, ptrs, data, count); break;
     }
 }
 

@@ -149,6 +149,20 @@ void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char*
 // block's accesses so far before it.
 void check_global_access(trace::Kind kind, void* ptr, unsigned size, const char* name, std::uint64_t offset,
                          const char* file, unsigned line, const void* stored, bool strong, bool releases);
+// One plain ld.global or st.global (4, 8 or 16 bytes, no .release) for `count` lanes of the running warp
+// pass, in the pass's order, each inside one allocation the caller has found: each lane is entered, its
+// access checked as check_global_access checks it (name[offset / size], offset from `base`), then its
+// bytes moved: a store's from data[k] into ptrs[k], a load's from ptrs[k] into data[k].
+struct GlobalLanes {
+    trace::Kind kind;  // Load or Store
+    unsigned size;
+    const char* name;
+    std::uintptr_t base;
+    const char* file;
+    unsigned line;
+};
+void access_global_lanes(const GlobalLanes& at, const unsigned* flats, unsigned char* const* ptrs,
+                         std::uint32_t (*data)[4], unsigned count);
 // An atomic's check keeps the word's shadow locked (where blocks run on several host threads), so that
 // the shadow's last writer is the last operation; after the operation, this unlocks it and acquires.
 void global_atomic_done();

@@ -150,6 +150,65 @@ void Interpreter::store(const Frame& fr, const Instr& in)
     record(in, Kind::Store, tg, size, value);
 }
 
+// The lanes of a warp pass at one ld.global or st.global of the fast forms: one look-up of the allocation
+// for all of them (a warp's access nearly always falls in one array), then the runtime checks and moves
+// each lane's bytes in the pass's order, as the lane-by-lane statements would.
+bool Interpreter::global_lanes(const PassLane* lanes, LaneMask exec, const Instr& in, const Frame& fr)
+{
+    unsigned elems = 1;
+    bool stores = false;
+    switch (in.fast) {
+    case Fast::LdGlobal32: break;
+    case Fast::LdGlobalV2: elems = 2; break;
+    case Fast::LdGlobalV4: elems = 4; break;
+    case Fast::StGlobal32: stores = true; break;
+    case Fast::StGlobalV2: elems = 2, stores = true; break;
+    case Fast::StGlobalV4: elems = 4, stores = true; break;
+    default: return false;
+    }
+    const Thread& t = lanes[std::bit_width(exec) - 1].run->t;
+    if (t.lane.watched || t.lane.lockstep || in.order != kPlain || in.releases) return false;
+    const unsigned size = 4 * elems;
+    const Operand& at = stores ? in.o[0] : in.o[1];
+    const std::uint32_t* registers = fr.f->lists.data() + (stores ? in.o[1] : in.o[0]).reg;  // a vector's
+    unsigned flats[kMaxWarpSize];
+    unsigned char* ptrs[kMaxWarpSize];
+    std::uint32_t data[kMaxWarpSize][4];
+    std::uint64_t lowest = std::numeric_limits<std::uint64_t>::max(), highest = 0;
+    unsigned count = 0;
+    for (LaneMask m = exec; m; m &= m - 1, ++count) {
+        const PassLane& lane = lanes[std::countr_zero(m)];
+        const std::uint64_t addr = lane.r[at.reg] + static_cast<std::uint64_t>(at.imm);
+        lowest = std::min(lowest, addr);
+        highest = std::max(highest, addr);
+        flats[count] = lane.flat;
+        ptrs[count] = host_bytes(addr);
+        if (stores && elems == 1) data[count][0] = static_cast<std::uint32_t>(lane.r[in.o[1].reg]);
+        else if (stores) gather(lane.r, registers, elems, data[count]);
+    }
+    // The argument each lane's address falls past, as global_target finds it: the same for all of them.
+    const std::vector<PointerArg>& pointers = t.L->pointers;
+    const auto past = std::upper_bound(pointers.begin(), pointers.end(), lowest,
+                                       [](std::uint64_t addr, const PointerArg& a) { return addr < a.ptr; });
+    if (past == pointers.begin() || (past != pointers.end() && past->ptr <= highest)) return false;  // the lanes one by one
+    const PointerArg* below = &*(past - 1);
+    if (highest > below->alloc_end || below->alloc_end - highest < size) return false;
+    t_ = &lanes[std::bit_width(exec) - 1].run->t;  // the lane the names are read for, as the last lane entered
+    emu::detail::access_global_lanes({stores ? Kind::Store : Kind::Load, size, pointer_name(*below),
+                                      static_cast<std::uintptr_t>(below->ptr), file(in), line(in)},
+                                     flats, ptrs, data, count);
+    if (stores) return true;
+    count = 0;
+    for (LaneMask m = exec; m; m &= m - 1, ++count) {
+        std::uint64_t* r = lanes[std::countr_zero(m)].r;
+        if (elems == 1) r[in.o[0].reg] = data[count][0];
+        else
+            for (unsigned k = 0; k < elems; ++k)
+                if (registers[k] != kNoReg) r[registers[k]] = data[count][k];
+    }
+    return true;
+}
+
 // Atomic access to plain memory, as std::atomic_ref gives (which libc++ 14 lacks):
 // the GCC and Clang builtins that it is built on.
 template <class T> struct AtomicRef {

@@ -9,6 +9,9 @@ not explain, in SASS that nvcc builds here (results/differential/README.md):
   the tile's result);
 - the low byte of a 16-bit float's bits goes to memory through an F2I of the
   register (probes/bf16_byte_store.cu), in every case;
+- ptxas folds a mul and an add into an fma only where the product has no
+  other reader and the two share a block or the mul has an immediate operand
+  (kernel 7591's pair, apart across a call and a branch, it left apart);
 - a file that is no cubin is a one-line error, exit 2.
 
 It pins what ptxas of CUDA 13.0 writes for sm_90: a ptxas that no longer makes
@@ -88,6 +91,77 @@ def byte_of_pattern(nvcc, work):
     check(len(kernels) == 4, f"bf16_byte_store's four cases ({len(kernels)})")
 
 
+# ptxas's contraction of a mul and an add or sub without a rounding modifier (PTX lets it
+# fold them into one fma): kernel 7591 of seed 1 has such a pair apart (the mul before a call,
+# the add in a branch), which ptxas left as FMUL and FADD. Each case below is PTX written
+# here: the mul's product read by the add alone or also stored, the two in one block or with
+# a branch or a call between, the mul's second operand a register or an immediate. ptxas
+# folds exactly where the product has no other reader and the two share a block or the mul
+# has an immediate operand.
+CONTRACTION_PTX = """.version 9.0
+.target sm_90
+.address_size 64
+.func (.param .b32 out) kept(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	ld.param.b32 %r1, [x];
+	mul.lo.s32 %r2, %r1, 3;
+	st.param.b32 [out], %r2;
+	ret;
+}
+"""
+
+
+def contraction_case(name, ty, op, between, immediate, stored):
+    f, size = ("%fd", 8) if ty == "f64" else ("%f", 4)
+    half, hundred = ("0d3FE0000000000000", "0d4059000000000000") if ty == "f64" else ("0f3F000000", "0f42C80000")
+    lines = [f".reg .{ty} {f}<5>;", ".reg .b32 %r<3>;", ".reg .b64 %rd<4>;", ".reg .pred %p<2>;",
+             "ld.param.u64 %rd1, [p];", "cvta.to.global.u64 %rd2, %rd1;", "mov.u32 %r1, %tid.x;",
+             f"mul.wide.u32 %rd3, %r1, {size};", "add.s64 %rd2, %rd2, %rd3;",
+             f"ld.global.{ty} {f}1, [%rd2];", f"ld.global.{ty} {f}2, [%rd2+512];", f"mov.{ty} {f}4, {f}1;",
+             f"mul.{ty} {f}3, {f}1, {half if immediate else f + '2'};"]
+    if stored:
+        lines.append(f"st.global.{ty} [%rd2+2048], {f}3;")
+    if between == "branch":
+        lines += ["setp.lt.u32 %p1, %r1, 9;", "@%p1 bra SKIP;"]
+    if between == "call":
+        lines += ["{", ".param .b32 a0;", ".param .b32 r0;", "st.param.b32 [a0], %r1;", "call.uni (r0), kept, (a0);",
+                  "ld.param.b32 %r2, [r0];", "}", "st.global.u32 [%rd2+3072], %r2;"]
+    lines.append(f"{op}.{ty} {f}4, {f}3, {hundred};")
+    if between == "branch":
+        lines.append("SKIP:")
+    lines += [f"st.global.{ty} [%rd2+1024], {f}4;", "ret;"]
+    return f".visible .entry {name}(.param .u64 p)\n{{\n" + "\n".join("\t" + l for l in lines) + "\n}\n"
+
+
+def contraction(nvcc, work):
+    cases = {}
+    for ty in ("f32", "f64"):
+        for op in ("add", "sub"):
+            for between in ("nothing", "branch", "call"):
+                for immediate in (False, True):
+                    for stored in (False, True):
+                        name = f"{ty}_{op}_{between}_{'immediate' if immediate else 'register'}_{'stored' if stored else 'alone'}"
+                        cases[name] = (contraction_case(name, ty, op, between, immediate, stored),
+                                       not stored and (between == "nothing" or immediate))
+    source = os.path.join(work, "contraction.ptx")
+    with open(source, "w") as f:
+        f.write(CONTRACTION_PTX + "\n".join(text for text, _ in cases.values()))
+    out = os.path.join(work, "contraction.cubin")
+    ptxas = os.path.join(os.path.dirname(nvcc), "ptxas")
+    subprocess.run([ptxas, "-arch=sm_90", "-o", out, source], check=True, capture_output=True)
+    kernels = sass_outline.outline(out)
+    wrong = []
+    for name, (_, folds) in cases.items():
+        names = [r.name for r in kernels[name]]
+        folded = ("FFMA" in names or "DFMA" in names) and "FMUL" not in names and "DMUL" not in names
+        if folded != folds:
+            wrong.append(f"{name}: {'folded' if folded else 'apart'}")
+    check(not wrong and len(cases) == 48,
+          f"ptxas folds a mul into an add or sub exactly where the product has no other reader and the two "
+          f"share a block or the mul has an immediate operand, in 48 cases ({', '.join(wrong) or 'none otherwise'})")
+
+
 def not_a_cubin(work):
     path = os.path.join(work, "not_a_cubin")
     with open(path, "w") as f:
@@ -109,6 +183,7 @@ def main(argv):
     unused_tile_collectives(nvcc, a.work)
     generated_kernel_9903(nvcc, a.work)
     byte_of_pattern(nvcc, a.work)
+    contraction(nvcc, a.work)
     not_a_cubin(a.work)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0

@@ -14,6 +14,9 @@ compute, and (with --warplab) compare warplab's emulator with it.
    word by word with the GPU's words: prints the count and every mismatch (also
    in OUT/mismatches.txt), and the float slots that held another NaN than the
    GPU's (accepted: differential.py); exit status 1 where there is a mismatch.
+   Each kernel with a mismatch or a GPU failure whose SASS has an orphaned
+   WARPSYNC (sass_outline.py: ptxas dropped a tile collective and kept its warp
+   split) gets a `ptxas:` line saying so after the list.
 
 Each step keeps what it made under --work: run the same command again after an
 interruption and it goes on where it stopped.
@@ -22,6 +25,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +33,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import differential as d  # noqa: E402
+import sass_outline  # noqa: E402
 
 
 def log(text):
@@ -146,10 +151,12 @@ def main(argv):
                                     nan_only=nan_only)
     compared = len([i for i in manifests if i not in gpu_failures])
     kernels_off = len({line.split(" ")[0] for line in mismatches})
+    parted = sorted({int(m.group(1)) for line in mismatches if (m := re.search(r"\(kernel (\d+)\)", line))} | set(gpu_failures))
     report = [f"differential: {compared} kernels (seed {a.seed}) compared, emulator against {recorded['gpu']}: "
               f"{compared - kernels_off} equal, {kernels_off} with a mismatch ({len(mismatches)} mismatches); "
               f"{len(nan_only)} float slots held another NaN than the GPU's, as PTX allows"] + mismatches + \
-             [f"accepted: {line}" for line in nan_only]
+             [f"accepted: {line}" for line in nan_only] + \
+             sass_outline.ptxas_notes(a.nvcc, a.seed, parted, os.path.join(work, "ptxas"), a.simd)
     with open(os.path.join(a.out, "mismatches.txt"), "w") as f:
         f.write("\n".join(report) + "\n")
     for line in report:

@@ -26,6 +26,7 @@ import argparse
 import os
 import re
 import struct
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "cmake"))
@@ -108,6 +109,36 @@ def orphans(rows):
                 after.append(r)
         found.append((ins, after))
     return found
+
+
+def orphaned_in_program(nvcc, source, cubin):
+    """{kernel: its orphaned WARPSYNCs (orphans())} of a CUDA program, built for sm_90 with -lineinfo."""
+    subprocess.run([nvcc, "-arch=sm_90", "-cubin", "-lineinfo", "-o", cubin, source], check=True, capture_output=True)
+    return {name: found for name, rows in outline(cubin).items() if (found := orphans(rows))}
+
+
+def ptxas_notes(nvcc, seed, indices, work, simd=False):
+    """A line for each generated kernel among `indices` whose SASS has an orphaned WARPSYNC: where
+    such a kernel's words part from the emulator's, ptxas's code is the likelier cause."""
+    import generate  # beside this file
+    notes = []
+    os.makedirs(work, exist_ok=True)
+    for index in indices:
+        source = os.path.join(work, f"ptxas-{index}.cu")
+        with open(source, "w") as f:
+            f.write(generate.batch(seed, index, 1, simd)[0])
+        try:
+            found = orphaned_in_program(nvcc, source, source[:-3] + ".cubin")
+        except (subprocess.CalledProcessError, OSError, ValueError, struct.error) as e:
+            notes.append(f"ptxas: kernel {index}: not read ({e})")
+            continue
+        for kernel, orphaned in found.items():
+            first = orphaned[0][0]
+            notes.append(f"ptxas: kernel {index}: {len(orphaned)} orphaned WARPSYNC in its SASS (the first at {first.offset:#x}, "
+                         f"for PTX line {first.ptx or '?'}): ptxas dropped a tile collective and kept its warp split, "
+                         f"so later full-warp collectives and barriers may run on part of the warp "
+                         f"(results/differential/README.md)")
+    return notes
 
 
 def main(argv):

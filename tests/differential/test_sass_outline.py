@@ -82,6 +82,13 @@ def generated_kernel_9903(nvcc, work):
     check(not sass_outline.orphans(rows), "kernel 9903 with its step stores: no orphaned WARPSYNC")
 
 
+def notes_for_a_run(nvcc, work):
+    """gpu_record.py's ptxas lines: kernel 9903 has one, kernel 52 (NaN operands, no tile) none."""
+    notes = sass_outline.ptxas_notes(nvcc, 1, [52, 9903], os.path.join(work, "notes"))
+    check(len(notes) == 1 and notes[0].startswith("ptxas: kernel 9903: 1 orphaned WARPSYNC") and "redux.sync" in notes[0],
+          f"a run's ptxas lines: kernel 9903's orphaned WARPSYNC, nothing for kernel 52 ({notes})")
+
+
 def byte_of_pattern(nvcc, work):
     kernels = cubin(nvcc, os.path.join(HERE, "probes", "bf16_byte_store.cu"), work, "bf16_byte_store")
     for name, rows in sorted(kernels.items()):
@@ -182,6 +189,7 @@ def main(argv):
     os.makedirs(a.work, exist_ok=True)
     unused_tile_collectives(nvcc, a.work)
     generated_kernel_9903(nvcc, a.work)
+    notes_for_a_run(nvcc, a.work)
     byte_of_pattern(nvcc, a.work)
     contraction(nvcc, a.work)
     not_a_cubin(a.work)

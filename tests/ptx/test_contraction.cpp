@@ -179,35 +179,54 @@ TEST(Contraction, TheDifferentialKernelsPairsGiveTheH100sWords)
     EXPECT_EQ(out[2], 0xB21DC0B1u);  // kernel 6690
 }
 
-// A long kernel, as nvcc's unrolled loops make them: 30,000 mul/add pairs in a
-// chain (acc = acc * c + d, each pair's product fresh), 60,007 instructions.
-// Every pair folds, and the module loads in well under a second (0.1 s here):
-// the contraction serves every add from one pass over the kernel, not two
-// walks of the kernel for each add (2.7 s here).
-std::string chain_kernel(int pairs)
+// Long kernels, as nvcc's unrolled loops make them, load in well under a
+// second: the contraction serves every add from one pass over the kernel's
+// blocks. Two walks of the kernel for each add took 2.7 s for the first
+// below; keeping what reaches each instruction, 6.7 s and 1.5 GB for the second.
+std::string reg(int i) { return "%f" + std::to_string(i); }
+
+// The kernel `name`(in, out): in[0..2] into %f1..%f3, then `body`, then out[0] = %f<result>.
+std::string long_kernel(const std::string& name, const std::string& body, int result)
 {
-    auto f = [](int i) { return "%f" + std::to_string(i); };
-    std::string body = ".visible .entry chain(.param .u64 p_in, .param .u64 p_out)\n{\n\t.reg .f32 %f<" +
-                       std::to_string(2 * pairs + 4) + ">;\n\t.reg .b64 %rd<3>;\n" +
-                       "\tld.param.u64 %rd1, [p_in];\n\tld.param.u64 %rd2, [p_out];\n"
-                       "\tld.global.f32 %f1, [%rd1];\n\tld.global.f32 %f2, [%rd1+4];\n\tld.global.f32 %f3, [%rd1+8];\n";
-    for (int i = 0; i < pairs; ++i)  // f(2i+3): acc before pair i; f1: c; f2: d
-        body += "\tmul.f32 " + f(2 * i + 4) + ", " + f(2 * i + 3) + ", %f1;\n\tadd.f32 " + f(2 * i + 5) + ", " +
-                f(2 * i + 4) + ", %f2;\n";
-    return ptx_module(body + "\tst.global.f32 [%rd2], " + f(2 * pairs + 3) + ";\n\tret;\n}\n");
+    return ptx_module(".visible .entry " + name + "(.param .u64 p_in, .param .u64 p_out)\n{\n\t.reg .f32 %f<" +
+                      std::to_string(result + 1) + ">;\n\t.reg .b64 %rd<3>;\n" +
+                      "\tld.param.u64 %rd1, [p_in];\n\tld.param.u64 %rd2, [p_out];\n"
+                      "\tld.global.f32 %f1, [%rd1];\n\tld.global.f32 %f2, [%rd1+4];\n\tld.global.f32 %f3, [%rd1+8];\n" +
+                      body + "\tst.global.f32 [%rd2], " + reg(result) + ";\n\tret;\n}\n");
 }
 
-TEST(Contraction, ALongKernelLoadsInWellUnderASecond)
+wl::ptx::Module load_in_well_under_a_second(const std::string& text, const std::string& name)
+{
+    const auto start = std::chrono::steady_clock::now();
+    wl::ptx::Module m = wl::ptx::Module::parse(text, name + ".ptx");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    EXPECT_LT(seconds, 1.0) << "loading " << name;
+    return m;
+}
+
+// out[0] of `name` run with in = {x, y, z}.
+float run_long(const wl::ptx::Module& m, const std::string& name, float x, float y, float z)
+{
+    wl::emu::Emulator emu;
+    auto* in = emu.alloc<float>(3);
+    in[0] = x, in[1] = y, in[2] = z;
+    auto* out = emu.alloc<float>(1);
+    wl::ptx::launch(emu, m, name.c_str(), dim3(1), dim3(1), 0, in, out);
+    return out[0];
+}
+
+// 30,000 mul/add pairs in a chain, acc = acc * c + d, each pair's product
+// fresh and read at once: 60,007 instructions. With c = 1 + 2^-12, d = 1/3,
+// acc = 1, each pair rounded once is std::fma's word; rounded apart the chain
+// ends elsewhere (2069031.88 against 2068951.12).
+TEST(Contraction, ALongChainOfPairsLoadsInWellUnderASecond)
 {
     constexpr int kPairs = 30000;
-    const std::string text = chain_kernel(kPairs);
-    const auto start = std::chrono::steady_clock::now();
-    const auto m = wl::ptx::Module::parse(text, "chain.ptx");
-    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    EXPECT_LT(seconds, 1.0) << "loading 60,007 instructions";
-
-    // c = 1 + 2^-12, d = 1/3, acc = 1: each pair rounded once is std::fma's
-    // word; rounded apart the chain ends elsewhere (2069031.88 against 2068951.12).
+    std::string body;
+    for (int i = 0; i < kPairs; ++i)  // reg(2i+3): acc before pair i; %f1: c; %f2: d
+        body += "\tmul.f32 " + reg(2 * i + 4) + ", " + reg(2 * i + 3) + ", %f1;\n\tadd.f32 " + reg(2 * i + 5) + ", " +
+                reg(2 * i + 4) + ", %f2;\n";
+    const auto m = load_in_well_under_a_second(long_kernel("chain", body, 2 * kPairs + 3), "chain");
     const float c = 1.0f + 0x1p-12f, d = 1.0f / 3.0f;
     float fused = 1.0f, apart = 1.0f;
     for (int i = 0; i < kPairs; ++i) {
@@ -216,12 +235,31 @@ TEST(Contraction, ALongKernelLoadsInWellUnderASecond)
         apart = product + d;
     }
     ASSERT_NE(fused, apart);  // the test tells folded pairs from pairs rounded apart
-    wl::emu::Emulator emu;
-    auto* in = emu.alloc<float>(3);
-    in[0] = c, in[1] = d, in[2] = 1.0f;
-    auto* out = emu.alloc<float>(1);
-    wl::ptx::launch(emu, m, "chain", dim3(1), dim3(1), 0, in, out);
-    EXPECT_EQ(out[0], fused) << "rounded apart: " << apart;
+    EXPECT_EQ(run_long(m, "chain", c, d, 1.0f), fused) << "rounded apart: " << apart;
+}
+
+// 10,000 products of a and b first, then 10,000 adds summing them onto acc:
+// every product is waiting for its add at once (20,007 instructions). Each add
+// folds, acc = fma(a, b, acc) 10,000 times. With a = 0.7, b = 1/7 and acc = -1000
+// the sum ends near 0, where the product rounded apart (0x3DCCCCCD) shows:
+// -0.0971123204 against the folded -0.0971123055.
+TEST(Contraction, TenThousandProductsReadLateLoadInWellUnderASecond)
+{
+    constexpr int kProducts = 10000;
+    std::string body;
+    for (int i = 0; i < kProducts; ++i) body += "\tmul.f32 " + reg(4 + i) + ", %f1, %f2;\n";
+    for (int i = 0; i < kProducts; ++i)  // reg(4 + kProducts + i): acc after add i, from %f3
+        body += "\tadd.f32 " + reg(4 + kProducts + i) + ", " + reg(4 + i) + ", " + (i ? reg(3 + kProducts + i) : "%f3") + ";\n";
+    const auto m = load_in_well_under_a_second(long_kernel("late", body, 3 + 2 * kProducts), "late");
+    const float a = 0.7f, b = 1.0f / 7.0f;
+    float fused = -1000.0f, apart = -1000.0f;
+    for (int i = 0; i < kProducts; ++i) {
+        fused = std::fma(a, b, fused);
+        volatile float product = a * b;
+        apart = product + apart;
+    }
+    ASSERT_NE(fused, apart);
+    EXPECT_EQ(run_long(m, "late", a, b, -1000.0f), fused) << "rounded apart: " << apart;
 }
 
 }  // namespace

@@ -66,51 +66,77 @@ void constants_to_slots(Function& fn)
 // such a mul becomes the fma of the mul's operands, where the mul alone writes
 // the product and nothing on a way from the mul to the add rewrites its operands.
 //
-// One pass over the control-flow graph serves every add: the muls whose
-// products are still to be read reach each instruction, each marked where an
-// instruction on some way there (not through the mul again) wrote one of its
-// operands. A product no add reads further on is dropped, so what reaches an
-// instruction is about as many products as are live there.
+// One pass over the control-flow graph's basic blocks serves every add: the
+// muls reaching each point (on a way that does not pass the mul again), each
+// marked where an instruction on some such way wrote one of its operands. Between
+// blocks only the muls whose products an add still reads further on are kept.
 class Contraction {
 public:
     explicit Contraction(Function& fn)
-        : fn_(fn), writers_(fn.registers), written_(fn.code.size()), next_(fn.code.size()), prev_(fn.code.size())
+        : fn_(fn), n_(fn.code.size()), writers_(fn.registers), written_(n_), readers_(fn.registers), next_(n_), prev_(n_)
     {
-        const std::size_t n = fn.code.size();
-        for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t i = 0; i < n_; ++i) {
             const Instr& in = fn.code[i];
             written_[i] = written(in);
             for (std::uint32_t reg : written_[i]) writers_[reg].push_back(i);
             const bool jumps = in.op == Op::Bra || in.op == Op::Ret || in.op == Op::Exit || in.op == Op::Trap;
-            if (!(jumps && in.pred == kNoReg) && i + 1 < n) link(i, i + 1);
+            if (!(jumps && in.pred == kNoReg) && i + 1 < n_) link(i, i + 1);
             for (unsigned k = 0; k < in.nops; ++k)
-                if (in.o[k].kind == OpKind::Label && in.o[k].reg < n) link(i, in.o[k].reg);
+                if (in.o[k].kind == OpKind::Label && in.o[k].reg < n_) link(i, in.o[k].reg);
         }
+        for (std::size_t i = 0; i < n_; ++i)
+            if (foldable(i))
+                for (unsigned k = 1; k <= 2; ++k)
+                    if (fn.code[i].o[k].reg < fn.registers) readers_[fn.code[i].o[k].reg].push_back(static_cast<std::uint32_t>(i));
+        split_blocks();
     }
 
     void run()
     {
-        const std::vector<Reaching> reaching = muls_reaching(products_read_after());
-        for (std::size_t i = 0; i < fn_.code.size(); ++i) {
-            Instr& in = fn_.code[i];
-            if (!plain(in, Op::Add) && !plain(in, Op::Sub)) continue;
-            for (unsigned k = 1; k <= 2; ++k) {
-                const std::int64_t mul = product(in.o[k], i, reaching[i]);
-                if (mul < 0) continue;
-                fuse(in, fn_.code[static_cast<std::size_t>(mul)], k);
-                break;
+        const std::vector<Reaching> at_start = muls_reaching_blocks(products_live_into_blocks());
+        Walk walk(n_);
+        for (std::size_t b = 0; b < blocks_.size(); ++b) {
+            walk.start(at_start[b]);
+            for (std::size_t i = blocks_[b].first; i < blocks_[b].last; ++i) {
+                Instr& in = fn_.code[i];
+                if (plain(in, Op::Add) || plain(in, Op::Sub))
+                    for (unsigned k = 1; k <= 2; ++k) {
+                        const std::int64_t mul = product(in.o[k], i, walk);
+                        if (mul < 0) continue;
+                        fuse(in, fn_.code[static_cast<std::size_t>(mul)], k);
+                        break;
+                    }
+                step(walk, i);
             }
         }
     }
 
 private:
-    // A mul reaching an instruction, and whether its operands may have been rewritten on the way.
+    // A mul reaching a point, and whether its operands may have been rewritten on the way.
     struct Reached {
         std::uint32_t mul;
         bool rewritten;
     };
-    using Reaching = std::vector<Reached>;  // sorted by mul
+    using Reaching = std::vector<Reached>;         // sorted by mul
     using Registers = std::vector<std::uint32_t>;  // sorted
+    struct Block {
+        std::size_t first, last;  // [first, last)
+        std::vector<std::size_t> next, prev;
+    };
+
+    // What reaches the instruction a walk through a block is at: by mul,
+    // 0 (not reaching), 1 (reaching) or 2 (reaching, an operand rewritten).
+    struct Walk {
+        explicit Walk(std::size_t n) : state(n, 0) {}
+        std::vector<std::uint8_t> state;
+        std::vector<std::uint32_t> present;
+        void start(const Reaching& from)
+        {
+            for (std::uint32_t m : present) state[m] = 0;
+            present.clear();
+            for (const Reached& r : from) state[r.mul] = r.rewritten ? 2 : 1, present.push_back(r.mul);
+        }
+    };
 
     static bool plain(const Instr& in, Op op)
     {
@@ -137,16 +163,48 @@ private:
         prev_[to].push_back(from);
     }
 
-    // The mul that alone writes `reg`, if it can be folded into an add at all: its index, or -1.
+    // Basic blocks: a block starts at the first instruction, at a jump's
+    // target and after an instruction that does not simply fall through.
+    void split_blocks()
+    {
+        std::vector<bool> leads(n_, false);
+        for (std::size_t i = 0; i < n_; ++i) {
+            if (i == 0) leads[i] = true;
+            const bool falls_through = next_[i].size() == 1 && next_[i][0] == i + 1;
+            if (!falls_through && i + 1 < n_) leads[i + 1] = true;
+            for (std::size_t j : next_[i])
+                if (j != i + 1) leads[j] = true;
+        }
+        block_of_.assign(n_, 0);
+        for (std::size_t i = 0; i < n_; ++i) {
+            if (leads[i]) blocks_.push_back({i, i, {}, {}});
+            blocks_.back().last = i + 1;
+            block_of_[i] = blocks_.size() - 1;
+        }
+        for (std::size_t b = 0; b < blocks_.size(); ++b)
+            for (std::size_t j : next_[blocks_[b].last - 1]) {
+                blocks_[b].next.push_back(block_of_[j]);
+                blocks_[block_of_[j]].prev.push_back(b);
+            }
+    }
+
+    // Whether the mul at `at` can be folded into an add at all: it alone writes
+    // its product, from two registers (or constants), unguarded, not x = x * y.
+    bool foldable(std::size_t at) const
+    {
+        const Instr& mul = fn_.code[at];
+        if (!plain(mul, Op::Mul) || mul.pred != kNoReg || at + 1 >= n_) return false;
+        const std::uint32_t product = mul.o[0].reg;
+        if (mul.o[0].kind != OpKind::Reg || product >= fn_.registers || writers_[product].size() != 1) return false;
+        if (mul.o[1].reg == product || mul.o[2].reg == product) return false;
+        return mul.o[1].kind == OpKind::Reg && mul.o[2].kind == OpKind::Reg;
+    }
+
+    // The foldable mul that writes `reg`: its index, or -1.
     std::int64_t sole_mul(std::uint32_t reg) const
     {
-        if (reg >= fn_.registers || writers_[reg].size() != 1) return -1;
-        const std::size_t at = writers_[reg][0];
-        const Instr& mul = fn_.code[at];
-        if (!plain(mul, Op::Mul) || mul.pred != kNoReg || at + 1 >= fn_.code.size()) return -1;
-        if (mul.o[1].reg == reg || mul.o[2].reg == reg) return -1;  // x = x * y
-        if (mul.o[1].kind != OpKind::Reg || mul.o[2].kind != OpKind::Reg) return -1;
-        return static_cast<std::int64_t>(at);
+        if (reg >= fn_.registers || writers_[reg].size() != 1 || !foldable(writers_[reg][0])) return -1;
+        return static_cast<std::int64_t>(writers_[reg][0]);
     }
 
     // Whether instruction `i` writes a register operand (not a constant) of the mul at `mul`.
@@ -158,43 +216,21 @@ private:
         return false;
     }
 
-    // The products of foldable muls that a plain add or sub reads at or after
-    // each instruction's end, before the mul writes them again (a liveness of
-    // the products, by the adds' reads alone): after[i].
-    std::vector<Registers> products_read_after() const
+    // Past instruction `i`: the muls whose operands it writes are marked, and a foldable mul starts afresh.
+    void step(Walk& walk, std::size_t i) const
     {
-        const std::size_t n = fn_.code.size();
-        std::vector<Registers> read(n), after(n);  // read: at or after the instruction's start
-        auto reads = [&](std::size_t i) {
-            Registers regs;
-            const Instr& in = fn_.code[i];
-            if (plain(in, Op::Add) || plain(in, Op::Sub))
-                for (unsigned k = 1; k <= 2; ++k)
-                    if (in.o[k].kind == OpKind::Reg && sole_mul(in.o[k].reg) >= 0) regs.push_back(in.o[k].reg);
-            std::sort(regs.begin(), regs.end());
-            return regs;
-        };
-        std::vector<bool> queued(n, true);
-        std::vector<std::size_t> todo(n);
-        for (std::size_t i = 0; i < n; ++i) todo[i] = i;  // popped from the back: the last instruction first
-        while (!todo.empty()) {
-            const std::size_t i = todo.back();
-            todo.pop_back();
-            queued[i] = false;
-            Registers out;
-            for (std::size_t s : next_[i]) out = joined(out, read[s]);
-            Registers at = reads(i);
-            for (std::uint32_t reg : out)
-                if (std::find(written_[i].begin(), written_[i].end(), reg) == written_[i].end()) at.push_back(reg);
-            std::sort(at.begin(), at.end());
-            at.erase(std::unique(at.begin(), at.end()), at.end());
-            after[i] = std::move(out);
-            if (at == read[i]) continue;
-            read[i] = std::move(at);
-            for (std::size_t p : prev_[i])
-                if (!queued[p]) queued[p] = true, todo.push_back(p);
+        for (std::uint32_t reg : written_[i]) {
+            if (readers_[reg].size() <= walk.present.size()) {
+                for (std::uint32_t m : readers_[reg])
+                    if (walk.state[m]) walk.state[m] = 2;
+            } else {
+                for (std::uint32_t m : walk.present)
+                    if (rewrites_operand(i, m)) walk.state[m] = 2;
+            }
         }
-        return after;
+        if (!foldable(i)) return;
+        if (!walk.state[i]) walk.present.push_back(static_cast<std::uint32_t>(i));
+        walk.state[i] = 1;
     }
 
     static Registers joined(const Registers& a, const Registers& b)
@@ -204,43 +240,73 @@ private:
         return both;
     }
 
-    // The muls reaching each instruction's start, forward from the entry: a mul
-    // starts afresh past itself, is marked rewritten past a write of an operand,
-    // and is dropped past the last read of its product (`after`).
-    std::vector<Reaching> muls_reaching(const std::vector<Registers>& after) const
+    // The products of foldable muls that a plain add or sub reads at or after
+    // each block's start, before their mul writes them again (a liveness of the
+    // products, by the adds' reads alone).
+    std::vector<Registers> products_live_into_blocks() const
     {
-        const std::size_t n = fn_.code.size();
-        std::vector<Reaching> reaching(n);
-        std::vector<bool> queued(n, true);
-        std::vector<std::size_t> todo(n);
-        for (std::size_t i = 0; i < n; ++i) todo[i] = n - 1 - i;  // popped from the back: the first instruction first
-        while (!todo.empty()) {
-            const std::size_t i = todo.back();
-            todo.pop_back();
-            queued[i] = false;
-            const Reaching out = past(i, reaching[i], after[i]);
-            for (std::size_t s : next_[i])
-                if (merge(reaching[s], out) && !queued[s]) queued[s] = true, todo.push_back(s);
+        std::vector<Registers> read(blocks_.size()), defined(blocks_.size());  // in the block, a read before the mul
+        std::vector<std::size_t> defined_in(fn_.registers, blocks_.size());       // each product's mul's block
+        for (std::size_t b = 0; b < blocks_.size(); ++b) {
+            for (std::size_t i = blocks_[b].first; i < blocks_[b].last; ++i) {
+                const Instr& in = fn_.code[i];
+                if (plain(in, Op::Add) || plain(in, Op::Sub))
+                    for (unsigned k = 1; k <= 2; ++k)
+                        if (in.o[k].kind == OpKind::Reg && sole_mul(in.o[k].reg) >= 0 && defined_in[in.o[k].reg] != b)
+                            read[b].push_back(in.o[k].reg);
+                if (foldable(i)) defined[b].push_back(in.o[0].reg), defined_in[in.o[0].reg] = b;
+            }
+            for (Registers* set : {&read[b], &defined[b]}) {
+                std::sort(set->begin(), set->end());
+                set->erase(std::unique(set->begin(), set->end()), set->end());
+            }
         }
-        return reaching;
+        std::vector<Registers> live_in = read;
+        std::vector<std::size_t> todo(blocks_.size());
+        for (std::size_t b = 0; b < blocks_.size(); ++b) todo[b] = b;  // popped from the back: the last block first
+        std::vector<bool> queued(blocks_.size(), true);
+        while (!todo.empty()) {
+            const std::size_t b = todo.back();
+            todo.pop_back();
+            queued[b] = false;
+            Registers out;
+            for (std::size_t s : blocks_[b].next) out = joined(out, live_in[s]);
+            Registers in;
+            std::set_difference(out.begin(), out.end(), defined[b].begin(), defined[b].end(), std::back_inserter(in));
+            in = joined(in, read[b]);
+            if (in == live_in[b]) continue;
+            live_in[b] = std::move(in);
+            for (std::size_t p : blocks_[b].prev)
+                if (!queued[p]) queued[p] = true, todo.push_back(p);
+        }
+        return live_in;
     }
 
-    // What reaches the end of instruction `i` from what reaches its start.
-    Reaching past(std::size_t i, const Reaching& at_start, const Registers& read_after) const
+    // The muls reaching each block's start, forward from the entry; a mul is
+    // kept into a block only where that block's adds may still read its product.
+    std::vector<Reaching> muls_reaching_blocks(const std::vector<Registers>& live_in) const
     {
-        Reaching out;
-        const bool folds = !written_[i].empty() && sole_mul(written_[i][0]) == static_cast<std::int64_t>(i);
-        for (Reached r : at_start) {
-            if (r.mul == i) continue;  // the mul again: it starts afresh below
-            if (!std::binary_search(read_after.begin(), read_after.end(), fn_.code[r.mul].o[0].reg)) continue;
-            out.push_back({r.mul, r.rewritten || rewrites_operand(i, r.mul)});
+        std::vector<Reaching> reaching(blocks_.size());
+        std::vector<std::size_t> todo(blocks_.size());
+        for (std::size_t b = 0; b < blocks_.size(); ++b) todo[b] = blocks_.size() - 1 - b;  // the first block first
+        std::vector<bool> queued(blocks_.size(), true);
+        Walk walk(n_);
+        while (!todo.empty()) {
+            const std::size_t b = todo.back();
+            todo.pop_back();
+            queued[b] = false;
+            walk.start(reaching[b]);
+            for (std::size_t i = blocks_[b].first; i < blocks_[b].last; ++i) step(walk, i);
+            for (std::size_t s : blocks_[b].next) {
+                Reaching out;
+                for (std::uint32_t m : walk.present)
+                    if (std::binary_search(live_in[s].begin(), live_in[s].end(), fn_.code[m].o[0].reg))
+                        out.push_back({m, walk.state[m] == 2});
+                std::sort(out.begin(), out.end(), [](const Reached& x, const Reached& y) { return x.mul < y.mul; });
+                if (merge(reaching[s], out) && !queued[s]) queued[s] = true, todo.push_back(s);
+            }
         }
-        if (folds && std::binary_search(read_after.begin(), read_after.end(), written_[i][0])) {
-            const Reached fresh{static_cast<std::uint32_t>(i), false};
-            out.insert(std::upper_bound(out.begin(), out.end(), fresh, [](const Reached& a, const Reached& b) { return a.mul < b.mul; }),
-                       fresh);
-        }
-        return out;
+        return reaching;
     }
 
     // `into` joined with `more` (a mul rewritten on either way is rewritten): whether `into` changed.
@@ -268,7 +334,7 @@ private:
     // The mul that alone writes `o`, read by the add at `sum`, whose operands no
     // instruction on a way from the mul to the add (the add included) writes:
     // its index, or -1. A mul that does not reach the add has no such way.
-    std::int64_t product(const Operand& o, std::size_t sum, const Reaching& at_sum) const
+    std::int64_t product(const Operand& o, std::size_t sum, const Walk& walk) const
     {
         if (o.kind != OpKind::Reg) return -1;
         const std::int64_t at = sole_mul(o.reg);
@@ -276,11 +342,8 @@ private:
         const Instr& mul = fn_.code[static_cast<std::size_t>(at)];
         const Instr& add = fn_.code[sum];
         if (mul.ty != add.ty || (mul.flags & kFtz) != (add.flags & kFtz)) return -1;
-        const auto r = std::lower_bound(at_sum.begin(), at_sum.end(), static_cast<std::uint32_t>(at),
-                                        [](const Reached& a, std::uint32_t mul) { return a.mul < mul; });
-        if (r != at_sum.end() && r->mul == static_cast<std::uint32_t>(at) &&
-            (r->rewritten || rewrites_operand(sum, r->mul)))
-            return -1;
+        const std::uint8_t reached = walk.state[static_cast<std::size_t>(at)];
+        if (reached == 2 || (reached == 1 && rewrites_operand(sum, static_cast<std::uint32_t>(at)))) return -1;
         return at;
     }
 
@@ -298,9 +361,13 @@ private:
     }
 
     Function& fn_;
-    std::vector<std::vector<std::size_t>> writers_;  // each register's writing instructions
+    std::size_t n_;
+    std::vector<std::vector<std::size_t>> writers_;    // each register's writing instructions
     std::vector<std::vector<std::uint32_t>> written_;  // each instruction's written registers
+    std::vector<std::vector<std::uint32_t>> readers_;  // each register's foldable muls that read it
     std::vector<std::vector<std::size_t>> next_, prev_;
+    std::vector<Block> blocks_;
+    std::vector<std::size_t> block_of_;
 };
 
 // The hot form of an instruction, where it has one: the first row of ops.def

@@ -37,17 +37,30 @@ std::vector<std::string> schedule_names()
     return out;
 }
 
+namespace {
+std::atomic<std::uint64_t> g_lane_instructions{0};
+std::atomic<std::uint64_t> g_launch_nanoseconds{0};
+
+// Adds the wall time from its making to its end (a fault's too) to the launches' total.
+struct LaunchClock {
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    ~LaunchClock()
+    {
+        const auto took = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start);
+        g_launch_nanoseconds += static_cast<std::uint64_t>(took.count());
+    }
+};
+}  // namespace
+
 void Emulator::launch_body(const char* name, dim3 grid, dim3 block, const detail::KernelBody& body)
 {
+    const LaunchClock clock;
     detail::heap_new_launch();
     detail::run_grid(name, grid, block, options, body, records_, switches_, detail::RunNotes{&warnings_, &records_cut_});
 }
 
-namespace {
-std::atomic<std::uint64_t> g_lane_instructions{0};
-}
-
 std::uint64_t lane_instructions_run() { return g_lane_instructions.load(std::memory_order_relaxed); }
+double launch_seconds_run() { return double(g_launch_nanoseconds.load(std::memory_order_relaxed)) * 1e-9; }
 
 namespace detail {
 namespace {

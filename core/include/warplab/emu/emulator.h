@@ -105,6 +105,10 @@ class LaunchError : public std::runtime_error {
 // instruction once per lane it executes for): a kernel's work, the same on
 // any host, which a benchmark divides by its time.
 std::uint64_t lane_instructions_run();
+// Wall seconds every launch of this process has taken so far, its blocks' run
+// alone (not reading, lowering or compiling its kernel): set beside a whole
+// command's time, it tells the time outside the launches.
+double launch_seconds_run();
 
 // The size of the device heap that kernels' malloc and new draw on
 // (cudaLimitMallocHeapSize): 8 MB, as on a GPU, unless set; past it malloc gives null.

@@ -16,8 +16,9 @@ in the table prints as op_XXX.
                                              collectives and barriers after it that have no WARPSYNC
 
 An orphaned WARPSYNC: a WARPSYNC with a register mask (a cooperative groups
-tile's lanes) made for a PTX collective whose instruction ptxas dropped (no
-collective instruction comes from its PTX line). After it the warp runs as
+tile's lanes; cuobjdump calls the form ptxas puts before a tile's vote or
+reduction WARPSYNC.EXCLUSIVE) made for a PTX collective whose instruction
+ptxas dropped (no collective instruction comes from its PTX line). After it the warp runs as
 separate groups, which the collectives and block barriers that follow,
 compiled with no WARPSYNC of their own, do not wait for
 (results/differential/README.md).
@@ -42,7 +43,8 @@ OPERATIONS = {
     0x00c: "ISETP", 0x007: "SEL", 0x002: "MOV", 0x182: "LDC",
 }
 COLLECTIVE = re.compile(r"^(VOTE|REDUX|MATCH|SHFL)$")
-WARPSYNC_REGISTER = 0x348  # WARPSYNC with a register mask; 0x948 is the immediate form
+WARPSYNC_REGISTER, WARPSYNC_IMMEDIATE = 0x348, 0x948  # a mask in a register, or in the instruction
+EXCLUSIVE = 1 << 21  # in the high word: WARPSYNC.EXCLUSIVE, as cuobjdump names it
 PTX_LINE_TABLE = ".nv_debug_line_sass"  # nvcc's table of SASS offsets to lines of .nv_debug_ptx_txt
 
 
@@ -50,6 +52,10 @@ class Instruction:
     def __init__(self, offset, low, high):
         self.offset, self.low, self.high = offset, low, high
         self.name = OPERATIONS.get(low & 0x1ff, f"op_{low & 0xfff:03x}")
+        if (low & 0xfff) == WARPSYNC_REGISTER and high & EXCLUSIVE:
+            self.name = "WARPSYNC.EXCLUSIVE"  # nvdisasm's name: the mask's threads go on as a group of their own
+        elif (low & 0xfff) == WARPSYNC_IMMEDIATE and low >> 32 == 0:
+            self.name = "WARPSYNC.ALL"
         self.ptx = ""  # the PTX line it came from, with its number
         self.line = None
 
@@ -62,7 +68,7 @@ class Instruction:
         return f"d=R{(self.low >> 16) & 0xff} a=R{(self.low >> 24) & 0xff} b=R{(self.low >> 32) & 0xff} c=R{self.high & 0xff}"
 
     def __str__(self):
-        return f"{self.offset:05x} {self.guard():5s} {self.name:9s} {self.fields():30s} {self.low:016x} {self.high:016x}  {self.ptx}"
+        return f"{self.offset:05x} {self.guard():5s} {self.name:18s} {self.fields():30s} {self.low:016x} {self.high:016x}  {self.ptx}"
 
 
 def outline(path):
@@ -103,7 +109,7 @@ def orphans(rows):
             continue
         after = []
         for r in rows[i + 1:]:
-            if r.name in ("WARPSYNC", "EXIT", "RET"):
+            if r.name.startswith("WARPSYNC") or r.name in ("EXIT", "RET"):
                 break
             if COLLECTIVE.match(r.name) or r.name == "BAR":
                 after.append(r)

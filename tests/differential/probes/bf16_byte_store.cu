@@ -6,10 +6,11 @@
 // (Operand Size Exceeding Instruction-Type Size) lets st take a register wider
 // than its type and stores the register's low bits ("chop"): the byte is the low
 // byte of the bfloat16's 16-bit pattern. ptxas of CUDA 13.0 for sm_90 writes
-// the conversion (F2F) into a register and then, for the .u8 store only, an F2I
-// of that register (a float-to-integer conversion to 8 bits, truncating) before
-// the STS.U8: the register converted as a float, not its bits chopped. Kernel
-// 2731's bytes were 0 wherever the pattern's low byte was not.
+// the conversion (F2F) into a register and then, for the .u8 store only,
+// F2I.U8.F16.TRUNC.NTZ of that register before the STS.U8 (cuobjdump's names):
+// the 16 bits read as a half and converted to a byte, truncating and
+// saturating, not chopped. On an H100 all four cases below differ (pattern
+// 0x433d, the half 3.62, stores 3 where PTX stores 0x3d).
 //
 // Each case stores, per thread, the 16-bit pattern as a 32-bit word and its low
 // byte as a byte (to shared memory, read back by another thread after a barrier,

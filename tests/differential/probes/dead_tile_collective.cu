@@ -8,11 +8,13 @@
 // shfl.sync, redux.sync, match.sync) makes each .sync collective wait for every
 // non-exited thread of its membermask, so the warp's collectives below see all 32
 // lanes whatever the tile did before. ptxas of CUDA 13.0 for sm_90 compiles a tile
-// collective whose result is unused to its WARPSYNC alone, with the tile's mask
-// (0xffff << (lane & 16) for 16 lanes), and drops the convergence barrier
-// (BSSY/BSYNC) it puts around the same collective when the result is used; after a
-// barrier and a branch it then compiles the full-mask collectives without a WARPSYNC
-// of their own, as if the warp were converged.
+// collective whose result is unused to its WARPSYNC.EXCLUSIVE alone, with the
+// tile's mask (0xffff << (lane & 16) for 16 lanes), and drops the convergence
+// barrier (BSSY/BSYNC) it puts around the same collective when the result is used;
+// after a barrier and a branch it then compiles the full-mask collectives without
+// a WARPSYNC of their own, as if the warp were converged. On an H100 the three
+// unused cases before warp collectives give the words of 16-lane collectives in
+// all 32 lanes (ballot 0x0000ffff, reduce_add 16); the other four are as PTX says.
 //
 // Each case is one warp: [__syncthreads_or or __syncthreads], a tile collective
 // (cg::reduce of 16 lanes or tile.ballot), its result used or not, then a branch

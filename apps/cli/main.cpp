@@ -635,8 +635,7 @@ int main(int argc, char** argv)
     BanksCommand banks(app);
     RunCommand run(app);
 
-    std::string command;
-    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(i ? argv[i] : "warplab");
+    const std::string command = warplab::provenance_command(argc, argv, std::filesystem::current_path().string());
 
     try {
         app.parse(argc, argv);

@@ -1,5 +1,6 @@
 #include "labs/common/bench_json.h"
 
+#include <filesystem>
 #include <stdexcept>
 
 #include "labs/common/data_dir.h"
@@ -154,5 +155,21 @@ std::vector<BenchTable> tables_from_document(const nlohmann::json& doc)
 }
 
 std::string results_dir() { return (data_dir() / "results").string(); }
+
+std::string provenance_command(int argc, const char* const* argv, const std::string& cwd)
+{
+    namespace fs = std::filesystem;
+    std::string command = "warplab";
+    for (int i = 1; i < argc; ++i) {
+        fs::path arg(argv[i]);
+        if (arg.is_absolute()) {
+            const fs::path inside = arg.lexically_normal().lexically_relative(fs::path(cwd).lexically_normal());
+            const bool under = !inside.empty() && *inside.begin() != "..";
+            arg = under ? inside : arg.filename();
+        }
+        command += " " + arg.string();
+    }
+    return command;
+}
 
 }  // namespace warplab

@@ -21,4 +21,9 @@ std::vector<BenchTable> tables_from_document(const nlohmann::json& doc);
 // The recorded results: results/ in warplab's data (labs/common/data_dir.h).
 std::string results_dir();
 
+// The command line a record names as its provenance: "warplab" and the
+// arguments, an absolute path written relative to `cwd` where it lies under
+// it, else as its file name alone (a machine's own folders are not provenance).
+std::string provenance_command(int argc, const char* const* argv, const std::string& cwd);
+
 }  // namespace warplab

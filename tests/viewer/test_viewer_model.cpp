@@ -210,6 +210,24 @@ TEST(ViewerModel, CompactNumbers)
     EXPECT_EQ(lines_text({41, 57, 72, 73, 74}, 3), "41, 57, 72, ...");
 }
 
+// A cell of two characters (the image lab's shared floats in presenter mode at
+// 1024x768): 0.7 is ".7" (no leading zero), 0.13 ".1" (one significant digit),
+// 0.04 ".0" (one decimal place, as its neighbours are rounded; blank before,
+// which read as "never written"), -0.5 does not fit ("-.5" is three); with five
+// characters 0.123 keeps its three digits; 123 fits nowhere in two.
+TEST(ViewerModel, FittingNumbersNeverLeaveAWrittenCellBlank)
+{
+    const auto two = [](const std::string& t) { return t.size() <= 2; };
+    EXPECT_EQ(fitting_number(0.7, two), ".7");
+    EXPECT_EQ(fitting_number(0.13, two), ".1");
+    EXPECT_EQ(fitting_number(0.04, two), ".0");
+    EXPECT_EQ(fitting_number(0.96, two), "1");
+    EXPECT_EQ(fitting_number(-0.5, two), "");
+    EXPECT_EQ(fitting_number(123, two), "");
+    EXPECT_EQ(fitting_number(0.123, [](const std::string& t) { return t.size() <= 5; }), "0.123");
+    EXPECT_EQ(fitting_number(0.04, [](const std::string& t) { return t.size() <= 3; }), ".04");
+}
+
 }  // namespace
 }  // namespace warplab::viewer
 

@@ -29,6 +29,22 @@ std::string compact_number(double v, int digits)
     return printf_string("%.2g", v);
 }
 
+std::string fitting_number(double v, const std::function<bool(const std::string&)>& fits)
+{
+    for (int digits = 3; digits >= 1; --digits)
+        if (std::string text = compact_number(v, digits); fits(text)) return text;
+    if (std::fabs(v) >= 1) return {};  // not a fraction: no leading zero to drop
+    const auto without_zero = [](std::string text) {
+        const std::size_t sign = text[0] == '-' ? 1 : 0;
+        if (text.compare(sign, 2, "0.") == 0) text.erase(sign, 1);
+        return text;
+    };
+    for (int digits = 2; digits >= 1; --digits)
+        if (std::string text = without_zero(compact_number(v, digits)); fits(text)) return text;
+    if (std::string text = without_zero(printf_string("%.1f", v)); fits(text)) return text;
+    return {};
+}
+
 unsigned type_size(const std::string& type)
 {
     if (type == "double" || type == "long") return 8;

@@ -2,6 +2,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,12 @@ namespace warplab::viewer {
 // At most five characters: 7, 1234, 12.3k, 4.5M; fractions with `digits`
 // significant digits (0.123; 0.12 with 2, where a cell has room for four characters).
 std::string compact_number(double v, int digits = 3);
+
+// A cell's number with the most digits that `fits`: compact_number's three
+// significant digits, then fewer, then a fraction without its leading zero
+// (.05), then one decimal place (.0 for 0.04, as its neighbours' .1 and .2
+// are rounded); empty where not even that fits.
+std::string fitting_number(double v, const std::function<bool(const std::string&)>& fits);
 
 // One access's value bytes as the lab's element type; a vector access
 // (16 bytes of int) prints its elements: (1, 2, 3, 4).

@@ -120,24 +120,6 @@ void draw_cell_backgrounds(const ArrayGrid& g, const wl::trace::SharedArrayInfo&
     }
 }
 
-// A cell's number with the most digits that fit: a fraction's three (0.123)
-// are five characters, wider than a cell of a 32-word row, and a cell that
-// drew nothing left the image lab's floats blank. Then fewer digits, then
-// without the leading zero (.05); empty where not even that fits.
-template <class Fits> std::string fitting_number(double v, const Fits& fits)
-{
-    for (int digits = 3; digits >= 1; --digits)
-        if (std::string text = compact_number(v, digits); fits(text)) return text;
-    for (int digits = 2; digits >= 1; --digits) {
-        std::string text = compact_number(v, digits);
-        const std::size_t sign = text[0] == '-' ? 1 : 0;
-        if (text.compare(sign, 2, "0.") != 0) return {};  // not a fraction: no leading zero to drop
-        text.erase(sign, 1);
-        if (fits(text)) return text;
-    }
-    return {};
-}
-
 // Drawn over the arrows, so the numbers stay readable.
 void draw_cell_values(App& app, const ArrayGrid& g, const wl::trace::SharedArrayInfo& info, const ArrayStep& st,
                       const Values* before, const Values* after, float progress)

@@ -142,6 +142,12 @@ __global__ void set_not_done(const int* work, int* not_done, int n)
     if (i < n && work[i] != 0) *not_done = 1;  // marker: same-value flag
 }
 
+// Every lane of a block stores to the block's element: one value for all, or each its own thread index.
+__global__ void store_one_element(int* out, int same)
+{
+    out[blockIdx.x] = same ? 7 : threadIdx.x;  // marker: one element stored
+}
+
 // ---- faulty ----
 
 // Eight warps: lane 0 of each adds its warp's sum to out[0] with a plain +=.

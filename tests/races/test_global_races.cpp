@@ -183,6 +183,38 @@ TEST_P(CorrectGlobal, SameValueFlagIsAWarningNotAFault)
     }
 }
 
+// Two blocks of one warp: each warp's 32 lanes store 7 to the block's element.
+// A warp's store is checked and lands lane by lane (block 0, watched, one lane
+// at a time; block 1 as one batch), so each lane after the first finds 7 there
+// already and its own 7 changes nothing: no warning. out = {7, 7}.
+TEST_P(CorrectGlobal, LanesStoringOneValueToOneElement)
+{
+    int* out = zeros<int>(emu, 2);
+    ASSERT_NO_THROW(run(emu, "store_one_element", dim3(2), dim3(32), out, 1));
+    EXPECT_EQ(to_host(emu, out, 2), (std::vector<int>{7, 7}));
+    expect_no_warnings(emu);
+}
+
+// The same with each lane storing its thread index: in each block one lane's
+// value lands, one of 0..31, and the block is warned at the store that the
+// lanes of one store instruction write different values. Not a fault.
+TEST_P(CorrectGlobal, LanesStoringDifferentValuesToOneElement)
+{
+    int* out = zeros<int>(emu, 2);
+    ASSERT_NO_THROW(run(emu, "store_one_element", dim3(2), dim3(32), out, 0));
+    for (const int landed : to_host(emu, out, 2)) {
+        EXPECT_GE(landed, 0);
+        EXPECT_LT(landed, 32);
+    }
+    const auto warnings = emu.take_warnings();
+    ASSERT_FALSE(warnings.empty());
+    for (const wl::emu::Warning& w : warnings) {
+        SCOPED_TRACE(w.at.message());
+        EXPECT_EQ(w.at.line, marker("one element stored"));
+        EXPECT_TRUE(contains(w.at.what, "lanes of one store instruction write different values to out["));
+    }
+}
+
 using RacyGlobal = CorpusScheduleTest;
 INSTANTIATE_TEST_SUITE_P(BothSchedules, RacyGlobal, ::testing::ValuesIn(kSchedules), ScheduleParamName{});
 

@@ -69,20 +69,17 @@ constexpr bool atomic_of(const GlobalStamp& s) { return (s.packed >> kAtomicBit)
 constexpr std::uint32_t site_of(const GlobalStamp& s) { return s.packed >> kSiteShift; }
 
 // The last write, the last read, and the last read from another warp (of any
-// block) than that one; and the word's lock, for launches whose blocks run on
-// several host threads: held while the launch's mark is in it (another
-// number, an earlier launch's, is no hold).
+// block) than that one.
 struct GlobalWord {
-    std::uint32_t lock;
     GlobalStamp write, read, read_other;
 };
-static_assert(sizeof(GlobalWord) == 40);
+static_assert(sizeof(GlobalWord) == 36);
 
 constexpr unsigned kChunkShift = 12;  // a chunk shadows 4 KB of memory
 constexpr std::size_t kChunkWords = (std::size_t{1} << kChunkShift) / 4;
-// The shadow is 10 bytes a byte of memory touched: past this much memory
+// The shadow is 9 bytes a byte of memory touched: past this much memory
 // touched in one launch, further memory goes unchecked (no fault can come of
-// it). Each launch pays for its shadow's pages the system clears, up to 160 MB.
+// it). Each launch pays for its shadow's pages the system clears, up to 150 MB.
 constexpr std::size_t kMaxCheckedBytes = std::size_t{16} << 20;
 
 // Segments live in pages that never move, so that host threads read them while others add more.
@@ -94,8 +91,11 @@ constexpr std::uint32_t kRenumberAt = 1u << 31;
 
 }  // namespace
 
-// Its words as earlier launches left them (or zeros): their stamps are no accesses, their locks not held.
+// Its words as earlier launches left them (or zeros): their stamps are no accesses, its lock not held.
+// The lock, for launches whose blocks run on several host threads, guards the words: held while the
+// launch's mark is in it (another number, an earlier launch's, is no hold).
 struct alignas(64) GlobalChunk {
+    std::uint32_t lock;
     GlobalWord words[kChunkWords];
 };
 
@@ -372,39 +372,44 @@ AccessStamp full_stamp(const Block& b, const GlobalStamp& s)
                        atomic_of(s), bytes_of(s), ((s.packed >> kBesideAtomicsBit) & 1) != 0};
 }
 
-// A word's lock (GlobalWord::lock), through the compilers' atomic builtins on
-// the plain word (as std::atomic_ref would, which libc++ 14 lacks).
-class WordLock {
+// The lock of the chunk an access is at (GlobalChunk::lock), through the compilers' atomic builtins on
+// the plain word (as std::atomic_ref would, which libc++ 14 lacks). It holds one chunk at a time: the
+// lanes of a warp's access mostly fall in one, which they lock once.
+class ChunkLock {
 public:
-    WordLock(std::uint32_t& word, const GlobalShadow& g) : word_(word), mark_(g.concurrent ? g.lock_mark : 0) { lock(); }
-    ~WordLock() { unlock(); }
-    void lock()
+    explicit ChunkLock(const GlobalShadow& g) : mark_(g.concurrent ? g.lock_mark : 0) {}
+    ChunkLock(const ChunkLock&) = delete;
+    ChunkLock& operator=(const ChunkLock&) = delete;
+    ~ChunkLock() { release(); }
+    // Holds c's lock, and no other.
+    void hold(GlobalChunk* c)
     {
+        if (c == chunk_) return;
+        release();
+        chunk_ = c;
         if (!mark_) return;
-        while (__atomic_exchange_n(&word_, mark_, __ATOMIC_ACQUIRE) == mark_)
-            while (__atomic_load_n(&word_, __ATOMIC_RELAXED) == mark_) std::this_thread::yield();
-        held_ = true;
+        while (__atomic_exchange_n(&c->lock, mark_, __ATOMIC_ACQUIRE) == mark_)
+            while (__atomic_load_n(&c->lock, __ATOMIC_RELAXED) == mark_) std::this_thread::yield();
     }
-    void unlock()
+    void release()
     {
-        if (held_) __atomic_store_n(&word_, 0, __ATOMIC_RELEASE);
-        held_ = false;
+        if (chunk_ && mark_) __atomic_store_n(&chunk_->lock, 0, __ATOMIC_RELEASE);
+        chunk_ = nullptr;
     }
-    // Keeps the word locked past this object (unlocked with unlock_word); null when not held.
+    // Keeps the lock held past this object (unlock_held frees it); null when none is held.
     std::uint32_t* keep()
     {
-        if (!held_) return nullptr;
-        held_ = false;
-        return &word_;
+        std::uint32_t* held = chunk_ && mark_ ? &chunk_->lock : nullptr;
+        chunk_ = nullptr;
+        return held;
     }
 
 private:
-    std::uint32_t& word_;
+    GlobalChunk* chunk_ = nullptr;
     std::uint32_t mark_;  // 0: one host thread, no locking
-    bool held_ = false;
 };
 
-// The words an atomic keeps locked (WordLock::keep), unlocked.
+// The chunk an atomic keeps locked (ChunkLock::keep), unlocked.
 void unlock_held(Block& b)
 {
     for (std::uint32_t*& held : b.held_words)
@@ -526,15 +531,12 @@ bool may_clash(const GlobalShadow& g, const GlobalStamp& other, bool atomic, std
     return may_clash(g, other, atomic, bytes) && !ordered_global(lane, other);
 }
 
-// Leaves the access's stamp in the word, once it has met the stamps there. `held`: where an atomic keeps the word locked.
-[[gnu::always_inline]] inline void leave_stamp(Lane& lane, GlobalWord& s, Kind kind, const GlobalStamp& stamp, WordLock& lock,
-                                               std::uint32_t** held)
+// Leaves the access's stamp in the word, once it has met the stamps there.
+[[gnu::always_inline]] inline void leave_stamp(Lane& lane, GlobalWord& s, Kind kind, const GlobalStamp& stamp)
 {
     const Block& b = *lane.block;
     if (kind != Kind::Load) {
         s.write = stamp;
-        // An atomic's words (4 or 8 aligned bytes) stay locked until global_atomic_done, after the operation.
-        if (kind == Kind::Atomic && held) *held = lock.keep();
         return;
     }
     const GlobalStamp& r = s.read;
@@ -542,12 +544,10 @@ bool may_clash(const GlobalShadow& g, const GlobalStamp& other, bool atomic, std
     s.read = stamp;
 }
 
-// The lock an atomic keeps on the k-th word it touches, if it keeps one.
-std::uint32_t** held_slot(Block& b, std::uintptr_t k) { return k < std::size(b.held_words) ? &b.held_words[k] : nullptr; }
-
 // The access (its words from `w` on) under every clash rule: each stamp it meets unordered is settled by clash
-// with the word unlocked (a race leaves this lane for good), then the word is locked again.
-[[gnu::cold, gnu::noinline]] void check_words(Lane& lane, const GlobalAccess& a, std::uintptr_t w, GlobalStamp stamp)
+// with the chunk unlocked (a race leaves this lane for good), then the chunk is locked again.
+[[gnu::cold, gnu::noinline]] void check_words(Lane& lane, const GlobalAccess& a, std::uintptr_t w, GlobalStamp stamp,
+                                              ChunkLock& lock)
 {
     AccessFacts facts{atomic_of(stamp), a.kind == Kind::Store ? a.stored : nullptr};
     Block& b = *lane.block;
@@ -560,15 +560,15 @@ std::uint32_t** held_slot(Block& b, std::uintptr_t k) { return k < std::size(b.h
         const std::uint8_t bytes = word_bytes(byte, byte + a.size, w);
         stamp.packed = packed | std::uint32_t{bytes} << kBytesShift;
         GlobalWord& s = c->words[w % kChunkWords];
-        WordLock lock(s.lock, g);
+        lock.hold(c);
         auto meet = [&](const GlobalStamp& other, bool other_writes) {
             if (!unordered(lane, g, other, facts.atomic, bytes)) return;
             const GlobalStamp seen = other;
-            lock.unlock();
-            unlock_held(b);  // an 8-byte atomic's first word: no lock is held through a clash, which may end the lane
+            lock.release();
+            unlock_held(b);  // no lock is held through a clash, which may end the lane
             const auto* word_bytes = reinterpret_cast<const unsigned char*>(w * 4);
             clash(lane, described(a), WordAt{w, word_bytes}, bytes, full_stamp(b, seen), other_writes, facts, global_race_fault);
-            lock.lock();
+            lock.hold(c);
         };
         meet(s.write, true);
         if (a.kind != Kind::Load) {
@@ -576,14 +576,14 @@ std::uint32_t** held_slot(Block& b, std::uintptr_t k) { return k < std::size(b.h
             meet(s.read_other, false);
             if (facts.beside_atomics) stamp.packed |= 1u << kBesideAtomicsBit;
         }
-        leave_stamp(lane, s, a.kind, stamp, lock, held_slot(b, w - byte / 4));
+        leave_stamp(lane, s, a.kind, stamp);
     }
 }
 
 // The common case: the access meets no stamp of word w unordered, and leaves its own there (true); or
 // it may meet one, and the word is left as it was for check_words (false).
 [[gnu::always_inline]] inline bool stamp_word(Lane& lane, Kind kind, std::uintptr_t w, std::uint8_t bytes, GlobalStamp stamp,
-                                              std::uint32_t** held)
+                                              ChunkLock& lock)
 {
     GlobalShadow& g = *lane.block->global;
     GlobalChunk* c = chunk_of(g, w * 4);
@@ -591,16 +591,17 @@ std::uint32_t** held_slot(Block& b, std::uintptr_t k) { return k < std::size(b.h
     GlobalWord& s = c->words[w % kChunkWords];
     const bool atomic = atomic_of(stamp);
     stamp.packed |= std::uint32_t{bytes} << kBytesShift;
-    WordLock lock(s.lock, g);
+    lock.hold(c);
     if (unordered(lane, g, s.write, atomic, bytes)) return false;
     if (kind != Kind::Load && (unordered(lane, g, s.read, atomic, bytes) || unordered(lane, g, s.read_other, atomic, bytes)))
         return false;
-    leave_stamp(lane, s, kind, stamp, lock, held);
+    leave_stamp(lane, s, kind, stamp);
     return true;
 }
 
-// One lane's access, once its block's part is done: `site` its stamp's site and atomic bits.
-[[gnu::always_inline]] inline void check_lane_access(Lane& lane, const GlobalAccess& a, std::uint32_t site)
+// One lane's access, once its block's part is done: `site` its stamp's site and atomic bits. It leaves
+// `lock` holding the chunk of its last word.
+[[gnu::always_inline]] inline void check_lane_access(Lane& lane, const GlobalAccess& a, std::uint32_t site, ChunkLock& lock)
 {
     Block& b = *lane.block;
     b.accessed_since_release = true;
@@ -611,13 +612,13 @@ std::uint32_t** held_slot(Block& b, std::uintptr_t k) { return k < std::size(b.h
     const std::uintptr_t first = byte / 4;
     if ((byte & 3) + a.size <= 4) [[likely]] {  // one word (a scalar): its bytes from the access's first
         const auto bytes = static_cast<std::uint8_t>((0xFu >> (4 - a.size)) << (byte & 3));
-        if (!stamp_word(lane, a.kind, first, bytes, stamp, &b.held_words[0])) [[unlikely]]
-            check_words(lane, a, first, stamp);
+        if (!stamp_word(lane, a.kind, first, bytes, stamp, lock)) [[unlikely]]
+            check_words(lane, a, first, stamp, lock);
         return;
     }
     for (std::uintptr_t w = first, end = (byte + a.size + 3) / 4; w < end; ++w)
-        if (!stamp_word(lane, a.kind, w, word_bytes(byte, byte + a.size, w), stamp, held_slot(b, w - first))) [[unlikely]] {
-            check_words(lane, a, w, stamp);
+        if (!stamp_word(lane, a.kind, w, word_bytes(byte, byte + a.size, w), stamp, lock)) [[unlikely]] {
+            check_words(lane, a, w, stamp, lock);
             return;
         }
 }
@@ -637,8 +638,11 @@ void check_global_access(Kind kind, void* ptr, unsigned size, const char* name, 
     Block& b = *lane.block;
     if (!b.global) return;
     if (releases) [[unlikely]] release(b);
+    ChunkLock lock(*b.global);
     check_lane_access(lane, GlobalAccess{kind, ptr, size, name, offset, file, line, stored},
-                      site_bits(b, file, line, kind == Kind::Atomic || strong));
+                      site_bits(b, file, line, kind == Kind::Atomic || strong), lock);
+    // An atomic's chunk (its 4 or 8 aligned bytes lie in one) stays locked until global_atomic_done, after the operation.
+    if (kind == Kind::Atomic) b.held_words[0] = lock.keep();
 }
 
 namespace {
@@ -661,12 +665,13 @@ void access_lanes(const GlobalLanes& at, const unsigned* flats, unsigned char* c
     }
     const std::uint32_t site = site_bits(b, at.file, at.line, false);
     GlobalAccess a{at.kind, nullptr, Size, at.name, 0, at.file, at.line, nullptr};
+    ChunkLock lock(*b.global);
     for (unsigned k = 0; k < count; ++k) {
         enter_lane(flats[k]);
         a.ptr = ptrs[k];
         a.offset = reinterpret_cast<std::uintptr_t>(ptrs[k]) - at.base;
         if (stores) a.stored = data[k];
-        check_lane_access(*tls_lane, a, site);
+        check_lane_access(*tls_lane, a, site, lock);
         move(k);
     }
 }

@@ -11,7 +11,8 @@ not explain, in SASS that nvcc builds here (results/differential/README.md):
   register (probes/bf16_byte_store.cu), in every case;
 - ptxas folds a mul and an add into an fma only where the product has no
   other reader and the two share a block or the mul has an immediate operand
-  (kernel 7591's pair, apart across a call and a branch, it left apart);
+  (kernel 7591's pair, apart across a call and a branch, it left apart), and
+  more shapes of it (every reader an add, which instructions end a block);
 - a file that is no cubin is a one-line error, exit 2.
 
 It pins what ptxas of CUDA 13.0 writes for sm_90: a ptxas that no longer makes
@@ -169,6 +170,55 @@ def contraction(nvcc, work):
           f"share a block or the mul has an immediate operand, in 48 cases ({', '.join(wrong) or 'none otherwise'})")
 
 
+# More shapes of the same contraction, which the emulator's test of it (tests/ptx/
+# test_contraction.cpp, EveryReaderAndEveryBlockAsPtxasSawThem) follows: what decides is
+# that every reader of the product is an add or sub (two adds fold both, a compare beside
+# one keeps it apart); a guarded return ends a block, a bar.sync or a branch to the next
+# instruction does not, a join does; add.sat folds; a product of registers hoisted out of
+# a loop stays apart, of a register and an immediate folds. Each: its PTX lines after the
+# loads (%f1, %f2, %f5 from memory, %f4 = %f1, %p1 false for thread 0) and whether it folds.
+CONTRACTION_SHAPES = {
+    "two_adds": (["mul.f32 %f3, %f1, %f2;", "add.f32 %f4, %f3, %f5;", "add.f32 %f6, %f3, %f1;", "add.f32 %f4, %f4, %f6;"], True),
+    "add_and_compare": (["mul.f32 %f3, %f1, %f2;", "add.f32 %f4, %f3, %f5;", "setp.lt.f32 %p2, %f3, %f5;",
+                         "@%p2 mov.f32 %f4, %f1;"], False),
+    "sat": (["mul.f32 %f3, %f1, %f2;", "add.sat.f32 %f4, %f3, %f5;"], True),
+    "barrier": (["mul.f32 %f3, %f1, %f2;", "bar.sync 0;", "add.f32 %f4, %f3, %f5;"], True),
+    "guarded_return_register": (["mul.f32 %f3, %f1, %f2;", "@%p1 ret;", "add.f32 %f4, %f3, %f5;"], False),
+    "guarded_return_immediate": (["mul.f32 %f3, %f1, 0f3F800800;", "@%p1 ret;", "add.f32 %f4, %f3, %f5;"], True),
+    "branch_to_next": (["mul.f32 %f3, %f1, %f2;", "@%p1 bra NEXT;", "NEXT:", "add.f32 %f4, %f3, %f5;"], True),
+    "join": (["mul.f32 %f3, %f1, %f2;", "@%p1 bra JOIN;", "add.f32 %f5, %f5, %f5;", "JOIN:", "add.f32 %f4, %f3, %f5;"], False),
+    "loop_register": (["mul.f32 %f3, %f1, %f2;", "mov.u32 %r3, 0;", "LOOP:", "add.f32 %f4, %f3, %f4;", "add.s32 %r3, %r3, 1;",
+                       "setp.lt.u32 %p2, %r3, %r2;", "@%p2 bra LOOP;"], False),
+    "loop_immediate": (["mul.f32 %f3, %f1, 0f3F000000;", "mov.u32 %r3, 0;", "LOOP:", "add.f32 %f4, %f3, %f4;",
+                        "add.s32 %r3, %r3, 1;", "setp.lt.u32 %p2, %r3, %r2;", "@%p2 bra LOOP;"], True),
+}
+
+
+def contraction_shapes(nvcc, work):
+    head = [".reg .f32 %f<9>;", ".reg .b32 %r<5>;", ".reg .b64 %rd<4>;", ".reg .pred %p<3>;",
+            "ld.param.u64 %rd1, [p];", "cvta.to.global.u64 %rd2, %rd1;", "mov.u32 %r1, %tid.x;",
+            "mul.wide.u32 %rd3, %r1, 4;", "add.s64 %rd2, %rd2, %rd3;", "ld.global.f32 %f1, [%rd2];",
+            "ld.global.f32 %f2, [%rd2+512];", "ld.global.f32 %f5, [%rd2+768];", "ld.global.u32 %r2, [%rd2+1536];",
+            "mov.f32 %f4, %f1;", "setp.gt.u32 %p1, %r1, 9;"]
+    text = CONTRACTION_PTX
+    for name, (body, _) in CONTRACTION_SHAPES.items():
+        lines = head + body + ["st.global.f32 [%rd2+1024], %f4;", "ret;"]
+        text += f".visible .entry {name}(.param .u64 p)\n{{\n" + "\n".join("\t" + l for l in lines) + "\n}\n"
+    source = os.path.join(work, "contraction_shapes.ptx")
+    with open(source, "w") as f:
+        f.write(text)
+    out = os.path.join(work, "contraction_shapes.cubin")
+    subprocess.run([os.path.join(os.path.dirname(nvcc), "ptxas"), "-arch=sm_90", "-o", out, source], check=True, capture_output=True)
+    kernels = sass_outline.outline(out)
+    wrong = []
+    for name, (_, folds) in CONTRACTION_SHAPES.items():
+        names = [r.name for r in kernels[name]]
+        if ("FFMA" in names and "FMUL" not in names) != folds:
+            wrong.append(f"{name}: {'folded' if folds else 'apart'} expected")
+    check(not wrong, f"ptxas's contraction in {len(CONTRACTION_SHAPES)} more shapes as the emulator's test has them "
+          f"({', '.join(wrong) or 'all'})")
+
+
 def not_a_cubin(work):
     path = os.path.join(work, "not_a_cubin")
     with open(path, "w") as f:
@@ -192,6 +242,7 @@ def main(argv):
     notes_for_a_run(nvcc, a.work)
     byte_of_pattern(nvcc, a.work)
     contraction(nvcc, a.work)
+    contraction_shapes(nvcc, a.work)
     not_a_cubin(a.work)
     print(f"{len(failures)} failed" if failures else "all passed")
     return 1 if failures else 0

@@ -62,9 +62,14 @@ void constants_to_slots(Function& fn)
 // the product and sum rounded once, an ulp from the two roundings apart where
 // the product is inexact (differential kernels 1369, 2536, 2654 and 6690 of
 // seed 1, where nvcc left such a pair, hoisting the product out of a loop or
-// rewriting x * 0.5f + -x). So an add or sub whose operand is the product of
-// such a mul becomes the fma of the mul's operands, where the mul alone writes
-// the product and nothing on a way from the mul to the add rewrites its operands.
+// rewriting x * 0.5f + -x). ptxas of CUDA 13.0 (sm_90) folds a mul only where
+// every reader of its product is such an add or sub, each reading it once and
+// each in the mul's basic block, or anywhere where the mul has a constant
+// operand; a call or a return ends a block (kernel 7591 kept its product by a
+// register apart, the mul before a call and the add in a branch; the PTX cases
+// of tests/differential/test_sass_outline.py show the rule). So each reader of
+// such a mul becomes the fma of the mul's operands, where nothing on a way from
+// the mul to it rewrites them.
 //
 // One pass over the control-flow graph's basic blocks serves every add: the
 // muls reaching each point (on a way that does not pass the mul again), each
@@ -84,11 +89,12 @@ public:
             for (unsigned k = 0; k < in.nops; ++k)
                 if (in.o[k].kind == OpKind::Label && in.o[k].reg < n_) link(i, in.o[k].reg);
         }
+        split_blocks();
+        mark_folding_muls();
         for (std::size_t i = 0; i < n_; ++i)
             if (foldable(i))
                 for (unsigned k = 1; k <= 2; ++k)
                     if (fn.code[i].o[k].reg < fn.registers) readers_[fn.code[i].o[k].reg].push_back(static_cast<std::uint32_t>(i));
-        split_blocks();
     }
 
     void run()
@@ -99,7 +105,7 @@ public:
             walk.start(at_start[b]);
             for (std::size_t i = blocks_[b].first; i < blocks_[b].last; ++i) {
                 Instr& in = fn_.code[i];
-                if (plain(in, Op::Add) || plain(in, Op::Sub))
+                if (sum(in))
                     for (unsigned k = 1; k <= 2; ++k) {
                         const std::int64_t mul = product(in.o[k], i, walk);
                         if (mul < 0) continue;
@@ -138,11 +144,14 @@ private:
         }
     };
 
-    static bool plain(const Instr& in, Op op)
+    // A float mul, add or sub without a rounding modifier.
+    static bool unrounded(const Instr& in, Op op)
     {
-        return in.op == op && (in.ty == Ty::F32 || in.ty == Ty::F64) && in.round == Round::None && in.nops == 3 &&
-               !(in.flags & kSat);
+        return in.op == op && (in.ty == Ty::F32 || in.ty == Ty::F64) && in.round == Round::None && in.nops == 3;
     }
+
+    // An add or sub that may take a product in: .sat too (ptxas makes it FFMA.SAT).
+    static bool sum(const Instr& in) { return unrounded(in, Op::Add) || unrounded(in, Op::Sub); }
 
     std::vector<std::uint32_t> written(const Instr& in) const
     {
@@ -163,15 +172,19 @@ private:
         prev_[to].push_back(from);
     }
 
-    // Basic blocks: a block starts at the first instruction, at a jump's
-    // target and after an instruction that does not simply fall through.
+    // Basic blocks, as ptxas's contraction sees them: a block starts at the
+    // first instruction, at a jump's target other than the next instruction,
+    // and after a jump elsewhere, a call, a return, an exit or a trap (guarded
+    // too: a guarded return kept ptxas from folding across it).
     void split_blocks()
     {
         std::vector<bool> leads(n_, false);
         for (std::size_t i = 0; i < n_; ++i) {
             if (i == 0) leads[i] = true;
-            const bool falls_through = next_[i].size() == 1 && next_[i][0] == i + 1;
-            if (!falls_through && i + 1 < n_) leads[i + 1] = true;
+            const Op op = fn_.code[i].op;
+            const bool ends = op == Op::Call || op == Op::Ret || op == Op::Exit || op == Op::Trap ||
+                              std::any_of(next_[i].begin(), next_[i].end(), [&](std::size_t j) { return j != i + 1; });
+            if (ends && i + 1 < n_) leads[i + 1] = true;
             for (std::size_t j : next_[i])
                 if (j != i + 1) leads[j] = true;
         }
@@ -188,17 +201,45 @@ private:
             }
     }
 
-    // Whether the mul at `at` can be folded into an add at all: it alone writes
-    // its product, from two registers (or constants), unguarded, not x = x * y.
-    bool foldable(std::size_t at) const
+    // Whether the mul at `at` may be folded at all: it alone writes its
+    // product, from two registers (or constants), unguarded, not x = x * y.
+    bool candidate(std::size_t at) const
     {
         const Instr& mul = fn_.code[at];
-        if (!plain(mul, Op::Mul) || mul.pred != kNoReg || at + 1 >= n_) return false;
+        if (!unrounded(mul, Op::Mul) || (mul.flags & kSat) || mul.pred != kNoReg || at + 1 >= n_) return false;
         const std::uint32_t product = mul.o[0].reg;
         if (mul.o[0].kind != OpKind::Reg || product >= fn_.registers || writers_[product].size() != 1) return false;
         if (mul.o[1].reg == product || mul.o[2].reg == product) return false;
         return mul.o[1].kind == OpKind::Reg && mul.o[2].kind == OpKind::Reg;
     }
+
+    // The candidate muls that ptxas folds: every reader of the product an add
+    // or sub of its type and flush mode, reading it once, in the mul's block
+    // unless the mul has a constant operand.
+    void mark_folding_muls()
+    {
+        folds_.assign(n_, false);
+        std::vector<std::vector<std::size_t>> reads(fn_.registers);  // by product: its readers, once per mention
+        for (std::size_t i = 0; i < n_; ++i) folds_[i] = candidate(i);
+        for (std::size_t i = 0; i < n_; ++i)
+            each_register(fn_, fn_.code[i], [&](std::uint32_t reg, unsigned) {
+                if (reg < fn_.registers && writers_[reg].size() == 1 && writers_[reg][0] != i && folds_[writers_[reg][0]])
+                    reads[reg].push_back(i);
+            });
+        for (std::size_t m = 0; m < n_; ++m) {
+            if (!folds_[m]) continue;
+            const Instr& mul = fn_.code[m];
+            const std::vector<std::size_t>& readers = reads[mul.o[0].reg];
+            const bool by_constant = mul.o[1].reg >= fn_.registers || mul.o[2].reg >= fn_.registers;
+            for (std::size_t j = 0; j < readers.size() && folds_[m]; ++j) {
+                const Instr& add = fn_.code[readers[j]];
+                folds_[m] = sum(add) && add.ty == mul.ty && (add.flags & kFtz) == (mul.flags & kFtz) &&
+                            (j == 0 || readers[j - 1] != readers[j]) && (by_constant || block_of_[readers[j]] == block_of_[m]);
+            }
+        }
+    }
+
+    bool foldable(std::size_t at) const { return folds_[at]; }
 
     // The foldable mul that writes `reg`: its index, or -1.
     std::int64_t sole_mul(std::uint32_t reg) const
@@ -250,7 +291,7 @@ private:
         for (std::size_t b = 0; b < blocks_.size(); ++b) {
             for (std::size_t i = blocks_[b].first; i < blocks_[b].last; ++i) {
                 const Instr& in = fn_.code[i];
-                if (plain(in, Op::Add) || plain(in, Op::Sub))
+                if (sum(in))
                     for (unsigned k = 1; k <= 2; ++k)
                         if (in.o[k].kind == OpKind::Reg && sole_mul(in.o[k].reg) >= 0 && defined_in[in.o[k].reg] != b)
                             read[b].push_back(in.o[k].reg);
@@ -331,19 +372,16 @@ private:
         return changed;
     }
 
-    // The mul that alone writes `o`, read by the add at `sum`, whose operands no
+    // The mul that alone writes `o`, read by the add at `add`, whose operands no
     // instruction on a way from the mul to the add (the add included) writes:
     // its index, or -1. A mul that does not reach the add has no such way.
-    std::int64_t product(const Operand& o, std::size_t sum, const Walk& walk) const
+    std::int64_t product(const Operand& o, std::size_t add, const Walk& walk) const
     {
         if (o.kind != OpKind::Reg) return -1;
         const std::int64_t at = sole_mul(o.reg);
         if (at < 0) return -1;
-        const Instr& mul = fn_.code[static_cast<std::size_t>(at)];
-        const Instr& add = fn_.code[sum];
-        if (mul.ty != add.ty || (mul.flags & kFtz) != (add.flags & kFtz)) return -1;
         const std::uint8_t reached = walk.state[static_cast<std::size_t>(at)];
-        if (reached == 2 || (reached == 1 && rewrites_operand(sum, static_cast<std::uint32_t>(at)))) return -1;
+        if (reached == 2 || (reached == 1 && rewrites_operand(add, static_cast<std::uint32_t>(at)))) return -1;
         return at;
     }
 
@@ -366,6 +404,7 @@ private:
     std::vector<std::vector<std::uint32_t>> written_;  // each instruction's written registers
     std::vector<std::vector<std::uint32_t>> readers_;  // each register's foldable muls that read it
     std::vector<std::vector<std::size_t>> next_, prev_;
+    std::vector<bool> folds_;  // by instruction: a mul that ptxas folds into its readers
     std::vector<Block> blocks_;
     std::vector<std::size_t> block_of_;
 };

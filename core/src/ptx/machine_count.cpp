@@ -12,17 +12,6 @@ using trace::InstructionClass;
 
 std::uint8_t byte(InstructionClass c) { return static_cast<std::uint8_t>(c); }
 
-// Calls use(reg, position) for each register an operand names.
-template <class Use> void each_register(const Function& f, const Instr& in, Use use)
-{
-    for (unsigned i = 0; i < in.nops; ++i) {
-        const Operand& o = in.o[i];
-        if (o.kind == OpKind::Reg || (o.kind == OpKind::Addr && o.base == OpKind::Reg)) use(o.reg, i);
-        if (o.kind == OpKind::Vec || o.kind == OpKind::List)
-            for (unsigned k = 0; k < o.n; ++k) use(f.lists[o.reg + k], i);
-    }
-}
-
 // FP32 instructions whose sources take a -x or |x| modifier in machine code.
 bool takes_modifiers(const Instr& in)
 {

@@ -93,7 +93,8 @@ enum : std::uint8_t { kPlain = 0, kVolatile = 1, kStrong = 2 };  // Instr::order
 
 // One operand. Addr: [reg + imm] where the base is a register (reg) or a
 // symbol (base = SharedSym/LocalSym/ParamSym with reg = symbol id, or Imm:
-// a host address). Reg with n = 1: a negated predicate (!%p). Vec and List: `n` register slots from Function::lists at `reg`.
+// a host address). Reg with n = 1: a negated predicate (!%p). Vec: `n` register slots from Function::lists at `reg`;
+// List (a call's): `n` (value, kind) pairs there, the value a register slot or a parameter's offset.
 struct Operand {
     OpKind kind = OpKind::None;
     OpKind base = OpKind::None;  // Addr only
@@ -185,6 +186,21 @@ struct Function {
     unsigned narrowest_shared = kNoSharedAccess;  // bytes of its narrowest explicitly shared access (statements.h)
     KernelInfo info;
 };
+
+// Calls use(reg, operand index) for each register slot an instruction's operands
+// name, its destinations too.
+template <class Use> void each_register(const Function& f, const Instr& in, Use use)
+{
+    for (unsigned i = 0; i < in.nops; ++i) {
+        const Operand& o = in.o[i];
+        if (o.kind == OpKind::Reg || (o.kind == OpKind::Addr && o.base == OpKind::Reg)) use(o.reg, i);
+        if (o.kind == OpKind::Vec)
+            for (unsigned k = 0; k < o.n; ++k) use(f.lists[o.reg + k], i);
+        if (o.kind == OpKind::List)
+            for (unsigned k = 0; k < o.n; ++k)
+                if (static_cast<OpKind>(f.lists[o.reg + 2 * k + 1]) == OpKind::Reg) use(f.lists[o.reg + 2 * k], i);
+    }
+}
 
 struct ModuleVar {  // .global / .const variables: host memory owned by the module
     std::string name;

@@ -7,8 +7,11 @@
 // the fast engine with it watched (the interpreter runs it, the fast engine
 // the others) and on the fast engine with none watched (it runs every block).
 #include <gtest/gtest.h>
+#include <unistd.h>
 
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -161,6 +164,56 @@ TEST(Engines, KernelPastTheCompiledLengthRunsOnTheInterpreter)
     EXPECT_GT(wl::ptx::declined_launches(), declined);
     EXPECT_EQ(differences(interpreted, fast, false), "");
     EXPECT_TRUE(fast.ok) << fast.check << fast.fault;
+}
+
+// A kernel that moves a __device__ variable's address, which lowering keeps
+// beside the instruction (a different one in each module, as in each process).
+constexpr const char kAddressPtx[] = R"ptx(
+.version 8.0
+.target sm_80
+.address_size 64
+
+.global .align 4 .u32 total;
+
+.visible .entry count_in()
+{
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<2>;
+
+	mov.u64 	%rd1, total;
+	mov.u32 	%r1, 1;
+	st.global.u32 	[%rd1], %r1;
+	ret;
+}
+)ptx";
+
+std::size_t shared_objects_in(const std::filesystem::path& dir)
+{
+    std::size_t count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(dir)) count += entry.path().extension() == ".so";
+    return count;
+}
+
+// Its compiled code is the same in every process, so that the cache serves a
+// second run: two modules of the same text (a comment after it, so that the
+// process's own table of loaded kernels takes it for another) make one shared object.
+TEST(Engines, AVariablesAddressLeavesTheCompiledCodeTheSame)
+{
+    if (wl::ptx::engine_for(Engine::Fast) != Engine::Fast) GTEST_SKIP() << "no host compiler for the fast engine";
+    const std::filesystem::path cache = std::filesystem::temp_directory_path() / ("warplab-engine-cache-" + std::to_string(::getpid()));
+    ::setenv("WARPLAB_PTX_CACHE", cache.c_str(), 1);
+    const wl::ptx::Module first = wl::ptx::Module::parse(kAddressPtx, "address.ptx");
+    const wl::ptx::Module second = wl::ptx::Module::parse(std::string(kAddressPtx) + "// the same kernel\n", "address.ptx");
+    wl::emu::Emulator emu;
+    emu.options.engine = Engine::Fast;
+    emu.options.record = false;
+    const std::uint64_t compiled = wl::ptx::compiled_launches();
+    wl::ptx::launch(emu, first, "count_in", dim3(2), dim3(32), 0);
+    wl::ptx::launch(emu, second, "count_in", dim3(2), dim3(32), 0);
+    ::unsetenv("WARPLAB_PTX_CACHE");
+    EXPECT_EQ(wl::ptx::compiled_launches(), compiled + 2);
+    EXPECT_EQ(shared_objects_in(cache / "fast"), 1u);
+    std::filesystem::remove_all(cache);
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Engines, testing::ValuesIn(lab_ids()),

@@ -98,10 +98,14 @@ struct In { Cmp cmp; struct { std::int64_t imm; } o[4]; };
 // One instruction of a register or parameter form, as a call of its prelude function for the lane at `r`.
 std::string form_call(const Instr& in)
 {
+    // Only the parameter forms read an immediate (their offset). A register form's may be
+    // an address lowering left there (a __device__ variable's, another in each process),
+    // which in the source would change the cache's key at every run.
+    const std::int64_t imm = form(in).kind == FormKind::Param ? in.o[1].imm : 0;
     std::ostringstream s;
     s << "form::" << form(in).label << '<' << in.o[0].reg << "u, " << in.o[1].reg << "u, " << in.o[2].reg << "u, "
       << in.o[3].reg << "u, Cmp(" << static_cast<unsigned>(in.cmp) << "), std::int64_t("
-      << static_cast<std::uint64_t>(in.o[1].imm) << "ULL)>(r, p);";
+      << static_cast<std::uint64_t>(imm) << "ULL)>(r, p);";
     return s.str();
 }
 
@@ -249,8 +253,9 @@ std::optional<std::string> run_compiler(std::vector<std::string> argv, const std
 std::string precompiled_prelude(const std::vector<std::string>& flags, const fs::path& dir, std::string& listing)
 {
 #if defined(__GNUC__) && !defined(__clang__)
-    static std::map<std::vector<std::string>, std::pair<std::string, std::string>> made;  // by flags: name, listing
-    if (const auto at = made.find(flags); at != made.end()) {
+    // By flags and folder (the cache's may change within a process): name, listing.
+    static std::map<std::pair<std::vector<std::string>, fs::path>, std::pair<std::string, std::string>> made;
+    if (const auto at = made.find({flags, dir}); at != made.end()) {
         listing = at->second.second;
         return at->second.first;
     }
@@ -269,7 +274,7 @@ std::string precompiled_prelude(const std::vector<std::string>& flags, const fs:
         if (read) tools::write_file_atomically(deps, listing);
     }
     const std::string got = listing.empty() ? "" : name;
-    made.emplace(flags, std::pair{got, listing});
+    made.emplace(std::pair{flags, dir}, std::pair{got, listing});
     return got;
 #else
     (void)flags, (void)dir, (void)listing;
@@ -398,10 +403,10 @@ std::size_t Interpreter::step_lanes(PassLane* lanes, const Instr& instr, std::si
     const Instr* in = &instr;
     std::uint64_t* r = nullptr;
     switch (in->fast) {
-#define PTX_FAST_ACCESS(label, Enum, Op, Where, lanes_, statement) \
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, lanes_, statement) \
     case Fast::Enum:                                               \
         emu::detail::tls_lane_instructions += emu::detail::bit_count(exec); \
-        if (Space::Where == Space::Global && global_lanes(lanes, exec, *in, fr)) return pc; \
+        if (access_lanes(lanes, exec, *in, fr)) return pc;         \
         for (LaneMask m = exec; m; m &= m - 1) {                   \
             enter(lanes[std::countr_zero(m)], fr);                 \
             r = lanes[std::countr_zero(m)].r;                      \

@@ -82,6 +82,15 @@ __global__ void read_uninitialised_shared(int* out)
     out[threadIdx.x] = tile[threadIdx.x];  // FAULT(uninitialised_read)
 }
 
+// Every block but `unwritten` fills its tile before reading its neighbour's element; that block reads it unwritten.
+__global__ void read_unfilled_tile_in_one_block(int* out, unsigned unwritten)
+{
+    __shared__ int tile[32];
+    if (blockIdx.x != unwritten) tile[threadIdx.x] = threadIdx.x;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + threadIdx.x] = tile[(threadIdx.x + 1) % 32];  // FAULT(unfilled_tile_read)
+}
+
 // The even lanes call a shuffle whose mask names the odd lanes.
 __global__ void shuffle_mask_without_caller(int* out)
 {

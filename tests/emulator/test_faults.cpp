@@ -134,6 +134,22 @@ TEST_P(FaultTest, DataRaceWithAnEarlierOfTwoReads)
                  {"data race", "word[0]", "written here", "read by thread (0,0,0)"});
 }
 
+TEST_P(FaultTest, ReadOfUninitialisedSharedInAnUnwatchedBlock)
+{
+    // Three blocks of 32: blocks 0 and 2 fill their tiles and read them back
+    // rotated by one; block 1 (not watched: its warp's loads are checked as one
+    // batch) reads its unwritten tile. Whichever lane runs first faults: thread
+    // t reads tile[(t + 1) % 32]. Blocks 0 and 2 alone read 1..31, 0 each.
+    int* out = emu.alloc<int>(96);
+    auto f = fault_of([&] { run(emu, "read_unfilled_tile_in_one_block", dim3(3), dim3(32), out, 1u); });
+    ASSERT_TRUE(f);
+    expect_fault(*f, "read_unfilled_tile_in_one_block", {1, 0, 0}, std::nullopt, "unfilled_tile_read",
+                 {"read of uninitialised shared memory: tile[" + std::to_string((f->fault.thread.x + 1) % 32) + "]"});
+    ASSERT_NO_THROW(run(emu, "read_unfilled_tile_in_one_block", dim3(3), dim3(32), out, 3u));
+    const auto got = to_host(emu, out, 96);
+    for (int i = 0; i < 96; ++i) EXPECT_EQ(got[i], (i % 32 + 1) % 32) << i;
+}
+
 TEST_P(FaultTest, ReadOfUninitialisedShared)
 {
     // Nobody writes the tile; whichever lane runs first reads a poisoned word.

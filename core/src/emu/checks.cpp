@@ -271,10 +271,8 @@ inline void check_shared(Lane& lane, const MemoryAccess& a, const void* stored =
     AccessFacts facts{atomic, a.kind == Kind::Store ? stored : nullptr};
     AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), b.flat, a.file, a.line, true, atomic, 0, false};
     const std::size_t end = byte + a.size;
-    for (std::size_t w = byte / 4; w < (end + 3) / 4; ++w) {
-        // Bytes of word w this access touches: char and short elements share words.
-        const std::size_t lo = std::max(byte, w * 4), hi = std::min(end, w * 4 + 4);
-        stamp.bytes = static_cast<std::uint8_t>(((1u << (hi - lo)) - 1) << (lo - w * 4));
+    for (std::size_t w = byte / 4, last = (end + 3) / 4; w < last; ++w) {
+        stamp.bytes = word_bytes(byte, end, w);
         WordShadow& s = b.shadow[w];
         if (reads && (s.initialised & stamp.bytes) != stamp.bytes) uninitialised_fault(lane, a);
         check_race(lane, a, w, stamp.bytes, s.write, true, facts);
@@ -307,6 +305,22 @@ void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char*
 {
     const MemoryAccess a{name, index, file, line, kind, size, ptr};
     check_shared(*tls_lane, a, stored, strong);
+}
+
+void access_shared_lanes(const SharedLanes& at, const unsigned* flats, unsigned char* const* ptrs,
+                         std::uint32_t (*data)[4], unsigned count)
+{
+    const bool stores = at.kind == Kind::Store;
+    with_size(at.size, [&](auto size) {
+        constexpr unsigned kSize = decltype(size)::value;
+        for (unsigned k = 0; k < count; ++k) {
+            enter_lane(flats[k]);
+            const auto index = static_cast<long long>((ptrs[k] - at.base) / at.elem);
+            check_shared(*tls_lane, MemoryAccess{at.name, index, at.file, at.line, at.kind, kSize, ptrs[k]},
+                         stores ? data[k] : nullptr);
+            move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
+        }
+    });
 }
 
 bool spin_yield()

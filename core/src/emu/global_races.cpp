@@ -508,16 +508,6 @@ MemoryAccess described(const GlobalAccess& a)
     return MemoryAccess{a.name, static_cast<long long>(a.offset / a.size), a.file, a.line, a.kind, a.size, a.ptr, true};
 }
 
-// The bytes of word w (bit i: byte i) that [byte, end) covers.
-constexpr std::uint8_t word_bytes(std::uintptr_t byte, std::uintptr_t end, std::uintptr_t w)
-{
-    const std::uintptr_t at = w * 4;
-    unsigned mask = 0xF;
-    if (byte > at) mask &= 0xFu << (byte - at);
-    if (end < at + 4) mask &= 0xFu >> (at + 4 - end);
-    return static_cast<std::uint8_t>(mask & 0xF);
-}
-
 // Could `other` clash with an access to `bytes` of its word, before the ordering rules? An earlier launch's
 // stamp is no access; atomics do not race with atomics.
 bool may_clash(const GlobalShadow& g, const GlobalStamp& other, bool atomic, std::uint8_t bytes)
@@ -645,47 +635,30 @@ void check_global_access(Kind kind, void* ptr, unsigned size, const char* name, 
     if (kind == Kind::Atomic) b.held_words[0] = lock.keep();
 }
 
-namespace {
-
-// access_global_lanes for accesses of Size bytes (a constant: each lane's bytes move without a call).
-template <unsigned Size>
-void access_lanes(const GlobalLanes& at, const unsigned* flats, unsigned char* const* ptrs, std::uint32_t (*data)[4],
-                  unsigned count)
-{
-    const bool stores = at.kind == Kind::Store;
-    auto move = [&](unsigned k) {
-        if (stores) std::memcpy(ptrs[k], data[k], Size);
-        else std::memcpy(data[k], ptrs[k], Size);
-    };
-    enter_lane(flats[0]);
-    Block& b = *tls_lane->block;
-    if (!b.global) {
-        for (unsigned k = 0; k < count; ++k) enter_lane(flats[k]), move(k);
-        return;
-    }
-    const std::uint32_t site = site_bits(b, at.file, at.line, false);
-    GlobalAccess a{at.kind, nullptr, Size, at.name, 0, at.file, at.line, nullptr};
-    ChunkLock lock(*b.global);
-    for (unsigned k = 0; k < count; ++k) {
-        enter_lane(flats[k]);
-        a.ptr = ptrs[k];
-        a.offset = reinterpret_cast<std::uintptr_t>(ptrs[k]) - at.base;
-        if (stores) a.stored = data[k];
-        check_lane_access(*tls_lane, a, site, lock);
-        move(k);
-    }
-}
-
-}  // namespace
-
 void access_global_lanes(const GlobalLanes& at, const unsigned* flats, unsigned char* const* ptrs,
                          std::uint32_t (*data)[4], unsigned count)
 {
-    switch (at.size) {
-    case 4: access_lanes<4>(at, flats, ptrs, data, count); break;
-    case 8: access_lanes<8>(at, flats, ptrs, data, count); break;
-    default: access_lanes<16>(at, flats, ptrs, data, count); break;
-    }
+    const bool stores = at.kind == Kind::Store;
+    enter_lane(flats[0]);
+    Block& b = *tls_lane->block;
+    with_size(at.size, [&](auto size) {
+        constexpr unsigned kSize = decltype(size)::value;
+        if (!b.global) {
+            for (unsigned k = 0; k < count; ++k) enter_lane(flats[k]), move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
+            return;
+        }
+        const std::uint32_t site = site_bits(b, at.file, at.line, false);
+        GlobalAccess a{at.kind, nullptr, kSize, at.name, 0, at.file, at.line, nullptr};
+        ChunkLock lock(*b.global);
+        for (unsigned k = 0; k < count; ++k) {
+            enter_lane(flats[k]);
+            a.ptr = ptrs[k];
+            a.offset = reinterpret_cast<std::uintptr_t>(ptrs[k]) - at.base;
+            if (stores) a.stored = data[k];
+            check_lane_access(*tls_lane, a, site, lock);
+            move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
+        }
+    });
 }
 
 void global_acquire()

@@ -5,6 +5,9 @@
 // or what the memory model calls a race that the hardware hides), or a race,
 // which stops the launch with the memory's own message.
 #pragma once
+#include <cstring>
+#include <type_traits>
+
 #include "block.h"
 
 namespace wl::emu::detail {
@@ -32,6 +35,34 @@ struct WordAt {
     std::uint64_t index;
     const unsigned char* bytes;
 };
+
+// The bytes of word w (bit i: byte i) that the access to [byte, end) touches: char and short elements share words.
+constexpr std::uint8_t word_bytes(std::uintptr_t byte, std::uintptr_t end, std::uintptr_t w)
+{
+    const std::uintptr_t at = w * 4;
+    unsigned mask = 0xF;
+    if (byte > at) mask &= 0xFu << (byte - at);
+    if (end < at + 4) mask &= 0xFu >> (at + 4 - end);
+    return static_cast<std::uint8_t>(mask & 0xF);
+}
+
+// A batched access's lane (access_global_lanes, access_shared_lanes): its bytes moved, a store's into
+// memory at `at`, a load's out of it; Size a constant, so that they move without a call.
+template <unsigned Size> void move_lane_bytes(bool stores, unsigned char* at, std::uint32_t* data)
+{
+    if (stores) std::memcpy(at, data, Size);
+    else std::memcpy(data, at, Size);
+}
+
+// Calls access(std::integral_constant<unsigned, Size>) for a batched access's size: 4, 8 or 16 bytes.
+template <class Access> void with_size(unsigned size, Access access)
+{
+    switch (size) {
+    case 4: access(std::integral_constant<unsigned, 4>{}); break;
+    case 8: access(std::integral_constant<unsigned, 8>{}); break;
+    default: access(std::integral_constant<unsigned, 16>{}); break;
+    }
+}
 
 // Stops the launch with the memory's message; never returns.
 using RaceFault = void (*)(Lane& lane, const MemoryAccess& a, std::uint64_t word, const AccessStamp& other,

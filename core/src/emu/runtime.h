@@ -163,6 +163,19 @@ struct GlobalLanes {
 };
 void access_global_lanes(const GlobalLanes& at, const unsigned* flats, unsigned char* const* ptrs,
                          std::uint32_t (*data)[4], unsigned count);
+// The same for a plain ld.shared or st.shared whose lanes all fall in one shared array, checked as
+// check_shared_access checks them: name[index], index counted in elements of `elem` bytes from `base`.
+struct SharedLanes {
+    trace::Kind kind;  // Load or Store
+    unsigned size;
+    const char* name;
+    const unsigned char* base;
+    unsigned elem;
+    const char* file;
+    unsigned line;
+};
+void access_shared_lanes(const SharedLanes& at, const unsigned* flats, unsigned char* const* ptrs,
+                         std::uint32_t (*data)[4], unsigned count);
 // An atomic's check keeps the word's shadow locked (where blocks run on several host threads), so that
 // the shadow's last writer is the last operation; after the operation, this unlocks it and acquires.
 void global_atomic_done();

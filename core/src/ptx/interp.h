@@ -223,9 +223,9 @@ public:
     std::size_t general_lanes(PassLane* lanes, const Instr& in, std::size_t pc, LaneMask exec, LaneMask& live, Frame& fr,
                               LaneGroup* work, unsigned& groups);
     void run_lanes_apart(PassLane* lanes, LaneMask group, std::size_t pc);
-    // A plain global ld/st of ops.def's fast forms for the lanes `exec`, as one batch (interp_memory.cpp); false:
-    // not one of them, or not all inside one pointer argument's allocation, or a watched block: lane by lane.
-    bool global_lanes(const PassLane* lanes, LaneMask exec, const Instr& in, const Frame& fr);
+    // A plain ld/st of ops.def's fast access forms for the lanes `exec`, as one batch (interp_memory.cpp); false:
+    // not all inside one shared variable or pointer argument's allocation, or a watched block: lane by lane.
+    bool access_lanes(const PassLane* lanes, LaneMask exec, const Instr& in, const Frame& fr);
     bool syncwarp_together(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc, Frame& fr);
     // A warp-major pass makes a lane the running one: the runtime's, the interpreter's and the frame's.
     void enter(const PassLane& p, Frame& fr)

@@ -403,10 +403,10 @@ std::size_t Interpreter::step_lanes(PassLane* lanes, const Instr& instr, std::si
     const Instr* in = &instr;
     std::uint64_t* r = nullptr;
     switch (in->fast) {
-#define PTX_FAST_ACCESS(label, Enum, Op, Where, lanes_, statement) \
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, lanes_, statement) \
     case Fast::Enum:                                               \
         emu::detail::tls_lane_instructions += emu::detail::bit_count(exec); \
-        if (Space::Where == Space::Global && global_lanes(lanes, exec, *in, fr)) return pc; \
+        if (access_lanes(lanes, exec, *in, fr)) return pc;         \
         for (LaneMask m = exec; m; m &= m - 1) {                   \
             enter(lanes[std::countr_zero(m)], fr);                 \
             r = lanes[std::countr_zero(m)].r;                      \

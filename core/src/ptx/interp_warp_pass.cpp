@@ -240,9 +240,9 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     case Fast::Enum: WL_EACH_LANE(r = lane.r, statement)
 #define PTX_FAST_PARAM(label, Enum, bytes, statement) \
     case Fast::Enum: WL_EACH_LANE((r = lane.r, fr.param = lane.param), statement)
-#define PTX_FAST_ACCESS(label, Enum, Op, Where, elems, statement)              \
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, elems, statement)              \
     case Fast::Enum:                                                           \
-        if (Space::Where == Space::Global && global_lanes(lanes, exec, *in, fr)) { \
+        if (access_lanes(lanes, exec, *in, fr)) {                              \
             executed(exec);                                                    \
             continue;                                                          \
         }                                                                      \

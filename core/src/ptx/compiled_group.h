@@ -13,11 +13,21 @@
 
 namespace wl::ptx::detail {
 
+struct LaneRun;  // a lane's interpreter state (interp.h), which the compiled code never reads
+
+// One lane of a warp-major pass (Interpreter::run_warp): the compiled code
+// reads the pass's lanes where the interpreter keeps them.
+struct PassLane {
+    LaneRun* run;
+    std::uint64_t* r;      // its register slots
+    unsigned char* param;  // its parameter space
+    unsigned flat;         // its index in the block
+};
+
 struct CompiledGroup {
-    std::uint64_t* const* r;      // the pass's k-th lane's register slots
-    unsigned char* const* param;  // its parameter space
-    std::uint64_t lanes;          // in: the group; out: the lanes to go on in the interpreter
-    std::size_t pc;               // in: where it starts; out: where the interpreter goes on
+    const PassLane* pass;              // the pass's lanes: bit k of a lane mask is pass[k]
+    std::uint64_t lanes;               // in: the group; out: the lanes to go on in the interpreter
+    std::size_t pc;                    // in: where it starts; out: where the interpreter goes on
     std::uint64_t* lane_instructions;  // the host thread's count (emu::detail::tls_lane_instructions)
     std::uint64_t* budget_used;        // the warp's instructions, counted at backward branches
     std::uint64_t max_instructions;

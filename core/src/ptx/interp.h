@@ -152,13 +152,7 @@ struct LaneRun {
 };
 static_assert(sizeof(LaneRun) % 8 == 0 && alignof(LaneRun) <= 8, "slots follow a LaneRun in 8-byte words");
 
-// One lane of a warp-major pass (Interpreter::run_warp), and a set of them at one pc.
-struct PassLane {
-    LaneRun* run;
-    std::uint64_t* r;
-    unsigned char* param;
-    unsigned flat;
-};
+// A set of a warp-major pass's lanes (PassLane: compiled_group.h) at one pc.
 struct LaneGroup {
     std::size_t pc;
     LaneMask lanes;  // bit k: the pass's k-th lane

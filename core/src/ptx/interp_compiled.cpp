@@ -89,8 +89,8 @@ struct In { Cmp cmp; struct { std::int64_t imm; } o[4]; };
 // The lanes of `mask`, each with its slots `r` and parameters `p`.
 #define WL_LANES(mask, ...)                                \
     for (std::uint64_t m = (mask); m; m &= m - 1) {        \
-        std::uint64_t* r = R[std::countr_zero(m)];         \
-        unsigned char* p = P[std::countr_zero(m)];         \
+        std::uint64_t* r = L[std::countr_zero(m)].r;       \
+        unsigned char* p = L[std::countr_zero(m)].param;   \
         __VA_ARGS__                                        \
     }
 )";
@@ -141,7 +141,7 @@ std::string kernel_source(const Function& k, std::size_t id)
     }
     std::ostringstream s;
     s << "extern \"C\" bool wl_group_" << id << "(CompiledGroup& g)\n{\n"
-      << "    std::uint64_t* const* const R = g.r;\n    unsigned char* const* const P = g.param;\n"
+      << "    const PassLane* const L = g.pass;\n"
       << "    std::uint64_t live = g.lanes, exec = 0;\n    std::size_t pc = g.pc;\n"
       << "dispatch:\n    switch (pc) {\n";
     for (std::size_t i = 0; i < n; ++i)
@@ -165,7 +165,7 @@ std::string kernel_source(const Function& k, std::size_t id)
             s << "    exec = live;\n";
         } else {
             s << "    exec = 0;\n    for (std::uint64_t m = live; m; m &= m - 1)\n"
-              << "        if (((R[std::countr_zero(m)][" << in.pred << "u] & 1) != 0) != " << ((in.flags & kNegPred) != 0)
+              << "        if (((L[std::countr_zero(m)].r[" << in.pred << "u] & 1) != 0) != " << ((in.flags & kNegPred) != 0)
               << ") exec |= std::uint64_t{1} << std::countr_zero(m);\n"
               << "    if (!exec) goto " << next << ";\n";
         }
@@ -431,13 +431,8 @@ std::size_t Interpreter::step_lanes(PassLane* lanes, const Instr& instr, std::si
 
 void Interpreter::run_compiled(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups)
 {
-    std::uint64_t* r[kMaxWarpSize];
-    unsigned char* param[kMaxWarpSize];
-    const unsigned n = static_cast<unsigned>(std::bit_width(g.lanes));
-    for (unsigned k = 0; k < n; ++k) r[k] = lanes[k].r, param[k] = lanes[k].param;
     GroupHost host{this, &L, lanes, work, &groups, Frame{L.kernel, nullptr, nullptr, 0}};
-    CompiledGroup c{r,
-                    param,
+    CompiledGroup c{lanes,
                     g.lanes,
                     g.pc,
                     &emu::detail::tls_lane_instructions,

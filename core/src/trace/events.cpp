@@ -101,48 +101,40 @@ std::uint64_t shared_elements(const std::vector<LaneRecord>& records, const std:
 std::uint32_t& occurrence(LaneRecord& r) { return r.block; }
 std::uint32_t occurrence(const LaneRecord& r) { return r.block; }
 
-// Sorts a block's records by keys of up to five words (compared in turn;
-// program order where two keys are equal): what std::sort with that order
-// gives, with the words compared and moved instead of the records' fields.
-// Its arrays are kept from one sort to the next, so that a million records'
-// pages are touched once, not at every sort.
-class RecordSorter {
-public:
-    using Key = std::array<std::uint64_t, 5>;
-    template <class KeyOf> void sort(std::vector<LaneRecord>& records, KeyOf key_of)
-    {
-        keyed_.resize(records.size());
-        for (std::size_t i = 0; i < records.size(); ++i) keyed_[i] = {key_of(records[i]), static_cast<std::uint32_t>(i)};
-        std::sort(keyed_.begin(), keyed_.end(), [&](const Keyed& a, const Keyed& b) {
-            for (std::size_t w = 0; w < a.key.size(); ++w)  // not std::array's <, a call of memcmp for each
-                if (a.key[w] != b.key[w]) return a.key[w] < b.key[w];
-            return program_order(records[a.at], records[b.at]);
-        });
-        spare_.resize(records.size());
-        for (std::size_t i = 0; i < records.size(); ++i) spare_[i] = records[keyed_[i].at];
-        records.swap(spare_);  // the records' former array is the next sort's spare
-    }
-
-private:
+// The records in the order of their `key`s (words compared in turn), program
+// order where two keys are equal: what std::sort with that order gives, with
+// the words compared and moved instead of the records' fields (a trace of a
+// million records sorts in a third of the time).
+template <std::size_t N, class Key> void sort_by_key(std::vector<LaneRecord>& records, Key key)
+{
     struct Keyed {
-        Key key;
+        std::array<std::uint64_t, N> key;
         std::uint32_t at;
     };
-    std::vector<Keyed> keyed_;
-    std::vector<LaneRecord> spare_;
-};
+    std::vector<Keyed> keyed(records.size());
+    for (std::size_t i = 0; i < records.size(); ++i) keyed[i] = {key(records[i]), static_cast<std::uint32_t>(i)};
+    std::sort(keyed.begin(), keyed.end(), [&](const Keyed& a, const Keyed& b) {
+        for (std::size_t w = 0; w < N; ++w)  // not std::array's <, a call of memcmp for each
+            if (a.key[w] != b.key[w]) return a.key[w] < b.key[w];
+        return program_order(records[a.at], records[b.at]);
+    });
+    std::vector<LaneRecord> sorted;
+    sorted.reserve(records.size());
+    for (const Keyed& k : keyed) sorted.push_back(records[k.at]);
+    records = std::move(sorted);
+}
 
 std::uint64_t words(std::uint32_t high, std::uint32_t low) { return std::uint64_t{high} << 32 | low; }
 
 // Each lane's records of one step together, in program order (whose first field after the thread is seq).
-void sort_by_lane_step(std::vector<LaneRecord>& records, RecordSorter& sorter)
+void sort_by_lane_step(std::vector<LaneRecord>& records)
 {
-    sorter.sort(records, [](const LaneRecord& r) { return RecordSorter::Key{words(r.thread, r.epoch), words(r.sub, r.seq)}; });
+    sort_by_key<2>(records, [](const LaneRecord& r) { return std::array{words(r.thread, r.epoch), words(r.sub, r.seq)}; });
 }
 
-void number_occurrences(std::vector<LaneRecord>& records, RecordSorter& sorter)
+void number_occurrences(std::vector<LaneRecord>& records)
 {
-    sort_by_lane_step(records, sorter);
+    sort_by_lane_step(records);
     std::map<std::tuple<Site, Kind, Space>, std::uint32_t> seen;  // one lane's records so far at each site of this step
     for (std::size_t i = 0; i < records.size(); ++i) {
         LaneRecord& r = records[i];
@@ -161,11 +153,11 @@ auto event_fields(const LaneRecord& r, unsigned width)
 
 // One event's records lie together, a step's events together, steps in order:
 // by event_fields, word for word, then (as program order) thread and seq.
-void sort_by_event(std::vector<LaneRecord>& records, unsigned width, RecordSorter& sorter)
+void sort_by_event(std::vector<LaneRecord>& records, unsigned width)
 {
-    sorter.sort(records, [width](const LaneRecord& r) {
+    sort_by_key<5>(records, [width](const LaneRecord& r) {
         const auto byte = [](auto v) { return static_cast<std::uint32_t>(v); };
-        return RecordSorter::Key{words(r.epoch, r.sub), words(r.thread / width, r.file_hash),
+        return std::array{words(r.epoch, r.sub), words(r.thread / width, r.file_hash),
                           words(r.line, byte(r.kind) << 8 | byte(r.space)), words(occurrence(r), byte(r.array) << 8 | r.size),
                           words(r.thread, r.seq)};
     });
@@ -281,9 +273,8 @@ BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std:
     trace.warp_size = warp_size;
     trace.shared_arrays = collect_shared_arrays(records);
     const std::uint64_t per_step = shared_elements(records, trace.shared_arrays) * budget.per_shared_element;
-    RecordSorter sorter;
-    number_occurrences(records, sorter);
-    sort_by_event(records, warp_size, sorter);
+    number_occurrences(records);
+    sort_by_event(records, warp_size);
     // Steps in order, each whole while the budget lasts; the events are made
     // once their number is known, so that their vector is allocated once.
     std::vector<EventSpan> kept;

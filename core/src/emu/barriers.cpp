@@ -10,22 +10,25 @@
 namespace wl::emu::detail {
 
 namespace {
-// Lanes of one block (flat indices) arrive at the barrier at file:line, as
-// running lanes: each records its arrival and waits; the block counts them,
-// so that settle_barrier knows without a scan whether all wait at one site.
+// Lanes of one warp of a block (flat indices) arrive at the barrier at
+// file:line, as running lanes: each records its arrival (a watched block's)
+// and waits; the block counts them, so that settle_barrier knows without a
+// scan whether all wait at one site.
 inline void arrive_at_barrier(Block& b, const unsigned* flats, unsigned count, BarrierOp op, unsigned value,
                               const char* file, unsigned line)
 {
+    if (b.watched)
+        for (unsigned i = 0; i < count; ++i)
+            record_watched(b.lanes[flats[i]], trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
     for (unsigned i = 0; i < count; ++i) {
         Lane& lane = b.lanes[flats[i]];
-        record(lane, trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
         lane.wait_file = file;
         lane.wait_line = line;
         lane.bar_op = op;
         lane.bar_value = value;
-        lane.state = LaneState::AtBarrier;  // from Runnable: what set_state would count
-        b.warps[lane.warp].runnable -= 1;
+        lane.state = LaneState::AtBarrier;  // from Runnable: what set_state would count, below
     }
+    b.warps[b.lanes[flats[0]].warp].runnable -= count;
     b.barrier_votes += value != 0 ? count : 0;
     if (b.at_barrier == 0) {
         b.barrier_file = file;
@@ -109,9 +112,10 @@ void release_barrier(Block& b)
 {
     const unsigned count = b.barrier_votes;
     for (std::size_t w = 0; w < b.warps.size(); ++w) b.warps[w].runnable = b.warps[w].lanes;  // what set_state would count
+    if (!b.tally.empty())  // close_tally, asked once for the block
+        for (Lane& l : b.lanes) close_tally_row(l);
     for (Lane& l : b.lanes) {
         l.state = LaneState::Runnable;
-        close_tally(l);
         l.epoch += 1;
         l.sub = 0;
         switch (l.bar_op) {

@@ -151,11 +151,13 @@ void Interpreter::run_warp(const Launch& L)
         tls_warp_budget_used[turns[0].flat / L.warp_size] = 0;
     }
     PassLane lanes[kMaxWarpSize];
+    std::size_t pcs[kMaxWarpSize];  // each lane's pc, read here once: the groups below need not reach into its state again
     for (unsigned k = 0; k < n; ++k) {
         const bool first = turns[k].first;
         if (first) emu::detail::enter_lane(turns[k].flat);  // start_lane declares the shared variables
         LaneRun& run = lane_run(L, turns[k].flat, first);
         lanes[k] = PassLane{&run, run.slots(), lane_params(L, turns[k].flat), turns[k].flat};
+        pcs[k] = run.pc;
         if (!first && !run.t.pending) continue;
         Frame fr{L.kernel, nullptr, nullptr, 0};
         enter(lanes[k], fr);
@@ -168,10 +170,10 @@ void Interpreter::run_warp(const Launch& L)
     LaneGroup work[kMaxWarpSize];
     unsigned groups = 0;
     for (LaneMask left = lanes_below(n); left;) {
-        const std::size_t pc = lanes[std::countr_zero(left)].run->pc;
+        const std::size_t pc = pcs[std::countr_zero(left)];
         LaneMask same = 0;
         for (LaneMask m = left; m; m &= m - 1)
-            if (lanes[std::countr_zero(m)].run->pc == pc) same |= LaneMask{1} << std::countr_zero(m);
+            if (pcs[std::countr_zero(m)] == pc) same |= LaneMask{1} << std::countr_zero(m);
         work[groups++] = LaneGroup{pc, same};
         left &= ~same;
     }

@@ -37,13 +37,13 @@ void run_block(Emulator& emu, unsigned threads, const std::function<void(unsigne
 void store(int* s, long long i, int v, unsigned line)
 {
     rt::access_round();
-    rt::check_shared_access(Kind::Store, s + i, 4, "s", i, kFile, line, &v);
+    rt::check_shared_access(Kind::Store, s + i, 4, "s", i, nullptr, kFile, line, &v);
     s[i] = v;
 }
 int load(const int* s, long long i, unsigned line)
 {
     rt::access_round();
-    rt::check_shared_access(Kind::Load, const_cast<int*>(s + i), 4, "s", i, kFile, line);
+    rt::check_shared_access(Kind::Load, const_cast<int*>(s + i), 4, "s", i, nullptr, kFile, line);
     return s[i];
 }
 

@@ -61,6 +61,23 @@ std::string other_site(const char* here_file, unsigned here_line, const char* fi
     return same_file && here_line == line ? " on the same line" : " at " + site(file, line);
 }
 
+std::string element_name(const char* name, const DeclaredShape* shape, long long index)
+{
+    std::uint64_t count = 1;
+    for (unsigned d = 0; shape && d < shape->rank; ++d) count *= shape->extents[d];
+    std::string named = name;
+    if (!shape || shape->rank < 2 || index < 0 || static_cast<std::uint64_t>(index) >= count)
+        return named + "[" + std::to_string(index) + "]";
+    // Row-major, as C lays out `T a[R][C]`: the last subscript varies fastest.
+    std::string subscripts;
+    auto rest = static_cast<std::uint64_t>(index);
+    for (unsigned d = shape->rank; d-- > 0;) {
+        subscripts.insert(0, "[" + std::to_string(rest % shape->extents[d]) + "]");
+        rest /= shape->extents[d];
+    }
+    return named + subscripts;
+}
+
 // ------------------------------------------------------------- records --
 
 void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint8_t array, std::uint64_t offset,
@@ -127,7 +144,7 @@ constexpr const char* kModelRace =
     ": CUDA's memory model (PTX ISA, \"Memory Consistency Model\") calls two conflicting accesses that are not both "
     "atomic, with nothing ordering them, a data race, and leaves the result undefined; ";
 
-std::string element(const MemoryAccess& a) { return std::string(a.name) + "[" + std::to_string(a.index) + "]"; }
+std::string element(const MemoryAccess& a) { return element_name(a.name, a.shape, a.index); }
 
 std::string store_against_atomic(const MemoryAccess& a, const std::string& atomic_site)
 {
@@ -222,7 +239,7 @@ namespace {
 {
     const char* this_kind = a.kind == Kind::Load ? "read" : "written";
     std::ostringstream what;
-    what << "data race on shared memory: " << a.name << "[" << a.index << "] (word " << word << ") is "
+    what << "data race on shared memory: " << element(a) << " (word " << word << ") is "
          << this_kind << " here and " << (other_writes ? "written" : "read") << " by "
          << thread_name(*lane.block, other.thread) << other_site(a.file, a.line, other.file, other.line);
     if (other.thread == copy_engine(*lane.block))
@@ -248,15 +265,15 @@ inline void check_race(Lane& lane, const MemoryAccess& a, std::uint64_t word, st
     std::ostringstream what;
     for (const Block::BulkCopy& c : b.copies)
         if (byte + a.size > c.dst && byte < c.dst + c.bytes) {
-            what << "read of shared memory that a bulk copy has not filled yet: " << a.name << "[" << a.index
-                 << "] is written by the cp.async.bulk that " << thread_name(b, c.issuer) << " issued at "
+            what << "read of shared memory that a bulk copy has not filled yet: " << element(a)
+                 << " is written by the cp.async.bulk that " << thread_name(b, c.issuer) << " issued at "
                  << site(c.file, c.line) << ", which has landed only once a thread has waited on its mbarrier";
             fault(lane, a.file, a.line, what.str());
         }
     // "Not yet": another thread may write it later, when a barrier between
     // its write and this read is missing (the commonest cause in a lab).
-    what << "read of uninitialised shared memory: " << a.name << "[" << a.index
-         << "] has not been written in this block before this read (if another thread writes it, is a "
+    what << "read of uninitialised shared memory: " << element(a)
+         << " has not been written in this block before this read (if another thread writes it, is a "
             "__syncthreads() missing between that write and this read, or a wait on the barrier it arrives at?)";
     fault(lane, a.file, a.line, what.str());
 }
@@ -300,10 +317,10 @@ void access_round()
     if (lane.block->opt->schedule == Schedule::Lockstep) yield_to_scheduler(lane);
 }
 
-void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
+void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index, const DeclaredShape* shape,
                          const char* file, unsigned line, const void* stored, bool strong)
 {
-    const MemoryAccess a{name, index, file, line, kind, size, ptr};
+    const MemoryAccess a{name, index, file, line, kind, size, ptr, false, shape};
     check_shared(*tls_lane, a, stored, strong);
 }
 
@@ -316,7 +333,7 @@ void access_shared_lanes(const SharedLanes& at, const unsigned* flats, unsigned 
         for (unsigned k = 0; k < count; ++k) {
             enter_lane(flats[k]);
             const auto index = static_cast<long long>((ptrs[k] - at.base) / at.elem);
-            check_shared(*tls_lane, MemoryAccess{at.name, index, at.file, at.line, at.kind, kSize, ptrs[k]},
+            check_shared(*tls_lane, MemoryAccess{at.name, index, at.file, at.line, at.kind, kSize, ptrs[k], false, at.shape},
                          stores ? data[k] : nullptr);
             move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
         }

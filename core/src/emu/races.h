@@ -14,7 +14,7 @@ namespace wl::emu::detail {
 
 // One lane's access, as the interpreter describes it.
 struct MemoryAccess {
-    const char* name;  // the array, for messages: name[index]
+    const char* name;  // the array, for messages: element_name(name, shape, index)
     long long index;
     const char* file;
     unsigned line;
@@ -22,6 +22,7 @@ struct MemoryAccess {
     unsigned size;
     void* ptr;
     bool global = false;  // global memory (shared otherwise)
+    const DeclaredShape* shape = nullptr;  // a shared array's declared dimensions in the index's elements, or null
 };
 
 struct AccessFacts {

@@ -136,12 +136,25 @@ const char* argument_name(std::uint8_t position);
 
 // ---- checks, records, faults ----
 
+// A shared array's dimensions as its declaration writes them ({8, 8} of `float Mds[8][8]`), counted
+// in elements of `elem` bytes; rank 0 where no declaration is known (PTX alone, `extern __shared__`).
+struct DeclaredShape {
+    static constexpr unsigned kMaxRank = 4;
+    std::uint64_t extents[kMaxRank] = {};
+    unsigned rank = 0;
+    unsigned elem = 0;
+};
+// An element named as the source writes it: "Mds[1][0]" for index 8 of `float Mds[8][8]`, where
+// `shape` counts the index's elements. "name[index]" where shape is null, one-dimensional, or the
+// index lies outside the array (past the last row no element has a row and column).
+std::string element_name(const char* name, const DeclaredShape* shape, long long index);
+
 // Lockstep: one round per access (the lane yields); Independent: nothing.
 void access_round();
-// Shared-memory checks of one access (uninitialised reads, races); `name[index]` for messages.
+// Shared-memory checks of one access (uninitialised reads, races); element_name(name, shape, index) for messages.
 // stored: a store's bytes (lanes of one instruction storing the same bytes to a word do not race);
 // strong: a load with .acquire, .relaxed or .volatile, which races with no atomic.
-void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index,
+void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index, const DeclaredShape* shape,
                          const char* file, unsigned line, const void* stored = nullptr, bool strong = false);
 // Global-memory checks of one access (races between threads of the grid); `name[offset / size]` for messages.
 // stored: a plain store's bytes; strong: an atomic-like load or store (.relaxed, .acquire, .release,
@@ -173,6 +186,7 @@ struct SharedLanes {
     unsigned elem;
     const char* file;
     unsigned line;
+    const DeclaredShape* shape;  // in elements of `elem` bytes, or null
 };
 void access_shared_lanes(const SharedLanes& at, const unsigned* flats, unsigned char* const* ptrs,
                          std::uint32_t (*data)[4], unsigned count);

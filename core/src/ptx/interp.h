@@ -61,6 +61,9 @@ struct SharedSlot {
     std::uint8_t id = 0;
     const char* name = "";
     bool zeroed = false;  // starts as zeros, written (the reserved shared memory, as a GPU clears it)
+    const emu::detail::DeclaredShape* shape = nullptr;  // the declared dimensions, or null
+    // The shape where it counts elements of `unit` bytes (an index's), else null: messages then say name[index].
+    const emu::detail::DeclaredShape* shape_in(unsigned unit) const { return shape && shape->elem == unit ? shape : nullptr; }
 };
 
 // A GPU keeps 1 KB of each block's shared memory for the toolkit (sm_80 and
@@ -484,10 +487,11 @@ inline Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint
     const SharedSlot* v = shared_slot(off);
     if (!v || off + size > v->offset + v->bytes) shared_bounds_fault(in, off, v, kind);
     if (t_->lane.lockstep && !t_->explicit_state) emu::detail::access_round();
-    const long long index = static_cast<long long>((off - v->offset) / (elem ? elem : v->elem));
+    const unsigned unit = elem ? elem : v->elem;
+    const long long index = static_cast<long long>((off - v->offset) / unit);
     // The toolkit's reserved memory is ordered by its own acquire/release barriers, which the race check does not model.
     if (!v->zeroed)
-        emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, file(in), line(in),
+        emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, v->shape_in(unit), file(in), line(in),
                                          in.order == kStrong ? nullptr : stored, in.order == kStrong);
     return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }

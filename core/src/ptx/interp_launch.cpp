@@ -193,7 +193,9 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
             continue;
         }
         off = (off + 15) / 16 * 16;
-        L.slots.push_back(SharedSlot{static_cast<std::uint32_t>(off), v.bytes, a.elem, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str()});
+        const emu::detail::DeclaredShape& shape = mi.shared[k->shared_used[a.var]].shape;  // the module's: it outlives the launch
+        L.slots.push_back(SharedSlot{static_cast<std::uint32_t>(off), v.bytes, a.elem, static_cast<std::uint8_t>(L.slots.size()), v.name.c_str(),
+                                     false, shape.rank ? &shape : nullptr});
         L.shared_offset[k->shared_used[a.var]] = static_cast<std::uint32_t>(off);
         off += v.bytes;
     }

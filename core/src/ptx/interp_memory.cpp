@@ -37,8 +37,11 @@ void Interpreter::shared_bounds_fault(const Instr& in, std::uint64_t off, const 
         fail(in, what.str());
     }
     if (v) {
-        what << v->name << "[" << (off - v->offset) / v->elem << "] is outside its " << v->bytes / v->elem
-             << " elements";
+        const emu::detail::DeclaredShape* shape = v->shape_in(v->elem);
+        what << emu::detail::element_name(v->name, shape, static_cast<long long>((off - v->offset) / v->elem))
+             << " is outside its " << v->bytes / v->elem << " elements";
+        for (unsigned d = 0; shape && d < shape->rank; ++d)  // "(8 x 8)": as declared
+            what << (d ? " x " : " (") << shape->extents[d] << (d + 1 == shape->rank ? ")" : "");
     } else {
         what << "shared offset " << off << " lies outside every shared variable";
     }
@@ -203,7 +206,7 @@ bool Interpreter::access_lanes(const PassLane* lanes, LaneMask exec, const Instr
         if (!v || v->zeroed || highest + size > v->offset + v->bytes || (v + 1 != slots.data() + slots.size() && v[1].offset <= highest))
             return false;  // the lanes one by one
         for (unsigned k = 0; k < count; ++k) ptrs[k] = t.arena + addrs[k];
-        emu::detail::access_shared_lanes({kind, size, v->name, t.arena + v->offset, v->elem, file(in), line(in)}, flats,
+        emu::detail::access_shared_lanes({kind, size, v->name, t.arena + v->offset, v->elem, file(in), line(in), v->shape_in(v->elem)}, flats,
                                          ptrs, data, count);
     } else {
         // The argument each lane's address falls past, as global_target finds it: the same for all of them.
@@ -396,7 +399,7 @@ void Interpreter::land_async_copies(std::size_t count)
         const SharedSlot* v = shared_slot(c.off);
         if (!v->zeroed)
             emu::detail::check_shared_access(Kind::Store, t_->arena + c.off, c.size, v->name,
-                                             static_cast<long long>((c.off - v->offset) / v->elem), file(*c.in),
+                                             static_cast<long long>((c.off - v->offset) / v->elem), v->shape_in(v->elem), file(*c.in),
                                              line(*c.in), c.value, false);
         std::memcpy(t_->arena + c.off, c.value, c.size);
     }

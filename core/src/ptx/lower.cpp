@@ -547,4 +547,24 @@ void Module::name_parameters(std::string_view kernel, const std::vector<std::str
     }
 }
 
+void Module::shape_shared(std::string_view mangled, std::string_view name, const std::vector<std::uint64_t>& extents,
+                          unsigned elem_bytes)
+{
+    emu::detail::DeclaredShape shape;
+    if (extents.size() < 2 || extents.size() > shape.kMaxRank || elem_bytes == 0) return;
+    std::uint64_t bytes = elem_bytes;
+    for (const std::uint64_t e : extents) {
+        shape.extents[shape.rank++] = e;
+        bytes *= e;
+    }
+    shape.elem = elem_bytes;
+    for (const detail::Function& f : impl_->functions) {
+        if (!f.entry || f.declared_only || f.info.mangled != mangled) continue;
+        for (const std::uint32_t id : f.shared_used) {
+            detail::SharedVar& v = impl_->shared[id];
+            if (!v.dynamic && v.name == name && v.bytes == bytes) v.shape = shape;
+        }
+    }
+}
+
 }  // namespace wl::ptx

@@ -146,6 +146,7 @@ struct SharedVar {
     std::uint64_t bytes = 0;
     unsigned align = 1;
     bool dynamic = false;
+    emu::detail::DeclaredShape shape;  // from the source's declaration (Module::shape_shared); rank 0: unknown
 };
 
 // A constant operand turned into a register slot, filled when a frame starts:

@@ -48,7 +48,8 @@ struct TemplateFill {
 // "ns::reduce<Pair<int, float>, 256u>" gives types {"Pair<int, float>"} and values {256}.
 TemplateFill fill_of(std::string_view instance, std::string launch);
 
-// Names the parameters of m's kernels that the source declares (Module::name_parameters).
+// Names the parameters of m's kernels that the source declares (Module::name_parameters),
+// and gives their shared arrays the dimensions it declares (Module::shape_shared).
 void name_parameters(Module& m, std::string_view source);
 // The same from every source file m's line table names that can still be
 // read: a whole program's kernels, whose PTX comes from its fat binary, take

@@ -141,6 +141,13 @@ public:
     // declares, so that faults say `image[1025]`; a kernel whose parameter
     // count differs keeps none. (wl::ptx::name_parameters reads them from a .cu.)
     void name_parameters(std::string_view kernel, const std::vector<std::string>& names);
+    // Gives the static shared array `name` of the kernel whose PTX entry is
+    // `mangled` the dimensions its source declares ({8, 8} of `float Mds[8][8]`,
+    // elements of `elem_bytes`), so that faults say `Mds[1][0]` where PTX alone
+    // gives `Mds[8]`; kept only where they fill exactly the bytes PTX declares,
+    // and for two to four dimensions. (wl::ptx::name_parameters reads them from a .cu.)
+    void shape_shared(std::string_view mangled, std::string_view name, const std::vector<std::uint64_t>& extents,
+                      unsigned elem_bytes);
 
     struct Impl;
     const Impl& impl() const { return *impl_; }

@@ -95,19 +95,19 @@ TEST(BenchRatios, DramPeakIsTwoTransfersAClockOverTheBus)
     EXPECT_NEAR(warplab::dram_peak_gbps(h200), 4814.304, 1e-9);
 }
 
-// A record's command: the device machine's output folder (/root/out, outside the
-// working directory /work/main) must not reach results/; a path under the working
+// A record's command: a machine's output folder (/scratch/out, outside the
+// working directory /home/ada/warplab) must not reach results/; a path under the working
 // directory keeps its place in the repository; other arguments stay as written.
 TEST(BenchProvenance, AbsolutePathsLoseTheMachinesFolders)
 {
-    const char* outside[] = {"/usr/bin/warplab", "bench", "method", "--record", "/root/out/results/h100-method.json"};
-    EXPECT_EQ(warplab::provenance_command(5, outside, "/work/main"),
+    const char* outside[] = {"/usr/bin/warplab", "bench", "method", "--record", "/scratch/out/results/h100-method.json"};
+    EXPECT_EQ(warplab::provenance_command(5, outside, "/home/ada/warplab"),
               "warplab bench method --record h100-method.json");
     const char* under[] = {"build/warplab", "bench", "image", "--size", "1920,1080", "--record",
-                           "/work/main/results/h100-image.json"};
-    EXPECT_EQ(warplab::provenance_command(7, under, "/work/main/"), "warplab bench image --size 1920,1080 --record results/h100-image.json");
+                           "/home/ada/warplab/results/h100-image.json"};
+    EXPECT_EQ(warplab::provenance_command(7, under, "/home/ada/warplab/"), "warplab bench image --size 1920,1080 --record results/h100-image.json");
     const char* relative[] = {"warplab", "bench", "matmul", "--record", "../results/x.json"};
-    EXPECT_EQ(warplab::provenance_command(5, relative, "/work/main"), "warplab bench matmul --record ../results/x.json");
-    const char* sibling[] = {"warplab", "bench", "--file", "/work/mainly/k.cu"};  // a prefix of the name is not "under"
-    EXPECT_EQ(warplab::provenance_command(4, sibling, "/work/main"), "warplab bench --file k.cu");
+    EXPECT_EQ(warplab::provenance_command(5, relative, "/home/ada/warplab"), "warplab bench matmul --record ../results/x.json");
+    const char* sibling[] = {"warplab", "bench", "--file", "/home/ada/warplabs/k.cu"};  // a prefix of the name is not "under"
+    EXPECT_EQ(warplab::provenance_command(4, sibling, "/home/ada/warplab"), "warplab bench --file k.cu");
 }

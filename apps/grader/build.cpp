@@ -1,7 +1,5 @@
 #include "build.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -138,25 +136,6 @@ std::string first_errors(const std::string& log)
     return out.empty() ? "(the compiler said nothing)\n" : out;
 }
 
-// An exclusive lock on a file, released when this object goes: two graders
-// building the same timing program at once build it once.
-class FileLock {
-public:
-    explicit FileLock(const fs::path& p) : fd_(open(p.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644))
-    {
-        if (fd_ >= 0) flock(fd_, LOCK_EX);
-    }
-    ~FileLock()
-    {
-        if (fd_ >= 0) close(fd_);
-    }
-    FileLock(const FileLock&) = delete;
-    FileLock& operator=(const FileLock&) = delete;
-
-private:
-    int fd_;
-};
-
 // Keeps the cache from growing with every edit: of the entries of one
 // exercise ("E1-....ptx", "E1-gpu-..."), the 32 newest stay, and any touched in
 // the last 10 minutes (a grader may be running it).
@@ -267,7 +246,7 @@ BuildResult build_gpu_timing(const Toolchain& tc, const ExerciseSpec& spec, cons
     const std::string source = gpu_timing_source(spec, kernel_file);
     const fs::path dir = tc.cache_dir / (std::string(spec.id) + "-gpu-" + gpu_build_key(tc, spec, kernel_file, source));
     make_dir(dir);
-    FileLock lock(dir.string() + ".lock");
+    const ptx::tools::FileLock lock(dir.string() + ".lock");  // two graders building one timing program build it once
     r.binary = dir / "timing";
     const fs::path errors = dir / "errors.txt";
     if (fs::exists(r.binary) || fs::exists(errors)) {

@@ -309,6 +309,13 @@ run_warplab(texture_2d.cu -- huge)
 expect(texture_huge 1)
 expect_err(texture_huge "warplab: cudaMallocArray: an array of 200000x1 texels [^\n]*\ntexture_2d.cu:[0-9]+: invalid argument\n$")
 
+# 13. The executable removed while it runs (moved_executable.cu unlinks its own
+#     file first, as a second build of the same source moved over its name would):
+#     the launch at line 26 is still named from the file the process runs, so the
+#     launch table's host column reads moved_executable.cu:26, not libc's line or "-".
+run_warplab(moved_executable.cu)
+expect(moved_executable 0 "^moved_executable: ran\n" "\n1 +scale +moved_executable.cu:26 +\\(1,1,1\\) +\\(128,1,1\\) ")
+
 if(failures)
   message(FATAL_ERROR "${failures}")
 endif()

@@ -239,11 +239,9 @@ std::string host_line(const void* code, bool return_address, std::string* functi
     Dl_info self_info{};  // this runtime is linked into the program: its base is the program's
     std::string exe = info.dli_fname;
     if (dladdr(reinterpret_cast<const void*>(&call_site), &self_info) && self_info.dli_fbase == info.dli_fbase) {
-        // the program itself, whose argv[0] may be any name: where it lies
-        char self[4096];
-        const ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n <= 0) return "";
-        exe.assign(self, std::size_t(n));
+        // The program itself, whose argv[0] may be any name: the file this process runs, even where another
+        // build of the same source has since been moved over its name (a cache entry rebuilt by a second run).
+        exe = "/proc/" + std::to_string(getpid()) + "/exe";
     }
     char command[4200];
     std::snprintf(command, sizeof command, "addr2line %s-e '%s' 0x%llx 2>/dev/null", function ? "-f " : "", exe.c_str(),

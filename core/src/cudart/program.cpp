@@ -32,6 +32,16 @@ std::vector<std::string> runtime_link_items(const ProgramOptions& o)
     return items;
 }
 
+// Removes a build's work folder however the build ends.
+struct WorkFolder {
+    fs::path path;
+    ~WorkFolder()
+    {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
+};
+
 // nvcc's -cudart: none (warplab's runtime is linked in its place), or NVIDIA's shared one.
 const char* runtime_choice(const ProgramOptions& o) { return o.gpu ? "shared" : "none"; }
 
@@ -126,11 +136,15 @@ Program build_program(const ProgramOptions& o)
     const fs::path dir = root / hex(fnv1a64(key_text)), executable = dir / "program", deps_path = dir / "deps";
     const fs::path warnings_path = dir / "warnings";
     std::string deps, warnings;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw ptx::CompileError("cannot create the program cache directory " + dir.string() + ": " + ec.message());
+    const FileLock lock(dir / "lock");  // a second run of the same program at once waits and reuses this build
     if (fs::exists(executable) && read_file(deps_path, deps) && dependencies_unchanged(deps) && read_file(warnings_path, warnings))
         return Program{executable.string(), true, warnings};
 
-    std::error_code ec;
-    const fs::path work = dir / ("work-" + std::to_string(getpid()));
+    const WorkFolder folder{dir / ("work-" + std::to_string(getpid()))};
+    const fs::path& work = folder.path;
     fs::create_directories(work, ec);
     if (ec) throw ptx::CompileError("cannot create the program cache directory " + work.string() + ": " + ec.message());
     const std::string run_path = o.gpu ? toolkit_library_dir(nvcc, work) : "";
@@ -160,7 +174,6 @@ Program build_program(const ProgramOptions& o)
     if (ec) throw ptx::CompileError("cannot move the program into " + dir.string() + ": " + ec.message());
     write_file_atomically(warnings_path, warnings);
     write_file_atomically(deps_path, listing);  // last: an entry counts once its listing is there
-    fs::remove_all(work, ec);
     return Program{executable.string(), false, warnings};
 }
 

@@ -4,6 +4,8 @@
 // Under the key lie the PTX and the list of files the source included (from
 // nvcc -MD) with a hash of each: an entry is used only while every one of
 // those files still hashes the same, so editing a header recompiles.
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -58,6 +60,16 @@ void write_file_atomically(const fs::path& p, const std::string& text)
     std::error_code ec;
     fs::rename(tmp, p, ec);
     if (ec) fs::remove(tmp, ec);
+}
+
+FileLock::FileLock(const fs::path& p) : fd_(open(p.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644))
+{
+    if (fd_ >= 0) flock(fd_, LOCK_EX);
+}
+
+FileLock::~FileLock()
+{
+    if (fd_ >= 0) close(fd_);
 }
 
 bool executable(const std::string& p) { return !p.empty() && access(p.c_str(), X_OK) == 0; }

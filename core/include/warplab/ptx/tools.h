@@ -28,4 +28,19 @@ std::string hash_of_file(const std::string& path);  // "missing" for a file that
 // "path hash" per line; true when every file still hashes the same.
 bool dependencies_unchanged(const std::string& listing);
 
+// An exclusive lock on a file (created if missing), released when this object
+// goes or the process ends: two processes building one cache entry at once
+// build it once, the second waiting for the first. A file that cannot be opened
+// (a read-only cache) leaves the build unguarded, as before.
+class FileLock {
+public:
+    explicit FileLock(const std::filesystem::path& p);
+    ~FileLock();
+    FileLock(const FileLock&) = delete;
+    FileLock& operator=(const FileLock&) = delete;
+
+private:
+    int fd_;
+};
+
 }  // namespace wl::ptx::tools

@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "runtime.h"
@@ -97,9 +98,7 @@ struct Warp {
     std::uint32_t full_vc[kMaxWarpWidth];  // each lane's clock at the last full-warp collective
 };
 
-// The last write and the last read of one 4-byte shared word.
-// Trivial types (no member initialisers): the shadow of the whole shared
-// arena is allocated uninitialised and reset, array by array, as arrays are declared.
+// An access as the race rules read it: a shared word's stamp spelt out (shared_access), or global memory's.
 struct AccessStamp {
     std::uint32_t thread, epoch, clock;
     std::uint32_t block;  // the block's flat index (global memory's stamps come from every block)
@@ -109,13 +108,43 @@ struct AccessStamp {
     std::uint8_t bytes;  // which of the word's 4 bytes the access touched (bit i = byte i)
     bool beside_atomics;  // a plain store already found racing with atomics (checks.cpp warns of it)
 };
-// A write is checked against the last read and against the last read from
-// another warp than that one, so that one warp's ordered reads do not hide
-// another warp's unordered read.
-struct WordShadow {
-    std::uint8_t initialised;  // bytes of the word written so far in this block (bit i = byte i)
-    AccessStamp write, read, read_other_warp;
+
+// The last write or read of a shared word, as its shadow keeps it: the lane's clock, and the rest
+// packed in one word: the thread (a block's 1024 threads and its copy engine), the bytes of the word
+// touched (none: no access), two flags, the site as an index in the block's table (Block::shared_sites).
+// Its block is the running one, its barrier interval the word's (WordShadow::epoch).
+struct SharedStamp {
+    std::uint32_t clock;
+    std::uint32_t packed;
 };
+namespace packed_stamp {
+constexpr unsigned kBytesShift = 11, kAtomicBit = 15, kBesideAtomicsBit = 16, kSiteShift = 17;
+constexpr std::uint32_t kThreadMask = (1u << kBytesShift) - 1, kMaxSite = (1u << (32 - kSiteShift)) - 1;
+constexpr std::uint32_t pack(unsigned thread, std::uint8_t bytes, bool atomic, bool beside_atomics, std::uint32_t site)
+{
+    return thread | std::uint32_t{bytes} << kBytesShift | std::uint32_t{atomic} << kAtomicBit |
+           std::uint32_t{beside_atomics} << kBesideAtomicsBit | site << kSiteShift;
+}
+constexpr unsigned thread_of(std::uint32_t p) { return p & kThreadMask; }
+constexpr std::uint8_t bytes_of(std::uint32_t p) { return (p >> kBytesShift) & 0xF; }
+constexpr bool atomic_of(std::uint32_t p) { return (p >> kAtomicBit) & 1; }
+constexpr bool beside_atomics_of(std::uint32_t p) { return (p >> kBesideAtomicsBit) & 1; }
+constexpr std::uint32_t site_of(std::uint32_t p) { return p >> kSiteShift; }
+}  // namespace packed_stamp
+
+// One 4-byte shared word's shadow: its last write and last read in the barrier interval `epoch`.
+// A write is checked against the last read and against the last read from another warp than that
+// one, so that one warp's ordered reads do not hide another warp's unordered read. Every lane of a
+// block is in one interval (release_barrier moves them all), and stamps of an earlier one are
+// ordered before every access, so a word first touched in a new interval drops them (shadow_word).
+// Trivial (no member initialisers): the shadow of the whole shared arena is allocated uninitialised
+// and reset, array by array, as arrays are declared.
+struct WordShadow {
+    std::uint32_t epoch;
+    std::uint8_t initialised;  // bytes of the word written so far in this block (bit i = byte i)
+    SharedStamp write, read, read_other_warp;
+};
+static_assert(sizeof(WordShadow) == 32);
 
 struct SharedDecl {
     std::size_t offset;
@@ -198,6 +227,9 @@ struct Block {
     };
     SiteSlot site_cache[8];  // the access sites this block stamped last, and their index in the shadow's table
     unsigned next_site = 0;
+    // The sites of the block's shared stamps (SharedStamp's index), and the last ones by line (shared_site).
+    std::vector<std::pair<const char*, unsigned>> shared_sites;
+    SiteSlot shared_site_cache[8];
     std::uint32_t* held_words[2] = {};  // an atomic's words' locks, held from its check to its operation's end
     // The launch's segment that this block's accesses are stamped with now (0: none yet), and the epoch
     // and releases it was made at: a barrier or a release starts another.
@@ -332,16 +364,60 @@ inline std::uint32_t lane_clock(const Lane& lane)
     return b.opt->schedule == Schedule::Lockstep ? b.warps[lane.warp].round : lane.clock;
 }
 
+// Both accesses in one block and one barrier interval (the caller knows): the earlier by `thread` at `clock`.
+inline bool ordered_in_interval(const Lane& now, unsigned thread, std::uint32_t clock)
+{
+    if (thread == now.flat) return true;
+    if (now.synced && now.synced[thread] >= clock) return true;  // an mbarrier phase between
+    if (thread >= now.block->threads) return false;               // the copy engine, not waited for
+    if ((thread >> now.block->warp_shift) != now.warp) return false;
+    if (now.block->opt->schedule == Schedule::Lockstep) return clock != now.block->warps[now.warp].round;
+    const unsigned k = thread & (now.block->warp_width - 1);
+    return std::max(now.learnt(k), now.block->warps[now.warp].full_vc[k]) >= clock;
+}
+
 // Both accesses in one block (the caller knows).
 inline bool ordered(const Lane& now, const AccessStamp& before)
 {
-    if (!before.valid || before.epoch != now.epoch || before.thread == now.flat) return true;
-    if (now.synced && now.synced[before.thread] >= before.clock) return true;  // an mbarrier phase between
-    if (before.thread >= now.block->threads) return false;                      // the copy engine, not waited for
-    if ((before.thread >> now.block->warp_shift) != now.warp) return false;
-    if (now.block->opt->schedule == Schedule::Lockstep) return before.clock != now.block->warps[now.warp].round;
-    const unsigned k = before.thread & (now.block->warp_width - 1);
-    return std::max(now.learnt(k), now.block->warps[now.warp].full_vc[k]) >= before.clock;
+    return !before.valid || before.epoch != now.epoch || ordered_in_interval(now, before.thread, before.clock);
+}
+
+// A stamp of the running block's shadow (its word's).
+inline bool ordered(const Lane& now, const WordShadow& word, const SharedStamp& before)
+{
+    return packed_stamp::bytes_of(before.packed) == 0 || word.epoch != now.epoch ||
+           ordered_in_interval(now, packed_stamp::thread_of(before.packed), before.clock);
+}
+
+// Word w's shadow for an access in barrier interval `epoch`: the stamps of an earlier interval dropped.
+inline WordShadow& shadow_word(Block& b, std::size_t w, std::uint32_t epoch)
+{
+    WordShadow& s = b.shadow[w];
+    if (s.epoch != epoch) {
+        s.epoch = epoch;
+        s.write.packed = s.read.packed = s.read_other_warp.packed = 0;
+    }
+    return s;
+}
+
+// The index of a shared access's site in the block's table (a few sites a kernel: the last ones are
+// kept by line). A block with more sites than a stamp holds names its last one for those past it.
+std::uint32_t new_shared_site(Block& b, const char* file, unsigned line);
+inline std::uint32_t shared_site(Block& b, const char* file, unsigned line)
+{
+    const Block::SiteSlot& k = b.shared_site_cache[line % std::size(b.shared_site_cache)];
+    if (k.file == file && k.line == line && k.index != ~0u) [[likely]]
+        return k.index;
+    return new_shared_site(b, file, line);
+}
+
+// A shared word's stamp as the race rules read it.
+inline AccessStamp shared_access(const Block& b, const WordShadow& word, const SharedStamp& s)
+{
+    using namespace packed_stamp;
+    const std::pair<const char*, unsigned>& at = b.shared_sites[site_of(s.packed)];
+    return AccessStamp{thread_of(s.packed), word.epoch, s.clock, b.flat, at.first, at.second, bytes_of(s.packed) != 0,
+                       atomic_of(s.packed), bytes_of(s.packed), beside_atomics_of(s.packed)};
 }
 
 // A launch's shadow of global memory (global_races.cpp), made at its start and

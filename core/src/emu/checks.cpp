@@ -250,12 +250,12 @@ namespace {
     fault(lane, a.file, a.line, what.str());
 }
 
+// A stamp of word `s` that this access (its `bytes`, whether `atomic`) must be settled against by clash.
 // Inline: nearly every access meets no earlier one of this interval from another thread.
-inline void check_race(Lane& lane, const MemoryAccess& a, std::uint64_t word, std::uint8_t bytes, const AccessStamp& other,
-                       bool other_writes, AccessFacts& facts)
+inline bool unordered(const Lane& lane, const WordShadow& s, const SharedStamp& other, std::uint8_t bytes, bool atomic)
 {
-    if ((facts.atomic && other.atomic) || !(bytes & other.bytes) || ordered(lane, other)) return;
-    clash(lane, a, WordAt{word, lane.block->arena + word * 4}, bytes, other, other_writes, facts, race_fault);
+    using namespace packed_stamp;
+    return !(atomic && atomic_of(other.packed)) && (bytes & bytes_of(other.packed)) && !ordered(lane, s, other);
 }
 
 [[noreturn, gnu::cold, gnu::noinline]] void uninitialised_fault(Lane& lane, const MemoryAccess& a)
@@ -278,36 +278,119 @@ inline void check_race(Lane& lane, const MemoryAccess& a, std::uint64_t word, st
     fault(lane, a.file, a.line, what.str());
 }
 
-inline void check_shared(Lane& lane, const MemoryAccess& a, const void* stored = nullptr, bool strong = false)
+// What every lane of one shared access shares: its kind and size, whether it is atomic, its stamp's
+// site and flags (packed_stamp; thread and bytes none), and whether lanes are stamped with their warp's
+// round (the lockstep schedule: lane_clock).
+struct SharedCheck {
+    Kind kind;
+    unsigned size;
+    bool atomic;
+    bool lockstep;
+    std::uint32_t packed;
+};
+
+SharedCheck shared_check(Block& b, Kind kind, unsigned size, bool atomic, const char* file, unsigned line)
 {
-    Block& b = *lane.block;
-    const auto byte = static_cast<std::size_t>(static_cast<unsigned char*>(a.ptr) - b.arena);
-    const bool reads = a.kind != Kind::Store;
-    const bool writes = a.kind != Kind::Load;
-    const bool atomic = a.kind == Kind::Atomic || strong;
-    AccessFacts facts{atomic, a.kind == Kind::Store ? stored : nullptr};
-    AccessStamp stamp{lane.flat, lane.epoch, lane_clock(lane), b.flat, a.file, a.line, true, atomic, 0, false};
-    const std::size_t end = byte + a.size;
-    for (std::size_t w = byte / 4, last = (end + 3) / 4; w < last; ++w) {
-        stamp.bytes = word_bytes(byte, end, w);
-        WordShadow& s = b.shadow[w];
-        if (reads && (s.initialised & stamp.bytes) != stamp.bytes) uninitialised_fault(lane, a);
-        check_race(lane, a, w, stamp.bytes, s.write, true, facts);
-        if (writes) {
-            check_race(lane, a, w, stamp.bytes, s.read, false, facts);
-            check_race(lane, a, w, stamp.bytes, s.read_other_warp, false, facts);
-            stamp.beside_atomics = facts.beside_atomics;
-            s.write = stamp;
-            s.initialised |= stamp.bytes;
-        } else {
-            if (s.read.valid && (s.read.thread >> b.warp_shift) != lane.warp) s.read_other_warp = s.read;
-            s.read = stamp;
-        }
+    return SharedCheck{kind, size, atomic, b.opt->schedule == Schedule::Lockstep,
+                       packed_stamp::pack(0, 0, atomic, false, shared_site(b, file, line))};
+}
+
+// Leaves the lane's stamp of this access (the word's `bytes` it touched) in word s.
+[[gnu::always_inline]] inline void stamp_word(const Block& b, const Lane& lane, const SharedCheck& c, std::uint32_t clock,
+                                              WordShadow& s, std::uint8_t bytes, bool beside_atomics)
+{
+    using namespace packed_stamp;
+    const std::uint32_t packed = c.packed | lane.flat | std::uint32_t{bytes} << kBytesShift;
+    if (c.kind != Kind::Load) {
+        s.write = SharedStamp{clock, packed | std::uint32_t{beside_atomics} << kBesideAtomicsBit};
+        s.initialised |= bytes;
+    } else {
+        // The last read moves to read_other_warp only when it was another warp's (one warp's reads keep the older one).
+        if (bytes_of(s.read.packed) != 0 && (thread_of(s.read.packed) >> b.warp_shift) != lane.warp) s.read_other_warp = s.read;
+        s.read = SharedStamp{clock, packed};
     }
 }
 
+// The lane's clock, as lane_clock reads it.
+inline std::uint32_t stamp_clock(const Block& b, const Lane& lane, const SharedCheck& c)
+{
+    return c.lockstep ? b.warps[lane.warp].round : lane.clock;
+}
+
+// The quick pass over an access: its words stamped while no message can come of them, for an access of
+// whole words (as nearly all are). Returns the first word it left to the careful pass: one that a message
+// may come of (a read of bytes not written, a stamp unordered with it), or the access's first word when
+// it touches part of one.
+[[gnu::always_inline]] inline std::size_t stamp_quickly(Block& b, const Lane& lane, const SharedCheck& c, std::size_t byte)
+{
+    std::size_t w = byte / 4;
+    if (byte % 4 != 0 || c.size % 4 != 0) return w;
+    const std::uint32_t clock = stamp_clock(b, lane, c);
+    for (const std::size_t last = w + c.size / 4; w < last; ++w) {
+        WordShadow& s = shadow_word(b, w, lane.epoch);
+        const auto meets = [&](const SharedStamp& other) { return unordered(lane, s, other, 0xF, c.atomic); };
+        if ((c.kind != Kind::Store && s.initialised != 0xF) || meets(s.write) ||
+            (c.kind != Kind::Load && (meets(s.read) || meets(s.read_other_warp))))
+            return w;
+        stamp_word(b, lane, c, clock, s, 0xF, false);
+    }
+    return w;
+}
+
+// The access's words from w on (those the quick pass left) checked and stamped, every rule applied:
+// a message for each stamp unordered with it (clash), a fault for a read of bytes not written.
+[[gnu::cold, gnu::noinline]] void stamp_carefully(Block& b, Lane& lane, const SharedCheck& c, std::size_t byte, std::size_t w,
+                                                  const void* stored, const MemoryAccess& a)
+{
+    AccessFacts facts{c.atomic, c.kind == Kind::Store ? stored : nullptr};
+    const std::uint32_t clock = stamp_clock(b, lane, c);
+    const std::size_t end = byte + c.size;
+    for (const std::size_t last = (end + 3) / 4; w < last; ++w) {
+        const std::uint8_t bytes = word_bytes(byte, end, w);
+        WordShadow& s = shadow_word(b, w, lane.epoch);
+        const auto settle = [&](const SharedStamp& other, bool other_writes) {
+            if (unordered(lane, s, other, bytes, c.atomic))
+                clash(lane, a, WordAt{w, b.arena + w * 4}, bytes, shared_access(b, s, other), other_writes, facts, race_fault);
+        };
+        if (c.kind != Kind::Store && (s.initialised & bytes) != bytes) uninitialised_fault(lane, a);
+        settle(s.write, true);
+        if (c.kind != Kind::Load) {
+            settle(s.read, false);
+            settle(s.read_other_warp, false);
+        }
+        stamp_word(b, lane, c, clock, s, bytes, facts.beside_atomics);
+    }
+}
+
+// A lane's access at ptr checked, and its stamps left in the shadow. Its description (describe(), a
+// MemoryAccess) is made only for a message, and enter() makes the lane the running one before one
+// names it (a warp pass enters its lanes only where one does).
+template <class Describe, class Enter>
+[[gnu::always_inline]] inline void check_shared(Block& b, Lane& lane, const SharedCheck& c, unsigned char* ptr,
+                                                const void* stored, Describe describe, Enter enter)
+{
+    const auto byte = static_cast<std::size_t>(ptr - b.arena);
+    const std::size_t w = stamp_quickly(b, lane, c, byte);
+    if (w < (byte + c.size + 3) / 4) [[unlikely]] {
+        enter();
+        stamp_carefully(b, lane, c, byte, w, stored, describe());
+    }
+}
 
 }  // namespace
+
+std::uint32_t new_shared_site(Block& b, const char* file, unsigned line)
+{
+    const std::pair<const char*, unsigned> at{file, line};
+    const auto it = std::find(b.shared_sites.begin(), b.shared_sites.end(), at);
+    auto index = static_cast<std::uint32_t>(it - b.shared_sites.begin());
+    if (it == b.shared_sites.end()) {
+        if (index <= packed_stamp::kMaxSite) b.shared_sites.push_back(at);
+        else index = packed_stamp::kMaxSite;
+    }
+    b.shared_site_cache[line % std::size(b.shared_site_cache)] = Block::SiteSlot{file, line, index};
+    return index;
+}
 
 // ------------------------------------------- the interpreter's entries --
 
@@ -320,24 +403,34 @@ void access_round()
 void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index, const DeclaredShape* shape,
                          const char* file, unsigned line, const void* stored, bool strong)
 {
-    const MemoryAccess a{name, index, file, line, kind, size, ptr, false, shape};
-    check_shared(*tls_lane, a, stored, strong);
+    Lane& lane = *tls_lane;
+    Block& b = *lane.block;
+    const SharedCheck c = shared_check(b, kind, size, kind == Kind::Atomic || strong, file, line);
+    check_shared(b, lane, c, static_cast<unsigned char*>(ptr), stored,
+                 [&] { return MemoryAccess{name, index, file, line, kind, size, ptr, false, shape}; }, [] {});
 }
 
+// The lanes in the pass's order, each entered only where a message names it, and the last at the end,
+// as entering each in turn would leave it.
 void access_shared_lanes(const SharedLanes& at, const unsigned* flats, unsigned char* const* ptrs,
                          std::uint32_t (*data)[4], unsigned count)
 {
+    if (count == 0) return;
+    Block& b = *tls_pass.block;
     const bool stores = at.kind == Kind::Store;
     with_size(at.size, [&](auto size) {
         constexpr unsigned kSize = decltype(size)::value;
+        const SharedCheck c = shared_check(b, at.kind, kSize, false, at.file, at.line);
         for (unsigned k = 0; k < count; ++k) {
-            enter_lane(flats[k]);
-            const auto index = static_cast<long long>((ptrs[k] - at.base) / at.elem);
-            check_shared(*tls_lane, MemoryAccess{at.name, index, at.file, at.line, at.kind, kSize, ptrs[k], false, at.shape},
-                         stores ? data[k] : nullptr);
+            const auto describe = [&] {
+                const auto index = static_cast<long long>((ptrs[k] - at.base) / at.elem);
+                return MemoryAccess{at.name, index, at.file, at.line, at.kind, kSize, ptrs[k], false, at.shape};
+            };
+            check_shared(b, b.lanes[flats[k]], c, ptrs[k], stores ? data[k] : nullptr, describe, [&] { enter_lane(flats[k]); });
             move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
         }
     });
+    enter_lane(flats[count - 1]);
 }
 
 bool spin_yield()

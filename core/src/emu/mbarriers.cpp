@@ -147,10 +147,11 @@ void land(Lane& lane, const void* bar, const Block::BulkCopy& c)
     Block& b = *lane.block;
     std::memcpy(b.arena + c.dst, c.src, c.bytes);
     const unsigned engine = copy_engine(b);
-    const AccessStamp stamp{engine, lane.epoch, ++b.engine_clock, b.flat, c.file, c.line, true, false, 0xF, false};
+    const SharedStamp stamp{++b.engine_clock, packed_stamp::pack(engine, 0xF, false, false, shared_site(b, c.file, c.line))};
     for (std::size_t w = c.dst / 4; w < (c.dst + c.bytes) / 4; ++w) {
-        b.shadow[w].initialised = 0xF;
-        b.shadow[w].write = stamp;
+        WordShadow& s = shadow_word(b, w, lane.epoch);
+        s.initialised = 0xF;
+        s.write = stamp;
     }
     Block::MbarrierClocks& clocks = clocks_of(b, bar);
     clocks.arriving[engine] = b.engine_clock;
@@ -173,12 +174,13 @@ void land_copies(Lane& lane, void* bar, MbarrierState& s, const char* file, unsi
 void check_overwrite(Lane& lane, std::size_t word, const char* name, long long index, const char* file, unsigned line)
 {
     const WordShadow& s = lane.block->shadow[word];
-    for (const AccessStamp* other : {&s.write, &s.read, &s.read_other_warp}) {
-        if (ordered(lane, *other)) continue;
+    for (const SharedStamp* stamp : {&s.write, &s.read, &s.read_other_warp}) {
+        if (ordered(lane, s, *stamp)) continue;
+        const AccessStamp other = shared_access(*lane.block, s, *stamp);
         std::ostringstream what;
         what << "data race on shared memory: the bulk copy issued here overwrites " << name << "[" << index << "], "
-             << (other == &s.write ? "written" : "read") << " by " << thread_name(*lane.block, other->thread)
-             << other_site(file, line, other->file, other->line)
+             << (stamp == &s.write ? "written" : "read") << " by " << thread_name(*lane.block, other.thread)
+             << other_site(file, line, other.file, other.line)
              << ", with no __syncthreads() or wait on an mbarrier it arrived at between the two";
         fault(lane, file, line, what.str());
     }

@@ -212,6 +212,10 @@ public:
     Thread* t_;  // the lane running (a warp-major pass switches it)
     const Module::Impl& m_;
     void run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
+    // A warp pass's lanes as it begins: started (the warp's first pass) or resumed; true when all are at one pc.
+    bool start_warp(const Launch& L, const emu::detail::LaneTurn* turns, unsigned n, PassLane* lanes, std::size_t* pcs);
+    bool resume_warp(const Launch& L, const emu::detail::LaneTurn* turns, unsigned n, PassLane* lanes, std::size_t* pcs);
+    void fill_pass_constants(const Launch& L, const PassLane* lanes, unsigned n);
     // The same with the launch's compiled kernel (interp_compiled.cpp), which hands back what it does not run.
     void run_compiled(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
     void arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc);
@@ -267,6 +271,8 @@ public:
     }
 
     std::uint64_t special(Special s) const;
+    // Whether special(s) is the same for every thread of a block (%ctaid, %ntid; not %tid, %laneid, %clock).
+    static bool same_in_block(Special s);
     std::uint64_t get(const Frame& fr, const Operand& o) const
     {
         if (o.kind == OpKind::Reg) [[likely]]

@@ -63,6 +63,19 @@ std::uint64_t Interpreter::special(Special s) const
     return 0;
 }
 
+bool Interpreter::same_in_block(Special s)
+{
+    switch (s) {
+    case Special::NtidX: case Special::NtidY: case Special::NtidZ: case Special::CtaidX: case Special::CtaidY:
+    case Special::CtaidZ: case Special::NctaidX: case Special::NctaidY: case Special::NctaidZ: case Special::NWarpId:
+    case Special::WarpSize: case Special::SmId: case Special::GridId: case Special::NSmId: case Special::DynSmem:
+    case Special::TotalSmem: case Special::ReservedBegin: case Special::ReservedEnd: case Special::ReservedCap:
+    case Special::Reserved0: case Special::Reserved1: case Special::GridWorkspaceHigh: case Special::GridWorkspaceLow:
+        return true;
+    default: return false;  // the thread's own (%tid, %laneid, the lane masks, %clock, %globaltimer)
+    }
+}
+
 void lane_main(void* ctx)
 {
     const Launch& L = *static_cast<const Launch*>(ctx);

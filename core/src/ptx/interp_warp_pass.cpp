@@ -24,30 +24,45 @@ static_assert(kPassTurns <= kMaxWarpSize, "lane masks hold the widest warp");
 
 std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots + 7) / 8 * 8; }
 
-// A lane's first run: its state and slots set up, shared memory declared.
+// The per-host-thread arrays hold every lane of L's blocks (they grow only
+// at a block's first pass, before any lane holds them).
+static void reserve_lanes(const Launch& L)
+{
+    const std::size_t threads = std::size_t(L.block.x) * L.block.y * L.block.z;
+    if (tls_lane_state.size() < threads * L.lane_words) tls_lane_state.resize(threads * L.lane_words);
+    if (tls_local.size() < threads * L.local_bytes) tls_local.resize(threads * L.local_bytes);
+    if (L.calls && tls_params.size() < threads * L.params.size()) tls_params.resize(threads * L.params.size());
+}
+
+// A lane's state and slots as it starts, given what it is (info, tid, ctaid)
+// and its block's shared memory.
+static LaneRun& make_lane(const Launch& L, unsigned lane, emu::detail::LaneInfo info, uint3 tid, uint3 ctaid,
+                          unsigned char* arena)
+{
+    if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
+    LaneRun& run = *std::construct_at(reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * L.lane_words));
+    run.t = Thread{&L, info, tid, ctaid, arena, nullptr};
+    run.t.explicit_state = true;
+    run.t.local_capacity = L.local_bytes;
+    std::memcpy(run.slots(), L.image.data(), L.image.size() * 8);
+    run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
+    run.t.sp = L.kernel->local_bytes;
+    return run;
+}
+
+// A lane's first run, the lane entered: its state and slots set up, shared memory declared.
 // Out of line: inlined, it would widen every later resumption's entry and exit.
 [[gnu::noinline]] LaneRun& start_lane(const Launch& L, unsigned lane)
 {
-    const std::size_t threads = std::size_t(L.block.x) * L.block.y * L.block.z;
-    const std::size_t words = L.lane_words;
-    if (tls_lane_state.size() < threads * words) tls_lane_state.resize(threads * words);
-    if (tls_local.size() < threads * L.local_bytes) tls_local.resize(threads * L.local_bytes);
-    if (L.calls && tls_params.size() < threads * L.params.size()) tls_params.resize(threads * L.params.size());
-    if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
-    const auto& view = emu::detail::thread_view();
-    LaneRun& run = *std::construct_at(reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * words));
-    run.t = Thread{&L, emu::detail::current_lane(), view.thread_idx, view.block_idx, nullptr, nullptr};
-    run.t.explicit_state = true;
-    run.t.local_capacity = L.local_bytes;
-    run.t.tally = emu::detail::instruction_tally();
+    reserve_lanes(L);
+    unsigned char* arena = nullptr;
     for (const SharedSlot& sv : L.slots) {
         void* p = emu::detail::declare_shared(sv.elem, sv.bytes / sv.elem, sv.name, L.decl_file, L.decl_line, sv.zeroed);
-        if (!run.t.arena) run.t.arena = static_cast<unsigned char*>(p) - sv.offset;
+        if (!arena) arena = static_cast<unsigned char*>(p) - sv.offset;
     }
-    std::memcpy(run.slots(), L.image.data(), L.image.size() * 8);
-    // the arrays grow only at a block's first step, before any lane holds these
-    run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
-    run.t.sp = L.kernel->local_bytes;
+    const auto& view = emu::detail::thread_view();
+    LaneRun& run = make_lane(L, lane, emu::detail::current_lane(), view.thread_idx, view.block_idx, arena);
+    run.t.tally = emu::detail::instruction_tally();
     return run;
 }
 
@@ -141,35 +156,101 @@ bool Interpreter::syncwarp_together(PassLane* lanes, LaneMask exec, const Instr&
     return true;
 }
 
+// The warp's first pass, in which every lane starts (a block's lanes are all
+// runnable at its start): the first lane starts the full way, entered (it
+// declares the block's shared memory, or finds it declared by an earlier
+// warp); the others of an unwatched block take their block's facts from it
+// rather than from the runtime, lane by lane. A watched block's lanes all
+// start the full way (the first thread's start is recorded). Returns true: the
+// lanes are all at pc 0.
+bool Interpreter::start_warp(const Launch& L, const emu::detail::LaneTurn* turns, unsigned n, PassLane* lanes,
+                             std::size_t* pcs)
+{
+    const std::size_t warps = (std::size_t(L.block.x) * L.block.y * L.block.z + L.warp_size - 1) / L.warp_size;
+    if (tls_warp_budget_used.size() < warps) tls_warp_budget_used.resize(warps);
+    tls_warp_budget_used[turns[0].flat / L.warp_size] = 0;  // the warp's budget count starts
+    emu::detail::enter_lane(turns[0].flat);
+    LaneRun& first = start_lane(L, turns[0].flat);
+    auto start = [&](unsigned flat) -> LaneRun& {
+        if (first.t.lane.watched) {
+            emu::detail::enter_lane(flat);
+            return start_lane(L, flat);
+        }
+        const emu::detail::LaneInfo info{flat, flat / L.warp_size, flat % L.warp_size, false, first.t.lane.lockstep};
+        const uint3 tid{flat % L.block.x, flat / L.block.x % L.block.y, flat / (L.block.x * L.block.y)};
+        return make_lane(L, flat, info, tid, first.t.ctaid, first.t.arena);
+    };
+    for (unsigned k = 0; k < n; ++k) {
+        const unsigned flat = turns[k].flat;
+        LaneRun& run = k == 0 ? first : start(flat);
+        lanes[k] = PassLane{&run, run.slots(), lane_params(L, flat), flat};
+        pcs[k] = run.pc;
+    }
+    fill_pass_constants(L, lanes, n);
+    return true;
+}
+
+// The constant slots that differ per thread, of the pass's n lanes that start:
+// those the same in the whole block (%ctaid, %ntid) read once.
+void Interpreter::fill_pass_constants(const Launch& L, const PassLane* lanes, unsigned n)
+{
+    for (const auto& [slot, which] : L.thread_specials) {
+        if (same_in_block(which)) {
+            t_ = &lanes[0].run->t;
+            const std::uint64_t v = special(which);
+            for (unsigned k = 0; k < n; ++k) lanes[k].r[slot] = v;
+            continue;
+        }
+        for (unsigned k = 0; k < n; ++k) {
+            t_ = &lanes[k].run->t;
+            lanes[k].r[slot] = special(which);
+        }
+    }
+}
+
+// A later pass: the lanes' states found, the results of their waits collected.
+// Returns whether they are all at one pc.
+bool Interpreter::resume_warp(const Launch& L, const emu::detail::LaneTurn* turns, unsigned n, PassLane* lanes,
+                              std::size_t* pcs)
+{
+    // Locals: the stores below could alias L and the thread-local arrays.
+    std::uint64_t* const states = tls_lane_state.data();
+    const std::size_t words = L.lane_words;
+    unsigned char* const params = lane_params(L, 0);
+    const std::size_t param_bytes = L.calls ? L.params.size() : 0;  // a lane's own parameter space, or the launch's
+    const std::size_t first_pc = reinterpret_cast<const LaneRun*>(states + turns[0].flat * words)->pc;
+    bool one_pc = true;
+    LaneMask waited = 0;  // the lanes with a wait's result to collect
+    for (unsigned k = 0; k < n; ++k) {
+        const unsigned flat = turns[k].flat;
+        LaneRun& run = *reinterpret_cast<LaneRun*>(states + flat * words);
+        lanes[k] = PassLane{&run, run.slots(), params + flat * param_bytes, flat};
+        pcs[k] = run.pc;  // read here once: the groups need not reach into the lane's state again
+        one_pc &= run.pc == first_pc;
+        waited |= LaneMask{run.t.pending != nullptr} << k;
+    }
+    for (LaneMask m = waited; m; m &= m - 1) {
+        const PassLane& lane = lanes[std::countr_zero(m)];
+        Frame fr{L.kernel, nullptr, nullptr, 0};
+        enter(lane, fr);
+        finish(fr, *lane.run->t.pending);
+        lane.run->t.pending = nullptr;
+    }
+    return one_pc;
+}
+
 void Interpreter::run_warp(const Launch& L)
 {
     emu::detail::LaneTurn turns[kPassTurns];
     const unsigned n = emu::detail::pass_lanes(turns);
-    if (n && turns[0].first) {  // the warp's first pass (every lane starts in it): its budget count starts
-        const std::size_t warps = (std::size_t(L.block.x) * L.block.y * L.block.z + L.warp_size - 1) / L.warp_size;
-        if (tls_warp_budget_used.size() < warps) tls_warp_budget_used.resize(warps);
-        tls_warp_budget_used[turns[0].flat / L.warp_size] = 0;
-    }
+    if (n == 0) return;
     PassLane lanes[kMaxWarpSize];
-    std::size_t pcs[kMaxWarpSize];  // each lane's pc, read here once: the groups below need not reach into its state again
-    for (unsigned k = 0; k < n; ++k) {
-        const bool first = turns[k].first;
-        if (first) emu::detail::enter_lane(turns[k].flat);  // start_lane declares the shared variables
-        LaneRun& run = lane_run(L, turns[k].flat, first);
-        lanes[k] = PassLane{&run, run.slots(), lane_params(L, turns[k].flat), turns[k].flat};
-        pcs[k] = run.pc;
-        if (!first && !run.t.pending) continue;
-        Frame fr{L.kernel, nullptr, nullptr, 0};
-        enter(lanes[k], fr);
-        if (first) fill_thread_constants(fr);
-        if (run.t.pending) {  // resumed after a wait: collect the result first
-            finish(fr, *run.t.pending);
-            run.t.pending = nullptr;
-        }
-    }
+    std::size_t pcs[kMaxWarpSize];
+    const bool one_pc = turns[0].first ? start_warp(L, turns, n, lanes, pcs) : resume_warp(L, turns, n, lanes, pcs);
     LaneGroup work[kMaxWarpSize];
     unsigned groups = 0;
-    for (LaneMask left = lanes_below(n); left;) {
+    if (one_pc) work[groups++] = LaneGroup{pcs[0], lanes_below(n)};
+    for (LaneMask left = one_pc ? 0 : lanes_below(n); left;) {
         const std::size_t pc = pcs[std::countr_zero(left)];
         LaneMask same = 0;
         for (LaneMask m = left; m; m &= m - 1)
@@ -178,7 +259,7 @@ void Interpreter::run_warp(const Launch& L)
         left &= ~same;
     }
     // The fast engine runs the groups of unwatched blocks (a watched block's trace is the interpreter's).
-    const bool compiled = L.compiled && n && !lanes[0].run->t.lane.watched;
+    const bool compiled = L.compiled && !lanes[0].run->t.lane.watched;
     while (groups) {
         const LaneGroup g = work[--groups];
         if (compiled) run_compiled(L, lanes, g, work, groups);

@@ -151,14 +151,24 @@ bool find_allocation(std::uintptr_t addr, std::uintptr_t& base, std::size_t& byt
     return true;
 }
 
-void* declare_shared(unsigned elem_size, unsigned long long count, const char* name, const char* file,
-                     unsigned line, bool zeroed)
+namespace {
+
+// An array's bytes in the block's arena, as declare_shared counts them (a wanted size past the arena's
+// capacity kept just past it, so that a 32-bit size_t cannot wrap it below).
+std::size_t declared_bytes(unsigned elem_size, unsigned long long count)
 {
-    Lane& lane = *tls_lane;
+    const std::uint64_t wanted = elem_size * count;
+    return static_cast<std::size_t>(std::min<std::uint64_t>(wanted, kSharedCapacity + 1ull));
+}
+
+// The block's first declaration of its k-th array (its place in the arena, its bytes poisoned and its
+// words' shadows reset), a declaration that differs from it, and thread 0's record of it.
+[[gnu::noinline]] void* declare_shared_carefully(Lane& lane, unsigned k, unsigned elem_size, unsigned long long count,
+                                                 const char* name, const char* file, unsigned line, bool zeroed)
+{
     Block& b = *lane.block;
-    const unsigned k = lane.declared++;
     const std::uint64_t wanted = elem_size * count;  // 64 bits: a 32-bit size_t would wrap past the check
-    const auto bytes = static_cast<std::size_t>(std::min<std::uint64_t>(wanted, kSharedCapacity + 1ull));
+    const std::size_t bytes = declared_bytes(elem_size, count);
     if (k == b.decls.size()) {
         const std::size_t offset = (b.shared_used + 15) / 16 * 16;
         if (offset + bytes > kSharedCapacity) {
@@ -183,6 +193,20 @@ void* declare_shared(unsigned elem_size, unsigned long long count, const char* n
                label, sizeof label, file, line);
     }
     return b.arena + b.decls[k].offset;
+}
+
+}  // namespace
+
+// Nearly every call is a later thread's, which finds the array declared as it declares it.
+void* declare_shared(unsigned elem_size, unsigned long long count, const char* name, const char* file,
+                     unsigned line, bool zeroed)
+{
+    Lane& lane = *tls_lane;
+    const Block& b = *lane.block;
+    const unsigned k = lane.declared++;
+    if (lane.flat != 0 && k < b.decls.size() && b.decls[k].bytes == declared_bytes(elem_size, count)) [[likely]]
+        return b.arena + b.decls[k].offset;
+    return declare_shared_carefully(lane, k, elem_size, count, name, file, line, zeroed);
 }
 
 }  // namespace detail

@@ -107,6 +107,18 @@ bool release_active_masks(Block& b)
 }
 
 namespace {
+// bar.red's result for each form, of `votes` true values among `threads`.
+unsigned barrier_reduced(BarrierOp op, unsigned votes, unsigned threads)
+{
+    switch (op) {
+    case BarrierOp::Popc: return votes;
+    case BarrierOp::And: return votes == threads;
+    case BarrierOp::Or: return votes != 0;
+    case BarrierOp::None: break;
+    }
+    return 0;
+}
+
 // Every lane waits at one __syncthreads(): a new barrier interval begins.
 void release_barrier(Block& b)
 {
@@ -118,12 +130,7 @@ void release_barrier(Block& b)
         l.state = LaneState::Runnable;
         l.epoch += 1;
         l.sub = 0;
-        switch (l.bar_op) {
-        case BarrierOp::Popc: l.bar_value = count; break;
-        case BarrierOp::And: l.bar_value = count == b.threads; break;
-        case BarrierOp::Or: l.bar_value = count != 0; break;
-        case BarrierOp::None: break;
-        }
+        if (l.bar_op != BarrierOp::None) [[unlikely]] l.bar_value = barrier_reduced(l.bar_op, count, b.threads);
     }
     b.at_barrier = 0;
     b.barrier_votes = 0;

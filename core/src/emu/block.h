@@ -293,7 +293,8 @@ inline void yield_to_scheduler(Lane& lane)
 struct WarpPass {
     Block* block;
     Lane* lanes;  // the warp's
-    const unsigned* order;
+    const unsigned* order;  // or null: a whole warp, lane (i * odd + offset) mod count i-th (count a power of two)
+    unsigned odd, offset;
     unsigned count;
     Lane* running;  // the entered lane
     bool ran;

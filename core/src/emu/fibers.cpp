@@ -101,20 +101,31 @@ void wait_turn() { yield_to_scheduler(*tls_lane); }
 
 // ------------------------------------------------------------ warp passes --
 
-unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth])
+namespace {
+// The runnable lanes of a warp's `count`, i-th the lane at(i), into `lanes`;
+// all_runnable: known, so not asked lane by lane.
+template <class At> unsigned take_lanes(Lane* warp, unsigned count, At at, bool all_runnable, LaneTurn* lanes)
 {
-    WarpPass& p = tls_pass;
-    const unsigned count = p.count;  // locals: the stores to lanes[] could alias tls_pass
-    Lane* const warp = p.lanes;
-    const unsigned* const order = p.order;
     unsigned n = 0;
     for (unsigned i = 0; i < count; ++i) {
-        Lane& lane = warp[order[i]];
-        if (lane.state != LaneState::Runnable) continue;
+        Lane& lane = warp[at(i)];
+        if (!all_runnable && lane.state != LaneState::Runnable) continue;
         lanes[n++] = LaneTurn{lane.flat, !lane.started};
         lane.started = true;
     }
-    p.ran = n != 0;
+    return n;
+}
+}  // namespace
+
+unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth])
+{
+    const WarpPass p = tls_pass;  // a copy: the stores to lanes[] could alias tls_pass
+    const bool all_runnable = p.block->warps[p.lanes[0].warp].runnable == p.count;
+    const unsigned last = p.count - 1;
+    const unsigned n = p.order ? take_lanes(p.lanes, p.count, [&](unsigned i) { return p.order[i]; }, all_runnable, lanes)
+                               : take_lanes(p.lanes, p.count, [&](unsigned i) { return (i * p.odd + p.offset) & last; },
+                                            all_runnable, lanes);
+    tls_pass.ran = n != 0;
     return n;
 }
 

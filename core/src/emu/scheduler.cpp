@@ -113,10 +113,10 @@ bool run_warp_lockstep(Block& b, unsigned w)
 }
 
 // The same pass as one call into a run_pass body, which takes its lanes from pass_lanes().
-bool run_pass(Block& b, Lane* lanes, const unsigned* order, unsigned count)
+bool run_pass(Block& b, Lane* lanes, const unsigned* order, unsigned odd, unsigned offset, unsigned count)
 {
     WarpPass& p = tls_pass;
-    p = WarpPass{&b, lanes, order, count, nullptr, false};
+    p = WarpPass{&b, lanes, order, odd, offset, count, nullptr, false};
     try {
         b.body.run_pass(b.body.ctx);
     } catch (const LaneStopped&) {
@@ -137,8 +137,9 @@ bool run_warp_independent(Block& b, unsigned w)
     std::uint64_t r = mix(b.opt->seed ^ mix(b.flat * 1315423911ULL + w * 2654435761ULL + ++warp.round));
     if (warp.lanes == width) {
         // i -> (i * odd + offset) mod width is a permutation: a random one of
-        // width^2 / 2 (512 at 32), cheaply.
+        // width^2 / 2 (512 at 32), cheaply. A pass takes it as it goes.
         const unsigned odd = static_cast<unsigned>(r) | 1u, offset = static_cast<unsigned>(r >> 32);
+        if (b.body.run_pass) return run_pass(b, lanes, nullptr, odd, offset, width);
         for (unsigned i = 0; i < width; ++i) order[i] = (i * odd + offset) & (width - 1);
     } else {
         for (unsigned i = 0; i < warp.lanes; ++i) order[i] = i;
@@ -148,7 +149,7 @@ bool run_warp_independent(Block& b, unsigned w)
             std::swap(order[i - 1], order[(std::uint64_t(draw) * i) >> 32]);
         }
     }
-    if (b.body.run_pass) return run_pass(b, lanes, order, warp.lanes);
+    if (b.body.run_pass) return run_pass(b, lanes, order, 0, 0, warp.lanes);
     bool ran = false;
     for (unsigned i = 0; i < warp.lanes; ++i) {
         Lane& lane = lanes[order[i]];
@@ -183,6 +184,7 @@ void start_block(Block& b, WorkerMemory& mem)
         std::fill_n(warp.full_vc, b.warp_width, 0u);
         for (Collective& c : warp.pending) c.in_use = false;
     }
+    uint3 tid{0, 0, 0};  // thread t's index, counted along (x fastest)
     for (unsigned t = 0; t < b.threads; ++t) {
         Lane& l = b.lanes[t];
         l.state = LaneState::Runnable;
@@ -195,7 +197,11 @@ void start_block(Block& b, WorkerMemory& mem)
         l.spun = false;
         l.bar_op = BarrierOp::None;
         l.bar_value = 0;
-        l.view = ThreadView{uint3{t % b.dim.x, (t / b.dim.x) % b.dim.y, t / (b.dim.x * b.dim.y)}, b.idx, b.dim, b.grid};
+        l.view = ThreadView{tid, b.idx, b.dim, b.grid};
+        if (++tid.x == b.dim.x) {
+            tid.x = 0;
+            if (++tid.y == b.dim.y) tid.y = 0, ++tid.z;
+        }
         l.block = &b;
         l.flat = t;
         l.warp = t >> b.warp_shift;

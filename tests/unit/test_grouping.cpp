@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <random>
+#include <tuple>
 
 #include "warplab/trace/block_analysis.h"
 #include "warplab/trace/events.h"
@@ -142,6 +143,59 @@ TEST(Grouping, ShuffledRecordsGiveIdenticalEvents)
         EXPECT_TRUE(got.events == expected.events);
         EXPECT_TRUE(same_arrays(got.shared_arrays, expected.shared_arrays));
     }
+}
+
+// The sample as the emulator delivers it: steps in order, each warp's records
+// of a step before the next warp's, an instruction's records lane by lane, and
+// the instruction counts (Mix records, seq 0) last.
+std::vector<LaneRecord> in_emulator_order(std::vector<LaneRecord> records)
+{
+    std::stable_sort(records.begin(), records.end(), [](const LaneRecord& a, const LaneRecord& b) {
+        return std::make_tuple(a.epoch, a.sub, a.thread / 32, a.seq, a.thread) <
+               std::make_tuple(b.epoch, b.sub, b.thread / 32, b.seq, b.thread);
+    });
+    for (std::uint32_t warp = 0; warp < 2; ++warp) {
+        LaneRecord mix{};
+        mix.block = 3;
+        mix.thread = warp * 32;
+        mix.epoch = 1;
+        mix.kind = Kind::Mix;
+        mix.array = 0;
+        mix.offset = 5 + warp;
+        records.push_back(mix);
+    }
+    return records;
+}
+
+TEST(Grouping, RecordsInEmulatorOrderGiveTheEventsOfAnyOrder)
+{
+    // The emulator's order takes a quicker way (occurrences counted as the
+    // records come, each warp's records of a step sorted on their own, the
+    // Mix records merged in); any order takes the general one. A lane that
+    // records one seq number twice, with another offset (a duplicate, as a
+    // GPU buffer may hold), counts it as its next occurrence either way.
+    std::vector<LaneRecord> sample = sample_records();
+    LaneRecord twice = sample.back();
+    twice.offset += 4;
+    sample.push_back(twice);
+    const std::vector<LaneRecord> ordered = in_emulator_order(sample);
+    const BlockTrace got = group_block(3, 64, ordered);
+    std::mt19937 rng(49);
+    for (int round = 0; round < 10; ++round) {
+        std::vector<LaneRecord> shuffled = ordered;
+        std::shuffle(shuffled.begin(), shuffled.end(), rng);
+        const BlockTrace expected = group_block(3, 64, shuffled);
+        EXPECT_EQ(got.steps, expected.steps);
+        EXPECT_TRUE(got.events == expected.events);
+        EXPECT_TRUE(got.mix == expected.mix);
+    }
+    // The duplicate joined its twin's event as the lane's next occurrence:
+    // thread 63's vote at line 23 is not recorded (t < 40 only), so the last
+    // record is its shuffle at line 22, and its copy makes a second event there.
+    const WarpEvent* second = find_event(got, 1, 22, 1);
+    ASSERT_NE(second, nullptr);
+    EXPECT_EQ(second->mask, LaneMask(1) << 31);
+    EXPECT_EQ(second->offset[31], 4u);
 }
 
 TEST(Grouping, SampleKernelEventsAndSteps)

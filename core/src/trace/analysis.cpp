@@ -2,6 +2,7 @@
 #include "warplab/trace/analysis.h"
 
 #include <algorithm>
+#include <bit>
 #include <set>
 
 namespace wl::trace {
@@ -115,23 +116,26 @@ void add_memory_event(StepMetrics& m, const WarpEvent& e)
     }
 }
 
-// Thread, warp and line counts over the work events of one step.
+// Thread, warp and line counts over the work events of one step. A thread is
+// its warp and lane (thread_of), so each warp's working lanes as one mask
+// count its threads.
 struct StepCensus {
-    std::set<std::uint32_t> threads, warps, partial, lines;
+    std::map<std::uint32_t, LaneMask> lanes_by_warp;
+    std::set<std::uint32_t> partial, lines;
 
-    void add(const BlockTrace& block, const WarpEvent& e)
+    void add(const WarpEvent& e)
     {
         if (!is_work(e.kind)) return;
-        for_each_lane(working_lanes(e), [&](unsigned lane) { threads.insert(thread_of(block, e, lane)); });
-        warps.insert(e.warp);
+        lanes_by_warp[e.warp] |= working_lanes(e);
         if (partially_active(e)) partial.insert(e.warp);
         lines.insert(e.site.line);
     }
 
     void store_into(StepMetrics& m) const
     {
-        m.active_threads = static_cast<std::uint32_t>(threads.size());
-        m.active_warps = static_cast<std::uint32_t>(warps.size());
+        m.active_threads = 0;
+        for (const auto& [warp, lanes] : lanes_by_warp) m.active_threads += static_cast<std::uint32_t>(std::popcount(lanes));
+        m.active_warps = static_cast<std::uint32_t>(lanes_by_warp.size());
         m.partial_warps = static_cast<std::uint32_t>(partial.size());
         m.lines.assign(lines.begin(), lines.end());
     }
@@ -251,15 +255,25 @@ std::uint32_t constant_addresses(LaneMask mask, LaneOffsets offset)
 
 SectorCost global_sector_cost(LaneMask mask, LaneOffsets offset, unsigned size)
 {
-    std::set<std::uint64_t> bytes;
-    for_each_lane(lanes_in(mask, offset), [&](unsigned lane) {
-        for (unsigned b = 0; b < std::max(size, 1u); ++b) bytes.insert(offset[lane] + b);
-    });
-    std::set<std::uint64_t> sectors;
-    for (std::uint64_t byte : bytes) sectors.insert(byte / kSectorBytes);
+    // The lanes' byte ranges [first, end) in order: their union's bytes and the sectors it reaches.
+    std::array<std::pair<std::uint64_t, std::uint64_t>, kMaxWarpSize> ranges;
+    std::size_t n = 0;
+    for_each_lane(lanes_in(mask, offset), [&](unsigned lane) { ranges[n++] = {offset[lane], offset[lane] + std::max(size, 1u)}; });
+    std::sort(ranges.begin(), ranges.begin() + n);
+    std::uint64_t bytes = 0, sectors = 0, covered = 0;  // covered: the union's end so far
+    for (std::size_t i = 0; i < n; ++i) {
+        const auto [first, end] = ranges[i];
+        if (end <= covered) continue;
+        const std::uint64_t from = std::max(first, covered);
+        bytes += end - from;
+        // The sectors of [from, end), less the one the union reached already.
+        const std::uint64_t first_sector = from / kSectorBytes, last_sector = (end - 1) / kSectorBytes;
+        sectors += last_sector - first_sector + 1 - (covered > 0 && (covered - 1) / kSectorBytes == first_sector ? 1 : 0);
+        covered = end;
+    }
     SectorCost cost;
-    cost.sectors = static_cast<std::uint32_t>(sectors.size());
-    cost.ideal = static_cast<std::uint32_t>((bytes.size() + kSectorBytes - 1) / kSectorBytes);
+    cost.sectors = static_cast<std::uint32_t>(sectors);
+    cost.ideal = static_cast<std::uint32_t>((bytes + kSectorBytes - 1) / kSectorBytes);
     return cost;
 }
 
@@ -274,7 +288,7 @@ std::vector<StepMetrics> analyze_steps(const BlockTrace& block)
     for (const WarpEvent& e : block.events) {
         if (e.step >= metrics.size()) continue;  // not produced by group_block
         StepMetrics& m = metrics[e.step];
-        census[e.step].add(block, e);
+        census[e.step].add(e);
         add_memory_event(m, e);
         if (e.kind == Kind::SyncThreads) m.has_barrier_end = true;
         if (is_collective(e.kind)) m.collectives += 1;

@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 
 namespace wl::trace {
 namespace {
@@ -106,8 +107,66 @@ bool lane_step_order(const LaneRecord& a, const LaneRecord& b)
            (std::tie(a.thread, a.epoch, a.sub) == std::tie(b.thread, b.epoch, b.sub) && program_order(a, b));
 }
 
+// Each lane's records in lane-step order, wherever they are: true for the
+// emulator's, which each lane appends as it runs (bookkeeping aside, which
+// has no occurrence). Threads beyond kMaxThreads are not looked for.
+constexpr std::uint32_t kMaxThreads = 1u << 16;
+bool lanes_arrive_in_step_order(const std::vector<LaneRecord>& records)
+{
+    std::vector<const LaneRecord*> last;  // by thread
+    for (const LaneRecord& r : records) {
+        if (is_bookkeeping(r)) continue;
+        if (r.thread >= kMaxThreads) return false;
+        if (r.thread >= last.size()) last.resize(r.thread + 1, nullptr);
+        const LaneRecord*& previous = last[r.thread];
+        if (previous && lane_step_order(r, *previous)) return false;
+        previous = &r;
+    }
+    return true;
+}
+
+// One lane's records at one site, kind and space so far: those of its latest step.
+struct SiteCount {
+    StepKey step;
+    std::uint32_t count = 0;
+};
+struct LaneSite {
+    std::uint32_t thread, file_hash, line;
+    Kind kind;
+    Space space;
+    bool operator==(const LaneSite&) const = default;
+};
+struct LaneSiteHash {
+    std::size_t operator()(const LaneSite& s) const
+    {
+        std::uint64_t h = (std::uint64_t(s.thread) << 32 | s.file_hash) * 0x9E3779B97F4A7C15ull;
+        h ^= (std::uint64_t(s.line) << 16 | std::uint64_t(s.kind) << 8 | std::uint64_t(s.space)) * 0xBF58476D1CE4E5B9ull;
+        return static_cast<std::size_t>(h ^ (h >> 29));
+    }
+};
+
+// In one pass over records whose lanes arrive in lane-step order: a lane's
+// count at a site starts again where its step changes.
+void number_in_arrival_order(std::vector<LaneRecord>& records)
+{
+    std::unordered_map<LaneSite, SiteCount, LaneSiteHash> seen;
+    for (LaneRecord& r : records) {
+        if (is_bookkeeping(r)) {
+            occurrence(r) = 0;
+            continue;
+        }
+        SiteCount& c = seen[{r.thread, r.file_hash, r.line, r.kind, r.space}];
+        if (c.step != step_key(r)) c = {step_key(r), 0};
+        occurrence(r) = c.count++;
+    }
+}
+
 void number_occurrences(std::vector<LaneRecord>& records)
 {
+    if (lanes_arrive_in_step_order(records)) {
+        number_in_arrival_order(records);
+        return;
+    }
     std::sort(records.begin(), records.end(), lane_step_order);
     std::map<std::tuple<Site, Kind, Space>, std::uint32_t> seen;  // one lane's records so far at each site of this step
     for (std::size_t i = 0; i < records.size(); ++i) {
@@ -125,13 +184,82 @@ auto event_fields(const LaneRecord& r, unsigned width)
                            r.size);
 }
 
+bool event_order(const LaneRecord& a, const LaneRecord& b, unsigned width)
+{
+    const auto ka = event_fields(a, width), kb = event_fields(b, width);
+    return ka < kb || (ka == kb && program_order(a, b));
+}
+
+// The first fields of event_order: a step's warps in turn, steps in order.
+bool step_warp_order(const LaneRecord& a, const LaneRecord& b, unsigned width)
+{
+    return std::make_tuple(a.epoch, a.sub, a.thread / width) < std::make_tuple(b.epoch, b.sub, b.thread / width);
+}
+
+// At most this fraction (1/16) of the records out of step and warp order, and
+// sorting by warp is worth it.
+constexpr std::size_t kMostlyOrdered = 16;
+// The most records of one warp and step that sort_warp_step copies aside (14 MiB).
+constexpr std::size_t kMostRecordsCopied = std::size_t(1) << 18;
+
+// A record's place among one warp's records of one step, and where it is: the
+// fields of event order up to the lane and its seq number. No two records of
+// a step share them (a lane's records at one site, of one kind and space,
+// differ in occurrence), so the key alone orders them.
+struct KeyedRecord {
+    std::uint64_t site, what, lane;  // (file, line), (kind, space, occurrence, array, size), (thread, seq)
+    std::uint32_t index;
+    bool operator<(const KeyedRecord& o) const { return std::tie(site, what, lane) < std::tie(o.site, o.what, o.lane); }
+};
+KeyedRecord keyed(const LaneRecord& r, std::uint32_t index)
+{
+    return {std::uint64_t(r.file_hash) << 32 | r.line,
+            std::uint64_t(r.kind) << 56 | std::uint64_t(r.space) << 48 | std::uint64_t(occurrence(r)) << 16 |
+                std::uint64_t(r.array) << 8 | r.size,
+            std::uint64_t(r.thread) << 32 | r.seq, index};
+}
+
+// Sorts one warp's records of one step, [first, end), by event order: their
+// keys sorted, then the records copied in that order.
+using RecordIt = std::vector<LaneRecord>::iterator;
+void sort_warp_step(RecordIt first, RecordIt end, unsigned width, std::vector<KeyedRecord>& keys, std::vector<LaneRecord>& copy)
+{
+    const std::size_t n = static_cast<std::size_t>(end - first);
+    if (n > kMostRecordsCopied) {
+        std::sort(first, end, [width](const LaneRecord& a, const LaneRecord& b) { return event_order(a, b, width); });
+        return;
+    }
+    keys.clear();
+    for (std::size_t i = 0; i < n; ++i) keys.push_back(keyed(first[i], static_cast<std::uint32_t>(i)));
+    std::sort(keys.begin(), keys.end());
+    copy.clear();
+    for (const KeyedRecord& k : keys) copy.push_back(first[k.index]);
+    std::copy(copy.begin(), copy.end(), first);
+}
+
 // One event's records lie together, a step's events together, steps in order.
+// Where the records come mostly in step and warp order already (the
+// emulator's: each warp runs to its barrier in turn, and the instruction
+// counts come last), the few that do not are merged in, and each warp's
+// records of a step sorted on their own: a fraction of sorting them all.
 void sort_by_event(std::vector<LaneRecord>& records, unsigned width)
 {
-    std::sort(records.begin(), records.end(), [width](const LaneRecord& a, const LaneRecord& b) {
-        const auto ka = event_fields(a, width), kb = event_fields(b, width);
-        return ka < kb || (ka == kb && program_order(a, b));
-    });
+    const auto by_event = [width](const LaneRecord& a, const LaneRecord& b) { return event_order(a, b, width); };
+    const auto by_step_warp = [width](const LaneRecord& a, const LaneRecord& b) { return step_warp_order(a, b, width); };
+    const auto tail = std::is_sorted_until(records.begin(), records.end(), by_step_warp);
+    if (std::size_t(records.end() - tail) > records.size() / kMostlyOrdered) {
+        std::sort(records.begin(), records.end(), by_event);
+        return;
+    }
+    std::sort(tail, records.end(), by_event);
+    std::inplace_merge(records.begin(), tail, records.end(), by_step_warp);
+    std::vector<KeyedRecord> keys;
+    std::vector<LaneRecord> copy;
+    for (auto first = records.begin(); first != records.end();) {
+        const auto end = std::find_if(first, records.end(), [&](const LaneRecord& r) { return by_step_warp(*first, r); });
+        sort_warp_step(first, end, width, keys, copy);
+        first = end;
+    }
 }
 
 // An event's records: [first, first + lanes) of the records in event order.

@@ -339,7 +339,7 @@ inline std::uint32_t stamp_clock(const Block& b, const Lane& lane, const SharedC
 
 // The access's words from w on (those the quick pass left) checked and stamped, every rule applied:
 // a message for each stamp unordered with it (clash), a fault for a read of bytes not written.
-[[gnu::cold, gnu::noinline]] void stamp_carefully(Block& b, Lane& lane, const SharedCheck& c, std::size_t byte, std::size_t w,
+[[gnu::cold, gnu::noinline]] void stamp_carefully(Block& b, Lane& lane, const SharedCheck c, std::size_t byte, std::size_t w,
                                                   const void* stored, const MemoryAccess& a)
 {
     AccessFacts facts{c.atomic, c.kind == Kind::Store ? stored : nullptr};
@@ -417,18 +417,23 @@ void access_shared_lanes(const SharedLanes& at, const unsigned* flats, unsigned 
 {
     if (count == 0) return;
     Block& b = *tls_pass.block;
-    const bool stores = at.kind == Kind::Store;
-    with_size(at.size, [&](auto size) {
+    // A load's lanes and a store's, of each size, have loops of their own: the kind and size are constants in them.
+    const auto lanes = [&](auto stores, auto size) {
         constexpr unsigned kSize = decltype(size)::value;
-        const SharedCheck c = shared_check(b, at.kind, kSize, false, at.file, at.line);
+        constexpr Kind kKind = decltype(stores)::value ? Kind::Store : Kind::Load;
+        const SharedCheck c = shared_check(b, kKind, kSize, false, at.file, at.line);
         for (unsigned k = 0; k < count; ++k) {
             const auto describe = [&] {
                 const auto index = static_cast<long long>((ptrs[k] - at.base) / at.elem);
-                return MemoryAccess{at.name, index, at.file, at.line, at.kind, kSize, ptrs[k], false, at.shape};
+                return MemoryAccess{at.name, index, at.file, at.line, kKind, kSize, ptrs[k], false, at.shape};
             };
             check_shared(b, b.lanes[flats[k]], c, ptrs[k], stores ? data[k] : nullptr, describe, [&] { enter_lane(flats[k]); });
             move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
         }
+    };
+    with_size(at.size, [&](auto size) {
+        if (at.kind == Kind::Store) lanes(std::true_type{}, size);
+        else lanes(std::false_type{}, size);
     });
     enter_lane(flats[count - 1]);
 }

@@ -75,6 +75,36 @@ __global__ void write_after_unsynced_read(int* out)
     if (threadIdx.x == 34) word[0] = 2;                                     // FAULT(write_after_unsynced_read)
 }
 
+// Thread 3 (warp 0) reads tile[40] through peek, a site first used before
+// eight others on consecutive lines (one for every slot a block keeps sites
+// at hand in: the stamp's site comes from the block's table); thread 40
+// (warp 1) then overwrites it in the same barrier interval. The interval
+// before only reads.
+__device__ int peek(const int* tile, unsigned i)
+{
+    return tile[i];  // FAULT(peek)
+}
+
+__global__ void race_at_an_early_site(int* out)
+{
+    __shared__ int tile[64];
+    const unsigned t = threadIdx.x;
+    tile[t] = t;
+    __syncthreads();
+    int sum = peek(tile, (t + 1) % 64);
+    sum += tile[(t + 2) % 64];
+    sum += tile[(t + 3) % 64];
+    sum += tile[(t + 4) % 64];
+    sum += tile[(t + 5) % 64];
+    sum += tile[(t + 6) % 64];
+    sum += tile[(t + 7) % 64];
+    sum += tile[(t + 8) % 64];
+    sum += tile[(t + 9) % 64];
+    __syncthreads();
+    if (t == 3) out[0] = peek(tile, 40);
+    if (t == 40) tile[40] = sum;  // FAULT(race_after_many_sites)
+}
+
 // Reads a shared tile that nobody wrote.
 __global__ void read_uninitialised_shared(int* out)
 {

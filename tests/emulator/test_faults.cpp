@@ -134,6 +134,20 @@ TEST_P(FaultTest, DataRaceWithAnEarlierOfTwoReads)
                  {"data race", "word[0]", "written here", "read by thread (0,0,0)"});
 }
 
+TEST_P(FaultTest, DataRaceNamesTheOtherAccessAtASiteFirstUsedLongBefore)
+{
+    // Warp 0 runs first in the last interval: thread 3's read through peek
+    // comes before thread 40's write, which races with it. peek's line was the
+    // block's second site, eight sites on consecutive lines ago (so that it is
+    // found in the block's table, not among the sites at hand): the report
+    // names that line, not another site of the table.
+    int* out = emu.alloc<int>(1);
+    auto f = fault_of([&] { run(emu, "race_at_an_early_site", dim3(1), dim3(64), out); });
+    ASSERT_TRUE(f);
+    expect_fault(*f, "race_at_an_early_site", {0, 0, 0}, uint3{40, 0, 0}, "race_after_many_sites",
+                 {"data race", "tile[40]", "written here", "read by thread (3,0,0)", site_of("peek")});
+}
+
 TEST_P(FaultTest, ReadOfUninitialisedSharedInAnUnwatchedBlock)
 {
     // Three blocks of 32: blocks 0 and 2 fill their tiles and read them back

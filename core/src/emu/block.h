@@ -184,6 +184,9 @@ struct Block {
     std::vector<LaneRecord>* records = nullptr;
     std::size_t max_records = 0;  // the watched block records no more (records_cut)
     bool records_cut = false;
+    // The source file its records named last, and its hash (LaneRecord::file_hash): a block records from a file or two.
+    const char* recorded_file = nullptr;
+    std::uint32_t recorded_file_hash = trace::file_hash("");
     std::vector<Warning> warnings;  // one per site and kind
     std::optional<Fault> fault;
     // Kept as lanes arrive, so that the common case of a barrier (every lane

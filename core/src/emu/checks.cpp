@@ -91,7 +91,11 @@ void record_watched(Lane& lane, Kind kind, Space space, unsigned size, std::uint
     r.epoch = lane.epoch;
     r.sub = lane.sub;
     r.line = line;
-    r.file_hash = trace::file_hash(file ? file : "");
+    if (file != b.recorded_file) {
+        b.recorded_file = file;
+        b.recorded_file_hash = trace::file_hash(file ? file : "");
+    }
+    r.file_hash = b.recorded_file_hash;
     r.kind = kind;
     r.space = space;
     r.size = static_cast<std::uint8_t>(size);

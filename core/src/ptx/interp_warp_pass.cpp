@@ -295,10 +295,15 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         if (tallied) [[unlikely]] reach(pc - 1, 1);
         LaneMask exec = live;  // the lanes whose guard lets them execute
         if (in->pred != kNoReg) {
-            const bool negated = (in->flags & kNegPred) != 0;
+            const std::uint32_t p = in->pred;
+            const std::uint64_t negated = (in->flags & kNegPred) != 0;
             exec = 0;
-            for (LaneMask m = live; m; m &= m - 1)
-                if (((lanes[std::countr_zero(m)].r[in->pred] & 1) != 0) != negated) exec |= LaneMask{1} << std::countr_zero(m);
+            if (live == whole) {  // lanes 0 .. count - 1: no mask to walk
+                for (unsigned k = 0; k < count; ++k) exec |= ((lanes[k].r[p] ^ negated) & 1) << k;
+            } else {
+                for (LaneMask m = live; m; m &= m - 1)
+                    exec |= ((lanes[std::countr_zero(m)].r[p] ^ negated) & 1) << std::countr_zero(m);
+            }
             if (!exec) continue;
         }
 // Every lane of the group's first `whole` executes (the common case: a
@@ -375,10 +380,17 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
 // bar.sync reached by the lanes `exec` (pc: the instruction after it): they arrive as one batch.
 void Interpreter::arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc)
 {
-    unsigned flats[kMaxWarpSize], count = 0;
-    for (LaneMask m = exec; m; m &= m - 1) {
-        lanes[std::countr_zero(m)].run->pc = pc;
-        flats[count++] = lanes[std::countr_zero(m)].flat;
+    unsigned flats[kMaxWarpSize];
+    const unsigned count = emu::detail::bit_count(exec);
+    auto arrive = [&](unsigned i, PassLane& lane) {
+        lane.run->pc = pc;
+        flats[i] = lane.flat;
+    };
+    if (exec == lanes_below(count)) {  // the pass's first lanes (a converged warp): no mask to walk
+        for (unsigned k = 0; k < count; ++k) arrive(k, lanes[k]);
+    } else {
+        unsigned i = 0;
+        for (LaneMask m = exec; m; m &= m - 1) arrive(i++, lanes[std::countr_zero(m)]);
     }
     emu::detail::barrier_arrive_lanes(flats, count, file(in), line(in));
 }

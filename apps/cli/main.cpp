@@ -318,12 +318,13 @@ int trace(const TraceArgs& a)
     if (a.json || !a.out.empty()) {
         // Streamed, not dumped to a string first: at the record cap the text is
         // hundreds of megabytes beside the document (docs/emulator.md's bound).
-        const nlohmann::json doc = trace_document(*lab, req, run);
         if (a.out.empty()) {
-            std::cout << std::setw(1) << doc << "\n" << std::flush;
+            write_trace_document(std::cout, *lab, req, run);
+            std::cout << "\n" << std::flush;
         } else {
             std::ofstream f(a.out);
-            if (!(f << std::setw(1) << doc << "\n")) throw std::invalid_argument("cannot write " + a.out);
+            write_trace_document(f, *lab, req, run);
+            if (!(f << "\n")) throw std::invalid_argument("cannot write " + a.out);
             std::fprintf(stderr, "wrote %s\n", a.out.c_str());
         }
     }

@@ -40,7 +40,9 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req)
     return TracedRun{std::move(watched), std::move(result)};
 }
 
-nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run)
+namespace {
+
+nlohmann::json document(const Lab& lab, const RunRequest& req, const TracedRun& run, wl::trace::Events events)
 {
     nlohmann::json doc = wl::trace::trace_document_header();
     doc["lab"] = lab.id;
@@ -61,12 +63,24 @@ nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const Trace
     if (!run.result.grid_dim.empty()) doc["grid_dim"] = run.result.grid_dim;
     if (!run.result.check.empty()) doc["result"]["check"] = run.result.check;
     if (!run.result.path.empty()) doc["path"] = run.result.path;  // which launch a version of several took
-    doc["blocks"] = nlohmann::json::array({wl::trace::block_to_json(run.block, run.steps, run.shared_after)});
+    doc["blocks"] = nlohmann::json::array({wl::trace::block_to_json(run.block, run.steps, run.shared_after, events)});
     doc["totals"] = wl::trace::totals_to_json(run.totals);
     if (!run.result.warnings.empty()) doc["warnings"] = run.result.warnings;  // the emulator's, one line each
     if (run.result.records_cut) doc["records_cut"] = true;                    // the watched block's trace ends early
     if (run.block.end == wl::trace::TraceEnd::InLastStep) doc["records_cut_within_step"] = true;  // its last step in part
     return doc;
+}
+
+}  // namespace
+
+nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run)
+{
+    return document(lab, req, run, wl::trace::Events::InJson);
+}
+
+void write_trace_document(std::ostream& out, const Lab& lab, const RunRequest& req, const TracedRun& run)
+{
+    wl::trace::write_document(out, document(lab, req, run, wl::trace::Events::Written), run.block);
 }
 
 nlohmann::json run_extras(const TracedRun& run)

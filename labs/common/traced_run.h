@@ -2,6 +2,7 @@
 // shows of one version, and its JSON document (docs/trace-format.md).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <ostream>
 
 #include "labs/common/lab.h"
 #include "warplab/trace/block_analysis.h"
@@ -18,6 +19,11 @@ struct TracedRun : wl::trace::BlockAnalysis {
 TracedRun trace_version(const Lab& lab, const RunRequest& req);
 
 nlohmann::json trace_document(const Lab& lab, const RunRequest& req, const TracedRun& run);
+
+// Writes trace_document's JSON as `out << std::setw(1) << document` would,
+// byte for byte, without holding its events as JSON (a large trace's text
+// is hundreds of megabytes).
+void write_trace_document(std::ostream& out, const Lab& lab, const RunRequest& req, const TracedRun& run);
 
 // What the document leaves out and a front end that loads a run draws (the
 // viewer in a browser, whose traces run in a Worker): the problem line, how

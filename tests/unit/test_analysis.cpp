@@ -2,7 +2,9 @@
 // built from lane records as a backend would emit them.
 #include <gtest/gtest.h>
 
+#include <iomanip>
 #include <map>
+#include <sstream>
 
 #include "warplab/trace/analysis.h"
 #include "warplab/trace/json.h"
@@ -288,6 +290,41 @@ TEST(TraceJson, FieldNames)
     EXPECT_EQ(j.at("steps").at(2).at("shared_after").at("0").at(0), 10);
     EXPECT_EQ(j.at("totals").at("partial_warp_steps"), 2);
     EXPECT_THROW(kind_from_name("jump"), std::invalid_argument);
+}
+
+// write_document gives the text `out << std::setw(1) << document` gives, byte
+// for byte: a document around one block (a header, a string to escape, the
+// block's steps, shared contents and totals), with events of full, partial and
+// no lanes (an empty list), and a 64-lane warp's lanes beyond 32.
+TEST(TraceJson, WrittenDocumentIsTheDocumentsIndentedText)
+{
+    BlockTrace b = strided_reduction_trace();
+    WarpEvent wide = b.events.front();
+    wide.mask = (LaneMask(1) << 63) | (LaneMask(1) << 40) | 1u;
+    wide.offset[63] = std::uint64_t(1) << 40;
+    wide.value[63] = {~std::uint64_t(0), 7};
+    b.events.push_back(wide);
+    WarpEvent none = b.events.front();
+    none.mask = 0;
+    b.events.push_back(none);
+    const std::vector<StepMetrics> m = analyze_steps(b);
+    const std::vector<SharedSnapshot> s = shared_contents(b);
+    const auto document = [&](Events events) {
+        nlohmann::json doc = {{"lab", "reduction"}, {"note", "a \"quoted\" line\tand a tab"}, {"n", 64}};
+        doc["blocks"] = nlohmann::json::array({block_to_json(b, m, s, events)});
+        return doc;
+    };
+    std::ostringstream expected, written;
+    expected << std::setw(1) << document(Events::InJson);
+    write_document(written, document(Events::Written), b);
+    EXPECT_EQ(written.str(), expected.str());
+    // A block without events writes them as [] too.
+    b.events.clear();
+    std::ostringstream expected_empty, written_empty;
+    expected_empty << std::setw(1) << document(Events::InJson);
+    write_document(written_empty, document(Events::Written), b);
+    EXPECT_EQ(written_empty.str(), expected_empty.str());
+    EXPECT_NE(written_empty.str().find("\"events\": []"), std::string::npos);
 }
 
 }  // namespace

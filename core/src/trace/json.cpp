@@ -1,6 +1,9 @@
 // JSON writer and reader for one traced block (docs/trace-format.md).
 #include "warplab/trace/json.h"
 
+#include <array>
+#include <charconv>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -18,10 +21,21 @@ namespace {
 
 using nlohmann::json;
 
-json event_to_json(const WarpEvent& e)
+// What a block's "events" hold until write_document writes them (a string no
+// trace has: JSON text writes a control character as an escape).
+const std::string kEventsWritten = std::string("\x01") + "events written by write_document";
+
+// One active lane of an event, as the JSON lists it: [lane, offset, value[0], value[1]].
+std::array<std::uint64_t, 4> lane_fields(const WarpEvent& e, unsigned lane)
 {
-    json lanes = json::array();
-    for_each_lane(e.mask, [&](unsigned lane) { lanes.push_back({lane, e.offset[lane], e.value[lane][0], e.value[lane][1]}); });
+    return {lane, e.offset[lane], e.value[lane][0], e.value[lane][1]};
+}
+
+// An event, its lanes left out where write_document writes them (an empty list holds their place).
+json event_to_json(const WarpEvent& e, Events lanes = Events::InJson)
+{
+    json list = json::array();
+    if (lanes == Events::InJson) for_each_lane(e.mask, [&](unsigned lane) { list.push_back(lane_fields(e, lane)); });
     return {{"step", e.step},
             {"warp", e.warp},
             {"line", e.site.line},
@@ -32,7 +46,7 @@ json event_to_json(const WarpEvent& e)
             {"array", e.array},
             {"mask", e.mask},
             {"existing", e.existing},
-            {"lanes", std::move(lanes)}};
+            {"lanes", std::move(list)}};
 }
 
 // A lane number below the trace's width, or an error naming it.
@@ -274,7 +288,7 @@ std::vector<MixCount> mix_from_json(const json& list)
 }  // namespace
 
 json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& steps,
-                   const std::vector<SharedSnapshot>& shared_after)
+                   const std::vector<SharedSnapshot>& shared_after, Events events)
 {
     json step_list = json::array();
     for (std::uint32_t i = 0; i < block.steps.size(); ++i)
@@ -282,16 +296,174 @@ json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& step
                                          i < shared_after.size() ? &shared_after[i] : nullptr));
     json arrays = json::array();
     for (const SharedArrayInfo& a : block.shared_arrays) arrays.push_back(array_to_json(a));
-    json events = json::array();
-    for (const WarpEvent& e : block.events) events.push_back(event_to_json(e));
-
     json j = {{"block", block.block},         {"threads", block.threads},
               {"warp_size", block.warp_size}, {"shared_arrays", std::move(arrays)},
               {"steps", std::move(step_list)}};
     if (!steps.empty()) j["totals"] = totals_to_json(totals(steps));
-    j["events"] = std::move(events);
+    if (events == Events::Written) {
+        j["events"] = kEventsWritten;
+    } else {
+        json list = json::array();
+        for (const WarpEvent& e : block.events) list.push_back(event_to_json(e));
+        j["events"] = std::move(list);
+    }
     if (has_mix(block.mix)) j["mix"] = mix_to_json(block.mix);
     return j;
+}
+
+namespace {
+
+// The serializer's many small writes gathered into large ones to the stream.
+class BufferedOutput : public nlohmann::detail::output_adapter_protocol<char> {
+public:
+    explicit BufferedOutput(std::ostream& out) : out_(out) { buffer_.reserve(kBytes); }
+    ~BufferedOutput() override { flush(); }
+    void write_character(char c) override
+    {
+        buffer_.push_back(c);
+        if (buffer_.size() >= kBytes) flush();
+    }
+    void write_characters(const char* s, std::size_t length) override
+    {
+        buffer_.append(s, length);
+        if (buffer_.size() >= kBytes) flush();
+    }
+    void flush()
+    {
+        out_.write(buffer_.data(), static_cast<std::streamsize>(buffer_.size()));
+        buffer_.clear();
+    }
+
+private:
+    static constexpr std::size_t kBytes = std::size_t(1) << 16;
+    std::ostream& out_;
+    std::string buffer_;
+};
+
+// Text as nlohmann's serializer writes it with an indent of one space a level:
+// the document's frame, its values, and each event as event_to_json's.
+class IndentedWriter {
+public:
+    explicit IndentedWriter(std::ostream& out)
+        : output_(std::make_shared<BufferedOutput>(out)), values_(output_, ' ')
+    {
+    }
+
+    void value(const json& v, unsigned indent) { values_.dump(v, true, false, 1, indent); }
+    void text(std::string_view s) { output_->write_characters(s.data(), s.size()); }
+    void line_start(unsigned indent)
+    {
+        if (spaces_.size() < indent) spaces_.resize(indent, ' ');
+        output_->write_characters(spaces_.data(), indent);
+    }
+    void number(std::uint64_t n)
+    {
+        char digits[24];
+        const auto end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+        output_->write_characters(digits, static_cast<std::size_t>(end - digits));
+    }
+    // "key": , at the start of an object's member.
+    void key(std::string_view k, unsigned indent)
+    {
+        line_start(indent);
+        value(json(k), indent);
+        text(": ");
+    }
+
+    // An array or object of `count` elements: write_element(i, indent) writes
+    // element i at the next level (its key first, for an object).
+    template <class WriteElement>
+    void frame(char open, char close, std::size_t count, unsigned indent, WriteElement write_element)
+    {
+        if (count == 0) {
+            const char empty[2] = {open, close};
+            text({empty, 2});
+            return;
+        }
+        text(open == '[' ? "[\n" : "{\n");
+        for (std::size_t i = 0; i < count; ++i) {
+            write_element(i, indent + 1);
+            text(i + 1 < count ? ",\n" : "\n");
+        }
+        line_start(indent);
+        output_->write_character(close);
+    }
+
+    // An array of numbers, one a line.
+    template <std::size_t N> void numbers(const std::array<std::uint64_t, N>& list, unsigned indent)
+    {
+        frame('[', ']', N, indent, [&](std::size_t i, unsigned at) {
+            line_start(at);
+            number(list[i]);
+        });
+    }
+
+private:
+    std::shared_ptr<BufferedOutput> output_;
+    nlohmann::detail::serializer<json> values_;
+    std::string spaces_;
+};
+
+// An object's members, in the order it keeps them, as (key, value) pairs.
+std::vector<std::pair<const std::string*, const json*>> members(const json& object)
+{
+    std::vector<std::pair<const std::string*, const json*>> out;
+    for (auto it = object.begin(); it != object.end(); ++it) out.emplace_back(&it.key(), &it.value());
+    return out;
+}
+
+// Writes an object member by member, write_value(key, value, indent) each
+// value after its key.
+template <class WriteValue>
+void write_object(IndentedWriter& w, const json& object, unsigned indent, WriteValue write_value)
+{
+    const auto list = members(object);
+    w.frame('{', '}', list.size(), indent, [&](std::size_t i, unsigned at) {
+        w.key(*list[i].first, at);
+        write_value(*list[i].first, *list[i].second, at);
+    });
+}
+
+// An event as event_to_json has it, its lanes written as they are read.
+void write_event(IndentedWriter& w, const WarpEvent& e, unsigned indent)
+{
+    write_object(w, event_to_json(e, Events::Written), indent, [&](const std::string& key, const json& value, unsigned at) {
+        if (key != "lanes") return w.value(value, at);
+        std::array<unsigned, kMaxWarpSize> lanes;
+        std::size_t active = 0;
+        for_each_lane(e.mask, [&](unsigned lane) { lanes[active++] = lane; });
+        w.frame('[', ']', active, at, [&](std::size_t i, unsigned lane_at) {
+            w.line_start(lane_at);
+            w.numbers(lane_fields(e, lanes[i]), lane_at);
+        });
+    });
+}
+
+}  // namespace
+
+void write_document(std::ostream& out, const json& document, const BlockTrace& block)
+{
+    IndentedWriter w(out);
+    const auto write_block = [&](const json& b, unsigned indent) {
+        write_object(w, b, indent, [&](const std::string& key, const json& value, unsigned at) {
+            if (key == "events" && value == kEventsWritten)
+                w.frame('[', ']', block.events.size(), at, [&](std::size_t i, unsigned event_at) {
+                    w.line_start(event_at);
+                    write_event(w, block.events[i], event_at);
+                });
+            else
+                w.value(value, at);
+        });
+    };
+    if (!document.is_object()) return w.value(document, 0);
+    write_object(w, document, 0, [&](const std::string& key, const json& value, unsigned at) {
+        if (key != "blocks" || !value.is_array()) return w.value(value, at);
+        w.frame('[', ']', value.size(), at, [&](std::size_t i, unsigned block_at) {
+            w.line_start(block_at);
+            if (value[i].is_object()) write_block(value[i], block_at);
+            else w.value(value[i], block_at);
+        });
+    });
 }
 
 BlockTrace block_from_json(const json& j)

@@ -2,6 +2,7 @@
 // The format is documented in docs/trace-format.md; the parse functions read
 // back exactly what block_to_json writes, so the viewer can load a file.
 #pragma once
+#include <ostream>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -18,10 +19,20 @@ constexpr int kTraceFormatVersion = 1;
 // the warplab that wrote it (warplab/version.h). Writers add their fields to it.
 nlohmann::json trace_document_header();
 
+// Where a block's events go: into the JSON, or left for write_document to
+// write (the JSON holds a placeholder).
+enum class Events { InJson, Written };
+
 // steps[i] and shared_after[i] describe block.steps[i]; either vector may be
 // shorter (or empty), and then those fields are left out of the step object.
 nlohmann::json block_to_json(const BlockTrace& block, const std::vector<StepMetrics>& steps,
-                             const std::vector<SharedSnapshot>& shared_after);
+                             const std::vector<SharedSnapshot>& shared_after, Events events = Events::InJson);
+
+// Writes `document` as `out << std::setw(1) << document` does, byte for byte,
+// where its one block came from block_to_json(block, ..., Events::Written):
+// the events from `block` as they come, never all of them as JSON at once
+// (a large trace's events are millions of lanes, hundreds of MB of text).
+void write_document(std::ostream& out, const nlohmann::json& document, const BlockTrace& block);
 
 nlohmann::json totals_to_json(const Totals& totals);
 Totals totals_from_json(const nlohmann::json& totals);  // its inverse

@@ -112,7 +112,8 @@ struct AccessStamp {
 // The last write or read of a shared word, as its shadow keeps it: the lane's clock, and the rest
 // packed in one word: the thread (a block's 1024 threads and its copy engine), the bytes of the word
 // touched (none: no access), two flags, the site as an index in the block's table (Block::shared_sites).
-// Its block is the running one, its barrier interval the word's (WordShadow::epoch).
+// Its block is the running one, its barrier interval the word's (WordShadow::epoch). Global
+// memory's stamps pack the same fields alike (global_races.cpp).
 struct SharedStamp {
     std::uint32_t clock;
     std::uint32_t packed;

@@ -58,15 +58,17 @@ struct GlobalStamp {
     std::uint32_t clock;
     std::uint32_t packed;
 };
-// The packed word's fields: the thread (a block's 1024 threads and its copy
-// engine), the bytes of the word touched, two flags, the site. A launch with
-// more sites than the field holds names its last one for those past it.
-constexpr unsigned kBytesShift = 11, kAtomicBit = 15, kBesideAtomicsBit = 16, kSiteShift = 17;
-constexpr std::uint32_t kThreadMask = (1u << kBytesShift) - 1, kMaxSite = (1u << (32 - kSiteShift)) - 1;
-constexpr unsigned thread_of(const GlobalStamp& s) { return s.packed & kThreadMask; }
-constexpr std::uint8_t bytes_of(const GlobalStamp& s) { return (s.packed >> kBytesShift) & 0xF; }
-constexpr bool atomic_of(const GlobalStamp& s) { return (s.packed >> kAtomicBit) & 1; }
-constexpr std::uint32_t site_of(const GlobalStamp& s) { return s.packed >> kSiteShift; }
+// The packed word's fields are a shared word's stamp's (packed_stamp, block.h). A
+// launch with more sites than the field holds names its last one for those past it.
+using packed_stamp::kAtomicBit;
+using packed_stamp::kBesideAtomicsBit;
+using packed_stamp::kBytesShift;
+using packed_stamp::kMaxSite;
+using packed_stamp::kSiteShift;
+constexpr unsigned thread_of(const GlobalStamp& s) { return packed_stamp::thread_of(s.packed); }
+constexpr std::uint8_t bytes_of(const GlobalStamp& s) { return packed_stamp::bytes_of(s.packed); }
+constexpr bool atomic_of(const GlobalStamp& s) { return packed_stamp::atomic_of(s.packed); }
+constexpr std::uint32_t site_of(const GlobalStamp& s) { return packed_stamp::site_of(s.packed); }
 
 // The last write, the last read, and the last read from another warp (of any
 // block) than that one.
@@ -369,7 +371,7 @@ AccessStamp full_stamp(const Block& b, const GlobalStamp& s)
         at = b.global->sites[site_of(s)];
     }
     return AccessStamp{thread_of(s), seg.epoch, s.clock, seg.block, at.first, at.second, true,
-                       atomic_of(s), bytes_of(s), ((s.packed >> kBesideAtomicsBit) & 1) != 0};
+                       atomic_of(s), bytes_of(s), packed_stamp::beside_atomics_of(s.packed)};
 }
 
 // The lock of the chunk an access is at (GlobalChunk::lock), through the compilers' atomic builtins on

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <system_error>
+#include <thread>
 #include <vector>
 
 #include "labs/common/index_limit.h"
@@ -51,14 +53,17 @@ inline Inputs make_inputs(const Shape& s, std::uint64_t seed)
 // The exact product in double (each product of two floats is exact in double;
 // the sum of K of them errs by about K·2^-53 relative, far below float's
 // rounding) and, beside it, S = sum_k |a_ik|·|b_kj|, which scales the
-// tolerance. rows < m computes only the first rows (a sample of C).
+// tolerance. rows < m computes only the first rows (a sample of C). Rows are
+// shared out among the host's cores where there are enough of them; each
+// element is summed over k in order whoever computes it, so the result is
+// the same bits on any number of cores.
 struct Reference {
     std::vector<double> c, abs;
 };
-inline Reference reference(const Shape& s, const std::vector<float>& a, const std::vector<float>& b, std::size_t rows)
+inline void sum_reference_rows(const Shape& s, const std::vector<float>& a, const std::vector<float>& b, Reference& r,
+                               std::size_t first, std::size_t end)
 {
-    Reference r{std::vector<double>(rows * s.n, 0.0), std::vector<double>(rows * s.n, 0.0)};
-    for (std::size_t i = 0; i < rows; ++i)
+    for (std::size_t i = first; i < end; ++i)
         for (std::size_t k = 0; k < s.k; ++k) {
             const double aik = a[i * s.k + k];
             const float* brow = &b[k * s.n];
@@ -69,6 +74,23 @@ inline Reference reference(const Shape& s, const std::vector<float>& a, const st
                 srow[j] += std::fabs(aik * brow[j]);
             }
         }
+}
+inline Reference reference(const Shape& s, const std::vector<float>& a, const std::vector<float>& b, std::size_t rows)
+{
+    Reference r{std::vector<double>(rows * s.n, 0.0), std::vector<double>(rows * s.n, 0.0)};
+    constexpr std::size_t kMultiplyAddsAThread = std::size_t(1) << 22;  // below this a thread costs more than it saves
+    const std::size_t wanted = std::min<std::size_t>(rows * s.n * s.k / kMultiplyAddsAThread, std::thread::hardware_concurrency());
+    const std::size_t per_thread = (rows + std::max<std::size_t>(wanted, 1) - 1) / std::max<std::size_t>(wanted, 1);
+    std::vector<std::thread> helpers;
+    std::size_t taken = std::min(rows, per_thread);  // rows [0, taken) are this thread's or a helper's
+    try {
+        for (; taken < rows; taken = std::min(rows, taken + per_thread))
+            helpers.emplace_back([&, first = taken] { sum_reference_rows(s, a, b, r, first, std::min(rows, first + per_thread)); });
+    } catch (const std::system_error&) {  // no more threads to be had: this one sums the rest
+    }
+    sum_reference_rows(s, a, b, r, 0, std::min(rows, per_thread));
+    sum_reference_rows(s, a, b, r, taken, rows);
+    for (std::thread& h : helpers) h.join();
     return r;
 }
 

@@ -16,6 +16,7 @@
 // schedule (a lane switch at every access) is run on the small shapes only.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cctype>
 
 #include "emulator/helpers.h"
@@ -104,6 +105,27 @@ TEST(MatmulCheck, ADroppedProductFails)
     std::vector<float> exact(ref.c.begin(), ref.c.end());
     exact[5] = std::nanf("");
     EXPECT_FALSE(matmul::compare(exact, ref.c, ref.abs, matmul::tolerance(s.k, false)).ok);
+}
+
+// The reference shares its rows out among the host's threads where the work
+// is large enough: 131 rows (odd, so the threads' shares differ) of a
+// 131x257x255 product are 8.6 M multiply-adds, two threads' worth or more.
+// Each element is summed over k in order by whichever thread, so C and S are
+// the same bits as one thread summing every row, and a row left out by the
+// sharing would stay 0 and differ.
+TEST(MatmulCheck, TheReferenceOnSeveralThreadsIsTheSameBitsAsOnOne)
+{
+    const matmul::Shape s{131, 257, 255};
+    const matmul::Inputs in = matmul::make_inputs(s, 3);
+    const matmul::Reference shared = matmul::reference(s, in.a, in.b, s.m);
+    matmul::Reference alone{std::vector<double>(s.m * s.n, 0.0), std::vector<double>(s.m * s.n, 0.0)};
+    matmul::sum_reference_rows(s, in.a, in.b, alone, 0, s.m);
+    EXPECT_TRUE(shared.c == alone.c);
+    EXPECT_TRUE(shared.abs == alone.abs);
+    // The first rows only, as the check of a large product takes them: the same rows.
+    const matmul::Reference first = matmul::reference(s, in.a, in.b, 100);
+    EXPECT_TRUE(std::equal(first.c.begin(), first.c.end(), alone.c.begin()));
+    EXPECT_EQ(first.c.size(), 100 * s.n);
 }
 
 // Bad shapes are refused with a sentence, before anything runs.

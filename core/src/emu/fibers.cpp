@@ -139,4 +139,11 @@ void enter_lane(unsigned flat)
 
 void leave_lane(bool ended) { leave_turn(tls_pass, ended); }
 
+void end_lanes(const unsigned* flats, unsigned count)
+{
+    WarpPass& p = tls_pass;
+    for (unsigned i = 0; i < count; ++i) set_state(p.block->lanes[flats[i]], LaneState::Done);
+    end_turns(p, count);
+}
+
 }  // namespace wl::emu::detail

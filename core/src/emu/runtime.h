@@ -111,6 +111,8 @@ unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth]);
 void enter_lane(unsigned flat);
 // Ends the entered lane's turn (ended: it finished its body).
 void leave_lane(bool ended);
+// The pass's lanes `flats`, none of them entered, finish their bodies together.
+void end_lanes(const unsigned* flats, unsigned count);
 // Fiber lanes: back to the scheduler until it resumes this lane.
 void wait_turn();
 

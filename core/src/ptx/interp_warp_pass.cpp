@@ -377,21 +377,29 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     }
 }
 
-// bar.sync reached by the lanes `exec` (pc: the instruction after it): they arrive as one batch.
-void Interpreter::arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc)
+// The lanes `exec` stop at the instruction before pc (a wait, their end):
+// each keeps pc, and `flats` their indices. Returns how many.
+static unsigned stop_lanes(PassLane* lanes, LaneMask exec, std::size_t pc, unsigned* flats)
 {
-    unsigned flats[kMaxWarpSize];
     const unsigned count = emu::detail::bit_count(exec);
-    auto arrive = [&](unsigned i, PassLane& lane) {
+    auto stop = [&](unsigned i, PassLane& lane) {
         lane.run->pc = pc;
         flats[i] = lane.flat;
     };
     if (exec == lanes_below(count)) {  // the pass's first lanes (a converged warp): no mask to walk
-        for (unsigned k = 0; k < count; ++k) arrive(k, lanes[k]);
+        for (unsigned k = 0; k < count; ++k) stop(k, lanes[k]);
     } else {
         unsigned i = 0;
-        for (LaneMask m = exec; m; m &= m - 1) arrive(i++, lanes[std::countr_zero(m)]);
+        for (LaneMask m = exec; m; m &= m - 1) stop(i++, lanes[std::countr_zero(m)]);
     }
+    return count;
+}
+
+// bar.sync reached by the lanes `exec` (pc: the instruction after it): they arrive as one batch.
+void Interpreter::arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc)
+{
+    unsigned flats[kMaxWarpSize];
+    const unsigned count = stop_lanes(lanes, exec, pc, flats);
     emu::detail::barrier_arrive_lanes(flats, count, file(in), line(in));
 }
 
@@ -402,6 +410,13 @@ void Interpreter::arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, 
 std::size_t Interpreter::general_lanes(PassLane* lanes, const Instr& in, std::size_t pc, LaneMask exec, LaneMask& live,
                                        Frame& fr, LaneGroup* work, unsigned& groups)
 {
+    if (in.op == Op::Ret || in.op == Op::Exit) {  // the kernel's end (a pass's kernel calls none of its functions)
+        unsigned flats[kMaxWarpSize];
+        const unsigned count = stop_lanes(lanes, exec, pc, flats);
+        emu::detail::end_lanes(flats, count);
+        live &= ~exec;
+        return pc;
+    }
     std::size_t next[kMaxWarpSize];
     for (LaneMask m = exec; m; m &= m - 1) {
         const unsigned k = std::countr_zero(m);

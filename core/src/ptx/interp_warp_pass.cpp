@@ -302,7 +302,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
                 for (unsigned k = 0; k < count; ++k) exec |= ((lanes[k].r[p] ^ negated) & 1) << k;
             } else {
                 for (LaneMask m = live; m; m &= m - 1)
-                    exec |= ((lanes[std::countr_zero(m)].r[p] ^ negated) & 1) << std::countr_zero(m);
+                    if ((lanes[std::countr_zero(m)].r[p] ^ negated) & 1) exec |= LaneMask{1} << std::countr_zero(m);
             }
             if (!exec) continue;
         }

@@ -5,11 +5,10 @@
 #include <cmath>
 #include <cstdint>
 #include <string>
-#include <system_error>
-#include <thread>
 #include <vector>
 
 #include "labs/common/index_limit.h"
+#include "warplab/parts.h"
 #include "warplab/random.h"
 
 namespace warplab::matmul {
@@ -78,19 +77,9 @@ inline void sum_reference_rows(const Shape& s, const std::vector<float>& a, cons
 inline Reference reference(const Shape& s, const std::vector<float>& a, const std::vector<float>& b, std::size_t rows)
 {
     Reference r{std::vector<double>(rows * s.n, 0.0), std::vector<double>(rows * s.n, 0.0)};
-    constexpr std::size_t kMultiplyAddsAThread = std::size_t(1) << 22;  // below this a thread costs more than it saves
-    const std::size_t wanted = std::min<std::size_t>(rows * s.n * s.k / kMultiplyAddsAThread, std::thread::hardware_concurrency());
-    const std::size_t per_thread = (rows + std::max<std::size_t>(wanted, 1) - 1) / std::max<std::size_t>(wanted, 1);
-    std::vector<std::thread> helpers;
-    std::size_t taken = std::min(rows, per_thread);  // rows [0, taken) are this thread's or a helper's
-    try {
-        for (; taken < rows; taken = std::min(rows, taken + per_thread))
-            helpers.emplace_back([&, first = taken] { sum_reference_rows(s, a, b, r, first, std::min(rows, first + per_thread)); });
-    } catch (const std::system_error&) {  // no more threads to be had: this one sums the rest
-    }
-    sum_reference_rows(s, a, b, r, 0, std::min(rows, per_thread));
-    sum_reference_rows(s, a, b, r, taken, rows);
-    for (std::thread& h : helpers) h.join();
+    constexpr std::size_t kMultiplyAddsAPart = std::size_t(1) << 22;  // below this a thread costs more than it saves
+    const std::size_t parts = wl::parts_for(rows * s.n * s.k, kMultiplyAddsAPart), per_part = (rows + parts - 1) / parts;
+    wl::run_parts(parts, [&](std::size_t p) { sum_reference_rows(s, a, b, r, std::min(rows, p * per_part), std::min(rows, (p + 1) * per_part)); });
     return r;
 }
 

@@ -198,6 +198,38 @@ TEST(Grouping, RecordsInEmulatorOrderGiveTheEventsOfAnyOrder)
     EXPECT_EQ(second->offset[31], 4u);
 }
 
+// A loop of 300 barrier intervals on a block of 96 threads (three warps), each
+// thread loading twice at line 40 and then storing at line 39 (its loop's head)
+// an interval, in the emulator's order (a warp's interval at a time, an
+// instruction lane by lane; the store sorts first, so no interval is in order):
+// 300 x 96 x 3 = 86,400 records, more than one core's share (2^16), so the
+// warps' steps are sorted in parts on the host's cores; the events are those
+// of the same records shuffled, sorted as one.
+TEST(Grouping, ALargeTraceSortedInPartsGivesTheEventsOfAnyOrder)
+{
+    Recorder rec;
+    for (std::uint32_t epoch = 0; epoch < 300; ++epoch) {
+        rec.key = {epoch, 0};
+        for (std::uint32_t warp = 0; warp < 3; ++warp)
+            for (std::uint32_t k = 0; k < 3; ++k)
+                for (std::uint32_t lane = 0; lane < 32; ++lane) {
+                    const std::uint32_t t = warp * 32 + lane;
+                    rec.add(t, k < 2 ? 40 : 39, k < 2 ? Kind::Load : Kind::Store, Space::Shared, 4 * ((t + 7 * epoch + k) % 96), 4, 0,
+                            epoch * 1000 + t);
+                }
+    }
+    ASSERT_GT(rec.records.size(), std::size_t(1) << 16);
+    const BlockTrace got = group_block(0, 96, rec.records);
+    std::vector<LaneRecord> shuffled = rec.records;
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937(49));
+    const BlockTrace expected = group_block(0, 96, shuffled);
+    EXPECT_EQ(got.steps.size(), 300u);
+    // Each warp's interval: two loads (occurrences 0 and 1) and a store: 300 x 3 x 3 events.
+    EXPECT_EQ(got.events.size(), 2700u);
+    EXPECT_EQ(got.steps, expected.steps);
+    EXPECT_TRUE(got.events == expected.events);
+}
+
 TEST(Grouping, SampleKernelEventsAndSteps)
 {
     const BlockTrace b = group_block(3, 64, sample_records());

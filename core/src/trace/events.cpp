@@ -11,6 +11,8 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "warplab/parts.h"
+
 namespace wl::trace {
 namespace {
 
@@ -201,6 +203,8 @@ bool step_warp_order(const LaneRecord& a, const LaneRecord& b, unsigned width)
 constexpr std::size_t kMostlyOrdered = 16;
 // The most records of one warp and step that sort_warp_step copies aside (14 MiB).
 constexpr std::size_t kMostRecordsCopied = std::size_t(1) << 18;
+// Records enough to sort on a core of their own (at 2^16, a thread costs a fraction of sorting them).
+constexpr std::size_t kRecordsAPart = std::size_t(1) << 16;
 
 // A record's place among one warp's records of one step, and where it is: the
 // fields of event order up to the lane and its seq number. No two records of
@@ -237,6 +241,20 @@ void sort_warp_step(RecordIt first, RecordIt end, unsigned width, std::vector<Ke
     std::copy(copy.begin(), copy.end(), first);
 }
 
+// Sorts each warp's records of a step in [first, end), a range sorted by step and warp.
+void sort_warp_steps(RecordIt first, RecordIt end, unsigned width)
+{
+    std::vector<KeyedRecord> keys;
+    std::vector<LaneRecord> copy;
+    while (first != end) {
+        const RecordIt group_end = std::upper_bound(first, end, *first, [width](const LaneRecord& a, const LaneRecord& b) {
+            return step_warp_order(a, b, width);
+        });
+        sort_warp_step(first, group_end, width, keys, copy);
+        first = group_end;
+    }
+}
+
 // One event's records lie together, a step's events together, steps in order.
 // Where the records come mostly in step and warp order already (the
 // emulator's: each warp runs to its barrier in turn, and the instruction
@@ -253,13 +271,15 @@ void sort_by_event(std::vector<LaneRecord>& records, unsigned width)
     }
     std::sort(tail, records.end(), by_event);
     std::inplace_merge(records.begin(), tail, records.end(), by_step_warp);
-    std::vector<KeyedRecord> keys;
-    std::vector<LaneRecord> copy;
-    for (auto first = records.begin(); first != records.end();) {
-        const auto end = std::find_if(first, records.end(), [&](const LaneRecord& r) { return by_step_warp(*first, r); });
-        sort_warp_step(first, end, width, keys, copy);
-        first = end;
+    // The warps' steps in parts of about equal size, a part a core.
+    const std::size_t parts = wl::parts_for(records.size(), kRecordsAPart);
+    std::vector<RecordIt> bounds{records.begin()};
+    for (std::size_t p = 1; p < parts; ++p) {
+        const RecordIt at = records.begin() + static_cast<std::ptrdiff_t>(records.size() * p / parts);
+        bounds.push_back(std::max(bounds.back(), std::upper_bound(at, records.end(), *at, by_step_warp)));
     }
+    bounds.push_back(records.end());
+    wl::run_parts(parts, [&](std::size_t p) { sort_warp_steps(bounds[p], bounds[p + 1], width); });
 }
 
 // An event's records: [first, first + lanes) of the records in event order.
@@ -315,11 +335,12 @@ StepEvents step_events(const std::vector<LaneRecord>& records, std::size_t first
     return out;
 }
 
-WarpEvent make_event(const std::vector<LaneRecord>& records, const EventSpan& s, std::uint32_t block, const StepKey& key,
-                     std::uint32_t threads_in_block, unsigned width)
+// Fills in the event the span's records make: `e` as a WarpEvent starts,
+// where it lies in the block's list (an event is 1.6 KB: copied no further).
+void fill_event(WarpEvent& e, const std::vector<LaneRecord>& records, const EventSpan& s, std::uint32_t block, const StepKey& key,
+                std::uint32_t threads_in_block, unsigned width)
 {
     const LaneRecord& r = records[s.first];
-    WarpEvent e;
     e.block = block;
     e.warp = s.warp;
     e.step = s.step;
@@ -337,7 +358,6 @@ WarpEvent make_event(const std::vector<LaneRecord>& records, const EventSpan& s,
     }
     // A thread beyond threads_in_block still exists.
     e.existing = existing_lanes(s.warp, threads_in_block, width) | e.mask;
-    return e;
 }
 
 // The Mix records as counts by step and warp: a record's step is the last
@@ -407,7 +427,7 @@ BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std:
     }
     trace.events.reserve(kept.size());
     for (const EventSpan& s : kept)
-        trace.events.push_back(make_event(records, s, block, trace.steps[s.step], threads_in_block, warp_size));
+        fill_event(trace.events.emplace_back(), records, s, block, trace.steps[s.step], threads_in_block, warp_size);
     if (left_out)  // the instructions of the steps not shown are not counted in the last one shown
         std::erase_if(records, [&](const LaneRecord& r) { return r.kind == Kind::Mix && !(step_key(r) < *left_out); });
     trace.mix = collect_mix(records, trace.steps, warp_size);

@@ -2,6 +2,7 @@
 // names in ops.def), types, state space, comparison, rounding, sub-operation
 // and qualifier bits, so that the interpreter reads no text while it runs.
 #include <algorithm>
+#include <unordered_map>
 
 #include "lower.h"
 
@@ -37,15 +38,20 @@ void decode_opcode(std::string_view opcode, Instr& in)
         q.push_back(opcode.substr(b, e - b));
         b = e + 1;
     }
-    const std::string_view base = q[0];
-    static const std::pair<std::string_view, Op> ops[] = {
+    // The operation of each name in ops.def (a name listed twice: its last line), looked up once an instruction.
+    static const std::unordered_map<std::string_view, Op> op_of_name = [] {
+        static const std::pair<std::string_view, Op> ops[] = {
 #define PTX_OP(Enum, name, exec, mix, traced) {name, Op::Enum},
 #define PTX_NAME(name, Enum) {name, Op::Enum},
 #include "ops.def"
-    };
-    in.op = Op::Unsupported;
-    for (auto& [n, o] : ops)
-        if (!n.empty() && base == n) in.op = o;
+        };
+        std::unordered_map<std::string_view, Op> names;
+        for (const auto& [n, o] : ops)
+            if (!n.empty()) names.insert_or_assign(n, o);
+        return names;
+    }();
+    const auto named = op_of_name.find(q[0]);
+    in.op = named == op_of_name.end() ? Op::Unsupported : named->second;
     if (in.op == Op::Unsupported) return;
     if (in.op == Op::WmmaLoad) {  // any wmma form
         decode_wmma(q, in);

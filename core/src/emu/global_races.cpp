@@ -637,30 +637,80 @@ void check_global_access(Kind kind, void* ptr, unsigned size, const char* name, 
     if (kind == Kind::Atomic) b.held_words[0] = lock.keep();
 }
 
+namespace {
+
+// The chunk a batched access's lanes found last (they mostly fall in one): chunk_of's look-up once a chunk.
+struct LastChunk {
+    std::uintptr_t key = ~std::uintptr_t{0};
+    GlobalChunk* chunk = nullptr;
+};
+
+// The quick pass over one lane of a batched access of whole words (kSize bytes, 4-aligned): its words
+// stamped while no stamp there may clash with it. Returns the first word it left to check_words (one
+// whose stamps may clash), or the access's end.
+template <Kind kKind, unsigned kSize>
+[[gnu::always_inline]] inline std::uintptr_t stamp_lane_quickly(Lane& lane, GlobalShadow& g, std::uintptr_t first,
+                                                                GlobalStamp stamp, LastChunk& last, ChunkLock& lock)
+{
+    stamp.packed |= std::uint32_t{0xF} << kBytesShift;
+    for (std::uintptr_t w = first; w < first + kSize / 4; ++w) {
+        const std::uintptr_t key = (w * 4) >> kChunkShift;
+        if (key != last.key) last = LastChunk{key, chunk_of(g, w * 4)};
+        if (!last.chunk) continue;  // past the shadow's budget: unchecked
+        GlobalWord& s = last.chunk->words[w % kChunkWords];
+        lock.hold(last.chunk);
+        if (unordered(lane, g, s.write, false, 0xF)) return w;
+        if (kKind != Kind::Load && (unordered(lane, g, s.read, false, 0xF) || unordered(lane, g, s.read_other, false, 0xF)))
+            return w;
+        leave_stamp(lane, s, kKind, stamp);
+    }
+    return first + kSize / 4;
+}
+
+}  // namespace
+
 void access_global_lanes(const GlobalLanes& at, const unsigned* flats, unsigned char* const* ptrs,
                          std::uint32_t (*data)[4], unsigned count)
 {
-    const bool stores = at.kind == Kind::Store;
-    enter_lane(flats[0]);
-    Block& b = *tls_lane->block;
-    with_size(at.size, [&](auto size) {
+    if (count == 0) return;
+    Block& b = *tls_pass.block;
+    // A load's lanes and a store's, of each size, have loops of their own: the kind and size are constants in them.
+    // A lane is entered only where check_words may name it, and the last at the end, as entering each in turn leaves it.
+    const auto lanes = [&](auto stores, auto size) {
         constexpr unsigned kSize = decltype(size)::value;
+        constexpr Kind kKind = decltype(stores)::value ? Kind::Store : Kind::Load;
         if (!b.global) {
-            for (unsigned k = 0; k < count; ++k) enter_lane(flats[k]), move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
+            for (unsigned k = 0; k < count; ++k) move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
             return;
         }
+        GlobalShadow& g = *b.global;
         const std::uint32_t site = site_bits(b, at.file, at.line, false);
-        GlobalAccess a{at.kind, nullptr, kSize, at.name, 0, at.file, at.line, nullptr};
-        ChunkLock lock(*b.global);
+        b.accessed_since_release = true;
+        ChunkLock lock(g);
+        LastChunk last;
         for (unsigned k = 0; k < count; ++k) {
-            enter_lane(flats[k]);
-            a.ptr = ptrs[k];
-            a.offset = reinterpret_cast<std::uintptr_t>(ptrs[k]) - at.base;
-            if (stores) a.stored = data[k];
-            check_lane_access(*tls_lane, a, site, lock);
+            Lane& lane = b.lanes[flats[k]];
+            const std::uint32_t segment = current_segment(b, lane);
+            const auto byte = reinterpret_cast<std::uintptr_t>(ptrs[k]);
+            if (segment != 0) [[likely]] {
+                const GlobalStamp stamp{segment, lane_clock(lane), lane.flat | site};
+                const std::uintptr_t end = (byte + kSize + 3) / 4;
+                const std::uintptr_t w = byte % 4 == 0 ? stamp_lane_quickly<kKind, kSize>(lane, g, byte / 4, stamp, last, lock) : byte / 4;
+                if (w < end) [[unlikely]] {
+                    enter_lane(flats[k]);
+                    const GlobalAccess a{kKind, ptrs[k], kSize, at.name, byte - at.base, at.file, at.line, stores ? data[k] : nullptr};
+                    check_words(lane, a, w, stamp, lock);
+                    last = LastChunk{};
+                }
+            }
             move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
         }
+    };
+    with_size(at.size, [&](auto size) {
+        if (at.kind == Kind::Store) lanes(std::true_type{}, size);
+        else lanes(std::false_type{}, size);
     });
+    enter_lane(flats[count - 1]);
 }
 
 void global_acquire()

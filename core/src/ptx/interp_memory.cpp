@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 
 #include "interp.h"
 #include "rounding.h"
@@ -153,83 +154,91 @@ void Interpreter::store(const Frame& fr, const Instr& in)
     record(in, Kind::Store, tg, size, value);
 }
 
+namespace {
+
+template <unsigned N> constexpr std::integral_constant<unsigned, N> kElems{};
+
+}  // namespace
+
 // The lanes of a warp pass at one plain ld or st of the fast forms: one look-up of the array for all of
 // them (a warp's access nearly always falls in one), then the runtime checks and moves each lane's bytes
 // in the pass's order, as the lane-by-lane statements would.
 bool Interpreter::access_lanes(const PassLane* lanes, LaneMask exec, const Instr& in, const Frame& fr)
 {
-    unsigned elems = 1;
-    bool stores = false, shared = false;
+    // Each form has a loop of its own: whether it stores, its space and its elements are constants there.
+    const auto access = [&](auto stores, auto shared, auto elems) {
+        constexpr unsigned kCount = decltype(elems)::value, kSize = 4 * kCount;
+        Thread& t = lanes[std::bit_width(exec) - 1].run->t;
+        if (t.lane.watched || t.lane.lockstep || in.order != kPlain || in.releases) return false;
+        const Operand& at = stores ? in.o[0] : in.o[1];
+        const std::uint32_t* registers = fr.f->lists.data() + (stores ? in.o[1] : in.o[0]).reg;  // a vector's
+        const std::uintptr_t base = shared ? reinterpret_cast<std::uintptr_t>(t.arena) : 0;
+        unsigned flats[kMaxWarpSize];
+        unsigned char* ptrs[kMaxWarpSize];
+        std::uint32_t data[kMaxWarpSize][4];
+        std::uint64_t lowest = std::numeric_limits<std::uint64_t>::max(), highest = 0;
+        unsigned count = 0;
+        for (LaneMask m = exec; m; m &= m - 1, ++count) {
+            const PassLane& lane = lanes[std::countr_zero(m)];
+            std::uint64_t addr = lane.r[at.reg] + static_cast<std::uint64_t>(at.imm);
+            if (shared) addr = shared_address(addr);
+            lowest = std::min(lowest, addr);
+            highest = std::max(highest, addr);
+            flats[count] = lane.flat;
+            ptrs[count] = reinterpret_cast<unsigned char*>(base + static_cast<std::uintptr_t>(addr));  // used once checked
+            if (stores && kCount == 1) data[count][0] = static_cast<std::uint32_t>(lane.r[in.o[1].reg]);
+            else if (stores) gather(lane.r, registers, kCount, data[count]);
+        }
+        t_ = &t;  // the lane the names are read for, as the last lane entered
+        const Kind kind = stores ? Kind::Store : Kind::Load;
+        if (shared) {
+            // The variable each lane's offset falls in, as shared_target finds it: the same for all of them.
+            const SharedSlot* v = shared_slot(lowest);
+            const std::vector<SharedSlot>& slots = t.L->slots;
+            if (!v || v->zeroed || highest + kSize > v->offset + v->bytes ||
+                (v + 1 != slots.data() + slots.size() && v[1].offset <= highest))
+                return false;  // the lanes one by one
+            emu::detail::access_shared_lanes({kind, kSize, v->name, t.arena + v->offset, v->elem, file(in), line(in), v->shape_in(v->elem)},
+                                             flats, ptrs, data, count);
+        } else {
+            // The argument each lane's address falls past, as global_target finds it: the same for all of them.
+            const std::vector<PointerArg>& pointers = t.L->pointers;
+            const auto past = std::upper_bound(pointers.begin(), pointers.end(), lowest,
+                                               [](std::uint64_t addr, const PointerArg& a) { return addr < a.ptr; });
+            if (past == pointers.begin() || (past != pointers.end() && past->ptr <= highest)) return false;
+            const PointerArg& below = *(past - 1);
+            if (highest > below.alloc_end || below.alloc_end - highest < kSize) return false;
+            emu::detail::access_global_lanes({kind, kSize, pointer_name(below), static_cast<std::uintptr_t>(below.ptr), file(in), line(in)},
+                                             flats, ptrs, data, count);
+        }
+        if (stores) return true;
+        count = 0;
+        for (LaneMask m = exec; m; m &= m - 1, ++count) {
+            std::uint64_t* r = lanes[std::countr_zero(m)].r;
+            if (kCount == 1) r[in.o[0].reg] = data[count][0];
+            else
+                for (unsigned k = 0; k < kCount; ++k)
+                    if (registers[k] != kNoReg) r[registers[k]] = data[count][k];
+        }
+        return true;
+    };
+    constexpr std::false_type load{}, global{};
+    constexpr std::true_type store{}, shared{};
     switch (in.fast) {
-    case Fast::LdGlobal32: break;
-    case Fast::LdGlobalV2: elems = 2; break;
-    case Fast::LdGlobalV4: elems = 4; break;
-    case Fast::StGlobal32: stores = true; break;
-    case Fast::StGlobalV2: elems = 2, stores = true; break;
-    case Fast::StGlobalV4: elems = 4, stores = true; break;
-    case Fast::LdShared32: shared = true; break;
-    case Fast::LdSharedV2: elems = 2, shared = true; break;
-    case Fast::LdSharedV4: elems = 4, shared = true; break;
-    case Fast::StShared32: stores = true, shared = true; break;
-    case Fast::StSharedV2: elems = 2, stores = true, shared = true; break;
-    case Fast::StSharedV4: elems = 4, stores = true, shared = true; break;
+    case Fast::LdGlobal32: return access(load, global, kElems<1>);
+    case Fast::LdGlobalV2: return access(load, global, kElems<2>);
+    case Fast::LdGlobalV4: return access(load, global, kElems<4>);
+    case Fast::StGlobal32: return access(store, global, kElems<1>);
+    case Fast::StGlobalV2: return access(store, global, kElems<2>);
+    case Fast::StGlobalV4: return access(store, global, kElems<4>);
+    case Fast::LdShared32: return access(load, shared, kElems<1>);
+    case Fast::LdSharedV2: return access(load, shared, kElems<2>);
+    case Fast::LdSharedV4: return access(load, shared, kElems<4>);
+    case Fast::StShared32: return access(store, shared, kElems<1>);
+    case Fast::StSharedV2: return access(store, shared, kElems<2>);
+    case Fast::StSharedV4: return access(store, shared, kElems<4>);
     default: return false;
     }
-    Thread& t = lanes[std::bit_width(exec) - 1].run->t;
-    if (t.lane.watched || t.lane.lockstep || in.order != kPlain || in.releases) return false;
-    const unsigned size = 4 * elems;
-    const Operand& at = stores ? in.o[0] : in.o[1];
-    const std::uint32_t* registers = fr.f->lists.data() + (stores ? in.o[1] : in.o[0]).reg;  // a vector's
-    unsigned flats[kMaxWarpSize];
-    std::uint64_t addrs[kMaxWarpSize];
-    std::uint32_t data[kMaxWarpSize][4];
-    std::uint64_t lowest = std::numeric_limits<std::uint64_t>::max(), highest = 0;
-    unsigned count = 0;
-    for (LaneMask m = exec; m; m &= m - 1, ++count) {
-        const PassLane& lane = lanes[std::countr_zero(m)];
-        std::uint64_t addr = lane.r[at.reg] + static_cast<std::uint64_t>(at.imm);
-        if (shared) addr = shared_address(addr);
-        lowest = std::min(lowest, addr);
-        highest = std::max(highest, addr);
-        flats[count] = lane.flat;
-        addrs[count] = addr;
-        if (stores && elems == 1) data[count][0] = static_cast<std::uint32_t>(lane.r[in.o[1].reg]);
-        else if (stores) gather(lane.r, registers, elems, data[count]);
-    }
-    t_ = &t;  // the lane the names are read for, as the last lane entered
-    unsigned char* ptrs[kMaxWarpSize];
-    const Kind kind = stores ? Kind::Store : Kind::Load;
-    if (shared) {
-        // The variable each lane's offset falls in, as shared_target finds it: the same for all of them.
-        const SharedSlot* v = shared_slot(lowest);
-        const std::vector<SharedSlot>& slots = t.L->slots;
-        if (!v || v->zeroed || highest + size > v->offset + v->bytes || (v + 1 != slots.data() + slots.size() && v[1].offset <= highest))
-            return false;  // the lanes one by one
-        for (unsigned k = 0; k < count; ++k) ptrs[k] = t.arena + addrs[k];
-        emu::detail::access_shared_lanes({kind, size, v->name, t.arena + v->offset, v->elem, file(in), line(in), v->shape_in(v->elem)}, flats,
-                                         ptrs, data, count);
-    } else {
-        // The argument each lane's address falls past, as global_target finds it: the same for all of them.
-        const std::vector<PointerArg>& pointers = t.L->pointers;
-        const auto past = std::upper_bound(pointers.begin(), pointers.end(), lowest,
-                                           [](std::uint64_t addr, const PointerArg& a) { return addr < a.ptr; });
-        if (past == pointers.begin() || (past != pointers.end() && past->ptr <= highest)) return false;
-        const PointerArg& below = *(past - 1);
-        if (highest > below.alloc_end || below.alloc_end - highest < size) return false;
-        for (unsigned k = 0; k < count; ++k) ptrs[k] = host_bytes(addrs[k]);
-        emu::detail::access_global_lanes({kind, size, pointer_name(below), static_cast<std::uintptr_t>(below.ptr), file(in), line(in)},
-                                         flats, ptrs, data, count);
-    }
-    if (stores) return true;
-    count = 0;
-    for (LaneMask m = exec; m; m &= m - 1, ++count) {
-        std::uint64_t* r = lanes[std::countr_zero(m)].r;
-        if (elems == 1) r[in.o[0].reg] = data[count][0];
-        else
-            for (unsigned k = 0; k < elems; ++k)
-                if (registers[k] != kNoReg) r[registers[k]] = data[count][k];
-    }
-    return true;
 }
 
 // Atomic access to plain memory, as std::atomic_ref gives (which libc++ 14 lacks):

@@ -2,6 +2,7 @@
 // seeded input, the CPU reference and the check (exact: a transpose only
 // moves bits).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -34,12 +35,17 @@ inline std::vector<float> make_input(const Shape& s, std::uint64_t seed)
     return v;
 }
 
-// out[c][r] = in[r][c].
+// out[c][r] = in[r][c], a 16x16 tile at a time, each column of the tile
+// written as one run: element by element, every write of a large matrix
+// misses the cache (at 4096^2 the tiles take half the time).
 inline std::vector<float> reference(const Shape& s, const std::vector<float>& in)
 {
+    constexpr std::size_t kTile = 16;
     std::vector<float> out(s.elements());
-    for (std::size_t r = 0; r < s.rows; ++r)
-        for (std::size_t c = 0; c < s.cols; ++c) out[c * s.rows + r] = in[r * s.cols + c];
+    for (std::size_t r0 = 0; r0 < s.rows; r0 += kTile)
+        for (std::size_t c0 = 0; c0 < s.cols; c0 += kTile)
+            for (std::size_t c = c0; c < std::min(s.cols, c0 + kTile); ++c)
+                for (std::size_t r = r0; r < std::min(s.rows, r0 + kTile); ++r) out[c * s.rows + r] = in[r * s.cols + c];
     return out;
 }
 

@@ -85,6 +85,22 @@ TEST(TransposeTallTiles, PutsEveryElementInPlaceBeyondL2)
     EXPECT_TRUE(r.ok) << r.problem << ": " << r.check;
 }
 
+// The reference goes a 16x16 tile at a time: at 130x67 (nine tile rows, the
+// last 2 high; five tile columns, the last 3 wide) every element still lands
+// at out[c][r] = in[r][c], the edges' partial tiles included.
+TEST(TransposeCheck, TheTiledReferenceMovesEveryElementAcrossPartialTiles)
+{
+    using namespace transpose;
+    const Shape s{130, 67};
+    const std::vector<float> in = make_input(s, 49);
+    const std::vector<float> out = reference(s, in);
+    ASSERT_EQ(out.size(), in.size());
+    std::size_t misplaced = 0;
+    for (std::size_t r = 0; r < s.rows; ++r)
+        for (std::size_t c = 0; c < s.cols; ++c) misplaced += out[c * s.rows + r] != in[r * s.cols + c];
+    EXPECT_EQ(misplaced, 0u);
+}
+
 TEST(TransposeCheck, CatchesACopyASwapAndAHole)
 {
     using namespace transpose;

@@ -653,15 +653,15 @@ template <Kind kKind, unsigned kSize>
                                                                 GlobalStamp stamp, LastChunk& last, ChunkLock& lock)
 {
     stamp.packed |= std::uint32_t{0xF} << kBytesShift;
-    for (std::uintptr_t w = first; w < first + kSize / 4; ++w) {
-        const std::uintptr_t key = (w * 4) >> kChunkShift;
-        if (key != last.key) last = LastChunk{key, chunk_of(g, w * 4)};
-        if (!last.chunk) continue;  // past the shadow's budget: unchecked
+    for (unsigned i = 0; i < kSize / 4; ++i) {
+        const std::uintptr_t w = first + i, key = w >> (kChunkShift - 2);
+        if (key != last.key) [[unlikely]] last = LastChunk{key, chunk_of(g, w * 4)};
+        if (!last.chunk) [[unlikely]] continue;  // past the shadow's budget: unchecked
         GlobalWord& s = last.chunk->words[w % kChunkWords];
         lock.hold(last.chunk);
-        if (unordered(lane, g, s.write, false, 0xF)) return w;
+        if (unordered(lane, g, s.write, false, 0xF)) [[unlikely]] return w;
         if (kKind != Kind::Load && (unordered(lane, g, s.read, false, 0xF) || unordered(lane, g, s.read_other, false, 0xF)))
-            return w;
+            [[unlikely]] return w;
         leave_stamp(lane, s, kKind, stamp);
     }
     return first + kSize / 4;

@@ -93,6 +93,35 @@ struct In { Cmp cmp; struct { std::int64_t imm; } o[4]; };
         unsigned char* p = L[std::countr_zero(m)].param;   \
         __VA_ARGS__                                        \
     }
+// A run of `count` unguarded forms for every live lane. A group whose lanes
+// are the pass's first ones (a converged warp's) walks them in order,
+// without finding each lane in the mask.
+#define WL_LIVE(count, ...)                                                        \
+    *g.lane_instructions += (count) * bit_count(live);                             \
+    if ((live & (live + 1)) == 0) {                                                \
+        for (const PassLane *l = L, *e = L + std::bit_width(live); l != e; ++l) {  \
+            std::uint64_t* r = l->r;                                               \
+            unsigned char* p = l->param;                                           \
+            __VA_ARGS__                                                            \
+        }                                                                          \
+    } else                                                                         \
+        WL_LANES(live, __VA_ARGS__)
+// The lanes of `live` whose predicate slot `Pred` is set (clear where `Negated`).
+template <std::uint32_t Pred, bool Negated>
+[[gnu::always_inline]] inline std::uint64_t guarded(const PassLane* L, std::uint64_t live)
+{
+    std::uint64_t exec = 0;
+    if ((live & (live + 1)) == 0) {  // the pass's first lanes: each one's bit shifted in, the last lane's first
+        for (const PassLane* l = L + std::bit_width(live); l != L;) {
+            --l;
+            exec = exec << 1 | ((l->r[Pred] & 1) ^ Negated);
+        }
+        return exec;
+    }
+    for (std::uint64_t m = live; m; m &= m - 1)
+        if ((L[std::countr_zero(m)].r[Pred] & 1) != Negated) exec |= std::uint64_t{1} << std::countr_zero(m);
+    return exec;
+}
 )";
 
 // One instruction of a register or parameter form, as a call of its prelude function for the lane at `r`.
@@ -153,7 +182,7 @@ std::string kernel_source(const Function& k, std::size_t id)
         if (fusable(in)) {  // a run of them, one loop over the lanes
             std::size_t end = i + 1;
             while (end < n && fusable(code[end]) && !entry[end]) ++end;
-            s << "    *g.lane_instructions += " << (end - i) << "u * bit_count(live);\n    WL_LANES(live,\n";
+            s << "    WL_LIVE(" << (end - i) << "u,\n";
             for (std::size_t j = i; j < end; ++j) s << "        " << form_call(code[j]) << "\n";
             s << "    )\n";
             i = end;
@@ -164,9 +193,7 @@ std::string kernel_source(const Function& k, std::size_t id)
         if (in.pred == kNoReg) {
             s << "    exec = live;\n";
         } else {
-            s << "    exec = 0;\n    for (std::uint64_t m = live; m; m &= m - 1)\n"
-              << "        if (((L[std::countr_zero(m)].r[" << in.pred << "u] & 1) != 0) != " << ((in.flags & kNegPred) != 0)
-              << ") exec |= std::uint64_t{1} << std::countr_zero(m);\n"
+            s << "    exec = guarded<" << in.pred << "u, " << ((in.flags & kNegPred) != 0 ? "true" : "false") << ">(L, live);\n"
               << "    if (!exec) goto " << next << ";\n";
         }
         const std::string count = "    *g.lane_instructions += bit_count(exec);\n";

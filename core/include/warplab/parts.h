@@ -4,16 +4,33 @@
 #pragma once
 #include <algorithm>
 #include <cstddef>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <system_error>
 #include <thread>
 #include <vector>
 
 namespace wl {
 
-// How many parts `work` makes (in any unit), each at least `per_part` of it, a part a core.
+// The host threads warplab may use: one per core, or $WARPLAB_HOST_THREADS
+// (1 to 1024; 1 runs the emulator's blocks in order, as the browser build does).
+// Throws std::invalid_argument, naming the variable, for any other value.
+inline unsigned host_threads()
+{
+    const char* env = std::getenv("WARPLAB_HOST_THREADS");
+    if (!env || !*env) return std::max(1u, std::thread::hardware_concurrency());
+    char* end = nullptr;
+    const unsigned long n = std::strtoul(env, &end, 10);
+    if (*end != '\0' || n < 1 || n > 1024)
+        throw std::invalid_argument(std::string("WARPLAB_HOST_THREADS=") + env + ": expected a number of host threads from 1 to 1024");
+    return static_cast<unsigned>(n);
+}
+
+// How many parts `work` makes (in any unit), each at least `per_part` of it, a part a host thread.
 inline std::size_t parts_for(std::size_t work, std::size_t per_part)
 {
-    return std::max<std::size_t>(1, std::min<std::size_t>(std::thread::hardware_concurrency(), work / per_part));
+    return std::max<std::size_t>(1, std::min<std::size_t>(host_threads(), work / per_part));
 }
 
 // Calls work(p) for each part p in [0, parts), each on a thread of its own but

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "fibers.h"
+#include "warplab/parts.h"
 
 namespace wl::emu {
 
@@ -65,18 +66,16 @@ double launch_seconds_run() { return double(g_launch_nanoseconds.load(std::memor
 namespace detail {
 namespace {
 
-// One host thread per core, or $WARPLAB_HOST_THREADS. With 1 the blocks run one
-// after another in order, as in the browser build (which has one thread), so
-// that blocks meeting through atomics (stream-K's tiles) trace the same there.
+// $WARPLAB_HOST_THREADS (wl::host_threads), refused as a launch's error. With 1 the blocks run
+// one after another in order, as in the browser build (which has one thread), so that blocks
+// meeting through atomics (stream-K's tiles) trace the same there.
 unsigned host_threads()
 {
-    const char* env = std::getenv("WARPLAB_HOST_THREADS");
-    if (!env || !*env) return std::max(1u, std::thread::hardware_concurrency());
-    char* end = nullptr;
-    const unsigned long n = std::strtoul(env, &end, 10);
-    if (*end != '\0' || n < 1 || n > 1024)
-        throw LaunchError(std::string("WARPLAB_HOST_THREADS=") + env + ": expected a number of host threads from 1 to 1024");
-    return static_cast<unsigned>(n);
+    try {
+        return wl::host_threads();
+    } catch (const std::invalid_argument& e) {
+        throw LaunchError(e.what());
+    }
 }
 
 std::uint64_t mix(std::uint64_t x)

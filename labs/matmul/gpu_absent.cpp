@@ -11,5 +11,6 @@
 namespace warplab::matmul {
 void launch_tma_pipeline(const Operands&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
 void launch_bf16_wgmma(const Operands&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
+void launch_bf16_multicast(const Operands&) { throw std::invalid_argument("no GPU backend: " + gpu_status().reason); }
 }  // namespace warplab::matmul
 #endif

@@ -15,6 +15,7 @@
 #include "kernels/matmul/12_tma_pipeline.cuh"
 #include "kernels/matmul/13_stream_k.cuh"
 #include "kernels/matmul/14_bf16_wgmma.cuh"
+#include "kernels/matmul/15_bf16_multicast.cuh"
 #include "labs/matmul/versions.h"
 
 namespace warplab::matmul {
@@ -43,6 +44,7 @@ WL_MATMUL_KERNEL(V11, wgmma);
 WL_MATMUL_KERNEL(V12, tma_pipeline);
 WL_MATMUL_KERNEL(V13, stream_k);
 WL_MATMUL_KERNEL(V14, bf16_wgmma);
+WL_MATMUL_KERNEL(V15, bf16_multicast);
 
 #undef WL_MATMUL_KERNEL
 

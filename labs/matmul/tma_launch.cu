@@ -1,8 +1,9 @@
 // The launches of the versions fed by tensor copies (nvcc only). v12's: rows
 // of A (B) padded when K (N) is not a multiple of 4, a tensor map of each,
 // then the kernel with its dynamic shared memory; the timing of v12 covers
-// all of it. v14's: A and B rounded to bf16 where the caller has not (rows
-// padded), tensor maps of them and of C, then its kernel, one block per SM at most.
+// all of it. v14's and v15's: A and B rounded to bf16 where the caller has
+// not (rows padded), tensor maps of them and of C, then the kernel, one block
+// per SM at most (v15's in clusters of two).
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_bf16.h>
@@ -123,9 +124,31 @@ void launch_tma_pipeline(const Operands& o)
     wl::cuda::check(cudaGetLastError(), "launch of v12");
 }
 
-void launch_bf16_wgmma(const Operands& o)
+namespace {
+
+// The clusters of V's kernel that the GPU runs at once (each on SMs near
+// each other), asked once: with fewer than the SMs' pairs, a grid sized by
+// the SM count would leave the last clusters waiting for a whole wave.
+template <class V> unsigned cluster_slots()
 {
-    using V = V14;
+    static const unsigned slots = [] {
+        cudaLaunchConfig_t config{};
+        config.gridDim = dim3(V::cluster_blocks * (multiprocessors() / V::cluster_blocks));
+        config.blockDim = V::block();
+        config.dynamicSmemBytes = V::meta.dynamic_shared_bytes;
+        int clusters = 0;
+        wl::cuda::check(cudaOccupancyMaxActiveClusters(&clusters, kernel_with_shared<V>(), &config),
+                        std::string("the clusters of ") + V::meta.id + " that fit at once");
+        if (clusters <= 0) throw std::runtime_error(std::string("no cluster of ") + V::meta.id + "'s blocks fits on this GPU");
+        return unsigned(clusters);
+    }();
+    return slots;
+}
+
+// A BF16 version's launch: A and B rounded to bf16 where the caller has not
+// (rows padded), tensor maps of them and of C, then V's kernel on `grid`.
+template <class V> void launch_bf16(const Operands& o, dim3 grid)
+{
     // A and B in bf16: those the caller rounded before its timing (the bench,
     // which gives cuBLAS the same), else rounded here for this launch.
     std::optional<Bf16Inputs> rounded;
@@ -139,9 +162,14 @@ void launch_bf16_wgmma(const Operands& o)
     // stores from registers and never reads the map.
     const CUtensorMap c_map = o.n % 4 == 0 ? swizzled_map(o.c, o.m, o.n, 64) : CUtensorMap{};
     const auto kernel = kernel_with_shared<V>();
-    kernel<<<V::grid(o.m, o.n, o.k, multiprocessors()), V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, c_map, o.c, o.m, o.n,
-                                                                                                     o.k);
-    wl::cuda::check(cudaGetLastError(), "launch of v14");
+    kernel<<<grid, V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, c_map, o.c, o.m, o.n, o.k);
+    wl::cuda::check(cudaGetLastError(), std::string("launch of ") + V::meta.id);
 }
+
+}  // namespace
+
+void launch_bf16_wgmma(const Operands& o) { launch_bf16<V14>(o, V14::grid(o.m, o.n, o.k, multiprocessors())); }
+
+void launch_bf16_multicast(const Operands& o) { launch_bf16<V15>(o, V15::grid_for_clusters(o.m, o.n, cluster_slots<V15>())); }
 
 }  // namespace warplab::matmul

@@ -48,7 +48,7 @@ NEEDS_GPU = ("no GPU to time on", "runs only on a GPU")
 SHOWS_A_FAULT = {"build/warplab trace reduction v5-racy", "build/warplab trace reduction v5 --without-barrier 27",
                  "build/warplab trace image v3-wave64 --schedule lockstep --size 37,23"}
 # Commands shown to make a refusal appear, on any machine: versions that are timed but never traced.
-SHOWS_A_REFUSAL = {f"build/warplab trace matmul {v}" for v in ("v11", "v12", "v14")}
+SHOWS_A_REFUSAL = {f"build/warplab trace matmul {v}" for v in ("v11", "v12", "v14", "v15")}
 
 
 def commands_of(text: str) -> list[tuple[int, str, bool]]:

@@ -122,7 +122,7 @@ INSTANTIATE_TEST_SUITE_P(Matmul, GpuMatmulTrace, ::testing::ValuesIn(versions(tr
                          [](const auto& info) { return info.param; });
 
 // A GPU-only version is still traced on the GPU: correct, with a trace to
-// show. Except v11, v12 and v14: their wgmma exists only in sm_90a code, and the PTX
+// show. Except v11, v12, v14 and v15: their wgmma exists only in sm_90a code, and the PTX
 // the GPU trace instruments is compute_90's, where their bodies are empty;
 // asking for their trace is refused, saying so (the GpuMatmulVsCublas tests
 // check their results).
@@ -133,7 +133,7 @@ TEST(GpuMatmulTraceGpuOnly, RecordsTheWatchedBlock)
     for (const Version& v : lab.versions) {
         if (!v.gpu_only) continue;
         SCOPED_TRACE(v.id);
-        if (std::string(v.id) == "v11" || std::string(v.id) == "v12" || std::string(v.id) == "v14") {
+        if (std::string(v.id) == "v11" || std::string(v.id) == "v12" || std::string(v.id) == "v14" || std::string(v.id) == "v15") {
             try {
                 trace_version(lab, request(v.id, {67, 45, 33}, BackendChoice::Gpu));
                 ADD_FAILURE() << v.id << " was traced from PTX that has no wgmma";
@@ -149,7 +149,7 @@ TEST(GpuMatmulTraceGpuOnly, RecordsTheWatchedBlock)
 }
 
 // An untraced run on the GPU (record = false) goes through the run skeleton as
-// a trace does, and v14's launch then rounds A and B to bf16 itself (the bench
+// a trace does, and v14's (v15's) launch then rounds A and B to bf16 itself (the bench
 // rounds them before its timing instead). C is checked against the CPU's FP64
 // product within the BF16 bound (problem.h): 67×45×33 leaves partial tiles and
 // N = 45 makes the kernel store C from registers; 128×256×64 is one whole
@@ -159,11 +159,13 @@ TEST(GpuMatmulUntraced, Bf16LaunchRoundsItsOwnInputs)
     REQUIRE_GPU();
     const Lab& lab = *find_lab("matmul");
     for (const std::vector<std::size_t>& shape : {std::vector<std::size_t>{67, 45, 33}, {128, 256, 64}}) {
-        RunRequest r = request("v14", shape, BackendChoice::Gpu);
-        r.record = false;
-        const RunResult result = lab.run(r);
-        EXPECT_TRUE(result.ok) << result.problem << ": " << result.check;
-        EXPECT_TRUE(result.records.empty());
+        for (const char* version : {"v14", "v15"}) {
+            RunRequest r = request(version, shape, BackendChoice::Gpu);
+            r.record = false;
+            const RunResult result = lab.run(r);
+            EXPECT_TRUE(result.ok) << version << ", " << result.problem << ": " << result.check;
+            EXPECT_TRUE(result.records.empty());
+        }
     }
 }
 

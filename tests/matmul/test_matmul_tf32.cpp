@@ -82,7 +82,7 @@ TEST(MatmulTf32Check, ToleranceIsFp32sPlusTheInputRounding)
     EXPECT_DOUBLE_EQ(matmul::tolerance(33, true, matmul::Arithmetic::Tf32).gamma, 2 * 33 * u / (1 - 33 * u) + inputs);
 }
 
-// v11, v12 and v14 are marked GPU-only in the registry, each naming its
+// v11, v12, v14 and v15 are marked GPU-only in the registry, each naming its
 // tensor-core instruction; every other version, v10's mma.sync included, runs
 // on the emulator. The emulator refuses them with one sentence that says why,
 // before anything runs (the CLI exits 2 with it).
@@ -90,7 +90,7 @@ TEST(MatmulTf32Check, TheEmulatorRefusesTheWgmmaVersionsAndSaysWhy)
 {
     const Lab* lab = find_lab("matmul");
     ASSERT_NE(lab, nullptr);
-    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v11", "wgmma"}, {"v12", "wgmma"}, {"v14", "wgmma"}};
+    const std::vector<std::pair<std::string, std::string>> gpu_only{{"v11", "wgmma"}, {"v12", "wgmma"}, {"v14", "wgmma"}, {"v15", "wgmma"}};
     for (const VersionMeta& v : lab->versions) {
         const auto listed = std::find_if(gpu_only.begin(), gpu_only.end(), [&](const auto& g) { return g.first == v.id; });
         if (listed == gpu_only.end()) {

@@ -75,6 +75,7 @@ struct EmulatorBackend {
     std::size_t scratch_bytes = 0;
     std::uint32_t without_barrier = 0;  // RunRequest::without_barrier: every launch runs its module without that line's barriers
     std::map<const wl::ptx::Module*, wl::ptx::Module> edited{};  // those modules, by the one they were made from
+    static constexpr bool host_memory = true;  // the emulator's memory is the host's: inputs are written in place
 
     template <class T> T* alloc(std::size_t n) { return emu.alloc<T>(n); }
     void free(void* p) { emu.free(p); }

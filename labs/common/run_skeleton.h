@@ -17,9 +17,11 @@
 // labs/common/make_lab.h makes the registry's Lab from it (host compiler);
 // labs/common/gpu_backends.cuh its GPU entry points (nvcc).
 #pragma once
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "labs/common/lab.h"
 #include "labs/common/version.h"
@@ -79,6 +81,25 @@ inline void validate_launch(const RunRequest& req, const dim3& grid, const std::
     if (grid.z > 1) shape += "×" + std::to_string(grid.z);
     throw std::invalid_argument("watched block " + std::to_string(req.watched_block) + " does not exist: " + req.version +
                                 " runs " + shape + " " + blocks + " for " + what);
+}
+
+// Writes n elements of the backend's memory at `device` with fill(std::span<T>)
+// and returns what read(std::span<const T>) makes of them (the reference): in
+// place where the host may write the backend's memory (Backend::host_memory:
+// the emulator's), else in a host copy sent to the device.
+template <class T, class Backend, class Fill, class Read>
+auto fill_on_device(Backend& be, T* device, std::size_t n, Fill fill, Read read)
+{
+    if constexpr (requires { Backend::host_memory; }) {
+        const std::span<T> in(device, n);
+        fill(in);
+        return read(std::span<const T>(in));
+    } else {
+        std::vector<T> in(n);
+        fill(std::span<T>(in));
+        be.copy_to_device(device, in.data(), n);
+        return read(std::span<const T>(in));
+    }
 }
 
 // Runs the request's version on `be`: the result as D::run leaves it (no

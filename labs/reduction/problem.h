@@ -3,6 +3,7 @@
 #pragma once
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -14,22 +15,29 @@ enum class ElemType { Int, Float };
 inline const char* to_string(ElemType t) { return t == ElemType::Int ? "int" : "float"; }
 
 // ints in [0, 9] (small, so a tree of partial sums is readable in the viewer);
-// floats in [0, 1). Seeded: the same seed gives the same data everywhere.
-template <class T> std::vector<T> make_input(std::size_t n, std::uint64_t seed)
+// floats in [0, 1). Seeded: the same seed gives the same data everywhere,
+// drawn on the host's cores (wl::Random::fill_ints).
+template <class T> void fill_input(std::span<T> out, std::uint64_t seed)
 {
     wl::Random rng(seed);
-    std::vector<T> v(n);
     if constexpr (std::is_integral_v<T>)
-        for (auto& x : v) x = static_cast<T>(rng.uniform_int(0, 9));
+        rng.fill_ints<0, 9>(out);
     else
-        for (auto& x : v) x = rng.uniform_float(0.0f, 1.0f);
+        rng.fill_floats(out, 0.0f, 1.0f);
+}
+
+template <class T> std::vector<T> make_input(std::size_t n, std::uint64_t seed)
+{
+    std::vector<T> v(n);
+    fill_input(std::span<T>(v), seed);
     return v;
 }
 
 // int: the exact 32-bit two's-complement sum, which is what the GPU computes
 // in any order (wrap-around addition is associative). float: a double sum.
-template <class T> double reference_sum(const std::vector<T>& v)
+template <class Elements> double reference_sum(const Elements& v)
 {
+    using T = typename Elements::value_type;  // a vector's or a span's, without const
     if constexpr (std::is_integral_v<T>) {
         std::uint32_t s = 0;
         for (T x : v) s += static_cast<std::uint32_t>(x);

@@ -53,15 +53,14 @@ struct Description {
     template <class V, class Backend> static void run(Backend& be, const RunRequest& req, RunResult& out)
     {
         with_element_type(req.type, [&]<class T>() {
-            const std::vector<T> input = make_input<T>(req.n, req.seed);
             T* d_in = be.template alloc<T>(req.n);
-            be.copy_to_device(d_in, input.data(), req.n);
+            out.expected = fill_on_device(be, d_in, req.n, [&](std::span<T> in) { fill_input(in, req.seed); },
+                                          [](std::span<const T> in) { return reference_sum(in); });
             out.threads_per_block = req.block;
             out.grid_dim = {static_cast<unsigned>(V::blocks(req.n, req.block, be.multiprocessors())), 1, 1};  // the first pass's
             if constexpr (TakesPaths<V>) out.path = V::path(req.n, req.block, be.multiprocessors());
             out.value = static_cast<double>(reduce_on<V>(be, d_in, req.n, req.block));
             be.free(d_in);
-            out.expected = reference_sum(input);
             out.ok = sum_matches<T>(out.value, out.expected);
         });
     }

@@ -1,7 +1,10 @@
 // wl::Random is specified: these values hold with any compiler and library.
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <map>
+#include <span>
+#include <vector>
 
 #include "warplab/random.h"
 
@@ -65,5 +68,45 @@ TEST(Random, UniformFloatStaysBelowHi)
         const float x = r.uniform_float(1.0f, 1.0000001f);  // two floats apart: 1 and the next
         ASSERT_GE(x, 1.0f);
         ASSERT_LT(x, 1.0000001f);
+    }
+}
+
+// fill_ints and fill_floats give what as many calls give, and leave the
+// generator where those calls leave it: in parts on the host's cores
+// (2^20 draws make several where there are cores), and where draws are drawn
+// again: about half of them for a span of 2^63 + 1, and of float draws
+// between 1 and the next float (those that round up to it).
+template <class T, class Fill, class Draw> void expect_fill_as_calls(std::uint64_t seed, std::size_t n, Fill fill, Draw draw)
+{
+    wl::Random filled(seed), called(seed);
+    std::vector<T> got(n);
+    fill(filled, std::span<T>(got));
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], static_cast<T>(draw(called))) << "element " << i << " of " << n;
+    EXPECT_EQ(filled.next(), called.next()) << n;
+}
+
+TEST(Random, FillIsTheCallsInOrder)
+{
+    for (const std::size_t n : {std::size_t(0), std::size_t(1), std::size_t(1000), std::size_t(1) << 20}) {
+        expect_fill_as_calls<int>(7, n, [](wl::Random& r, std::span<int> out) { r.fill_ints<0, 9>(out); },
+                                  [](wl::Random& r) { return r.uniform_int(0, 9); });
+        expect_fill_as_calls<float>(7, n, [](wl::Random& r, std::span<float> out) { r.fill_floats(out, 0.0f, 1.0f); },
+                                    [](wl::Random& r) { return r.uniform_float(0.0f, 1.0f); });
+    }
+}
+
+// A span of 2^44 + 1 draws again about one draw in 2^20: among 2^22, a few,
+// anywhere, so in a part after the first too.
+TEST(Random, FillDrawsAgainAsTheCallsDo)
+{
+    constexpr std::int64_t top = std::int64_t(1) << 44;
+    expect_fill_as_calls<std::int64_t>(5, std::size_t(1) << 22, [](wl::Random& r, std::span<std::int64_t> out) { r.fill_ints<0, top>(out); },
+                                       [](wl::Random& r) { return r.uniform_int(0, top); });
+    constexpr std::int64_t lo = INT64_MIN, hi = 0;  // 2^63 + 1 values: draws above 2^63 are drawn again
+    for (const std::size_t n : {std::size_t(1000), std::size_t(1) << 20}) {
+        expect_fill_as_calls<std::int64_t>(11, n, [](wl::Random& r, std::span<std::int64_t> out) { r.fill_ints<lo, hi>(out); },
+                                           [](wl::Random& r) { return r.uniform_int(lo, hi); });
+        expect_fill_as_calls<float>(3, n, [](wl::Random& r, std::span<float> out) { r.fill_floats(out, 1.0f, 1.0000001f); },
+                                    [](wl::Random& r) { return r.uniform_float(1.0f, 1.0000001f); });
     }
 }

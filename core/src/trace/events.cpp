@@ -10,8 +10,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
-
-#include "warplab/parts.h"
+#include <utility>
 
 namespace wl::trace {
 namespace {
@@ -84,10 +83,11 @@ std::uint64_t shared_elements(const std::vector<LaneRecord>& records, const std:
     std::uint64_t elements = 0;
     std::map<std::uint8_t, std::pair<std::uint64_t, unsigned>> undeclared;  // id -> (bytes reached, narrowest write)
     for (const SharedArrayInfo& a : declared) elements += a.count;
+    const auto declared_here = [&](const LaneRecord& r) {
+        return std::any_of(declared.begin(), declared.end(), [&](const SharedArrayInfo& a) { return a.id == r.array; });
+    };
     for (const LaneRecord& r : records) {
-        const bool declared_here =
-            std::any_of(declared.begin(), declared.end(), [&](const SharedArrayInfo& a) { return a.id == r.array; });
-        if (r.space != Space::Shared || !writes_memory(r.kind) || declared_here) continue;
+        if (r.space != Space::Shared || !writes_memory(r.kind) || declared_here(r)) continue;
         auto [it, fresh] = undeclared.try_emplace(r.array, 0, std::max<unsigned>(r.size, 1));
         it->second.first = std::max<std::uint64_t>(it->second.first, r.offset + std::max<unsigned>(r.size, 1));
         it->second.second = std::min<unsigned>(it->second.second, std::max<unsigned>(r.size, 1));
@@ -179,113 +179,122 @@ void number_occurrences(std::vector<LaneRecord>& records)
 }
 
 // What makes records one event: one warp, step and site, kind and space, the
-// same occurrence; array and size split lanes that disagree on them.
-auto event_fields(const LaneRecord& r, unsigned width)
+// same occurrence; array and size split lanes that disagree on them. Packed in
+// that order into four words, so that comparing the words compares the fields.
+using EventKey = std::array<std::uint64_t, 4>;
+EventKey event_key(const LaneRecord& r, unsigned width)
 {
-    return std::make_tuple(r.epoch, r.sub, r.thread / width, r.file_hash, r.line, r.kind, r.space, occurrence(r), r.array,
-                           r.size);
+    return {std::uint64_t(r.epoch) << 32 | r.sub, std::uint64_t(r.thread / width) << 32 | r.file_hash,
+            std::uint64_t(r.line) << 32 | std::uint64_t(r.kind) << 8 | std::uint64_t(r.space),
+            std::uint64_t(occurrence(r)) << 16 | std::uint64_t(r.array) << 8 | r.size};
 }
+std::uint64_t step_word(const EventKey& k) { return k[0]; }
+// Word by word: std::array's == calls memcmp.
+bool same(const EventKey& a, const EventKey& b) { return ((a[0] ^ b[0]) | (a[1] ^ b[1]) | (a[2] ^ b[2]) | (a[3] ^ b[3])) == 0; }
 
-bool event_order(const LaneRecord& a, const LaneRecord& b, unsigned width)
-{
-    const auto ka = event_fields(a, width), kb = event_fields(b, width);
-    return ka < kb || (ka == kb && program_order(a, b));
-}
+// Once occurrences are counted, each record's block field holds its event's
+// number instead (events are numbered as they are first met).
+std::uint32_t& event_of(LaneRecord& r) { return r.block; }
+std::uint32_t event_of(const LaneRecord& r) { return r.block; }
 
-// The first fields of event_order: a step's warps in turn, steps in order.
-bool step_warp_order(const LaneRecord& a, const LaneRecord& b, unsigned width)
-{
-    return std::make_tuple(a.epoch, a.sub, a.thread / width) < std::make_tuple(b.epoch, b.sub, b.thread / width);
-}
-
-// At most this fraction (1/16) of the records out of step and warp order, and
-// sorting by warp is worth it.
-constexpr std::size_t kMostlyOrdered = 16;
-// The most records of one warp and step that sort_warp_step copies aside (14 MiB).
-constexpr std::size_t kMostRecordsCopied = std::size_t(1) << 18;
-// Records enough to sort on a core of their own (at 2^16, a thread costs a fraction of sorting them).
-constexpr std::size_t kRecordsAPart = std::size_t(1) << 16;
-
-// A record's place among one warp's records of one step, and where it is: the
-// fields of event order up to the lane and its seq number. No two records of
-// a step share them (a lane's records at one site, of one kind and space,
-// differ in occurrence), so the key alone orders them.
-struct KeyedRecord {
-    std::uint64_t site, what, lane;  // (file, line), (kind, space, occurrence, array, size), (thread, seq)
-    std::uint32_t index;
-    bool operator<(const KeyedRecord& o) const { return std::tie(site, what, lane) < std::tie(o.site, o.what, o.lane); }
+// What the records of one event share, and the least seq number among them.
+struct EventFacts {
+    EventKey key;
+    std::uint32_t first_record = 0;  // one of its records
+    std::uint32_t warp = 0;
+    std::uint32_t min_seq = 0;
+    Site site;
 };
-KeyedRecord keyed(const LaneRecord& r, std::uint32_t index)
+
+// The events' numbers by key: open addressing over a power of two of slots,
+// at most half of them used.
+class EventNumbers {
+public:
+    // The number of the event with `key`, `fresh` (its number) where it has none yet.
+    std::uint32_t number(const EventKey& key, std::uint32_t fresh)
+    {
+        if (2 * (used_ + 1) > slots_.size()) grow();
+        Slot& s = slot(key);
+        if (s.number == kNone) {
+            s = {key, fresh};
+            ++used_;
+        }
+        return s.number;
+    }
+
+private:
+    static constexpr std::uint32_t kNone = UINT32_MAX;
+    struct Slot {
+        EventKey key{};
+        std::uint32_t number = kNone;
+    };
+    static std::uint64_t mixed(std::uint64_t h)  // SplitMix64's finaliser
+    {
+        h = (h ^ (h >> 30)) * 0xBF58476D1CE4E5B9ull;
+        h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
+        return h ^ (h >> 31);
+    }
+    static std::size_t hash_of(const EventKey& k)
+    {
+        return static_cast<std::size_t>(mixed(mixed(mixed(k[0] ^ mixed(k[1])) ^ k[2]) ^ k[3]));
+    }
+    Slot& slot(const EventKey& key)
+    {
+        const std::size_t mask = slots_.size() - 1;
+        for (std::size_t i = hash_of(key) & mask;; i = (i + 1) & mask)
+            if (slots_[i].number == kNone || same(slots_[i].key, key)) return slots_[i];
+    }
+    void grow()
+    {
+        const std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(slots_.size() * 2));
+        for (const Slot& s : old)
+            if (s.number != kNone) slot(s.key) = s;
+    }
+    std::vector<Slot> slots_ = std::vector<Slot>(1024);
+    std::size_t used_ = 0;
+};
+
+// Gives each record its event's number (event_of), in one pass over the
+// records in any order: the events' facts, by number.
+std::vector<EventFacts> number_events(std::vector<LaneRecord>& records, unsigned width)
 {
-    return {std::uint64_t(r.file_hash) << 32 | r.line,
-            std::uint64_t(r.kind) << 56 | std::uint64_t(r.space) << 48 | std::uint64_t(occurrence(r)) << 16 |
-                std::uint64_t(r.array) << 8 | r.size,
-            std::uint64_t(r.thread) << 32 | r.seq, index};
+    std::vector<EventFacts> events;
+    EventNumbers numbers;
+    EventKey last_key{};  // the record before's: the lanes of one warp instruction come together
+    std::uint32_t last = UINT32_MAX;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        LaneRecord& r = records[i];
+        const EventKey key = event_key(r, width);
+        const bool as_before = last != UINT32_MAX && same(key, last_key);
+        const std::uint32_t n = as_before ? last : numbers.number(key, static_cast<std::uint32_t>(events.size()));
+        last_key = key;
+        last = n;
+        if (n == events.size())
+            events.push_back({key, static_cast<std::uint32_t>(i), r.thread / width, r.seq, site_of(r)});
+        else
+            events[n].min_seq = std::min(events[n].min_seq, r.seq);
+        event_of(r) = n;
+    }
+    return events;
 }
 
-// Sorts one warp's records of one step, [first, end), by event order: their
-// keys sorted, then the records copied in that order.
-using RecordIt = std::vector<LaneRecord>::iterator;
-void sort_warp_step(RecordIt first, RecordIt end, unsigned width, std::vector<KeyedRecord>& keys, std::vector<LaneRecord>& copy)
+// The events' numbers in key order: steps in order, each step's events together.
+std::vector<std::uint32_t> in_key_order(const std::vector<EventFacts>& events)
 {
-    const std::size_t n = static_cast<std::size_t>(end - first);
-    if (n > kMostRecordsCopied) {
-        std::sort(first, end, [width](const LaneRecord& a, const LaneRecord& b) { return event_order(a, b, width); });
-        return;
-    }
-    keys.clear();
-    for (std::size_t i = 0; i < n; ++i) keys.push_back(keyed(first[i], static_cast<std::uint32_t>(i)));
-    std::sort(keys.begin(), keys.end());
-    copy.clear();
-    for (const KeyedRecord& k : keys) copy.push_back(first[k.index]);
-    std::copy(copy.begin(), copy.end(), first);
+    std::vector<std::pair<EventKey, std::uint32_t>> keyed;  // keys side by side: sorting reads no event
+    keyed.reserve(events.size());
+    for (std::uint32_t n = 0; n < events.size(); ++n) keyed.emplace_back(events[n].key, n);
+    std::sort(keyed.begin(), keyed.end());  // no two events share a key
+    std::vector<std::uint32_t> order;
+    order.reserve(keyed.size());
+    for (const auto& [key, n] : keyed) order.push_back(n);
+    return order;
 }
 
-// Sorts each warp's records of a step in [first, end), a range sorted by step and warp.
-void sort_warp_steps(RecordIt first, RecordIt end, unsigned width)
-{
-    std::vector<KeyedRecord> keys;
-    std::vector<LaneRecord> copy;
-    while (first != end) {
-        const RecordIt group_end = std::upper_bound(first, end, *first, [width](const LaneRecord& a, const LaneRecord& b) {
-            return step_warp_order(a, b, width);
-        });
-        sort_warp_step(first, group_end, width, keys, copy);
-        first = group_end;
-    }
-}
-
-// One event's records lie together, a step's events together, steps in order.
-// Where the records come mostly in step and warp order already (the
-// emulator's: each warp runs to its barrier in turn, and the instruction
-// counts come last), the few that do not are merged in, and each warp's
-// records of a step sorted on their own: a fraction of sorting them all.
-void sort_by_event(std::vector<LaneRecord>& records, unsigned width)
-{
-    const auto by_event = [width](const LaneRecord& a, const LaneRecord& b) { return event_order(a, b, width); };
-    const auto by_step_warp = [width](const LaneRecord& a, const LaneRecord& b) { return step_warp_order(a, b, width); };
-    const auto tail = std::is_sorted_until(records.begin(), records.end(), by_step_warp);
-    if (std::size_t(records.end() - tail) > records.size() / kMostlyOrdered) {
-        std::sort(records.begin(), records.end(), by_event);
-        return;
-    }
-    std::sort(tail, records.end(), by_event);
-    std::inplace_merge(records.begin(), tail, records.end(), by_step_warp);
-    // The warps' steps in parts of about equal size, a part a core.
-    const std::size_t parts = wl::parts_for(records.size(), kRecordsAPart);
-    std::vector<RecordIt> bounds{records.begin()};
-    for (std::size_t p = 1; p < parts; ++p) {
-        const RecordIt at = records.begin() + static_cast<std::ptrdiff_t>(records.size() * p / parts);
-        bounds.push_back(std::max(bounds.back(), std::upper_bound(at, records.end(), *at, by_step_warp)));
-    }
-    bounds.push_back(records.end());
-    wl::run_parts(parts, [&](std::size_t p) { sort_warp_steps(bounds[p], bounds[p + 1], width); });
-}
-
-// An event's records: [first, first + lanes) of the records in event order.
+// One event in a step: `rank` its place in key order, `number` its number.
 struct EventSpan {
-    std::uint32_t first = 0;
-    std::uint32_t lanes = 0;
+    std::uint32_t rank = 0;
+    std::uint32_t number = 0;
     std::uint32_t step = 0;
     std::uint32_t warp = 0;
     std::uint32_t min_seq = 0;
@@ -293,10 +302,10 @@ struct EventSpan {
 };
 
 // The order a student reads a step's events in: by warp, then program order;
-// ties keep event-field order (where spans are found), so `first` breaks them.
+// ties keep key order, so `rank` breaks them.
 bool reading_order(const EventSpan& a, const EventSpan& b)
 {
-    return std::tie(a.warp, a.min_seq, a.site, a.first) < std::tie(b.warp, b.min_seq, b.site, b.first);
+    return std::tie(a.warp, a.min_seq, a.site, a.rank) < std::tie(b.warp, b.min_seq, b.site, b.rank);
 }
 
 // A step's events, and how many it has.
@@ -305,59 +314,74 @@ struct StepEvents {
     std::size_t count = 0;
 };
 
-// The events of the step whose records are [first, end), the first `limit`
-// of them in reading order: a heap holds the least `limit` found so far, so
+// The events of the step whose ranks are [first, end), the first `limit` of
+// them in reading order: a heap holds the least `limit` found so far, so
 // that a step larger than the budget costs no more than the budget.
-StepEvents step_events(const std::vector<LaneRecord>& records, std::size_t first, std::size_t end, std::uint32_t step,
-                       unsigned width, std::size_t limit)
+StepEvents step_events(const std::vector<LaneRecord>& records, const std::vector<EventFacts>& events,
+                       const std::vector<std::uint32_t>& order, std::size_t first, std::size_t end, std::uint32_t step,
+                       std::size_t limit)
 {
     StepEvents out;
-    for (std::size_t i = first; i < end;) {
-        const LaneRecord& r = records[i];
-        std::size_t j = i + 1;
-        while (j < end && event_fields(records[j], width) == event_fields(r, width)) ++j;
-        if (!is_bookkeeping(r)) {
-            EventSpan s{static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(j - i), step, r.thread / width, r.seq, site_of(r)};
-            for (std::size_t k = i; k < j; ++k) s.min_seq = std::min(s.min_seq, records[k].seq);
-            ++out.count;
-            if (out.first.size() < limit) {
-                out.first.push_back(s);
-                std::push_heap(out.first.begin(), out.first.end(), reading_order);
-            } else if (limit > 0 && reading_order(s, out.first.front())) {
-                std::pop_heap(out.first.begin(), out.first.end(), reading_order);
-                out.first.back() = s;
-                std::push_heap(out.first.begin(), out.first.end(), reading_order);
-            }
+    for (std::size_t i = first; i < end; ++i) {
+        const EventFacts& e = events[order[i]];
+        if (is_bookkeeping(records[e.first_record])) continue;
+        const EventSpan s{static_cast<std::uint32_t>(i), order[i], step, e.warp, e.min_seq, e.site};
+        ++out.count;
+        if (out.first.size() < limit) {
+            out.first.push_back(s);
+            std::push_heap(out.first.begin(), out.first.end(), reading_order);
+        } else if (limit > 0 && reading_order(s, out.first.front())) {
+            std::pop_heap(out.first.begin(), out.first.end(), reading_order);
+            out.first.back() = s;
+            std::push_heap(out.first.begin(), out.first.end(), reading_order);
         }
-        i = j;
     }
     std::sort_heap(out.first.begin(), out.first.end(), reading_order);
     return out;
 }
 
-// Fills in the event the span's records make: `e` as a WarpEvent starts,
-// where it lies in the block's list (an event is 1.6 KB: copied no further).
-void fill_event(WarpEvent& e, const std::vector<LaneRecord>& records, const EventSpan& s, std::uint32_t block, const StepKey& key,
-                std::uint32_t threads_in_block, unsigned width)
+// The end of the ranks from `first` that share its step.
+std::size_t step_end(const std::vector<EventFacts>& events, const std::vector<std::uint32_t>& order, std::size_t first)
 {
-    const LaneRecord& r = records[s.first];
-    e.block = block;
-    e.warp = s.warp;
-    e.step = s.step;
-    e.key = key;
-    e.site = s.site;
-    e.kind = r.kind;
-    e.space = r.space;
-    e.size = r.size;
-    e.array = r.array;
-    for (std::uint32_t k = s.first; k < s.first + s.lanes; ++k) {
-        const unsigned lane = records[k].thread % width;
+    std::size_t end = first + 1;
+    while (end < order.size() && step_word(events[order[end]].key) == step_word(events[order[first]].key)) ++end;
+    return end;
+}
+
+// The kept events filled in where they lie in the block's list (an event is
+// 1.6 KB: copied no further): their fields from one record each, then each
+// record's lane from one pass over the records.
+void fill_events(std::vector<WarpEvent>& out, const std::vector<LaneRecord>& records, const std::vector<EventFacts>& events,
+                 const std::vector<EventSpan>& kept, const std::vector<StepKey>& steps, std::uint32_t block,
+                 std::uint32_t threads_in_block, unsigned width)
+{
+    constexpr std::uint32_t kNotKept = UINT32_MAX;
+    std::vector<std::uint32_t> place(events.size(), kNotKept);  // by event number
+    out.reserve(kept.size());
+    for (const EventSpan& s : kept) {
+        place[s.number] = static_cast<std::uint32_t>(out.size());
+        const LaneRecord& r = records[events[s.number].first_record];
+        WarpEvent& e = out.emplace_back();
+        e.block = block;
+        e.warp = s.warp;
+        e.step = s.step;
+        e.key = steps[s.step];
+        e.site = s.site;
+        e.kind = r.kind;
+        e.space = r.space;
+        e.size = r.size;
+        e.array = r.array;
+    }
+    for (const LaneRecord& r : records) {
+        if (place[event_of(r)] == kNotKept) continue;
+        WarpEvent& e = out[place[event_of(r)]];
+        const unsigned lane = r.thread % width;
         e.mask |= LaneMask(1) << lane;
-        e.offset[lane] = records[k].offset;
-        e.value[lane] = {records[k].value[0], records[k].value[1]};
+        e.offset[lane] = r.offset;
+        e.value[lane] = {r.value[0], r.value[1]};
     }
     // A thread beyond threads_in_block still exists.
-    e.existing = existing_lanes(s.warp, threads_in_block, width) | e.mask;
+    for (WarpEvent& e : out) e.existing = existing_lanes(e.warp, threads_in_block, width) | e.mask;
 }
 
 // The Mix records as counts by step and warp: a record's step is the last
@@ -393,27 +417,27 @@ BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std:
     trace.shared_arrays = collect_shared_arrays(records);
     const std::uint64_t per_step = shared_elements(records, trace.shared_arrays) * budget.per_shared_element;
     number_occurrences(records);
-    sort_by_event(records, warp_size);
+    const std::vector<EventFacts> events = number_events(records, warp_size);
+    const std::vector<std::uint32_t> order = in_key_order(events);
     // Steps in order, each whole while the budget lasts; the events are made
     // once their number is known, so that their vector is allocated once.
     std::vector<EventSpan> kept;
     std::uint64_t spent = 0;
     std::optional<StepKey> left_out;  // the first step not shown, where one is not
-    for (std::size_t first = 0; first < records.size();) {
-        const StepKey key = step_key(records[first]);
-        std::size_t end = first;
-        while (end < records.size() && step_key(records[end]) == key) ++end;
+    for (std::size_t first = 0; first < order.size();) {
+        const StepKey key = step_key(records[events[order[first]].first_record]);
+        const std::size_t end = step_end(events, order, first);
         // Events beyond the budget are only counted: one more than fits says the step does not.
         const std::uint64_t room = budget.bytes - spent > per_step ? (budget.bytes - spent - per_step) / sizeof(WarpEvent) : 0;
-        StepEvents events =
-            step_events(records, first, end, static_cast<std::uint32_t>(trace.steps.size()), warp_size, static_cast<std::size_t>(room));
+        StepEvents step = step_events(records, events, order, first, end, static_cast<std::uint32_t>(trace.steps.size()),
+                                      static_cast<std::size_t>(room));
         first = end;
-        if (events.count == 0) continue;  // bookkeeping alone opens no step
+        if (step.count == 0) continue;  // bookkeeping alone opens no step
         if (trace.end != TraceEnd::Whole) {
             left_out = key;
             break;
         }
-        if (events.count > events.first.size() || per_step > budget.bytes - spent) {
+        if (step.count > step.first.size() || per_step > budget.bytes - spent) {
             if (!trace.steps.empty()) {
                 trace.end = TraceEnd::AfterLastStep;
                 left_out = key;
@@ -421,13 +445,11 @@ BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std:
             }
             trace.end = TraceEnd::InLastStep;  // the first step, in part
         }
-        spent += std::min(per_step, budget.bytes - spent) + events.first.size() * sizeof(WarpEvent);
+        spent += std::min(per_step, budget.bytes - spent) + step.first.size() * sizeof(WarpEvent);
         trace.steps.push_back(key);
-        kept.insert(kept.end(), events.first.begin(), events.first.end());
+        kept.insert(kept.end(), step.first.begin(), step.first.end());
     }
-    trace.events.reserve(kept.size());
-    for (const EventSpan& s : kept)
-        fill_event(trace.events.emplace_back(), records, s, block, trace.steps[s.step], threads_in_block, warp_size);
+    fill_events(trace.events, records, events, kept, trace.steps, block, threads_in_block, warp_size);
     if (left_out)  // the instructions of the steps not shown are not counted in the last one shown
         std::erase_if(records, [&](const LaneRecord& r) { return r.kind == Kind::Mix && !(step_key(r) < *left_out); });
     trace.mix = collect_mix(records, trace.steps, warp_size);

@@ -24,19 +24,32 @@ LaneMask lanes_in(LaneMask mask, LaneOffsets offset)
     return mask & first_lanes_mask(static_cast<unsigned>(std::min<std::size_t>(offset.size(), kMaxWarpSize)));
 }
 
-// Per bank, the distinct words that the phase's lanes touch.
+// Per bank, the distinct words that the phase's lanes touch (the first
+// kMaxPhaseWords words, in lane order): each bank's words so far are a list
+// threaded through one array, most banks holding none or one.
 std::array<std::uint32_t, kBanks> phase_ways(LaneMask phase, LaneOffsets offset, unsigned size)
 {
-    std::array<std::uint64_t, kMaxPhaseWords> words{};
-    std::size_t n = 0;
-    for_each_lane(phase, [&](unsigned lane) {
-        for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size) && n < words.size(); ++w)
-            words[n++] = w;
-    });
-    std::sort(words.begin(), words.begin() + n);
+    constexpr std::uint8_t kNone = 0xFF;
+    static_assert(kMaxPhaseWords < kNone, "a word's index fits a byte");
+    std::array<std::uint64_t, kMaxPhaseWords> words;
+    std::array<std::uint8_t, kMaxPhaseWords> next;  // the bank's word before this one
+    std::array<std::uint8_t, kBanks> last;           // each bank's latest word
+    last.fill(kNone);
     std::array<std::uint32_t, kBanks> ways{};
-    for (std::size_t i = 0; i < n; ++i)
-        if (i == 0 || words[i] != words[i - 1]) ways[words[i] % kBanks] += 1;  // a shared word counts once
+    std::size_t taken = 0, kept = 0;
+    const auto add = [&](std::uint64_t w) {
+        const unsigned bank = static_cast<unsigned>(w % kBanks);
+        for (std::uint8_t k = last[bank]; k != kNone; k = next[k])
+            if (words[k] == w) return;  // a shared word counts once
+        words[kept] = w;
+        next[kept] = last[bank];
+        last[bank] = static_cast<std::uint8_t>(kept++);
+        ways[bank] += 1;
+    };
+    for_each_lane(phase, [&](unsigned lane) {
+        for (std::uint64_t w = first_word(offset[lane]); w <= last_word(offset[lane], size) && taken < kMaxPhaseWords; ++w, ++taken)
+            add(w);
+    });
     return ways;
 }
 
@@ -178,18 +191,40 @@ void write_byte(std::optional<std::uint64_t>& elem, unsigned pos, std::uint8_t b
     elem = (old & clear) | (std::uint64_t(byte) << (8 * pos));
 }
 
+// The element at `index`, where it lies in the array (one that grows with its
+// writes grows to it); nullptr where it does not.
+std::optional<std::uint64_t>* element(std::vector<std::optional<std::uint64_t>>& elems, const ArrayShape& shape, std::uint64_t index)
+{
+    if (index >= elems.size()) {
+        if (shape.known) return nullptr;  // out of bounds: the emulator reports it, we ignore it
+        elems.resize(static_cast<std::size_t>(index) + 1);  // within shared memory: it fits
+    }
+    return &elems[static_cast<std::size_t>(index)];
+}
+
+// A write of whole elements of 1, 2, 4 or 8 bytes (most writes), an element at
+// a time: what writing its bytes one by one leaves (an element's bytes beyond
+// its size are never written, so they stay 0). False for any other write.
+bool replay_whole_elements(std::vector<std::optional<std::uint64_t>>& elems, const ArrayShape& shape, std::uint64_t offset,
+                           const std::array<std::uint64_t, 2>& value, unsigned size, unsigned elem)
+{
+    if (elem > 8 || (elem & (elem - 1)) || size > 16 || size % elem || offset % elem) return false;
+    const std::uint64_t bits = elem == 8 ? ~std::uint64_t(0) : (std::uint64_t(1) << (8 * elem)) - 1;
+    for (unsigned at = 0; at < size; at += elem)
+        if (std::optional<std::uint64_t>* e = element(elems, shape, offset / elem + at / elem))
+            *e = (value[at / 8] >> (8 * (at % 8))) & bits;  // an element never straddles the two words
+    return true;
+}
+
 void replay_lane(std::vector<std::optional<std::uint64_t>>& elems, const ArrayShape& shape, std::uint64_t offset,
                  const std::array<std::uint64_t, 2>& value, unsigned size)
 {
     const unsigned elem = shape.elem_size ? shape.elem_size : std::max(size, 1u);
+    if (replay_whole_elements(elems, shape, offset, value, size, elem)) return;
     for (unsigned b = 0; b < size && b < 16; ++b) {
         const std::uint64_t addr = offset + b;
-        const std::uint64_t index = addr / elem;
-        if (index >= elems.size()) {
-            if (shape.known) continue;  // out of bounds: the emulator reports it, we ignore it
-            elems.resize(static_cast<std::size_t>(index) + 1);  // within shared memory: it fits
-        }
-        write_byte(elems[static_cast<std::size_t>(index)], static_cast<unsigned>(addr % elem), value_byte(value, b));
+        if (std::optional<std::uint64_t>* e = element(elems, shape, addr / elem))
+            write_byte(*e, static_cast<unsigned>(addr % elem), value_byte(value, b));
     }
 }
 

@@ -449,12 +449,20 @@ SharedUse::SharedUse(const std::vector<Token>& t, const std::vector<Statement>& 
             declared_.push_back(Declared{d, inside ? body : std::string_view::npos});
         }
     }
+    // A token can name one only at one of their lengths: most tokens (registers, punctuation) are looked up no further.
+    std::vector<bool> name_length;
+    for (const auto& [name, d] : module_scope) {
+        if (name.size() >= name_length.size()) name_length.resize(name.size() + 1, false);
+        name_length[name.size()] = true;
+    }
+    const auto may_name = [&](std::string_view token) { return token.size() < name_length.size() && name_length[token.size()]; };
     for (std::size_t b = 0; b < bodies.size(); ++b)
         for (std::size_t k = bodies[b].open; k < bodies[b].close && k < all.size(); ++k) {
             if (all[k].kind != StatementKind::Instruction) continue;
             if (const std::size_t c = callee(t, all[k], bodies); c != std::string_view::npos) calls_[b].push_back(c);
             for (std::size_t i = all[k].first; i < all[k].end; ++i)
-                if (auto it = module_scope.find(t[i].s); it != module_scope.end()) names_[b].push_back(it->second);
+                if (may_name(t[i].s))
+                    if (auto it = module_scope.find(t[i].s); it != module_scope.end()) names_[b].push_back(it->second);
         }
 }
 

@@ -109,66 +109,64 @@ bool lane_step_order(const LaneRecord& a, const LaneRecord& b)
            (std::tie(a.thread, a.epoch, a.sub) == std::tie(b.thread, b.epoch, b.sub) && program_order(a, b));
 }
 
-// Each lane's records in lane-step order, wherever they are: true for the
-// emulator's, which each lane appends as it runs (bookkeeping aside, which
-// has no occurrence). Threads beyond kMaxThreads are not looked for.
-constexpr std::uint32_t kMaxThreads = 1u << 16;
-bool lanes_arrive_in_step_order(const std::vector<LaneRecord>& records)
+// lane_step_order(r, previous) for two records of one lane, its common answers
+// found first: a later step, or in one step a higher seq number, comes after.
+bool comes_before(const LaneRecord& r, const LaneRecord& previous)
 {
-    std::vector<const LaneRecord*> last;  // by thread
-    for (const LaneRecord& r : records) {
-        if (is_bookkeeping(r)) continue;
-        if (r.thread >= kMaxThreads) return false;
-        if (r.thread >= last.size()) last.resize(r.thread + 1, nullptr);
-        const LaneRecord*& previous = last[r.thread];
-        if (previous && lane_step_order(r, *previous)) return false;
-        previous = &r;
-    }
-    return true;
+    if (step_key(r) != step_key(previous)) return step_key(r) < step_key(previous);
+    if (r.seq != previous.seq) return r.seq < previous.seq;
+    return lane_step_order(r, previous);
 }
+
+// Records of threads beyond kMaxThreads are not numbered as they came.
+constexpr std::uint32_t kMaxThreads = 1u << 16;
 
 // One lane's records at one site, kind and space so far: those of its latest step.
 struct SiteCount {
     StepKey step;
     std::uint32_t count = 0;
 };
-struct LaneSite {
-    std::uint32_t thread, file_hash, line;
+struct AccessSite {
+    std::uint32_t file_hash, line;
     Kind kind;
     Space space;
-    bool operator==(const LaneSite&) const = default;
+    bool operator==(const AccessSite&) const = default;
 };
-struct LaneSiteHash {
-    std::size_t operator()(const LaneSite& s) const
+struct AccessSiteHash {
+    std::size_t operator()(const AccessSite& s) const
     {
-        std::uint64_t h = (std::uint64_t(s.thread) << 32 | s.file_hash) * 0x9E3779B97F4A7C15ull;
-        h ^= (std::uint64_t(s.line) << 16 | std::uint64_t(s.kind) << 8 | std::uint64_t(s.space)) * 0xBF58476D1CE4E5B9ull;
+        const std::uint64_t h = (std::uint64_t(s.file_hash) << 32 | s.line) * 0x9E3779B97F4A7C15ull ^
+                                (std::uint64_t(s.kind) << 8 | std::uint64_t(s.space)) * 0xBF58476D1CE4E5B9ull;
         return static_cast<std::size_t>(h ^ (h >> 29));
     }
 };
 
-// In one pass over records whose lanes arrive in lane-step order: a lane's
-// count at a site starts again where its step changes.
-void number_in_arrival_order(std::vector<LaneRecord>& records)
-{
-    std::unordered_map<LaneSite, SiteCount, LaneSiteHash> seen;
-    for (LaneRecord& r : records) {
-        if (is_bookkeeping(r)) {
-            occurrence(r) = 0;
-            continue;
-        }
-        SiteCount& c = seen[{r.thread, r.file_hash, r.line, r.kind, r.space}];
+// Each lane's count at each site, kind and space: a site's counts by thread,
+// the record before's site tried first (a warp instruction's lanes come
+// together). Threads are below kMaxThreads.
+class SiteCounts {
+public:
+    // The record's occurrence: its lane's records before it at its site in its step.
+    std::uint32_t next(const LaneRecord& r)
+    {
+        const AccessSite site{r.file_hash, r.line, r.kind, r.space};
+        if (!lanes_ || !(site == site_)) site_ = site, lanes_ = &by_site_[site];
+        if (r.thread >= lanes_->size()) lanes_->resize(r.thread + 1);
+        SiteCount& c = (*lanes_)[r.thread];
         if (c.step != step_key(r)) c = {step_key(r), 0};
-        occurrence(r) = c.count++;
+        return c.count++;
     }
-}
 
-void number_occurrences(std::vector<LaneRecord>& records)
+private:
+    std::unordered_map<AccessSite, std::vector<SiteCount>, AccessSiteHash> by_site_;  // its nodes stay where they are
+    AccessSite site_{};
+    std::vector<SiteCount>* lanes_ = nullptr;  // site_'s
+};
+
+// Occurrences for records in any order: sorted so that each lane's records
+// of one step lie together, in program order.
+void number_in_lane_order(std::vector<LaneRecord>& records)
 {
-    if (lanes_arrive_in_step_order(records)) {
-        number_in_arrival_order(records);
-        return;
-    }
     std::sort(records.begin(), records.end(), lane_step_order);
     std::map<std::tuple<Site, Kind, Space>, std::uint32_t> seen;  // one lane's records so far at each site of this step
     for (std::size_t i = 0; i < records.size(); ++i) {
@@ -254,28 +252,67 @@ private:
     std::size_t used_ = 0;
 };
 
-// Gives each record its event's number (event_of), in one pass over the
-// records in any order: the events' facts, by number.
-std::vector<EventFacts> number_events(std::vector<LaneRecord>& records, unsigned width)
-{
-    std::vector<EventFacts> events;
-    EventNumbers numbers;
-    EventKey last_key{};  // the record before's: the lanes of one warp instruction come together
-    std::uint32_t last = UINT32_MAX;
-    for (std::size_t i = 0; i < records.size(); ++i) {
-        LaneRecord& r = records[i];
-        const EventKey key = event_key(r, width);
-        const bool as_before = last != UINT32_MAX && same(key, last_key);
-        const std::uint32_t n = as_before ? last : numbers.number(key, static_cast<std::uint32_t>(events.size()));
-        last_key = key;
-        last = n;
-        if (n == events.size())
-            events.push_back({key, static_cast<std::uint32_t>(i), r.thread / width, r.seq, site_of(r)});
+// Gives records their event's number (event_of), their occurrences counted,
+// in any order: the events' facts, by number.
+class EventNumbering {
+public:
+    explicit EventNumbering(unsigned width) : width_(width) {}
+
+    void add(LaneRecord& r, std::size_t index)
+    {
+        const EventKey key = event_key(r, width_);
+        const bool as_before = last_ != UINT32_MAX && same(key, last_key_);  // a warp instruction's lanes come together
+        const std::uint32_t n = as_before ? last_ : numbers_.number(key, static_cast<std::uint32_t>(events_.size()));
+        last_key_ = key;
+        last_ = n;
+        if (n == events_.size())
+            events_.push_back({key, static_cast<std::uint32_t>(index), r.thread / width_, r.seq, site_of(r)});
         else
-            events[n].min_seq = std::min(events[n].min_seq, r.seq);
+            events_[n].min_seq = std::min(events_[n].min_seq, r.seq);
         event_of(r) = n;
     }
-    return events;
+    std::vector<EventFacts> take() { return std::move(events_); }
+
+private:
+    unsigned width_;
+    std::vector<EventFacts> events_;
+    EventNumbers numbers_;
+    EventKey last_key_{};
+    std::uint32_t last_ = UINT32_MAX;
+};
+
+// Each record's occurrence and event in one pass, where each lane's records
+// arrive in lane-step order (the emulator's: each lane appends its own as it
+// runs; bookkeeping, which has no occurrence, aside); nothing where some
+// lane's do not.
+std::optional<std::vector<EventFacts>> numbered_as_they_came(std::vector<LaneRecord>& records, unsigned width)
+{
+    std::vector<const LaneRecord*> previous;  // each thread's record before
+    SiteCounts counts;
+    EventNumbering numbering(width);
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        LaneRecord& r = records[i];
+        if (!is_bookkeeping(r)) {
+            if (r.thread >= kMaxThreads) return std::nullopt;
+            if (r.thread >= previous.size()) previous.resize(r.thread + 1, nullptr);
+            if (previous[r.thread] && comes_before(r, *previous[r.thread])) return std::nullopt;
+            previous[r.thread] = &r;
+        }
+        occurrence(r) = is_bookkeeping(r) ? 0 : counts.next(r);
+        numbering.add(r, i);
+    }
+    return numbering.take();
+}
+
+// Gives each record its occurrence (the k-th record of its lane at its site
+// in its step), then its event's number: the events' facts, by number.
+std::vector<EventFacts> numbered_events(std::vector<LaneRecord>& records, unsigned width)
+{
+    if (std::optional<std::vector<EventFacts>> events = numbered_as_they_came(records, width)) return std::move(*events);
+    number_in_lane_order(records);
+    EventNumbering numbering(width);
+    for (std::size_t i = 0; i < records.size(); ++i) numbering.add(records[i], i);
+    return numbering.take();
 }
 
 // The events' numbers in key order: steps in order, each step's events together.
@@ -416,8 +453,7 @@ BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std:
     trace.warp_size = warp_size;
     trace.shared_arrays = collect_shared_arrays(records);
     const std::uint64_t per_step = shared_elements(records, trace.shared_arrays) * budget.per_shared_element;
-    number_occurrences(records);
-    const std::vector<EventFacts> events = number_events(records, warp_size);
+    const std::vector<EventFacts> events = numbered_events(records, warp_size);
     const std::vector<std::uint32_t> order = in_key_order(events);
     // Steps in order, each whole while the budget lasts; the events are made
     // once their number is known, so that their vector is allocated once.

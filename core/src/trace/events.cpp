@@ -60,40 +60,38 @@ SharedArrayInfo declared_array(const LaneRecord& r)
     return info;
 }
 
-std::vector<SharedArrayInfo> collect_shared_arrays(const std::vector<LaneRecord>& records)
-{
-    // The first declaration of each id, in (thread, seq) order, wins.
-    std::map<std::uint8_t, const LaneRecord*> first;
-    for (const LaneRecord& r : records) {
-        if (!is_declare(r)) continue;
-        const LaneRecord*& f = first[r.array];
-        if (!f || ordering_fields(r) < ordering_fields(*f)) f = &r;
-    }
-    std::vector<SharedArrayInfo> arrays;
-    for (const auto& [id, r] : first) arrays.push_back(declared_array(*r));
-    return arrays;
-}
-
-// Elements of shared memory that a copy of its contents holds (analysis.h's
-// shared_contents): the declared arrays', and for an array declared nowhere
-// (extern __shared__) as far as its writes reach, in elements of its
-// narrowest write.
-std::uint64_t shared_elements(const std::vector<LaneRecord>& records, const std::vector<SharedArrayInfo>& declared)
-{
+// The block's shared arrays and the elements of shared memory that a copy of
+// its contents holds (analysis.h's shared_contents), from one pass over the
+// records.
+struct SharedMemory {
+    std::vector<SharedArrayInfo> arrays;  // the first declaration of each id, in (thread, seq) order, wins
+    // The declared arrays' elements, and for an array declared nowhere
+    // (extern __shared__) as far as its writes reach, in elements of its narrowest write.
     std::uint64_t elements = 0;
-    std::map<std::uint8_t, std::pair<std::uint64_t, unsigned>> undeclared;  // id -> (bytes reached, narrowest write)
-    for (const SharedArrayInfo& a : declared) elements += a.count;
-    const auto declared_here = [&](const LaneRecord& r) {
-        return std::any_of(declared.begin(), declared.end(), [&](const SharedArrayInfo& a) { return a.id == r.array; });
-    };
+};
+SharedMemory shared_memory(const std::vector<LaneRecord>& records)
+{
+    std::map<std::uint8_t, const LaneRecord*> first;                  // id -> its first declaration
+    std::map<std::uint8_t, std::pair<std::uint64_t, unsigned>> reach;  // id -> (bytes its writes reach, narrowest write)
     for (const LaneRecord& r : records) {
-        if (r.space != Space::Shared || !writes_memory(r.kind) || declared_here(r)) continue;
-        auto [it, fresh] = undeclared.try_emplace(r.array, 0, std::max<unsigned>(r.size, 1));
-        it->second.first = std::max<std::uint64_t>(it->second.first, r.offset + std::max<unsigned>(r.size, 1));
-        it->second.second = std::min<unsigned>(it->second.second, std::max<unsigned>(r.size, 1));
+        if (is_declare(r)) {
+            const LaneRecord*& f = first[r.array];
+            if (!f || ordering_fields(r) < ordering_fields(*f)) f = &r;
+        } else if (r.space == Space::Shared && writes_memory(r.kind)) {
+            const unsigned size = std::max<unsigned>(r.size, 1);
+            auto [it, fresh] = reach.try_emplace(r.array, 0, size);
+            it->second.first = std::max<std::uint64_t>(it->second.first, r.offset + size);
+            it->second.second = std::min(it->second.second, size);
+        }
     }
-    for (const auto& [id, reach] : undeclared) elements += (reach.first + reach.second - 1) / reach.second;
-    return elements;
+    SharedMemory out;
+    for (const auto& [id, r] : first) {
+        out.arrays.push_back(declared_array(*r));
+        out.elements += out.arrays.back().count;
+    }
+    for (const auto& [id, bytes] : reach)
+        if (!first.count(id)) out.elements += (bytes.first + bytes.second - 1) / bytes.second;
+    return out;
 }
 
 // While grouping, each record's block field (the same in every record of one
@@ -451,8 +449,9 @@ BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std:
     trace.block = block;
     trace.threads = threads_in_block;
     trace.warp_size = warp_size;
-    trace.shared_arrays = collect_shared_arrays(records);
-    const std::uint64_t per_step = shared_elements(records, trace.shared_arrays) * budget.per_shared_element;
+    SharedMemory shared = shared_memory(records);
+    trace.shared_arrays = std::move(shared.arrays);
+    const std::uint64_t per_step = shared.elements * budget.per_shared_element;
     const std::vector<EventFacts> events = numbered_events(records, warp_size);
     const std::vector<std::uint32_t> order = in_key_order(events);
     // Steps in order, each whole while the budget lasts; the events are made

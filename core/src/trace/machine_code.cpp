@@ -209,8 +209,11 @@ BlockTrace as_machine_instructions(BlockTrace block, const MachineCode& code)
         for (std::size_t j = 1; j < piece.events.size(); ++j) dropped[piece.events[j]] = true;
     }
     std::size_t kept = 0;
-    for (std::size_t i = 0; i < events.size(); ++i)
-        if (!dropped[i]) events[kept++] = events[i];
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        if (dropped[i]) continue;
+        if (kept != i) events[kept] = events[i];  // an event kept where it is is not copied onto itself
+        ++kept;
+    }
     events.resize(kept);
     return block;
 }

@@ -200,6 +200,7 @@ struct EventFacts {
     std::uint32_t warp = 0;
     std::uint32_t min_seq = 0;
     Site site;
+    std::uint64_t instructions = 0;  // Mix records: their counts added
 };
 
 // The events' numbers by key: open addressing over a power of two of slots,
@@ -267,6 +268,7 @@ public:
             events_.push_back({key, static_cast<std::uint32_t>(index), r.thread / width_, r.seq, site_of(r)});
         else
             events_[n].min_seq = std::min(events_[n].min_seq, r.seq);
+        if (r.kind == Kind::Mix) events_[n].instructions += r.offset;
         event_of(r) = n;
     }
     std::vector<EventFacts> take() { return std::move(events_); }
@@ -419,17 +421,21 @@ void fill_events(std::vector<WarpEvent>& out, const std::vector<LaneRecord>& rec
     for (WarpEvent& e : out) e.existing = existing_lanes(e.warp, threads_in_block, width) | e.mask;
 }
 
-// The Mix records as counts by step and warp: a record's step is the last
-// step at or before its key (a step is opened by accesses, which a stretch of
-// arithmetic after the last barrier may lack), the first where none is.
-std::vector<MixCount> collect_mix(const std::vector<LaneRecord>& sorted, const std::vector<StepKey>& steps, unsigned width)
+// The Mix records as counts by step and warp, from their events (each the
+// records of one warp, step and class, their counts added): a record's step is
+// the last step at or before its key (a step is opened by accesses, which a
+// stretch of arithmetic after the last barrier may lack), the first where none
+// is. Those of `left_out` and after are not counted in the last step shown.
+std::vector<MixCount> collect_mix(const std::vector<LaneRecord>& records, const std::vector<EventFacts>& events,
+                                  const std::vector<StepKey>& steps, std::optional<StepKey> left_out)
 {
     std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint8_t>, std::uint64_t> counts;
-    for (const LaneRecord& r : sorted) {
-        if (r.kind != Kind::Mix || r.array >= kInstructionClasses) continue;
+    for (const EventFacts& e : events) {
+        const LaneRecord& r = records[e.first_record];
+        if (r.kind != Kind::Mix || r.array >= kInstructionClasses || (left_out && !(step_key(r) < *left_out))) continue;
         const auto after = std::upper_bound(steps.begin(), steps.end(), step_key(r));
         const auto step = static_cast<std::uint32_t>(after == steps.begin() ? 0 : after - steps.begin() - 1);
-        counts[{step, r.thread / width, r.array}] += r.offset;
+        counts[{step, e.warp, r.array}] += e.instructions;
     }
     std::vector<MixCount> mix;
     mix.reserve(counts.size());
@@ -485,9 +491,7 @@ BlockTrace group_block(std::uint32_t block, std::uint32_t threads_in_block, std:
         kept.insert(kept.end(), step.first.begin(), step.first.end());
     }
     fill_events(trace.events, records, events, kept, trace.steps, block, threads_in_block, warp_size);
-    if (left_out)  // the instructions of the steps not shown are not counted in the last one shown
-        std::erase_if(records, [&](const LaneRecord& r) { return r.kind == Kind::Mix && !(step_key(r) < *left_out); });
-    trace.mix = collect_mix(records, trace.steps, warp_size);
+    trace.mix = collect_mix(records, events, trace.steps, left_out);
     return trace;
 }
 

@@ -95,6 +95,7 @@ struct Warp {
     std::uint32_t round = 0;  // Lockstep: one round = one warp instruction
     unsigned lanes = 0;
     unsigned runnable = 0;    // lanes in LaneState::Runnable (kept by set_state)
+    bool all_started = false;  // every lane has had its first turn (a whole warp's pass took them all)
     std::uint32_t full_vc[kMaxWarpWidth];  // each lane's clock at the last full-warp collective
 };
 

@@ -126,7 +126,18 @@ unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth])
                                : take_lanes(p.lanes, p.count, [&](unsigned i) { return (i * p.odd + p.offset) & last; },
                                             all_runnable, lanes);
     tls_pass.ran = n != 0;
+    if (n == p.count && !p.order) p.block->warps[p.lanes[0].warp].all_started = true;
     return n;
+}
+
+bool pass_in_order(PassOrder& order)
+{
+    WarpPass& p = tls_pass;
+    const Warp& w = p.block->warps[p.lanes[0].warp];
+    if (p.order || !w.all_started || w.runnable != p.count) return false;
+    order = PassOrder{p.lanes[0].flat, p.odd, p.offset, p.count};
+    p.ran = true;
+    return true;
 }
 
 void enter_lane(unsigned flat)

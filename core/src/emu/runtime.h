@@ -43,7 +43,7 @@ struct KernelBody {
     // body keeps its own state and picks up the results when resumed.
     bool (*run_lane)(void* ctx, unsigned lane, bool first) = nullptr;
     // Or, with run_lane, under Independent: runs one pass over a warp in a
-    // single call. It takes the pass's lanes from pass_lanes() and may run them
+    // single call. It takes the pass's lanes from pass_in_order() or pass_lanes() and may run them
     // warp by warp instruction (converged lanes together), entering each lane
     // before it touches the runtime for it and leaving it when it waits or ends.
     void (*run_pass)(void* ctx) = nullptr;
@@ -107,6 +107,13 @@ struct LaneTurn {
 };
 // The pass's runnable lanes, in the scheduler's order; each is marked started. Returns how many.
 unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth]);
+// A pass over a whole warp whose lanes all run and have all started before: its i-th lane is the
+// lane flat first + ((i * odd + offset) & (count - 1)), so that nothing need be taken lane by lane.
+struct PassOrder {
+    unsigned first, odd, offset, count;
+};
+// The pass's order where it is such a pass (its lanes taken: pass_lanes is not called); false otherwise.
+bool pass_in_order(PassOrder& order);
 // Makes one of the pass's lanes the one the runtime's entries act for.
 void enter_lane(unsigned flat);
 // Ends the entered lane's turn (ended: it finished its body).

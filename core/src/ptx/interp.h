@@ -214,7 +214,10 @@ public:
     void run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
     // A warp pass's lanes as it begins: started (the warp's first pass) or resumed; true when all are at one pc.
     bool start_warp(const Launch& L, const emu::detail::LaneTurn* turns, unsigned n, PassLane* lanes, std::size_t* pcs);
-    bool resume_warp(const Launch& L, const emu::detail::LaneTurn* turns, unsigned n, PassLane* lanes, std::size_t* pcs);
+    template <class FlatOf>
+    bool resume_warp(const Launch& L, unsigned n, FlatOf flat_of, PassLane* lanes, std::size_t* pcs);
+    // The pass's lanes, started or resumed: how many, and (one_pc) whether all are at one pc.
+    unsigned take_pass(const Launch& L, PassLane* lanes, std::size_t* pcs, bool& one_pc);
     void fill_pass_constants(const Launch& L, const PassLane* lanes, unsigned n);
     // The same with the launch's compiled kernel (interp_compiled.cpp), which hands back what it does not run.
     void run_compiled(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);

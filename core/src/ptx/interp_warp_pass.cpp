@@ -14,6 +14,8 @@ thread_local std::vector<unsigned char> tls_local;
 thread_local std::vector<unsigned char> tls_params;  // kernels that call vprintf & co write their arguments
 // Warp-major passes: each warp's instructions counted against max_instructions, by warp of the block this host thread runs.
 thread_local std::vector<std::uint64_t> tls_warp_budget_used;
+// Each started lane of the block as a pass takes it (by flat index), made at its start: a later pass copies it.
+thread_local std::vector<PassLane> tls_pass_lanes;
 
 // The turns one pass may hold: what the runtime's pass_lanes takes (its widest warp).
 template <std::size_t N> constexpr std::size_t turn_capacity(unsigned (*)(emu::detail::LaneTurn (&)[N])) { return N; }
@@ -168,6 +170,8 @@ bool Interpreter::start_warp(const Launch& L, const emu::detail::LaneTurn* turns
 {
     const std::size_t warps = (std::size_t(L.block.x) * L.block.y * L.block.z + L.warp_size - 1) / L.warp_size;
     if (tls_warp_budget_used.size() < warps) tls_warp_budget_used.resize(warps);
+    if (tls_pass_lanes.size() < warps * L.warp_size) tls_pass_lanes.resize(warps * L.warp_size);
+    PassLane* const started = tls_pass_lanes.data();
     tls_warp_budget_used[turns[0].flat / L.warp_size] = 0;  // the warp's budget count starts
     emu::detail::enter_lane(turns[0].flat);
     LaneRun& first = start_lane(L, turns[0].flat);
@@ -183,7 +187,7 @@ bool Interpreter::start_warp(const Launch& L, const emu::detail::LaneTurn* turns
     for (unsigned k = 0; k < n; ++k) {
         const unsigned flat = turns[k].flat;
         LaneRun& run = k == 0 ? first : start(flat);
-        lanes[k] = PassLane{&run, run.slots(), lane_params(L, flat), flat};
+        lanes[k] = started[flat] = PassLane{&run, run.slots(), lane_params(L, flat), flat};
         pcs[k] = run.pc;
     }
     fill_pass_constants(L, lanes, n);
@@ -208,26 +212,22 @@ void Interpreter::fill_pass_constants(const Launch& L, const PassLane* lanes, un
     }
 }
 
-// A later pass: the lanes' states found, the results of their waits collected.
-// Returns whether they are all at one pc.
-bool Interpreter::resume_warp(const Launch& L, const emu::detail::LaneTurn* turns, unsigned n, PassLane* lanes,
-                              std::size_t* pcs)
+// A later pass: the lanes' states found (the k-th the lane flat_of(k)), the
+// results of their waits collected. Returns whether they are all at one pc.
+template <class FlatOf>
+bool Interpreter::resume_warp(const Launch& L, unsigned n, FlatOf flat_of, PassLane* lanes, std::size_t* pcs)
 {
-    // Locals: the stores below could alias L and the thread-local arrays.
-    std::uint64_t* const states = tls_lane_state.data();
-    const std::size_t words = L.lane_words;
-    unsigned char* const params = lane_params(L, 0);
-    const std::size_t param_bytes = L.calls ? L.params.size() : 0;  // a lane's own parameter space, or the launch's
-    const std::size_t first_pc = reinterpret_cast<const LaneRun*>(states + turns[0].flat * words)->pc;
+    unsigned flats[kMaxWarpSize];
+    for (unsigned k = 0; k < n; ++k) flats[k] = flat_of(k);
+    const PassLane* const started = tls_pass_lanes.data();  // a local: the stores below could alias the array's vector
+    const std::size_t first_pc = started[flats[0]].run->pc;
     bool one_pc = true;
     LaneMask waited = 0;  // the lanes with a wait's result to collect
     for (unsigned k = 0; k < n; ++k) {
-        const unsigned flat = turns[k].flat;
-        LaneRun& run = *reinterpret_cast<LaneRun*>(states + flat * words);
-        lanes[k] = PassLane{&run, run.slots(), params + flat * param_bytes, flat};
-        pcs[k] = run.pc;  // read here once: the groups need not reach into the lane's state again
-        one_pc &= run.pc == first_pc;
-        waited |= LaneMask{run.t.pending != nullptr} << k;
+        const PassLane& lane = lanes[k] = started[flats[k]];
+        pcs[k] = lane.run->pc;  // read here once: the groups need not reach into the lane's state again
+        one_pc &= pcs[k] == first_pc;
+        waited |= LaneMask{lane.run->t.pending != nullptr} << k;
     }
     for (LaneMask m = waited; m; m &= m - 1) {
         const PassLane& lane = lanes[std::countr_zero(m)];
@@ -239,14 +239,31 @@ bool Interpreter::resume_warp(const Launch& L, const emu::detail::LaneTurn* turn
     return one_pc;
 }
 
-void Interpreter::run_warp(const Launch& L)
+// The pass's lanes, started or resumed: how many (none: the pass has nothing to run), and whether all are at one pc.
+unsigned Interpreter::take_pass(const Launch& L, PassLane* lanes, std::size_t* pcs, bool& one_pc)
 {
+    emu::detail::PassOrder order;
+    if (emu::detail::pass_in_order(order)) {  // a whole warp resumed: each lane's place in the pass computed
+        const unsigned last = order.count - 1;
+        one_pc = resume_warp(L, order.count, [&](unsigned k) { return order.first + ((k * order.odd + order.offset) & last); },
+                             lanes, pcs);
+        return order.count;
+    }
     emu::detail::LaneTurn turns[kPassTurns];
     const unsigned n = emu::detail::pass_lanes(turns);
-    if (n == 0) return;
+    if (n == 0) return 0;
+    one_pc = turns[0].first ? start_warp(L, turns, n, lanes, pcs)
+                            : resume_warp(L, n, [&](unsigned k) { return turns[k].flat; }, lanes, pcs);
+    return n;
+}
+
+void Interpreter::run_warp(const Launch& L)
+{
     PassLane lanes[kMaxWarpSize];
     std::size_t pcs[kMaxWarpSize];
-    const bool one_pc = turns[0].first ? start_warp(L, turns, n, lanes, pcs) : resume_warp(L, turns, n, lanes, pcs);
+    bool one_pc = false;
+    const unsigned n = take_pass(L, lanes, pcs, one_pc);
+    if (n == 0) return;
     LaneGroup work[kMaxWarpSize];
     unsigned groups = 0;
     if (one_pc) work[groups++] = LaneGroup{pcs[0], lanes_below(n)};

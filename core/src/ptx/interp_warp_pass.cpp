@@ -22,6 +22,95 @@ template <std::size_t N> constexpr std::size_t turn_capacity(unsigned (*)(emu::d
 constexpr std::size_t kPassTurns = turn_capacity(&emu::detail::pass_lanes);
 static_assert(kPassTurns <= kMaxWarpSize, "lane masks hold the widest warp");
 
+// A register form's operand slots, read once for all its lanes (a lane's stores could alias the instruction).
+struct RegisterSlots {
+    std::uint32_t d, a, b, c;
+    explicit RegisterSlots(const Instr& in) : d(in.o[0].reg), a(in.o[1].reg), b(in.o[2].reg), c(in.o[3].reg) {}
+};
+
+// A setp's comparison as a constant of the loop over its lanes: ops.def's statements read it as in->cmp.
+template <Cmp K> struct FixedCmp {
+    static constexpr Cmp cmp = K;
+};
+
+// f(FixedCmp<K>{}) with K the comparison c, or one that compares alike: lo is lt, hs is ge ...
+// (compare_values and compare_floats read them alike), and for integers the unordered forms
+// are the ordered ones and num and nan never hold. A form that compares nothing takes one loop.
+template <bool Compares, bool Floats, class F> [[gnu::always_inline]] inline void with_fixed_cmp(Cmp c, F&& f)
+{
+    if constexpr (!Compares) {
+        f(FixedCmp<Cmp::Eq>{});
+    } else {
+        switch (c) {
+        case Cmp::Eq: return f(FixedCmp<Cmp::Eq>{});
+        case Cmp::Ne: return f(FixedCmp<Cmp::Ne>{});
+        case Cmp::Lt: case Cmp::Lo: return f(FixedCmp<Cmp::Lt>{});
+        case Cmp::Le: case Cmp::Ls: return f(FixedCmp<Cmp::Le>{});
+        case Cmp::Gt: case Cmp::Hi: return f(FixedCmp<Cmp::Gt>{});
+        case Cmp::Ge: case Cmp::Hs: return f(FixedCmp<Cmp::Ge>{});
+        default: break;
+        }
+        if constexpr (Floats) {
+            switch (c) {
+            case Cmp::Equ: return f(FixedCmp<Cmp::Equ>{});
+            case Cmp::Neu: return f(FixedCmp<Cmp::Neu>{});
+            case Cmp::Ltu: return f(FixedCmp<Cmp::Ltu>{});
+            case Cmp::Leu: return f(FixedCmp<Cmp::Leu>{});
+            case Cmp::Gtu: return f(FixedCmp<Cmp::Gtu>{});
+            case Cmp::Geu: return f(FixedCmp<Cmp::Geu>{});
+            case Cmp::Num: return f(FixedCmp<Cmp::Num>{});
+            default: return f(FixedCmp<Cmp::Nan>{});
+            }
+        } else {
+            switch (c) {
+            case Cmp::Equ: return f(FixedCmp<Cmp::Eq>{});
+            case Cmp::Neu: return f(FixedCmp<Cmp::Ne>{});
+            case Cmp::Ltu: return f(FixedCmp<Cmp::Lt>{});
+            case Cmp::Leu: return f(FixedCmp<Cmp::Le>{});
+            case Cmp::Gtu: return f(FixedCmp<Cmp::Gt>{});
+            case Cmp::Geu: return f(FixedCmp<Cmp::Ge>{});
+            default: return f(FixedCmp<Cmp::Num>{});  // num, nan: false
+            }
+        }
+    }
+}
+
+// The last setp a group ran, its results as lane bits, so that a guard on its predicate reads
+// them here rather than from every lane's slot, while no other instruction has written that slot.
+struct SetPredicate {
+    std::uint32_t slot = kNoReg;  // the predicate's slot, or none
+    LaneMask lanes = 0;           // the lanes it was set for (the setp's executing lanes)
+    LaneMask set = 0;             // those of them where it holds
+    void forget(std::uint32_t written) { slot = written == slot ? kNoReg : slot; }
+    void forget_all() { slot = kNoReg; }
+};
+
+// The lanes of exec for which body(r) holds, as lane bits (r: a lane's slots), in for_lanes's order.
+template <class Body>
+[[gnu::always_inline]] inline LaneMask lane_bits(const PassLane* lanes, LaneMask exec, LaneMask whole, unsigned count,
+                                                 Body body)
+{
+    LaneMask bits = 0;
+    if (exec == whole) {
+        for (unsigned k = 0; k < count; ++k) bits |= LaneMask{body(lanes[k].r)} << k;
+        return bits;
+    }
+    for (LaneMask m = exec; m; m &= m - 1) bits |= LaneMask{body(lanes[std::countr_zero(m)].r)} << std::countr_zero(m);
+    return bits;
+}
+
+// body(r) for each executing lane's slots: the group's first `count` lanes in order where they all
+// execute (whole: a converged warp), else the lanes of the mask.
+template <class Body>
+[[gnu::always_inline]] inline void for_lanes(const PassLane* lanes, LaneMask exec, LaneMask whole, unsigned count, Body body)
+{
+    if (exec == whole) {
+        for (unsigned k = 0; k < count; ++k) body(lanes[k].r);
+        return;
+    }
+    for (LaneMask m = exec; m; m &= m - 1) body(lanes[std::countr_zero(m)].r);
+}
+
 }  // namespace
 
 std::size_t lane_words(std::size_t slots) { return (sizeof(LaneRun) / 8 + slots + 7) / 8 * 8; }
@@ -307,6 +396,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     auto reach = [&](std::size_t at, std::uint32_t times) {
         for (LaneMask m = live; m; m &= m - 1) lanes[std::countr_zero(m)].run->t.tally[at] += times;
     };
+    SetPredicate set_predicate;
     while (live) {
         const Instr* in = code + pc++;
         if (tallied) [[unlikely]] reach(pc - 1, 1);
@@ -315,8 +405,10 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
             const std::uint32_t p = in->pred;
             const std::uint64_t negated = (in->flags & kNegPred) != 0;
             exec = 0;
-            if (live == whole) {  // lanes 0 .. count - 1: no mask to walk
-                for (unsigned k = 0; k < count; ++k) exec |= ((lanes[k].r[p] ^ negated) & 1) << k;
+            if (p == set_predicate.slot && (live & ~set_predicate.lanes) == 0) {  // the last setp's results, as bits
+                exec = (negated ? ~set_predicate.set : set_predicate.set) & live;
+            } else if (live == whole) {  // lanes 0 .. count - 1: no mask to walk; each bit shifted in, the last lane's first
+                for (unsigned k = count; k-- > 0;) exec = exec << 1 | ((lanes[k].r[p] ^ negated) & 1);
             } else {
                 for (LaneMask m = live; m; m &= m - 1)
                     if ((lanes[std::countr_zero(m)].r[p] ^ negated) & 1) exec |= LaneMask{1} << std::countr_zero(m);
@@ -341,19 +433,61 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
         stmt;                                                                         \
     }                                                                                 \
     continue;
-#define PTX_FAST_REGISTER(label, Enum, Op, types, statement) \
-    case Fast::Enum: WL_EACH_LANE(r = lane.r, statement)
-#define PTX_FAST_PARAM(label, Enum, bytes, statement) \
-    case Fast::Enum: WL_EACH_LANE((r = lane.r, fr.param = lane.param), statement)
-#define PTX_FAST_ACCESS(label, Enum, Op, Space, elems, statement)              \
-    case Fast::Enum:                                                           \
-        if (access_lanes(lanes, exec, *in, fr)) {                              \
-            executed(exec);                                                    \
-            continue;                                                          \
-        }                                                                      \
-        WL_EACH_LANE((enter(lane, fr), r = lane.r), statement)
+// Each form's operand slots are read once for all its lanes (RegisterSlots: the WL_ operands of
+// ops.def's statements read them); a register form's lanes take a setp's comparison as a constant
+// (FixedCmp, through the `in` the statement sees).
+#pragma push_macro("WL_D")
+#pragma push_macro("WL_A")
+#pragma push_macro("WL_B")
+#pragma push_macro("WL_C")
+#undef WL_D
+#undef WL_A
+#undef WL_B
+#undef WL_C
+#define WL_D (r[slots.d])
+#define WL_A (r[slots.a])
+#define WL_B (r[slots.b])
+#define WL_C (r[slots.c])
+// A setp's results are kept as lane bits (set_predicate).
+#define PTX_FAST_REGISTER(label, Enum, Operation, types, statement)                                    \
+    case Fast::Enum:                                                                                    \
+        executed(exec);                                                                                 \
+        with_fixed_cmp<Op::Operation == Op::Setp, Fast::Enum == Fast::SetpF32>(                         \
+            in->cmp, [&, slots = RegisterSlots(*in)](auto fixed) {                                      \
+                [[maybe_unused]] const decltype(fixed)* in = &fixed;                                    \
+                if constexpr (Op::Operation == Op::Setp) {                                              \
+                    set_predicate.slot = slots.d;                                                       \
+                    set_predicate.lanes = exec;                                                         \
+                    set_predicate.set = lane_bits(lanes, exec, whole, count,                            \
+                                                  [&](std::uint64_t* r) { return ((statement) & 1) != 0; }); \
+                } else {                                                                                \
+                    set_predicate.forget(slots.d);                                                      \
+                    for_lanes(lanes, exec, whole, count, [&](std::uint64_t* r) { statement; });         \
+                }                                                                                       \
+            });                                                                                         \
+        continue;
+#define PTX_FAST_PARAM(label, Enum, bytes, statement)                \
+    case Fast::Enum: {                                               \
+        const RegisterSlots slots(*in);                              \
+        set_predicate.forget(slots.d);                               \
+        WL_EACH_LANE((r = lane.r, fr.param = lane.param), statement) \
+    }
+#define PTX_FAST_ACCESS(label, Enum, Op, Space, elems, statement) \
+    case Fast::Enum: {                                            \
+        set_predicate.forget_all(); /* a load's registers */      \
+        if (access_lanes(lanes, exec, *in, fr)) {                 \
+            executed(exec);                                       \
+            continue;                                             \
+        }                                                         \
+        const RegisterSlots slots(*in);                           \
+        WL_EACH_LANE((enter(lane, fr), r = lane.r), statement)    \
+    }
         switch (in->fast) {
 #include "ops.def"
+#pragma pop_macro("WL_D")
+#pragma pop_macro("WL_A")
+#pragma pop_macro("WL_B")
+#pragma pop_macro("WL_C")
         case Fast::Bra:
             executed(exec);
             if (in->o[0].reg < pc) [[unlikely]] {  // a loop: the group's budget, once for all its lanes
@@ -385,6 +519,7 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
             break;
         }
 #undef WL_EACH_LANE
+        set_predicate.forget_all();  // the general path may write any register
         executed(exec);
         if (in->op == Op::BarWarp && syncwarp_together(lanes, exec, *in, pc, fr)) {
             live &= ~exec;

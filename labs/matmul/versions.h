@@ -500,8 +500,8 @@ struct V15 {
     static constexpr VersionMeta meta{
         .id = "v15",
         .name = "bf16_multicast",
-        .idea = "Clusters of two blocks share a tile of B: each block's copy engine writes half of it into both "
-                "blocks' shared memory (multicast)",
+        .idea = "Clusters of two blocks share a tile of B: each block has the copy engine write half of it into "
+                "both blocks' shared memory at once (multicast)",
         .changed = "__cluster_dims__(2, 1, 1): a cluster owns two vertically adjacent 128×256 tiles of C; B's four "
                    "boxes by multicast, two from each block; a stage is free when the consumers of both blocks are "
                    "done with it; a cluster barrier after the barriers are made, and each producer waits for the other "

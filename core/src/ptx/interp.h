@@ -161,6 +161,21 @@ struct LaneGroup {
     LaneMask lanes;  // bit k: the pass's k-th lane
 };
 
+// Where a warp's lanes stopped in its last pass, as stop_lanes left them (a barrier, their end): all at
+// `pc`, with no wait's result to collect, unless `mixed` (another pc, or a lane stopped elsewhere). When
+// they are all of the warp's lanes, the next pass resumes them without reading each one's state.
+struct WarpStops {
+    std::size_t pc = 0;
+    unsigned lanes = 0;
+    bool mixed = false;
+    void stop(std::size_t at, unsigned count)
+    {
+        mixed |= lanes != 0 && at != pc;
+        pc = at;
+        lanes += count;
+    }
+};
+
 // What an instruction on the general path leaves the lane to do.
 enum class Outcome { Next, Return, Exit, Wait };
 
@@ -210,6 +225,7 @@ public:
 
     // What follows is the families' (the interp_*.cpp files and their exec_ functions).
     Thread* t_;  // the lane running (a warp-major pass switches it)
+    WarpStops* stops_ = nullptr;  // a warp-major pass: where its warp's lanes stop (take_pass sets it)
     const Module::Impl& m_;
     void run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneGroup* work, unsigned& groups);
     // A warp pass's lanes as it begins: started (the warp's first pass) or resumed; true when all are at one pc.

@@ -16,6 +16,8 @@ thread_local std::vector<unsigned char> tls_params;  // kernels that call vprint
 thread_local std::vector<std::uint64_t> tls_warp_budget_used;
 // Each started lane of the block as a pass takes it (by flat index), made at its start: a later pass copies it.
 thread_local std::vector<PassLane> tls_pass_lanes;
+// Where each warp's lanes stopped in its last pass, by warp of the block.
+thread_local std::vector<WarpStops> tls_warp_stops;
 
 // The turns one pass may hold: what the runtime's pass_lanes takes (its widest warp).
 template <std::size_t N> constexpr std::size_t turn_capacity(unsigned (*)(emu::detail::LaneTurn (&)[N])) { return N; }
@@ -215,6 +217,7 @@ static bool orders_lanes(const Instr& in)
 // its end, in the pass's order: the order the Independent schedule promises.
 void Interpreter::run_lanes_apart(PassLane* lanes, LaneMask group, std::size_t pc)
 {
+    stops_->mixed = true;
     for (LaneMask m = group; m; m &= m - 1) {
         const PassLane& lane = lanes[std::countr_zero(m)];
         Frame fr{lane.run->t.L->kernel, nullptr, nullptr, 0};
@@ -237,6 +240,7 @@ bool Interpreter::syncwarp_together(PassLane* lanes, LaneMask exec, const Instr&
         fr.r = lanes[std::countr_zero(m)].r;
         if (static_cast<unsigned>(get(fr, in.o[0])) != mask) return false;
     }
+    stops_->mixed = true;
     for (LaneMask m = exec; m; m &= m - 1) {
         LaneRun& run = *lanes[std::countr_zero(m)].run;
         run.pc = pc;
@@ -260,6 +264,7 @@ bool Interpreter::start_warp(const Launch& L, const emu::detail::LaneTurn* turns
     const std::size_t warps = (std::size_t(L.block.x) * L.block.y * L.block.z + L.warp_size - 1) / L.warp_size;
     if (tls_warp_budget_used.size() < warps) tls_warp_budget_used.resize(warps);
     if (tls_pass_lanes.size() < warps * L.warp_size) tls_pass_lanes.resize(warps * L.warp_size);
+    if (tls_warp_stops.size() < warps) tls_warp_stops.resize(warps);
     PassLane* const started = tls_pass_lanes.data();
     tls_warp_budget_used[turns[0].flat / L.warp_size] = 0;  // the warp's budget count starts
     emu::detail::enter_lane(turns[0].flat);
@@ -334,8 +339,18 @@ unsigned Interpreter::take_pass(const Launch& L, PassLane* lanes, std::size_t* p
     emu::detail::PassOrder order;
     if (emu::detail::pass_in_order(order)) {  // a whole warp resumed: each lane's place in the pass computed
         const unsigned last = order.count - 1;
-        one_pc = resume_warp(L, order.count, [&](unsigned k) { return order.first + ((k * order.odd + order.offset) & last); },
-                             lanes, pcs);
+        const auto flat_of = [&](unsigned k) { return order.first + ((k * order.odd + order.offset) & last); };
+        WarpStops& stops = tls_warp_stops[order.first / L.warp_size];
+        if (!stops.mixed && stops.lanes == order.count) {  // all stopped together: nothing to read but where
+            const PassLane* const started = tls_pass_lanes.data();
+            for (unsigned k = 0; k < order.count; ++k) lanes[k] = started[flat_of(k)];
+            pcs[0] = stops.pc;
+            one_pc = true;
+        } else {
+            one_pc = resume_warp(L, order.count, flat_of, lanes, pcs);
+        }
+        stops = WarpStops{};
+        stops_ = &stops;
         return order.count;
     }
     emu::detail::LaneTurn turns[kPassTurns];
@@ -343,6 +358,8 @@ unsigned Interpreter::take_pass(const Launch& L, PassLane* lanes, std::size_t* p
     if (n == 0) return 0;
     one_pc = turns[0].first ? start_warp(L, turns, n, lanes, pcs)
                             : resume_warp(L, n, [&](unsigned k) { return turns[k].flat; }, lanes, pcs);
+    stops_ = &tls_warp_stops[turns[0].flat / L.warp_size];
+    *stops_ = WarpStops{};
     return n;
 }
 
@@ -552,6 +569,7 @@ void Interpreter::arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, 
 {
     unsigned flats[kMaxWarpSize];
     const unsigned count = stop_lanes(lanes, exec, pc, flats);
+    stops_->stop(pc, count);
     emu::detail::barrier_arrive_lanes(flats, count, file(in), line(in));
 }
 
@@ -565,6 +583,7 @@ std::size_t Interpreter::general_lanes(PassLane* lanes, const Instr& in, std::si
     if (in.op == Op::Ret || in.op == Op::Exit) {  // the kernel's end (a pass's kernel calls none of its functions)
         unsigned flats[kMaxWarpSize];
         const unsigned count = stop_lanes(lanes, exec, pc, flats);
+        stops_->stop(pc, count);
         emu::detail::end_lanes(flats, count);
         live &= ~exec;
         return pc;
@@ -580,6 +599,7 @@ std::size_t Interpreter::general_lanes(PassLane* lanes, const Instr& in, std::si
             continue;
         }
         lanes[k].run->pc = at;  // the entered lane k waits or ends
+        stops_->mixed = true;
         emu::detail::leave_lane(outcome != Outcome::Wait);
         live &= ~(LaneMask{1} << k);
     }

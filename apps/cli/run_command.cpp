@@ -111,8 +111,11 @@ void write_json(const wl::cudart::RunArguments& a, const wl::cudart::Program& pr
                                      {"exit_code", run.exit_code},      {"backend", on_gpu ? "gpu" : "emulator"},
                                      {"compile_warnings", wl::ptx::warning_headlines(program.warnings)},
                                      {"launches", list}};
-    if (!on_gpu)  // what ran the blocks nobody watched
-        manifest["engine"] = wl::emu::to_string(wl::ptx::engine_for(*wl::emu::parse_engine(a.engine)));
+    if (!on_gpu) {  // what ran the blocks nobody watched, not what was asked for
+        std::uint64_t fast = 0, interpreted = 0;
+        for (const auto& r : run.launches) fast += r.engine == "fast", interpreted += r.engine == "interpret";
+        if (fast || interpreted) manifest["engine"] = wl::emu::engines_that_ran(fast, interpreted);
+    }
     std::ofstream out(fs::path(a.json_dir) / "manifest.json");
     if (!(out << manifest.dump(1) << "\n")) throw std::invalid_argument("--json: cannot write " + a.json_dir + "/manifest.json");
     std::fprintf(stderr, "wrote %s/manifest.json and %zu trace%s\n", a.json_dir.c_str(), traces, traces == 1 ? "" : "s");

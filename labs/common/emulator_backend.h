@@ -52,6 +52,7 @@ inline void take_trace(wl::emu::Emulator& emu, RunResult& out)
     out.records_cut = emu.records_cut();
     out.records = emu.take_records();
     out.warp_width = emu.options.warp_width;
+    out.engine = wl::emu::engines_that_ran(emu.launches_on(wl::emu::Engine::Fast), emu.launches_on(wl::emu::Engine::Interpret));
     for (const wl::emu::Warning& w : emu.take_warnings())
         out.warnings.push_back(w.at.message() + (w.count > 1 ? " (" + std::to_string(w.count) + " times)" : ""));
 }

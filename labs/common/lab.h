@@ -88,6 +88,7 @@ struct PictureCells {
 
 struct RunResult {
     std::string backend;  // what ran it, for the status line: "cpu emulator (independent)", "gpu NVIDIA H100 ..."
+    std::string engine;   // emulator: what ran the unwatched blocks (wl::emu::engines_that_ran), not what was asked for
     double value = 0, expected = 0;
     bool ok = false;
     unsigned threads_per_block = 0;

@@ -49,7 +49,7 @@ nlohmann::json document(const Lab& lab, const RunRequest& req, const TracedRun& 
     doc["version"] = req.version;
     doc["backend"] = run.result.backend;
     doc["schedule"] = wl::emu::to_string(req.schedule);
-    if (run.result.backend.starts_with("cpu")) doc["engine"] = wl::emu::to_string(wl::ptx::engine_for(req.engine));  // unwatched blocks'
+    if (!run.result.engine.empty()) doc["engine"] = run.result.engine;  // what ran the unwatched blocks
     doc["n"] = req.n;
     doc["block"] = req.block;
     doc["type"] = req.type;

@@ -33,6 +33,7 @@ struct Outcome {
     std::vector<std::vector<std::uint32_t>> grids;  // each pass grid's values as bits
     std::vector<wl::trace::LaneRecord> records;
     std::uint64_t lane_instructions = 0;
+    std::string engine;  // what ran the unwatched blocks, as the trace says
 };
 
 std::uint64_t bits_of(double d)
@@ -62,6 +63,7 @@ Outcome run(const Lab& lab, const Version& v, Engine engine, bool record, std::u
         o.ok = r.ok;
         o.check = r.check;
         o.path = r.path;
+        o.engine = r.engine;
         o.warnings = r.warnings;
         for (const PassGrid& g : r.pass_grids) {
             std::vector<std::uint32_t>& bits = o.grids.emplace_back(g.values.size());
@@ -164,6 +166,18 @@ TEST(Engines, KernelPastTheCompiledLengthRunsOnTheInterpreter)
     EXPECT_GT(wl::ptx::declined_launches(), declined);
     EXPECT_EQ(differences(interpreted, fast, false), "");
     EXPECT_TRUE(fast.ok) << fast.check << fast.fault;
+    // The trace names the interpreter, which ran it, not the engine asked for.
+    EXPECT_EQ(fast.engine, "interpret");
+    EXPECT_EQ(interpreted.engine, "interpret");
+}
+
+// reduction v1's one kernel compiles: asked for, the fast engine runs it, and the trace says so.
+TEST(Engines, TraceNamesTheFastEngineWhereItRan)
+{
+    if (wl::ptx::engine_for(Engine::Fast) != Engine::Fast) GTEST_SKIP() << "no host compiler for the fast engine";
+    const Lab& lab = *find_lab("reduction");
+    EXPECT_EQ(run(lab, *find_version(lab, "v1"), Engine::Fast, false).engine, "fast");
+    EXPECT_EQ(run(lab, *find_version(lab, "v1"), Engine::Interpret, false).engine, "interpret");
 }
 
 // A kernel that moves a __device__ variable's address, which lowering keeps
@@ -214,6 +228,28 @@ TEST(Engines, AVariablesAddressLeavesTheCompiledCodeTheSame)
     EXPECT_EQ(wl::ptx::compiled_launches(), compiled + 2);
     EXPECT_EQ(shared_objects_in(cache / "fast"), 1u);
     std::filesystem::remove_all(cache);
+}
+
+// The emulator counts each launch on the engine that ran it: the fast engine
+// under the independent schedule, the interpreter under lockstep (the fast
+// engine compiles only independent passes) though the fast one is asked for.
+// One of each: "fast and interpret".
+TEST(Engines, EachLaunchCountsOnTheEngineThatRanIt)
+{
+    if (wl::ptx::engine_for(Engine::Fast) != Engine::Fast) GTEST_SKIP() << "no host compiler for the fast engine";
+    const wl::ptx::Module m = wl::ptx::Module::parse(kAddressPtx, "address.ptx");
+    wl::emu::Emulator emu;
+    emu.options.engine = Engine::Fast;
+    emu.options.record = false;
+    wl::ptx::launch(emu, m, "count_in", dim3(1), dim3(1), 0);
+    EXPECT_EQ(emu.launches_on(Engine::Fast), 1u);
+    EXPECT_EQ(emu.launches_on(Engine::Interpret), 0u);
+    emu.options.schedule = wl::emu::Schedule::Lockstep;
+    wl::ptx::launch(emu, m, "count_in", dim3(1), dim3(1), 0);
+    EXPECT_EQ(emu.launches_on(Engine::Fast), 1u);
+    EXPECT_EQ(emu.launches_on(Engine::Interpret), 1u);
+    EXPECT_EQ(wl::emu::engines_that_ran(emu.launches_on(Engine::Fast), emu.launches_on(Engine::Interpret)), "fast and interpret");
+    EXPECT_EQ(wl::emu::engines_that_ran(0, 0), "");
 }
 
 INSTANTIATE_TEST_SUITE_P(Registry, Engines, testing::ValuesIn(lab_ids()),

@@ -378,6 +378,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     d.emu.options.engine = d.log.engine();
     const auto start = std::chrono::steady_clock::now();
     const std::uint64_t instructions_before = emu::lane_instructions_run();
+    const std::uint64_t fast_before = d.emu.launches_on(emu::Engine::Fast);
     std::optional<Failure> failure;
     OpenMemory open;
     launched();
@@ -392,6 +393,7 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     }
     r.emulated_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     r.lane_instructions = emu::lane_instructions_run() - instructions_before;
+    r.engine = emu::to_string(d.emu.launches_on(emu::Engine::Fast) > fast_before ? emu::Engine::Fast : emu::Engine::Interpret);
     d.clock_ms += r.emulated_ms;
     for (const emu::Warning& w : d.emu.take_warnings())
         if (d.warned.insert(w.at.file + ":" + std::to_string(w.at.line) + ": " + w.at.what).second)

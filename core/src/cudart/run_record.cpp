@@ -93,6 +93,7 @@ nlohmann::json to_json(const LaunchRecord& r)
     if (!r.trace.empty()) j["trace"] = r.trace, j["watched_block"] = r.watched_block;
     if (!r.host_line.empty()) j["host_line"] = r.host_line;
     if (r.on_gpu) j["backend"] = "gpu";
+    if (!r.engine.empty()) j["engine"] = r.engine;
     return j;
 }
 
@@ -110,6 +111,7 @@ LaunchRecord launch_from_json(const nlohmann::json& j)
     r.watched_block = j.value("watched_block", 0u);
     r.host_line = j.value("host_line", "");
     r.on_gpu = j.value("backend", "") == "gpu";
+    r.engine = j.value("engine", "");
     return r;
 }
 

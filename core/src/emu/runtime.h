@@ -53,6 +53,7 @@ struct KernelBody {
     // (instruction_tally) and the block ends with its Kind::Mix records.
     const MachineCount* instruction_counts = nullptr;
     std::uint32_t instructions = 0;
+    Engine engine = Engine::Interpret;  // what runs the unwatched blocks (a compiled kernel: Fast)
 };
 
 // Runs body once per thread of the grid. Appends the watched blocks' records.

@@ -57,6 +57,7 @@ void Emulator::launch_body(const char* name, dim3 grid, dim3 block, const detail
 {
     const LaunchClock clock;
     detail::heap_new_launch();
+    ++launches_on_[body.engine == Engine::Fast];
     detail::run_grid(name, grid, block, options, body, records_, switches_, detail::RunNotes{&warnings_, &records_cut_});
 }
 

@@ -268,6 +268,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
         body.run_pass = run_warp_pass;
         if (emu.options.engine == emu::Engine::Fast && emu.options.schedule == emu::Schedule::Independent)
             L.compiled = compiled_kernel(mi, *k);
+        if (L.compiled) body.engine = emu::Engine::Fast;
     }
     try {
         emu.launch_body(L.kernel_name.c_str(), grid, block, body);

@@ -63,6 +63,7 @@ struct LaunchRecord {
     std::uint32_t watched_block = 0;
     std::string host_line;           // where the program launched it ("prog.cu:44"), empty when unknown (no -g)
     bool on_gpu = false;             // run on the GPU (`--backend gpu`): no emulated time
+    std::string engine;              // emulator: what ran its unwatched blocks ("fast" or "interpret"; wl::emu::Engine)
 };
 
 // Its host line without the file's directory ("prog.cu:44"), as the launch

@@ -156,6 +156,9 @@ public:
     bool records_cut() const { return records_cut_; }
     // Fiber switches made by all launches so far (a lane's resume and its yield are two).
     std::uint64_t fiber_switches() const { return switches_; }
+    // Launches so far whose unwatched blocks ran on engine `e`: the fast
+    // engine may leave a kernel to the interpreter (wl::emu::engines_that_ran).
+    std::uint64_t launches_on(Engine e) const { return launches_on_[e == Engine::Fast]; }
     // The grid barrier's workspace that a cooperative launch's kernel reads
     // from %envreg1:%envreg2 (the toolkit's grid sync counts arrivals in it):
     // 16 bytes of this emulator's memory, zeroed at each call.
@@ -167,6 +170,7 @@ private:
     bool records_cut_ = false;
     std::vector<void*> owned_;
     std::uint64_t switches_ = 0;
+    std::uint64_t launches_on_[2] = {0, 0};  // by engine: interpreter, fast
     void* grid_workspace_ = nullptr;
 };
 

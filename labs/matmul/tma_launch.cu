@@ -109,23 +109,6 @@ template <class V> auto kernel_with_shared()
     return kernel;
 }
 
-}  // namespace
-
-void launch_tma_pipeline(const Operands& o)
-{
-    using V = V12;
-    static Scratch padded_a, padded_b;
-    const CUtensorMap a_map = swizzled_map(padded_rows(o.a, o.m, o.k, padded_a), o.m, (o.k + 3) / 4 * 4, V::tiles.bm);
-    const CUtensorMap b_map = swizzled_map(padded_rows(o.b, o.k, o.n, padded_b), o.k, (o.n + 3) / 4 * 4, 32);
-    const auto kernel = kernel_with_shared<V>();
-    const dim3 grid = V::grid(o.m, o.n, o.k, multiprocessors());
-    if (grid.z > 1) wl::cuda::check(cudaMemsetAsync(o.c, 0, std::size_t(o.m) * o.n * sizeof(float)), "zeroing C for v12's pieces of K");
-    kernel<<<grid, V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, o.c, o.m, o.n, o.k);
-    wl::cuda::check(cudaGetLastError(), "launch of v12");
-}
-
-namespace {
-
 // The clusters of V's kernel that the GPU runs at once (each on SMs near
 // each other), asked once: with fewer than the SMs' pairs, a grid sized by
 // the SM count would leave the last clusters waiting for a whole wave.
@@ -167,6 +150,19 @@ template <class V> void launch_bf16(const Operands& o, dim3 grid)
 }
 
 }  // namespace
+
+void launch_tma_pipeline(const Operands& o)
+{
+    using V = V12;
+    static Scratch padded_a, padded_b;
+    const CUtensorMap a_map = swizzled_map(padded_rows(o.a, o.m, o.k, padded_a), o.m, (o.k + 3) / 4 * 4, V::tiles.bm);
+    const CUtensorMap b_map = swizzled_map(padded_rows(o.b, o.k, o.n, padded_b), o.k, (o.n + 3) / 4 * 4, 32);
+    const auto kernel = kernel_with_shared<V>();
+    const dim3 grid = V::grid(o.m, o.n, o.k, multiprocessors());
+    if (grid.z > 1) wl::cuda::check(cudaMemsetAsync(o.c, 0, std::size_t(o.m) * o.n * sizeof(float)), "zeroing C for v12's pieces of K");
+    kernel<<<grid, V::block(), V::meta.dynamic_shared_bytes>>>(a_map, b_map, o.c, o.m, o.n, o.k);
+    wl::cuda::check(cudaGetLastError(), "launch of v12");
+}
 
 void launch_bf16_wgmma(const Operands& o) { launch_bf16<V14>(o, V14::grid(o.m, o.n, o.k, multiprocessors())); }
 

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <deque>
@@ -47,29 +48,31 @@ struct Collective {
 struct Block;
 struct GlobalShadow;
 
-// What the scheduler and the barrier touch at every resume comes first, the
-// vector clock (read only by race checks) last: fewer cache lines per resume.
-struct Lane {
+// What the scheduler and the barrier touch at every resume comes first, in one
+// cache line (a barrier's arrival and release write each lane's state, site
+// and epoch: one line a lane, not two), the vector clock (read only by race
+// checks) last: fewer cache lines per resume.
+struct alignas(64) Lane {
     LaneState state = LaneState::Runnable;
     bool started = false;  // explicit-state lanes: has the body run for this lane yet
     bool spun = false;     // gave up its turn in a spin loop (spin_yield): runnable, but not again this round
     BarrierOp bar_op = BarrierOp::None;
     Block* block = nullptr;
-    ThreadView view;
     unsigned flat = 0, warp = 0, lane = 0;
     std::uint32_t seq = 0, epoch = 0, sub = 0, declared = 0;
     unsigned bar_value = 0;  // bar.red: this lane's input, then the block's result
     const char* wait_file = "";
     unsigned wait_line = 0;
-    Collective* collective = nullptr;
-    ctx::fcontext_t fiber = nullptr;  // where to resume this lane
-    ctx::fcontext_t sched = nullptr;  // where this lane returns to the scheduler
     // Independent schedule: this lane's own clock, and what it learnt of the
     // other lanes' clocks through partial-mask collectives (full-warp ones are
     // kept once, in Warp::full_vc). vc holds something only once has_vc is
     // set (at the lane's first partial-mask collective in the block): until
     // then it reads as zeros, so that a block's start need not clear 256 bytes a lane.
     std::uint32_t clock = 1;
+    ThreadView view;
+    Collective* collective = nullptr;
+    ctx::fcontext_t fiber = nullptr;  // where to resume this lane
+    ctx::fcontext_t sched = nullptr;  // where this lane returns to the scheduler
     bool has_vc = false;
     // AtActiveMask, once released: the lanes of its warp at the same __activemask().
     std::uint64_t active_mask = 0;
@@ -85,6 +88,7 @@ struct Lane {
     // waited for (mbarriers.cpp): a row of clock_slots, null until its first wait.
     std::uint32_t* synced = nullptr;
 };
+static_assert(offsetof(Lane, clock) + sizeof(Lane::clock) <= 64, "a turn's fields fill one cache line");
 
 struct Warp {
     // Collectives in progress. A warp has at most one per distinct (op, mask)

@@ -133,13 +133,18 @@ static LaneRun& make_lane(const Launch& L, unsigned lane, emu::detail::LaneInfo 
                           unsigned char* arena)
 {
     if (L.calls) std::memcpy(tls_params.data() + lane * L.params.size(), L.params.data(), L.params.size());
-    LaneRun& run = *std::construct_at(reinterpret_cast<LaneRun*>(tls_lane_state.data() + lane * L.lane_words));
-    run.t = Thread{&L, info, tid, ctaid, arena, nullptr};
-    run.t.explicit_state = true;
-    run.t.local_capacity = L.local_bytes;
+    // Made in place, each field written once (a default construction and an assignment wrote them twice).
+    LaneRun& run = *::new (tls_lane_state.data() + lane * L.lane_words) LaneRun{
+        0, Thread{.L = &L,
+                  .lane = info,
+                  .tid = tid,
+                  .ctaid = ctaid,
+                  .arena = arena,
+                  .local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr,
+                  .sp = L.kernel->local_bytes,
+                  .local_capacity = L.local_bytes,
+                  .explicit_state = true}};
     std::memcpy(run.slots(), L.image.data(), L.image.size() * 8);
-    run.t.local = L.local_bytes ? tls_local.data() + lane * L.local_bytes : nullptr;
-    run.t.sp = L.kernel->local_bytes;
     return run;
 }
 
@@ -269,19 +274,25 @@ bool Interpreter::start_warp(const Launch& L, const emu::detail::LaneTurn* turns
     tls_warp_budget_used[turns[0].flat / L.warp_size] = 0;  // the warp's budget count starts
     emu::detail::enter_lane(turns[0].flat);
     LaneRun& first = start_lane(L, turns[0].flat);
+    // The warp width is a power of two; a block of one dimension (most kernels') has tid.x = flat: no divisions.
+    const unsigned warp_shift = static_cast<unsigned>(std::countr_zero(L.warp_size));
+    const bool flat_block = L.block.y == 1 && L.block.z == 1;
     auto start = [&](unsigned flat) -> LaneRun& {
         if (first.t.lane.watched) {
             emu::detail::enter_lane(flat);
             return start_lane(L, flat);
         }
-        const emu::detail::LaneInfo info{flat, flat / L.warp_size, flat % L.warp_size, false, first.t.lane.lockstep};
-        const uint3 tid{flat % L.block.x, flat / L.block.x % L.block.y, flat / (L.block.x * L.block.y)};
+        const emu::detail::LaneInfo info{flat, flat >> warp_shift, flat & (L.warp_size - 1), false, first.t.lane.lockstep};
+        const uint3 tid = flat_block ? uint3{flat, 0, 0}
+                                     : uint3{flat % L.block.x, flat / L.block.x % L.block.y, flat / (L.block.x * L.block.y)};
         return make_lane(L, flat, info, tid, first.t.ctaid, first.t.arena);
     };
     for (unsigned k = 0; k < n; ++k) {
         const unsigned flat = turns[k].flat;
         LaneRun& run = k == 0 ? first : start(flat);
-        lanes[k] = started[flat] = PassLane{&run, run.slots(), lane_params(L, flat), flat};
+        const PassLane lane{&run, run.slots(), lane_params(L, flat), flat};  // in registers: stored twice, never read back
+        lanes[k] = lane;
+        started[flat] = lane;
         pcs[k] = run.pc;
     }
     fill_pass_constants(L, lanes, n);

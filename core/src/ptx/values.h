@@ -22,6 +22,10 @@ inline double f64(std::uint64_t v) { return std::bit_cast<double>(v); }
 inline std::uint64_t bits(float f) { return std::bit_cast<std::uint32_t>(f); }
 inline std::uint64_t bits(double d) { return std::bit_cast<std::uint64_t>(d); }
 
+// rem.u32's a % b, b = 0 giving a (as the GPU's does). A power of two (tid % (2 * s), as many kernels
+// write it) takes a mask instead of a division, tens of cycles a lane; 0 is one too: its mask keeps a.
+inline std::uint32_t u32_remainder(std::uint32_t a, std::uint32_t b) { return (b & (b - 1)) == 0 ? a & (b - 1) : a % b; }
+
 // NaN results as the GPU writes them. An H100's float units write one
 // canonical NaN for every NaN they compute, whatever NaN went in: 0x7FFFFFFF
 // for f32, 0x7FFF for f16 and bf16 (measured by the differential tests, whose

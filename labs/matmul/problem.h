@@ -2,8 +2,10 @@
 // seeded inputs, the CPU reference and the tolerance a result must meet.
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -32,12 +34,13 @@ inline bool indexable_by_32_bits(const Shape& s)
 
 // Uniform in [-1, 1): signed, so that sums cancel as in real data and a wrong
 // sign or a missing term shows. Seeded: the same seed gives the same data
-// everywhere. A and B come from different streams of the same seed.
+// everywhere, drawn on the host's cores (wl::Random::fill_floats). A and B
+// come from different streams of the same seed.
 inline std::vector<float> make_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed, unsigned which)
 {
     wl::Random rng(seed * 0x9E3779B97F4A7C15ull + which);
     std::vector<float> v(rows * cols);
-    for (float& x : v) x = rng.uniform_float(-1.0f, 1.0f);
+    rng.fill_floats(std::span<float>(v), -1.0f, 1.0f);
     return v;
 }
 
@@ -59,20 +62,41 @@ inline Inputs make_inputs(const Shape& s, std::uint64_t seed)
 struct Reference {
     std::vector<double> c, abs;
 };
+// Adds the products of row i of A's elements k0 .. k0 + Ks - 1 with B's rows
+// to row i of the reference, each element's in k's order: an element is read
+// and written once for Ks products instead of once for each.
+template <std::size_t Ks>
+void add_products(const Shape& s, const std::vector<float>& a, const std::vector<float>& b, Reference& r, std::size_t i,
+                  std::size_t k0)
+{
+    std::array<double, Ks> aik;
+    std::array<const float*, Ks> brow;
+    for (std::size_t t = 0; t < Ks; ++t) {
+        aik[t] = a[i * s.k + k0 + t];
+        brow[t] = &b[(k0 + t) * s.n];
+    }
+    double* crow = &r.c[i * s.n];
+    double* srow = &r.abs[i * s.n];
+    for (std::size_t j = 0; j < s.n; ++j) {
+        double c = crow[j], abs = srow[j];
+        for (std::size_t t = 0; t < Ks; ++t) {
+            const double product = aik[t] * brow[t][j];  // exact: two floats' product fits a double
+            c += product;
+            abs += std::fabs(product);
+        }
+        crow[j] = c;
+        srow[j] = abs;
+    }
+}
 inline void sum_reference_rows(const Shape& s, const std::vector<float>& a, const std::vector<float>& b, Reference& r,
                                std::size_t first, std::size_t end)
 {
-    for (std::size_t i = first; i < end; ++i)
-        for (std::size_t k = 0; k < s.k; ++k) {
-            const double aik = a[i * s.k + k];
-            const float* brow = &b[k * s.n];
-            double* crow = &r.c[i * s.n];
-            double* srow = &r.abs[i * s.n];
-            for (std::size_t j = 0; j < s.n; ++j) {
-                crow[j] += aik * brow[j];
-                srow[j] += std::fabs(aik * brow[j]);
-            }
-        }
+    constexpr std::size_t kTogether = 4;  // products an element takes between its read and its write
+    for (std::size_t i = first; i < end; ++i) {
+        std::size_t k = 0;
+        for (; k + kTogether <= s.k; k += kTogether) add_products<kTogether>(s, a, b, r, i, k);
+        for (; k < s.k; ++k) add_products<1>(s, a, b, r, i, k);
+    }
 }
 inline Reference reference(const Shape& s, const std::vector<float>& a, const std::vector<float>& b, std::size_t rows)
 {

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iterator>
 #include <map>
 #include <string>
@@ -65,9 +66,22 @@ inline std::string emulator_name(const RunRequest& req)
     return std::string("cpu emulator (") + wl::emu::to_string(req.schedule) + (width.empty() ? "" : ", " + width) + ")";
 }
 
+// The module a backend launches from: one parsed already, or one that
+// another thread is still parsing (make_lab.h), which its first launch waits for.
+class ModuleRef {
+public:
+    ModuleRef(const wl::ptx::Module& parsed) : parsed_(&parsed) {}  // implicit: a backend takes a module as it took its reference
+    explicit ModuleRef(std::shared_future<const wl::ptx::Module*> parsing) : parsing_(std::move(parsing)) {}
+    const wl::ptx::Module& get() const { return parsed_ ? *parsed_ : *parsing_.get(); }
+
+private:
+    const wl::ptx::Module* parsed_ = nullptr;
+    std::shared_future<const wl::ptx::Module*> parsing_;
+};
+
 struct EmulatorBackend {
     wl::emu::Emulator& emu;
-    const wl::ptx::Module& module;
+    ModuleRef module;
     const KernelFiles& kernels;  // the lab's (versions.h)
     unsigned sms = 0;              // what multiprocessors() reports, for grids sized by the GPU
     bool record_first_launch_only = false;
@@ -120,7 +134,7 @@ struct EmulatorBackend {
             const UserKernel::Entry& e = user->entry(user_launch(kernels, kernel, block, shared_bytes));
             wl::ptx::launch(emu, as_run(*e.module, user->file(), ""), e.name, grid, block, e.shared_bytes, args...);
         } else {
-            wl::ptx::launch(emu, as_run(module, kernel_file(kernels, V::meta), kernels.lab), entry_name(kernels, kernel), grid,
+            wl::ptx::launch(emu, as_run(module.get(), kernel_file(kernels, V::meta), kernels.lab), entry_name(kernels, kernel), grid,
                             block, shared_bytes, args...);
         }
         if (record_first_launch_only) emu.options.record = false;

@@ -4,13 +4,16 @@
 // its versions imply (a setting). Host programs have a description of their own
 // (make_host_program_lab).
 #pragma once
+#include <future>
 #include <optional>
 #include <string_view>
+#include <system_error>
 #include <utility>
 
 #include "labs/common/emulator_backend.h"
 #include "labs/common/lab.h"
 #include "labs/common/run_skeleton.h"
+#include "warplab/parts.h"
 
 namespace warplab {
 
@@ -21,6 +24,19 @@ template <class D> const wl::ptx::Module& lab_module()
     return module;
 }
 
+// The lab's module, parsed on a thread of its own where the host has two
+// (lab_module's, the first time): a run draws its inputs while it is parsed,
+// and its first launch waits for it.
+template <class D> ModuleRef lab_module_in_parse()
+{
+    if (wl::host_threads() < 2) return lab_module<D>();
+    try {
+        return ModuleRef(std::async(std::launch::async, [] { return &lab_module<D>(); }).share());
+    } catch (const std::system_error&) {  // no thread to be had
+        return lab_module<D>();
+    }
+}
+
 // A request on the emulator, from the lab's PTX (or the user's --file kernel in place of the version's).
 template <class D> RunResult run_on_emulator(const RunRequest& req)
 {
@@ -28,7 +44,7 @@ template <class D> RunResult run_on_emulator(const RunRequest& req)
     configure(emu, req);
     // Grids sized by the GPU see the H100's SMs; only the first launch is
     // recorded (a reduction's first pass; the GPU trace does the same).
-    EmulatorBackend backend{emu, lab_module<D>(), D::kernels, kEmulatedMultiprocessors, true};
+    EmulatorBackend backend{emu, lab_module_in_parse<D>(), D::kernels, kEmulatedMultiprocessors, true};
     std::optional<UserKernel> user;
     if (!req.file.empty()) backend.user = &user.emplace(req.file, req.kernel, D::kernels, req.shared_bytes);
     backend.without_barrier = req.without_barrier;

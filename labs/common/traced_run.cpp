@@ -15,13 +15,13 @@ namespace {
 
 // The watched block's shared arrays in the types the version's source (or the
 // user's --file) declares them with: the trace carries them to every front end.
-void use_declared_types(const Lab& lab, const RunRequest& req, wl::trace::BlockAnalysis& run)
+void declare_array_types(const Lab& lab, const RunRequest& req, wl::trace::BlockTrace& block)
 {
     const Version* v = find_version(lab, req.version);
     if (req.file.empty() && !v) return;
     const std::vector<wl::ptx::CudaSource> sources =
         req.file.empty() ? wl::ptx::read_cuda_files(v->file, data_dir().string()) : wl::ptx::read_cuda_files(req.file);
-    wl::ptx::use_declared_types(run, sources, req.file.empty() ? v->kernel : req.kernel, req.type);
+    wl::ptx::declare_array_types(block, sources, req.file.empty() ? v->kernel : req.kernel, req.type);
 }
 
 }  // namespace
@@ -32,10 +32,10 @@ TracedRun trace_version(const Lab& lab, const RunRequest& req)
     // A user's kernel has no machine-code listing: its counts stay per PTX instruction.
     const wl::trace::MachineCode* code = req.file.empty() ? wl::trace::lab_machine_code(lab.id) : nullptr;
     // The records move into the analysis, which frees them: it holds what the front ends read.
-    wl::trace::BlockAnalysis watched = wl::trace::analyze_block(std::move(result.records), req.watched_block,
-                                                                result.threads_per_block, code, result.warp_width, result.records_cut);
+    wl::trace::BlockAnalysis watched = wl::trace::analyze_block(
+        std::move(result.records), req.watched_block, result.threads_per_block, code, result.warp_width, result.records_cut,
+        [&](wl::trace::BlockTrace& block) { declare_array_types(lab, req, block); });
     result.records = {};
-    use_declared_types(lab, req, watched);
     result.records_cut = watched.block.end != wl::trace::TraceEnd::Whole;
     return TracedRun{std::move(watched), std::move(result)};
 }

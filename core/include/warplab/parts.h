@@ -49,4 +49,15 @@ template <class Work> void run_parts(std::size_t parts, Work work)
     for (std::thread& h : helpers) h.join();
 }
 
+// Calls first() and second(), side by side where two host threads may be had,
+// else one after the other; returns once both are done.
+template <class First, class Second> void side_by_side(First first, Second second)
+{
+    const std::size_t parts = std::min<std::size_t>(2, host_threads());
+    run_parts(parts, [&](std::size_t p) {
+        if (p == 0) first();
+        if (p == 1 || parts == 1) second();
+    });
+}
+
 }  // namespace wl

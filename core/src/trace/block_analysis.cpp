@@ -4,6 +4,8 @@
 #include <optional>
 #include <utility>
 
+#include "warplab/parts.h"
+
 namespace wl::trace {
 namespace {
 
@@ -26,6 +28,13 @@ TraceEnd drop_incomplete_interval(std::vector<LaneRecord>& records)
 BlockAnalysis analyze_block(std::vector<LaneRecord> records, std::uint32_t block, std::uint32_t threads_in_block,
                             const MachineCode* code, unsigned warp_size, bool records_cut, std::uint64_t budget_bytes)
 {
+    return analyze_block(std::move(records), block, threads_in_block, code, warp_size, records_cut, {}, budget_bytes);
+}
+
+BlockAnalysis analyze_block(std::vector<LaneRecord> records, std::uint32_t block, std::uint32_t threads_in_block,
+                            const MachineCode* code, unsigned warp_size, bool records_cut,
+                            const std::function<void(BlockTrace&)>& name_arrays, std::uint64_t budget_bytes)
+{
     std::erase_if(records, [block](const LaneRecord& r) { return r.block != block; });
     const TraceEnd recorded = records_cut ? drop_incomplete_interval(records) : TraceEnd::Whole;
     BlockAnalysis out;
@@ -35,9 +44,14 @@ BlockAnalysis analyze_block(std::vector<LaneRecord> records, std::uint32_t block
     if (out.block.end == TraceEnd::Whole) out.block.end = recorded;
     if (code) out.block = as_machine_instructions(std::move(out.block), *code);
     out.per_machine_instruction = code != nullptr;
-    out.steps = analyze_steps(out.block);
-    out.totals = totals(out.steps);
-    out.shared_after = shared_contents(out.block);
+    if (name_arrays) name_arrays(out.block);
+    // Both read the block only: side by side where the host has two threads.
+    wl::side_by_side(
+        [&] {
+            out.steps = analyze_steps(out.block);
+            out.totals = totals(out.steps);
+        },
+        [&] { out.shared_after = shared_contents(out.block); });
     return out;
 }
 

@@ -59,11 +59,11 @@ std::string declared_element_type(const VariableDecl& v, std::string_view elemen
     return type_bytes(type) ? type : "";
 }
 
-void use_declared_types(wl::trace::BlockAnalysis& run, const std::vector<CudaSource>& sources, std::string_view kernel,
-                        std::string_view element_type)
+bool declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSource>& sources, std::string_view kernel,
+                         std::string_view element_type)
 {
     bool changed = false;
-    for (wl::trace::SharedArrayInfo& a : run.block.shared_arrays) {
+    for (wl::trace::SharedArrayInfo& a : block.shared_arrays) {
         const VariableDecl* d = find_shared(sources, a.name, kernel);
         const std::string type = d ? declared_element_type(*d, element_type) : "";
         const unsigned size = type_bytes(type);
@@ -77,7 +77,13 @@ void use_declared_types(wl::trace::BlockAnalysis& run, const std::vector<CudaSou
         a.count = bytes / size;
         changed = true;
     }
-    if (changed) run.shared_after = wl::trace::shared_contents(run.block);
+    return changed;
+}
+
+void use_declared_types(wl::trace::BlockAnalysis& run, const std::vector<CudaSource>& sources, std::string_view kernel,
+                        std::string_view element_type)
+{
+    if (declare_array_types(run.block, sources, kernel, element_type)) run.shared_after = wl::trace::shared_contents(run.block);
 }
 
 }  // namespace wl::ptx

@@ -31,5 +31,9 @@ std::string declared_element_type(const VariableDecl& v, std::string_view elemen
 // or whose bytes the type does not divide, stay as traced.
 void use_declared_types(wl::trace::BlockAnalysis& run, const std::vector<CudaSource>& sources, std::string_view kernel,
                         std::string_view element_type);
+// The same for a block whose shared values are not replayed yet (analyze_block's
+// name_arrays): true where an array's element size changed.
+bool declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSource>& sources, std::string_view kernel,
+                         std::string_view element_type);
 
 }  // namespace wl::ptx

@@ -3,6 +3,7 @@
 // grader).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "warplab/trace/analysis.h"
@@ -38,6 +39,12 @@ inline constexpr std::uint64_t kAnalysisBytes = std::uint64_t(256) << 20;
 BlockAnalysis analyze_block(std::vector<LaneRecord> records, std::uint32_t block, std::uint32_t threads_in_block,
                             const MachineCode* code = nullptr, unsigned warp_size = kDefaultWarpSize, bool records_cut = false,
                             std::uint64_t budget_bytes = kAnalysisBytes);
+// The same, with name_arrays(block) called before shared memory's values are
+// replayed (a front end gives the shared arrays their declared types there:
+// wl::ptx::declare_array_types), so that they are replayed once, in those types.
+BlockAnalysis analyze_block(std::vector<LaneRecord> records, std::uint32_t block, std::uint32_t threads_in_block,
+                            const MachineCode* code, unsigned warp_size, bool records_cut,
+                            const std::function<void(BlockTrace&)>& name_arrays, std::uint64_t budget_bytes = kAnalysisBytes);
 
 // The one line a front end shows when the counts are per PTX instruction.
 inline constexpr const char* kPerPtxInstructionNote =

@@ -231,9 +231,12 @@ private:
         h = (h ^ (h >> 27)) * 0x94D049BB133111EBull;
         return h ^ (h >> 31);
     }
+    // The words multiplied by odd constants, then mixed once: a number is given
+    // by first meeting, so the hash decides only where a key's slot is.
     static std::size_t hash_of(const EventKey& k)
     {
-        return static_cast<std::size_t>(mixed(mixed(mixed(k[0] ^ mixed(k[1])) ^ k[2]) ^ k[3]));
+        return static_cast<std::size_t>(mixed(k[0] * 0x9E3779B97F4A7C15ull ^ k[1] * 0xC2B2AE3D27D4EB4Full ^
+                                              k[2] * 0x165667B19E3779F9ull ^ k[3] * 0xD6E8FEB86659FD93ull));
     }
     Slot& slot(const EventKey& key)
     {

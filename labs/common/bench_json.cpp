@@ -167,7 +167,7 @@ std::string provenance_command(int argc, const char* const* argv, const std::str
             const bool under = !inside.empty() && *inside.begin() != "..";
             arg = under ? inside : arg.filename();
         }
-        command += " " + arg.string();
+        command.append(" ").append(arg.string());
     }
     return command;
 }

@@ -77,7 +77,7 @@ UserOccupancy user_launch_usage(const std::string& lab, const Version& v, const 
             opt.strip_prefix = working_directory();
             wl::ptx::KernelFile source(file, opt, shown);
             const std::string& entry = own.instance->entry;
-            const std::string launch = lab + " " + v.id + "'s launch" + (entry.find('<') == std::string::npos ? "" : " " + entry.substr(entry.find('<')));
+            const std::string launch = lab + " " + v.id + "'s launch" + (entry.find('<') == std::string::npos ? std::string() : std::string(" ").append(entry.substr(entry.find('<'))));
             wl::ptx::TemplateFill fill = wl::ptx::fill_of(entry, launch);
             if (fill.values.empty()) fill.values.push_back(v.bench_block);  // the block size, as user_launch fills it
             const auto& k = source.instance(kernel, fill);

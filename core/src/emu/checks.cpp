@@ -72,7 +72,7 @@ std::string element_name(const char* name, const DeclaredShape* shape, long long
     std::string subscripts;
     auto rest = static_cast<std::uint64_t>(index);
     for (unsigned d = shape->rank; d-- > 0;) {
-        subscripts.insert(0, "[" + std::to_string(rest % shape->extents[d]) + "]");
+        subscripts.insert(0, std::string("[").append(std::to_string(rest % shape->extents[d])).append("]"));
         rest /= shape->extents[d];
     }
     return named + subscripts;

@@ -326,16 +326,17 @@ TEST(CudaSource, AnArrayDeclaredInAnIncludedFileHasThatFilesLine)
                                          "    __shared__ int flags[4];\n"
                                          "    out[threadIdx.x] = load_tile(in);\n"
                                          "}\n";
-    wl::trace::BlockAnalysis run;
-    run.block.shared_arrays = {{.id = 0, .name = "tile", .elem_size = 4, .count = 256, .line = 3},
-                               {.id = 1, .name = "flags", .elem_size = 4, .count = 4, .line = 3}};
-    wl::ptx::use_declared_types(run, wl::ptx::read_cuda_files((dir / "reverse.cu").string()), "reverse", "float");
+    wl::trace::BlockTrace block;
+    block.shared_arrays = {{.id = 0, .name = "tile", .elem_size = 4, .count = 256, .line = 3},
+                           {.id = 1, .name = "flags", .elem_size = 4, .count = 4, .line = 3}};
+    // Both already 4 bytes an element: the types and lines change, no element size.
+    EXPECT_FALSE(wl::ptx::declare_array_types(block, wl::ptx::read_cuda_files((dir / "reverse.cu").string()), "reverse", "float"));
     fs::remove_all(dir);
-    const auto& tile = run.block.shared_arrays[0];
+    const auto& tile = block.shared_arrays[0];
     EXPECT_EQ(tile.type, "float");
     EXPECT_EQ(tile.file, "tile_load.cuh");
     EXPECT_EQ(tile.line, 5u);
-    const auto& flags = run.block.shared_arrays[1];
+    const auto& flags = block.shared_arrays[1];
     EXPECT_EQ(flags.type, "int");
     EXPECT_EQ(flags.file, "");
     EXPECT_EQ(flags.line, 4u);

@@ -93,7 +93,7 @@ TEST(PendingTrace, StepWaitsAndTheArrivedTraceDrawsAsTheDesktops)
     EXPECT_EQ(status_text(web.app), status_text(desk));
     EXPECT_EQ(w.run->block.events, d.run->block.events);
     EXPECT_EQ(w.run->block.shared_arrays.size(), d.run->block.shared_arrays.size());
-    for (std::size_t i = 0; i < w.run->block.shared_arrays.size(); ++i)  // their types, from the declarations (the trace's: wl::ptx::use_declared_types)
+    for (std::size_t i = 0; i < w.run->block.shared_arrays.size(); ++i)  // their types, from the declarations (the trace's: wl::ptx::declare_array_types)
         EXPECT_EQ(w.run->block.shared_arrays[i].name, d.run->block.shared_arrays[i].name);
     EXPECT_EQ(web.app.focus.shared_event, desk.focus.shared_event);
     EXPECT_EQ(web.app.focus.global_event, desk.focus.global_event);

@@ -82,7 +82,7 @@ TraceKey key_of(const App& app, std::size_t version, const RunRequest& req)
 }
 
 // What a run's slot derives once: each thread's output (the trace gives the
-// shared arrays in their declared types already: wl::ptx::use_declared_types).
+// shared arrays in their declared types already: wl::ptx::declare_array_types).
 void finish_slot(App&, const TraceKey& key, TraceSlot& slot)
 {
     if (!slot.run) return;

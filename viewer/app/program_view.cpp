@@ -103,7 +103,7 @@ void make_lab(const std::shared_ptr<ProgramLab>& shared)
     lab.title = !p.failure.empty() ? files + ": did not run"
                                    : printf_string("%s: %zu launch%s, exit code %d", files.c_str(), p.run.launches.size(),
                                                    p.run.launches.size() == 1 ? "" : "es", p.run.exit_code);
-    lab.types = {"int"};  // the shared arrays' own types come from the file (use_declared_types)
+    lab.types = {"int"};  // the shared arrays' own types come from the file (declare_array_types)
     for (const LaunchRecord& r : p.run.launches) {
         if (r.trace.empty()) continue;
         Version v{};

@@ -429,10 +429,9 @@ void configure(emu::Emulator& emu, emu::Schedule schedule, std::uint64_t lane_se
 
 BlockView view_block(const Harness& h, const std::vector<trace::LaneRecord>& records, unsigned threads, std::uint32_t block)
 {
-    BlockView v = trace::analyze_block(records, block, threads, nullptr, graded_warp_width());
     // No kernel named: an exercise's kernels do not share an array's name, so its first declaration is the one.
-    ptx::use_declared_types(v, h.sources(), "", "");
-    return v;
+    return trace::analyze_block(records, block, threads, nullptr, graded_warp_width(), false,
+                                [&](trace::BlockTrace& b) { ptx::declare_array_types(b, h.sources(), "", ""); });
 }
 
 // ------------------------------------------------------------ findings --

@@ -199,7 +199,7 @@ using BlockView = trace::BlockAnalysis;
 unsigned graded_warp_width();
 // One block (block 0 unless named) of a launch with `threads` a block, in
 // warps of the width this process grades at, its shared arrays in the types
-// the student's file declares (wl::ptx::use_declared_types, as every front end's trace).
+// the student's file declares (wl::ptx::declare_array_types, as every front end's trace).
 BlockView view_block(const Harness& h, const std::vector<trace::LaneRecord>& records, unsigned threads, std::uint32_t block = 0);
 
 // ---- structural findings shared by several exercises ----

@@ -66,10 +66,12 @@ void RunLog::append(const LaunchRecord& r) const
 void RunLog::write_trace(const LaunchRecord& r, const std::string& source, const std::vector<trace::LaneRecord>& records,
                          unsigned warp_width) const
 {
-    trace::BlockAnalysis a = trace::analyze_block(records, r.watched_block, r.block[0] * r.block[1] * r.block[2], nullptr, warp_width);
-    // Shared arrays in the types the source declares (a template's T stays as traced:
-    // which type a program's instance took is the demangled name's business).
-    ptx::use_declared_types(a, ptx::read_cuda_files(source), ptx::instance_name(r.kernel), "");
+    // Shared arrays in the types the source declares, given before their values are replayed (a
+    // template's T stays as traced: which type a program's instance took is the demangled name's business).
+    const trace::BlockAnalysis a = trace::analyze_block(
+        records, r.watched_block, r.block[0] * r.block[1] * r.block[2], nullptr, warp_width, false, [&](trace::BlockTrace& block) {
+            ptx::declare_array_types(block, ptx::read_cuda_files(source), ptx::instance_name(r.kernel), "");
+        });
     nlohmann::json doc = trace::trace_document_header();
     doc.update({{"kernel", r.kernel},
                 {"launch", r.index},

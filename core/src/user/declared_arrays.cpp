@@ -80,10 +80,4 @@ bool declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSou
     return changed;
 }
 
-void use_declared_types(wl::trace::BlockAnalysis& run, const std::vector<CudaSource>& sources, std::string_view kernel,
-                        std::string_view element_type)
-{
-    if (declare_array_types(run.block, sources, kernel, element_type)) run.shared_after = wl::trace::shared_contents(run.block);
-}
-
 }  // namespace wl::ptx

@@ -27,12 +27,10 @@ std::string declared_element_type(const VariableDecl& v, std::string_view elemen
 // Gives each traced shared array of `kernel` its declared type and element
 // size (count = bytes / size), and its declaration's line (PTX gives the
 // kernel's line) with its file where that is not the first source (the traced
-// file), and replays the shared values in those elements. Arrays whose type is unknown,
-// or whose bytes the type does not divide, stay as traced.
-void use_declared_types(wl::trace::BlockAnalysis& run, const std::vector<CudaSource>& sources, std::string_view kernel,
-                        std::string_view element_type);
-// The same for a block whose shared values are not replayed yet (analyze_block's
-// name_arrays): true where an array's element size changed.
+// file). Arrays whose type is unknown, or whose bytes the type does not divide,
+// stay as traced. Given to analyze_block as its name_arrays, before the shared
+// values are replayed, so that they are replayed in those elements. True where
+// an array's element size changed.
 bool declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSource>& sources, std::string_view kernel,
                          std::string_view element_type);
 

@@ -84,7 +84,7 @@ struct SharedArrayInfo {
     std::uint32_t line = 0;
     std::string file;  // the file that declares it, where not the kernel's own (a base name: "tiles.cuh")
     // The element type the source declares it with ("unsigned long long"; a
-    // template's T as the run's type), where wl::ptx::use_declared_types
+    // template's T as the run's type), where wl::ptx::declare_array_types
     // found one; elem_size and count are then in it. Empty: unknown, and
     // elem_size is the trace's guess (the kernel's narrowest shared access).
     std::string type;

@@ -146,6 +146,13 @@ expect(fault 1 "^fault: cudaErrorLaunchFailure \\(unspecified launch failure\\)\
 if(NOT err MATCHES "kernel fault: kernel shift_left, block \\(0,0,0\\), thread \\(99,0,0\\)[^\n]*mistakes.cu:10\\)")
   string(APPEND failures "fault: stderr '${err}'\n")
 endif()
+#    The same fault in a kernel writing managed memory: cudaDeviceSynchronize() returns it, and
+#    the host reading the memory after it is told only of the fault, not of a missing synchronize.
+run_warplab(mistakes.cu -- managed-fault)
+expect(managed_fault 1 "^read after it: yes\nmanaged-fault: cudaErrorLaunchFailure \\(unspecified launch failure\\)\n")
+if(NOT err MATCHES "kernel fault: kernel shift_left, block \\(0,0,0\\), thread \\(99,0,0\\)[^\n]*mistakes.cu:10\\)" OR err MATCHES "warning")
+  string(APPEND failures "managed-fault: stderr '${err}'\n")
+endif()
 run_warplab(mistakes.cu -- config)
 expect(config 1 "after it: cudaSuccess\n" "\nconfig: cudaErrorInvalidConfiguration \\(invalid configuration argument\\)\n"
        "\n1 +shift_left +mistakes.cu:26 +\\(1,1,1\\) +\\(2048,1,1\\) [^\n]*yes \\(below\\)\n"

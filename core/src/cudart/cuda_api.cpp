@@ -62,6 +62,14 @@ template <class F> cudaError_t guarded(F&& work)
     }
 }
 
+// A call that waits for the device. After a kernel fault it returns the fault, and still waits:
+// the kernels have ended, so the host touching managed memory after it is no mistake.
+cudaError_t wait_for_device()
+{
+    if (sticky_error.load() != cudaSuccess) synchronise();
+    return guarded(synchronise);
+}
+
 Direction direction(cudaMemcpyKind kind)
 {
     switch (kind) {
@@ -279,7 +287,7 @@ cudaError_t CUDARTAPI cudaGetDeviceCount(int* count) { return give(count, 1, "cu
 cudaError_t CUDARTAPI cudaGetDevice(int* device) { return give(device, 0, "cudaGetDevice"); }
 cudaError_t CUDARTAPI cudaSetDevice(int device) { return device == 0 ? cudaSuccess : fail(cudaErrorInvalidDevice); }
 cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
-cudaError_t CUDARTAPI cudaDeviceSynchronize(void) { return guarded(synchronise); }
+cudaError_t CUDARTAPI cudaDeviceSynchronize(void) { return wait_for_device(); }
 cudaError_t CUDARTAPI cudaDeviceReset(void)
 {
     const CallSite site = call_site();
@@ -590,7 +598,7 @@ cudaError_t CUDARTAPI cudaStreamDestroy(cudaStream_t stream)
     delete reinterpret_cast<CUstream_handle*>(stream);
     return cudaSuccess;
 }
-cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t) { return guarded(synchronise); }
+cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t) { return wait_for_device(); }
 cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t) { return guarded([] {}); }
 cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return guarded([] {}); }
 
@@ -612,7 +620,7 @@ cudaError_t CUDARTAPI cudaEventRecord(cudaEvent_t event, cudaStream_t)
     reinterpret_cast<CUevent_handle*>(event)->at_ms = emulated_clock_ms();
     return cudaSuccess;
 }
-cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t) { return guarded(synchronise); }
+cudaError_t CUDARTAPI cudaEventSynchronize(cudaEvent_t) { return wait_for_device(); }
 cudaError_t CUDARTAPI cudaEventQuery(cudaEvent_t) { return guarded([] {}); }
 cudaError_t CUDARTAPI cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end)
 {

@@ -1,6 +1,6 @@
-// What goes wrong, one case per argument: "fault" reads past the end of an
-// array, "config" launches 2048 threads a block, "unsupported" calls a runtime
-// function warplab does not implement (twice). Each prints the error it got.
+// What goes wrong, one case per argument: "fault" reads past the end of an array ("managed-fault"
+// into managed memory, read after the synchronize), "config" launches 2048 threads a block,
+// "unsupported" calls a runtime function warplab does not implement (twice). Each prints its error.
 #include <cstdio>
 #include <cstring>
 
@@ -26,6 +26,13 @@ int main(int argc, char** argv)
         shift_left<<<1, 2048>>>(in, out, n);
         err = cudaGetLastError();
         std::printf("after it: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));  // not sticky
+    } else if (!std::strcmp(which, "managed-fault")) {
+        int* shifted;
+        cudaMallocManaged(&shifted, n * sizeof(int));
+        shift_left<<<1, 128>>>(in, shifted, n);
+        err = cudaDeviceSynchronize();  // the fault, and the kernel has ended
+        const int first = *static_cast<volatile int*>(shifted);  // read, whatever it holds
+        std::printf("read after it: %s\n", first == 0 || first != 0 ? "yes" : "");
     } else if (!std::strcmp(which, "unsupported")) {
         cudaGraph_t graph;
         cudaGraphCreate(&graph, 0);

@@ -246,6 +246,9 @@ public:
     // A plain ld/st of ops.def's fast access forms for the lanes `exec`, as one batch (interp_memory.cpp); false:
     // not all inside one shared variable or pointer argument's allocation, or a watched block: lane by lane.
     bool access_lanes(const PassLane* lanes, LaneMask exec, const Instr& in, const Frame& fr);
+    // A cp.async for the lanes `exec`, their global reads checked as one batch (interp_memory.cpp); false,
+    // nothing done: lane by lane (a watched block, Lockstep, sizes that differ or fill zeros, addresses apart).
+    bool copy_async_lanes(const PassLane* lanes, LaneMask exec, const Instr& in, Frame& fr);
     bool syncwarp_together(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc, Frame& fr);
     // A warp-major pass makes a lane the running one: the runtime's, the interpreter's and the frame's.
     void enter(const PassLane& p, Frame& fr)

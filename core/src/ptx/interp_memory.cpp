@@ -158,6 +158,30 @@ namespace {
 
 template <unsigned N> constexpr std::integral_constant<unsigned, N> kElems{};
 
+// The shared variable v that each of a batch's lanes finds for its `size` bytes at offsets up to `highest`
+// (v: the one at or below the lowest), as shared_target finds it: null where they are not all inside it,
+// or it is the reserved memory, which is not checked: then the lanes go one by one.
+const SharedSlot* slot_of_lanes(const std::vector<SharedSlot>& slots, const SharedSlot* v, std::uint64_t highest,
+                                unsigned size)
+{
+    if (!v || v->zeroed || highest + size > v->offset + v->bytes || (v + 1 != slots.data() + slots.size() && v[1].offset <= highest))
+        return nullptr;
+    return v;
+}
+
+// The pointer argument whose allocation each of a batch's lanes finds for its `size` bytes at addresses
+// lowest .. highest, as global_target finds it: null where they do not all fall inside the same one.
+const PointerArg* pointer_of_lanes(const std::vector<PointerArg>& pointers, std::uint64_t lowest, std::uint64_t highest,
+                                   unsigned size)
+{
+    const auto past = std::upper_bound(pointers.begin(), pointers.end(), lowest,
+                                       [](std::uint64_t addr, const PointerArg& a) { return addr < a.ptr; });
+    if (past == pointers.begin() || (past != pointers.end() && past->ptr <= highest)) return nullptr;
+    const PointerArg& below = *(past - 1);
+    if (highest > below.alloc_end || below.alloc_end - highest < size) return nullptr;
+    return &below;
+}
+
 }  // namespace
 
 // The lanes of a warp pass at one plain ld or st of the fast forms: one look-up of the array for all of
@@ -193,22 +217,15 @@ bool Interpreter::access_lanes(const PassLane* lanes, LaneMask exec, const Instr
         const Kind kind = stores ? Kind::Store : Kind::Load;
         if (shared) {
             // The variable each lane's offset falls in, as shared_target finds it: the same for all of them.
-            const SharedSlot* v = shared_slot(lowest);
-            const std::vector<SharedSlot>& slots = t.L->slots;
-            if (!v || v->zeroed || highest + kSize > v->offset + v->bytes ||
-                (v + 1 != slots.data() + slots.size() && v[1].offset <= highest))
-                return false;  // the lanes one by one
+            const SharedSlot* v = slot_of_lanes(t.L->slots, shared_slot(lowest), highest, kSize);
+            if (!v) return false;  // the lanes one by one
             emu::detail::access_shared_lanes({kind, kSize, v->name, t.arena + v->offset, v->elem, file(in), line(in), v->shape_in(v->elem)},
                                              flats, ptrs, data, count);
         } else {
             // The argument each lane's address falls past, as global_target finds it: the same for all of them.
-            const std::vector<PointerArg>& pointers = t.L->pointers;
-            const auto past = std::upper_bound(pointers.begin(), pointers.end(), lowest,
-                                               [](std::uint64_t addr, const PointerArg& a) { return addr < a.ptr; });
-            if (past == pointers.begin() || (past != pointers.end() && past->ptr <= highest)) return false;
-            const PointerArg& below = *(past - 1);
-            if (highest > below.alloc_end || below.alloc_end - highest < kSize) return false;
-            emu::detail::access_global_lanes({kind, kSize, pointer_name(below), static_cast<std::uintptr_t>(below.ptr), file(in), line(in)},
+            const PointerArg* below = pointer_of_lanes(t.L->pointers, lowest, highest, kSize);
+            if (!below) return false;
+            emu::detail::access_global_lanes({kind, kSize, pointer_name(*below), static_cast<std::uintptr_t>(below->ptr), file(in), line(in)},
                                              flats, ptrs, data, count);
         }
         if (stores) return true;
@@ -392,6 +409,56 @@ void Interpreter::copy_async(const Frame& fr, const Instr& in)
     AsyncCopies& mine = async_copies_of(t_->lane.flat);
     if (!t_->async_copies) mine = {}, t_->async_copies = true;  // what an earlier block's thread left
     mine.copies.push_back(c);
+}
+
+// The lanes of a warp pass at one cp.async, as copy_async runs them one after another: their global reads
+// checked and moved as one batch (access_global_lanes, as a plain ld.global's), then each lane's copy kept
+// to land at its wait. Nothing is recorded (a watched block goes lane by lane), and nothing can fault here
+// but the race check, which finds what it would find lane by lane: every address was found in bounds first.
+bool Interpreter::copy_async_lanes(const PassLane* lanes, LaneMask exec, const Instr& in, Frame& fr)
+{
+    const PassLane& last = lanes[std::bit_width(exec) - 1];
+    Thread& t = last.run->t;
+    const auto plain_operand = [&](unsigned k) { return in.o[k].kind == OpKind::Reg || in.o[k].kind == OpKind::Imm; };
+    const bool src_size = in.nops > 3 && in.o[3].kind != OpKind::None;
+    if (in.sub != Sub::None || t.lane.watched || t.lane.lockstep || !plain_operand(2) || (src_size && !plain_operand(3)))
+        return false;
+    t_ = &t;  // address() reads the launch's shared offsets through it
+    unsigned flats[kMaxWarpSize];
+    unsigned char* ptrs[kMaxWarpSize];
+    std::uint64_t offsets[kMaxWarpSize];
+    std::uint64_t src_lowest = std::numeric_limits<std::uint64_t>::max(), src_highest = 0;
+    std::uint64_t dst_lowest = std::numeric_limits<std::uint64_t>::max(), dst_highest = 0;
+    unsigned size = 0, count = 0;
+    for (LaneMask m = exec; m; m &= m - 1, ++count) {
+        const PassLane& lane = lanes[std::countr_zero(m)];
+        const Frame at{fr.f, lane.r, lane.param, fr.local_base};
+        const auto bytes = static_cast<unsigned>(get(at, in.o[2]));
+        const unsigned from_src = src_size ? static_cast<unsigned>(get(at, in.o[3])) : bytes;
+        if (count == 0) size = bytes;
+        if (bytes != size || from_src != size || (size != 4 && size != 8 && size != 16)) return false;
+        const std::uint64_t src = address(at, in.o[1]), dst = shared_address(address(at, in.o[0]));
+        src_lowest = std::min(src_lowest, src), src_highest = std::max(src_highest, src);
+        dst_lowest = std::min(dst_lowest, dst), dst_highest = std::max(dst_highest, dst);
+        flats[count] = lane.flat;
+        ptrs[count] = host_bytes(src);  // used once checked
+        offsets[count] = dst;
+    }
+    const PointerArg* below = pointer_of_lanes(t.L->pointers, src_lowest, src_highest, size);
+    if (!below || !slot_of_lanes(t.L->slots, shared_slot(dst_lowest), dst_highest, size)) return false;
+    std::uint32_t data[kMaxWarpSize][4] = {};
+    emu::detail::access_global_lanes({Kind::Load, size, pointer_name(*below), static_cast<std::uintptr_t>(below->ptr), file(in), line(in)},
+                                     flats, ptrs, data, count);
+    count = 0;
+    for (LaneMask m = exec; m; m &= m - 1, ++count) {
+        Thread& lane = lanes[std::countr_zero(m)].run->t;
+        AsyncCopies& mine = async_copies_of(flats[count]);
+        if (!lane.async_copies) mine = {}, lane.async_copies = true;  // what an earlier block's thread left
+        AsyncCopy& c = mine.copies.emplace_back(AsyncCopy{offsets[count], size, {0, 0}, &in});
+        std::memcpy(c.value, data[count], size);
+    }
+    fr.r = last.r, fr.param = last.param;  // the last lane entered, as lane by lane
+    return true;
 }
 
 constexpr std::size_t kAllCopies = std::numeric_limits<std::size_t>::max();

@@ -599,6 +599,7 @@ std::size_t Interpreter::general_lanes(PassLane* lanes, const Instr& in, std::si
         live &= ~exec;
         return pc;
     }
+    if (in.op == Op::CpAsync && copy_async_lanes(lanes, exec, in, fr)) return pc;
     std::size_t next[kMaxWarpSize];
     for (LaneMask m = exec; m; m &= m - 1) {
         const unsigned k = std::countr_zero(m);

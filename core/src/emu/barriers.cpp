@@ -10,41 +10,63 @@
 namespace wl::emu::detail {
 
 namespace {
-// Lanes of one warp of a block (flat indices) arrive at the barrier at
-// file:line, as running lanes: each records its arrival (a watched block's)
-// and waits; the block counts them, so that settle_barrier knows without a
-// scan whether all wait at one site.
-inline void arrive_at_barrier(Block& b, const unsigned* flats, unsigned count, BarrierOp op, unsigned value,
-                              const char* file, unsigned line)
+// A watched block's lanes record their arrival at the barrier at file:line.
+void record_arrivals(Block& b, const unsigned* flats, unsigned count, const char* file, unsigned line)
 {
     if (b.watched)
         for (unsigned i = 0; i < count; ++i)
             record_watched(b.lanes[flats[i]], trace::Kind::SyncThreads, trace::Space::None, 0, 0, 0, nullptr, 0, file, line);
-    for (unsigned i = 0; i < count; ++i) {
-        Lane& lane = b.lanes[flats[i]];
-        lane.wait_file = file;
-        lane.wait_line = line;
-        lane.bar_op = op;
-        lane.bar_value = value;
-        lane.state = LaneState::AtBarrier;  // from Runnable: what set_state would count, below
-    }
-    b.warps[b.lanes[flats[0]].warp].runnable -= count;
-    b.barrier_votes += value != 0 ? count : 0;
-    if (b.at_barrier == 0) {
+}
+
+// `count` running lanes of warp w, `votes` of them with a true value, arrive at the barrier at
+// file:line: the block counts them, so that settle_barrier knows without a scan whether all wait
+// at one site. True when that is the block's site (the first arrival's, the same file pointer).
+bool count_arrivals(Block& b, unsigned w, unsigned count, unsigned votes, const char* file, unsigned line)
+{
+    b.warps[w].runnable -= count;  // from Runnable: what set_state would count
+    b.barrier_votes += votes;
+    const bool first = b.at_barrier == 0;
+    if (first) {
         b.barrier_file = file;
         b.barrier_line = line;
         b.barrier_sites_differ = false;
-    } else {
-        b.barrier_sites_differ |= b.barrier_file != file || b.barrier_line != line;
     }
+    const bool at_block_site = first || (b.barrier_file == file && b.barrier_line == line);
+    b.barrier_sites_differ |= !at_block_site;
     b.at_barrier += count;
+    return at_block_site;
+}
+
+// The lane waits at the barrier at file:line, as its Lane says.
+void write_wait(Lane& lane, BarrierOp op, unsigned value, const char* file, unsigned line)
+{
+    lane.wait_file = file;
+    lane.wait_line = line;
+    lane.bar_op = op;
+    lane.bar_value = value;
+    lane.state = LaneState::AtBarrier;
+}
+
+// The lanes whose arrival was only counted (Warp::at_barrier_unwritten) are written into their
+// Lane, before a scan of the block's lanes reads them.
+void write_unwritten_waits(Block& b)
+{
+    for (std::size_t w = 0; w < b.warps.size(); ++w) {
+        Warp& warp = b.warps[w];
+        for (std::uint64_t m = warp.at_barrier_unwritten; m; m &= m - 1)
+            write_wait(b.lanes[w * b.warp_width + std::countr_zero(m)], BarrierOp::None, 0, b.barrier_file, b.barrier_line);
+        warp.at_barrier_unwritten = 0;
+    }
 }
 }  // namespace
 
 void barrier_arrive(BarrierOp op, unsigned value, const char* file, unsigned line)
 {
     Lane& lane = *tls_lane;
-    arrive_at_barrier(*lane.block, &lane.flat, 1, op, value, file, line);
+    Block& b = *lane.block;
+    record_arrivals(b, &lane.flat, 1, file, line);
+    write_wait(lane, op, value, file, line);
+    count_arrivals(b, lane.warp, 1, value != 0 ? 1 : 0, file, line);
 }
 
 unsigned barrier_result() { return tls_lane->bar_value; }
@@ -56,11 +78,22 @@ unsigned barrier(BarrierOp op, unsigned value, const char* file, unsigned line)
     return barrier_result();
 }
 
+// A pass's batch (lanes of one warp): at the block's site only counted, its lanes left untouched
+// (Warp::at_barrier_unwritten); elsewhere each lane's wait written, for settle_barrier's message.
 void barrier_arrive_lanes(const unsigned* flats, unsigned count, const char* file, unsigned line)
 {
     if (count == 0) return;
     WarpPass& p = tls_pass;
-    arrive_at_barrier(*p.block, flats, count, BarrierOp::None, 0, file, line);
+    Block& b = *p.block;
+    record_arrivals(b, flats, count, file, line);
+    const unsigned w = flats[0] >> b.warp_shift;
+    if (count_arrivals(b, w, count, 0, file, line)) {
+        std::uint64_t lanes = 0;
+        for (unsigned i = 0; i < count; ++i) lanes |= std::uint64_t{1} << (flats[i] & (b.warp_width - 1));
+        b.warps[w].at_barrier_unwritten |= lanes;
+    } else {
+        for (unsigned i = 0; i < count; ++i) write_wait(b.lanes[flats[i]], BarrierOp::None, 0, file, line);
+    }
     end_turns(p, count);
 }
 
@@ -123,14 +156,20 @@ unsigned barrier_reduced(BarrierOp op, unsigned votes, unsigned threads)
 void release_barrier(Block& b)
 {
     const unsigned count = b.barrier_votes;
-    for (std::size_t w = 0; w < b.warps.size(); ++w) b.warps[w].runnable = b.warps[w].lanes;  // what set_state would count
+    for (std::size_t w = 0; w < b.warps.size(); ++w) {
+        b.warps[w].runnable = b.warps[w].lanes;  // what set_state would count
+        b.warps[w].at_barrier_unwritten = 0;
+    }
     if (!b.tally.empty())  // close_tally, asked once for the block
         for (Lane& l : b.lanes) close_tally_row(l);
     for (Lane& l : b.lanes) {
         l.state = LaneState::Runnable;
         l.epoch += 1;
         l.sub = 0;
-        if (l.bar_op != BarrierOp::None) [[unlikely]] l.bar_value = barrier_reduced(l.bar_op, count, b.threads);
+        if (l.bar_op != BarrierOp::None) [[unlikely]] {  // a bar.red's result; the next arrival may leave bar_op unwritten
+            l.bar_value = barrier_reduced(l.bar_op, count, b.threads);
+            l.bar_op = BarrierOp::None;
+        }
     }
     b.at_barrier = 0;
     b.barrier_votes = 0;
@@ -142,6 +181,7 @@ void release_barrier(Block& b)
 void settle_barrier(Block& b)
 {
     if (b.at_mbarrier) {
+        write_unwritten_waits(b);
         mbarrier_deadlock(b);
         return;
     }
@@ -150,6 +190,7 @@ void settle_barrier(Block& b)
         release_barrier(b);
         return;
     }
+    write_unwritten_waits(b);
     const Lane* waiting = nullptr;
     const Lane* exited = nullptr;
     const Lane* stuck = nullptr;

@@ -100,6 +100,12 @@ struct Warp {
     unsigned lanes = 0;
     unsigned runnable = 0;    // lanes in LaneState::Runnable (kept by set_state)
     bool all_started = false;  // every lane has had its first turn (a whole warp's pass took them all)
+    // Lanes (bit k: the warp's lane k) that a pass's batch brought to the block's barrier at its
+    // site (Block::barrier_file, barrier_line), counted but not written into their Lane, whose
+    // state still reads Runnable: a batch's arrival then touches no lane. They read as AtBarrier
+    // there, as barriers.cpp writes them out before any scan of the block's lanes, and the barrier's
+    // release makes them Runnable as it does every lane.
+    std::uint64_t at_barrier_unwritten = 0;
     std::uint32_t full_vc[kMaxWarpWidth];  // each lane's clock at the last full-warp collective
 };
 

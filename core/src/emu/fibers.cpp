@@ -103,13 +103,14 @@ void wait_turn() { yield_to_scheduler(*tls_lane); }
 
 namespace {
 // The runnable lanes of a warp's `count`, i-th the lane at(i), into `lanes`;
-// all_runnable: known, so not asked lane by lane.
-template <class At> unsigned take_lanes(Lane* warp, unsigned count, At at, bool all_runnable, LaneTurn* lanes)
+// all_runnable: known, so not asked lane by lane; `waiting`: lanes at the barrier that still read Runnable.
+template <class At>
+unsigned take_lanes(Lane* warp, unsigned count, At at, bool all_runnable, std::uint64_t waiting, LaneTurn* lanes)
 {
     unsigned n = 0;
     for (unsigned i = 0; i < count; ++i) {
         Lane& lane = warp[at(i)];
-        if (!all_runnable && lane.state != LaneState::Runnable) continue;
+        if (!all_runnable && (lane.state != LaneState::Runnable || (waiting >> at(i) & 1))) continue;
         lanes[n++] = LaneTurn{lane.flat, !lane.started};
         lane.started = true;
     }
@@ -120,11 +121,14 @@ template <class At> unsigned take_lanes(Lane* warp, unsigned count, At at, bool 
 unsigned pass_lanes(LaneTurn (&lanes)[kMaxWarpWidth])
 {
     const WarpPass p = tls_pass;  // a copy: the stores to lanes[] could alias tls_pass
-    const bool all_runnable = p.block->warps[p.lanes[0].warp].runnable == p.count;
+    const Warp& w = p.block->warps[p.lanes[0].warp];
+    const bool all_runnable = w.runnable == p.count;
+    const std::uint64_t waiting = w.at_barrier_unwritten;
     const unsigned last = p.count - 1;
-    const unsigned n = p.order ? take_lanes(p.lanes, p.count, [&](unsigned i) { return p.order[i]; }, all_runnable, lanes)
+    const unsigned n = p.order ? take_lanes(p.lanes, p.count, [&](unsigned i) { return p.order[i]; }, all_runnable,
+                                            waiting, lanes)
                                : take_lanes(p.lanes, p.count, [&](unsigned i) { return (i * p.odd + p.offset) & last; },
-                                            all_runnable, lanes);
+                                            all_runnable, waiting, lanes);
     tls_pass.ran = n != 0;
     if (n == p.count && !p.order) p.block->warps[p.lanes[0].warp].all_started = true;
     return n;

@@ -180,6 +180,7 @@ void start_block(Block& b, WorkerMemory& mem)
         warp.lanes = std::min(b.warp_width, b.threads - w * b.warp_width);
         warp.runnable = warp.lanes;
         warp.all_started = false;
+        warp.at_barrier_unwritten = 0;  // a fault may have left some
         warp.round = 0;
         warp.open = nullptr;
         std::fill_n(warp.full_vc, b.warp_width, 0u);

@@ -52,6 +52,26 @@ if(NOT rc EQUAL 0)
 elseif(NOT included MATCHES "\nshared arrays: float partial\\[256\\] \\(tile_reduce.cuh:6\\), unsigned seen\\[1\\] \\(line 9\\)\n")
   string(APPEND failures "header_sum.cu: the table does not name float partial[256] (tile_reduce.cuh:6), unsigned seen[1] (line 9)\n${included}")
 endif()
+# Transpose v3 (03_padded.cuh) declares `float tile[TILE][TILE + 1]`: its 4224 bytes are
+# 1056 floats, and TILE * (TILE + 1) = 1056 makes TILE = 32, so tile[32][33]; --json says
+# the same as dims.
+execute_process(COMMAND "${WARPLAB}" trace transpose v3 --backend cpu --json
+                RESULT_VARIABLE rc OUTPUT_VARIABLE padded ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  string(APPEND failures "transpose v3 --json: exit ${rc}: ${err}\n")
+else()
+  string(JSON dims ERROR_VARIABLE no_dims GET "${padded}" blocks 0 shared_arrays 0 dims)
+  string(JSON count GET "${padded}" blocks 0 shared_arrays 0 count)
+  string(REGEX REPLACE "[ \t\n]" "" dims "${dims}")
+  if(NOT dims STREQUAL "[32,33]" OR NOT count EQUAL 1056)
+    string(APPEND failures "transpose v3 --json: dims '${dims}' count ${count}, not [32, 33] and 1056\n")
+  endif()
+endif()
+execute_process(COMMAND "${WARPLAB}" trace transpose v3 --backend cpu
+                RESULT_VARIABLE rc OUTPUT_VARIABLE padded ERROR_VARIABLE err)
+if(NOT padded MATCHES "\nshared arrays: float tile\\[32\\]\\[33\\] \\(line 20\\)\n")
+  string(APPEND failures "transpose v3: the table does not name float tile[32][33] (line 20)\n${padded}")
+endif()
 if(failures)
   message(FATAL_ERROR "${failures}${out}")
 endif()

@@ -7,9 +7,11 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "ptx_test_util.h"
 #include "tests/fault_of.h"
+#include "warplab/ptx/cuda_source.h"
 #include "warplab/ptx/kernel_file.h"
 
 namespace {
@@ -20,6 +22,8 @@ using warplab::test::fault_of;
 // barrier (an uninitialised read, whatever the schedule), or reads one row past.
 const char* const kSource = R"(
 #define W 4
+#define BM 2
+#define BK 6
 
 // 3 x 8, flat 2 * 8 + 5 = 21 unwritten.
 __global__ void literal_bounds(float* out)
@@ -51,13 +55,22 @@ __global__ void square(float* out)
 }
 template __global__ void square<4>(float*);
 
-// W x (W + 1), bounds written differently through a macro: unknown, so flat 1 * 5 + 2 = 7.
+// W x (W + 1), bounds of one name: 20 elements make W = 4, so 4 x 5; flat 1 * 5 + 2 = 7 unwritten.
 __global__ void padded_macro(float* out)
 {
     __shared__ float padded[W][W + 1];
     if (!(threadIdx.y == 1 && threadIdx.x == 2)) padded[threadIdx.y][threadIdx.x] = 1.0f;
     __syncthreads();
     if (threadIdx.x == 0 && threadIdx.y == 0) out[0] = padded[1][2];
+}
+
+// BM x BK, two names: their values unknown, so flat 1 * 6 + 2 = 8.
+__global__ void two_names(float* out)
+{
+    __shared__ float As[BM][BK];
+    if (!(threadIdx.y == 1 && threadIdx.x == 2)) As[threadIdx.y][threadIdx.x] = 1.0f;
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0) out[0] = As[1][2];
 }
 
 // One dimension: line[9] as before.
@@ -141,11 +154,37 @@ TEST_F(SharedElementNames, BoundsWrittenAlikeAreEqual)
     EXPECT_NE(what.find(std::string(kUnwritten) + "s[3][1] has not"), std::string::npos) << what;
 }
 
-TEST_F(SharedElementNames, BoundsNotKnownKeepTheFlatIndex)
+TEST_F(SharedElementNames, BoundsOfOneNameAreSolved)
 {
     declare();
     const std::string what = fault("padded_macro", dim3(5, 4));
-    EXPECT_NE(what.find(std::string(kUnwritten) + "padded[7] has not"), std::string::npos) << what;
+    EXPECT_NE(what.find(std::string(kUnwritten) + "padded[1][2] has not"), std::string::npos) << what;
+}
+
+TEST_F(SharedElementNames, BoundsNotKnownKeepTheFlatIndex)
+{
+    declare();
+    const std::string what = fault("two_names", dim3(6, 2));
+    EXPECT_NE(what.find(std::string(kUnwritten) + "As[8] has not"), std::string::npos) << what;
+}
+
+// The bounds' forms: each extent derived by hand in the comment beside it.
+TEST(DeclaredExtents, SolvesTheOneName)
+{
+    using wl::ptx::declared_extents;
+    using V = std::vector<std::uint64_t>;
+    EXPECT_EQ(declared_extents({"3", "8"}, 24), V({3, 8}));
+    EXPECT_EQ(declared_extents({"3", "8"}, 25), std::nullopt);             // the numbers must make the count
+    EXPECT_EQ(declared_extents({"TILE", "TILE"}, 64), V({8, 8}));          // 8 * 8
+    EXPECT_EQ(declared_extents({"TILE", "TILE"}, 48), std::nullopt);       // no whole square root
+    EXPECT_EQ(declared_extents({"TILE", "TILE + 1"}, 1056), V({32, 33}));  // 32 * 33
+    EXPECT_EQ(declared_extents({"TILE_ROWS", "32 + 1"}, 264), V({8, 33})); // 264 / 33
+    EXPECT_EQ(declared_extents({"B + 2", "B + 2"}, 324), V({18, 18}));     // (16 + 2)^2
+    EXPECT_EQ(declared_extents({"2 * (R + 1)", "R"}, 24), V({8, 3}));      // R = 3: 2 * 4 * 3
+    EXPECT_EQ(declared_extents({"BM", "BK"}, 64), std::nullopt);           // two names
+    EXPECT_EQ(declared_extents({"64 - T", "T"}, 1024), std::nullopt);      // shrinks as T grows
+    EXPECT_EQ(declared_extents({"T * T", "4"}, 64), std::nullopt);         // not of the form
+    EXPECT_EQ(declared_extents({"f(T)", "4"}, 64), std::nullopt);
 }
 
 TEST_F(SharedElementNames, OneDimensionUnchanged)

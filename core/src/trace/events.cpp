@@ -511,7 +511,9 @@ std::vector<BlockTrace> group_records(const std::vector<LaneRecord>& records, st
 
 std::string array_text(const SharedArrayInfo& a)
 {
-    return (a.type.empty() ? "" : a.type + " ") + a.name + "[" + std::to_string(a.count) + "]";
+    std::string bounds;
+    for (const std::uint64_t d : a.dims) bounds += "[" + std::to_string(d) + "]";
+    return (a.type.empty() ? "" : a.type + " ") + a.name + (bounds.empty() ? "[" + std::to_string(a.count) + "]" : bounds);
 }
 
 }  // namespace wl::trace

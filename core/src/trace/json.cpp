@@ -94,6 +94,7 @@ json array_to_json(const SharedArrayInfo& a)
     json j = {{"id", a.id}, {"name", a.name}, {"elem_size", a.elem_size}, {"count", a.count}, {"line", a.line}};
     if (!a.type.empty()) j["type"] = a.type;
     if (!a.file.empty()) j["file"] = a.file;
+    if (!a.dims.empty()) j["dims"] = a.dims;
     return j;
 }
 
@@ -107,6 +108,7 @@ SharedArrayInfo array_from_json(const json& j)
     a.line = j.at("line").get<std::uint32_t>();
     a.type = j.value("type", std::string());
     a.file = j.value("file", std::string());
+    a.dims = j.value("dims", std::vector<std::uint64_t>());
     return a;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -522,6 +523,115 @@ unsigned type_bytes(std::string_view type)
     if (type.starts_with("std::")) type.remove_prefix(5);
     const auto it = sizes.find(type);
     return it == sizes.end() ? 0 : it->second;
+}
+
+namespace {
+
+// A bound as `scale * x + offset` of the one name it may mention (x): "TILE + 1" is {1, 1, "TILE"},
+// "2 * (R + 1)" {2, 2, "R"}, "32" {0, 32, ""}. Nothing for other forms (two names, x * x, a call).
+struct Affine {
+    long long scale = 0, offset = 0;
+    std::string name;
+};
+
+class BoundReader {
+public:
+    explicit BoundReader(std::string_view text) : text_(text) {}
+    std::optional<Affine> read()
+    {
+        std::optional<Affine> a = sum();
+        skip_spaces();
+        return at_ < text_.size() ? std::nullopt : a;
+    }
+
+private:
+    std::string_view text_;
+    std::size_t at_ = 0;
+
+    void skip_spaces()
+    {
+        while (at_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[at_]))) ++at_;
+    }
+    bool take(char c)
+    {
+        skip_spaces();
+        if (at_ < text_.size() && text_[at_] == c) return ++at_, true;
+        return false;
+    }
+    static std::optional<Affine> combine(std::optional<Affine> a, std::optional<Affine> b, long long sign)
+    {
+        if (!a || !b || (!a->name.empty() && !b->name.empty() && a->name != b->name)) return std::nullopt;
+        return Affine{a->scale + sign * b->scale, a->offset + sign * b->offset, a->name.empty() ? b->name : a->name};
+    }
+    std::optional<Affine> sum()
+    {
+        std::optional<Affine> a = product();
+        while (a) {
+            if (take('+')) a = combine(a, product(), 1);
+            else if (take('-')) a = combine(a, product(), -1);
+            else break;
+        }
+        return a;
+    }
+    std::optional<Affine> product()
+    {
+        std::optional<Affine> a = factor();
+        while (a && take('*')) {
+            const std::optional<Affine> b = factor();
+            if (!b || (a->scale && b->scale)) return std::nullopt;  // x * x is no bound of this form
+            a = a->scale ? Affine{a->scale * b->offset, a->offset * b->offset, a->name}
+                         : Affine{b->scale * a->offset, b->offset * a->offset, b->name};
+        }
+        return a;
+    }
+    std::optional<Affine> factor()
+    {
+        if (take('(')) {
+            std::optional<Affine> a = sum();
+            return take(')') ? a : std::nullopt;
+        }
+        skip_spaces();
+        const std::size_t start = at_;
+        while (at_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[at_])) || text_[at_] == '_')) ++at_;
+        const std::string_view word = text_.substr(start, at_ - start);
+        if (word.empty()) return std::nullopt;
+        if (const std::optional<long long> n = integral_argument(word)) return Affine{0, *n, ""};
+        if (std::isdigit(static_cast<unsigned char>(word[0]))) return std::nullopt;
+        return Affine{1, 0, std::string(word)};
+    }
+};
+
+}  // namespace
+
+std::optional<std::vector<std::uint64_t>> declared_extents(const std::vector<std::string>& dims, std::uint64_t count)
+{
+    std::vector<Affine> bounds;
+    std::string name;
+    for (const std::string& d : dims) {
+        const std::optional<Affine> a = BoundReader(d).read();
+        // A bound that shrinks as the name grows could leave two values: none is guessed.
+        if (!a || a->scale < 0 || (!name.empty() && !a->name.empty() && a->name != name)) return std::nullopt;
+        if (!a->name.empty()) name = a->name;
+        bounds.push_back(*a);
+    }
+    const auto extents_at = [&](long long x) -> std::optional<std::vector<std::uint64_t>> {
+        std::vector<std::uint64_t> extents;
+        std::uint64_t product = 1;
+        for (const Affine& b : bounds) {
+            const long long e = b.scale * x + b.offset;
+            if (e <= 0 || product > count / static_cast<std::uint64_t>(e)) return std::nullopt;
+            product *= static_cast<std::uint64_t>(e);
+            extents.push_back(static_cast<std::uint64_t>(e));
+        }
+        if (product != count) return std::nullopt;
+        return extents;
+    };
+    if (name.empty()) return extents_at(0);
+    // The name's value: the one whole x that makes the product the count (the bounds grow with x,
+    // so there is at most one; a shared array holds at most 228 KB, so the search is short).
+    for (long long x = 1; x <= static_cast<long long>(std::min<std::uint64_t>(count, 1u << 18)); ++x)
+        if (std::optional<std::vector<std::uint64_t>> e = extents_at(x)) return e;
+    return std::nullopt;
 }
 
 const VariableDecl* find_shared(const std::vector<CudaSource>& sources, std::string_view name, std::string_view kernel)

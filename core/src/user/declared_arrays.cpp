@@ -72,10 +72,10 @@ bool declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSou
         a.type = type;
         a.line = d->line;  // PTX gave the kernel's line
         a.file = declaring_file(sources, d);
-        if (size == a.elem_size) continue;
+        changed |= size != a.elem_size;
         a.elem_size = size;
         a.count = bytes / size;
-        changed = true;
+        if (d->dims.size() >= 2 && !d->is_extern) a.dims = declared_extents(d->dims, a.count).value_or(std::vector<std::uint64_t>{});
     }
     return changed;
 }

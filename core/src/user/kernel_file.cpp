@@ -3,7 +3,6 @@
 #include "cuda_text.h"
 
 #include <algorithm>
-#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -106,39 +105,6 @@ TemplateFill fill_of(std::string_view instance, std::string launch)
 }
 
 namespace {
-
-// The extents of an array of `count` elements declared with bounds `dims`: a bound written as a
-// number is that number; the others, where they are all written alike ("TILE_WIDTH" twice, a macro
-// or a template parameter), are equal, so each is the root of the count the numbers leave. Nothing
-// where that does not come out whole, or where two bounds are written differently and unknown.
-std::optional<std::vector<std::uint64_t>> declared_extents(const std::vector<std::string>& dims, std::uint64_t count)
-{
-    std::vector<std::uint64_t> extents;
-    std::uint64_t known = 1;
-    unsigned unknown = 0;
-    const std::string* unknown_text = nullptr;
-    for (const std::string& d : dims) {
-        const std::optional<long long> n = integral_argument(d);
-        if (n && *n > 0) {
-            extents.push_back(static_cast<std::uint64_t>(*n));
-            known *= static_cast<std::uint64_t>(*n);
-            continue;
-        }
-        if (unknown_text && *unknown_text != d) return std::nullopt;
-        unknown_text = &d;
-        ++unknown;
-        extents.push_back(0);
-    }
-    if (count == 0 || count % known) return std::nullopt;
-    const std::uint64_t rest = count / known;
-    const auto root = unknown ? static_cast<std::uint64_t>(std::llround(std::pow(double(rest), 1.0 / unknown))) : 1;
-    std::uint64_t power = 1;
-    for (unsigned i = 0; i < unknown; ++i) power *= root;
-    if (power != rest) return std::nullopt;
-    for (std::uint64_t& e : extents)
-        if (e == 0) e = root;
-    return extents;
-}
 
 // Gives m's static shared arrays that `source` declares with two or more
 // dimensions and an element type of known size their extents (Module::shape_shared).

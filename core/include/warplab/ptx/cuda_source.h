@@ -13,6 +13,7 @@
 // says (sizes in bytes, which arrays a kernel uses) is the truth, and this
 // only names what PTX keeps no name for (types as written, parameter names).
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,6 +96,14 @@ std::optional<long long> integral_argument(std::string_view argument);
 // "float4" 16, "__nv_bfloat16" 2, "std::uint8_t" 1); 0 where it is not a
 // type whose size the text alone gives (a struct, a template parameter).
 unsigned type_bytes(std::string_view type);
+
+// The extents of an array of `count` elements declared with bounds `dims`, where each bound is
+// a number or a sum of products of numbers and at most one name, the same in every bound (a
+// macro or a template parameter): the name takes the whole value that makes the product the
+// count. {8, 8} of `float Mds[TILE_WIDTH][TILE_WIDTH]` holding 64, {32, 33} of
+// `float tile[TILE][TILE + 1]` holding 1056. Nothing where no value does, or where two names
+// appear (`float As[BM][BK]`), or a bound has another form.
+std::optional<std::vector<std::uint64_t>> declared_extents(const std::vector<std::string>& dims, std::uint64_t count);
 
 // The declaration of shared array `name` that a trace of `kernel` (bare or
 // qualified) means, in a file and the files it includes: the kernel's own,

@@ -88,11 +88,15 @@ struct SharedArrayInfo {
     // found one; elem_size and count are then in it. Empty: unknown, and
     // elem_size is the trace's guess (the kernel's narrowest shared access).
     std::string type;
+    // An array declared with two or more dimensions, with a known type: its extents as
+    // declared ({8, 8} of `float Mds[TILE][TILE]`), whose product is count. Empty otherwise.
+    std::vector<std::uint64_t> dims;
     bool operator==(const SharedArrayInfo&) const = default;
 };
 
 // How every front end names an array: "unsigned long long landed[8]" where
-// its type is known, "landed[16]" where elem_size is the trace's guess.
+// its type is known, "float Mds[8][8]" with its declared dimensions,
+// "landed[16]" where elem_size is the trace's guess.
 std::string array_text(const SharedArrayInfo& a);
 
 // Where a block's trace ends: with the block's run, or before it because the

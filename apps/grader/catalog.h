@@ -56,7 +56,7 @@ inline constexpr CheckSpec kE1[] = {
     {kCorrect, "right max: pattern, seeded random, odd sizes, many blocks, all-negative input", 5,
      "after the last step sdata[0] must hold the max of the block's BLOCK elements: at stride s = 1, 2, 4, ... each "
      "working thread folds sdata[index + s] into sdata[index], and a __syncthreads() ends every step"},
-    {"whole_warps", "a tree of log2(BLOCK) halving steps with no partially-active warp while 32 or more threads work",
+    {"whole_warps", "a tree of log2(BLOCK) halving steps with no partially-active warp at an access that 32 or more threads make",
      5,
      "make the working threads the first ones of the block: thread tid works on index 2*s*tid "
      "(or tid < s), instead of testing tid % (2*s); every step halves the working threads"},

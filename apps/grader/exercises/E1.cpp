@@ -26,10 +26,8 @@ Verdict whole_warps(const Harness& h)
     const BlockView v = trace_reduction(h, problem());
     if (Finding f = reduction_shape(v, 256)) return *f;
     if (Finding f = first_partial_warp(h, v)) return *f;
-    unsigned wide = 0;
-    for (const trace::StepMetrics& m : v.steps) wide += m.active_threads >= graded_warp_width();
-    return pass("a tree of 8 halving rounds, no partially-active warp in the " + std::to_string(wide) + " steps with " +
-                std::to_string(graded_warp_width()) + " or more active threads (block 0; n = 4096, block 256)");
+    return pass("a tree of 8 halving rounds, no partially-active warp at an access that " + std::to_string(graded_warp_width()) +
+                " or more threads make (block 0; n = 4096, block 256)");
 }
 
 void grade(Harness& h)

@@ -512,21 +512,38 @@ std::string pitch_explanation(const trace::WarpEvent& e, const LaneNames& n)
            ways + "-way";
 }
 
+namespace {
+
+// The block's lanes at one access of a step (a line's loads of one array, say): each warp's lanes
+// there, added up. An access that fewer threads than a warp make in the whole block cannot fill a
+// warp however they are picked (warp 0 reading the 8 warps' partial results): no divergence to avoid.
+unsigned lanes_at_access(const BlockView& v, const trace::WarpEvent& at)
+{
+    std::map<std::uint32_t, trace::LaneMask> by_warp;
+    for (const trace::WarpEvent& e : v.block.events)
+        if (e.step == at.step && e.site == at.site && e.kind == at.kind && e.space == at.space && e.array == at.array)
+            by_warp[e.warp] |= e.mask;
+    unsigned lanes = 0;
+    for (const auto& [warp, mask] : by_warp) lanes += static_cast<unsigned>(std::popcount(mask));
+    return lanes;
+}
+
+}  // namespace
+
 Finding first_partial_warp(const Harness& h, const BlockView& v)
 {
     for (const trace::StepMetrics& m : v.steps) {
         if (m.active_threads < graded_warp_width() || m.partial_warps == 0) continue;
-        std::string where = "step " + std::to_string(m.step);
-        for (const trace::WarpEvent& e : v.block.events)
-            if (e.step == m.step && trace::partially_active(e)) {
-                where += ", " + h.site(e.site);
-                break;
-            }
+        const auto partial = std::find_if(v.block.events.begin(), v.block.events.end(), [&](const trace::WarpEvent& e) {
+            return e.step == m.step && trace::partially_active(e) && lanes_at_access(v, e) >= graded_warp_width();
+        });
+        if (partial == v.block.events.end()) continue;
         return fail("step " + std::to_string(m.step) + ": " + std::to_string(m.active_threads) + " threads active in " +
                         std::to_string(m.active_warps) + " warps, " + std::to_string(m.partial_warps) +
                         " of them partially active",
-                    "no partially-active warp in a step with " + std::to_string(graded_warp_width()) + " or more active threads",
-                    where);
+                    "no partially-active warp at an access that " + std::to_string(graded_warp_width()) +
+                        " or more threads of the block make",
+                    "step " + std::to_string(m.step) + ", " + h.site(partial->site));
     }
     return std::nullopt;
 }

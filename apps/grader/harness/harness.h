@@ -242,7 +242,8 @@ std::string pitch_explanation(const trace::WarpEvent& e, const LaneNames& names 
 // trace where it can be (pitch_explanation, then the check's catalog hint).
 const trace::WarpEvent* first_conflicted(const BlockView& v);
 Finding first_bank_conflict(const Harness& h, const BlockView& v, const LaneNames& names = {});
-// The first step with a warp's worth of active threads (32, or 64) or more and a partially-active warp.
+// The first step with a partially-active warp at an access that a warp's worth (32, or 64) or more
+// of the block's threads make: fewer cannot fill a warp, however they are picked.
 Finding first_partial_warp(const Harness& h, const BlockView& v);
 // A shared access of 4-byte elements whose lanes' words lie evenly apart, in
 // lane order: lane l's word w0 + pitch * l is in bank (pitch * l + w0) mod 32,

@@ -55,7 +55,11 @@ endfunction()
 
 expect_bad_input("unknown lab"        "unknown lab 'nosuchlab'"         trace nosuchlab v1)
 expect_bad_input("unknown version"    "unknown version 'v99'"           trace reduction v99)
-expect_bad_input("--n 0"              "n must be at least 1"            trace reduction v1 --n 0)
+expect_bad_input("--n 0"              "--n: '0' is no number of elements" trace reduction v1 --n 0)
+# A negative count is refused as typed, not read as 2^64 - 5.
+expect_bad_input("--n -5"             "--n: '-5' is no number of elements" trace reduction v1 --n -5)
+expect_bad_input("bench --n 5,-3"     "--n: '-3' is no number of elements" bench reduction --n 5,-3)
+expect_bad_input("--without-barrier 0" "'0' is no source line"          trace reduction v1 --without-barrier 0)
 expect_bad_input("--block 0"          "block 0 is out of range"         trace reduction v1 --block 0)
 expect_bad_input("--n 99999999999"    "n = 99999999999 .*(limit|large)" trace reduction v1 --n 99999999999)
 expect_bad_input("--block 100"        "block 100 "                      trace reduction v1 --block 100)

@@ -381,6 +381,70 @@ template <class Describe, class Enter>
     }
 }
 
+// Whether no write of this interval is stamped in the words of an access of whole words at ptr, which
+// has just been checked (its words' stamps are this interval's): then any lane's plain read of them
+// passes the check, as a read meets only writes.
+inline bool words_unwritten(const Block& b, const SharedCheck& c, const unsigned char* ptr)
+{
+    const auto first = static_cast<std::size_t>(ptr - b.arena) / 4;
+    for (std::size_t w = first; w < first + c.size / 4; ++w)
+        if (packed_stamp::bytes_of(b.shadow[w].write.packed) != 0) return false;
+    return true;
+}
+
+// The loads of a batch (one warp's lanes, in the pass's order) that read what an earlier lane of the
+// batch read, found by address. Where that lane's words had no write stamped (words_unwritten), every
+// later lane's check passes as its own did, and the rules' state after them all is the earlier lane's
+// but for the read stamps, which name the last of them (one warp: no read moves to read_other_warp).
+// So a repeated read is only noted, and the last one's stamps are left once its address leaves the table
+// (direct-mapped: a collision costs a check) or the batch ends. Accesses of one size at multiples of it
+// are the same or apart, so that no other lane's access meets those words in between.
+class RepeatedReads {
+public:
+    RepeatedReads(Block& b, const SharedCheck& c, const unsigned* flats) : b_(b), c_(c), flats_(flats) {}
+    RepeatedReads(const RepeatedReads&) = delete;
+    RepeatedReads& operator=(const RepeatedReads&) = delete;
+    // Whether lane k (of flats) reads what a kept lane read; it is then the last to.
+    bool repeats(const unsigned char* ptr, unsigned k)
+    {
+        const unsigned s = slot(ptr);
+        if (ptrs_[s] != ptr) return false;
+        last_[s] = k;
+        return true;
+    }
+    // Lane k's checked read of unwritten words, kept for the lanes after it (where it may be).
+    void keep(const unsigned char* ptr, unsigned k)
+    {
+        if (static_cast<std::size_t>(ptr - b_.arena) % c_.size != 0 || !words_unwritten(b_, c_, ptr)) return;
+        const unsigned s = slot(ptr);
+        leave_stamps(s);
+        ptrs_[s] = ptr;
+        first_[s] = last_[s] = k;
+    }
+    // The batch's end: the last repeated reads' stamps left.
+    void finish()
+    {
+        for (unsigned s = 0; s < kSlots; ++s) leave_stamps(s);
+    }
+
+private:
+    static constexpr unsigned kSlots = 32;
+    unsigned slot(const unsigned char* ptr) const { return reinterpret_cast<std::uintptr_t>(ptr) / c_.size % kSlots; }
+    void leave_stamps(unsigned s)
+    {
+        if (!ptrs_[s] || last_[s] == first_[s]) return;
+        const Lane& lane = b_.lanes[flats_[last_[s]]];
+        const std::uint32_t clock = stamp_clock(b_, lane, c_);
+        const auto first = static_cast<std::size_t>(ptrs_[s] - b_.arena) / 4;
+        for (std::size_t w = first; w < first + c_.size / 4; ++w) stamp_word(b_, lane, c_, clock, b_.shadow[w], 0xF, false);
+    }
+    Block& b_;
+    const SharedCheck& c_;
+    const unsigned* flats_;
+    const unsigned char* ptrs_[kSlots] = {};
+    unsigned first_[kSlots], last_[kSlots];
+};
+
 }  // namespace
 
 std::uint32_t new_shared_site(Block& b, const char* file, unsigned line)
@@ -426,14 +490,19 @@ void access_shared_lanes(const SharedLanes& at, const unsigned* flats, unsigned 
         constexpr unsigned kSize = decltype(size)::value;
         constexpr Kind kKind = decltype(stores)::value ? Kind::Store : Kind::Load;
         const SharedCheck c = shared_check(b, kKind, kSize, false, at.file, at.line);
+        RepeatedReads repeated(b, c, flats);
         for (unsigned k = 0; k < count; ++k) {
-            const auto describe = [&] {
-                const auto index = static_cast<long long>((ptrs[k] - at.base) / at.elem);
-                return MemoryAccess{at.name, index, at.file, at.line, kKind, kSize, ptrs[k], false, at.shape};
-            };
-            check_shared(b, b.lanes[flats[k]], c, ptrs[k], stores ? data[k] : nullptr, describe, [&] { enter_lane(flats[k]); });
+            if (stores || !repeated.repeats(ptrs[k], k)) {
+                const auto describe = [&] {
+                    const auto index = static_cast<long long>((ptrs[k] - at.base) / at.elem);
+                    return MemoryAccess{at.name, index, at.file, at.line, kKind, kSize, ptrs[k], false, at.shape};
+                };
+                check_shared(b, b.lanes[flats[k]], c, ptrs[k], stores ? data[k] : nullptr, describe, [&] { enter_lane(flats[k]); });
+                if (!stores) repeated.keep(ptrs[k], k);
+            }
             move_lane_bytes<kSize>(stores, ptrs[k], data[k]);
         }
+        repeated.finish();
     };
     with_size(at.size, [&](auto size) {
         if (at.kind == Kind::Store) lanes(std::true_type{}, size);

@@ -45,17 +45,6 @@ namespace {
 
 constexpr int kWrongResult = 1, kBadInput = 2, kKernelFault = 3;
 
-// A count the user types (elements, a line, a budget): a whole number from 1, said in one line where it is not.
-CLI::Validator count_of(const std::string& what)
-{
-    return CLI::Validator(
-        [what](std::string& text) {
-            const bool digits = !text.empty() && text.size() < 20 && text.find_first_not_of("0123456789") == std::string::npos;
-            return digits && std::stoull(text) > 0 ? std::string() : "'" + text + "' is no " + what + " (1, 2, ...)";
-        },
-        "");
-}
-
 struct TraceArgs {
     std::string lab, version, backend = "auto", schedule = "independent", type, out;  // type "": the lab's first
     std::string engine = "interpret";  // --engine: what runs the unwatched blocks
@@ -557,7 +546,8 @@ int main(int argc, char** argv)
     tr->add_option("--kernel", ta.kernel, "with --file: the kernel's name (default: the file's only kernel)");
     tr->add_option("--shared-bytes", ta.shared_bytes,
                    "with --file: dynamic shared memory per block for its extern __shared__ array (default: what the lab's textbook host code gives)");
-    tr->add_option("--n", ta.n, "number of elements (default: the lab's)")->check(count_of("number of elements"));
+    tr->add_option("--n", ta.n, "number of elements (default: the lab's)")
+        ->check(warplab::count_of<CLI::Validator>("number of elements"));
     tr->add_option("--size", ta.size, "the problem's shape (" + warplab::shape_forms() + "; default: the version's)")->type_name("SHAPE");
     tr->add_option("--block", ta.block, "threads per block (" + warplab::block_forms() + "; default: the version's, as warplab bench times it)");
     warplab::add_input_options(*tr, ta.inputs, false);
@@ -573,7 +563,7 @@ int main(int argc, char** argv)
     tr->add_option("--seed", ta.seed, "input seed (default 1)");
     tr->add_option("--max-instructions,--max-steps", ta.max_instructions,  // --max-steps: its former name, kept for scripts
                    wl::emu::max_instructions_help())
-        ->check(count_of("number of instructions"));
+        ->check(warplab::count_of<CLI::Validator>("number of instructions"));
     tr->add_flag("--json", ta.json, "print the trace as JSON (docs/trace-format.md) instead of the table");
     tr->add_flag("--requests", ta.requests, "add a column of each step's global load and store requests (warp instructions)");
     tr->add_flag("--mix", ta.mix, "print the instruction mix: each step's warp instructions by class (FP32, integer, loads by space, ...)");
@@ -586,7 +576,7 @@ int main(int argc, char** argv)
     tr->add_option("--without-barrier", ta.without_barrier,
                    "rerun on the emulator with the __syncthreads() / __syncwarp() of this line of the version's file (or "
                    "--file) removed from the PTX, and say what follows: a race, a wrong result, or nothing")
-        ->check(count_of("source line"))
+        ->check(warplab::count_of<CLI::Validator>("source line"))
         ->type_name("LINE");
     for (const auto& [name, takers] : settings_taken()) {  // --offset, --stride: what the labs' versions take
         std::string help;
@@ -602,7 +592,8 @@ int main(int argc, char** argv)
     CLI::App* sw = app.add_subcommand("sweep", "trace a version at every setting it takes (" + settings_text() + ")");
     sw->add_option("lab", sa.lab, "lab: " + warplab::labs_where([](const warplab::Lab& l) { return bool(l.sweep); }))->required();
     sw->add_option("version", sa.version, "version (default: each)");
-    sw->add_option("--n", sa.n, "number of elements (default: the lab's)")->check(count_of("number of elements"));
+    sw->add_option("--n", sa.n, "number of elements (default: the lab's)")
+        ->check(warplab::count_of<CLI::Validator>("number of elements"));
     sw->add_option("--block", sa.block, "threads per block (default: the version's, as warplab bench times it)");
     sw->add_option("--backend", sa.backend, "auto, cpu (emulator) or gpu")->check(CLI::IsMember({"auto", "cpu", "gpu"}));
     sw->add_flag("--markdown", sa.markdown, "print the tables as markdown (the walkthrough's form)");
@@ -610,7 +601,9 @@ int main(int argc, char** argv)
     BenchArgs ba;
     CLI::App* be = app.add_subcommand("bench", "time every version on the GPU against the vendor library");
     be->add_option("lab", ba.lab, "lab, e.g. reduction")->required();
-    be->add_option("--n", ba.n, "sizes in elements, comma-separated (default: the lab's)")->delimiter(',')->check(count_of("number of elements"));
+    be->add_option("--n", ba.n, "sizes in elements, comma-separated (default: the lab's)")
+        ->delimiter(',')
+        ->check(warplab::count_of<CLI::Validator>("number of elements"));
     be->add_option("--size", ba.sizes, "the problem's shapes (" + warplab::shape_forms() + "); several allowed (default: the lab's)")
         ->type_name("SHAPE");
     add_type_option(be, ba.type);

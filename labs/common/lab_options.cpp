@@ -23,6 +23,12 @@ std::string block_forms()
     return per_lab([](const Lab& lab) { return lab.block_form; });
 }
 
+std::string count_problem(const std::string& text, const std::string& what)
+{
+    const bool digits = !text.empty() && text.size() < 20 && text.find_first_not_of("0123456789") == std::string::npos;
+    return digits && std::stoull(text) > 0 ? std::string() : "'" + text + "' is no " + what + " (1, 2, ...)";
+}
+
 std::string labs_where(const std::function<bool(const Lab&)>& which)
 {
     std::string out;

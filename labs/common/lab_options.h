@@ -25,6 +25,15 @@ std::string block_forms();
 // names them ("--timeline: ... (the transfers lab does)"); empty: none.
 std::string labs_where(const std::function<bool(const Lab&)>& which);
 
+// "" where `text` is a count (a whole number from 1: --n, --max-instructions, a line); else the one
+// line that says it is no `what` ("'-5' is no number of elements (1, 2, ...)").
+std::string count_problem(const std::string& text, const std::string& what);
+// That check as a CLI11 validator (Validator = CLI::Validator, where the front end includes CLI11).
+template <class Validator> Validator count_of(const std::string& what)
+{
+    return Validator([what](std::string& text) { return count_problem(text, what); }, "");
+}
+
 // An input by its name, with the labs that declare it (Lab::inputs), in the registry's order.
 struct DeclaredInput {
     std::string name, value_name;

@@ -190,7 +190,7 @@ TEST(ViewerScreenshots, BadArgumentsExitTwoWithOneLine)
     for (const std::string& args : std::vector<std::string>{"--lab nosuchlab" + png, "--version v99" + png, "--size 12x" + png,
                                    "--version v2 --step 99" + png, "--schedule sideways" + png, "--layout-json never.json",
                                    "--tour " + temp_file("_never") + png, "--warp-size 48" + png,
-                                   "--warp-size 64 --backend gpu" + png, "--n 0" + png, "--shape 7," + png,
+                                   "--warp-size 64 --backend gpu" + png, "--n 0" + png, "--n -5" + png, "--shape 7," + png,
                                    "--shape 1,2,3,4" + png, "--n 5 --shape 8" + png, "--block 16x" + png,
                                    "--version v3 --without-barrier 25 --backend cpu" + png, "--image " + temp_file("_none.png") + png,
                                    "--lab image --image " + temp_file("_none.png") + png}) {

@@ -73,7 +73,8 @@ std::optional<Options> parse_options(int argc, char** argv)
     cli.add_option("--version", o.version, "version, e.g. v2 (default: the first); alone, print warplab's version")
         ->expected(0, 1);
     cli.add_option("--step", o.step, "step to show (default 0)");
-    cli.add_option("--n", o.n, "number of elements, as warplab trace --n (default: the version's trace size)");
+    cli.add_option("--n", o.n, "number of elements, as warplab trace --n (default: the version's trace size)")
+        ->check(warplab::count_of<CLI::Validator>("number of elements"));
     cli.add_option("--shape", shape, "the problem's shape, as warplab trace --size (here --size is the window's): " + shape_forms())
         ->type_name("SHAPE");
     cli.add_option("--block", block, "threads per block (" + block_forms() + "; default: the version's, as warplab bench times it)");
@@ -105,7 +106,7 @@ std::optional<Options> parse_options(int argc, char** argv)
     add_input_options(cli, o.inputs, false);
     cli.add_option("--max-instructions,--max-steps", o.max_instructions,  // --max-steps: its former name, kept for scripts
                    wl::emu::max_instructions_help())
-        ->check(CLI::PositiveNumber);
+        ->check(warplab::count_of<CLI::Validator>("number of instructions"));
     cli.add_option("--tour", o.tour, "write one PNG per version per step into this folder and exit (no display needed); "
                    "with --lesson, one per slide and a handout page");
     cli.add_option("--lesson", o.lesson, "play a lesson in presenter mode: a lesson file, or a shipped lesson's name (lessons/, e.g. reduction); "

@@ -164,16 +164,15 @@ struct LaneGroup {
 // Where a warp's lanes stopped in its last pass, as stop_lanes left them (a barrier, their end): all at
 // `pc`, with no wait's result to collect, unless `mixed` (another pc, or a lane stopped elsewhere). When
 // they are all of the warp's lanes, the next pass resumes them without reading each one's state.
+// While not mixed, the pass's lanes that stopped keep `pc` here only, not in their LaneRun::pc: a pass
+// that reads their pcs, or a stop elsewhere, first writes it into every lane of the pass (a lane still
+// running writes its own when it stops: interp_warp_pass.cpp's write_stop_pcs).
 struct WarpStops {
     std::size_t pc = 0;
     unsigned lanes = 0;
     bool mixed = false;
-    void stop(std::size_t at, unsigned count)
-    {
-        mixed |= lanes != 0 && at != pc;
-        pc = at;
-        lanes += count;
-    }
+    unsigned first = 0;  // the warp's first lane (flat index)
+    LaneMask pass = 0;   // the pass's lanes (bit k: the lane first + k)
 };
 
 // What an instruction on the general path leaves the lane to do.

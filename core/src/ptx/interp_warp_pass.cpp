@@ -19,6 +19,22 @@ thread_local std::vector<PassLane> tls_pass_lanes;
 // Where each warp's lanes stopped in its last pass, by warp of the block.
 thread_local std::vector<WarpStops> tls_warp_stops;
 
+// While the pass's lanes have stopped together (WarpStops), each lane of the pass gets their pc.
+void write_stop_pcs(const WarpStops& stops)
+{
+    if (stops.mixed || stops.lanes == 0) return;
+    const PassLane* const started = tls_pass_lanes.data();
+    for (LaneMask m = stops.pass; m; m &= m - 1) started[stops.first + std::countr_zero(m)].run->pc = stops.pc;
+}
+
+// A lane of the warp stops elsewhere than stops.pc, or with a wait's result to collect: the next pass
+// reads each lane's own pc.
+void mix_stops(WarpStops& stops)
+{
+    write_stop_pcs(stops);
+    stops.mixed = true;
+}
+
 // The turns one pass may hold: what the runtime's pass_lanes takes (its widest warp).
 template <std::size_t N> constexpr std::size_t turn_capacity(unsigned (*)(emu::detail::LaneTurn (&)[N])) { return N; }
 constexpr std::size_t kPassTurns = turn_capacity(&emu::detail::pass_lanes);
@@ -222,7 +238,7 @@ static bool orders_lanes(const Instr& in)
 // its end, in the pass's order: the order the Independent schedule promises.
 void Interpreter::run_lanes_apart(PassLane* lanes, LaneMask group, std::size_t pc)
 {
-    stops_->mixed = true;
+    mix_stops(*stops_);
     for (LaneMask m = group; m; m &= m - 1) {
         const PassLane& lane = lanes[std::countr_zero(m)];
         Frame fr{lane.run->t.L->kernel, nullptr, nullptr, 0};
@@ -245,7 +261,7 @@ bool Interpreter::syncwarp_together(PassLane* lanes, LaneMask exec, const Instr&
         fr.r = lanes[std::countr_zero(m)].r;
         if (static_cast<unsigned>(get(fr, in.o[0])) != mask) return false;
     }
-    stops_->mixed = true;
+    mix_stops(*stops_);
     for (LaneMask m = exec; m; m &= m - 1) {
         LaneRun& run = *lanes[std::countr_zero(m)].run;
         run.pc = pc;
@@ -358,19 +374,27 @@ unsigned Interpreter::take_pass(const Launch& L, PassLane* lanes, std::size_t* p
             pcs[0] = stops.pc;
             one_pc = true;
         } else {
+            write_stop_pcs(stops);
             one_pc = resume_warp(L, order.count, flat_of, lanes, pcs);
         }
-        stops = WarpStops{};
+        stops = WarpStops{.first = order.first, .pass = lanes_below(order.count)};
         stops_ = &stops;
         return order.count;
     }
     emu::detail::LaneTurn turns[kPassTurns];
     const unsigned n = emu::detail::pass_lanes(turns);
     if (n == 0) return 0;
-    one_pc = turns[0].first ? start_warp(L, turns, n, lanes, pcs)
-                            : resume_warp(L, n, [&](unsigned k) { return turns[k].flat; }, lanes, pcs);
-    stops_ = &tls_warp_stops[turns[0].flat / L.warp_size];
-    *stops_ = WarpStops{};
+    const unsigned w = turns[0].flat / L.warp_size;
+    if (turns[0].first) {  // the block's first pass over the warp (what an earlier block left in its stops goes)
+        one_pc = start_warp(L, turns, n, lanes, pcs);
+    } else {
+        write_stop_pcs(tls_warp_stops[w]);
+        one_pc = resume_warp(L, n, [&](unsigned k) { return turns[k].flat; }, lanes, pcs);
+    }
+    LaneMask pass = 0;
+    for (unsigned k = 0; k < n; ++k) pass |= LaneMask{1} << (turns[k].flat - w * L.warp_size);
+    stops_ = &tls_warp_stops[w];
+    *stops_ = WarpStops{.first = w * L.warp_size, .pass = pass};
     return n;
 }
 
@@ -557,21 +581,22 @@ void Interpreter::run_group(const Launch& L, PassLane* lanes, LaneGroup g, LaneG
     }
 }
 
-// The lanes `exec` stop at the instruction before pc (a wait, their end):
-// each keeps pc, and `flats` their indices. Returns how many.
-static unsigned stop_lanes(PassLane* lanes, LaneMask exec, std::size_t pc, unsigned* flats)
+// The lanes `exec` stop at the instruction before pc (a wait, their end), `flats` their indices: while
+// the pass's lanes all stop at one pc, stops keeps it for them (WarpStops), else each keeps it. Returns how many.
+static unsigned stop_lanes(WarpStops& stops, PassLane* lanes, LaneMask exec, std::size_t pc, unsigned* flats)
 {
     const unsigned count = emu::detail::bit_count(exec);
-    auto stop = [&](unsigned i, PassLane& lane) {
-        lane.run->pc = pc;
-        flats[i] = lane.flat;
-    };
+    if (stops.lanes != 0 && pc != stops.pc) mix_stops(stops);
+    stops.pc = pc;
+    stops.lanes += count;
     if (exec == lanes_below(count)) {  // the pass's first lanes (a converged warp): no mask to walk
-        for (unsigned k = 0; k < count; ++k) stop(k, lanes[k]);
+        for (unsigned k = 0; k < count; ++k) flats[k] = lanes[k].flat;
     } else {
         unsigned i = 0;
-        for (LaneMask m = exec; m; m &= m - 1) stop(i++, lanes[std::countr_zero(m)]);
+        for (LaneMask m = exec; m; m &= m - 1) flats[i++] = lanes[std::countr_zero(m)].flat;
     }
+    if (stops.mixed)
+        for (LaneMask m = exec; m; m &= m - 1) lanes[std::countr_zero(m)].run->pc = pc;
     return count;
 }
 
@@ -579,8 +604,7 @@ static unsigned stop_lanes(PassLane* lanes, LaneMask exec, std::size_t pc, unsig
 void Interpreter::arrive_lanes(PassLane* lanes, LaneMask exec, const Instr& in, std::size_t pc)
 {
     unsigned flats[kMaxWarpSize];
-    const unsigned count = stop_lanes(lanes, exec, pc, flats);
-    stops_->stop(pc, count);
+    const unsigned count = stop_lanes(*stops_, lanes, exec, pc, flats);
     emu::detail::barrier_arrive_lanes(flats, count, file(in), line(in));
 }
 
@@ -593,8 +617,7 @@ std::size_t Interpreter::general_lanes(PassLane* lanes, const Instr& in, std::si
 {
     if (in.op == Op::Ret || in.op == Op::Exit) {  // the kernel's end (a pass's kernel calls none of its functions)
         unsigned flats[kMaxWarpSize];
-        const unsigned count = stop_lanes(lanes, exec, pc, flats);
-        stops_->stop(pc, count);
+        const unsigned count = stop_lanes(*stops_, lanes, exec, pc, flats);
         emu::detail::end_lanes(flats, count);
         live &= ~exec;
         return pc;
@@ -610,8 +633,8 @@ std::size_t Interpreter::general_lanes(PassLane* lanes, const Instr& in, std::si
             next[k] = at;
             continue;
         }
+        mix_stops(*stops_);
         lanes[k].run->pc = at;  // the entered lane k waits or ends
-        stops_->mixed = true;
         emu::detail::leave_lane(outcome != Outcome::Wait);
         live &= ~(LaneMask{1} << k);
     }

@@ -329,8 +329,12 @@ TEST(CudaSource, AnArrayDeclaredInAnIncludedFileHasThatFilesLine)
     wl::trace::BlockTrace block;
     block.shared_arrays = {{.id = 0, .name = "tile", .elem_size = 4, .count = 256, .line = 3},
                            {.id = 1, .name = "flags", .elem_size = 4, .count = 4, .line = 3}};
-    // Both already 4 bytes an element: the types and lines change, no element size.
-    EXPECT_FALSE(wl::ptx::declare_array_types(block, wl::ptx::read_cuda_files((dir / "reverse.cu").string()), "reverse", "float"));
+    // Both already 4 bytes an element: the types and lines change, no element size or count.
+    wl::ptx::declare_array_types(block, wl::ptx::read_cuda_files((dir / "reverse.cu").string()), "reverse", "float");
+    EXPECT_EQ(block.shared_arrays[0].elem_size, 4u);
+    EXPECT_EQ(block.shared_arrays[0].count, 256u);
+    EXPECT_EQ(block.shared_arrays[1].elem_size, 4u);
+    EXPECT_EQ(block.shared_arrays[1].count, 4u);
     fs::remove_all(dir);
     const auto& tile = block.shared_arrays[0];
     EXPECT_EQ(tile.type, "float");

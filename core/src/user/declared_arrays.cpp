@@ -59,10 +59,9 @@ std::string declared_element_type(const VariableDecl& v, std::string_view elemen
     return type_bytes(type) ? type : "";
 }
 
-bool declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSource>& sources, std::string_view kernel,
+void declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSource>& sources, std::string_view kernel,
                          std::string_view element_type)
 {
-    bool changed = false;
     for (wl::trace::SharedArrayInfo& a : block.shared_arrays) {
         const VariableDecl* d = find_shared(sources, a.name, kernel);
         const std::string type = d ? declared_element_type(*d, element_type) : "";
@@ -72,12 +71,10 @@ bool declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSou
         a.type = type;
         a.line = d->line;  // PTX gave the kernel's line
         a.file = declaring_file(sources, d);
-        changed |= size != a.elem_size;
         a.elem_size = size;
         a.count = bytes / size;
         if (d->dims.size() >= 2 && !d->is_extern) a.dims = declared_extents(d->dims, a.count).value_or(std::vector<std::uint64_t>{});
     }
-    return changed;
 }
 
 }  // namespace wl::ptx

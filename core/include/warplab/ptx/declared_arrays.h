@@ -29,9 +29,9 @@ std::string declared_element_type(const VariableDecl& v, std::string_view elemen
 // kernel's line) with its file where that is not the first source (the traced
 // file). Arrays whose type is unknown, or whose bytes the type does not divide,
 // stay as traced. Given to analyze_block as its name_arrays, before the shared
-// values are replayed, so that they are replayed in those elements. True where
-// an array's element size changed.
-bool declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSource>& sources, std::string_view kernel,
+// values are replayed, so that they are replayed in those elements; an array of
+// two or more dimensions gets its extents (declared_extents).
+void declare_array_types(wl::trace::BlockTrace& block, const std::vector<CudaSource>& sources, std::string_view kernel,
                          std::string_view element_type);
 
 }  // namespace wl::ptx

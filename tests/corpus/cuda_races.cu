@@ -1,11 +1,13 @@
 // What CUDA calls a race, and what it does not.
 //
-// Idea: four small kernels at the Programming Guide's edges. A warp's lanes
+// Idea: five small kernels at the Programming Guide's edges. A warp's lanes
 //   storing one value to one shared word (llm.c's layernorm style: every lane
 //   of the warp writes the mean); storing different values (one lands); the
 //   Guide's atomicCAS loop on a shared accumulator, whose first plain read may
-//   be stale; and the same accumulator updated with a plain +=, a real race.
-// Expected effect: the first three run (the second and third with a warning);
+//   be stale (the loop's compare catches it); a plain read of an accumulator
+//   other threads still add to atomically (it may see any partial sum); and
+//   the accumulator updated with a plain +=, a real race.
+// Expected effect: the first four run (the second and fourth with a warning);
 //   the last stops with a data race.
 // Preconditions: blockDim.x as the test says.
 __global__ void same_value_store(const float* in, float* out)
@@ -41,6 +43,17 @@ __global__ void cas_loop_sum(const float* in, float* out)
     if (threadIdx.x == 0) acc = 0.0f;
     __syncthreads();
     add_with_cas(&acc, in[threadIdx.x]);
+    __syncthreads();
+    if (threadIdx.x == 0) out[0] = acc;
+}
+
+__global__ void peek_sum(const float* in, float* out, float* seen)
+{
+    __shared__ float acc;
+    if (threadIdx.x == 0) acc = 0.0f;
+    __syncthreads();
+    atomicAdd(&acc, in[threadIdx.x]);
+    seen[threadIdx.x] = acc;  // marker: peek
     __syncthreads();
     if (threadIdx.x == 0) out[0] = acc;
 }

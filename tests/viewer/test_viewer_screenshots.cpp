@@ -281,28 +281,31 @@ namespace {
 std::string test_kernel(const std::string& name) { return data_dir().string() + "/tests/cli/kernels/" + name; }
 
 // A run the emulator finished with a warning shows it under the result, in
-// the status panel; a clean run shows none. cas_sum's atomicCAS loop first
-// reads the shared total plainly while other threads' atomics replace it:
-// CUDA defines that, so the emulator warns (one site: cas_sum.cu line 13)
-// and the result stays right (v3's launch, int elements: the block's sum).
+// the status panel; a clean run shows none. every_thread_stores writes the
+// block's total from every thread, not only thread 0: the same bits from 8
+// warps with nothing ordering them, so the emulator warns (one site:
+// every_thread_stores.cu line 16) and the result stays right (v3's launch,
+// int elements: the block's sum). cas_sum's atomicCAS loop and tree_sum run clean.
 TEST(ViewerScreenshots, WarningsShownUnderTheResult)
 {
     if (wl::ptx::find_nvcc().empty()) GTEST_SKIP() << "needs nvcc for --file";
     const std::string as_v3 = "--lab reduction --version v3 --type int --backend cpu --size 1280x720 --file ";
-    const Shot cas = screenshot(as_v3 + test_kernel("cas_sum.cu"));
-    ASSERT_EQ(cas.exit_code, 0) << cas.output;
-    const auto warnings = cas.layout["status"]["warnings"].get<std::vector<std::string>>();
-    ASSERT_EQ(warnings.size(), 1u) << cas.layout["status"].dump();
-    EXPECT_NE(warnings[0].find("races with atomics"), std::string::npos) << warnings[0];
-    EXPECT_NE(warnings[0].find("cas_sum.cu:13"), std::string::npos) << warnings[0];
-    EXPECT_NE(cas.layout["status"]["text"].get<std::string>().find("correct"), std::string::npos);
-    const Box line = region(cas, "status.warning");
-    EXPECT_GT(count_colour(cas.image, line, cas.layout["palette"]["partial_outline"]), 50u);
+    const Shot racy = screenshot(as_v3 + test_kernel("every_thread_stores.cu"));
+    ASSERT_EQ(racy.exit_code, 0) << racy.output;
+    const auto warnings = racy.layout["status"]["warnings"].get<std::vector<std::string>>();
+    ASSERT_EQ(warnings.size(), 1u) << racy.layout["status"].dump();
+    EXPECT_NE(warnings[0].find("plain stores of the same value"), std::string::npos) << warnings[0];
+    EXPECT_NE(warnings[0].find("every_thread_stores.cu:16"), std::string::npos) << warnings[0];
+    EXPECT_NE(racy.layout["status"]["text"].get<std::string>().find("correct"), std::string::npos);
+    const Box line = region(racy, "status.warning");
+    EXPECT_GT(count_colour(racy.image, line, racy.layout["palette"]["partial_outline"]), 50u);
 
-    const Shot tree = screenshot(as_v3 + test_kernel("tree_sum.cu") + " --kernel tree_sum");
-    ASSERT_EQ(tree.exit_code, 0) << tree.output;
-    EXPECT_TRUE(tree.layout["status"]["warnings"].empty());
-    EXPECT_EQ(tree.layout["regions"].count("status.warning"), 0u);
+    for (const std::string clean : {"cas_sum.cu", "tree_sum.cu --kernel tree_sum"}) {
+        const Shot shot = screenshot(as_v3 + test_kernel(clean));
+        ASSERT_EQ(shot.exit_code, 0) << shot.output;
+        EXPECT_TRUE(shot.layout["status"]["warnings"].empty()) << clean << ": " << shot.layout["status"].dump();
+        EXPECT_EQ(shot.layout["regions"].count("status.warning"), 0u) << clean;
+    }
 }
 
 // --max-instructions reaches the viewer's emulator: reduction v1 at n = 2^20

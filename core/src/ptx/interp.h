@@ -349,7 +349,8 @@ public:
                       std::uint64_t offset, const void* stored)
     {
         emu::detail::check_global_access(kind, host_bytes(addr), size, name, offset, file(in), line(in),
-                                         in.order == kPlain ? stored : nullptr, in.order != kPlain, in.releases);
+                                         in.order == kPlain ? stored : nullptr, in.order != kPlain || in.cas_seed,
+                                         in.releases);
     }
     // A pointer argument's name in messages: the source's, else "argument N".
     const char* pointer_name(const PointerArg& a) const
@@ -519,7 +520,7 @@ inline Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint
     // The toolkit's reserved memory is ordered by its own acquire/release barriers, which the race check does not model.
     if (!v->zeroed)
         emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, v->shape_in(unit), file(in), line(in),
-                                         in.order == kStrong ? nullptr : stored, in.order == kStrong);
+                                         in.order == kStrong ? nullptr : stored, in.order == kStrong || in.cas_seed);
     return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
 

@@ -193,7 +193,7 @@ bool Interpreter::access_lanes(const PassLane* lanes, LaneMask exec, const Instr
     const auto access = [&](auto stores, auto shared, auto elems) {
         constexpr unsigned kCount = decltype(elems)::value, kSize = 4 * kCount;
         Thread& t = lanes[std::bit_width(exec) - 1].run->t;
-        if (t.lane.watched || t.lane.lockstep || in.order != kPlain || in.releases) return false;
+        if (t.lane.watched || t.lane.lockstep || in.order != kPlain || in.releases || in.cas_seed) return false;
         const Operand& at = stores ? in.o[0] : in.o[1];
         const std::uint32_t* registers = fr.f->lists.data() + (stores ? in.o[1] : in.o[0]).reg;  // a vector's
         const std::uintptr_t base = shared ? reinterpret_cast<std::uintptr_t>(t.arena) : 0;

@@ -440,7 +440,7 @@ Fast access_form(const Function& fn, const Instr& in)
 Fast fast_form(const Function& fn, const Instr& in)
 {
     if (in.op == Op::Ld || in.op == Op::St)  // a widened signed load (Instr::ty2) takes the general path
-        return in.order == kPlain && in.ty2 == Ty::None ? access_form(fn, in) : Fast::None;
+        return in.order == kPlain && in.ty2 == Ty::None && !in.cas_seed ? access_form(fn, in) : Fast::None;
     if (in.op == Op::Bar)  // bar.sync 0: the whole block
         return in.nops == 1 && in.o[0].kind == OpKind::Reg && in.o[0].reg >= fn.registers &&
                        fn.consts[in.o[0].reg - fn.registers].kind == OpKind::Imm &&
@@ -467,6 +467,87 @@ Fast fast_form(const Function& fn, const Instr& in)
 
 // A kernel's parameters, shared arrays (the parser listed the ones it reaches:
 // statements.h's SharedUse) and sizes.
+// Where an address operand points: a register, a variable (SharedSym, ...) or a fixed address (Imm),
+// each plus a displacement.
+struct Place {
+    OpKind base;
+    std::uint32_t id;  // Reg: the register; *Sym: the variable; Imm: 0
+    std::int64_t imm;
+    bool operator==(const Place&) const = default;
+};
+
+// The one instruction that writes `reg` (its first operand), or null where none or several do.
+const Instr* only_writer(const Function& fn, std::uint32_t reg)
+{
+    const Instr* writer = nullptr;
+    for (const Instr& in : fn.code)
+        if (in.op != Op::St && in.nops > 0 && in.o[0].kind == OpKind::Reg && in.o[0].reg == reg) {
+            if (writer) return nullptr;
+            writer = &in;
+        }
+    return writer;
+}
+
+// What an address operand points at, seen through the registers written once by a mov of a variable's
+// address or of another register, or by cvta: `ld.shared [total]` and `atom.shared [%r14]` after
+// `mov.u32 %r14, total` name one word, as do a generic pointer and its global window.
+Place place_of(const Function& fn, const Operand& a)
+{
+    Place p{a.base, a.base == OpKind::Imm ? 0 : a.reg, a.imm};
+    for (unsigned hops = 0; p.base == OpKind::Reg && hops < 8; ++hops) {
+        if (p.id >= fn.registers) {  // a constant's slot (constants_to_slots): a variable's address, or a number
+            const ConstSlot& c = fn.consts[p.id - fn.registers];
+            if (c.kind == OpKind::Imm) p = Place{OpKind::Imm, 0, p.imm + c.imm};
+            else if (c.kind == OpKind::SharedSym || c.kind == OpKind::LocalSym) p = Place{c.kind, c.id, p.imm + c.imm};
+            break;
+        }
+        const Instr* writer = only_writer(fn, p.id);
+        const bool copies = writer && (writer->op == Op::Mov || writer->op == Op::Cvta || writer->op == Op::CvtaTo) &&
+                            writer->nops == 2 && writer->o[1].kind == OpKind::Reg;
+        if (!copies) break;
+        p.id = writer->o[1].reg;
+    }
+    return p;
+}
+
+// The registers a value loaded into `reg` reaches through movs (a loop's `assumed = old`, a
+// reinterpretation as float), `reg` included; flow-insensitive, as nvcc's loops need.
+std::vector<bool> moved_copies(const Function& fn, std::uint32_t reg)
+{
+    std::vector<bool> holds(fn.registers, false);
+    holds[reg] = true;
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (const Instr& in : fn.code)
+            if (in.op == Op::Mov && in.o[0].kind == OpKind::Reg && in.o[1].kind == OpKind::Reg &&
+                in.o[0].reg < fn.registers && in.o[1].reg < fn.registers && holds[in.o[1].reg] && !holds[in.o[0].reg])
+                holds[in.o[0].reg] = grew = true;
+    }
+    return holds;
+}
+
+// Marks each plain load that seeds an atomicCAS loop (Instr::cas_seed): `old = *p; do { assumed = old;
+// old = atomicCAS(p, assumed, f(assumed)); } while (assumed != old);` as the Programming Guide builds
+// the atomics the hardware lacks. Its read may be stale, which the loop's compare catches.
+void mark_cas_seeds(Function& fn)
+{
+    std::vector<const Instr*> cases;
+    for (const Instr& in : fn.code)
+        if (in.op == Op::Atom && in.sub == Sub::Cas && in.o[2].kind == OpKind::Reg && in.o[2].reg < fn.registers)
+            cases.push_back(&in);
+    if (cases.empty()) return;
+    for (Instr& in : fn.code) {
+        if (in.op != Op::Ld || in.order != kPlain || in.vec != 1 || in.o[0].kind != OpKind::Reg ||
+            in.o[0].reg >= fn.registers)
+            continue;
+        const std::vector<bool> holds = moved_copies(fn, in.o[0].reg);
+        in.cas_seed = std::any_of(cases.begin(), cases.end(), [&](const Instr* cas) {
+            return holds[cas->o[2].reg] && in.o[1].kind == OpKind::Addr && cas->o[1].kind == OpKind::Addr &&
+                   place_of(fn, in.o[1]) == place_of(fn, cas->o[1]);
+        });
+    }
+}
+
 void kernel_info(const Module::Impl& m, Function& fn)
 {
     KernelInfo& k = fn.info;
@@ -507,6 +588,7 @@ void lower_module(Module::Impl& m)
         if (fn.entry) kernel_info(m, fn);
         constants_to_slots(fn);
         Contraction(fn).run();
+        mark_cas_seeds(fn);
         for (Instr& in : fn.code) in.fast = fast_form(fn, in);
     }
 }

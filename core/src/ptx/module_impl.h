@@ -119,6 +119,10 @@ struct Instr {
     // .release: that too, and a strong access, which races with no atomic (volatile races as a plain access does).
     std::uint8_t order = 0;  // kPlain, kVolatile, kStrong
     bool releases = false;   // st, atom, red .release or .acq_rel: the thread's earlier accesses are ordered before it
+    // ld: a plain load whose value an atom.cas of the same address takes as its expected value (an atomicCAS
+    // loop's first read): a stale value only makes the CAS fail and retry, so it races with no atomic
+    // (lower.cpp, mark_cas_seeds).
+    bool cas_seed = false;
     std::uint16_t flags = 0;
     std::uint32_t pred = kNoReg;  // guard predicate slot
     std::uint32_t loc = 0;        // index into Module::Impl::locations

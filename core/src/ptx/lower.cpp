@@ -510,20 +510,20 @@ Place place_of(const Function& fn, const Operand& a)
     return p;
 }
 
-// The registers a value loaded into `reg` reaches through movs (a loop's `assumed = old`, a
-// reinterpretation as float), `reg` included; flow-insensitive, as nvcc's loops need.
-std::vector<bool> moved_copies(const Function& fn, std::uint32_t reg)
+// The registers whose value reaches `reg` through movs (a loop's `assumed = old`, a reinterpretation
+// as float), `reg` included; flow-insensitive, as nvcc's loops need.
+std::vector<bool> copied_into(const Function& fn, std::uint32_t reg)
 {
-    std::vector<bool> holds(fn.registers, false);
-    holds[reg] = true;
+    std::vector<bool> feeds(fn.registers, false);
+    feeds[reg] = true;
     for (bool grew = true; grew;) {
         grew = false;
         for (const Instr& in : fn.code)
             if (in.op == Op::Mov && in.o[0].kind == OpKind::Reg && in.o[1].kind == OpKind::Reg &&
-                in.o[0].reg < fn.registers && in.o[1].reg < fn.registers && holds[in.o[1].reg] && !holds[in.o[0].reg])
-                holds[in.o[0].reg] = grew = true;
+                in.o[0].reg < fn.registers && in.o[1].reg < fn.registers && feeds[in.o[0].reg] && !feeds[in.o[1].reg])
+                feeds[in.o[1].reg] = grew = true;
     }
-    return holds;
+    return feeds;
 }
 
 // Marks each plain load that seeds an atomicCAS loop (Instr::cas_seed): `old = *p; do { assumed = old;
@@ -531,20 +531,17 @@ std::vector<bool> moved_copies(const Function& fn, std::uint32_t reg)
 // the atomics the hardware lacks. Its read may be stale, which the loop's compare catches.
 void mark_cas_seeds(Function& fn)
 {
-    std::vector<const Instr*> cases;
-    for (const Instr& in : fn.code)
-        if (in.op == Op::Atom && in.sub == Sub::Cas && in.o[2].kind == OpKind::Reg && in.o[2].reg < fn.registers)
-            cases.push_back(&in);
-    if (cases.empty()) return;
-    for (Instr& in : fn.code) {
-        if (in.op != Op::Ld || in.order != kPlain || in.vec != 1 || in.o[0].kind != OpKind::Reg ||
-            in.o[0].reg >= fn.registers)
+    for (const Instr& cas : fn.code) {
+        if (cas.op != Op::Atom || cas.sub != Sub::Cas || cas.o[1].kind != OpKind::Addr ||
+            cas.o[2].kind != OpKind::Reg || cas.o[2].reg >= fn.registers)
             continue;
-        const std::vector<bool> holds = moved_copies(fn, in.o[0].reg);
-        in.cas_seed = std::any_of(cases.begin(), cases.end(), [&](const Instr* cas) {
-            return holds[cas->o[2].reg] && in.o[1].kind == OpKind::Addr && cas->o[1].kind == OpKind::Addr &&
-                   place_of(fn, in.o[1]) == place_of(fn, cas->o[1]);
-        });
+        const std::vector<bool> feeds = copied_into(fn, cas.o[2].reg);
+        const Place target = place_of(fn, cas.o[1]);
+        for (Instr& in : fn.code)
+            if (in.op == Op::Ld && in.order == kPlain && in.vec == 1 && in.o[0].kind == OpKind::Reg &&
+                in.o[0].reg < fn.registers && feeds[in.o[0].reg] && in.o[1].kind == OpKind::Addr &&
+                place_of(fn, in.o[1]) == target)
+                in.cas_seed = true;
     }
 }
 

@@ -1,11 +1,16 @@
 #include "labs/common/user_kernel.h"
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <vector>
 
+#include "labs/common/data_dir.h"
+#include "warplab/ptx/cuda_source.h"
 #include "warplab/ptx/kernel_file.h"
 #include "warplab/ptx/ptx.h"
 
@@ -46,6 +51,30 @@ void check_element_type(const wl::ptx::KernelDecl& kernel, const UserLaunch& lau
         if (const std::string t = p.pointee(); (t == "int" || t == "float") && t != lab_type)
             throw std::invalid_argument(kernel.name + " takes " + t + "*, but " + launch.launch + " passes " + lab_type +
                                         "*: run it with --type " + t);
+}
+
+// The version's kernel's parameters as its file declares them; none where the file cannot be read or
+// does not declare it.
+std::optional<std::vector<wl::ptx::Parameter>> version_parameters(const UserLaunch& launch)
+{
+    std::ifstream in(data_dir() / launch.version_file);
+    const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    for (const wl::ptx::KernelDecl& k : wl::ptx::read_cuda_source(text).kernels)
+        if (wl::ptx::kernel_named(k.name, launch.version_kernel)) return k.parameters;
+    return std::nullopt;
+}
+
+// A kernel that takes other parameters than the version passes cannot run in its place: one line that
+// names what the launch passes, "(const float* A, ..., unsigned K)", rather than the emulator's byte counts.
+void check_parameter_count(const wl::ptx::KernelDecl& kernel, const UserLaunch& launch)
+{
+    const auto passed = version_parameters(launch);
+    if (!passed || passed->size() == kernel.parameters.size()) return;
+    std::string list;
+    for (const wl::ptx::Parameter& p : *passed) list += (list.empty() ? "" : ", ") + p.type + (p.name.empty() ? "" : " " + p.name);
+    throw std::invalid_argument(kernel.name + " takes " + std::to_string(kernel.parameters.size()) + " parameters, but " +
+                                launch.launch + " passes " + std::to_string(passed->size()) + ": (" + list +
+                                "); write your kernel with these, in this order");
 }
 
 std::string launch_key(const UserLaunch& l)
@@ -157,6 +186,7 @@ const UserKernel::Entry& UserKernel::entry(const UserLaunch& launch)
     return as_bad_input(shown, [&]() -> const Entry& {  // a KernelFileError is bad input already
         const wl::ptx::KernelFile::Instance& k = source_->instance(kernel_, {launch.types, launch.values, launch.launch});
         check_element_type(source_->pick(kernel_), launch);
+        check_parameter_count(source_->pick(kernel_), launch);
         if (instance_note_.empty() && !k.how.empty()) instance_note_ = "kernel: " + k.how;
         if (warnings_note_.empty() && !k.warnings.empty())
             warnings_note_ = "nvcc warns about " + shown + ":\n" + wl::ptx::first_warnings(k.warnings);

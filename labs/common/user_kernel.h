@@ -45,6 +45,9 @@ struct UserLaunch {
     unsigned block_x = 0, block_y = 0;
     unsigned element_bytes = 4;       // sizeof the lab's element type
     std::uint32_t version_shared_bytes = 0;  // the dynamic shared memory the version's own launch gives
+    // The version's kernel, to name the parameters it takes where the user's take others:
+    // its file relative to warplab's data, and its name there.
+    std::string version_file, version_kernel;
 };
 
 // What the launch of instance <V, Args> with this block and dynamic shared
@@ -66,6 +69,8 @@ UserLaunch user_launch(const KernelFiles& lab, KernelInstance<V, Args>, const Bl
     l.block_y = block.y;
     l.element_bytes = detail::element_bytes(Args{});
     l.version_shared_bytes = shared_bytes;
+    l.version_file = kernel_file(lab, V::meta);
+    l.version_kernel = std::string(lab.prefix) + "_" + V::meta.name;
     return l;
 }
 

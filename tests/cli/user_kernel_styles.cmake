@@ -130,6 +130,12 @@ expect(transpose_padded_tile 0 "kernel: transpose_extern_tile<32u, 8u>, instanti
 expect(harris_wrong_type 2 "" "^warplab: error: reduce_halves takes int\\*, but reduction v3's launch <256u, float> passes float\\*: run it with --type int\n$"
        trace reduction v3 --file harris_style.cu --kernel reduce_halves --type float)
 
+# A kernel with other parameters than the version's launch passes: one line
+# naming the version's, as its file declares them (matmul v3: A, B, C, M, N, K),
+# exit 2, rather than the emulator's count of parameter bytes.
+expect(matmul_other_parameters 2 "" "^warplab: error: square_matmul takes 4 parameters, but matmul v3's launch <32u> passes 6: \\(const float\\* __restrict__ A, const float\\* __restrict__ B, float\\* C, unsigned M, unsigned N, unsigned K\\); write your kernel with these, in this order\n$"
+       trace matmul v3 --file square_matmul.cu)
+
 # coalescing v1's kernels take only <T>: BLOCK gets the launch's 256 threads,
 # and the staging array 256 × 4 bytes; every element is compared with the
 # input shifted by the offset (0).

@@ -323,6 +323,17 @@ expect_err(texture_huge "warplab: cudaMallocArray: an array of 200000x1 texels [
 run_warplab(moved_executable.cu)
 expect(moved_executable 0 "^moved_executable: ran\n" "\n1 +scale +moved_executable.cu:26 +\\(1,1,1\\) +\\(128,1,1\\) ")
 
+# 14. A __device__ function of another file, called across files: nvcc leaves the
+#     call to a linker only with separate compilation (-rdc=true), which warplab does
+#     not link. The launch stops with a fault that names the function as written and
+#     says so, not the mangled name alone; the program goes on (its copy gets the error).
+file(WRITE ${WORK}/twice.cu "__device__ int twice(int x) { return 2 * x; }\n")
+file(WRITE ${WORK}/caller.cu "extern __device__ int twice(int x);\n"
+     "__global__ void doubled(int* v) { v[threadIdx.x] = twice(threadIdx.x); }\n"
+     "int main() { int* d; cudaMalloc(&d, 128); doubled<<<1, 32>>>(d); cudaFree(d); return 0; }\n")
+run_warplab(${WORK}/caller.cu ${WORK}/twice.cu)
+expect_err(separate_compilation "kernel fault: kernel doubled, [^\n]*: call of twice\\(int\\), which this file declares but does not define: a __device__ function of another file needs separate compilation \\(nvcc -rdc=true\\)[^\n]*caller.cu:2\\)")
+
 if(failures)
   message(FATAL_ERROR "${failures}")
 endif()

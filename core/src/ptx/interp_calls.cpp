@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "interp.h"
+#include "lower.h"
 
 namespace wl::ptx::detail {
 
@@ -64,6 +65,19 @@ std::string Interpreter::format(std::uint64_t fmt_addr, std::uint64_t args_addr,
     return out;
 }
 
+// A call of a function the module only declares. nvcc leaves a __device__ function of another
+// file so only where that file is compiled apart (-rdc=true), which warplab does not link; the
+// toolkit's own functions, which start with "__", are those the emulator lacks.
+static std::string undefined_call(const std::string& mangled)
+{
+    const std::string name = without_return_type(demangle(mangled));
+    if (name == mangled || mangled.starts_with("__"))
+        return "call of '" + mangled + "', which this PTX declares but does not define (a toolkit function the emulator lacks)";
+    return "call of " + name + ", which this file declares but does not define: a __device__ function of another file "
+           "needs separate compilation (nvcc -rdc=true), which warplab does not link; define it in this file, or in a "
+           "header that both files include";
+}
+
 void Interpreter::builtin(const Frame& fr, const Instr& in, const Function& callee)
 {
     const Operand& args = in.o[2];
@@ -104,7 +118,7 @@ void Interpreter::builtin(const Frame& fr, const Instr& in, const Function& call
         std::string what = std::string("assertion failed: ") + host_string(arg(0, 8), in);
         fail(in, what);
     }
-    fail(in, "call of '" + callee.name + "', which this PTX declares but does not define");
+    fail(in, undefined_call(callee.name));
 }
 Flow Interpreter::call(const Frame& fr, const Instr& in)
 {

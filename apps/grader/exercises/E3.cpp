@@ -95,23 +95,31 @@ Verdict correct(const Harness& h)
 }
 
 // Block 0 of n = 4096 at block 256, traced: every thread loads a[i], a[i + BLOCK],
-// b[i] and b[i + BLOCK] (4 loads), so the block covers 2*BLOCK = 512 elements
-// of each vector: 1024 distinct words. One block looping over everything
-// loads all 4096 of each; one product per thread, 256.
+// b[i] and b[i + BLOCK], 16 bytes, and the block covers 2*BLOCK = 512 elements of
+// each vector once: 4096 bytes. Counted in bytes, so that a thread loading its two
+// as one int2 counts as two; more a thread (up to 8 of each, 64 bytes: Harris's
+// later reductions) is doing more. One block looping over everything loads all
+// 4096 of each, 128 bytes a thread; one product per thread, 8.
 Finding two_per_thread(const Harness& h)
 {
-    constexpr unsigned kBlock = 256;
+    constexpr unsigned kBlock = 256, kPairBytes = 2 * sizeof(int);  // an element of a and one of b
     std::vector<trace::LaneRecord> records;
     const DotInput in = seeded("traced", 4096, h.seed() + 100, kBlock);
     require_right(run_dot(h, in, 1, &records), "n = 4096, block 256");
     const BlockView v = view_block(h, records, kBlock);
-    const std::vector<unsigned> loads = per_thread(v, is_global_load);
-    const std::size_t covered = distinct_words(v, is_global_load);
-    const auto [fewest, most] = std::minmax_element(loads.begin(), loads.end());
-    if (covered == 4 * kBlock && *fewest == 4 && *most == 4) return std::nullopt;
-    return fail("block 0 loaded " + std::to_string(covered / 2) + " elements of each vector; its threads made " +
-                    range_text(*fewest, *most) + " global loads each",
-                "2*BLOCK = 512 elements of each vector, every thread loading 2 of a and 2 of b",
+    const std::vector<unsigned> loaded = per_thread_bytes(v, is_global_load);
+    const std::size_t covered = distinct_bytes(v, is_global_load);
+    const auto [fewest, most] = std::minmax_element(loaded.begin(), loaded.end());
+    const bool even = *fewest == *most && *fewest % kPairBytes == 0;
+    if (even && *fewest >= 2 * kPairBytes && *fewest <= 8 * kPairBytes && covered == std::size_t{kBlock} * *fewest)
+        return std::nullopt;
+    const auto elements = [&](std::size_t bytes) { return std::to_string(bytes / kPairBytes); };
+    return fail("block 0 loaded " + elements(covered) + " elements of each vector; its threads loaded " +
+                    (*fewest == *most ? elements(*fewest) : elements(*fewest) + " to " + elements(*most)) +
+                    " of each (" + range_text(*fewest, *most) + " bytes)" +
+                    (even && covered < std::size_t{kBlock} * *fewest ? ", some of them twice" : ""),
+                "2*BLOCK = 512 elements of each vector, every thread loading 2 of a and 2 of b (or the same larger "
+                "number, up to 8 of each), each element once",
                 "block 0 (n = 4096, block 256)",
                 "thread tid of block b loads the products at i = 2*BLOCK*b + tid and i + BLOCK, adds them, then the "
                 "tree runs as before: one block doing everything is not the step this exercise teaches");
@@ -126,6 +134,10 @@ Verdict half_the_blocks(const Harness& h)
         const auto n = static_cast<unsigned>(in.a.size());
         const unsigned naive = (n + in.block - 1) / in.block, limit = (n + 2 * in.block - 1) / (2 * in.block);
         const unsigned blocks = student_blocks(h, n, in.block);
+        if (blocks == 0)
+            return fail("n = " + std::to_string(n) + ", block " + std::to_string(in.block) + ": dot_blocks gives 0 blocks",
+                        "at least 1, and at most ceil(n / (2*BLOCK)) = " + std::to_string(limit),
+                        "", "round up: (n + 2 * BLOCK - 1) / (2 * BLOCK)");
         if (blocks <= limit) continue;
         return fail("n = " + std::to_string(n) + ", block " + std::to_string(in.block) + ": dot_blocks gives " +
                         std::to_string(blocks) + " blocks (the naive launch: " + std::to_string(naive) + ")",

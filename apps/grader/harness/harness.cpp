@@ -616,6 +616,18 @@ std::size_t distinct_words(const BlockView& v, const std::function<bool(const tr
     return words.size();
 }
 
+std::size_t distinct_bytes(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which)
+{
+    std::set<std::pair<unsigned, std::uint64_t>> bytes;
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (!which(e)) continue;
+        trace::for_each_lane(e.mask, [&](unsigned lane) {
+            for (unsigned k = 0; k < e.size; ++k) bytes.insert({e.array, e.offset[lane] + k});
+        });
+    }
+    return bytes.size();
+}
+
 namespace {
 
 std::string join(const std::vector<unsigned>& xs)

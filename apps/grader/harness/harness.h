@@ -210,6 +210,8 @@ std::vector<unsigned> per_thread(const BlockView& v, const std::function<bool(co
 std::vector<unsigned> per_thread_bytes(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which);
 // Distinct (array, byte offset) pairs the matching events touched.
 std::size_t distinct_words(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which);
+// Distinct (array, byte) pairs the matching events touched: what was covered, however vectorised.
+std::size_t distinct_bytes(const BlockView& v, const std::function<bool(const trace::WarpEvent&)>& which);
 bool is_shared_write(const trace::WarpEvent& e);  // store or atomic
 bool is_shared_access(const trace::WarpEvent& e);
 bool is_global_load(const trace::WarpEvent& e);

@@ -45,8 +45,8 @@ __global__ void early_return_before_barrier(int* out)
     __shared__ int tile[64];
     if (threadIdx.x == 40) return;
     tile[threadIdx.x] = threadIdx.x;
-    __syncthreads();  // FAULT(early_return_barrier)
-    out[threadIdx.x] = tile[63 - threadIdx.x];
+    __syncthreads();  // WARNING(early_return_barrier)
+    out[threadIdx.x] = tile[63 - threadIdx.x];  // FAULT(early_return_read)
 }
 
 // Thread 0 (warp 0) writes tile[5] and thread 32 (warp 1) reads it in the same

@@ -102,12 +102,20 @@ TEST_P(FaultTest, BarrierDivergenceBetweenBranches)
 
 TEST_P(FaultTest, EarlyReturnBeforeBarrier)
 {
-    // Thread 40 returned; the others wait at the barrier for it forever.
+    // Thread 40 returned; since Volta the barrier waits only for threads that
+    // have not exited, so the other 63 pass it, with a warning at the barrier
+    // naming thread 40. Then thread 23 reads tile[63 - 23] = tile[40], which
+    // thread 40 never wrote: the fault is that read, the first lane of warp 0
+    // to make it (lanes 0..22 read tile[63..41], written).
     int* out = emu.alloc<int>(64);
     auto f = fault_of([&] { run(emu, "early_return_before_barrier", dim3(1), dim3(64), out); });
     ASSERT_TRUE(f);
-    expect_fault(*f, "early_return_before_barrier", {0, 0, 0}, uint3{0, 0, 0}, "early_return_barrier",
-                 {"barrier divergence", "thread (40,0,0)", "already exited"});
+    expect_fault(*f, "early_return_before_barrier", {0, 0, 0}, uint3{23, 0, 0}, "early_return_read",
+                 {"uninitialised shared memory", "tile[40]"});
+    const auto warnings = emu.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_TRUE(contains(warnings[0].at.what, "thread (40,0,0) exited before this __syncthreads()")) << warnings[0].at.what;
+    EXPECT_EQ(warnings[0].at.line, marker_line(project_file(kFaultyKernels), "WARNING(early_return_barrier)"));
 }
 
 TEST_P(FaultTest, DataRaceBetweenWarpsInSharedMemory)

@@ -4,8 +4,10 @@
 // warp pass's converged lanes at once): arrive_at_barrier.
 #include <bit>
 #include <sstream>
+#include <vector>
 
 #include "block.h"
+#include "races.h"
 
 namespace wl::emu::detail {
 
@@ -153,7 +155,8 @@ unsigned barrier_reduced(BarrierOp op, unsigned votes, unsigned threads)
 }
 
 // Every lane waits at one __syncthreads(): a new barrier interval begins.
-void release_barrier(Block& b)
+// `participants`: the threads that arrived (the block's, less those that exited), for __syncthreads_and.
+void release_barrier(Block& b, unsigned participants)
 {
     const unsigned count = b.barrier_votes;
     for (std::size_t w = 0; w < b.warps.size(); ++w) {
@@ -167,13 +170,29 @@ void release_barrier(Block& b)
         l.epoch += 1;
         l.sub = 0;
         if (l.bar_op != BarrierOp::None) [[unlikely]] {  // a bar.red's result; the next arrival may leave bar_op unwritten
-            l.bar_value = barrier_reduced(l.bar_op, count, b.threads);
+            l.bar_value = barrier_reduced(l.bar_op, count, participants);
             l.bar_op = BarrierOp::None;
         }
     }
     b.at_barrier = 0;
     b.barrier_votes = 0;
     settle_tally(b);
+}
+// The lanes still waiting all wait at one __syncthreads(), and the others have exited: since Volta,
+// bar.sync waits only for the threads that have not exited (PTX ISA, barrier; the Programming Guide's
+// Independent Thread Scheduling), so the barrier completes for them. A warning, as the Guide asks that a
+// barrier's condition be the same across the block (an early `return` before it is the usual case).
+void release_past_exited(Block& b, const Lane& waiting, const Lane& exited)
+{
+    std::vector<Lane*> gone;
+    for (Lane& l : b.lanes)
+        if (l.state == LaneState::Done) gone.push_back(&l);
+    warn(b, waiting.flat, waiting.wait_file, waiting.wait_line,
+         thread_name(b, exited.flat) + " exited before this __syncthreads(), which then waits only for the threads "
+         "that have not exited (so on every GPU since Volta); the Programming Guide asks that every thread of the "
+         "block reach a barrier, or none");
+    release_barrier(b, b.threads - static_cast<unsigned>(gone.size()));
+    for (Lane* l : gone) set_state(*l, LaneState::Done);  // release_barrier made every lane runnable
 }
 }  // namespace
 
@@ -187,7 +206,7 @@ void settle_barrier(Block& b)
     }
     // The common case, known from the arrivals: every lane at the same site.
     if (b.at_barrier == b.threads && !b.barrier_sites_differ) {
-        release_barrier(b);
+        release_barrier(b, b.threads);
         return;
     }
     write_unwritten_waits(b);
@@ -211,12 +230,8 @@ void settle_barrier(Block& b)
         stop(*stuck, what.str());
         return;
     }
-    if (exited) {
-        stop(*waiting, "barrier divergence: this thread waits at __syncthreads(), but " +
-                           thread_name(b, exited->flat) + " of the block has already exited");
-        return;
-    }
     for (const Lane& l : b.lanes) {
+        if (l.state == LaneState::Done) continue;
         const bool same_site = l.wait_line == waiting->wait_line &&
                                (l.wait_file == waiting->wait_file || std::strcmp(l.wait_file, waiting->wait_file) == 0);
         if (!same_site) {
@@ -226,7 +241,8 @@ void settle_barrier(Block& b)
             return;
         }
     }
-    release_barrier(b);
+    if (exited) release_past_exited(b, *waiting, *exited);
+    else release_barrier(b, b.threads);
 }
 
 }  // namespace wl::emu::detail

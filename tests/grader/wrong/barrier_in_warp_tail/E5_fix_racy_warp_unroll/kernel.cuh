@@ -1,9 +1,12 @@
 // Known wrong (E5): "fixes" the race with __syncthreads() inside
 // `if (tid < 32)`: threads 32..255 never reach that barrier, they exit.
+// Since Volta a barrier waits only for the threads that have not exited, so
+// warp 0 passes it alone and the sum is right (the emulator warns that the
+// others exited before it), but the tail is no longer warp-level.
 //
-// Expected verdict: `correct` fails on the first case with "barrier
-// divergence": thread (0,0,0) waits at the __syncthreads() in the tail, while
-// thread (32,0,0) of the block "has already exited".
+// Expected verdict: `correct` passes; `warp_level_tail` fails: the tail's
+// rounds are barrier intervals of 32 writers each (not the tree's halving),
+// and so does `no_race`, which is graded only with the tree's shape. 4/10.
 #pragma once
 
 namespace exercise {

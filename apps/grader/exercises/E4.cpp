@@ -21,16 +21,21 @@ const BlockReduction& problem()
 using trace::is_collective;
 
 // The parallel shape: a halving tree down to 64 sums, then warp 0 alone, in
-// log2(32) = 5 shuffle rounds of all 32 lanes.
+// log2(32) = 5 shuffle rounds of all 32 lanes, or one __reduce_add_sync of
+// all 32 (what cg::reduce compiles to on sm_80 and later), which folds the
+// 32 at once: 5 rounds, as reduction_shape counts it.
 Finding sum_shape(const BlockView& v)
 {
     if (Finding f = reduction_shape(v, 256)) return f;
     unsigned rounds = 0;
-    for (const trace::WarpEvent& e : v.block.events)
-        rounds += e.kind == trace::Kind::Shuffle && e.warp == 0 && e.mask == 0xffffffffu;
+    for (const trace::WarpEvent& e : v.block.events) {
+        if (e.warp != 0 || e.mask != 0xffffffffu) continue;
+        rounds += e.kind == trace::Kind::Shuffle ? 1 : e.kind == trace::Kind::Vote ? 5 : 0;
+    }
     if (rounds >= 5) return std::nullopt;
-    return fail("warp 0 of block 0 made " + std::to_string(rounds) + " shuffles with all 32 lanes",
-                "5 shuffle rounds (offsets 16, 8, 4, 2, 1), each by all 32 lanes of warp 0",
+    return fail("warp 0 of block 0 made " + std::to_string(rounds) + (rounds == 1 ? " shuffle" : " shuffles") +
+                    " with all 32 lanes",
+                "5 shuffle rounds (offsets 16, 8, 4, 2, 1), each by all 32 lanes of warp 0 (or one __reduce_add_sync)",
                 "block 0 (n = 4096, block 256)");
 }
 
@@ -44,13 +49,13 @@ Verdict shuffle_tail(const Harness& h)
         std::uint32_t first = UINT_MAX, last = 0;
     };
     std::map<std::uint32_t, Stage> stages;
-    unsigned shuffles = 0;
+    unsigned shuffles = 0;  // and warp reductions (__reduce_add_sync, cg::reduce)
     for (const trace::WarpEvent& e : v.block.events) {
         if (!is_collective(e.kind)) continue;
         Stage& s = stages[e.key.epoch];
         s.first = std::min(s.first, e.key.sub);
         s.last = std::max(s.last, e.key.sub);
-        shuffles += e.kind == trace::Kind::Shuffle;
+        shuffles += e.kind == trace::Kind::Shuffle || e.kind == trace::Kind::Vote;
     }
     for (const trace::WarpEvent& e : v.block.events) {
         if (e.space != trace::Space::Shared || is_collective(e.kind)) continue;
@@ -63,10 +68,11 @@ Verdict shuffle_tail(const Harness& h)
                     "no shared-memory access in the warp stage: the lanes exchange values by shuffles",
                     "step " + std::to_string(e.step) + ", " + h.site(e.site));
     }
-    if (shuffles == 0) return fail("block 0 made no warp shuffle", "a warp stage done with __shfl_down_sync");
+    if (shuffles == 0)
+        return fail("block 0 made no warp shuffle", "a warp stage done with __shfl_down_sync (or __reduce_add_sync)");
     if (Finding f = sum_shape(v)) return *f;
     return pass("no shared-memory access between the first and last of block 0's " + std::to_string(shuffles) +
-                " warp shuffles");
+                (shuffles == 1 ? " warp collective" : " warp collectives"));
 }
 
 void grade(Harness& h)

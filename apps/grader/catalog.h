@@ -94,7 +94,7 @@ inline constexpr CheckSpec kE5[] = {
     {"no_race", "no race report under the independent schedule, 8 lane orders, with the tree's parallel shape", 4,
      "every read of a word another lane writes in the tail must be separated from that write by a __syncwarp()"},
     {"warp_level_tail", "the tail stays warp-level: no __syncthreads() while fewer than 64 threads work", 2,
-     "synchronise the last warp with __syncwarp(); a __syncthreads() inside `if (tid < 32)` is barrier divergence"},
+     "synchronise the last warp with __syncwarp(): a __syncthreads() between the tail's rounds makes each round a barrier interval of its own"},
 };
 inline constexpr CheckSpec kE6[] = {
     {kCorrect, "right C = A B^T: pattern, seeded random, odd sizes (not multiples of TILE), many blocks", 5,

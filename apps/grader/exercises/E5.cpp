@@ -1,5 +1,7 @@
 // E5 checks: fix a racy warp-synchronous unroll (exercises/E5_fix_racy_warp_unroll).
 // Run by the grader's child process on the PTX of the student's kernel.cuh.
+#include <set>
+
 #include "harness/block_reduce.h"
 
 namespace wl::grade::e5 {
@@ -20,13 +22,27 @@ const BlockReduction& problem()
     return p;
 }
 
-// A __syncthreads() that ends a step in which fewer than 64 threads work.
+// Threads of the block that write shared memory in barrier intervals after `epoch`: 2 or more, and a
+// tail's rounds go on past its barrier.
+unsigned shared_writers_after(const BlockView& v, std::uint32_t epoch)
+{
+    std::set<std::size_t> writers;
+    for (const trace::WarpEvent& e : v.block.events)
+        if (e.key.epoch > epoch && is_shared_write(e))
+            trace::for_each_lane(e.mask, [&](unsigned lane) { writers.insert(trace::thread_of(v.block, e, lane)); });
+    return static_cast<unsigned>(writers.size());
+}
+
+// A __syncthreads() that ends a step in which fewer than 64 threads work, with the tail's rounds going
+// on after it (a barrier between its rounds). One after the whole tail, before thread 0 writes the
+// block's sum, splits none of them: it only costs a barrier.
 Verdict warp_level_tail(const Harness& h)
 {
     const BlockView v = trace_reduction(h, problem());
     if (Finding f = reduction_shape(v, 256)) return *f;
     for (const trace::StepMetrics& m : v.steps) {
         if (!m.has_barrier_end || m.active_threads == 0 || m.active_threads >= 64) continue;
+        if (shared_writers_after(v, m.key.epoch) < 2) continue;
         std::string where = "step " + std::to_string(m.step);
         for (const trace::WarpEvent& e : v.block.events)
             if (e.step == m.step && e.kind == trace::Kind::SyncThreads) {

@@ -160,6 +160,37 @@ TEST_P(Any, APlainReadBesideAtomicAddsIsWarnedOf)
     EXPECT_EQ(warnings[0].at.line, marker_line(project_file(corpus_path("cuda_races.cu")), "marker: peek"));
 }
 
+TEST_P(Any, ThreadsThatReturnBeforeABarrierLetTheOthersPass)
+{
+    // n = 100 of 128 threads: threads 100..127 return first. out[i] = in[i] *
+    // in[0] for i < 100, past the barrier; out[100..127] stay 0.
+    const int n = 100;
+    const auto values = seeded_ints<int>(n, -9, 9, 2606);
+    int* in = to_device(emu, values);
+    int* out = zeros<int>(emu, 128);
+    ASSERT_NO_THROW(run_corpus(emu, "exited_threads.cu", "scale_by_first", dim3(1), dim3(128), 0, in, out, n));
+    const auto got = to_host(emu, out, 128);
+    for (int i = 0; i < 128; ++i) EXPECT_EQ(got[i], i < n ? values[i] * values[0] : 0) << "out[" << i << "]";
+    const auto warnings = emu.take_warnings();
+    ASSERT_EQ(warnings.size(), 1u);
+    EXPECT_TRUE(contains(warnings[0].at.what, "exited before this __syncthreads()")) << warnings[0].at.what;
+    EXPECT_EQ(warnings[0].at.line, marker_line(project_file(corpus_path("exited_threads.cu")), "marker: barrier after return"));
+}
+
+TEST_P(Any, LanesThatReturnBeforeASyncwarpLetTheOthersPass)
+{
+    // n = 100: warp 3's lanes 4..31 (threads 100..127) return; its lanes 0..3
+    // swap pairs (100 is even, so 99's partner 98 is in range): out[i] = in[i ^ 1].
+    const int n = 100;
+    const auto values = seeded_ints<int>(n, -1000, 1000, 2607);
+    int* in = to_device(emu, values);
+    int* out = zeros<int>(emu, n);
+    ASSERT_NO_THROW(run_corpus(emu, "exited_threads.cu", "swap_pairs", dim3(1), dim3(128), 0, in, out, n));
+    const auto got = to_host(emu, out, n);
+    for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], values[i ^ 1]) << "out[" << i << "]";
+    EXPECT_TRUE(emu.take_warnings().empty());
+}
+
 TEST_P(Any, APlainReadModifyWriteIsStillARace)
 {
     float* in = to_device(emu, std::vector<float>(96, 1.0f));

@@ -151,12 +151,12 @@ __global__ void read_previous_blocks_shared(int* out, int value)
     out[blockIdx.x] = word[0];  // FAULT(read_previous_blocks_shared)
 }
 
-// Lane 3 exits; the others wait at a full-mask __syncwarp() that includes it.
-__global__ void syncwarp_with_exited_lane(int* out)
+// Lane 3 exits; the others wait at a full-mask shuffle that includes it (a
+// __syncwarp() would let them pass: it waits only for lanes that have not exited).
+__global__ void shuffle_with_exited_lane(int* out)
 {
     if (threadIdx.x == 3) return;
-    __syncwarp();  // FAULT(syncwarp_with_exited_lane)
-    out[threadIdx.x] = 1;
+    out[threadIdx.x] = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x), 0);  // FAULT(shuffle_with_exited_lane)
 }
 
 // One thread writes byte `written` of a word; another reads byte `read`,

@@ -206,13 +206,13 @@ TEST_P(FaultTest, ShuffleSourceOutsideTheMask)
 
 TEST_P(FaultTest, WarpDeadlockOnExitedLane)
 {
-    // Lane 3 exited: the full-mask __syncwarp() waits for lanes 0x8. The
-    // report is made at the first waiting lane, 0.
+    // Lane 3 exited: the full-mask shuffle waits for lanes 0x8. The report is
+    // made at the first waiting lane, 0.
     int* out = emu.alloc<int>(32);
-    auto f = fault_of([&] { run(emu, "syncwarp_with_exited_lane", dim3(1), dim3(32), out); });
+    auto f = fault_of([&] { run(emu, "shuffle_with_exited_lane", dim3(1), dim3(32), out); });
     ASSERT_TRUE(f);
-    expect_fault(*f, "syncwarp_with_exited_lane", {0, 0, 0}, uint3{0, 0, 0}, "syncwarp_with_exited_lane",
-                 {"warp deadlock", "__syncwarp", "lanes 0x8", "warp 0"});
+    expect_fault(*f, "shuffle_with_exited_lane", {0, 0, 0}, uint3{0, 0, 0}, "shuffle_with_exited_lane",
+                 {"warp deadlock", "__shfl_sync", "lanes 0x8", "warp 0"});
 }
 
 TEST_P(FaultTest, DistinctBytesOfOneWordAreNotARace)

@@ -222,6 +222,7 @@ void settle_barrier(Block& b)
     auto stop = [&](const Lane& at, std::string what) {
         b.fault = Fault{b.kernel, b.idx, at.view.thread_idx, at.warp, at.lane, at.wait_file, at.wait_line, std::move(what)};
     };
+    if (stuck && release_syncwarps_past_exited(b)) return;
     if (stuck) {
         std::ostringstream what;
         const Collective& c = *stuck->collective;

@@ -445,6 +445,9 @@ std::shared_ptr<GlobalShadow> make_global_shadow(bool concurrent);
 // block's barrier is released or its divergence reported; a wait on an
 // mbarrier that nothing can complete is reported.
 bool release_active_masks(Block& b);
+// __syncwarp()s whose missing lanes have all exited complete for the lanes that arrived: the Guide asks
+// a corresponding __syncwarp() only of the non-exited threads named in the mask. True when one did.
+bool release_syncwarps_past_exited(Block& b);
 void settle_barrier(Block& b);
 void mbarrier_deadlock(Block& b);
 // A warp collective of the lanes in mask (lanes base + k) passes on what its

@@ -317,6 +317,25 @@ inline void arrive_at_collective(Lane& lane, CollectiveOp op, LaneMask lane_mask
 }
 }  // namespace
 
+bool release_syncwarps_past_exited(Block& b)
+{
+    bool released = false;
+    for (std::size_t w = 0; w < b.warps.size(); ++w)
+        for (Collective& c : b.warps[w].pending) {
+            if (!c.in_use || c.op != CollectiveOp::SyncWarp || c.arrived == c.mask || c.arrived == 0) continue;
+            const std::size_t base = w * b.warp_width;
+            bool exited = true;
+            for (std::uint64_t m = c.mask & ~c.arrived; m; m &= m - 1)
+                exited &= b.lanes[base + std::countr_zero(m)].state == LaneState::Done;
+            if (!exited) continue;
+            c.mask = c.arrived;  // the lanes that take a result
+            c.waiting = bit_count(c.mask);
+            complete(b, b.warps[w], c);
+            released = true;
+        }
+    return released;
+}
+
 void collective_arrive(CollectiveOp op, LaneMask mask, const void* in, unsigned bytes, int arg, int width,
                        const char* file, unsigned line)
 {

@@ -108,7 +108,7 @@ inline constexpr CheckSpec kE7[] = {
     {kCorrect, "right transpose: pattern, seeded random, odd shapes, many blocks", 4,
      "read the tile in row order, __syncthreads(), then write out[(bx*TILE + ty + j) * rows + by*TILE + tx] "
      "from tile[tx][ty + j], with bounds checks on both sides"},
-    {"coalesced_stores", "coalesced stores, every element moved through the shared tile once", 3,
+    {"coalesced_stores", "coalesced loads and stores, every element moved through the shared tile once", 3,
      "threadIdx.x must run along the output's rows: swap the block indices for the store, and let the shared tile "
      "do the transposing"},
     {"no_bank_conflicts", "zero shared-memory bank conflicts (padding) in a tile every element goes through", 3,

@@ -107,12 +107,18 @@ std::string counted(std::size_t n, const std::string& noun)
     return std::to_string(n) + " " + noun + (n == 1 ? "" : "s");
 }
 
-// Where the tile does the transposing: a warp's read of it gathers a column
-// of `in` (one column, its lanes on distinct rows), which the warp then
-// stores as a row of `out`. A tile read by rows transposes nothing, and has
-// no column to conflict in, padded or not. Each element is found by its value
-// (the traced input's distinct values; a value seen twice would name no element).
-Finding tile_read_by_columns(const Harness& h, const TracedBlock& t)
+// A warp's access to the tile, and how many rows and columns of `in` its
+// active lanes' elements lie in. Each element is found by its value (the
+// traced input's distinct values; a value seen twice names no element).
+struct TileAccess {
+    const trace::WarpEvent* event = nullptr;
+    std::size_t rows = 0, columns = 0;
+    std::string at(const Harness& h) const { return "step " + std::to_string(event->step) + ", " + h.site(event->site); }
+};
+
+// The first shared store (`stores`) or load of block 0 whose elements make `wrong(rows, columns)` true.
+std::optional<TileAccess> first_tile_access(const TracedBlock& t, bool stores,
+                                            const std::function<bool(std::size_t, std::size_t)>& wrong)
 {
     std::map<std::uint32_t, std::size_t> index_of;
     std::set<std::uint32_t> twice;
@@ -122,7 +128,8 @@ Finding tile_read_by_columns(const Harness& h, const TracedBlock& t)
         if (!index_of.emplace(bits, i).second) twice.insert(bits);
     }
     for (const trace::WarpEvent& e : t.view.block.events) {
-        if (e.space != trace::Space::Shared || e.kind != trace::Kind::Load) continue;
+        if (e.space != trace::Space::Shared || (stores ? !trace::writes_memory(e.kind) : e.kind != trace::Kind::Load))
+            continue;
         std::set<std::size_t> columns, rows;
         for (unsigned lane = 0; lane < t.view.block.warp_size; ++lane) {
             const auto bits = static_cast<std::uint32_t>(e.value[lane][0]);
@@ -130,18 +137,45 @@ Finding tile_read_by_columns(const Harness& h, const TracedBlock& t)
             columns.insert(index_of[bits] % t.input.cols);
             rows.insert(index_of[bits] / t.input.cols);
         }
-        if (columns.size() <= 1) continue;  // one column of in, however many rows
-        return fail("step " + std::to_string(e.step) + ": a shared load by warp " + std::to_string(e.warp) +
-                        " gathers elements of " + counted(rows.size(), "row") + " and " +
-                        counted(columns.size(), "column") +
-                        " of in: the tile is read by rows, so it transposes nothing",
-                    "each warp reads a column of the tile, which it stores as a row of out: there the padding "
-                    "matters",
-                    "step " + std::to_string(e.step) + ", " + h.site(e.site),
-                    "store tile[ty + j][tx] from in, then write out from tile[tx][ty + j] with the block indices "
-                    "swapped; padding a tile that is read by rows proves nothing");
+        if (wrong(rows.size(), columns.size())) return TileAccess{&e, rows.size(), columns.size()};
     }
     return std::nullopt;
+}
+
+// The tile is filled from rows of `in`: no warp's store into it holds a
+// column of `in` (lanes on distinct rows, one column). A warp that stores one
+// has loaded that column, its lanes a row of `in` apart: its global loads did
+// the transposing, and the tile, written and read alike, transposes nothing;
+// it has no column to conflict in, padded or not.
+Finding tile_written_by_rows(const Harness& h, const TracedBlock& t)
+{
+    const auto a = first_tile_access(t, true, [](std::size_t rows, std::size_t columns) { return rows > 1 && columns == 1; });
+    if (!a) return std::nullopt;
+    return fail("step " + std::to_string(a->event->step) + ": a shared store by warp " + std::to_string(a->event->warp) +
+                    " holds elements of " + counted(a->rows, "row") +
+                    " and one column of in: the global loads did the transposing, so the tile transposes nothing",
+                "each warp stores a row of in into the tile and reads a column of the tile, which it stores as a row of "
+                "out: there the padding matters",
+                a->at(h),
+                "load rows of in (threadIdx.x along in's rows) into tile[ty + j][tx], then write out from "
+                "tile[tx][ty + j] with the block indices swapped: the tile, not the loads, does the transposing");
+}
+
+// Where the tile does the transposing: a warp's read of it gathers a column
+// of `in` (one column, however many rows), which the warp then stores as a
+// row of `out`. A tile read by rows transposes nothing, and has no column to
+// conflict in, padded or not.
+Finding tile_read_by_columns(const Harness& h, const TracedBlock& t)
+{
+    const auto a = first_tile_access(t, false, [](std::size_t, std::size_t columns) { return columns > 1; });
+    if (!a) return std::nullopt;
+    return fail("step " + std::to_string(a->event->step) + ": a shared load by warp " + std::to_string(a->event->warp) +
+                    " gathers elements of " + counted(a->rows, "row") + " and " + counted(a->columns, "column") +
+                    " of in: the tile is read by rows, so it transposes nothing",
+                "each warp reads a column of the tile, which it stores as a row of out: there the padding matters",
+                a->at(h),
+                "store tile[ty + j][tx] from in, then write out from tile[tx][ty + j] with the block indices swapped; "
+                "padding a tile that is read by rows proves nothing");
 }
 
 unsigned count_events(const BlockView& v, trace::Space space, std::initializer_list<trace::Kind> kinds)
@@ -187,12 +221,22 @@ Finding through_the_tile(const BlockView& v)
                 "columns: the shared tile does the transposing");
 }
 
+// Both sides coalesced, as the lab step teaches: a warp's loads along a row
+// of in, its stores along a row of out. A kernel that reads columns of in
+// (lanes cols * 4 bytes apart) and writes out by rows has moved the strided
+// access from the stores to the loads, not removed it.
 Verdict coalesced_stores(const Harness& h)
 {
     const BlockView v = traced_block(h).view;
     if (Finding f = first_uncoalesced(h, v, trace::Kind::Store)) return *f;
     if (Finding f = through_the_tile(v)) return *f;
-    return pass("all " + std::to_string(count_events(v, trace::Space::Global, {trace::Kind::Store})) +
+    if (Finding f = first_uncoalesced(h, v, trace::Kind::Load)) {
+        f->hint = "let threadIdx.x run along in's rows when loading too: tile[ty + j][tx] = in[(by*TILE + ty + j) * "
+                  "cols + bx*TILE + tx]; the shared tile, not the global loads, does the transposing";
+        return *f;
+    }
+    return pass("all " + std::to_string(count_events(v, trace::Space::Global, {trace::Kind::Load})) + " global loads and " +
+                std::to_string(count_events(v, trace::Space::Global, {trace::Kind::Store})) +
                 " global stores of block 0 at the ideal sectors per request, every element through the tile once "
                 "(64x64)");
 }
@@ -226,6 +270,7 @@ Verdict no_bank_conflicts(const Harness& h)
     if (shared == 0)
         return fail("block 0 made no shared-memory access", "the transpose goes through a shared tile");
     if (Finding f = through_the_tile(v)) return *f;
+    if (Finding f = tile_written_by_rows(h, t)) return *f;
     if (Finding f = tile_read_by_columns(h, t)) return *f;
     if (Finding f = first_bank_conflict(h, v)) {
         f->hint = pitch_hint(*first_conflicted(v));

@@ -35,6 +35,7 @@ std::vector<float> sentinel(std::size_t n) { return std::vector<float>(n, std::n
 
 struct Outputs {
     std::vector<float> memory_only, compute_only;
+    std::uint64_t compute_only_lane_instructions = 0;  // what the compute-only launch ran, its whole grid
 };
 
 // Both variants on one input, each on a fresh out[] holding the sentinel;
@@ -62,7 +63,9 @@ Outputs run_variants(const Harness& h, const BlendInput& in, std::uint64_t lane_
         const float* dx = to_device(emu, in.x);
         const float* dy = to_device(emu, in.y);
         float* out = to_device(emu, sentinel(n));
+        const std::uint64_t before = emu::lane_instructions_run();
         launch(emu, h, "exercise::blend_compute_only", grid, dim3(kThreads), dx, dy, out, n, kNever);
+        o.compute_only_lane_instructions = emu::lane_instructions_run() - before;
         if (compute_records) *compute_records = emu.take_records();
         o.compute_only = to_host(emu, out, n);
     }
@@ -118,16 +121,22 @@ Verdict correct(const Harness& h)
                      "blend_memory_only writes every out[i]; blend_compute_only writes none");
 }
 
-// Block 0 of both variants at n = 4096 (32 blocks of 128), traced.
+constexpr unsigned kTracedN = 4096;
+
+// Block 0 of both variants at n = 4096 (32 blocks of 128), traced, and the
+// lane-instructions of the compute-only launch's whole grid.
 struct Traced {
     BlockView memory_only, compute_only;
+    std::uint64_t compute_only_lane_instructions = 0;
 };
 Traced traced(const Harness& h)
 {
     std::vector<trace::LaneRecord> memory_records, compute_records;
-    const BlendInput in = seeded("traced", 4096, h.seed() + 100);
-    require_right(check_outputs(run_variants(h, in, 1, &memory_records, &compute_records)), "n = 4096");
-    return {view_block(h, memory_records, kThreads), view_block(h, compute_records, kThreads)};
+    const BlendInput in = seeded("traced", kTracedN, h.seed() + 100);
+    const Outputs o = run_variants(h, in, 1, &memory_records, &compute_records);
+    require_right(check_outputs(o), "n = 4096");
+    return {view_block(h, memory_records, kThreads), view_block(h, compute_records, kThreads),
+            o.compute_only_lane_instructions};
 }
 
 bool is_global_store(const trace::WarpEvent& e) { return e.space == trace::Space::Global && trace::writes_memory(e.kind); }
@@ -139,6 +148,17 @@ double arithmetic_per_warp(const BlockView& v)
     using C = trace::InstructionClass;
     const std::uint64_t fp = c[std::size_t(C::Fp32)] + c[std::size_t(C::Fp64)] + c[std::size_t(C::Fp16)] + c[std::size_t(C::Special)];
     return double(fp) / (kThreads / graded_warp_width());
+}
+
+// The floating-point warp instructions of each warp of block 0 (0 for a warp that ran none).
+std::vector<std::uint64_t> arithmetic_of_each_warp(const BlockView& v)
+{
+    std::vector<std::uint64_t> fp(kThreads / graded_warp_width(), 0);
+    using C = trace::InstructionClass;
+    for (const trace::MixCount& m : v.block.mix)
+        if (m.warp < fp.size() && (m.cls == C::Fp32 || m.cls == C::Fp64 || m.cls == C::Fp16 || m.cls == C::Special))
+            fp[m.warp] += m.count;
+    return fp;
 }
 
 std::string per_warp_text(double v) { return "floating-point warp instructions a warp: " + str(std::round(v * 10) / 10); }
@@ -184,7 +204,37 @@ Verdict compute_only_keeps_arithmetic(const Traced& t)
                     "at least blend's " + std::to_string(kBlendArithmetic) + " (its multiply and 64 FMAs)", "block 0 (n = 4096)",
                     "the compiler removes a computation whose result no store needs, and moves one into a branch "
                     "whose condition does not read it: store under a condition on the result itself, r == never");
-    return pass("no global access; " + per_warp_text(arithmetic) + " (blend's " + std::to_string(kBlendArithmetic) + ")");
+    // Every warp, not their average: a variant whose warp 0 loops 4 times as
+    // long while the others return runs a quarter of the parallelism blend has.
+    const std::vector<std::uint64_t> each = arithmetic_of_each_warp(v);
+    const auto fewest = std::min_element(each.begin(), each.end());
+    if (*fewest < kBlendArithmetic)
+        return fail("warp " + std::to_string(fewest - each.begin()) + " of block 0 ran " + std::to_string(*fewest) +
+                        " floating-point warp instructions (" + per_warp_text(arithmetic) + " on average)",
+                    "every warp at least blend's " + std::to_string(kBlendArithmetic) + ": each thread runs blend's "
+                    "arithmetic once",
+                    "block 0 (n = 4096)",
+                    "let every thread of every warp run blend's loop on its own a and h, made from its index i, as "
+                    "blend's threads do; a thread that returns early leaves its share of the work undone");
+    // Every thread, not every warp: a warp instruction counts once however
+    // many of its lanes run it, so a loop run by lane 0 alone counts as the
+    // whole warp's. The emulator's lane-instructions (one per lane an
+    // instruction runs for, of any class) count each thread's: a thread that
+    // runs blend's multiply and 64 FMAs runs at least 65 of them.
+    const std::uint64_t threads = kTracedN, lanes = t.compute_only_lane_instructions;
+    if (lanes < threads * kBlendArithmetic)
+        return fail("the grid's " + std::to_string(threads) + " threads ran " + std::to_string(lanes) +
+                        " lane-instructions in all, " + str(std::round(double(lanes) / threads * 10) / 10) +
+                        " a thread: some threads skip the arithmetic",
+                    "at least " + std::to_string(kBlendArithmetic) + " a thread (blend's multiply and 64 FMAs, each "
+                    "run by every thread; a warp instruction counts once however many lanes run it)",
+                    "n = 4096, all 32 blocks",
+                    "let every thread run blend's loop on its own a and h, made from its index i: a loop run by one "
+                    "lane of a warp (or one block of the grid) does 1/32 of the work, however many warp instructions "
+                    "it issues");
+    return pass("no global access; " + per_warp_text(arithmetic) + " (blend's " + std::to_string(kBlendArithmetic) +
+                "), every warp at least " + std::to_string(*fewest) + "; " +
+                str(std::round(double(lanes) / threads * 10) / 10) + " lane-instructions a thread");
 }
 
 void grade(Harness& h)

@@ -4,6 +4,7 @@
 // it printed, its exit code and its launch table; the properties read the
 // launch table and the runtime's warnings of one more run, and two runs with a
 // CUDA call failed on purpose show whether the host code checks its calls.
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <optional>
@@ -94,6 +95,20 @@ Finding judge(const SumInput& in, const cudart::ProgramRun& run)
                     due + ", computed by kernel launches", {},
                     "the sum must come from the GPU: launch block_sums over the input, then the second pass over its "
                     "partial sums");
+    // Launches for show: the sum printed must be one the host read from the
+    // device after the last launch (warplab's runtime logs each copy from
+    // device memory into the host's; managed memory is taken at its word).
+    const cudart::LaunchRecord& last = run.launches.back();
+    const bool read_back = std::any_of(run.results_read.begin(), run.results_read.end(),
+                                       [&](const cudart::ResultRead& r) { return r.after_launch >= last.index; });
+    if (!read_back)
+        return fail("it printed the right sum, but copied nothing from the device after its last launch (launch " +
+                        std::to_string(last.index) + ", " + last.kernel + "): the host computed the sum it printed",
+                    due + ", copied back from the device after the last launch",
+                    "launch " + std::to_string(last.index) + " (" + last.kernel + ") at " + cudart::short_host_line(last),
+                    "after the second launch, copy its one int back, cudaMemcpy(&result, sum, sizeof(int), "
+                    "cudaMemcpyDeviceToHost), and print that: a sum the host adds up itself proves nothing about the "
+                    "launches");
     return std::nullopt;
 }
 

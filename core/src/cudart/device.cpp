@@ -56,6 +56,7 @@ struct Allocation {
     std::size_t bytes;
     Region region;
     CallSite site;  // the program's call that allocated it
+    bool managed_variable = false;  // a __managed__ variable (Region::Variable): the host reads it in place
 };
 
 class Device {
@@ -69,6 +70,7 @@ public:
     bool faulted = false;  // a kernel fault: the context is lost, nothing more can be freed
     double clock_ms = 0;
     unsigned launches = 0;
+    unsigned results_read_after = 0;  // the launches before the last ResultRead logged: one a launch
     RunLog log;
     std::optional<InjectedFailure> injected = injected_failure();  // warplab run --fail
     unsigned device_allocations = 0;                                // made so far, for --fail alloc:N
@@ -85,6 +87,14 @@ public:
         return *it;
     }
 };
+
+// The host reads the device's results after the launches so far (run_record.h's ResultRead): logged once a launch.
+void result_read(Device& d, const char* call)
+{
+    if (d.launches == 0 || d.results_read_after == d.launches) return;
+    d.results_read_after = d.launches;
+    d.log.append(ResultRead{d.launches, call});
+}
 
 Region region_of(Memory kind)
 {
@@ -314,14 +324,20 @@ void register_variable(void* module, const void* host_variable, const char* name
     d.variables[host_variable] = Variable{m, name};
     if (!m->module) return;
     const std::span<unsigned char> storage = m->module->symbol(name);
-    if (!storage.empty()) d.allocations[reinterpret_cast<std::uintptr_t>(storage.data())] = Allocation{std::min(bytes, storage.size()), Region::Variable, {}};
+    if (!storage.empty()) d.allocations[reinterpret_cast<std::uintptr_t>(storage.data())] = Allocation{std::min(bytes, storage.size()), Region::Variable, {}, false};
 }
 
 void* register_managed_variable(void* module, const void* host_variable, const char* name, std::size_t bytes)
 {
     const auto* m = static_cast<const ModuleRecord*>(module);
     register_variable(module, host_variable, name, bytes);
-    return m->module ? m->module->symbol(name).data() : nullptr;
+    if (!m->module) return nullptr;
+    unsigned char* storage = m->module->symbol(name).data();
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    if (const auto it = d.allocations.find(reinterpret_cast<std::uintptr_t>(storage)); it != d.allocations.end())
+        it->second.managed_variable = true;
+    return storage;
 }
 
 const void* kernel_of(const void* host_function)
@@ -408,6 +424,13 @@ void launch(const void* kernel, Dims grid, Dims block, void** args, std::size_t 
     }
     d.log.append(r);
     if (failure) throw *failure;
+    // Managed, cudaMallocHost and __managed__ memory the kernel may have written: the host reads it in place,
+    // with no copy to see. Such a program's results count as read after every launch.
+    for (const auto& [base, a] : d.allocations)
+        if (a.region == Region::Managed || a.region == Region::Host || a.managed_variable) {
+            result_read(d, "memory the host reads in place (managed or cudaMallocHost)");
+            break;
+        }
 }
 
 std::size_t heap_bytes() { return emu::device_heap_bytes(); }
@@ -473,7 +496,7 @@ void* allocate(std::size_t bytes, Memory kind, const CallSite& site)
     } catch (const emu::LaunchError& e) {
         throw Failure(Error::MemoryAllocation, e.what());
     }
-    d.allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes, region_of(kind), site};
+    d.allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes, region_of(kind), site, false};
     return p;
 }
 
@@ -508,6 +531,10 @@ void copy(void* dst, const void* src, std::size_t bytes, Direction direction, co
     const bool from_device = direction == Direction::DeviceToHost || direction == Direction::DeviceToDevice;
     check_range(d, dst, bytes, to_device, call, "destination");
     check_range(d, src, bytes, from_device, call, "source");
+    // Device memory (a cudaMalloc's, a managed one's, a __device__ variable's) into the host's.
+    const auto from = d.allocation_at(src), to = d.allocation_at(dst);
+    if (bytes && from && from->second.region != Region::Host && (!to || to->second.region == Region::Host))
+        result_read(d, call);
     OpenMemory open;
     if (bytes) std::memmove(dst, src, bytes);
 }

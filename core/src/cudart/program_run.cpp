@@ -175,6 +175,7 @@ ProgramRun run_built_program(const std::string& executable, const RunArguments& 
     }
     if (captured) run.output = file_text(out_path), run.errors = file_text(err_path);
     run.launches = read_launches(dir.path.string());
+    run.results_read = read_results_read(dir.path.string());
     for (const LaunchRecord& r : run.launches) {
         if (r.trace.empty()) continue;
         std::ifstream in(dir.path / r.trace);

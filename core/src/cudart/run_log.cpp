@@ -63,6 +63,13 @@ void RunLog::append(const LaunchRecord& r) const
     out << to_json(r).dump() << "\n";
 }
 
+void RunLog::append(const ResultRead& r) const
+{
+    if (dir_.empty()) return;
+    std::ofstream out(dir_ + "/" + kResultsReadFile, std::ios::app);
+    out << to_json(r).dump() << "\n";
+}
+
 void RunLog::write_trace(const LaunchRecord& r, const std::string& source, const std::vector<trace::LaneRecord>& records,
                          unsigned warp_width) const
 {

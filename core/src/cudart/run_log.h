@@ -35,6 +35,7 @@ public:
     // What runs the blocks nobody watches (warplab run --engine).
     emu::Engine engine() const { return engine_; }
     void append(const LaunchRecord& r) const;
+    void append(const ResultRead& r) const;
     // The trace document of r's watched block (r.trace names its file): the block's
     // steps from its lane records, as `warplab trace` writes a lab's.
     void write_trace(const LaunchRecord& r, const std::string& source, const std::vector<trace::LaneRecord>& records,

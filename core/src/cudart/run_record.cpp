@@ -115,19 +115,38 @@ LaunchRecord launch_from_json(const nlohmann::json& j)
     return r;
 }
 
-std::vector<LaunchRecord> read_launches(const std::string& dir)
+nlohmann::json to_json(const ResultRead& r) { return {{"after_launch", r.after_launch}, {"call", r.call}}; }
+
+namespace {
+
+// The records of dir/file, one JSON document a line, each made by `from_json`; none when there is no such file.
+template <class Record, class FromJson> std::vector<Record> read_records(const std::string& dir, const char* file, FromJson from_json)
 {
-    std::vector<LaunchRecord> out;
-    std::ifstream in(dir + "/" + kLaunchesFile);
+    std::vector<Record> out;
+    std::ifstream in(dir + "/" + file);
     std::string line;
     for (unsigned n = 1; std::getline(in, line); ++n) {
         try {
-            out.push_back(launch_from_json(nlohmann::json::parse(line)));
+            out.push_back(from_json(nlohmann::json::parse(line)));
         } catch (const nlohmann::json::exception& e) {
-            throw std::invalid_argument(std::string(kLaunchesFile) + " line " + std::to_string(n) + " does not read: " + e.what());
+            throw std::invalid_argument(std::string(file) + " line " + std::to_string(n) + " does not read: " + e.what());
         }
     }
     return out;
+}
+
+}  // namespace
+
+std::vector<ResultRead> read_results_read(const std::string& dir)
+{
+    return read_records<ResultRead>(dir, kResultsReadFile, [](const nlohmann::json& j) {
+        return ResultRead{j.at("after_launch").get<unsigned>(), j.at("call").get<std::string>()};
+    });
+}
+
+std::vector<LaunchRecord> read_launches(const std::string& dir)
+{
+    return read_records<LaunchRecord>(dir, kLaunchesFile, launch_from_json);
 }
 
 }  // namespace wl::cudart

@@ -44,6 +44,7 @@ struct ProgramRun {
     std::string stopped_by;                     // "signal 11 (Segmentation fault)"; empty when it exited
     std::string output, errors;                 // its stdout and stderr, when Captured
     std::vector<LaunchRecord> launches;         // in the program's order
+    std::vector<ResultRead> results_read;       // the device's results read by the host (the emulator's runtime)
     std::map<unsigned, nlohmann::json> traces;  // each watched launch's trace document, by LaunchRecord::index
 };
 

@@ -19,6 +19,7 @@ inline constexpr const char* kWatchVariable = "WARPLAB_RUN_WATCH";     // which 
 inline constexpr const char* kFailVariable = "WARPLAB_RUN_FAIL";     // a call to fail on purpose (parse_injected_failure)
 inline constexpr const char* kEngineVariable = "WARPLAB_RUN_ENGINE"; // what runs unwatched blocks: interpret (unset) or fast
 inline constexpr const char* kLaunchesFile = "launches.jsonl";
+inline constexpr const char* kResultsReadFile = "results_read.jsonl";  // ResultRead, one a line
 
 // A failure `warplab run --fail` injects, to show whether a program checks its
 // CUDA calls: the program's `nth` kernel launch fails as a faulting kernel's
@@ -65,6 +66,23 @@ struct LaunchRecord {
     bool on_gpu = false;             // run on the GPU (`--backend gpu`): no emulated time
     std::string engine;              // emulator: what ran its unwatched blocks ("fast" or "interpret"; wl::emu::Engine)
 };
+
+// The device's results reaching the host after a launch: a copy from device
+// (or managed, or __device__ variable) memory into host memory (cudaMemcpy and
+// its kin, cudaMemcpyFromSymbol); or, for a program that holds managed,
+// __managed__ or cudaMallocHost memory, which kernels write and the host reads
+// in place with no copy to see, every launch (such a program is taken at its
+// word). The emulator's runtime appends one to results_read.jsonl the first
+// time this happens after each launch, so that a grader can tell a result the
+// host read from the device from one it made itself.
+struct ResultRead {
+    unsigned after_launch = 0;  // the launches before it (LaunchRecord::index of the last)
+    std::string call;           // "cudaMemcpy", "cudaMemcpyFromSymbol", or the memory read in place
+};
+nlohmann::json to_json(const ResultRead& r);
+// The records in dir/results_read.jsonl; none when there is no such file. Throws
+// std::invalid_argument naming the line that does not read.
+std::vector<ResultRead> read_results_read(const std::string& dir);
 
 // Its host line without the file's directory ("prog.cu:44"), as the launch
 // table and the viewer's launch list show it; "-" when unknown.

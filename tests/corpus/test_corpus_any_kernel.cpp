@@ -191,6 +191,39 @@ TEST_P(Any, LanesThatReturnBeforeASyncwarpLetTheOthersPass)
     EXPECT_TRUE(emu.take_warnings().empty());
 }
 
+TEST_P(Any, WideReadsOfPartlyWrittenMemoryAreNoFault)
+{
+    // largest_pair: values[i] = (i * 37) % 61 for 64 threads; the largest is
+    // 60, at i = 28 (28 * 37 = 1036 = 16 * 61 + 60), the only i below 64 with it.
+    std::vector<int> keys(64);
+    std::vector<double> values(64);
+    for (int i = 0; i < 64; ++i) keys[i] = i, values[i] = (i * 37) % 61;
+    int* key = zeros<int>(emu, 1);
+    ASSERT_NO_THROW(run_corpus(emu, "partly_written.cu", "largest_pair", dim3(1), dim3(64), 0, to_device(emu, keys),
+                               to_device(emu, values), key));
+    EXPECT_EQ(to_host(emu, key, 1)[0], 28);
+    // point_sum: coordinates 0, 1, ..., 191: their sum is 191 * 192 / 2 = 18336.
+    std::vector<float> xyz(192);
+    for (int i = 0; i < 192; ++i) xyz[i] = static_cast<float>(i);
+    float* sum = zeros<float>(emu, 1);
+    ASSERT_NO_THROW(run_corpus(emu, "partly_written.cu", "point_sum", dim3(1), dim3(64), 0, to_device(emu, xyz), sum));
+    EXPECT_EQ(to_host(emu, sum, 1)[0], 18336.0f);
+    // exchanged_count: each of 64 threads adds 1 to the counter thread 0 set to 0.
+    int* count = zeros<int>(emu, 1);
+    ASSERT_NO_THROW(run_corpus(emu, "partly_written.cu", "exchanged_count", dim3(1), dim3(64), 0, count));
+    EXPECT_EQ(to_host(emu, count, 1)[0], 64);
+}
+
+TEST_P(Any, AWideReadOfNothingWrittenIsStillAFault)
+{
+    float* xyzw = to_device(emu, std::vector<float>{1, 2, 3, 4});
+    float* out = zeros<float>(emu, 1);
+    auto f = fault_of([&] { run_corpus(emu, "partly_written.cu", "unwritten_point", dim3(1), dim3(64), 0, xyzw, 1u, out); });
+    ASSERT_TRUE(f);
+    expect_report(*f, {"unwritten_point", uint3{0, 0, 0}, uint3{1, 0, 0}, project_file(corpus_path("partly_written.cu")),
+                       "marker: unwritten point", {"uninitialised shared memory"}});
+}
+
 TEST_P(Any, APlainReadModifyWriteIsStillARace)
 {
     float* in = to_device(emu, std::vector<float>(96, 1.0f));

@@ -289,14 +289,25 @@ struct SharedCheck {
     Kind kind;
     unsigned size;
     bool atomic;
+    bool reads;  // needs the bytes written before: a load, or an atomic but atomicExch
     bool lockstep;
     std::uint32_t packed;
 };
 
-SharedCheck shared_check(Block& b, Kind kind, unsigned size, bool atomic, const char* file, unsigned line)
+SharedCheck shared_check(Block& b, Kind kind, unsigned size, bool atomic, bool overwrites, const char* file, unsigned line)
 {
-    return SharedCheck{kind, size, atomic, b.opt->schedule == Schedule::Lockstep,
+    return SharedCheck{kind, size, atomic, kind != Kind::Store && !overwrites, b.opt->schedule == Schedule::Lockstep,
                        packed_stamp::pack(0, 0, atomic, false, shared_site(b, file, line))};
+}
+
+// Whether any byte of [byte, end) has been written in this block. A load wider than a word (a float4,
+// a struct copied whole) may cover bytes nobody wrote (its .w, the struct's padding) that the kernel never
+// uses; the emulator cannot see which are used, so such a load is a fault only where it reads nothing written.
+bool any_byte_written(const Block& b, std::size_t byte, std::size_t end)
+{
+    for (std::size_t w = byte / 4; w < (end + 3) / 4; ++w)
+        if (b.shadow[w].initialised & word_bytes(byte, end, w)) return true;
+    return false;
 }
 
 // Leaves the lane's stamp of this access (the word's `bytes` it touched) in word s.
@@ -333,7 +344,7 @@ inline std::uint32_t stamp_clock(const Block& b, const Lane& lane, const SharedC
     for (const std::size_t last = w + c.size / 4; w < last; ++w) {
         WordShadow& s = shadow_word(b, w, lane.epoch);
         const auto meets = [&](const SharedStamp& other) { return unordered(lane, s, other, 0xF, c.atomic); };
-        if ((c.kind != Kind::Store && s.initialised != 0xF) || meets(s.write) ||
+        if ((c.reads && s.initialised != 0xF) || meets(s.write) ||
             (c.kind != Kind::Load && (meets(s.read) || meets(s.read_other_warp))))
             return w;
         stamp_word(b, lane, c, clock, s, 0xF, false);
@@ -356,7 +367,8 @@ inline std::uint32_t stamp_clock(const Block& b, const Lane& lane, const SharedC
             if (unordered(lane, s, other, bytes, c.atomic))
                 clash(lane, a, WordAt{w, b.arena + w * 4}, bytes, shared_access(b, s, other), other_writes, facts, race_fault);
         };
-        if (c.kind != Kind::Store && (s.initialised & bytes) != bytes) uninitialised_fault(lane, a);
+        if (c.reads && (s.initialised & bytes) != bytes && (c.size <= 4 || !any_byte_written(b, byte, end)))
+            uninitialised_fault(lane, a);
         settle(s.write, true);
         if (c.kind != Kind::Load) {
             settle(s.read, false);
@@ -469,11 +481,11 @@ void access_round()
 }
 
 void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index, const DeclaredShape* shape,
-                         const char* file, unsigned line, const void* stored, bool strong)
+                         const char* file, unsigned line, const void* stored, bool strong, bool overwrites)
 {
     Lane& lane = *tls_lane;
     Block& b = *lane.block;
-    const SharedCheck c = shared_check(b, kind, size, kind == Kind::Atomic || strong, file, line);
+    const SharedCheck c = shared_check(b, kind, size, kind == Kind::Atomic || strong, overwrites, file, line);
     check_shared(b, lane, c, static_cast<unsigned char*>(ptr), stored,
                  [&] { return MemoryAccess{name, index, file, line, kind, size, ptr, false, shape}; }, [] {});
 }
@@ -489,7 +501,7 @@ void access_shared_lanes(const SharedLanes& at, const unsigned* flats, unsigned 
     const auto lanes = [&](auto stores, auto size) {
         constexpr unsigned kSize = decltype(size)::value;
         constexpr Kind kKind = decltype(stores)::value ? Kind::Store : Kind::Load;
-        const SharedCheck c = shared_check(b, kKind, kSize, false, at.file, at.line);
+        const SharedCheck c = shared_check(b, kKind, kSize, false, false, at.file, at.line);
         RepeatedReads repeated(b, c, flats);
         for (unsigned k = 0; k < count; ++k) {
             if (stores || !repeated.repeats(ptrs[k], k)) {

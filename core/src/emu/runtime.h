@@ -163,9 +163,12 @@ std::string element_name(const char* name, const DeclaredShape* shape, long long
 void access_round();
 // Shared-memory checks of one access (uninitialised reads, races); element_name(name, shape, index) for messages.
 // stored: a store's bytes (lanes of one instruction storing the same bytes to a word do not race);
-// strong: a load with .acquire, .relaxed or .volatile, which races with no atomic.
+// strong: a load with .acquire, .relaxed or .volatile, which races with no atomic;
+// overwrites: an atomic that needs nothing written before it (atomicExch, whose old value a lock's or a
+// table's initialisation drops).
 void check_shared_access(trace::Kind kind, void* ptr, unsigned size, const char* name, long long index, const DeclaredShape* shape,
-                         const char* file, unsigned line, const void* stored = nullptr, bool strong = false);
+                         const char* file, unsigned line, const void* stored = nullptr, bool strong = false,
+                         bool overwrites = false);
 // Global-memory checks of one access (races between threads of the grid); `name[offset / size]` for messages.
 // stored: a plain store's bytes; strong: an atomic-like load or store (.relaxed, .acquire, .release,
 // .volatile), which races with no atomic; releases: st/atom/red .release or .acq_rel, which orders the

@@ -520,7 +520,8 @@ inline Interpreter::Target Interpreter::shared_target(const Instr& in, std::uint
     // The toolkit's reserved memory is ordered by its own acquire/release barriers, which the race check does not model.
     if (!v->zeroed)
         emu::detail::check_shared_access(kind, t_->arena + off, size, v->name, index, v->shape_in(unit), file(in), line(in),
-                                         in.order == kStrong ? nullptr : stored, in.order == kStrong || in.cas_seed);
+                                         in.order == kStrong ? nullptr : stored, in.order == kStrong || in.cas_seed,
+                                         in.op == Op::Atom && in.sub == Sub::Exch);
     return Target{t_->arena + off, trace::Space::Shared, v->id, off - v->offset};
 }
 

@@ -2,7 +2,7 @@
 //
 // Idea: five small kernels at the Programming Guide's edges. A warp's lanes
 //   storing one value to one shared word (llm.c's layernorm style: every lane
-//   of the warp writes the mean); storing different values (one lands); the
+//   of the warp writes the mean; with two warps, a warning); storing different values (one lands); the
 //   Guide's atomicCAS loop on a shared accumulator, whose first plain read may
 //   be stale (the loop's compare catches it); a plain read of an accumulator
 //   other threads still add to atomically (it may see any partial sum); and

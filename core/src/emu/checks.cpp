@@ -165,7 +165,7 @@ std::string same_store_beside_atomics(const MemoryAccess& a, const std::string& 
            "both write the same bits, so the word is the same in either order. An atomic store (atomicExch) makes it well-defined";
 }
 
-// Global memory only: no element index, so that one warning stands for every word of the array.
+// No element index, so that one warning stands for every word of the array.
 std::string same_store_by_two_threads(const MemoryAccess& a, const std::string& other_store_site)
 {
     return "plain stores of the same value to one element of " + std::string(a.name) + " by two threads (here and" +
@@ -204,8 +204,10 @@ void clash(Lane& lane, const MemoryAccess& a, const WordAt& word, std::uint8_t b
         warn(b, lane.flat, a.file, a.line, same_store_beside_atomics(a, other_site(a.file, a.line, other.file, other.line)));
         return;
     }
-    if (a.global && facts.stored && other_stores && stores_the_same(a, word.bytes, bytes, facts.stored)) {
-        warn(b, lane.flat, a.file, a.line, same_store_by_two_threads(a, other_site(a.file, a.line, other.file, other.line)));
+    if (facts.stored && !other.atomic && stores_the_same(a, word.bytes, bytes, facts.stored)) {
+        // The bytes already there: whichever of the two comes first, every read sees the same word.
+        if (other_writes)
+            warn(b, lane.flat, a.file, a.line, same_store_by_two_threads(a, other_site(a.file, a.line, other.file, other.line)));
         return;
     }
     // A warning named at the other access only where it was in this block (a Warning names a thread of the block).

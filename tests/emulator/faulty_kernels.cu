@@ -12,6 +12,13 @@ __global__ void load_past_end(const int* __restrict__ in, int* out)
     out[i] = in[i + 1];  // FAULT(load_past_end)
 }
 
+// Reads in[i - 1]: thread 0 of block 0 reads one element before the start.
+__global__ void load_before_start(const int* __restrict__ in, int* out)
+{
+    const int i = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x);
+    out[i] = in[i - 1];  // FAULT(load_before_start)
+}
+
 // Writes out[i + 1]: the last thread of the grid writes one element past the end.
 __global__ void store_past_end(const int* __restrict__ in, int* out)
 {

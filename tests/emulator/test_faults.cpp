@@ -67,6 +67,28 @@ TEST_P(FaultTest, OutOfBoundsGlobalLoad)
                  {"out-of-bounds load", "[64]", "64 elements"});
 }
 
+TEST_P(FaultTest, OutOfBoundsIntoTheNextAllocation)
+{
+    // 1024 ints fill 4096 bytes, with no slack to round up: on a GPU the next
+    // cudaMalloc often starts right there. Four allocations in a row; in[1024]
+    // (block 31, thread 31 reads in[i + 1]) is still out of bounds here.
+    int* before = emu.alloc<int>(1024);
+    int* in = to_device(emu, iota_ints(1024));
+    int* out = emu.alloc<int>(1024);
+    int* after = emu.alloc<int>(1024);
+    (void)before, (void)after;
+    auto f = fault_of([&] { run(emu, "load_past_end", dim3(32), dim3(32), in, out); });
+    ASSERT_TRUE(f);
+    expect_fault(*f, "load_past_end", {31, 0, 0}, uint3{31, 0, 0}, "load_past_end",
+                 {"out-of-bounds load", "[1024]", "1024 elements"});
+    // in[-1] (block 0, thread 0 reads in[i - 1]) is named as in's, byte -4,
+    // not as an element far past the end of `before`, the allocation below it.
+    auto g = fault_of([&] { run(emu, "load_before_start", dim3(32), dim3(32), in, out); });
+    ASSERT_TRUE(g);
+    expect_fault(*g, "load_before_start", {0, 0, 0}, uint3{0, 0, 0}, "load_before_start",
+                 {"out-of-bounds load", "argument 0[-1]", "byte -4 of 4096"});
+}
+
 TEST_P(FaultTest, OutOfBoundsGlobalStore)
 {
     // Same grid; thread i writes out[i + 1]: block 1, thread 31 writes out[64].

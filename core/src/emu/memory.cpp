@@ -19,6 +19,10 @@ struct Allocation {
 std::mutex g_alloc_mutex;
 std::map<std::uintptr_t, Allocation> g_allocations;  // base -> size
 constexpr unsigned char kPoisonByte = 0xCD;
+// Bytes kept free before and after each allocation, in no allocation: an index one past the end (or
+// before the start) faults as out of bounds instead of landing in the next buffer, as it can on a GPU,
+// whose cudaMalloc places buffers back to back. A multiple of 256, so that allocations stay aligned.
+constexpr std::size_t kGuardBytes = 256;
 }  // namespace
 
 Emulator::Emulator() = default;
@@ -29,8 +33,10 @@ Emulator::~Emulator()
 
 void* Emulator::alloc_bytes(std::size_t bytes)
 {
-    void* p = std::aligned_alloc(256, std::max<std::size_t>(256, (bytes + 255) / 256 * 256));
-    if (!p) throw LaunchError("emulator: out of host memory for a " + std::to_string(bytes) + "-byte allocation");
+    const std::size_t rounded = std::max<std::size_t>(256, (bytes + 255) / 256 * 256);
+    void* raw = rounded + 2 * kGuardBytes < rounded ? nullptr : std::aligned_alloc(256, rounded + 2 * kGuardBytes);
+    if (!raw) throw LaunchError("emulator: out of host memory for a " + std::to_string(bytes) + "-byte allocation");
+    void* p = static_cast<unsigned char*>(raw) + kGuardBytes;
     std::memset(p, kPoisonByte, bytes);
     std::lock_guard lock(g_alloc_mutex);
     g_allocations[reinterpret_cast<std::uintptr_t>(p)] = Allocation{bytes};
@@ -69,7 +75,7 @@ void Emulator::free(void* p)
         std::lock_guard lock(g_alloc_mutex);
         g_allocations.erase(reinterpret_cast<std::uintptr_t>(p));
     }
-    std::free(p);
+    std::free(static_cast<unsigned char*>(p) - kGuardBytes);
 }
 
 namespace {

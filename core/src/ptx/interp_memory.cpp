@@ -59,13 +59,21 @@ void Interpreter::global_bounds_fault(const Instr& in, std::uint64_t addr, unsig
 {
     std::ostringstream what;
     what << "out-of-bounds " << verb(kind) << ": ";
+    // An address just before an argument's first element (in[-1], within a page) is named by that
+    // argument, not as one far past the end of the argument below it.
+    constexpr std::uint64_t kJustBefore = 4096;
+    const PointerArg* above = nullptr;
+    for (const PointerArg& a : t_->L->pointers)
+        if (a.ptr > addr && a.ptr - addr <= kJustBefore && (!above || a.ptr < above->ptr)) above = &a;
+    if (above && (!below || (addr >= below->alloc_end && above->ptr - addr < addr - below->alloc_end))) below = above;
     if (below) {
         // The source's name where Module::name_parameters gave one: "image[1025] (argument 0)".
         const std::string& named = t_->L->kernel->info.params[below->position].source_name;
         const std::string argument = emu::detail::argument_name(below->position);
-        what << (named.empty() ? argument : named) << "[" << (addr - below->ptr) / size << "]"
+        const auto offset = static_cast<long long>(addr - below->ptr);
+        what << (named.empty() ? argument : named) << "[" << offset / static_cast<long long>(size) << "]"
              << (named.empty() ? "" : " (" + argument + ")") << " is outside its " << (below->alloc_end - below->ptr) / size
-             << " elements (byte " << addr - below->ptr << " of " << below->alloc_end - below->ptr << ")";
+             << " elements (byte " << offset << " of " << below->alloc_end - below->ptr << ")";
     } else {
         what << "address 0x" << std::hex << addr << " is in no emulator allocation";
     }

@@ -729,12 +729,20 @@ Finding reduction_shape(const BlockView& v, unsigned block)
         const bool halves = next.writers * 2 == prev.writers || (r > 0 && (next.writers << r) == prev.writers);
         if (!halves) return not_a_tree;
     }
-    // The last level may be a warp stage in shared memory: warp 0 alone, from 64 values (reduction v5).
+    // The last level may be a warp stage in shared memory: warp 0 alone, from 64 values (reduction v5),
+    // halving on down to 1 in that interval, so that thread 0 writes once a round, log2(writers) times
+    // at least (the last fold may stay in a register). A level of warp 0 written once, then read by one
+    // thread's loop, is not one.
     const WriterLevel& last = levels.back();
-    const bool shared_tail = levels.size() > 1 && last.warp0_only && levels[levels.size() - 2].writers <= 64;
+    unsigned thread0_writes = 0;
+    for (const trace::WarpEvent& e : v.block.events)
+        if (e.key.epoch == last.epoch && is_shared_write(e) && e.warp == 0 && (e.mask & 1)) ++thread0_writes;
+    const bool shared_tail = levels.size() > 1 && last.warp0_only && levels[levels.size() - 2].writers <= 64 &&
+                             thread0_writes >= log2_of(last.writers);
     if (last.writers > 1 && !shared_tail) {
-        // Warp 0 finishes the last `writers` values: a lane may fold two as it reads them, then a shuffle a round.
-        const unsigned tail = rounds_in(collective_rounds(v, true), last.epoch, UINT32_MAX);
+        // Warp 0 finishes the last `writers` values, in their interval or after: a lane may fold two as it
+        // reads them, then a shuffle a round.
+        const unsigned tail = rounds_in(collective_rounds(v, true), std::int64_t{last.epoch} - 1, UINT32_MAX);
         if (last.writers > 64 || (2u << tail) < last.writers)
             return fail(writers_text(levels, stops_early) + (tail ? ", and " + std::to_string(tail) + " warp rounds in warp 0"
                                                            : ""),

@@ -1,10 +1,14 @@
 #include "run_command.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 #include "labs/common/data_dir.h"
 #include "labs/common/lab.h"
@@ -48,6 +52,23 @@ bool runs_on_gpu(const wl::cudart::RunArguments& a)
 std::string dims_text(const unsigned (&d)[3])
 {
     return "(" + std::to_string(d[0]) + "," + std::to_string(d[1]) + "," + std::to_string(d[2]) + ")";
+}
+
+// A --watch that traced nothing (a misspelt kernel, a launch past its last, a block outside its grid):
+// one line saying so, with what the program launched, rather than no step table and no word.
+void note_unmatched_watch(const std::string& watch, const std::vector<wl::cudart::LaunchRecord>& launches)
+{
+    if (std::any_of(launches.begin(), launches.end(), [](const auto& r) { return !r.trace.empty(); })) return;
+    std::map<std::string, unsigned> counts;
+    std::vector<std::string> order;
+    for (const auto& r : launches)
+        if (counts[r.kernel]++ == 0) order.push_back(r.kernel);
+    std::string launched;
+    for (const std::string& k : order)
+        launched += (launched.empty() ? "" : ", ") + k + " (" + std::to_string(counts[k]) +
+                    (counts[k] == 1 ? " launch)" : " launches)");
+    std::fprintf(stderr, "warplab: --watch %s traced nothing: %s; a watched launch counts from 1 and its block lies in its grid\n",
+                 watch.c_str(), launched.empty() ? "the program launched no kernel" : ("it launched " + launched).c_str());
 }
 
 // "-" for a launch on the GPU: it runs asynchronously, and a watched one runs instrumented.
@@ -153,6 +174,7 @@ int RunCommand::run() const
     print_launches(run.launches, o.gpu);
     for (const auto& r : run.launches)
         if (!r.trace.empty()) print_trace(r, run.traces.at(r.index));
+    if (!a.watch.empty()) note_unmatched_watch(a.watch, run.launches);
     if (!a.json_dir.empty()) write_json(a, program, run, o.gpu);
     return run.exit_code;
 #else

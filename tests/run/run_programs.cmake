@@ -323,6 +323,15 @@ expect_err(texture_huge "warplab: cudaMallocArray: an array of 200000x1 texels [
 run_warplab(moved_executable.cu)
 expect(moved_executable 0 "^moved_executable: ran\n" "\n1 +scale +moved_executable.cu:26 +\\(1,1,1\\) +\\(128,1,1\\) ")
 
+# 13b. A --watch that matches no launch (a misspelt kernel; a launch past the
+#     program's one launch of vector_add): one line on stderr saying so and
+#     what was launched; the program's output and exit code are unchanged.
+foreach(watch "vector_ad" "vector_add:2")
+  run_warplab(vector_add.cu --watch ${watch})
+  expect(watch_${watch} 0 "\n1 +vector_add ")
+  expect_err(watch_${watch} "warplab: --watch ${watch} traced nothing: it launched vector_add \\(1 launch\\); ")
+endforeach()
+
 # 14. A __device__ function of another file, called across files: nvcc leaves the
 #     call to a linker only with separate compilation (-rdc=true), which warplab does
 #     not link. The launch stops with a fault that names the function as written and

@@ -343,6 +343,11 @@ file(WRITE ${WORK}/caller.cu "extern __device__ int twice(int x);\n"
 run_warplab(${WORK}/caller.cu ${WORK}/twice.cu)
 expect_err(separate_compilation "kernel fault: kernel doubled, [^\n]*: call of twice\\(int\\), which this file declares but does not define: a __device__ function of another file needs separate compilation \\(nvcc -rdc=true\\)[^\n]*caller.cu:2\\)")
 
+# 15. __managed__ variables by name on both sides (managed_variables.cu): 5 set on
+#     the host, 64 atomicAdds of 1: 69; weights 1..4 doubled by block 0: 2 4 6 8.
+run_warplab(managed_variables.cu)
+expect(managed_variables 0 "^managed: count 69, weights 2 4 6 8\n")
+
 if(failures)
   message(FATAL_ERROR "${failures}")
 endif()

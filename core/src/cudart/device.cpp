@@ -331,8 +331,12 @@ void* register_managed_variable(void* module, const void* host_variable, const c
 {
     const auto* m = static_cast<const ModuleRecord*>(module);
     register_variable(module, host_variable, name, bytes);
-    if (!m->module) return nullptr;
-    unsigned char* storage = m->module->symbol(name).data();
+    unsigned char* storage = m->module ? m->module->symbol(name).data() : nullptr;
+    if (!storage) {  // host code reaches the variable through this address, from its first use: it cannot run
+        std::fprintf(stderr, "warplab: __managed__ variable %s: %s\n", name,
+                     m->module ? ("not in " + m->origin + "'s PTX").c_str() : m->error.c_str());
+        std::exit(1);
+    }
     Device& d = device();
     std::lock_guard lock(d.mutex);
     if (const auto it = d.allocations.find(reinterpret_cast<std::uintptr_t>(storage)); it != d.allocations.end())

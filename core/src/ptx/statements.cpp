@@ -305,6 +305,12 @@ Declaration read_declaration(const std::vector<Token>& t, Span s)
     while (at(i).starts_with(".")) {
         const std::string_view q = at(i++);
         if (q == ".align") d.align = static_cast<unsigned>(parse_integer(at(i++)).value_or(0));
+        else if (q == ".attribute" && at(i) == "(") {  // .attribute(.managed): a __managed__ variable
+            for (++i; i < end && at(i) != ")"; ++i)
+                if (at(i) == ".managed") d.managed = true;
+                else if (at(i) != "," && d.unknown.empty()) d.unknown = at(i);
+            ++i;
+        }
         else if (Ty ty = type_of(q.substr(1)); ty != Ty::None) d.ty = ty;
         else if (q != ".ptr" && q != ".v2" && q != ".v4" && q != ".global" && q != ".shared" && q != ".const" &&
                  q != ".local" && d.unknown.empty())

@@ -133,6 +133,7 @@ struct Declaration {
     std::string_view space;           // ".shared", ".reg", ...
     unsigned align = 0;               // .align n (0: none)
     Ty ty = Ty::None;
+    bool managed = false;             // .attribute(.managed): a __managed__ variable, in memory host and device share
     std::string_view unknown;         // a qualifier that is neither space, type, vector, .align nor .ptr
     std::vector<DeclaredName> names;
 };

@@ -348,6 +348,18 @@ expect_err(separate_compilation "kernel fault: kernel doubled, [^\n]*: call of t
 run_warplab(managed_variables.cu)
 expect(managed_variables 0 "^managed: count 69, weights 2 4 6 8\n")
 
+# 16. Global objects that own device memory (global_objects.cu): cudaMalloc in a
+#     constructor, before main, and cudaFree in the destructor, after main returns.
+#     The runtime is initialised before the program's globals and destroyed after
+#     them, as NVIDIA's shared one is: the kernel's 3 * i over 16 ints sums to 360,
+#     and the destructor's line follows main's. Nothing left unfreed, no message.
+run_warplab(global_objects.cu)
+expect(global_objects 0 "^made before main: cudaSuccess\nsum 360\nfreed: cudaSuccess\n")
+string(REGEX REPLACE "warplab: nvcc built [^\n]*\n" "" quiet "${err}")
+if(NOT quiet STREQUAL "")
+  string(APPEND failures "global_objects: a right program drew messages: '${quiet}'\n")
+endif()
+
 if(failures)
   message(FATAL_ERROR "${failures}")
 endif()

@@ -70,6 +70,45 @@ TEST(PtxInstructions, IntegerOperations)
     for (int i = 0; i < 20; ++i) EXPECT_EQ(out[i], expect[i]) << "out[" << i << "]";
 }
 
+// bmsk (cub's bit masks: thrust::sort, cub::BlockRadixSort), as inline PTX:
+// each pair (position a, width b) through .clamp and through .wrap.
+const char* kBitMasks = R"(
+__global__ void bit_masks(const unsigned* pos, const unsigned* width, unsigned* clamped, unsigned* wrapped, int n)
+{
+    for (int i = 0; i < n; ++i) {
+        asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(clamped[i]) : "r"(pos[i]), "r"(width[i]));
+        asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(wrapped[i]) : "r"(pos[i]), "r"(width[i]));
+    }
+}
+)";
+
+TEST(PtxInstructions, BitMaskClampAndWrap)
+{
+    WL_SKIP_WITHOUT_NVCC();
+    const auto m = compile_module(kBitMasks);
+    wl::emu::Emulator emu;
+    const unsigned* pos = upload<unsigned>(emu, {1, 4, 28, 0, 32, 33, 5, 0, 31});
+    const unsigned* width = upload<unsigned>(emu, {2, 8, 8, 32, 4, 4, 0, 31, 1});
+    unsigned* clamped = emu.alloc<unsigned>(9);
+    unsigned* wrapped = emu.alloc<unsigned>(9);
+    wl::ptx::launch(emu, m, "bit_masks", dim3(1), dim3(1), 0, pos, width, clamped, wrapped, 9);
+    // The PTX ISA: mask0 = ~0 << (a & 31), cleared by .clamp where a >= 32; the bits
+    // from (a & 31) + (b & 31) up are cleared, unless that sum is 32 or more, or
+    // (.clamp) a or b is 32 or more, when none are; a width b & 31 of 0 gives 0.
+    //   (1,2): bits 1..2, 0x6 both (the ISA's own example).   (4,8): bits 4..11, 0xFF0 both.
+    //   (28,8): the sum 36 runs past bit 31: bits 28..31, 0xF0000000 both.
+    //   (0,32): .clamp takes the width to 32, all ones; .wrap takes it to 0, no bits.
+    //   (32,4): .clamp: the position past bit 31 gives 0; .wrap: (0,4), 0xF.
+    //   (33,4): .clamp 0; .wrap (1,4): bits 1..4, 0x1E.   (5,0): no width, 0 both.
+    //   (0,31): bits 0..30, 0x7FFFFFFF both.   (31,1): the sum 32: bit 31 alone, 0x80000000 both.
+    const unsigned expect_clamp[9] = {0x6, 0xFF0, 0xF0000000, 0xFFFFFFFF, 0, 0, 0, 0x7FFFFFFF, 0x80000000};
+    const unsigned expect_wrap[9] = {0x6, 0xFF0, 0xF0000000, 0, 0xF, 0x1E, 0, 0x7FFFFFFF, 0x80000000};
+    for (int i = 0; i < 9; ++i) {
+        EXPECT_EQ(clamped[i], expect_clamp[i]) << "bmsk.clamp " << pos[i] << ", " << width[i];
+        EXPECT_EQ(wrapped[i], expect_wrap[i]) << "bmsk.wrap " << pos[i] << ", " << width[i];
+    }
+}
+
 const char* kFloat = R"(
 #include <cuda_fp16.h>
 __global__ void float_ops(const float* in, const double* din, unsigned* out)

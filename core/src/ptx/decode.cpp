@@ -170,7 +170,7 @@ void decode_opcode(std::string_view opcode, Instr& in)
             if (s == "xor") { in.flags |= kBoolXor; continue; }
         }
         if (in.op == Op::Shf && (s == "l" || s == "r")) { if (s == "l") in.flags |= kShfLeft; continue; }
-        if (in.op == Op::Shf && (s == "wrap" || s == "clamp")) { if (s == "wrap") in.flags |= kShfWrap; continue; }
+        if ((in.op == Op::Shf || in.op == Op::Bmsk) && (s == "wrap" || s == "clamp")) { if (s == "wrap") in.flags |= kShfWrap; continue; }
         if (in.op == Op::BarRed && (s == "and" || s == "or" || s == "popc")) { in.sub = s == "and" ? Sub::And : s == "or" ? Sub::Or : Sub::Popc; continue; }
         // cache, scope, ordering and other hints that change nothing here
         static const std::string_view ignored[] = {

@@ -287,6 +287,16 @@ void Interpreter::integer_op(const Frame& fr, const Instr& in)
         for (unsigned k = 0; k < len && pos + k < w; ++k) r = (r & ~(1ULL << (pos + k))) | (((ua >> k) & 1) << (pos + k));
         break;
     }
+    case Op::Bmsk: {  // bmsk.{clamp,wrap}.b32 d, a, b: b ones from bit a (the PTX ISA's semantics)
+        const std::uint32_t pos = static_cast<std::uint32_t>(a), width = static_cast<std::uint32_t>(b);
+        const unsigned a1 = pos & 31, b1 = width & 31, sum = a1 + b1;
+        const bool clamp = !(in.flags & kShfWrap);
+        const std::uint32_t mask0 = clamp && pos >= 32 ? 0 : ~0u << a1;
+        // .clamp: a width of 32 or more runs to bit 31; .wrap: the width is b mod 32, and 0 gives no bits
+        const std::uint32_t mask1 = sum >= 32 || (clamp && (pos >= 32 || width >= 32)) ? 0 : b1 == 0 ? ~0u : ~0u << sum;
+        r = mask0 & ~mask1;
+        break;
+    }
     case Op::And: r = a & b; if (t == Ty::Pred) { put_pred(fr, in.o[0], r & 1); return; } break;
     case Op::Or: r = a | b; if (t == Ty::Pred) { put_pred(fr, in.o[0], r & 1); return; } break;
     case Op::Xor: r = a ^ b; if (t == Ty::Pred) { put_pred(fr, in.o[0], r & 1); return; } break;

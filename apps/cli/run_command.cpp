@@ -86,8 +86,11 @@ void print_launches(const std::vector<wl::cudart::LaunchRecord>& launches, bool 
     if (launches.empty()) return;
     std::printf("%-6s %-28s %-20s %-14s %-14s %8s %12s  %s\n", "launch", "kernel", "launched at", "grid", "block", "shared",
                 "emulated ms", "fault");
+    // A template instance's name can run long: cut to its column, so the columns stay in line (the
+    // watched launches' headers below name it whole).
+    const auto column = [](const std::string& name) { return name.size() <= 28 ? name : name.substr(0, 25) + "..."; };
     for (const auto& r : launches)
-        std::printf("%-6u %-28s %-20s %-14s %-14s %8llu %12s  %s\n", r.index, r.kernel.c_str(), wl::cudart::short_host_line(r).c_str(),
+        std::printf("%-6u %-28s %-20s %-14s %-14s %8llu %12s  %s\n", r.index, column(r.kernel).c_str(), wl::cudart::short_host_line(r).c_str(),
                     dims_text(r.grid).c_str(), dims_text(r.block).c_str(), static_cast<unsigned long long>(r.shared_bytes),
                     time_text(r).c_str(), r.error.empty() ? "-" : "yes (below)");
     for (const auto& r : launches)
@@ -97,6 +100,7 @@ void print_launches(const std::vector<wl::cudart::LaunchRecord>& launches, bool 
                     "`warplab bench` and the program's own events time kernels\n");
     else
         std::printf("emulated ms: the emulator's time for the launch on this machine, not GPU time\n");
+    std::printf("shared: the dynamic shared memory the launch gave, in bytes (the kernel's own __shared__ arrays are not in it)\n");
 }
 
 void print_trace(const wl::cudart::LaunchRecord& r, const nlohmann::json& doc)

@@ -360,6 +360,14 @@ if(NOT quiet STREQUAL "")
   string(APPEND failures "global_objects: a right program drew messages: '${quiet}'\n")
 endif()
 
+# 17. CUDA's libraries (library_sorts.cu, -std=c++17): thrust::sort and sort_by_key
+#     (cub's radix sort: bmsk), thrust::sort with a comparator (cub's merge sort:
+#     cudaLaunchKernelEx with programmatic stream serialization, griddepcontrol),
+#     cub::BlockRadixSort of 512 keys in one block; each outcome derived in its header.
+run_warplab(-std=c++17 library_sorts.cu)
+expect(library_sorts 0 "^sort: ascending, from -50 to 50\nsort_by_key: ascending, values follow\nsort by \\|v\\|: ascending\n"
+       "\nBlockRadixSort: slot k holds k\n")
+
 if(failures)
   message(FATAL_ERROR "${failures}")
 endif()

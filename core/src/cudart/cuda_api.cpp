@@ -231,7 +231,31 @@ cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim
     return launch_function(func, gridDim, blockDim, args, sharedMem, true);
 }
 
-// cudaLaunchKernelEx's launch: of its attributes, only cooperative changes what the emulator does.
+namespace {
+// Launch attributes that only hint at scheduling, caching or memory ordering
+// between kernels: the emulator runs each launch whole, in order, so none
+// changes what it does. Programmatic stream serialization (cub's launches on
+// sm_90) lets a kernel start before the one ahead of it ends, which the
+// kernel must allow for; running them one after the other is always right.
+bool only_a_hint(cudaLaunchAttributeID id)
+{
+    switch (id) {
+    case cudaLaunchAttributeIgnore:
+    case cudaLaunchAttributeAccessPolicyWindow:
+    case cudaLaunchAttributeSynchronizationPolicy:
+    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+    case cudaLaunchAttributeProgrammaticStreamSerialization:
+    case cudaLaunchAttributePriority:
+    case cudaLaunchAttributeMemSyncDomainMap:
+    case cudaLaunchAttributeMemSyncDomain:
+    case cudaLaunchAttributePreferredSharedMemoryCarveout: return true;
+    default: return false;
+    }
+}
+}  // namespace
+
+// cudaLaunchKernelEx's launch: of its attributes, only cooperative changes what
+// the emulator does; the hints are accepted; the others (clusters, events) refused.
 cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args)
 {
     if (!config) return null_argument(config, "cudaLaunchKernelExC");
@@ -239,7 +263,7 @@ cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, cons
     for (unsigned i = 0; i < config->numAttrs; ++i) {
         const cudaLaunchAttribute& a = config->attrs[i];
         if (a.id == cudaLaunchAttributeCooperative) cooperative = a.val.cooperative != 0;
-        else if (a.id != cudaLaunchAttributeIgnore && a.id != cudaLaunchAttributePriority)
+        else if (!only_a_hint(a.id))
             return unsupported(("cudaLaunchKernelEx with launch attribute " + std::to_string(int(a.id))).c_str());
     }
     return launch_function(func, config->gridDim, config->blockDim, args, config->dynamicSmemBytes, cooperative);

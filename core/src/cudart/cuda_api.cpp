@@ -7,8 +7,11 @@
 #include <array>
 #include <atomic>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
+#include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -136,6 +139,31 @@ cudaError_t allocate_into(void** out, size_t size, Memory kind, const char* call
     if (!out) return null_argument(out, call);
     const CallSite site = call_site();
     return guarded([&] { *out = allocate(size, kind, site); });
+}
+
+// Host ranges cudaHostRegister pinned, by base: their bytes.
+std::mutex& registered_mutex()
+{
+    static std::mutex* m = new std::mutex;
+    return *m;
+}
+std::map<std::uintptr_t, size_t>& registered()
+{
+    static auto* ranges = new std::map<std::uintptr_t, size_t>;
+    return *ranges;
+}
+bool registered_at_locked(const void* p)
+{
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    auto it = registered().upper_bound(a);
+    if (it == registered().begin()) return false;
+    --it;
+    return a < it->first + it->second;
+}
+bool registered_at(const void* p)
+{
+    std::lock_guard lock(registered_mutex());
+    return registered_at_locked(p);
 }
 
 }  // namespace
@@ -466,6 +494,96 @@ cudaError_t CUDARTAPI cudaMemsetAsync(void* devPtr, int value, size_t count, cud
 {
     return guarded([&] { fill(devPtr, value, count, "cudaMemsetAsync"); });
 }
+cudaError_t CUDARTAPI cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height)
+{
+    return guarded([&] {
+        if (width > pitch && height > 1) throw Failure(Error::InvalidValue, "cudaMemset2D: a row is wider than its pitch");
+        for (size_t row = 0; row < height; ++row) fill(static_cast<char*>(devPtr) + row * pitch, value, width, "cudaMemset2D");
+    });
+}
+cudaError_t CUDARTAPI cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height, cudaStream_t)
+{
+    return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+// 3D: extent.width bytes of each row, extent.height rows of each slice (ysize rows apart), extent.depth slices
+cudaError_t CUDARTAPI cudaMalloc3D(struct cudaPitchedPtr* pitchedDevPtr, struct cudaExtent extent)
+{
+    if (!pitchedDevPtr) return null_argument(pitchedDevPtr, "cudaMalloc3D");
+    const size_t pitch = (extent.width + 511) / 512 * 512;  // as cudaMallocPitch
+    const CallSite site = call_site();
+    return guarded([&] {
+        void* p = allocate(pitch * extent.height * extent.depth, Memory::Device, site);
+        *pitchedDevPtr = cudaPitchedPtr{p, pitch, extent.width, extent.height};
+    });
+}
+cudaError_t CUDARTAPI cudaMemset3D(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent)
+{
+    return guarded([&] {
+        if (extent.width > pitchedDevPtr.pitch && extent.height * extent.depth > 1)
+            throw Failure(Error::InvalidValue, "cudaMemset3D: a row is wider than its pitch");
+        if (extent.height > pitchedDevPtr.ysize && extent.depth > 1)
+            throw Failure(Error::InvalidValue, "cudaMemset3D: a slice has more rows than the pointer's ysize");
+        const size_t slice = pitchedDevPtr.pitch * pitchedDevPtr.ysize;
+        for (size_t z = 0; z < extent.depth; ++z)
+            for (size_t y = 0; y < extent.height; ++y)
+                fill(static_cast<char*>(pitchedDevPtr.ptr) + z * slice + y * pitchedDevPtr.pitch, value, extent.width, "cudaMemset3D");
+    });
+}
+cudaError_t CUDARTAPI cudaMemset3DAsync(struct cudaPitchedPtr pitchedDevPtr, int value, struct cudaExtent extent, cudaStream_t)
+{
+    return cudaMemset3D(pitchedDevPtr, value, extent);
+}
+
+// The stream-ordered allocator: the stream's earlier work has run, so the memory is allocated or freed at once
+cudaError_t CUDARTAPI cudaMallocAsync(void** devPtr, size_t size, cudaStream_t)
+{
+    return allocate_into(devPtr, size, Memory::Device, "cudaMallocAsync");
+}
+cudaError_t CUDARTAPI cudaFreeAsync(void* devPtr, cudaStream_t)
+{
+    const CallSite site = call_site();
+    return guarded([&] { release(devPtr, Memory::Device, site); });
+}
+
+// What memory a pointer is in. Memory no allocation holds is the program's own (unregistered) host memory.
+cudaError_t CUDARTAPI cudaPointerGetAttributes(struct cudaPointerAttributes* attributes, const void* ptr)
+{
+    if (!attributes) return null_argument(attributes, "cudaPointerGetAttributes");
+    std::optional<Memory> kind = memory_at(ptr);
+    if (!kind && registered_at(ptr)) kind = Memory::Host;
+    void* p = const_cast<void*>(ptr);
+    *attributes = cudaPointerAttributes{};
+    attributes->device = 0;
+    if (!kind) {
+        attributes->type = cudaMemoryTypeUnregistered;
+        attributes->device = -2;  // what NVIDIA's runtime gives for memory of no device
+    } else if (*kind == Memory::Managed) {
+        attributes->type = cudaMemoryTypeManaged, attributes->devicePointer = p, attributes->hostPointer = p;
+    } else if (*kind == Memory::Host) {
+        attributes->type = cudaMemoryTypeHost, attributes->devicePointer = p, attributes->hostPointer = p;  // one address space
+    } else {
+        attributes->type = cudaMemoryTypeDevice, attributes->devicePointer = p;
+    }
+    return cudaSuccess;
+}
+
+// cudaHostRegister pins memory the program allocated itself: the emulator's host memory needs no pinning,
+// so only the range is kept, for cudaPointerGetAttributes and cudaHostUnregister.
+cudaError_t CUDARTAPI cudaHostRegister(void* ptr, size_t size, unsigned int)
+{
+    if (!ptr || size == 0) return fail(cudaErrorInvalidValue);
+    std::lock_guard lock(registered_mutex());
+    if (registered_at_locked(ptr)) return fail(cudaErrorHostMemoryAlreadyRegistered);
+    registered()[reinterpret_cast<std::uintptr_t>(ptr)] = size;
+    return cudaSuccess;
+}
+cudaError_t CUDARTAPI cudaHostUnregister(void* ptr)
+{
+    std::lock_guard lock(registered_mutex());
+    if (registered().erase(reinterpret_cast<std::uintptr_t>(ptr)) == 0) return fail(cudaErrorHostMemoryNotRegistered);
+    return cudaSuccess;
+}
+
 // Limits: the device heap's size is the emulator's; the stack and printf's
 // buffer are only remembered (a thread's local memory has a fixed room, and
 // printf writes straight to stdout). The defaults are an H100's.
@@ -626,6 +744,31 @@ cudaError_t CUDARTAPI cudaStreamSynchronize(cudaStream_t) { return wait_for_devi
 cudaError_t CUDARTAPI cudaStreamQuery(cudaStream_t) { return guarded([] {}); }
 cudaError_t CUDARTAPI cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return guarded([] {}); }
 
+// A host function in a stream runs after the stream's earlier work, which has run: at once, the
+// device synchronised (the function may read managed memory the stream's kernels wrote).
+cudaError_t CUDARTAPI cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* userData)
+{
+    if (!fn) return fail(cudaErrorInvalidValue);
+    if (const cudaError_t e = guarded(synchronise); e != cudaSuccess) return e;
+    fn(userData);
+    return cudaSuccess;
+}
+// The callback is told the stream's error: a kernel fault before it, or cudaSuccess.
+cudaError_t CUDARTAPI cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback, void* userData, unsigned int flags)
+{
+    if (!callback || flags != 0) return fail(cudaErrorInvalidValue);
+    synchronise();
+    callback(stream, sticky_error.load(), userData);
+    return cudaSuccess;
+}
+// Priorities order streams' work; the emulator runs it all in order. An H100's range: 0 (least) to -5 (greatest).
+cudaError_t CUDARTAPI cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority)
+{
+    if (leastPriority) *leastPriority = 0;
+    if (greatestPriority) *greatestPriority = -5;
+    return cudaSuccess;
+}
+
 cudaError_t CUDARTAPI cudaEventCreate(cudaEvent_t* event)
 {
     if (!event) return null_argument(event, "cudaEventCreate");
@@ -690,6 +833,12 @@ cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttrib
 cudaError_t CUDARTAPI cudaFuncSetCacheConfig(const void* func, enum cudaFuncCache)
 {
     return guarded([&] { kernel_of(func); });
+}
+// The split of L1 and shared memory: a hint the emulator, which models neither's size, has no use for
+cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache) { return cudaSuccess; }
+cudaError_t CUDARTAPI cudaDeviceGetCacheConfig(enum cudaFuncCache* pCacheConfig)
+{
+    return give(pCacheConfig, cudaFuncCachePreferNone, "cudaDeviceGetCacheConfig");
 }
 cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize)
 {

@@ -559,6 +559,21 @@ void check_device_range(const void* p, std::size_t bytes, const char* call, cons
     check_range(d, p, bytes, true, call, what);
 }
 
+std::optional<Memory> memory_at(const void* p)
+{
+    Device& d = device();
+    std::lock_guard lock(d.mutex);
+    const auto a = d.allocation_at(p);
+    if (!a) return std::nullopt;
+    switch (a->second.region) {
+    case Region::Managed: return Memory::Managed;
+    case Region::Host: return Memory::Host;
+    case Region::Array: return Memory::Array;
+    case Region::Device: case Region::Variable: return Memory::Device;
+    }
+    return Memory::Device;
+}
+
 std::span<unsigned char> symbol(const void* host_variable)
 {
     Device& d = device();

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -90,6 +91,8 @@ void copy(void* dst, const void* src, std::size_t bytes, Direction direction, co
 void fill(void* dst, int value, std::size_t bytes, const char* call);
 // Throws InvalidValue unless [p, p + bytes) lies in one device allocation; `what` names p in the message.
 void check_device_range(const void* p, std::size_t bytes, const char* call, const char* what);
+// The kind of allocation holding p (a __device__ variable's is Device), or none: host memory of the program's own.
+std::optional<Memory> memory_at(const void* p);
 // A __device__ or __constant__ variable's storage, by the host variable registered for it.
 std::span<unsigned char> symbol(const void* host_variable);
 

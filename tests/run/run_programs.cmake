@@ -372,7 +372,8 @@ expect(library_sorts 0 "^sort: ascending, from -50 to 50\nsort_by_key: ascending
 #     value derived in its header comment): 2D and 3D memsets, the stream-ordered
 #     allocator, host functions and callbacks in stream order after the kernel
 #     (which counted 32 threads), pointer attributes (device 2, managed 3, pinned 1,
-#     registered 1, a stack array 0), host registration, and the hints. No message.
+#     registered 1, a stack array 0), host registration, the hints, and
+#     cudaProfilerStart/Stop around it all (cuda_profiler_api.h). No message.
 run_warplab(runtime_calls.cu)
 expect(runtime_calls 0 "^memset2D: pitch 512, row sums 70, padding 0\nmemset3D: 36 bytes of 1\nmallocAsync: sum 2016\n"
        "\nhost function saw 32\ncallback saw 32, cudaSuccess\npointer types: 2 3 1 1 0\n"

@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <cuda_profiler_api.h>
+
 #include "cuda_facing.h"
 #include "device.h"
 #include "texture.h"
@@ -345,6 +347,9 @@ cudaError_t CUDARTAPI cudaDeviceReset(void)
     const CallSite site = call_site();
     return guarded([&] { reset(site); });
 }
+// cuda_profiler_api.h: a profiler's collection starts and stops around a region; there is none to tell
+cudaError_t CUDARTAPI cudaProfilerStart(void) { return cudaSuccess; }
+cudaError_t CUDARTAPI cudaProfilerStop(void) { return cudaSuccess; }
 cudaError_t CUDARTAPI cudaDriverGetVersion(int* version) { return give(version, CUDART_VERSION, "cudaDriverGetVersion"); }
 cudaError_t CUDARTAPI cudaRuntimeGetVersion(int* version) { return give(version, CUDART_VERSION, "cudaRuntimeGetVersion"); }
 

@@ -11,8 +11,9 @@
 //     registered 1, a stack array 0 (cudaMemoryType's values)
 //   cudaHostRegister twice: cudaErrorHostMemoryAlreadyRegistered; unregistering
 //     twice: cudaErrorHostMemoryNotRegistered the second time
-//   cudaDeviceSetCacheConfig, cudaDeviceGetStreamPriorityRange: cudaSuccess (an H100's range, 0 to -5)
+//   cudaDeviceSetCacheConfig, cudaDeviceGetStreamPriorityRange, cudaProfilerStart/Stop: cudaSuccess
 #include <cstdio>
+#include <cuda_profiler_api.h>
 
 #define CHECK(call)                                                                             \
     do {                                                                                        \
@@ -34,6 +35,7 @@ void CUDART_CB callback(cudaStream_t, cudaError_t status, void* counter)
 
 int main()
 {
+    CHECK(cudaProfilerStart());
     unsigned char* rows;
     size_t pitch;
     CHECK(cudaMallocPitch((void**)&rows, &pitch, 10, 4));
@@ -107,6 +109,7 @@ int main()
     int least, greatest;
     CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     std::printf("priorities: least %d, greatest %d\n", least, greatest);
+    CHECK(cudaProfilerStop());
     CHECK(cudaFree(device_int));
     CHECK(cudaFree(counter));
     CHECK(cudaFreeHost(pinned));

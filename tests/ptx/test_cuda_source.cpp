@@ -236,6 +236,16 @@ TEST(CudaSource, TemplateArgumentsOfAPrintedInstance)
     EXPECT_EQ(wl::ptx::template_arguments("reduce0"), Args{});
 }
 
+// The instance without its parameter list; an enum's value, printed as a cast
+// inside the template's brackets, is not the list's parenthesis.
+TEST(CudaSource, InstancesWithoutTheirParameters)
+{
+    EXPECT_EQ(wl::ptx::without_parameters("sort_tile<(Order)0, int>(int*, int)"), "sort_tile<(Order)0, int>");
+    EXPECT_EQ(wl::ptx::without_parameters("ns::k<(unsigned short)256, true>(float const*)"), "ns::k<(unsigned short)256, true>");
+    EXPECT_EQ(wl::ptx::without_parameters("reduce0(int*, int*, unsigned int)"), "reduce0");
+    EXPECT_EQ(wl::ptx::without_parameters("reduce0"), "reduce0");
+}
+
 // The name before the arguments and parameters; a kernel named bare or
 // qualified, never by a part of its name or an empty one.
 TEST(CudaSource, InstanceNamesAndTheKernelsTheyName)

@@ -16,6 +16,7 @@
 #include <set>
 
 #include "exercises/exercises.h"
+#include "warplab/ptx/cuda_source.h"
 #include "warplab/ptx/declared_arrays.h"
 #include "warplab/ptx/kernel_file.h"
 #include "warplab/ptx/tools.h"
@@ -116,7 +117,7 @@ std::string Harness::kernel(std::string_view name) const
     const std::string want = without_spaces(name);
     std::string there;
     for (const ptx::KernelInfo& k : module().kernels()) {
-        const std::string bare = without_spaces(k.demangled.substr(0, k.demangled.find('(')));
+        const std::string bare = without_spaces(std::string(wl::ptx::without_parameters(k.demangled)));
         if (bare == want) return k.mangled;
         there += (there.empty() ? "" : ", ") + k.demangled;
     }

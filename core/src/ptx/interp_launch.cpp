@@ -9,6 +9,7 @@
 
 #include "machine_count.h"
 #include "interp.h"
+#include "warplab/ptx/cuda_source.h"
 
 namespace wl::ptx {
 namespace detail {
@@ -133,7 +134,7 @@ static emu::KernelFault with_header_line(const Module::Impl& m, emu::KernelFault
 
 static std::string describe(const Function& k)
 {
-    std::string s = "kernel " + k.info.demangled.substr(0, k.info.demangled.find('(')) + " takes " +
+    std::string s = "kernel " + std::string(without_parameters(k.info.demangled)) + " takes " +
                     std::to_string(k.params.size()) + " parameter" + (k.params.size() == 1 ? "" : "s") + " (";
     for (std::size_t i = 0; i < k.params.size(); ++i) s += (i ? ", " : "") + std::to_string(k.params[i].bytes);
     return s + " bytes)";
@@ -154,7 +155,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     if (!k) {
         std::string names;
         for (const Function& f : mi.functions)
-            if (f.entry && !f.declared_only) names += (names.empty() ? "" : ", ") + f.info.demangled.substr(0, f.info.demangled.find('('));
+            if (f.entry && !f.declared_only) names += (names.empty() ? "" : ", ") + std::string(without_parameters(f.info.demangled));
         throw emu::LaunchError("no kernel '" + std::string(kernel) + "' in " + mi.origin + " (it has: " + (names.empty() ? "none" : names) + ")");
     }
     if (args.size() != k->params.size())
@@ -162,7 +163,7 @@ void launch_args(emu::Emulator& emu, const Module& m, std::string_view kernel, d
     Launch L;
     L.mod = &mi;
     L.kernel = k;
-    L.kernel_name = k->info.demangled.substr(0, k->info.demangled.find('('));
+    L.kernel_name = without_parameters(k->info.demangled);
     L.grid = grid;
     L.block = block;
     // The warp width: the one place the runtime's choice (LaunchOptions::warp_width) is read.

@@ -479,6 +479,17 @@ CudaSource read_cuda_source(std::string_view text) { return Reader(text).read();
 
 std::string_view instance_name(std::string_view instance) { return instance.substr(0, instance.find_first_of("<(")); }
 
+std::string_view without_parameters(std::string_view instance)
+{
+    int depth = 0;
+    for (std::size_t i = 0; i < instance.size(); ++i) {
+        if (instance[i] == '<') ++depth;
+        if (instance[i] == '>') --depth;
+        if (instance[i] == '(' && depth == 0) return instance.substr(0, i);
+    }
+    return instance;
+}
+
 bool kernel_named(std::string_view qualified, std::string_view name)
 {
     return !name.empty() && (qualified == name || (qualified.size() > name.size() + 2 && qualified.ends_with(name) &&

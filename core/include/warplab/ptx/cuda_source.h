@@ -83,6 +83,10 @@ std::vector<std::string> template_arguments(std::string_view instance);
 // parameters: "ns::k" of "ns::k<int, 256u>(int const*, int*)".
 std::string_view instance_name(std::string_view instance);
 
+// A printed instance without its parameters, its template arguments kept: "sort<(Order)0, int>" of
+// "sort<(Order)0, int>(int*, int)" (an enum's value is printed as a cast, whose '(' is not the list's).
+std::string_view without_parameters(std::string_view instance);
+
 // Whether the kernel `qualified` ("ns::reduce2") is the one a user names as
 // `name`, bare ("reduce2") or qualified ("ns::reduce2").
 bool kernel_named(std::string_view qualified, std::string_view name);

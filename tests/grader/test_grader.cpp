@@ -502,38 +502,52 @@ TEST(Shape, OneThreadLoopingOverTheBlockIsNotATree)
     EXPECT_EQ(f->measured, "threads writing shared memory in each barrier interval of block 0: 64, 1");
 }
 
+// A warp stage in shared memory, in one barrier interval: 32 lanes from `first`
+// write, then 16, 8, 4, 2, 1 (reduction v5's tail: the first lane writes 6 times).
+void warp_tail(std::vector<trace::LaneRecord>& rs, std::uint32_t epoch, unsigned first)
+{
+    for (unsigned writers = 32; writers > 0; writers /= 2) store(rs, epoch, first, writers);
+}
+
 TEST(Shape, AWarpStageAfterTheTreeMayOnlyBeWarp0)
 {
-    // 256 threads: the load, 128, 64, then a tail in warp 0 (32 writers): right.
+    // 256 threads: the load, 128, 64, then a tail in warp 0 (32 writers, halving to 1): right.
     std::vector<trace::LaneRecord> rs;
     store(rs, 0, 0, 256);
     store(rs, 1, 0, 128);
     store(rs, 2, 0, 64);
-    store(rs, 3, 0, 32);
+    warp_tail(rs, 3, 0);
     EXPECT_FALSE(reduction_shape(trace::analyze_block(rs, 0, 256), 256));
     // The same tail done by warp 1 is not the warp stage.
     std::vector<trace::LaneRecord> other;
     store(other, 0, 0, 256);
     store(other, 1, 0, 128);
     store(other, 2, 0, 64);
-    store(other, 3, 32, 32);
+    warp_tail(other, 3, 32);
     EXPECT_TRUE(reduction_shape(trace::analyze_block(other, 0, 256), 256));
+    // Nor is warp 0's level written once, then left to one thread's loop (a tree stopped at 32 values).
+    std::vector<trace::LaneRecord> once;
+    store(once, 0, 0, 256);
+    store(once, 1, 0, 128);
+    store(once, 2, 0, 64);
+    store(once, 3, 0, 32);
+    EXPECT_TRUE(reduction_shape(trace::analyze_block(once, 0, 256), 256));
 }
 
 TEST(Shape, AThreadThatReadsTheWholeTailAloneIsCaught)
 {
-    // Levels right (256, 128, 64, then 32 writers in warp 0), but thread 0
-    // reads 64 words in the tail: 3 stores in the tree, 64 loads and 1 store
-    // in the tail, 68 accesses > 4 log2(256) + 4 = 36.
+    // Levels right (256, 128, 64, then warp 0's tail), but thread 0 reads 64
+    // words in the tail: 3 stores in the tree, 64 loads and 6 stores in the
+    // tail, 73 accesses > 4 log2(256) + 4 = 36.
     std::vector<trace::LaneRecord> rs;
     store(rs, 0, 0, 256);
     store(rs, 1, 0, 128);
     store(rs, 2, 0, 64);
     shared_loads(rs, 3, 0, 64);
-    store(rs, 3, 0, 32);
+    warp_tail(rs, 3, 0);
     const Finding f = reduction_shape(trace::analyze_block(rs, 0, 256), 256);
     ASSERT_TRUE(f);
-    EXPECT_EQ(f->measured, "thread 0 of block 0 made 68 shared-memory accesses");
+    EXPECT_EQ(f->measured, "thread 0 of block 0 made 73 shared-memory accesses");
 }
 
 // One full-warp shuffle by each warp in `warps` at barrier interval `epoch`, collective number `sub`.

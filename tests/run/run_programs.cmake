@@ -332,6 +332,18 @@ foreach(watch "vector_ad" "vector_add:2")
   expect_err(watch_${watch} "warplab: --watch ${watch} traced nothing: it launched vector_add \\(1 launch\\); ")
 endforeach()
 
+# 13c. An index one past the end of a cudaMalloc of whole pages (1024 floats,
+#     4096 bytes), with buffers allocated before and after it: out of bounds,
+#     named as the buffer's own element 1024 (block 3, thread 255 reads
+#     in[1023 + 1]), never a silent read of the next buffer.
+file(WRITE ${WORK}/past_end.cu "__global__ void diff(float* out, const float* in, int n)\n"
+     "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = in[i + 1] - in[i]; }\n"
+     "int main() { float *a, *in, *out; cudaMalloc(&a, 4096); cudaMalloc(&in, 4096); cudaMalloc(&out, 4096);\n"
+     "  cudaMemset(in, 0, 4096); diff<<<4, 256>>>(out, in, 1024); cudaDeviceSynchronize();\n"
+     "  cudaFree(a); cudaFree(in); cudaFree(out); return 0; }\n")
+run_warplab(${WORK}/past_end.cu)
+expect_err(past_end "kernel fault: kernel diff, block \\(3,0,0\\), thread \\(255,0,0\\)[^\n]*out-of-bounds load: in\\[1024\\] \\(argument 1\\) is outside its 1024 elements")
+
 # 14. A __device__ function of another file, called across files: nvcc leaves the
 #     call to a linker only with separate compilation (-rdc=true), which warplab does
 #     not link. The launch stops with a fault that names the function as written and

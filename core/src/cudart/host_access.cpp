@@ -131,8 +131,12 @@ void* map_memory(std::size_t bytes, bool managed, const CallSite& site)
 {
     install_handler();
     const std::size_t mapped = (std::max<std::size_t>(bytes, 1) + page() - 1) / page() * page();
-    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    // One page more, kept inaccessible and in no allocation: mappings are placed back to back, and a
+    // kernel's index one past the end (or before the start of the one above) faults as out of bounds
+    // there instead of reading the neighbour.
+    void* p = mmap(nullptr, mapped + page(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return nullptr;
+    mprotect(static_cast<char*>(p) + mapped, page(), PROT_NONE);
     Mapping m{bytes, mapped, managed, site, false, {}};
     mappings[reinterpret_cast<std::uintptr_t>(p)] = m;
     if (!open_depth) protect(reinterpret_cast<std::uintptr_t>(p), m, host_may_touch(m));
@@ -152,7 +156,7 @@ void unmap_memory(void* p, const CallSite& site)
         const auto old = mappings.find(freed.front());
         freed.pop_front();
         freed_bytes -= old->second.mapped;
-        munmap(reinterpret_cast<void*>(old->first), old->second.mapped);
+        munmap(reinterpret_cast<void*>(old->first), old->second.mapped + page());  // with its guard page
         mappings.erase(old);
     }
 }

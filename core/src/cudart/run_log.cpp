@@ -7,12 +7,13 @@
 #include <stdexcept>
 
 #include "warplab/ptx/declared_arrays.h"
+#include "warplab/ptx/cuda_source.h"
 #include "warplab/trace/block_analysis.h"
 #include "warplab/trace/json.h"
 
 namespace wl::cudart {
 
-std::string kernel_name(const ptx::KernelInfo& info) { return info.demangled.substr(0, info.demangled.find('(')); }
+std::string kernel_name(const ptx::KernelInfo& info) { return std::string(ptx::without_parameters(info.demangled)); }
 
 std::optional<InjectedFailure> injected_failure()
 {

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "lower.h"
+#include "warplab/ptx/cuda_source.h"
 
 namespace wl::ptx {
 namespace detail {
@@ -768,7 +769,7 @@ const detail::Function* Module::Impl::kernel(std::string_view name) const
         if (!f.entry) continue;
         if (f.name == name) return &f;
         const std::string& d = f.info.demangled;
-        const std::string no_params = d.substr(0, d.find('('));
+        const std::string no_params(without_parameters(d));
         if (no_params == name) return &f;
         // bare name: the last component without template arguments
         std::string bare_name = no_params.substr(0, no_params.find('<'));

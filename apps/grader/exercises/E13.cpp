@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 #include "harness/harness.h"
 #include "warplab/trace/mix.h"
@@ -141,16 +142,8 @@ Traced traced(const Harness& h)
 
 bool is_global_store(const trace::WarpEvent& e) { return e.space == trace::Space::Global && trace::writes_memory(e.kind); }
 
-// Floating-point warp instructions of block 0 a warp (FP32, FP64, FP16 and the special-function unit's).
-double arithmetic_per_warp(const BlockView& v)
-{
-    const trace::ClassCounts c = trace::mix_total(v.block);
-    using C = trace::InstructionClass;
-    const std::uint64_t fp = c[std::size_t(C::Fp32)] + c[std::size_t(C::Fp64)] + c[std::size_t(C::Fp16)] + c[std::size_t(C::Special)];
-    return double(fp) / (kThreads / graded_warp_width());
-}
-
-// The floating-point warp instructions of each warp of block 0 (0 for a warp that ran none).
+// The floating-point warp instructions of each warp of block 0 (FP32, FP64, FP16 and the
+// special-function unit's; 0 for a warp that ran none).
 std::vector<std::uint64_t> arithmetic_of_each_warp(const BlockView& v)
 {
     std::vector<std::uint64_t> fp(kThreads / graded_warp_width(), 0);
@@ -159,6 +152,13 @@ std::vector<std::uint64_t> arithmetic_of_each_warp(const BlockView& v)
         if (m.warp < fp.size() && (m.cls == C::Fp32 || m.cls == C::Fp64 || m.cls == C::Fp16 || m.cls == C::Special))
             fp[m.warp] += m.count;
     return fp;
+}
+
+// Their average over block 0's warps.
+double arithmetic_per_warp(const BlockView& v)
+{
+    const std::vector<std::uint64_t> each = arithmetic_of_each_warp(v);
+    return double(std::accumulate(each.begin(), each.end(), std::uint64_t{0})) / double(each.size());
 }
 
 std::string per_warp_text(double v) { return "floating-point warp instructions a warp: " + str(std::round(v * 10) / 10); }

@@ -49,13 +49,13 @@ Verdict shuffle_tail(const Harness& h)
         std::uint32_t first = UINT_MAX, last = 0;
     };
     std::map<std::uint32_t, Stage> stages;
-    unsigned shuffles = 0;  // and warp reductions (__reduce_add_sync, cg::reduce)
+    unsigned collectives = 0;  // shuffles and warp reductions (__reduce_add_sync, cg::reduce)
     for (const trace::WarpEvent& e : v.block.events) {
         if (!is_collective(e.kind)) continue;
         Stage& s = stages[e.key.epoch];
         s.first = std::min(s.first, e.key.sub);
         s.last = std::max(s.last, e.key.sub);
-        shuffles += e.kind == trace::Kind::Shuffle || e.kind == trace::Kind::Vote;
+        collectives += e.kind == trace::Kind::Shuffle || e.kind == trace::Kind::Vote;
     }
     for (const trace::WarpEvent& e : v.block.events) {
         if (e.space != trace::Space::Shared || is_collective(e.kind)) continue;
@@ -68,11 +68,11 @@ Verdict shuffle_tail(const Harness& h)
                     "no shared-memory access in the warp stage: the lanes exchange values by shuffles",
                     "step " + std::to_string(e.step) + ", " + h.site(e.site));
     }
-    if (shuffles == 0)
+    if (collectives == 0)
         return fail("block 0 made no warp shuffle", "a warp stage done with __shfl_down_sync (or __reduce_add_sync)");
     if (Finding f = sum_shape(v)) return *f;
-    return pass("no shared-memory access between the first and last of block 0's " + std::to_string(shuffles) +
-                (shuffles == 1 ? " warp collective" : " warp collectives"));
+    return pass("no shared-memory access between the first and last of block 0's " + std::to_string(collectives) +
+                (collectives == 1 ? " warp collective" : " warp collectives"));
 }
 
 void grade(Harness& h)
